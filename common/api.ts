@@ -1,0 +1,100 @@
+/**
+ * Wire shapes of the API (spec sections 3 and 7). Field names here are exactly the spec's;
+ * the server's presenters build them and the SPA reads them.
+ */
+
+/** spec 3: the response envelope of every call. `success` 1 means ok. */
+export interface Envelope<T = unknown> {
+  success: 0 | 1;
+  message: string;
+  page?: string;
+  data?: T;
+}
+
+/** spec 3: the session user stored under the `user` key. Flags are the strings '0' or '1'. */
+export interface SessionUser {
+  id: string;
+  cl: number;
+  vl: number;
+  pl: "0" | "1";
+  il: "0" | "1";
+  name: string;
+  userName: string;
+  userEmail: string;
+  userPicture: string;
+}
+
+/** spec 3: the session token stored under the `token` key. expirationTime in epoch ms. */
+export interface SessionToken {
+  token: string;
+  expirationTime: number;
+}
+
+/** Answer of login, demo-login and device-login: `data` of the envelope. */
+export interface LoginData {
+  token: string;
+  user: SessionUser;
+}
+
+/** spec 3: a character in lists (`characters/list`, `characters/list/chat`). */
+export interface CharacterListItem {
+  characterUUID: string;
+  characterName: string;
+  characterPhoto: string;
+  characterDescription: string;
+  characterGreeting: string;
+}
+
+/** spec 3: a preset character (`characters/selection`). characterSex '0' female, '1' male. */
+export interface PresetCharacter {
+  characterPreDefinedUUID: string;
+  characterName: string;
+  characterPhoto: string;
+  characterSex: "0" | "1";
+  characterDescription: string;
+}
+
+/** spec 3: a member of the chat profile. gId is empty outside a group. */
+export interface ChatProfileCharacter {
+  gId: string;
+  id: string;
+  sex: "0" | "1";
+  photo: string;
+  name: string;
+  greeting: string;
+  voice: string;
+}
+
+/** spec 3, 7: `chat/profile` answers `info` with this shape. */
+export interface ChatProfileInfo {
+  userPicture: string;
+  userName: string;
+  name: string;
+  characters: ChatProfileCharacter[];
+}
+
+/**
+ * spec 3: one chat history entry: the user's message and the character's reply.
+ * Times are ISO 8601 strings; the reply fields are empty until the reply exists.
+ */
+export interface ChatHistoryEntry {
+  chatHistoryUUID: string;
+  characterUUID: string;
+  chatHistoryMessage: string;
+  chatHistoryMessageImage: string;
+  chatHistorySendTime: string;
+  chatHistoryReplyMessage: string;
+  chatHistoryReplyImage: string;
+  chatHistoryReplyAudioUrl: string;
+  chatHistoryReplyTime: string;
+  chatHistoryImageLoading: 0 | 1;
+}
+
+/** spec 3: the message reply of `chat/message`. */
+export interface MessageReply extends Envelope {
+  text?: string;
+  history?: ChatHistoryEntry[];
+  audioUrl?: string;
+  genimage?: 0 | 1;
+  options?: { splitCount: number; splitMessages: string[]; picDesc: string };
+}

@@ -1,0 +1,47 @@
+/**
+ * The product's business constants, defined once for the server and the SPA.
+ * Every value cites the spec section it comes from (../shared/spec/product-spec.md).
+ */
+
+/** spec 3: "App version: 1.0.28". Also the `version` of /meta.json. */
+export const APP_VERSION = "1.0.28";
+/** spec 9: token lifetime 1 hour. Milliseconds. */
+export const TOKEN_LIFETIME_MS = 3_600_000;
+/** spec 9: refresh the token when under 5 minutes remain. Milliseconds. */
+export const TOKEN_REFRESH_MARGIN_MS = 300_000;
+/** spec 9: the token expiry is checked every 3 minutes. Milliseconds. */
+export const TOKEN_CHECK_INTERVAL_MS = 180_000;
+/** spec 9: local storage keys. */
+export const STORAGE_KEY_TOKEN = "token";
+export const STORAGE_KEY_USER = "user";
+/** spec 5, 9: a chat message is at most 150 characters after trimming. */
+export const MESSAGE_MAX_LENGTH = 150;
+/** spec 5, 9: character card field limits (characters). */
+export const BACKSTORY_MAX_LENGTH = 2000;
+export const GREETING_MAX_LENGTH = 800;
+export const APPEARANCE_MAX_LENGTH = 100;
+/** spec 9: backstory truncated to 50 characters in lists. */
+export const BACKSTORY_PREVIEW_LENGTH = 50;
+/** spec 9: history page size 10, initial offset 0. */
+export const HISTORY_PAGE_SIZE = 10;
+/** spec 6, 9: a group chat holds at most 4 members. */
+export const GROUP_MAX_MEMBERS = 4;
+/** spec 1, 9: free subscribers get 15 chat messages per day. */
+export const FREE_DAILY_MESSAGES = 15;
+/** spec 4: marker of the automatic first greeting; never shown as a user message. */
+export const FIRST_MESSAGE_MARKER = "##first-message##";
+/** spec 3: the fallback picture. */
+export const DEFAULT_PICTURE = "user.jpg";
+/** spec 9: delay between split reply messages. Milliseconds. */
+export const SPLIT_MESSAGE_DELAY_MS = 1000;
+/** spec 9: scroll-to-bottom button appears beyond this distance from the bottom. Pixels. */
+export const SCROLL_BUTTON_THRESHOLD_PX = 800;
+/** spec 8: toast durations. Milliseconds. */
+export const TOAST_SIGNED_IN_MS = 2000;
+export const TOAST_PUBLIC_MS = 3000;
+export const TOAST_LOGIN_SUCCESS_MS = 4000;
+/** spec 8: confirm and cancel button colours. */
+export const CONFIRM_COLOR = "#c70039";
+export const CANCEL_COLOR = "#aaa";
+/** Product name shown in the footer and the title. */
+export const PRODUCT_NAME = "Companion";

@@ -1,0 +1,177 @@
+import fs from "node:fs";
+import path from "node:path";
+import formbody from "@fastify/formbody";
+import multipart from "@fastify/multipart";
+import fastifyStatic from "@fastify/static";
+import Fastify, { type FastifyError, type FastifyInstance } from "fastify";
+import { APP_VERSION } from "../common/constants";
+import { type DbHandle, openDatabase } from "./db/index";
+import { migrateToLatest } from "./db/migrations";
+import { seed } from "./db/seed";
+import type { AppConfig } from "./env";
+import { requireUser } from "./http/auth";
+import { fail, ok } from "./http/envelope";
+import { AppError } from "./http/errors";
+import { AuthRepo } from "./modules/auth/auth.repo";
+import { authRoutes } from "./modules/auth/auth.routes";
+import { AuthService } from "./modules/auth/auth.service";
+import { CharactersRepo } from "./modules/characters/characters.repo";
+import { characterRoutes } from "./modules/characters/characters.routes";
+import { CharactersService } from "./modules/characters/characters.service";
+import { ChatRepo } from "./modules/chat/chat.repo";
+import { chatRoutes } from "./modules/chat/chat.routes";
+import { ChatService } from "./modules/chat/chat.service";
+import { createLlm, type ManagedLlm, wrap } from "./providers/llm/index";
+import type { LlmProvider } from "./providers/llm/llm";
+import { LocalStorage } from "./providers/storage/local";
+
+declare module "fastify" {
+  interface FastifyRequest {
+    startedAt?: number;
+  }
+}
+
+export interface App {
+  app: FastifyInstance;
+  db: DbHandle;
+  llm: ManagedLlm;
+  auth: AuthService;
+  /** Resolves when the language model has loaded (or failed to, with a logged line). */
+  llmReady: Promise<void>;
+  close(): Promise<void>;
+}
+
+const IMAGE_PATH = /\.(jpe?g|png|webp|gif)$/i;
+
+/**
+ * Builds the whole server: database (migrated and seeded), providers, services and routes.
+ * @param options.llm a provider to use instead of the configured one (tests and benchmarks).
+ * @throws Error when the configuration is contradictory or the database cannot be migrated.
+ */
+export async function buildApp(config: AppConfig, options: { llm?: LlmProvider } = {}): Promise<App> {
+  const app = Fastify({
+    logger: config.LOG_LEVEL === "silent" ? false : { level: config.LOG_LEVEL },
+    routerOptions: { ignoreTrailingSlash: true },
+    bodyLimit: 1024 * 1024,
+  });
+  const log = (line: string) => console.log(line);
+
+  const db = openDatabase(config.DATABASE_URL, config.dataDir);
+  await migrateToLatest(db.db as never);
+  const storage = new LocalStorage(config.contentDir);
+  await seed(db.db, storage);
+
+  const configured = options.llm ? undefined : createLlm(config, log);
+  const llm = configured?.llm ?? wrap(options.llm!);
+  const llmReady = configured?.ready ?? Promise.resolve();
+
+  const authService = new AuthService(new AuthRepo(db.db), storage, {
+    demoLoginId: config.DEMO_LOGIN_ID,
+    demoTtlMs: config.DEMO_USER_TTL_HOURS * 3_600_000,
+  });
+  const charactersRepo = new CharactersRepo(db.db);
+  const characters = new CharactersService(charactersRepo, storage);
+  const chat = new ChatService(new ChatRepo(db.db), charactersRepo, llm, {
+    maxReplyTokens: config.LLM_MAX_TOKENS,
+    temperature: config.LLM_TEMPERATURE,
+  });
+
+  await app.register(formbody);
+  await app.register(multipart, {
+    attachFieldsToBody: "keyValues",
+    limits: { fileSize: 10 * 1024 * 1024, files: 2, fields: 30 },
+  });
+
+  app.addHook("onRequest", async (request) => {
+    request.startedAt = performance.now();
+  });
+  // Server-Timing lets the benchmark (and a browser's devtools) split server time from model time.
+  app.addHook("onSend", async (request, reply, payload) => {
+    if (request.modelMs !== undefined && request.startedAt !== undefined) {
+      const total = performance.now() - request.startedAt;
+      reply.header(
+        "Server-Timing",
+        `total;dur=${total.toFixed(3)}, model;dur=${request.modelMs.toFixed(3)}, app;dur=${(total - request.modelMs).toFixed(3)}`,
+      );
+    }
+    return payload;
+  });
+
+  app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
+    if (error instanceof AppError) {
+      return reply.status(error.status).send(fail(error.message));
+    }
+    const status = error.statusCode ?? 500;
+    if (status >= 500) {
+      request.log.error(error);
+      return reply.status(500).send(fail("Something went wrong on our side. Please try again."));
+    }
+    return reply.status(status).send(fail(error.message || "Invalid request."));
+  });
+
+  const auth = requireUser((token) => authService.authenticate(token));
+  authRoutes(app, authService);
+  characterRoutes(app, characters, auth);
+  chatRoutes(app, chat, auth);
+
+  app.get("/api/health", async () => {
+    const status = llm.status();
+    return ok("ok", {
+      data: { version: APP_VERSION, database: db.dialect, llm: { provider: llm.name, ...status } },
+    });
+  });
+  app.get("/meta.json", async (_request, reply) => {
+    reply.header("Cache-Control", "no-store");
+    return { version: APP_VERSION };
+  });
+
+  fs.mkdirSync(config.contentDir, { recursive: true });
+  await app.register(fastifyStatic, { root: config.contentDir, prefix: "/content/", decorateReply: true });
+  const webRoot = path.resolve(config.WEB_DIST_DIR);
+  const hasWeb = fs.existsSync(path.join(webRoot, "index.html"));
+  if (hasWeb) {
+    await app.register(fastifyStatic, { root: webRoot, prefix: "/", decorateReply: false, wildcard: false });
+  }
+
+  app.setNotFoundHandler((request, reply) => {
+    const url = request.url.split("?")[0] ?? "";
+    if (url.startsWith("/api/") || url === "/api") {
+      return reply.status(404).send(fail(`Unknown API path: ${request.method} ${url}`));
+    }
+    if (url.startsWith("/content/")) {
+      // spec 3: the fallback picture is user.jpg.
+      if (IMAGE_PATH.test(url)) return reply.sendFile("user.jpg", config.contentDir);
+      return reply.status(404).send(fail("Not found."));
+    }
+    if (request.method === "GET" && hasWeb && !path.extname(url)) {
+      return reply.sendFile("index.html", webRoot);
+    }
+    return reply.status(404).send(fail("Not found."));
+  });
+
+  const cleanup = async () => {
+    try {
+      const removed = await authService.removeExpired();
+      if (removed) app.log.info(`Removed ${removed} expired demo users`);
+    } catch (error) {
+      app.log.error(error);
+    }
+  };
+  await cleanup();
+  const timer = setInterval(() => void cleanup(), 3_600_000);
+  timer.unref();
+
+  return {
+    app,
+    db,
+    llm,
+    auth: authService,
+    llmReady,
+    async close() {
+      clearInterval(timer);
+      await app.close();
+      await llm.close();
+      await db.db.destroy();
+    },
+  };
+}

@@ -1,0 +1,42 @@
+import { avataaars } from "@dicebear/collection";
+import { createAvatar } from "@dicebear/core";
+import sharp from "sharp";
+
+/**
+ * Draws a character avatar locally (DiceBear "avataaars", rendered to JPEG by sharp).
+ * @param seed stable seed so the same character always gets the same face.
+ * @param look hair style, colours (hex without '#') and whether facial hair is allowed.
+ * @returns JPEG bytes, 512x512.
+ */
+export async function renderAvatarJpeg(
+  seed: string,
+  look: { top: string; background: string; skin: string; hair: string; male: boolean },
+): Promise<Buffer> {
+  const svg = createAvatar(avataaars, {
+    seed,
+    size: 512,
+    // biome-ignore lint/suspicious/noExplicitAny: DiceBear types the option enums as string literal unions
+    top: [look.top as any],
+    backgroundColor: [look.background],
+    // biome-ignore lint/suspicious/noExplicitAny: see above
+    skinColor: [look.skin as any],
+    hairColor: [look.hair],
+    facialHairProbability: look.male ? 40 : 0,
+    accessoriesProbability: 0,
+    // biome-ignore lint/suspicious/noExplicitAny: see above
+    mouth: ["smile", "twinkle", "default"] as any,
+    // biome-ignore lint/suspicious/noExplicitAny: see above
+    eyebrows: ["default", "defaultNatural", "raisedExcited"] as any,
+    // biome-ignore lint/suspicious/noExplicitAny: see above
+    eyes: ["default", "happy", "wink"] as any,
+  }).toString();
+  return sharp(Buffer.from(svg)).jpeg({ quality: 85 }).toBuffer();
+}
+
+/** The fallback picture user.jpg (spec 3): a neutral silhouette-like avatar. */
+export async function renderDefaultPictureJpeg(): Promise<Buffer> {
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="256" height="256" viewBox="0 0 256 256">
+<rect width="256" height="256" fill="#d9dde3"/><circle cx="128" cy="100" r="48" fill="#9aa3ae"/>
+<path d="M40 236c8-52 46-80 88-80s80 28 88 80z" fill="#9aa3ae"/></svg>`;
+  return sharp(Buffer.from(svg)).jpeg({ quality: 85 }).toBuffer();
+}

@@ -1,0 +1,178 @@
+import type { Insertable, Selectable, Updateable } from "kysely";
+
+/**
+ * Database tables (spec section 3 entities the server keeps). Times are epoch milliseconds
+ * (bigint), flags are integers 0/1, ids exposed to clients are UUID strings.
+ */
+export interface PlansTable {
+  id: string;
+  name: string;
+  price_cents: number;
+  description_html: string;
+  url: string;
+  image: string;
+  /** Character creation limit (spec 3: cl). */
+  character_limit: number;
+  /** Voice limit (spec 3: vl, read but unused). */
+  voice_limit: number;
+  /** Photo upload allowed (spec 3: pl). */
+  photo_upload: number;
+  /** Appearance and image generation allowed (spec 3: il). */
+  image_generation: number;
+  /** Chat messages per day (spec 1: free tier 15). */
+  daily_message_limit: number;
+  sort_order: number;
+}
+
+export interface UsersTable {
+  id: string;
+  email: string;
+  password_hash: string | null;
+  full_name: string;
+  user_name: string;
+  picture: string;
+  plan_id: string;
+  character_limit: number;
+  voice_limit: number;
+  photo_upload: number;
+  image_generation: number;
+  chat_limit: number;
+  chat_count: number;
+  /** UTC day (YYYY-MM-DD) that chat_count counts. */
+  chat_count_day: string;
+  is_demo: number;
+  /** Demo users are removed with their data after this time; null for real accounts. */
+  expires_at: number | null;
+  created_at: number;
+}
+
+export interface AuthTokensTable {
+  id: string;
+  user_id: string;
+  /** sha256 of the bearer token; the token itself is never stored. */
+  token_hash: string;
+  expires_at: number;
+  created_at: number;
+}
+
+export interface LanguagesTable {
+  id: string;
+  name: string;
+  /** BCP 47 code, e.g. "en". */
+  code: string;
+  sort_order: number;
+}
+
+export interface VoicesTable {
+  id: string;
+  name: string;
+  sex: string;
+  language_code: string;
+  /** Text-to-speech provider and its own voice id that this entry maps to. */
+  provider: string;
+  provider_voice: string;
+}
+
+export interface PresetCharactersTable {
+  id: string;
+  name: string;
+  sex: string;
+  voice: string;
+  language_id: string;
+  description: string;
+  greeting: string;
+  appearance: string;
+  photo: string;
+  sort_order: number;
+}
+
+export interface CharactersTable {
+  id: string;
+  user_id: string;
+  preset_id: string | null;
+  name: string;
+  sex: string;
+  voice: string;
+  language_id: string;
+  description: string;
+  greeting: string;
+  appearance: string;
+  photo: string;
+  created_at: number;
+}
+
+export interface ChatGroupsTable {
+  id: string;
+  user_id: string;
+  created_at: number;
+}
+
+export interface ChatGroupMembersTable {
+  group_id: string;
+  character_id: string;
+  position: number;
+}
+
+export interface ChatSessionsTable {
+  id: string;
+  user_id: string;
+  /** The chat's key as clients know it: a character id or a group id. */
+  chat_key: string;
+  is_group: number;
+  /** Rolling summary of older messages (memory); empty until written. */
+  summary: string;
+  greeted: number;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface ChatHistoryTable {
+  id: string;
+  session_id: string;
+  character_id: string;
+  message: string;
+  message_image: string;
+  send_time: number;
+  reply_message: string;
+  reply_image: string;
+  reply_audio_url: string;
+  reply_time: number | null;
+  image_loading: number;
+  /** pending: waiting for the model; replied; failed: the model gave no reply. */
+  status: string;
+  error: string;
+  /** Order within the session: epoch microseconds, strictly increasing per process. */
+  seq: number;
+}
+
+export interface ContactMessagesTable {
+  id: string;
+  name: string;
+  email: string;
+  subject: string;
+  message: string;
+  created_at: number;
+}
+
+export interface Database {
+  plans: PlansTable;
+  users: UsersTable;
+  auth_tokens: AuthTokensTable;
+  languages: LanguagesTable;
+  voices: VoicesTable;
+  preset_characters: PresetCharactersTable;
+  characters: CharactersTable;
+  chat_groups: ChatGroupsTable;
+  chat_group_members: ChatGroupMembersTable;
+  chat_sessions: ChatSessionsTable;
+  chat_history: ChatHistoryTable;
+  contact_messages: ContactMessagesTable;
+}
+
+export type User = Selectable<UsersTable>;
+export type NewUser = Insertable<UsersTable>;
+export type Character = Selectable<CharactersTable>;
+export type PresetCharacterRow = Selectable<PresetCharactersTable>;
+export type ChatHistoryRow = Selectable<ChatHistoryTable>;
+export type ChatSession = Selectable<ChatSessionsTable>;
+export type UserUpdate = Updateable<UsersTable>;

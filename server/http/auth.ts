@@ -1,0 +1,43 @@
+import type { FastifyReply, FastifyRequest } from "fastify";
+import type { User } from "../db/schema";
+import { unauthorized } from "./errors";
+
+declare module "fastify" {
+  interface FastifyRequest {
+    /** The signed-in user, set by `requireUser`. */
+    user?: User;
+    /** The bearer token of this request, if any. */
+    bearer?: string;
+    /** Time spent in the language model while serving this request, milliseconds. */
+    modelMs?: number;
+  }
+}
+
+/** Reads `Authorization: Bearer <token>`. */
+export function bearerToken(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  if (!header?.startsWith("Bearer ")) return undefined;
+  return header.slice(7).trim() || undefined;
+}
+
+/**
+ * Builds the preHandler that requires a valid session (spec 6: protected calls).
+ * @param authenticate resolves a token to its user, or undefined when unknown or expired.
+ * @throws AppError 401 when the token is missing, unknown, expired or revoked.
+ */
+export function requireUser(authenticate: (token: string) => Promise<User | undefined>) {
+  return async (request: FastifyRequest, _reply: FastifyReply): Promise<void> => {
+    const token = bearerToken(request);
+    if (!token) throw unauthorized();
+    const user = await authenticate(token);
+    if (!user) throw unauthorized();
+    request.user = user;
+    request.bearer = token;
+  };
+}
+
+/** The signed-in user of a request behind `requireUser`. */
+export function currentUser(request: FastifyRequest): User {
+  if (!request.user) throw unauthorized();
+  return request.user;
+}

@@ -1,0 +1,17 @@
+import type { SessionUser } from "../../../common/api";
+import type { User } from "../../db/schema";
+
+/** The session user of spec 3 (`user` in local storage). Flags as the strings '0'/'1'. */
+export function presentSessionUser(user: User): SessionUser {
+  return {
+    id: user.id,
+    cl: user.character_limit,
+    vl: user.voice_limit,
+    pl: user.photo_upload ? "1" : "0",
+    il: user.image_generation ? "1" : "0",
+    name: user.full_name,
+    userName: user.user_name,
+    userEmail: user.is_demo ? "" : user.email,
+    userPicture: user.picture,
+  };
+}

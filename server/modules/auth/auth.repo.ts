@@ -1,0 +1,96 @@
+import type { Db } from "../../db/index";
+import type { NewUser, User } from "../../db/schema";
+
+/** Database access for users, plans and bearer tokens. */
+export class AuthRepo {
+  constructor(private readonly db: Db) {}
+
+  findUserByEmail(email: string): Promise<User | undefined> {
+    return this.db.selectFrom("users").selectAll().where("email", "=", email).executeTakeFirst();
+  }
+
+  findPlanByName(name: string) {
+    return this.db.selectFrom("plans").selectAll().where("name", "=", name).executeTakeFirst();
+  }
+
+  async insertUser(user: NewUser): Promise<void> {
+    await this.db.insertInto("users").values(user).execute();
+  }
+
+  async insertToken(row: {
+    id: string;
+    user_id: string;
+    token_hash: string;
+    expires_at: number;
+    created_at: number;
+  }) {
+    await this.db.insertInto("auth_tokens").values(row).execute();
+  }
+
+  /** The user owning an unexpired token with this hash. */
+  findUserByTokenHash(tokenHash: string, now: number): Promise<User | undefined> {
+    return this.db
+      .selectFrom("auth_tokens")
+      .innerJoin("users", "users.id", "auth_tokens.user_id")
+      .selectAll("users")
+      .where("auth_tokens.token_hash", "=", tokenHash)
+      .where("auth_tokens.expires_at", ">", now)
+      .executeTakeFirst();
+  }
+
+  /** @returns true when an unexpired token was extended. */
+  async extendToken(tokenHash: string, now: number, expiresAt: number): Promise<boolean> {
+    const result = await this.db
+      .updateTable("auth_tokens")
+      .set({ expires_at: expiresAt })
+      .where("token_hash", "=", tokenHash)
+      .where("expires_at", ">", now)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  async deleteToken(tokenHash: string): Promise<void> {
+    await this.db.deleteFrom("auth_tokens").where("token_hash", "=", tokenHash).execute();
+  }
+
+  async deleteExpiredTokens(now: number): Promise<void> {
+    await this.db.deleteFrom("auth_tokens").where("expires_at", "<=", now).execute();
+  }
+
+  /** Ids of demo users whose time is up. */
+  async expiredDemoUserIds(now: number): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom("users")
+      .select("id")
+      .where("is_demo", "=", 1)
+      .where("expires_at", "<", now)
+      .execute();
+    return rows.map((r) => r.id);
+  }
+
+  /** Photo file names of the characters of these users. */
+  async characterPhotos(userIds: string[]): Promise<string[]> {
+    if (userIds.length === 0) return [];
+    const rows = await this.db
+      .selectFrom("characters")
+      .select("photo")
+      .where("user_id", "in", userIds)
+      .execute();
+    return rows.map((r) => r.photo).filter(Boolean);
+  }
+
+  /** Deletes users and, through the foreign keys' cascades, all their data. */
+  async deleteUsers(ids: string[]): Promise<void> {
+    if (ids.length === 0) return;
+    await this.db.deleteFrom("users").where("id", "in", ids).execute();
+  }
+
+  async countCharacters(userId: string): Promise<number> {
+    const row = await this.db
+      .selectFrom("characters")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .where("user_id", "=", userId)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+}

@@ -1,0 +1,139 @@
+import { createHash, randomBytes, randomUUID } from "node:crypto";
+import argon2 from "argon2";
+import { TOKEN_LIFETIME_MS } from "../../../common/constants";
+import type { User } from "../../db/schema";
+import { AppError, notFound } from "../../http/errors";
+import type { FileStorage } from "../../providers/storage/storage";
+import type { AuthRepo } from "./auth.repo";
+
+/** What a successful sign-in gives the SPA: the bearer token, its expiry and the landing page. */
+export interface SignIn {
+  token: string;
+  expiresAt: number;
+  user: User;
+  /** spec 4: users with no character go to preset selection, others to their list. */
+  page: "/characters/selection" | "/characters/list";
+}
+
+const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
+const today = (now: number) => new Date(now).toISOString().slice(0, 10);
+
+/**
+ * Sign-in, token lifetime and demo accounts (issue 2). Tokens are 256-bit random strings,
+ * stored as sha256 hashes, valid one hour (spec 9) and revoked by logout.
+ */
+export class AuthService {
+  /** A real argon2id hash to verify against for unknown e-mails, so timing does not tell. */
+  private dummyHash?: Promise<string>;
+
+  constructor(
+    private readonly repo: AuthRepo,
+    private readonly storage: FileStorage,
+    private readonly options: { demoLoginId: string; demoTtlMs: number },
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Hashes a password with argon2id (library defaults: 64 MiB, 3 passes). */
+  hashPassword(password: string): Promise<string> {
+    return argon2.hash(password, { type: argon2.argon2id });
+  }
+
+  /**
+   * Password sign-in.
+   * @throws AppError "invalid_credentials" (answered success 0) for an unknown e-mail or a wrong password.
+   */
+  async login(email: string, password: string): Promise<SignIn> {
+    const user = await this.repo.findUserByEmail(email.trim().toLowerCase());
+    this.dummyHash ??= this.hashPassword(randomUUID());
+    const hash = user?.password_hash ?? (await this.dummyHash);
+    const valid = await argon2.verify(hash, password).catch(() => false);
+    if (!user || !user.password_hash || !valid) {
+      throw new AppError("invalid_credentials", 200, "Invalid email or password.");
+    }
+    return this.issue(user);
+  }
+
+  /**
+   * Demo sign-in (spec 2: /login/{id}). Each call creates a fresh demo user on the Free plan that
+   * is removed with its data after the demo lifetime (24 h by default).
+   * @throws AppError 404 when `id` is not the configured demo id.
+   */
+  async demoLogin(id: string): Promise<SignIn> {
+    if (id !== this.options.demoLoginId) throw notFound("This demo link is not valid.", "demo_unknown");
+    const plan = await this.repo.findPlanByName("Free");
+    if (!plan) throw new Error("The Free plan is missing: the database was not seeded.");
+    const now = this.now();
+    const userId = randomUUID();
+    const user: User = {
+      id: userId,
+      email: `demo-${userId}@demo.invalid`,
+      password_hash: null,
+      full_name: "Guest",
+      user_name: `guest-${userId.slice(0, 6)}`,
+      picture: "",
+      plan_id: plan.id,
+      character_limit: plan.character_limit,
+      voice_limit: plan.voice_limit,
+      photo_upload: plan.photo_upload,
+      image_generation: plan.image_generation,
+      chat_limit: plan.daily_message_limit,
+      chat_count: 0,
+      chat_count_day: today(now),
+      is_demo: 1,
+      expires_at: now + this.options.demoTtlMs,
+      created_at: now,
+    };
+    await this.repo.insertUser(user);
+    return this.issue(user);
+  }
+
+  /** The user of an unexpired, unrevoked token. */
+  authenticate(token: string): Promise<User | undefined> {
+    return this.repo.findUserByTokenHash(hashToken(token), this.now());
+  }
+
+  /**
+   * Moves the token's expiry one hour ahead (spec 4: token check).
+   * @returns the new expiry in epoch ms. @throws AppError 401 when the token is no longer valid.
+   */
+  async extend(token: string): Promise<number> {
+    const expiresAt = this.now() + TOKEN_LIFETIME_MS;
+    const extended = await this.repo.extendToken(hashToken(token), this.now(), expiresAt);
+    if (!extended) throw new AppError("unauthorized", 401, "Session expired, please login again.");
+    return expiresAt;
+  }
+
+  /** Revokes the token (spec 4: logout). Unknown tokens are ignored. */
+  async logout(token: string): Promise<void> {
+    await this.repo.deleteToken(hashToken(token));
+  }
+
+  /**
+   * Removes demo users past their lifetime with all their data and files, and expired tokens.
+   * @returns how many demo users were removed.
+   */
+  async removeExpired(): Promise<number> {
+    const now = this.now();
+    await this.repo.deleteExpiredTokens(now);
+    const ids = await this.repo.expiredDemoUserIds(now);
+    const photos = await this.repo.characterPhotos(ids);
+    await this.repo.deleteUsers(ids);
+    await Promise.all(photos.map((photo) => this.storage.remove(`characters/${photo}`)));
+    return ids.length;
+  }
+
+  private async issue(user: User): Promise<SignIn> {
+    const token = randomBytes(32).toString("base64url");
+    const now = this.now();
+    const expiresAt = now + TOKEN_LIFETIME_MS;
+    await this.repo.insertToken({
+      id: randomUUID(),
+      user_id: user.id,
+      token_hash: hashToken(token),
+      expires_at: expiresAt,
+      created_at: now,
+    });
+    const characters = await this.repo.countCharacters(user.id);
+    return { token, expiresAt, user, page: characters === 0 ? "/characters/selection" : "/characters/list" };
+  }
+}

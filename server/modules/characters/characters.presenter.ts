@@ -1,0 +1,32 @@
+import type { CharacterListItem, PresetCharacter } from "../../../common/api";
+import type { Character, PresetCharacterRow } from "../../db/schema";
+
+/** spec 3 "Character (list)": photo is a file name under /content/characters/. */
+export function presentCharacterListItem(c: Character): CharacterListItem {
+  return {
+    characterUUID: c.id,
+    characterName: c.name,
+    characterPhoto: c.photo,
+    characterDescription: c.description,
+    characterGreeting: c.greeting,
+  };
+}
+
+/** spec 3 "Preset character": photo is a file name under /content/predefined-characters/. */
+export function presentPreset(p: PresetCharacterRow): PresetCharacter {
+  return {
+    characterPreDefinedUUID: p.id,
+    characterName: p.name,
+    characterPhoto: p.photo,
+    characterSex: p.sex === "1" ? "1" : "0",
+    characterDescription: p.description,
+  };
+}
+
+/** spec 3 "Group": groupUUID and members with memberName and memberPhoto. */
+export function presentGroup(g: { id: string; members: Array<{ id: string; name: string; photo: string }> }) {
+  return {
+    groupUUID: g.id,
+    members: g.members.map((m) => ({ memberUUID: m.id, memberName: m.name, memberPhoto: m.photo })),
+  };
+}

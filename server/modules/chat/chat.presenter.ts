@@ -1,0 +1,33 @@
+import type { ChatHistoryEntry, ChatProfileCharacter } from "../../../common/api";
+import type { Character, ChatHistoryRow } from "../../db/schema";
+
+const iso = (ms: number | null) => (ms === null ? "" : new Date(ms).toISOString());
+
+/** spec 3 "Chat history entry"; times as ISO 8601, reply fields empty until the reply exists. */
+export function presentHistoryEntry(row: ChatHistoryRow): ChatHistoryEntry {
+  return {
+    chatHistoryUUID: row.id,
+    characterUUID: row.character_id,
+    chatHistoryMessage: row.message,
+    chatHistoryMessageImage: row.message_image,
+    chatHistorySendTime: iso(row.send_time),
+    chatHistoryReplyMessage: row.reply_message,
+    chatHistoryReplyImage: row.reply_image,
+    chatHistoryReplyAudioUrl: row.reply_audio_url,
+    chatHistoryReplyTime: iso(row.reply_time),
+    chatHistoryImageLoading: row.image_loading ? 1 : 0,
+  };
+}
+
+/** spec 3 "Chat profile" character; gId is empty outside a group. */
+export function presentProfileCharacter(c: Character, groupId: string): ChatProfileCharacter {
+  return {
+    gId: groupId,
+    id: c.id,
+    sex: c.sex === "1" ? "1" : "0",
+    photo: c.photo,
+    name: c.name,
+    greeting: c.greeting,
+    voice: c.voice,
+  };
+}

@@ -1,0 +1,168 @@
+import type { Db } from "../../db/index";
+import type { Character, ChatHistoryRow, ChatSession, User } from "../../db/schema";
+
+let lastSeq = 0;
+/** Order key of a new history entry: epoch microseconds, strictly increasing in this process. */
+export function nextSeq(now: number): number {
+  lastSeq = Math.max(now * 1000, lastSeq + 1);
+  return lastSeq;
+}
+
+/** Database access for chat sessions and chat history. */
+export class ChatRepo {
+  constructor(private readonly db: Db) {}
+
+  /** The group with its members (in position order) when it belongs to the user. */
+  async findOwnedGroup(
+    userId: string,
+    groupId: string,
+  ): Promise<{ id: string; members: Character[] } | undefined> {
+    const group = await this.db
+      .selectFrom("chat_groups")
+      .select("id")
+      .where("id", "=", groupId)
+      .where("user_id", "=", userId)
+      .executeTakeFirst();
+    if (!group) return undefined;
+    const members = await this.db
+      .selectFrom("chat_group_members")
+      .innerJoin("characters", "characters.id", "chat_group_members.character_id")
+      .selectAll("characters")
+      .where("chat_group_members.group_id", "=", groupId)
+      .orderBy("chat_group_members.position")
+      .execute();
+    return { id: group.id, members };
+  }
+
+  /** The chat key the user talked in last, if any. */
+  async latestChatKey(userId: string): Promise<string | undefined> {
+    const row = await this.db
+      .selectFrom("chat_sessions")
+      .select("chat_key")
+      .where("user_id", "=", userId)
+      .orderBy("updated_at", "desc")
+      .limit(1)
+      .executeTakeFirst();
+    return row?.chat_key;
+  }
+
+  /** The session of (user, chat key), created on first use. */
+  async ensureSession(userId: string, chatKey: string, isGroup: boolean, now: number): Promise<ChatSession> {
+    await this.db
+      .insertInto("chat_sessions")
+      .values({
+        id: crypto.randomUUID(),
+        user_id: userId,
+        chat_key: chatKey,
+        is_group: isGroup ? 1 : 0,
+        summary: "",
+        greeted: 0,
+        created_at: now,
+        updated_at: now,
+      })
+      .onConflict((oc) => oc.columns(["user_id", "chat_key"]).doNothing())
+      .execute();
+    return this.db
+      .selectFrom("chat_sessions")
+      .selectAll()
+      .where("user_id", "=", userId)
+      .where("chat_key", "=", chatKey)
+      .executeTakeFirstOrThrow();
+  }
+
+  /**
+   * Marks the session greeted. @returns true only for the one caller that flipped the flag, so
+   * concurrent loads create the greeting once.
+   */
+  async claimGreeting(sessionId: string): Promise<boolean> {
+    const result = await this.db
+      .updateTable("chat_sessions")
+      .set({ greeted: 1 })
+      .where("id", "=", sessionId)
+      .where("greeted", "=", 0)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  async hasHistory(sessionId: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom("chat_history")
+      .select("id")
+      .where("session_id", "=", sessionId)
+      .limit(1)
+      .executeTakeFirst();
+    return Boolean(row);
+  }
+
+  /**
+   * A page of history counted from the newest entry (spec 9: offset grows by the page size),
+   * returned oldest first.
+   */
+  async page(sessionId: string, offset: number, limit: number): Promise<ChatHistoryRow[]> {
+    const rows = await this.db
+      .selectFrom("chat_history")
+      .selectAll()
+      .where("session_id", "=", sessionId)
+      .orderBy("seq", "desc")
+      .limit(limit)
+      .offset(offset)
+      .execute();
+    return rows.reverse();
+  }
+
+  async insertEntry(entry: ChatHistoryRow): Promise<void> {
+    await this.db.insertInto("chat_history").values(entry).execute();
+  }
+
+  async updateEntry(
+    id: string,
+    patch: Partial<Pick<ChatHistoryRow, "reply_message" | "reply_time" | "status" | "error">>,
+  ): Promise<void> {
+    await this.db.updateTable("chat_history").set(patch).where("id", "=", id).execute();
+  }
+
+  async touchSession(sessionId: string, now: number): Promise<void> {
+    await this.db.updateTable("chat_sessions").set({ updated_at: now }).where("id", "=", sessionId).execute();
+  }
+
+  /** The language's display name (the reply language of the prompt). */
+  async languageName(languageId: string): Promise<string> {
+    const row = await this.db
+      .selectFrom("languages")
+      .select("name")
+      .where("id", "=", languageId)
+      .executeTakeFirst();
+    return row?.name ?? "English";
+  }
+
+  /**
+   * Counts one message against the user's daily limit (spec 1: free tier 15 a day), resetting
+   * the count on a new UTC day. Atomic, so concurrent sends cannot exceed the limit.
+   * @returns false when the limit is reached (nothing counted).
+   */
+  async consumeDailyMessage(user: User, day: string): Promise<boolean> {
+    await this.db
+      .updateTable("users")
+      .set({ chat_count: 0, chat_count_day: day })
+      .where("id", "=", user.id)
+      .where("chat_count_day", "<>", day)
+      .execute();
+    const result = await this.db
+      .updateTable("users")
+      .set((eb) => ({ chat_count: eb("chat_count", "+", 1) }))
+      .where("id", "=", user.id)
+      .where("chat_count", "<", user.chat_limit)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  /** Gives back a message counted for a request that stored nothing. */
+  async refundDailyMessage(userId: string): Promise<void> {
+    await this.db
+      .updateTable("users")
+      .set((eb) => ({ chat_count: eb("chat_count", "-", 1) }))
+      .where("id", "=", userId)
+      .where("chat_count", ">", 0)
+      .execute();
+  }
+}

@@ -1,0 +1,203 @@
+import { randomUUID } from "node:crypto";
+import { FIRST_MESSAGE_MARKER } from "../../../common/constants";
+import type { Character, ChatHistoryRow, ChatSession, User } from "../../db/schema";
+import { AppError, badRequest, notFound, tooMany } from "../../http/errors";
+import { type LlmProvider, LlmUnavailableError } from "../../providers/llm/llm";
+import type { CharactersRepo } from "../characters/characters.repo";
+import { type ChatRepo, nextSeq } from "./chat.repo";
+import { buildPrompt, cleanReply, fillPlaceholders, stopStrings } from "./prompt";
+
+/** A chat as the client names it: one character, or a group of them. */
+export interface ResolvedChat {
+  /** The id the client uses: the character's or the group's. */
+  chatKey: string;
+  groupId: string;
+  members: Character[];
+}
+
+export interface SendResult {
+  success: boolean;
+  /** The user-facing message (the reason when success is false). */
+  message: string;
+  /** The stored entry, present whenever the user's message was stored. */
+  entry?: ChatHistoryRow;
+  /** Time spent in the language model, milliseconds. */
+  modelMs: number;
+}
+
+export interface ChatOptions {
+  maxReplyTokens: number;
+  temperature: number;
+}
+
+const day = (now: number) => new Date(now).toISOString().slice(0, 10);
+
+/**
+ * Chat sessions, history and replies (issue 2 subset of spec 7 "Chat"). Every id from the
+ * client is checked against the signed-in user before anything is read or written.
+ */
+export class ChatService {
+  constructor(
+    private readonly repo: ChatRepo,
+    private readonly characters: CharactersRepo,
+    private readonly llm: LlmProvider,
+    private readonly options: ChatOptions,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /**
+   * Resolves a chat id to the user's character or group. An empty id means the chat the user
+   * had last, else their first character (spec 2: the chat id is empty if none was given).
+   * @throws AppError 404 for an id that is not the user's; 404 "no_character" when the user has none.
+   */
+  async resolveChat(user: User, id: string): Promise<ResolvedChat> {
+    const key = id || (await this.repo.latestChatKey(user.id)) || "";
+    if (key) {
+      const character = await this.characters.findOwned(user.id, key);
+      if (character) return { chatKey: character.id, groupId: "", members: [character] };
+      const group = await this.repo.findOwnedGroup(user.id, key);
+      if (group) return { chatKey: group.id, groupId: group.id, members: group.members };
+      if (id) throw notFound("Chat not found.");
+    }
+    const [first] = await this.characters.listByUser(user.id);
+    if (!first) throw new AppError("no_character", 404, "Choose a character first.");
+    return { chatKey: first.id, groupId: "", members: [first] };
+  }
+
+  /**
+   * One page of history, oldest first (spec 9: page size 10, offset from the newest). When the
+   * chat has no history yet, each member with a greeting greets once first (spec 4), stored
+   * with the ##first-message## marker.
+   */
+  async historyPage(user: User, id: string, offset: number, limit: number): Promise<ChatHistoryRow[]> {
+    const chat = await this.resolveChat(user, id);
+    const session = await this.repo.ensureSession(user.id, chat.chatKey, Boolean(chat.groupId), this.now());
+    if (offset === 0 && !session.greeted) await this.greet(session, chat, user);
+    return this.repo.page(session.id, offset, limit);
+  }
+
+  private async greet(session: ChatSession, chat: ResolvedChat, user: User): Promise<void> {
+    if (await this.repo.hasHistory(session.id)) return;
+    if (!(await this.repo.claimGreeting(session.id))) return;
+    for (const member of chat.members) {
+      if (!member.greeting.trim()) continue;
+      const now = this.now();
+      await this.repo.insertEntry({
+        ...this.newEntry(session.id, member.id, FIRST_MESSAGE_MARKER, now),
+        reply_message: fillPlaceholders(member.greeting, member.name, displayName(user)),
+        reply_time: now,
+        status: "replied",
+      });
+    }
+  }
+
+  /**
+   * Stores the user's message, then asks the model for the character's reply and stores it
+   * (spec 4 "Sending"). The message is kept even when the model fails.
+   * @param input.message trimmed, 1 to 150 characters (validated by the route).
+   * @param input.characterId the member who answers; defaults to the chat's first member.
+   * @throws AppError 404 for a chat or character that is not the user's; 429 at the daily limit.
+   */
+  async sendMessage(
+    user: User,
+    input: { message: string; chatId: string; characterId: string },
+  ): Promise<SendResult> {
+    const chat = await this.resolveChat(user, input.chatId);
+    const character = input.characterId
+      ? chat.members.find((m) => m.id === input.characterId)
+      : chat.members[0];
+    if (!character) throw notFound("This character is not in this chat.");
+    if (input.message === FIRST_MESSAGE_MARKER) throw badRequest("message: this text is reserved.");
+    const now = this.now();
+    if (!(await this.repo.consumeDailyMessage(user, day(now)))) {
+      throw tooMany(
+        `You have reached your limit of ${user.chat_limit} messages for today.`,
+        "rate_limit:chat",
+      );
+    }
+    const session = await this.repo.ensureSession(user.id, chat.chatKey, Boolean(chat.groupId), now);
+    const history = await this.repo.page(session.id, 0, 50);
+    const entry = this.newEntry(session.id, character.id, input.message, now);
+    await this.repo.insertEntry(entry);
+    await this.repo.touchSession(session.id, now);
+
+    const userName = displayName(user);
+    const prompt = buildPrompt({
+      character: {
+        name: character.name,
+        sex: character.sex,
+        backstory: character.description,
+        appearance: character.appearance,
+        greeting: character.greeting,
+        language: await this.repo.languageName(character.language_id),
+      },
+      userName,
+      summary: session.summary,
+      history: [...history, entry].map((h) => ({ userMessage: h.message, reply: h.reply_message })),
+      contextWindow: this.llm.contextWindow(),
+      replyTokens: this.options.maxReplyTokens,
+      countTokens: (t) => this.llm.countTokens(t),
+    });
+    const started = performance.now();
+    try {
+      const result = await this.llm.generate({
+        messages: prompt,
+        maxTokens: this.options.maxReplyTokens,
+        temperature: this.options.temperature,
+        stop: stopStrings(userName),
+      });
+      const reply = cleanReply(result.text, character.name, userName) || "…";
+      const replied = { ...entry, reply_message: reply, reply_time: this.now(), status: "replied" };
+      await this.repo.updateEntry(entry.id, {
+        reply_message: replied.reply_message,
+        reply_time: replied.reply_time,
+        status: "replied",
+      });
+      return { success: true, message: "Reply.", entry: replied, modelMs: result.modelMs };
+    } catch (error) {
+      const message =
+        error instanceof LlmUnavailableError
+          ? error.message
+          : `${character.name} could not reply right now. Please try again.`;
+      await this.repo.updateEntry(entry.id, { status: "failed", error: String(error).slice(0, 500) });
+      // The user is not charged for a message the character could not answer.
+      await this.repo.refundDailyMessage(user.id);
+      return {
+        success: false,
+        message,
+        entry: { ...entry, status: "failed" },
+        modelMs: performance.now() - started,
+      };
+    }
+  }
+
+  /** spec 3 "Chat profile": the user and the chat's characters. */
+  async profile(user: User, id: string) {
+    const chat = await this.resolveChat(user, id);
+    return { user, chat };
+  }
+
+  private newEntry(sessionId: string, characterId: string, message: string, now: number): ChatHistoryRow {
+    return {
+      id: randomUUID(),
+      session_id: sessionId,
+      character_id: characterId,
+      message,
+      message_image: "",
+      send_time: now,
+      reply_message: "",
+      reply_image: "",
+      reply_audio_url: "",
+      reply_time: null,
+      image_loading: 0,
+      status: "pending",
+      error: "",
+      seq: nextSeq(now),
+    };
+  }
+}
+
+/** How characters address the user: the full name, else the user name. */
+export function displayName(user: User): string {
+  return user.full_name.trim() || user.user_name.trim() || "friend";
+}

@@ -1,0 +1,119 @@
+import { FIRST_MESSAGE_MARKER } from "../../../common/constants";
+import type { ChatMessage } from "../../providers/llm/llm";
+
+/** The character card fields the system prompt is built from (spec 3 "Character (detail)"). */
+export interface CharacterCard {
+  name: string;
+  /** '0' female, '1' male (spec 3). */
+  sex: string;
+  backstory: string;
+  appearance: string;
+  greeting: string;
+  /** Reply language, e.g. "English". */
+  language: string;
+}
+
+/** One exchange of the stored history: the user's message and the character's reply. */
+export interface Exchange {
+  userMessage: string;
+  reply: string;
+}
+
+export interface PromptInput {
+  character: CharacterCard;
+  userName: string;
+  /** Rolling summary of older messages, if any (memory). */
+  summary: string;
+  /** Oldest first; the newest exchange holds the message being answered (reply empty). */
+  history: Exchange[];
+  /** The model's context window in tokens. */
+  contextWindow: number;
+  /** Tokens kept free for the reply. */
+  replyTokens: number;
+  countTokens: (text: string) => number;
+}
+
+/** Replaces the card placeholders `{{char}}` and `{{user}}` (case-insensitive). */
+export function fillPlaceholders(text: string, charName: string, userName: string): string {
+  return text.replace(/\{\{char\}\}/gi, charName).replace(/\{\{user\}\}/gi, userName);
+}
+
+/**
+ * The system prompt: who the character is, whom they talk to, in which language, and the rules
+ * that keep replies in character and never speak for the user.
+ */
+export function buildSystemPrompt(card: CharacterCard, userName: string, summary: string): string {
+  const fill = (t: string) => fillPlaceholders(t, card.name, userName);
+  const pronoun = card.sex === "1" ? "man" : "woman";
+  const lines = [
+    `You are ${card.name}, a ${pronoun} chatting one to one with ${userName} as their companion.`,
+    "",
+    `About ${card.name}:`,
+    fill(card.backstory).trim(),
+  ];
+  if (card.appearance.trim()) lines.push("", `${card.name}'s appearance: ${fill(card.appearance).trim()}`);
+  if (card.greeting.trim())
+    lines.push("", `${card.name} greets people like this: "${fill(card.greeting).trim()}"`);
+  if (summary.trim()) lines.push("", `What happened earlier in this conversation: ${summary.trim()}`);
+  lines.push(
+    "",
+    "Rules:",
+    `- Always answer in ${card.language}.`,
+    `- Stay in character as ${card.name}; never say you are an AI or a language model.`,
+    `- Write only ${card.name}'s next message: never write ${userName}'s words, thoughts or actions.`,
+    "- Keep it conversational: usually one to four sentences. Put actions between asterisks, like *smiles*.",
+  );
+  return lines.join("\n");
+}
+
+/** Fixed per-message overhead of chat templates (role markers), in tokens. */
+const TEMPLATE_TOKENS_PER_MESSAGE = 8;
+
+/**
+ * Builds the messages for the model: the system prompt, then as much of the most recent history
+ * as fits the token budget `contextWindow - replyTokens - system prompt`. Older exchanges that
+ * do not fit are left out whole (the rolling summary stands in for them). The greeting marker
+ * is never sent as a user message.
+ * @returns the messages, oldest first, ending with the user's message being answered.
+ */
+export function buildPrompt(input: PromptInput): ChatMessage[] {
+  const system = buildSystemPrompt(input.character, input.userName, input.summary);
+  let budget =
+    input.contextWindow - input.replyTokens - input.countTokens(system) - TEMPLATE_TOKENS_PER_MESSAGE;
+  const picked: ChatMessage[] = [];
+  for (let i = input.history.length - 1; i >= 0; i--) {
+    const exchange = input.history[i]!;
+    const pair: ChatMessage[] = [];
+    if (exchange.userMessage && exchange.userMessage !== FIRST_MESSAGE_MARKER) {
+      pair.push({ role: "user", content: exchange.userMessage });
+    }
+    if (exchange.reply) pair.push({ role: "assistant", content: exchange.reply });
+    const cost = pair.reduce((n, m) => n + input.countTokens(m.content) + TEMPLATE_TOKENS_PER_MESSAGE, 0);
+    // The message being answered is always sent, even when the window is tiny.
+    if (cost > budget && picked.length > 0) break;
+    budget -= cost;
+    picked.unshift(...pair);
+  }
+  return [{ role: "system", content: system }, ...picked];
+}
+
+/** Strings after which the model has started to write the user's turn. */
+export function stopStrings(userName: string): string[] {
+  return [`\n${userName}:`, "\nUser:", "\n### User"];
+}
+
+/**
+ * Cleans a raw model reply: cuts anything written as the user, drops a leading "Name:" the
+ * model may echo, trims whitespace.
+ */
+export function cleanReply(raw: string, charName: string, userName: string): string {
+  let text = raw;
+  for (const stop of stopStrings(userName)) {
+    const at = text.indexOf(stop);
+    if (at >= 0) text = text.slice(0, at);
+  }
+  text = text.trim();
+  const prefix = `${charName}:`;
+  if (text.startsWith(prefix)) text = text.slice(prefix.length).trim();
+  return text;
+}

@@ -1,0 +1,128 @@
+import {
+  type ChatHistoryItem,
+  getLlama,
+  LlamaChat,
+  type LlamaContext,
+  type LlamaContextSequence,
+  type LlamaModel,
+} from "node-llama-cpp";
+import {
+  type ChatMessage,
+  type GenerateRequest,
+  type GenerateResult,
+  type LlmProvider,
+  LlmUnavailableError,
+  type ProviderStatus,
+} from "./llm";
+import { SlotPool } from "./semaphore";
+
+export interface LlamaOptions {
+  modelPath: string;
+  /** Requested context window in tokens; capped at the model's training context. */
+  contextSize: number;
+  /** CPU threads. More threads than free cores makes llama.cpp spin and slows it badly. */
+  threads: number;
+  /** Context sequences: chats generated at the same time; further chats wait in a queue. */
+  parallel: number;
+}
+
+/**
+ * node-llama-cpp in the server process (issue 2, provider `llama`). The GGUF is loaded once by
+ * `load()` and shared; each generation borrows one sequence of the single context, so
+ * concurrent chats queue instead of loading the model twice. The prompt is formatted with the
+ * model's own chat template (node-llama-cpp resolves it from the GGUF).
+ */
+export class LlamaProvider implements LlmProvider {
+  readonly name = "llama";
+  private model?: LlamaModel;
+  private context?: LlamaContext;
+  private sequences: LlamaContextSequence[] = [];
+  private pool?: SlotPool;
+  private loading?: Promise<void>;
+  private failure?: string;
+
+  constructor(private readonly options: LlamaOptions) {}
+
+  /** Loads the model and creates its context. Idempotent. @throws when the file cannot be loaded. */
+  load(): Promise<void> {
+    this.loading ??= this.doLoad().catch((error: unknown) => {
+      this.failure = `The language model could not be loaded from ${this.options.modelPath}: ${String(error)}`;
+      throw error;
+    });
+    return this.loading;
+  }
+
+  private async doLoad(): Promise<void> {
+    const llama = await getLlama({ gpu: false, build: "never", logLevel: "error" as never });
+    const model = await llama.loadModel({ modelPath: this.options.modelPath });
+    const contextSize = Math.min(this.options.contextSize, model.trainContextSize);
+    const context = await model.createContext({
+      contextSize,
+      sequences: this.options.parallel,
+      threads: this.options.threads,
+    });
+    this.sequences = Array.from({ length: this.options.parallel }, () => context.getSequence());
+    this.pool = new SlotPool(this.options.parallel);
+    this.model = model;
+    this.context = context;
+  }
+
+  contextWindow(): number {
+    // Each sequence gets the context's full size in node-llama-cpp's unified KV cache.
+    return this.context?.contextSize ?? this.options.contextSize;
+  }
+
+  status(): ProviderStatus {
+    if (this.model) return { ready: true, message: "ready" };
+    if (this.failure) return { ready: false, message: this.failure };
+    return { ready: false, message: "The language model is still loading, please try again in a moment." };
+  }
+
+  countTokens(text: string): number {
+    return this.model ? this.model.tokenize(text).length : Math.ceil(text.length / 4);
+  }
+
+  async generate(request: GenerateRequest): Promise<GenerateResult> {
+    const started = performance.now();
+    try {
+      await this.load();
+    } catch {
+      throw new LlmUnavailableError(this.status().message);
+    }
+    const pool = this.pool!;
+    const slot = await pool.acquire();
+    const sequence = this.sequences[slot]!;
+    const chat = new LlamaChat({ contextSequence: sequence, chatWrapper: "auto" });
+    try {
+      const result = await chat.generateResponse(toChatHistory(request.messages), {
+        maxTokens: request.maxTokens,
+        temperature: request.temperature,
+        signal: request.signal,
+        stopOnAbortSignal: true,
+        customStopTriggers: request.stop,
+        onTextChunk: request.onTextChunk,
+      });
+      return { text: result.response, modelMs: performance.now() - started };
+    } finally {
+      chat.dispose({ disposeSequence: false });
+      await sequence.clearHistory();
+      pool.release(slot);
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.context?.dispose();
+    await this.model?.dispose();
+  }
+}
+
+/** Maps chat messages to node-llama-cpp's history, ending with an empty model turn to fill. */
+function toChatHistory(messages: ChatMessage[]): ChatHistoryItem[] {
+  const history: ChatHistoryItem[] = messages.map((m) => {
+    if (m.role === "system") return { type: "system", text: m.content };
+    if (m.role === "user") return { type: "user", text: m.content };
+    return { type: "model", response: [m.content] };
+  });
+  history.push({ type: "model", response: [] });
+  return history;
+}

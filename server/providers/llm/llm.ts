@@ -1,0 +1,67 @@
+import { AppError } from "../../http/errors";
+
+/** One message of a prompt, in the common chat-completions form. */
+export interface ChatMessage {
+  role: "system" | "user" | "assistant";
+  content: string;
+}
+
+export interface GenerateRequest {
+  messages: ChatMessage[];
+  /** Upper bound of reply length, in tokens. */
+  maxTokens: number;
+  temperature?: number;
+  /** Strings that end the reply (e.g. the user's name followed by a colon). */
+  stop?: string[];
+  signal?: AbortSignal;
+  /** Called with each piece of text as it is generated (streaming). */
+  onTextChunk?: (chunk: string) => void;
+}
+
+export interface GenerateResult {
+  text: string;
+  /** Wall time spent in the model (queueing for a context included), milliseconds. */
+  modelMs: number;
+}
+
+/** Whether the provider can answer now, and if not, a sentence for the user saying why. */
+export interface ProviderStatus {
+  ready: boolean;
+  message: string;
+}
+
+/**
+ * A language model behind one interface (house style: one module maps configuration to a
+ * provider). Implementations: `llama` (node-llama-cpp in process), `openai` (any
+ * OpenAI-compatible Chat Completions endpoint), `none` (not configured).
+ */
+export interface LlmProvider {
+  readonly name: string;
+  /** Context window in tokens (prompt + reply). */
+  contextWindow(): number;
+  status(): ProviderStatus;
+  /** Number of tokens of `text` with the model's tokenizer, or an estimate where none is at hand. */
+  countTokens(text: string): number;
+  /**
+   * Generates the assistant's next message.
+   * @throws LlmUnavailableError when no model is ready; other errors when the model fails.
+   */
+  generate(request: GenerateRequest): Promise<GenerateResult>;
+  close(): Promise<void>;
+}
+
+/** The model is not configured, still loading or downloading: the chat answers success 0. */
+export class LlmUnavailableError extends AppError {
+  constructor(message: string) {
+    super("llm_unavailable", 200, message);
+  }
+}
+
+/** Rough token estimate for providers without a local tokenizer: ~4 characters a token. */
+export function estimateTokens(text: string): number {
+  return Math.ceil(text.length / 4);
+}
+
+/** Message shown while no model is configured (issue 2). */
+export const NOT_CONFIGURED_MESSAGE =
+  "The language model is not configured: set LLM_MODEL_PATH to a GGUF file, or LLM_BASE_URL (and LLM_MODEL) to an OpenAI-compatible endpoint, then restart the server.";

@@ -1,0 +1,31 @@
+import {
+  estimateTokens,
+  type GenerateResult,
+  type LlmProvider,
+  LlmUnavailableError,
+  type ProviderStatus,
+} from "./llm";
+
+/** The provider used while no model is available: every generation fails with `message`. */
+export class UnavailableProvider implements LlmProvider {
+  readonly name = "none";
+  constructor(private message: string) {}
+
+  /** Changes the reason given to users (e.g. "downloading 40%"). */
+  setMessage(message: string): void {
+    this.message = message;
+  }
+  contextWindow(): number {
+    return 4096;
+  }
+  status(): ProviderStatus {
+    return { ready: false, message: this.message };
+  }
+  countTokens(text: string): number {
+    return estimateTokens(text);
+  }
+  async generate(): Promise<GenerateResult> {
+    throw new LlmUnavailableError(this.message);
+  }
+  async close(): Promise<void> {}
+}

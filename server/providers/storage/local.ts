@@ -1,0 +1,39 @@
+import fs from "node:fs/promises";
+import path from "node:path";
+import type { FileStorage } from "./storage";
+
+/** FileStorage on the local disk under `root` (default `data/content`). */
+export class LocalStorage implements FileStorage {
+  constructor(readonly root: string) {}
+
+  private resolve(key: string): string {
+    const full = path.resolve(this.root, key);
+    if (!full.startsWith(path.resolve(this.root) + path.sep)) throw new Error(`Invalid storage key: ${key}`);
+    return full;
+  }
+
+  async put(key: string, bytes: Buffer): Promise<void> {
+    const full = this.resolve(key);
+    await fs.mkdir(path.dirname(full), { recursive: true });
+    await fs.writeFile(full, bytes);
+  }
+
+  async copy(from: string, to: string): Promise<void> {
+    const dest = this.resolve(to);
+    await fs.mkdir(path.dirname(dest), { recursive: true });
+    await fs.copyFile(this.resolve(from), dest);
+  }
+
+  async remove(key: string): Promise<void> {
+    await fs.rm(this.resolve(key), { force: true });
+  }
+
+  async exists(key: string): Promise<boolean> {
+    try {
+      await fs.access(this.resolve(key));
+      return true;
+    } catch {
+      return false;
+    }
+  }
+}
