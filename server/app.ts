@@ -54,7 +54,9 @@ export async function buildApp(config: AppConfig, options: { llm?: LlmProvider }
     routerOptions: { ignoreTrailingSlash: true },
     bodyLimit: 1024 * 1024,
   });
-  const log = (line: string) => console.log(line);
+  const log = (line: string) => {
+    if (config.LOG_LEVEL !== "silent") console.log(line);
+  };
 
   const db = openDatabase(config.DATABASE_URL, config.dataDir);
   await migrateToLatest(db.db as never);

@@ -50,6 +50,12 @@ export class CharactersRepo {
    */
   async insertWithinLimit(character: Character, limit: number): Promise<boolean> {
     return this.db.transaction().execute(async (trx) => {
+      // A no-op update takes the user's row lock (PostgreSQL) so concurrent creations queue here.
+      await trx
+        .updateTable("users")
+        .set((eb) => ({ character_limit: eb.ref("character_limit") }))
+        .where("id", "=", character.user_id)
+        .execute();
       const row = await trx
         .selectFrom("characters")
         .select((eb) => eb.fn.countAll<number>().as("n"))

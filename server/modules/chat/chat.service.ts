@@ -116,6 +116,7 @@ export class ChatService {
       );
     }
     const session = await this.repo.ensureSession(user.id, chat.chatKey, Boolean(chat.groupId), now);
+    if (!session.greeted) await this.greet(session, chat, user);
     const history = await this.repo.page(session.id, 0, 50);
     const entry = this.newEntry(session.id, character.id, input.message, now);
     await this.repo.insertEntry(entry);

@@ -1,0 +1,63 @@
+import type { FastifyInstance } from "fastify";
+import { describe } from "vitest";
+import { TEST_DATABASE_URL } from "./server";
+
+export type Dialect = "sqlite" | "postgres";
+
+/**
+ * Runs a suite on SQLite and on PostgreSQL. Without TEST_DATABASE_URL the PostgreSQL run is
+ * skipped with a printed reason (issue 2).
+ */
+export function describeEachDatabase(name: string, suite: (dialect: Dialect) => void): void {
+  describe(`${name} [sqlite]`, () => suite("sqlite"));
+  if (TEST_DATABASE_URL) {
+    describe(`${name} [postgres]`, () => suite("postgres"));
+  } else {
+    console.warn(`SKIPPED ${name} [postgres]: TEST_DATABASE_URL is not set (no PostgreSQL server given).`);
+    describe.skip(`${name} [postgres] (TEST_DATABASE_URL not set)`, () => suite("postgres"));
+  }
+}
+
+export interface CallResult {
+  status: number;
+  body: Record<string, unknown> & { success: number; message: string; page?: string; data?: unknown };
+}
+
+/** Calls the API in process with a form-encoded body (spec 7: bodies are form-encoded). */
+export async function call(
+  app: FastifyInstance,
+  method: "GET" | "POST" | "DELETE" | "PATCH",
+  url: string,
+  options: { token?: string; form?: Record<string, string> } = {},
+): Promise<CallResult> {
+  const response = await app.inject({
+    method,
+    url,
+    headers: {
+      ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
+      ...(options.form ? { "content-type": "application/x-www-form-urlencoded" } : {}),
+    },
+    payload: options.form ? new URLSearchParams(options.form).toString() : undefined,
+  });
+  return { status: response.statusCode, body: response.json() };
+}
+
+/** Signs in a fresh demo user. @returns its token and user id. */
+export async function demoLogin(app: FastifyInstance): Promise<{ token: string; userId: string }> {
+  const { body } = await call(app, "POST", "/api/auth/demo-login", { form: { id: "demo" } });
+  const data = body.data as { token: string; user: { id: string } };
+  return { token: data.token, userId: data.user.id };
+}
+
+/** Signs in a demo user and gives them the first preset character. */
+export async function demoWithCharacter(app: FastifyInstance) {
+  const session = await demoLogin(app);
+  const presets = await call(app, "GET", "/api/characters/selection", { token: session.token });
+  const preset = (presets.body.data as Array<{ characterPreDefinedUUID: string }>)[0]!;
+  const created = await call(app, "POST", "/api/characters/create-preselect", {
+    token: session.token,
+    form: { id: preset.characterPreDefinedUUID },
+  });
+  const characterId = (created.body.data as { characterUUID: string }).characterUUID;
+  return { ...session, characterId };
+}

@@ -1,0 +1,90 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import pg from "pg";
+import { type App, buildApp } from "../app";
+import { loadConfig } from "../env";
+import type { LlmProvider } from "../providers/llm/llm";
+
+/** The tiny real GGUF model shipped beside the project (../shared/models). */
+export const TINY_MODEL_PATH = path.resolve(import.meta.dirname, "../../../shared/models/stories260K.gguf");
+
+/** PostgreSQL URL for tests, from TEST_DATABASE_URL; empty when PostgreSQL tests are skipped. */
+export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? "";
+
+export interface TestApp extends App {
+  dataDir: string;
+  /** Removes the temporary data directory and the temporary PostgreSQL database. */
+  dispose(): Promise<void>;
+}
+
+/**
+ * Builds a server on a temporary data directory.
+ * @param options.dialect "postgres" creates a fresh database on TEST_DATABASE_URL's server.
+ * @param options.llm provider to use; default: none configured (LLM_PROVIDER=none).
+ * @param options.env extra environment (e.g. LLM_MODEL_PATH).
+ */
+export async function createTestApp(
+  options: { dialect?: "sqlite" | "postgres"; llm?: LlmProvider; env?: Record<string, string> } = {},
+): Promise<TestApp> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "companion-test-"));
+  let databaseUrl = "";
+  let dropDatabase = async () => {};
+  if (options.dialect === "postgres") {
+    if (!TEST_DATABASE_URL) throw new Error("TEST_DATABASE_URL is not set");
+    const name = `companion_test_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
+    const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
+    await admin.connect();
+    await admin.query(`create database ${name}`);
+    await admin.end();
+    const url = new URL(TEST_DATABASE_URL);
+    url.pathname = `/${name}`;
+    databaseUrl = url.toString();
+    dropDatabase = async () => {
+      const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
+      await client.connect();
+      await client.query(`drop database if exists ${name} with (force)`);
+      await client.end();
+    };
+  }
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    DATABASE_URL: databaseUrl,
+    LOG_LEVEL: "silent",
+    LLM_PROVIDER: "none",
+    PORT: "0",
+    HOST: "127.0.0.1",
+    ...options.env,
+  });
+  const app = await buildApp(config, { llm: options.llm });
+  return {
+    ...app,
+    dataDir,
+    async dispose() {
+      await app.close();
+      await dropDatabase();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * Starts a listening server with the built SPA (dist/web) for browser tests, on SQLite in a
+ * temporary directory and the tiny real model unless `env` says otherwise.
+ */
+export async function startTestServer(
+  opts: { env?: Record<string, string> } = {},
+): Promise<{ url: string; close(): Promise<void> }> {
+  const app = await createTestApp({
+    env: {
+      LLM_PROVIDER: "llama",
+      LLM_MODEL_PATH: process.env.LLM_MODEL_PATH || TINY_MODEL_PATH,
+      LLM_MAX_TOKENS: "48",
+      WEB_DIST_DIR: path.resolve(import.meta.dirname, "../../dist/web"),
+      ...opts.env,
+    },
+  });
+  await app.llmReady;
+  const address = await app.app.listen({ port: 0, host: "127.0.0.1" });
+  return { url: address, close: () => app.dispose() };
+}
