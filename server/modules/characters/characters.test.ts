@@ -77,14 +77,12 @@ describeEachDatabase("characters API", (dialect) => {
     const presets = (await call(t.app, "GET", "/api/characters/selection", { token })).body
       .data as PresetCharacter[];
     const results = await Promise.all(
-      presets
-        .slice(0, 5)
-        .map((p) =>
-          call(t.app, "POST", "/api/characters/create-preselect", {
-            token,
-            form: { id: p.characterPreDefinedUUID },
-          }),
-        ),
+      presets.slice(0, 5).map((p) =>
+        call(t.app, "POST", "/api/characters/create-preselect", {
+          token,
+          form: { id: p.characterPreDefinedUUID },
+        }),
+      ),
     );
     expect(results.filter((r) => r.body.success === 1)).toHaveLength(3);
     expect(results.filter((r) => r.status === 403)).toHaveLength(2);

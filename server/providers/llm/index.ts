@@ -96,7 +96,7 @@ export function createLlm(config: AppConfig, log: Log): { llm: ManagedLlm; ready
     log(`No language model: ${NOT_CONFIGURED_MESSAGE}`);
     return { llm, ready: Promise.resolve() };
   }
-  const ready = useDefaultModel(config, log, unavailable).then(async (modelPath) => {
+  const ready = findOrDownloadDefaultModel(config, log, unavailable).then(async (modelPath) => {
     if (!modelPath) return;
     const provider = new LlamaProvider(llamaOptions(modelPath));
     try {
@@ -114,7 +114,7 @@ export function createLlm(config: AppConfig, log: Log): { llm: ManagedLlm; ready
  * Finds the default GGUF in <dataDir>/models, or downloads it with a console progress bar.
  * @returns the model's path, or undefined when it is not available (one line is logged).
  */
-async function useDefaultModel(
+async function findOrDownloadDefaultModel(
   config: AppConfig,
   log: Log,
   unavailable: UnavailableProvider,
