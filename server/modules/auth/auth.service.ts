@@ -47,7 +47,7 @@ export class AuthService {
     this.dummyHash ??= this.hashPassword(randomUUID());
     const hash = user?.password_hash ?? (await this.dummyHash);
     const valid = await argon2.verify(hash, password).catch(() => false);
-    if (!user || !user.password_hash || !valid) {
+    if (!user?.password_hash || !valid) {
       throw new AppError("invalid_credentials", 200, "Invalid email or password.");
     }
     return this.issue(user);
