@@ -10,6 +10,7 @@ export function nextSeq(now: number): number {
 
 /** Database access for chat sessions and chat history. */
 export class ChatRepo {
+  private readonly languageNames = new Map<string, string>();
   constructor(private readonly db: Db) {}
 
   /** The group with its members (in position order) when it belongs to the user. */
@@ -48,6 +49,8 @@ export class ChatRepo {
 
   /** The session of (user, chat key), created on first use. */
   async ensureSession(userId: string, chatKey: string, isGroup: boolean, now: number): Promise<ChatSession> {
+    const existing = await this.findSession(userId, chatKey);
+    if (existing) return existing;
     await this.db
       .insertInto("chat_sessions")
       .values({
@@ -62,12 +65,33 @@ export class ChatRepo {
       })
       .onConflict((oc) => oc.columns(["user_id", "chat_key"]).doNothing())
       .execute();
+    const created = await this.findSession(userId, chatKey);
+    if (!created) throw new Error(`chat session of ${chatKey} vanished after insert`);
+    return created;
+  }
+
+  private findSession(userId: string, chatKey: string): Promise<ChatSession | undefined> {
     return this.db
       .selectFrom("chat_sessions")
       .selectAll()
       .where("user_id", "=", userId)
       .where("chat_key", "=", chatKey)
-      .executeTakeFirstOrThrow();
+      .executeTakeFirst();
+  }
+
+  /** The newest `limit` exchanges' texts, oldest first: the prompt's history. */
+  async recentTexts(
+    sessionId: string,
+    limit: number,
+  ): Promise<Array<{ message: string; reply_message: string }>> {
+    const rows = await this.db
+      .selectFrom("chat_history")
+      .select(["message", "reply_message"])
+      .where("session_id", "=", sessionId)
+      .orderBy("seq", "desc")
+      .limit(limit)
+      .execute();
+    return rows.reverse();
   }
 
   /**
@@ -141,12 +165,14 @@ export class ChatRepo {
    * @returns false when the limit is reached (nothing counted).
    */
   async consumeDailyMessage(user: User, day: string): Promise<boolean> {
-    await this.db
-      .updateTable("users")
-      .set({ chat_count: 0, chat_count_day: day })
-      .where("id", "=", user.id)
-      .where("chat_count_day", "<>", day)
-      .execute();
+    if (user.chat_count_day !== day) {
+      await this.db
+        .updateTable("users")
+        .set({ chat_count: 0, chat_count_day: day })
+        .where("id", "=", user.id)
+        .where("chat_count_day", "<>", day)
+        .execute();
+    }
     const result = await this.db
       .updateTable("users")
       .set((eb) => ({ chat_count: eb("chat_count", "+", 1) }))

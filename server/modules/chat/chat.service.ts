@@ -30,6 +30,9 @@ export interface ChatOptions {
   temperature: number;
 }
 
+/** Exchanges read for the prompt; the token budget then keeps what fits. */
+const PROMPT_HISTORY_LIMIT = 40;
+
 const day = (now: number) => new Date(now).toISOString().slice(0, 10);
 
 /**
@@ -117,7 +120,7 @@ export class ChatService {
     }
     const session = await this.repo.ensureSession(user.id, chat.chatKey, Boolean(chat.groupId), now);
     if (!session.greeted) await this.greet(session, chat, user);
-    const history = await this.repo.page(session.id, 0, 50);
+    const history = await this.repo.recentTexts(session.id, PROMPT_HISTORY_LIMIT);
     const entry = this.newEntry(session.id, character.id, input.message, now);
     await this.repo.insertEntry(entry);
     await this.repo.touchSession(session.id, now);

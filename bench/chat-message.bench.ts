@@ -1,0 +1,115 @@
+import { spawn } from "node:child_process";
+import path from "node:path";
+import { createInterface } from "node:readline";
+
+/**
+ * `npm run bench`: the server's own time per chat message (POST /api/chat/message), i.e. the
+ * server's total minus the model's time, read from the Server-Timing header, at 1, 10 and 50
+ * concurrent users. Each user signs in (demo), picks a preset and sends messages back to back.
+ * The server runs in its own process (bench/bench-server.ts) with an instant test model.
+ * Target on a 2-core machine (issue 2): p50 < 5 ms and p99 < 25 ms at 50 users.
+ */
+const LEVELS = [1, 10, 50];
+const MESSAGES_PER_LEVEL = 1000;
+const WARMUP = 100;
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
+}
+
+async function startServer(): Promise<{ base: string; stop(): void }> {
+  const child = spawn(
+    process.execPath,
+    ["--import", "tsx", path.join(import.meta.dirname, "bench-server.ts")],
+    {
+      stdio: ["ignore", "pipe", "inherit"],
+    },
+  );
+  const lines = createInterface({ input: child.stdout });
+  for await (const line of lines) {
+    const match = /^PORT (\d+)/.exec(line);
+    if (match) return { base: `http://127.0.0.1:${match[1]}`, stop: () => child.kill("SIGTERM") };
+  }
+  throw new Error("bench server did not start");
+}
+
+async function post(base: string, url: string, form: Record<string, string>, token?: string) {
+  const res = await fetch(base + url, {
+    method: "POST",
+    headers: token ? { authorization: `Bearer ${token}` } : {},
+    body: new URLSearchParams(form),
+  });
+  return (await res.json()) as { data?: Record<string, unknown> & { token?: string } };
+}
+
+async function newUser(base: string): Promise<{ token: string; characterId: string }> {
+  const login = await post(base, "/api/auth/demo-login", { id: "demo" });
+  const token = login.data!.token!;
+  const presets = (await (
+    await fetch(`${base}/api/characters/selection`, { headers: { authorization: `Bearer ${token}` } })
+  ).json()) as { data: Array<{ characterPreDefinedUUID: string }> };
+  const created = await post(
+    base,
+    "/api/characters/create-preselect",
+    { id: presets.data[0]!.characterPreDefinedUUID },
+    token,
+  );
+  return { token, characterId: String(created.data!.characterUUID) };
+}
+
+/** Sends one message; @returns [server's own ms, client round trip ms]. */
+async function sendMessage(base: string, user: { token: string; characterId: string }, i: number) {
+  const form = new FormData();
+  form.append("message", `Message number ${i}, how are you?`);
+  form.append("id", user.characterId);
+  form.append("cId", user.characterId);
+  form.append("mute", "1");
+  const started = performance.now();
+  const res = await fetch(`${base}/api/chat/message`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${user.token}` },
+    body: form,
+  });
+  const body = (await res.json()) as { success: number; message: string };
+  const roundTrip = performance.now() - started;
+  if (body.success !== 1) throw new Error(`chat/message failed: ${body.message}`);
+  const timing = res.headers.get("server-timing") ?? "";
+  const app = Number(/app;dur=([\d.]+)/.exec(timing)?.[1]);
+  return [app, roundTrip] as const;
+}
+
+async function runLevel(base: string, users: Array<{ token: string; characterId: string }>, total: number) {
+  const own: number[] = [];
+  const trips: number[] = [];
+  let next = 0;
+  await Promise.all(
+    users.map(async (user) => {
+      while (next < total) {
+        const i = next++;
+        const [app, trip] = await sendMessage(base, user, i);
+        own.push(app);
+        trips.push(trip);
+      }
+    }),
+  );
+  own.sort((a, b) => a - b);
+  trips.sort((a, b) => a - b);
+  return { own, trips };
+}
+
+const server = await startServer();
+try {
+  const users = [];
+  for (let i = 0; i < Math.max(...LEVELS); i++) users.push(await newUser(server.base));
+  console.log("chat/message, server's own time (total minus model), instant test model, SQLite");
+  console.log("users  messages   own p50 ms   own p99 ms   round trip p50 ms   round trip p99 ms");
+  for (const level of LEVELS) {
+    await runLevel(server.base, users.slice(0, level), WARMUP);
+    const { own, trips } = await runLevel(server.base, users.slice(0, level), MESSAGES_PER_LEVEL);
+    console.log(
+      `${String(level).padStart(5)}  ${String(own.length).padStart(8)}   ${percentile(own, 50).toFixed(2).padStart(10)}   ${percentile(own, 99).toFixed(2).padStart(10)}   ${percentile(trips, 50).toFixed(2).padStart(17)}   ${percentile(trips, 99).toFixed(2).padStart(17)}`,
+    );
+  }
+} finally {
+  server.stop();
+}
