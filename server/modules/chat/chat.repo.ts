@@ -149,14 +149,18 @@ export class ChatRepo {
     await this.db.updateTable("chat_sessions").set({ updated_at: now }).where("id", "=", sessionId).execute();
   }
 
-  /** The language's display name (the reply language of the prompt). */
+  /** The language's display name (the reply language of the prompt), cached: languages are seed data. */
   async languageName(languageId: string): Promise<string> {
+    const cached = this.languageNames.get(languageId);
+    if (cached) return cached;
     const row = await this.db
       .selectFrom("languages")
       .select("name")
       .where("id", "=", languageId)
       .executeTakeFirst();
-    return row?.name ?? "English";
+    const name = row?.name ?? "English";
+    this.languageNames.set(languageId, name);
+    return name;
   }
 
   /**
