@@ -1,0 +1,57 @@
+import type { Envelope, LoginData } from "../../common/api";
+import { apiRequest, ensureSuccess } from "./client";
+import { ApiError } from "./errors";
+
+/**
+ * Sign-in calls (spec 7, Authentication). Each answers the envelope
+ * `{success, message, page, data: {token, user}}`; the caller stores the session.
+ * A 401 here means "wrong credentials", so it does not end a session.
+ */
+
+export type LoginEnvelope = Envelope<LoginData>;
+
+/** POST /auth/login with `id`, `email`, `password` (spec 7). Returns the envelope as is. */
+export function loginWithPassword(input: {
+  email: string;
+  password: string;
+  id?: string;
+}): Promise<LoginEnvelope> {
+  const body = new URLSearchParams({ id: input.id ?? "", email: input.email, password: input.password });
+  return apiRequest<LoginEnvelope>("/auth/login", { method: "POST", body, expireOn401: false });
+}
+
+/** POST /auth/demo-login with `id` (the route parameter of /login/:id, e.g. `demo`). */
+export function demoLogin(id: string): Promise<LoginEnvelope> {
+  return apiRequest<LoginEnvelope>("/auth/demo-login", {
+    method: "POST",
+    body: new URLSearchParams({ id }),
+    expireOn401: false,
+  });
+}
+
+/** POST /auth/forgot-password with `email`; the envelope is returned as is (spec 7). */
+export function forgotPassword(email: string): Promise<Envelope> {
+  return apiRequest("/auth/forgot-password", {
+    method: "POST",
+    body: new URLSearchParams({ email }),
+    expireOn401: false,
+  });
+}
+
+/**
+ * POST /auth/extend with `token` and the bearer header (spec 4, 7). Resolves the new token
+ * (from `data.token`, a top-level `token`, or the old one when the server keeps it);
+ * throws `ApiError` when the server refuses.
+ */
+export async function extendToken(token: string): Promise<string> {
+  const answer = ensureSuccess(
+    await apiRequest<Envelope<{ token?: string }> & { token?: string }>("/auth/extend", {
+      method: "POST",
+      body: new URLSearchParams({ token }),
+      token,
+    }),
+  );
+  const next = answer.data?.token ?? answer.token ?? token;
+  if (typeof next !== "string" || next === "") throw new ApiError("No token in extend answer", "envelope");
+  return next;
+}

@@ -1,0 +1,148 @@
+import type { Envelope } from "../../common/api";
+import { TOAST_SIGNED_IN_MS } from "../../common/constants";
+import { AppSwal } from "../lib/dialogs";
+import { navigateTo } from "../lib/navigation";
+import { warn } from "../lib/notify";
+import { queryClient } from "../lib/queryClient";
+import { clearSession, readToken } from "../lib/session";
+import { ApiError } from "./errors";
+
+/**
+ * The one HTTP client of the SPA (house style 7). Every call goes to `/api`, carries
+ * `Authorization: Bearer <token>` when a token is stored (spec 7), and maps HTTP 401 and 503
+ * once, here (spec 8).
+ */
+
+const API_BASE = "/api";
+const LOGOUT_TIMEOUT_MS = 5000;
+
+export interface RequestOptions {
+  method?: "GET" | "POST" | "PATCH" | "DELETE";
+  /** Query string parameters, appended as `?a=1&b=2`. */
+  query?: Record<string, string | number>;
+  /** Form-encoded (URLSearchParams) by default; multipart (FormData) where the spec says so. */
+  body?: URLSearchParams | FormData;
+  /** Bearer token to send instead of the stored one (logout runs after local data is gone). */
+  token?: string;
+  /**
+   * Whether HTTP 401 ends the session (spec 8). Public sign-in calls turn this off: there a
+   * 401 is the answer to wrong credentials, not an expired session.
+   */
+  expireOn401?: boolean;
+  /** Whether HTTP 503 opens the maintenance dialog (spec 8). */
+  maintenanceOn503?: boolean;
+  signal?: AbortSignal;
+}
+
+function isEnvelope(value: unknown): value is Envelope {
+  return typeof value === "object" && value !== null && "success" in value;
+}
+
+function buildUrl(path: string, query: RequestOptions["query"]): string {
+  if (query === undefined) return `${API_BASE}${path}`;
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) params.set(key, String(value));
+  return `${API_BASE}${path}?${params.toString()}`;
+}
+
+/**
+ * Sends one request and returns the parsed envelope, whatever its `success` (HTTP 4xx/5xx
+ * bodies use the same envelope). Throws `ApiError` of kind `network` when there is no JSON
+ * envelope, `session` on 401 and `maintenance` on 503 after handling them (spec 8).
+ */
+export async function apiRequest<T extends Envelope = Envelope>(
+  path: string,
+  options: RequestOptions = {},
+): Promise<T> {
+  const { method = "GET", query, body, expireOn401 = true, maintenanceOn503 = true, signal } = options;
+  const token = options.token ?? readToken()?.token;
+  const headers: Record<string, string> = { Accept: "application/json" };
+  if (token) headers.Authorization = `Bearer ${token}`;
+
+  let response: Response;
+  try {
+    response = await fetch(buildUrl(path, query), { method, headers, body, signal });
+  } catch (error) {
+    throw new ApiError(error instanceof Error ? error.message : "Network error", "network");
+  }
+
+  let payload: unknown = null;
+  try {
+    payload = await response.json();
+  } catch {
+    payload = null;
+  }
+  const serverMessage = isEnvelope(payload) ? payload.message : "";
+
+  if (response.status === 401 && expireOn401) {
+    expireSession();
+    throw new ApiError(serverMessage || "Unauthorized", "session", 401);
+  }
+  if (response.status === 503 && maintenanceOn503) {
+    void showMaintenance(serverMessage);
+    throw new ApiError(serverMessage || "Service unavailable", "maintenance", 503);
+  }
+  if (!isEnvelope(payload)) {
+    throw new ApiError(`HTTP ${response.status}`, "network", response.status);
+  }
+  return payload as T;
+}
+
+/** Returns the envelope when `success` is 1; otherwise throws `ApiError('envelope', message)`. */
+export function ensureSuccess<T extends Envelope>(envelope: T): T {
+  if (envelope.success !== 1) throw new ApiError(envelope.message || "Request failed", "envelope");
+  return envelope;
+}
+
+/**
+ * Ends the session (spec 4): removes the local token and user first, tells the server
+ * (POST /auth/logout with `token`), then navigates to `target` (default `/`). A failed
+ * server call is only logged.
+ */
+export async function endSession(target = "/"): Promise<void> {
+  const token = readToken();
+  clearSession();
+  queryClient.clear();
+  if (token !== null) {
+    try {
+      await apiRequest("/auth/logout", {
+        method: "POST",
+        body: new URLSearchParams({ token: token.token }),
+        token: token.token,
+        expireOn401: false,
+        maintenanceOn503: false,
+        signal: AbortSignal.timeout(LOGOUT_TIMEOUT_MS),
+      });
+    } catch (error) {
+      console.error("logout", error);
+    }
+  }
+  navigateTo(target);
+}
+
+/** spec 8: a 401 from any call: 2-second toast, local session removed, back to `/`. */
+function expireSession(): void {
+  clearSession();
+  queryClient.clear();
+  warn("Session expired, please login again.", TOAST_SIGNED_IN_MS, "session-expired");
+  navigateTo("/");
+}
+
+let maintenanceOpen = false;
+
+/** spec 8: a 503 from any call: 'Oops...' info dialog, then logout and go to /maintenance. */
+async function showMaintenance(message: string): Promise<void> {
+  if (maintenanceOpen) return;
+  maintenanceOpen = true;
+  try {
+    await AppSwal.fire({
+      icon: "info",
+      titleText: "Oops...",
+      text: message || "We are working on it. Please try again later.",
+      confirmButtonText: "Close",
+    });
+    await endSession("/maintenance");
+  } finally {
+    maintenanceOpen = false;
+  }
+}

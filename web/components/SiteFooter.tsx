@@ -1,0 +1,13 @@
+import { APP_VERSION, PRODUCT_NAME } from "../../common/constants";
+
+/** The signed-in footer (spec 2): product name, current year and app version. */
+export function SiteFooter() {
+  return (
+    <footer className="site-footer">
+      <span>
+        © {new Date().getFullYear()} {PRODUCT_NAME}
+      </span>
+      <span>v{APP_VERSION}</span>
+    </footer>
+  );
+}

@@ -1,0 +1,52 @@
+import type { PresetCharacter } from "../../../common/api";
+import { contentUrl, FALLBACK_PICTURE_URL } from "../../lib/content";
+import { AppSwal, imageWithFallback } from "../../lib/dialogs";
+import { firstParagraphs } from "../../lib/text";
+
+function pronoun(preset: PresetCharacter): "her" | "him" {
+  return preset.characterSex === "1" ? "him" : "her";
+}
+
+/**
+ * The preset popup (spec 2): title, photo and the first two paragraphs of the description,
+ * with 'Select her' / 'Select him' by sex ('0' female). Resolves true when chosen.
+ */
+export async function showPresetDetails(preset: PresetCharacter): Promise<boolean> {
+  const content = document.createElement("div");
+  content.className = "preset-popup";
+  const image = imageWithFallback(
+    contentUrl("predefined-characters", preset.characterPhoto),
+    preset.characterName,
+    FALLBACK_PICTURE_URL,
+  );
+  image.className = "preset-popup__photo";
+  content.append(image);
+  for (const paragraph of firstParagraphs(preset.characterDescription, 2)) {
+    const element = document.createElement("p");
+    element.textContent = paragraph;
+    content.append(element);
+  }
+  const result = await AppSwal.fire({
+    titleText: preset.characterName,
+    html: content,
+    confirmButtonText: `Select ${pronoun(preset)}`,
+    showCloseButton: true,
+  });
+  return result.isConfirmed;
+}
+
+/**
+ * The preset confirmation (spec 8): 'Great choice!', 'Do you want to go with {name}?',
+ * 'Yes, create her!' / 'Yes, create him!' (confirm #c70039, cancel #aaa).
+ */
+export async function confirmPreset(preset: PresetCharacter): Promise<boolean> {
+  const result = await AppSwal.fire({
+    icon: "question",
+    titleText: "Great choice!",
+    text: `Do you want to go with ${preset.characterName}?`,
+    showCancelButton: true,
+    confirmButtonText: `Yes, create ${pronoun(preset)}!`,
+    cancelButtonText: "Cancel",
+  });
+  return result.isConfirmed;
+}

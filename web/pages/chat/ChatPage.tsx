@@ -1,0 +1,52 @@
+import { Link, useLocation } from "react-router";
+import { Spinner } from "../../components/Spinner";
+import { useChatProfile } from "../../hooks/useChatProfile";
+import { useSessionUser } from "../../hooks/useSessionUser";
+import { ChatConversation } from "./ChatConversation";
+
+/** The chat session id from the navigation state (spec 2: empty when none was given). */
+function sessionIdFrom(state: unknown): string {
+  if (typeof state === "object" && state !== null && "id" in state && typeof state.id === "string") {
+    return state.id;
+  }
+  return "";
+}
+
+/**
+ * `/chat` (spec 2 "Chat screen", spec 4 "Chat loading"): reads the session id from the
+ * navigation state, loads the chat profile (GET /chat/profile); a non-empty
+ * `characters[0].gId` makes it a group chat whose id is that gId, else the chat id is
+ * `characters[0].id`. Browser history keeps the state, so a reload reopens the same chat.
+ */
+export function ChatPage() {
+  const location = useLocation();
+  const sessionId = sessionIdFrom(location.state);
+  const user = useSessionUser();
+  const profile = useChatProfile(user?.id, sessionId);
+
+  if (profile.isLoading) {
+    return (
+      <div className="chat-screen chat-screen--center">
+        <Spinner label="Loading chat" />
+      </div>
+    );
+  }
+  const info = profile.data;
+  const first = info?.characters[0];
+  if (user === null || info === undefined || first === undefined) {
+    return (
+      <div className="chat-screen chat-screen--center">
+        <div className="card card--narrow system-card">
+          <h1>Chat unavailable</h1>
+          <p>We could not open this chat. Pick a character to start chatting.</p>
+          <Link className="button button--primary" to="/characters/list">
+            Change Character
+          </Link>
+        </div>
+      </div>
+    );
+  }
+  const isGroup = first.gId !== "";
+  const chatId = isGroup ? first.gId : first.id;
+  return <ChatConversation key={chatId} userId={user.id} info={info} chatId={chatId} isGroup={isGroup} />;
+}

@@ -1,0 +1,20 @@
+import { Avatar } from "../../../components/Avatar";
+
+/** Three animated dots beside the character's picture while a reply is pending (spec 2). */
+export function TypingIndicator({ picture, name }: { picture: string; name: string }) {
+  return (
+    <div className="message message--reply">
+      <Avatar src={picture} alt="" size={36} />
+      <div
+        className="bubble bubble--reply typing"
+        role="status"
+        aria-label="typing"
+        title={`${name} is typing`}
+      >
+        <span />
+        <span />
+        <span />
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,63 @@
+/** What the login screen's picture shows (spec 4): the welcome art, success, or forbidden. */
+export type LoginVisual = "welcome" | "success" | "forbidden";
+
+/**
+ * The login screen's picture as inline SVG (no downloaded media): a welcome heart, a success
+ * check (spec 2: "a success video replaces the image") or a forbidden sign after a failed login.
+ */
+export function LoginIllustration({ visual }: { visual: LoginVisual }) {
+  if (visual === "forbidden") {
+    return (
+      <div className="login-art login-art--forbidden">
+        <svg viewBox="0 0 120 120" width="120" height="120" role="img" aria-label="Access forbidden">
+          <circle cx="60" cy="60" r="50" fill="none" stroke="currentColor" strokeWidth="10" />
+          <line
+            x1="25"
+            y1="95"
+            x2="95"
+            y2="25"
+            stroke="currentColor"
+            strokeWidth="10"
+            strokeLinecap="round"
+          />
+        </svg>
+        <p>Access denied</p>
+      </div>
+    );
+  }
+  if (visual === "success") {
+    return (
+      <div className="login-art login-art--success">
+        <svg viewBox="0 0 120 120" width="120" height="120" role="img" aria-label="Signed in">
+          <circle cx="60" cy="60" r="50" fill="none" stroke="currentColor" strokeWidth="8" />
+          <path
+            className="login-art__check"
+            d="M36 62l16 16 32-34"
+            fill="none"
+            stroke="currentColor"
+            strokeWidth="10"
+            strokeLinecap="round"
+            strokeLinejoin="round"
+          />
+        </svg>
+        <p>Welcome back!</p>
+      </div>
+    );
+  }
+  return (
+    <div className="login-art login-art--welcome">
+      <svg viewBox="0 0 120 120" width="120" height="120" aria-hidden="true">
+        <defs>
+          <linearGradient id="login-gradient" x1="0" y1="0" x2="1" y2="1">
+            <stop offset="0" stopColor="#ff5c8a" />
+            <stop offset="1" stopColor="#8b5cf6" />
+          </linearGradient>
+        </defs>
+        <path
+          d="M60 104S14 76 14 44c0-14 11-25 24-25 9 0 17 5 22 12 5-7 13-12 22-12 13 0 24 11 24 25 0 32-46 60-46 60z"
+          fill="url(#login-gradient)"
+        />
+      </svg>
+    </div>
+  );
+}

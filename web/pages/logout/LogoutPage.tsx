@@ -1,0 +1,19 @@
+import { useEffect, useRef } from "react";
+import { Spinner } from "../../components/Spinner";
+import { useLogout } from "../../hooks/useLogout";
+
+/** `/logout` (spec 2): logs out, then the logout itself goes to `/`. */
+export function LogoutPage() {
+  const logout = useLogout();
+  const started = useRef(false);
+  useEffect(() => {
+    if (started.current) return;
+    started.current = true;
+    void logout();
+  }, [logout]);
+  return (
+    <div className="center-screen">
+      <Spinner label="Signing out" />
+    </div>
+  );
+}

@@ -1,0 +1,17 @@
+import { useEffect } from "react";
+import { Navigate } from "react-router";
+import { clearSession, readToken } from "../../lib/session";
+import { isTokenExpired } from "../../lib/tokenPolicy";
+
+/**
+ * `/` and `/home` for now (spec 2 "root redirector"): a stored token → /characters/list,
+ * otherwise /login. An expired token is cleared locally, with no server call (spec 4).
+ */
+export function RootRedirect() {
+  const token = readToken();
+  const expired = token !== null && isTokenExpired(token, Date.now());
+  useEffect(() => {
+    if (expired) clearSession();
+  }, [expired]);
+  return <Navigate to={token !== null && !expired ? "/characters/list" : "/login"} replace />;
+}
