@@ -35,12 +35,33 @@ const schema = z.object({
   LLM_API_KEY: z.string().default(""),
   LLM_MODEL: z.string().default(""),
   LLM_TIMEOUT_MS: z.coerce.number().int().positive().default(120_000),
+  PUBLIC_URL: z.string().default(""),
+  SMTP_URL: z.string().default(""),
+  MAIL_FROM: z.string().default("Companion <no-reply@companion.local>"),
+  ADMIN_EMAIL: z.string().default("admin@companion.local"),
+  PASSWORD_RESET_TTL_MINUTES: z.coerce.number().positive().default(15),
+  OAUTH_YOUTUBE_CLIENT_ID: z.string().default(""),
+  OAUTH_YOUTUBE_CLIENT_SECRET: z.string().default(""),
+  OAUTH_YOUTUBE_AUTHORIZE_URL: z.string().default("https://accounts.google.com/o/oauth2/v2/auth"),
+  OAUTH_YOUTUBE_TOKEN_URL: z.string().default("https://oauth2.googleapis.com/token"),
+  OAUTH_YOUTUBE_USERINFO_URL: z.string().default("https://openidconnect.googleapis.com/v1/userinfo"),
+  OAUTH_YOUTUBE_SCOPE: z
+    .string()
+    .default("openid email profile https://www.googleapis.com/auth/youtube.readonly"),
+  YOUTUBE_API_BASE_URL: z.string().default("https://www.googleapis.com/youtube/v3"),
+  YOUTUBE_API_KEY: z.string().default(""),
+  FREE_SUBSCRIBE_VIDEO_ID: z.string().default(""),
+  FREE_SUBSCRIBE_TTL_HOURS: z.coerce.number().positive().default(24),
+  FREE_SUBSCRIBE_POLL_SECONDS: z.coerce.number().positive().default(60),
+  RATE_LIMIT_ENABLED: z.enum(["0", "1"]).default("1"),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
 
 export type AppConfig = z.infer<typeof schema> & {
   /** Absolute directory of uploaded and generated files served under /content/. */
   contentDir: string;
+  /** Origin used in links sent by e-mail (e.g. https://companion.example). */
+  publicUrl: string;
   /** Absolute data directory (SQLite file, downloaded models, content by default). */
   dataDir: string;
 };
@@ -61,6 +82,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
   return {
     ...cfg,
     dataDir,
+    publicUrl: (cfg.PUBLIC_URL || `http://localhost:${cfg.PORT}`).replace(/\/+$/, ""),
     contentDir: cfg.CONTENT_DIR ? path.resolve(cfg.CONTENT_DIR) : path.join(dataDir, "content"),
   };
 }

@@ -154,7 +154,66 @@ export interface ContactMessagesTable {
   created_at: number;
 }
 
+export interface PasswordResetsTable {
+  id: string;
+  user_id: string;
+  /** sha256 of the single-use code sent by e-mail. */
+  code_hash: string;
+  expires_at: number;
+  used_at: number | null;
+  created_at: number;
+}
+
+export interface DevicesTable {
+  id: string;
+  user_id: string;
+  /** sha256 of the device secret carried in the user agent marker. */
+  secret_hash: string;
+  name: string;
+  created_at: number;
+  last_used_at: number | null;
+}
+
+export interface OauthStatesTable {
+  /** sha256 of the OAuth `state` value; single use. */
+  state_hash: string;
+  provider: string;
+  /** PKCE code verifier (RFC 7636) for this authorization request. */
+  code_verifier: string;
+  expires_at: number;
+}
+
+export interface OauthIdentitiesTable {
+  provider: string;
+  /** The provider's stable subject id (`sub`). */
+  subject: string;
+  user_id: string;
+  created_at: number;
+}
+
+export interface FreeSubscriptionsTable {
+  id: string;
+  email: string;
+  /** The code the person comments on the video. */
+  code: string;
+  /** pending, verified, expired */
+  status: string;
+  expires_at: number;
+  next_check_at: number;
+  /** A worker holds the row until this time (durable job claim). */
+  locked_until: number;
+  checks: number;
+  last_error: string;
+  user_id: string | null;
+  created_at: number;
+}
+
 export interface Database {
+  password_resets: PasswordResetsTable;
+  devices: DevicesTable;
+  oauth_states: OauthStatesTable;
+  oauth_identities: OauthIdentitiesTable;
+  free_subscriptions: FreeSubscriptionsTable;
   plans: PlansTable;
   users: UsersTable;
   auth_tokens: AuthTokensTable;

@@ -95,27 +95,29 @@ export class ChatRepo {
   }
 
   /**
-   * Marks the session greeted. @returns true only for the one caller that flipped the flag, so
-   * concurrent loads create the greeting once.
+   * Stores the greetings of a chat whose history is empty, once: the session's `greeted` flag is
+   * flipped in the same transaction, so a concurrent caller waits on the row and then sees them.
+   * @returns true when this call stored them.
    */
-  async claimGreeting(sessionId: string): Promise<boolean> {
-    const result = await this.db
-      .updateTable("chat_sessions")
-      .set({ greeted: 1 })
-      .where("id", "=", sessionId)
-      .where("greeted", "=", 0)
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) > 0;
-  }
-
-  async hasHistory(sessionId: string): Promise<boolean> {
-    const row = await this.db
-      .selectFrom("chat_history")
-      .select("id")
-      .where("session_id", "=", sessionId)
-      .limit(1)
-      .executeTakeFirst();
-    return Boolean(row);
+  async storeGreetingsOnce(sessionId: string, entries: ChatHistoryRow[]): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      const claimed = await trx
+        .updateTable("chat_sessions")
+        .set({ greeted: 1 })
+        .where("id", "=", sessionId)
+        .where("greeted", "=", 0)
+        .executeTakeFirst();
+      if (Number(claimed.numUpdatedRows) === 0) return false;
+      const existing = await trx
+        .selectFrom("chat_history")
+        .select("id")
+        .where("session_id", "=", sessionId)
+        .limit(1)
+        .executeTakeFirst();
+      if (existing || entries.length === 0) return false;
+      await trx.insertInto("chat_history").values(entries).execute();
+      return true;
+    });
   }
 
   /**

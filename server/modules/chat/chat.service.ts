@@ -80,18 +80,16 @@ export class ChatService {
   }
 
   private async greet(session: ChatSession, chat: ResolvedChat, user: User): Promise<void> {
-    if (await this.repo.hasHistory(session.id)) return;
-    if (!(await this.repo.claimGreeting(session.id))) return;
-    for (const member of chat.members) {
-      if (!member.greeting.trim()) continue;
-      const now = this.now();
-      await this.repo.insertEntry({
+    const now = this.now();
+    const greetings = chat.members
+      .filter((member) => member.greeting.trim())
+      .map((member) => ({
         ...this.newEntry(session.id, member.id, FIRST_MESSAGE_MARKER, now),
         reply_message: fillPlaceholders(member.greeting, member.name, displayName(user)),
         reply_time: now,
         status: "replied",
-      });
-    }
+      }));
+    await this.repo.storeGreetingsOnce(session.id, greetings);
   }
 
   /**

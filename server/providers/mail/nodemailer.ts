@@ -1,0 +1,55 @@
+import fs from "node:fs/promises";
+import path from "node:path";
+import nodemailer, { type Transporter } from "nodemailer";
+import type { Mailer, MailMessage } from "./mail";
+
+/** Sends through an SMTP server given as a URL, e.g. smtp://user:pass@host:587. */
+export class SmtpMailer implements Mailer {
+  readonly name = "smtp";
+  private readonly transport: Transporter;
+
+  constructor(
+    smtpUrl: string,
+    private readonly from: string,
+  ) {
+    this.transport = nodemailer.createTransport(smtpUrl);
+  }
+
+  async send(message: MailMessage): Promise<void> {
+    await this.transport.sendMail({
+      from: this.from,
+      to: message.to,
+      subject: message.subject,
+      text: message.text,
+    });
+  }
+}
+
+/**
+ * Writes each message as an .eml file under `dir` (nodemailer's stream transport builds the real
+ * RFC 5322 message) and logs its subject and links: the default without SMTP.
+ */
+export class OutboxMailer implements Mailer {
+  readonly name = "outbox";
+  private readonly transport = nodemailer.createTransport({ streamTransport: true, buffer: true });
+
+  constructor(
+    private readonly dir: string,
+    private readonly from: string,
+    private readonly log: (line: string) => void,
+  ) {}
+
+  async send(message: MailMessage): Promise<void> {
+    const info = await this.transport.sendMail({ from: this.from, ...message });
+    await fs.mkdir(this.dir, { recursive: true });
+    const file = path.join(
+      this.dir,
+      `${new Date().toISOString().replace(/[:.]/g, "-")}-${info.messageId.replace(/[^\w.-]/g, "")}.eml`,
+    );
+    await fs.writeFile(file, info.message as Buffer);
+    const links = message.text.match(/https?:\/\/\S+/g) ?? [];
+    this.log(
+      `Mail to ${message.to}: "${message.subject}" written to ${file}${links.length ? ` (links: ${links.join(" ")})` : ""}`,
+    );
+  }
+}
