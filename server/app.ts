@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import formbody from "@fastify/formbody";
 import multipart from "@fastify/multipart";
+import rateLimit from "@fastify/rate-limit";
 import fastifyStatic from "@fastify/static";
 import Fastify, { type FastifyError, type FastifyInstance } from "fastify";
 import { APP_VERSION } from "../common/constants";
@@ -12,6 +13,10 @@ import type { AppConfig } from "./env";
 import { requireUser } from "./http/auth";
 import { fail, ok } from "./http/envelope";
 import { AppError } from "./http/errors";
+import { rateLimitError } from "./http/rate-limit";
+import { AccountRepo } from "./modules/account/account.repo";
+import { accountRoutes } from "./modules/account/account.routes";
+import { AccountService } from "./modules/account/account.service";
 import { AuthRepo } from "./modules/auth/auth.repo";
 import { authRoutes } from "./modules/auth/auth.routes";
 import { AuthService } from "./modules/auth/auth.service";
@@ -21,9 +26,19 @@ import { CharactersService } from "./modules/characters/characters.service";
 import { ChatRepo } from "./modules/chat/chat.repo";
 import { chatRoutes } from "./modules/chat/chat.routes";
 import { ChatService } from "./modules/chat/chat.service";
+import { oauthRoutes } from "./modules/oauth/oauth.routes";
+import { OAuthService } from "./modules/oauth/oauth.service";
+import { siteRoutes } from "./modules/site/site.routes";
+import { SiteService } from "./modules/site/site.service";
+import { subscribeRoutes } from "./modules/subscribe/subscribe.routes";
+import { SubscribeService } from "./modules/subscribe/subscribe.service";
 import { createLlm, type ManagedLlm, wrap } from "./providers/llm/index";
 import type { LlmProvider } from "./providers/llm/llm";
+import type { Mailer } from "./providers/mail/mail";
+import { OutboxMailer, SmtpMailer } from "./providers/mail/nodemailer";
+import { OAuthClient } from "./providers/oauth/oauth";
 import { LocalStorage } from "./providers/storage/local";
+import { YouTubeComments } from "./providers/video/youtube";
 
 declare module "fastify" {
   interface FastifyRequest {
@@ -36,6 +51,9 @@ export interface App {
   db: DbHandle;
   llm: ManagedLlm;
   auth: AuthService;
+  account: AccountService;
+  subscribe: SubscribeService;
+  mailer: Mailer;
   /** Resolves when the language model has loaded (or failed to, with a logged line). */
   llmReady: Promise<void>;
   close(): Promise<void>;
@@ -78,6 +96,11 @@ export async function buildApp(config: AppConfig, options: { llm?: LlmProvider }
     temperature: config.LLM_TEMPERATURE,
   });
 
+  // Routes name their own limits; tests turn limiting off (RATE_LIMIT_ENABLED=0) except in the
+  // tests of the limits themselves.
+  if (config.RATE_LIMIT_ENABLED === "1") {
+    await app.register(rateLimit, { global: false, errorResponseBuilder: rateLimitError });
+  }
   await app.register(formbody);
   await app.register(multipart, {
     attachFieldsToBody: "keyValues",
@@ -111,8 +134,57 @@ export async function buildApp(config: AppConfig, options: { llm?: LlmProvider }
     return reply.status(status).send(fail(error.message || "Invalid request."));
   });
 
+  const logError = (error: unknown) => app.log.error(error);
+  const mailer: Mailer = config.SMTP_URL
+    ? new SmtpMailer(config.SMTP_URL, config.MAIL_FROM)
+    : new OutboxMailer(path.join(config.dataDir, "outbox"), config.MAIL_FROM, log);
+  const account = new AccountService(
+    new AccountRepo(db.db),
+    authService,
+    mailer,
+    { publicUrl: config.publicUrl, resetTtlMs: config.PASSWORD_RESET_TTL_MINUTES * 60_000 },
+    logError,
+  );
+  const site = new SiteService(db.db, mailer, config.ADMIN_EMAIL, logError);
+  const oauth = new OAuthService(
+    db.db,
+    authService,
+    {
+      youtube: new OAuthClient({
+        authorizeUrl: config.OAUTH_YOUTUBE_AUTHORIZE_URL,
+        tokenUrl: config.OAUTH_YOUTUBE_TOKEN_URL,
+        userInfoUrl: config.OAUTH_YOUTUBE_USERINFO_URL,
+        clientId: config.OAUTH_YOUTUBE_CLIENT_ID,
+        clientSecret: config.OAUTH_YOUTUBE_CLIENT_SECRET,
+        redirectUri: `${config.publicUrl}/login/youtube`,
+        scope: config.OAUTH_YOUTUBE_SCOPE,
+      }),
+    },
+    logError,
+  );
+  const subscribe = new SubscribeService(
+    db.db,
+    authService,
+    mailer,
+    new YouTubeComments(config.YOUTUBE_API_BASE_URL, config.YOUTUBE_API_KEY),
+    {
+      videoId: config.FREE_SUBSCRIBE_VIDEO_ID,
+      ttlMs: config.FREE_SUBSCRIBE_TTL_HOURS * 3_600_000,
+      pollMs: config.FREE_SUBSCRIBE_POLL_SECONDS * 1000,
+      publicUrl: config.publicUrl,
+    },
+    logError,
+  );
+  const stopSubscribeWorker = subscribe.startWorker(
+    Math.min(config.FREE_SUBSCRIBE_POLL_SECONDS * 1000, 10_000),
+  );
+
   const auth = requireUser((token) => authService.authenticate(token));
-  authRoutes(app, authService);
+  authRoutes(app, authService, auth);
+  accountRoutes(app, account);
+  siteRoutes(app, site);
+  oauthRoutes(app, oauth);
+  subscribeRoutes(app, subscribe);
   characterRoutes(app, characters, auth);
   chatRoutes(app, chat, auth);
 
@@ -169,8 +241,12 @@ export async function buildApp(config: AppConfig, options: { llm?: LlmProvider }
     llm,
     auth: authService,
     llmReady,
+    account,
+    subscribe,
+    mailer,
     async close() {
       clearInterval(timer);
+      stopSubscribeWorker();
       await app.close();
       await llm.close();
       await db.db.destroy();

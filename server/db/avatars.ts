@@ -40,3 +40,22 @@ export async function renderDefaultPictureJpeg(): Promise<Buffer> {
 <path d="M40 236c8-52 46-80 88-80s80 28 88 80z" fill="#9aa3ae"/></svg>`;
   return sharp(Buffer.from(svg)).jpeg({ quality: 85 }).toBuffer();
 }
+
+const PLAN_COLOURS = [
+  ["#5b5f97", "#b8b8d1"],
+  ["#c70039", "#ff8d72"],
+  ["#6a0dad", "#e26ee5"],
+  ["#0f4c75", "#3fc1c9"],
+];
+
+/** A pricing card image (spec 3: pricingImage under the pricing content area): a gradient with the plan's name. */
+export async function renderPlanImageJpeg(name: string, index: number): Promise<Buffer> {
+  const [from, to] = PLAN_COLOURS[index % PLAN_COLOURS.length]!;
+  const safe = name.replace(/[<>&"']/g, "");
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="600" height="340" viewBox="0 0 600 340">
+<defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="${from}"/><stop offset="1" stop-color="${to}"/></linearGradient></defs>
+<rect width="600" height="340" fill="url(#g)"/><circle cx="500" cy="70" r="110" fill="#ffffff" opacity="0.12"/>
+<circle cx="90" cy="300" r="140" fill="#ffffff" opacity="0.08"/>
+<text x="300" y="190" font-family="DejaVu Sans, sans-serif" font-size="46" font-weight="bold" fill="#ffffff" text-anchor="middle">${safe}</text></svg>`;
+  return sharp(Buffer.from(svg)).jpeg({ quality: 85 }).toBuffer();
+}

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { FileStorage } from "../providers/storage/storage";
-import { renderAvatarJpeg, renderDefaultPictureJpeg } from "./avatars";
+import { renderAvatarJpeg, renderDefaultPictureJpeg, renderPlanImageJpeg } from "./avatars";
 import type { Db } from "./index";
 import { SEED_LANGUAGES, SEED_PLANS, SEED_PRESETS, SEED_VOICES } from "./seed-data";
 
@@ -56,6 +56,12 @@ export async function seed(db: Db, storage: FileStorage): Promise<void> {
 
 async function drawMissingPictures(db: Db, storage: FileStorage): Promise<void> {
   if (!(await storage.exists("user.jpg"))) await storage.put("user.jpg", await renderDefaultPictureJpeg());
+  const plans = await db.selectFrom("plans").select(["name", "image", "sort_order"]).execute();
+  for (const plan of plans) {
+    const key = `pricing/${plan.image}`;
+    if (!(await storage.exists(key)))
+      await storage.put(key, await renderPlanImageJpeg(plan.name, plan.sort_order));
+  }
   const presets = await db.selectFrom("preset_characters").select(["name", "photo", "sex"]).execute();
   for (const preset of presets) {
     const key = `predefined-characters/${preset.photo}`;

@@ -54,6 +54,7 @@ export async function createTestApp(
     LLM_PROVIDER: "none",
     PORT: "0",
     HOST: "127.0.0.1",
+    RATE_LIMIT_ENABLED: "0",
     ...options.env,
   });
   const app = await buildApp(config, { llm: options.llm });

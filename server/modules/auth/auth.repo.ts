@@ -1,5 +1,6 @@
+import type { Insertable } from "kysely";
 import type { Db } from "../../db/index";
-import type { NewUser, User } from "../../db/schema";
+import type { DevicesTable, NewUser, User } from "../../db/schema";
 
 /** Database access for users, plans and bearer tokens. */
 export class AuthRepo {
@@ -83,6 +84,34 @@ export class AuthRepo {
   async deleteUsers(ids: string[]): Promise<void> {
     if (ids.length === 0) return;
     await this.db.deleteFrom("users").where("id", "in", ids).execute();
+  }
+
+  async updatePassword(userId: string, passwordHash: string): Promise<void> {
+    await this.db
+      .updateTable("users")
+      .set({ password_hash: passwordHash })
+      .where("id", "=", userId)
+      .execute();
+  }
+
+  async deleteTokensOfUser(userId: string): Promise<void> {
+    await this.db.deleteFrom("auth_tokens").where("user_id", "=", userId).execute();
+  }
+
+  async insertDevice(row: Insertable<DevicesTable>): Promise<void> {
+    await this.db.insertInto("devices").values(row).execute();
+  }
+
+  /** The owner of a device secret; marks the device used at `now`. */
+  async findUserByDeviceSecretHash(secretHash: string, now: number): Promise<User | undefined> {
+    const device = await this.db
+      .selectFrom("devices")
+      .select(["id", "user_id"])
+      .where("secret_hash", "=", secretHash)
+      .executeTakeFirst();
+    if (!device) return undefined;
+    await this.db.updateTable("devices").set({ last_used_at: now }).where("id", "=", device.id).execute();
+    return this.db.selectFrom("users").selectAll().where("id", "=", device.user_id).executeTakeFirst();
   }
 
   async countCharacters(userId: string): Promise<number> {

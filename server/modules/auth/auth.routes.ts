@@ -1,17 +1,20 @@
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, preHandlerAsyncHookHandler } from "fastify";
 import { z } from "zod";
-import { bearerToken } from "../../http/auth";
+import { bearerToken, currentUser } from "../../http/auth";
 import { ok } from "../../http/envelope";
 import { unauthorized } from "../../http/errors";
+import { ipAndEmail, rateLimit } from "../../http/rate-limit";
 import { parseInput } from "../../http/validate";
 import { presentSessionUser } from "./auth.presenter";
 import type { AuthService, SignIn } from "./auth.service";
 
 const LoginBody = z.object({
-  email: z.string().trim().min(1, "is required").max(254),
+  email: z.string().trim().toLowerCase().min(1, "is required").max(254),
   password: z.string().min(1, "is required").max(1024),
   id: z.string().optional(),
 });
+const DeviceBody = z.object({ id: z.string().trim().min(20, "is not a device id").max(200) });
+const DeviceRegisterBody = z.object({ name: z.string().trim().max(100).default("My device") });
 const DemoBody = z.object({ id: z.string().trim().min(1, "is required").max(100) });
 const TokenBody = z.object({ token: z.string().optional() });
 
@@ -22,13 +25,32 @@ const signedIn = (result: SignIn, message: string) =>
   });
 
 /** spec 7 "Authentication": login, demo-login, extend, logout. */
-export function authRoutes(app: FastifyInstance, auth: AuthService): void {
-  app.post("/api/auth/login", async (request) => {
+export function authRoutes(
+  app: FastifyInstance,
+  auth: AuthService,
+  requireAuth: preHandlerAsyncHookHandler,
+): void {
+  const minute = 60_000;
+  app.post("/api/auth/login", { config: rateLimit(10, 15 * minute, ipAndEmail) }, async (request) => {
     const body = parseInput(LoginBody, request.body);
     return signedIn(await auth.login(body.email, body.password), "Login successful.");
   });
 
-  app.post("/api/auth/demo-login", async (request) => {
+  app.post("/api/auth/device-login", { config: rateLimit(20, 15 * minute) }, async (request) => {
+    const body = parseInput(DeviceBody, request.body);
+    return signedIn(await auth.deviceLogin(body.id), "Login successful.");
+  });
+
+  /** Registers a device for device login; answers the secret once and the user agent marker to use. */
+  app.post("/api/auth/devices", { preHandler: requireAuth }, async (request) => {
+    const body = parseInput(DeviceRegisterBody, request.body);
+    const device = await auth.registerDevice(currentUser(request), body.name);
+    return ok("Device registered.", {
+      data: { deviceId: device.secret, userAgentMarker: `CompanionDevice/${device.secret}` },
+    });
+  });
+
+  app.post("/api/auth/demo-login", { config: rateLimit(60, 10 * minute) }, async (request) => {
     const body = parseInput(DemoBody, request.body);
     return signedIn(await auth.demoLogin(body.id), "Welcome! Enjoy your demo.");
   });

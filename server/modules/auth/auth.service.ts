@@ -50,7 +50,7 @@ export class AuthService {
     if (!user?.password_hash || !valid) {
       throw new AppError("invalid_credentials", 200, "Invalid email or password.");
     }
-    return this.issue(user);
+    return this.signInAs(user);
   }
 
   /**
@@ -84,7 +84,84 @@ export class AuthService {
       created_at: now,
     };
     await this.repo.insertUser(user);
-    return this.issue(user);
+    return this.signInAs(user);
+  }
+
+  /**
+   * Creates a member account on a plan (free subscription, OAuth sign-up).
+   * @param input.email normalised address, unique; input.password optional (OAuth accounts have none).
+   * @throws Error when the plan does not exist (the database was not seeded).
+   */
+  async createAccount(input: {
+    email: string;
+    password?: string;
+    fullName: string;
+    planName: string;
+  }): Promise<User> {
+    const plan = await this.repo.findPlanByName(input.planName);
+    if (!plan) throw new Error(`Plan ${input.planName} is missing: the database was not seeded.`);
+    const now = this.now();
+    const id = randomUUID();
+    const user: User = {
+      id,
+      email: input.email,
+      password_hash: input.password ? await this.hashPassword(input.password) : null,
+      full_name: input.fullName,
+      user_name: input.email.split("@")[0]!.slice(0, 40) || `user-${id.slice(0, 6)}`,
+      picture: "",
+      plan_id: plan.id,
+      character_limit: plan.character_limit,
+      voice_limit: plan.voice_limit,
+      photo_upload: plan.photo_upload,
+      image_generation: plan.image_generation,
+      chat_limit: plan.daily_message_limit,
+      chat_count: 0,
+      chat_count_day: today(now),
+      is_demo: 0,
+      expires_at: null,
+      created_at: now,
+    };
+    await this.repo.insertUser(user);
+    return user;
+  }
+
+  /** Sets a new password (argon2id) and revokes every session of the user. */
+  async setPasswordAndRevokeSessions(userId: string, password: string): Promise<void> {
+    await this.repo.updatePassword(userId, await this.hashPassword(password));
+    await this.repo.deleteTokensOfUser(userId);
+  }
+
+  /**
+   * Registers a device of the signed-in user for device login. The secret is shown once; only its
+   * hash is stored. The device's app puts `CompanionDevice/<secret>` in its user agent.
+   */
+  async registerDevice(user: User, name: string): Promise<{ id: string; secret: string }> {
+    const secret = randomBytes(32).toString("base64url");
+    const id = randomUUID();
+    await this.repo.insertDevice({
+      id,
+      user_id: user.id,
+      secret_hash: hashToken(secret),
+      name,
+      created_at: this.now(),
+      last_used_at: null,
+    });
+    return { id, secret };
+  }
+
+  /**
+   * Device login (spec 2 Login: a device identifier marker in the user agent).
+   * @throws AppError "invalid_device" (answered success 0) for an unknown or removed device.
+   */
+  async deviceLogin(secret: string): Promise<SignIn> {
+    const user = await this.repo.findUserByDeviceSecretHash(hashToken(secret), this.now());
+    if (!user)
+      throw new AppError(
+        "invalid_device",
+        200,
+        "This device is not registered. Please sign in with your e-mail and password.",
+      );
+    return this.signInAs(user);
   }
 
   /** The user of an unexpired, unrevoked token. */
@@ -122,7 +199,11 @@ export class AuthService {
     return ids.length;
   }
 
-  private async issue(user: User): Promise<SignIn> {
+  /**
+   * Issues a new session token for a user who has proven who they are (password, device secret,
+   * demo link, OAuth). @returns the token, its expiry and the page to land on (spec 4).
+   */
+  async signInAs(user: User): Promise<SignIn> {
     const token = randomBytes(32).toString("base64url");
     const now = this.now();
     const expiresAt = now + TOKEN_LIFETIME_MS;

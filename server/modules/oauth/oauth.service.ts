@@ -1,0 +1,115 @@
+import { createHash, randomBytes } from "node:crypto";
+import type { Db } from "../../db/index";
+import type { User } from "../../db/schema";
+import { AppError, badRequest } from "../../http/errors";
+import { createPkce, type OAuthClient } from "../../providers/oauth/oauth";
+import type { AuthService, SignIn } from "../auth/auth.service";
+
+const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
+const STATE_TTL_MS = 10 * 60_000;
+
+/**
+ * Sign-in with a video platform account (spec 7: POST /{video-platform}/callback) through OAuth
+ * 2.0 with state and PKCE. The identity is keyed on the provider's subject id; it is never merged
+ * into an existing account because of a matching e-mail (that would let whoever controls the
+ * provider account take over ours).
+ */
+export class OAuthService {
+  constructor(
+    private readonly db: Db,
+    private readonly auth: AuthService,
+    private readonly clients: Record<string, OAuthClient>,
+    private readonly log: (error: unknown) => void,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /**
+   * Starts a sign-in: stores a single-use state with its PKCE verifier for 10 minutes.
+   * @returns the provider's authorization URL to redirect the browser to.
+   * @throws AppError 404 for an unknown platform, 503-free "oauth_unconfigured" (400) when not set up.
+   */
+  async start(platform: string): Promise<string> {
+    const client = this.client(platform);
+    const state = randomBytes(32).toString("base64url");
+    const pkce = createPkce();
+    const now = this.now();
+    await this.db.deleteFrom("oauth_states").where("expires_at", "<", now).execute();
+    await this.db
+      .insertInto("oauth_states")
+      .values({
+        state_hash: sha256(state),
+        provider: platform,
+        code_verifier: pkce.verifier,
+        expires_at: now + STATE_TTL_MS,
+      })
+      .execute();
+    return client.authorizationUrl(state, pkce.challenge);
+  }
+
+  /**
+   * Finishes a sign-in: the state must be one we issued for this platform, unexpired and unused
+   * (it is consumed here, so a replayed callback fails); then the code is exchanged.
+   * @throws AppError 400 for a wrong, expired or replayed state, or a code the provider refuses.
+   */
+  async callback(platform: string, code: string, state: string): Promise<SignIn> {
+    const client = this.client(platform);
+    const row = await this.db
+      .deleteFrom("oauth_states")
+      .where("state_hash", "=", sha256(state))
+      .where("provider", "=", platform)
+      .where("expires_at", ">", this.now())
+      .returning("code_verifier")
+      .executeTakeFirst();
+    if (!row)
+      throw badRequest(
+        "This sign-in attempt has expired or was already used. Please try again.",
+        "oauth_state",
+      );
+    let identity: Awaited<ReturnType<OAuthClient["identify"]>>;
+    try {
+      identity = await client.identify(code, row.code_verifier);
+    } catch (error) {
+      this.log(error);
+      throw badRequest("The sign-in was refused by the provider. Please try again.", "oauth_code");
+    }
+    const user = await this.findOrCreateUser(platform, identity);
+    return this.auth.signInAs(user);
+  }
+
+  private async findOrCreateUser(
+    platform: string,
+    identity: { subject: string; email: string; emailVerified: boolean; name: string },
+  ): Promise<User> {
+    const linked = await this.db
+      .selectFrom("oauth_identities")
+      .innerJoin("users", "users.id", "oauth_identities.user_id")
+      .selectAll("users")
+      .where("oauth_identities.provider", "=", platform)
+      .where("oauth_identities.subject", "=", identity.subject)
+      .executeTakeFirst();
+    if (linked) return linked;
+    const taken = identity.email
+      ? await this.db.selectFrom("users").select("id").where("email", "=", identity.email).executeTakeFirst()
+      : undefined;
+    // A new account of its own; the e-mail is used only when no other account has it.
+    const email =
+      identity.email && identity.emailVerified && !taken
+        ? identity.email
+        : `${platform}-${sha256(identity.subject).slice(0, 16)}@oauth.invalid`;
+    const user = await this.auth.createAccount({ email, fullName: identity.name, planName: "Free" });
+    await this.db
+      .insertInto("oauth_identities")
+      .values({ provider: platform, subject: identity.subject, user_id: user.id, created_at: this.now() })
+      .execute();
+    return user;
+  }
+
+  private client(platform: string): OAuthClient {
+    const client = this.clients[platform];
+    if (!client) throw new AppError("not_found", 404, `Unknown sign-in platform: ${platform}`);
+    if (!client.configured) {
+      throw badRequest(`Sign-in with ${platform} is not configured on this server.`, "oauth_unconfigured");
+    }
+    return client;
+  }
+}

@@ -1,0 +1,46 @@
+import { randomUUID } from "node:crypto";
+import type { Db } from "../../db/index";
+import type { Mailer } from "../../providers/mail/mail";
+
+export interface ContactInput {
+  name: string;
+  email: string;
+  subject: string;
+  message: string;
+}
+
+/** The public pages' calls: pricing and contact (spec 7 "Public pages", issue 3). */
+export class SiteService {
+  constructor(
+    private readonly db: Db,
+    private readonly mailer: Mailer,
+    private readonly adminEmail: string,
+    private readonly log: (error: unknown) => void,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** The plans in display order. */
+  plans() {
+    return this.db.selectFrom("plans").selectAll().orderBy("sort_order").execute();
+  }
+
+  /**
+   * Stores a contact message, then e-mails it to the admin address. The message is kept even
+   * when the mail cannot be sent (logged), so nothing is lost.
+   */
+  async contact(input: ContactInput): Promise<void> {
+    await this.db
+      .insertInto("contact_messages")
+      .values({ id: randomUUID(), ...input, created_at: this.now() })
+      .execute();
+    try {
+      await this.mailer.send({
+        to: this.adminEmail,
+        subject: `Contact: ${input.subject}`,
+        text: `From: ${input.name} <${input.email}>\n\n${input.message}`,
+      });
+    } catch (error) {
+      this.log(error);
+    }
+  }
+}
