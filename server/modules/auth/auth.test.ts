@@ -165,6 +165,22 @@ describeEachDatabase("auth API", (dialect) => {
     expect((await call(t.app, "GET", "/api/characters/selection", { token: demo.token })).status).toBe(401);
   });
 
+  it("signs a registered device in by the secret of its user agent marker", async () => {
+    const { token, userId } = await demoLogin(t.app);
+    const registered = await call(t.app, "POST", "/api/auth/devices", { token, form: { name: "Phone" } });
+    const device = registered.body.data as { deviceId: string; userAgentMarker: string };
+    expect(device.userAgentMarker).toBe(`CompanionDevice/${device.deviceId}`);
+    const res = await call(t.app, "POST", "/api/auth/device-login", { form: { id: device.deviceId } });
+    expect(res.body.success).toBe(1);
+    expect((res.body.data as { user: { id: string } }).user.id).toBe(userId);
+    const unknown = await call(t.app, "POST", "/api/auth/device-login", { form: { id: "x".repeat(43) } });
+    expect(unknown.body).toEqual({
+      success: 0,
+      message: "This device is not registered. Please sign in with your e-mail and password.",
+    });
+    expect((await call(t.app, "POST", "/api/auth/devices", { form: { name: "x" } })).status).toBe(401);
+  });
+
   it("serves health, meta.json and the fallback picture", async () => {
     const health = await call(t.app, "GET", "/api/health");
     expect(health.body).toMatchObject({ success: 1, data: { database: dialect } });
