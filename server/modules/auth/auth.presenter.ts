@@ -1,5 +1,7 @@
 import type { SessionUser } from "../../../common/api";
 import type { User } from "../../db/schema";
+import { ok } from "../../http/envelope";
+import type { SignIn } from "./auth.service";
 
 /** The session user of spec 3 (`user` in local storage). Flags as the strings '0'/'1'. */
 export function presentSessionUser(user: User): SessionUser {
@@ -14,4 +16,12 @@ export function presentSessionUser(user: User): SessionUser {
     userEmail: user.is_demo ? "" : user.email,
     userPicture: user.picture,
   };
+}
+
+/** The answer of every sign-in route (spec 7): token, expiry (epoch ms), session user, landing page. */
+export function presentSignIn(result: SignIn, message: string) {
+  return ok(message, {
+    page: result.page,
+    data: { token: result.token, expirationTime: result.expiresAt, user: presentSessionUser(result.user) },
+  });
 }

@@ -5,8 +5,8 @@ import { ok } from "../../http/envelope";
 import { unauthorized } from "../../http/errors";
 import { ipAndEmail, rateLimit } from "../../http/rate-limit";
 import { parseInput } from "../../http/validate";
-import { presentSessionUser } from "./auth.presenter";
-import type { AuthService, SignIn } from "./auth.service";
+import { presentSignIn } from "./auth.presenter";
+import type { AuthService } from "./auth.service";
 
 const LoginBody = z.object({
   email: z.string().trim().toLowerCase().min(1, "is required").max(254),
@@ -18,12 +18,6 @@ const DeviceRegisterBody = z.object({ name: z.string().trim().max(100).default("
 const DemoBody = z.object({ id: z.string().trim().min(1, "is required").max(100) });
 const TokenBody = z.object({ token: z.string().optional() });
 
-const signedIn = (result: SignIn, message: string) =>
-  ok(message, {
-    page: result.page,
-    data: { token: result.token, expirationTime: result.expiresAt, user: presentSessionUser(result.user) },
-  });
-
 /** spec 7 "Authentication": login, demo-login, extend, logout. */
 export function authRoutes(
   app: FastifyInstance,
@@ -33,12 +27,12 @@ export function authRoutes(
   const minute = 60_000;
   app.post("/api/auth/login", { config: rateLimit(10, 15 * minute, ipAndEmail) }, async (request) => {
     const body = parseInput(LoginBody, request.body);
-    return signedIn(await auth.login(body.email, body.password), "Login successful.");
+    return presentSignIn(await auth.login(body.email, body.password), "Login successful.");
   });
 
   app.post("/api/auth/device-login", { config: rateLimit(20, 15 * minute) }, async (request) => {
     const body = parseInput(DeviceBody, request.body);
-    return signedIn(await auth.deviceLogin(body.id), "Login successful.");
+    return presentSignIn(await auth.deviceLogin(body.id), "Login successful.");
   });
 
   /** Registers a device for device login; answers the secret once and the user agent marker to use. */
@@ -52,7 +46,7 @@ export function authRoutes(
 
   app.post("/api/auth/demo-login", { config: rateLimit(60, 10 * minute) }, async (request) => {
     const body = parseInput(DemoBody, request.body);
-    return signedIn(await auth.demoLogin(body.id), "Welcome! Enjoy your demo.");
+    return presentSignIn(await auth.demoLogin(body.id), "Welcome! Enjoy your demo.");
   });
 
   app.post("/api/auth/extend", async (request) => {

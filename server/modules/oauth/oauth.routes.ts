@@ -1,9 +1,8 @@
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
-import { ok } from "../../http/envelope";
 import { rateLimit } from "../../http/rate-limit";
 import { parseInput } from "../../http/validate";
-import { presentSessionUser } from "../auth/auth.presenter";
+import { presentSignIn } from "../auth/auth.presenter";
 import type { OAuthService } from "./oauth.service";
 
 const CallbackBody = z.object({
@@ -25,14 +24,7 @@ export function oauthRoutes(app: FastifyInstance, oauth: OAuthService): void {
     async (request) => {
       const body = parseInput(CallbackBody, request.body);
       const result = await oauth.callback(request.params.platform, body.code, body.state);
-      return ok("Login successful.", {
-        page: result.page,
-        data: {
-          token: result.token,
-          expirationTime: result.expiresAt,
-          user: presentSessionUser(result.user),
-        },
-      });
+      return presentSignIn(result, "Login successful.");
     },
   );
 }
