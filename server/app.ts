@@ -32,12 +32,15 @@ import { siteRoutes } from "./modules/site/site.routes";
 import { SiteService } from "./modules/site/site.service";
 import { subscribeRoutes } from "./modules/subscribe/subscribe.routes";
 import { SubscribeService } from "./modules/subscribe/subscribe.service";
+import { usersRoutes } from "./modules/users/users.routes";
+import { UsersService } from "./modules/users/users.service";
 import { createLlm, type ManagedLlm, wrap } from "./providers/llm/index";
 import type { LlmProvider } from "./providers/llm/llm";
 import type { Mailer } from "./providers/mail/mail";
 import { OutboxMailer, SmtpMailer } from "./providers/mail/nodemailer";
 import { OAuthClient } from "./providers/oauth/oauth";
 import { LocalStorage } from "./providers/storage/local";
+import { NoTts } from "./providers/tts/tts";
 import { YouTubeComments } from "./providers/video/youtube";
 
 declare module "fastify" {
@@ -90,7 +93,7 @@ export async function buildApp(config: AppConfig, options: { llm?: LlmProvider }
     demoTtlMs: config.DEMO_USER_TTL_HOURS * 3_600_000,
   });
   const charactersRepo = new CharactersRepo(db.db);
-  const characters = new CharactersService(charactersRepo, storage);
+  const characters = new CharactersService(charactersRepo, storage, llm, new NoTts());
   const chat = new ChatService(new ChatRepo(db.db), charactersRepo, llm, {
     maxReplyTokens: config.LLM_MAX_TOKENS,
     temperature: config.LLM_TEMPERATURE,
@@ -107,8 +110,10 @@ export async function buildApp(config: AppConfig, options: { llm?: LlmProvider }
     limits: { fileSize: 10 * 1024 * 1024, files: 2, fields: 30 },
   });
 
-  app.addHook("onRequest", async (request) => {
+  app.addHook("onRequest", async (request, reply) => {
     request.startedAt = performance.now();
+    // Uploaded files are served as what the server made them, never sniffed as something else.
+    reply.header("X-Content-Type-Options", "nosniff");
   });
   // Server-Timing lets the benchmark (and a browser's devtools) split server time from model time.
   app.addHook("onSend", async (request, reply, payload) => {
@@ -185,6 +190,7 @@ export async function buildApp(config: AppConfig, options: { llm?: LlmProvider }
   siteRoutes(app, site);
   oauthRoutes(app, oauth);
   subscribeRoutes(app, subscribe);
+  usersRoutes(app, new UsersService(db.db, storage, authService), auth);
   characterRoutes(app, characters, auth);
   chatRoutes(app, chat, auth);
 

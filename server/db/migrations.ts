@@ -227,6 +227,15 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  "0003_character_cards": {
+    async up(db: Kysely<unknown>) {
+      // The full Character Card (V2/V3 `data`) a character was imported from, as JSON; '' if none.
+      await db.schema
+        .alterTable("characters")
+        .addColumn("card", "text", (c) => c.notNull().defaultTo(""))
+        .execute();
+    },
+  },
 };
 
 class InlineProvider implements MigrationProvider {

@@ -1,4 +1,4 @@
-import type { Insertable, Selectable, Updateable } from "kysely";
+import type { Generated, Insertable, Selectable, Updateable } from "kysely";
 
 /**
  * Database tables (spec section 3 entities the server keeps). Times are epoch milliseconds
@@ -99,6 +99,8 @@ export interface CharactersTable {
   appearance: string;
   photo: string;
   created_at: number;
+  /** The Character Card `data` (JSON) the character was imported from; '' if none. */
+  card: Generated<string>;
 }
 
 export interface ChatGroupsTable {

@@ -94,8 +94,13 @@ export class AuthRepo {
       .execute();
   }
 
-  async deleteTokensOfUser(userId: string): Promise<void> {
-    await this.db.deleteFrom("auth_tokens").where("user_id", "=", userId).execute();
+  /** Deletes the user's tokens, except the one with hash `keepHash` when given. */
+  async deleteTokensOfUser(userId: string, keepHash = ""): Promise<void> {
+    await this.db
+      .deleteFrom("auth_tokens")
+      .where("user_id", "=", userId)
+      .where("token_hash", "<>", keepHash)
+      .execute();
   }
 
   async insertDevice(row: Insertable<DevicesTable>): Promise<void> {

@@ -125,10 +125,13 @@ export class AuthService {
     return user;
   }
 
-  /** Sets a new password (argon2id) and revokes every session of the user. */
-  async setPasswordAndRevokeSessions(userId: string, password: string): Promise<void> {
+  /**
+   * Sets a new password (argon2id) and revokes every session of the user but `keepToken`'s
+   * (the session that made the change, when signed in).
+   */
+  async setPasswordAndRevokeSessions(userId: string, password: string, keepToken = ""): Promise<void> {
     await this.repo.updatePassword(userId, await this.hashPassword(password));
-    await this.repo.deleteTokensOfUser(userId);
+    await this.repo.deleteTokensOfUser(userId, keepToken ? hashToken(keepToken) : "");
   }
 
   /**

@@ -30,3 +30,18 @@ export function presentGroup(g: { id: string; members: Array<{ id: string; name:
     members: g.members.map((m) => ({ memberUUID: m.id, memberName: m.name, memberPhoto: m.photo })),
   };
 }
+
+/** spec 3 "Character (detail)". */
+export function presentCharacterDetail(c: Character) {
+  return {
+    characterUUID: c.id,
+    characterName: c.name,
+    characterSex: c.sex === "1" ? "1" : "0",
+    characterVoice: c.voice,
+    languageUUID: c.language_id,
+    characterDescription: c.description,
+    characterGreeting: c.greeting,
+    characterAppearance: c.appearance,
+    characterPhoto: c.photo,
+  };
+}

@@ -1,5 +1,8 @@
+import type { Insertable, Updateable } from "kysely";
 import type { Db } from "../../db/index";
-import type { Character, PresetCharacterRow } from "../../db/schema";
+import type { Character, CharactersTable, PresetCharacterRow } from "../../db/schema";
+
+export type NewCharacter = Insertable<CharactersTable>;
 
 /** Database access for characters, preset characters and groups. */
 export class CharactersRepo {
@@ -48,7 +51,7 @@ export class CharactersRepo {
    * transaction, so two concurrent requests cannot both pass the limit).
    * @returns false when the limit was reached.
    */
-  async insertWithinLimit(character: Character, limit: number): Promise<boolean> {
+  async insertWithinLimit(character: NewCharacter, limit: number): Promise<boolean> {
     return this.db.transaction().execute(async (trx) => {
       // A no-op update takes the user's row lock (PostgreSQL) so concurrent creations queue here.
       await trx
@@ -88,5 +91,72 @@ export class CharactersRepo {
       .orderBy("chat_group_members.position")
       .execute();
     return groups.map((g) => ({ id: g.id, members: members.filter((m) => m.group_id === g.id) }));
+  }
+
+  async updateOwned(userId: string, id: string, patch: Updateable<CharactersTable>): Promise<void> {
+    await this.db
+      .updateTable("characters")
+      .set(patch)
+      .where("id", "=", id)
+      .where("user_id", "=", userId)
+      .execute();
+  }
+
+  /**
+   * Deletes a character unless it is the user's last one (issue 4), in one transaction.
+   * @returns "deleted", "last" or "missing".
+   */
+  async deleteOwnedUnlessLast(userId: string, id: string): Promise<"deleted" | "last" | "missing"> {
+    return this.db.transaction().execute(async (trx) => {
+      await trx
+        .updateTable("users")
+        .set((eb) => ({ character_limit: eb.ref("character_limit") }))
+        .where("id", "=", userId)
+        .execute();
+      const rows = await trx.selectFrom("characters").select("id").where("user_id", "=", userId).execute();
+      if (!rows.some((r) => r.id === id)) return "missing";
+      if (rows.length <= 1) return "last";
+      await trx
+        .deleteFrom("chat_sessions")
+        .where("user_id", "=", userId)
+        .where("chat_key", "=", id)
+        .execute();
+      await trx.deleteFrom("characters").where("id", "=", id).execute();
+      return "deleted";
+    });
+  }
+
+  languages() {
+    return this.db.selectFrom("languages").selectAll().orderBy("sort_order").execute();
+  }
+
+  voices() {
+    return this.db.selectFrom("voices").selectAll().orderBy("language_code").orderBy("sex").execute();
+  }
+
+  findVoice(name: string) {
+    return this.db.selectFrom("voices").selectAll().where("name", "=", name).executeTakeFirst();
+  }
+
+  findLanguage(id: string) {
+    return this.db.selectFrom("languages").selectAll().where("id", "=", id).executeTakeFirst();
+  }
+
+  /** Deletes a group of the user with its chat. @returns false when it is not the user's. */
+  async deleteOwnedGroup(userId: string, groupId: string): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      const result = await trx
+        .deleteFrom("chat_groups")
+        .where("id", "=", groupId)
+        .where("user_id", "=", userId)
+        .executeTakeFirst();
+      if (Number(result.numDeletedRows) === 0) return false;
+      await trx
+        .deleteFrom("chat_sessions")
+        .where("user_id", "=", userId)
+        .where("chat_key", "=", groupId)
+        .execute();
+      return true;
+    });
   }
 }

@@ -1,13 +1,50 @@
 import type { FastifyInstance, preHandlerAsyncHookHandler } from "fastify";
 import { z } from "zod";
+import { APPEARANCE_MAX_LENGTH, BACKSTORY_MAX_LENGTH, GREETING_MAX_LENGTH } from "../../../common/constants";
 import { currentUser } from "../../http/auth";
 import { ok } from "../../http/envelope";
 import { notFound } from "../../http/errors";
 import { parseInput } from "../../http/validate";
-import { presentCharacterListItem, presentGroup, presentPreset } from "./characters.presenter";
+import {
+  presentCharacterDetail,
+  presentCharacterListItem,
+  presentGroup,
+  presentPreset,
+} from "./characters.presenter";
 import type { CharactersService } from "./characters.service";
 
 const UserIdQuery = z.object({ id: z.string().max(100).optional() });
+const IdQuery = z.object({ id: z.uuid("must be an id") });
+const VoiceQuery = z.object({ v: z.string().trim().min(1, "is required").max(100) });
+const photoField = z
+  .union([z.instanceof(Buffer), z.literal(""), z.undefined()])
+  .transform((v) => (v instanceof Buffer && v.length > 0 ? v : undefined));
+/** spec 5: required fields and lengths of the character form; the same rules as the browser's. */
+const CharacterBody = z.object({
+  name: z.string().trim().min(1, "is required").max(50, "must be at most 50 characters"),
+  sex: z.enum(["0", "1"], "must be '0' (female) or '1' (male)"),
+  voice: z.string().trim().min(1, "is required").max(100),
+  language: z.string().trim().min(1, "is required").max(100),
+  description: z
+    .string()
+    .trim()
+    .min(1, "is required")
+    .max(BACKSTORY_MAX_LENGTH, `must be at most ${BACKSTORY_MAX_LENGTH} characters`),
+  greeting: z
+    .string()
+    .trim()
+    .max(GREETING_MAX_LENGTH, `must be at most ${GREETING_MAX_LENGTH} characters`)
+    .default(""),
+  appearance: z
+    .string()
+    .trim()
+    .max(APPEARANCE_MAX_LENGTH, `must be at most ${APPEARANCE_MAX_LENGTH} characters`)
+    .default(""),
+  photo: photoField,
+  old_photo: z.string().max(200).optional(),
+});
+const UpdateBody = CharacterBody.extend({ id: z.uuid("must be an id") });
+const CardBody = z.object({ card: z.instanceof(Buffer, { message: "is required (a PNG or JSON file)" }) });
 const PresetBody = z.object({ id: z.uuid("must be a preset character id") });
 
 /** Rejects a `?id=` naming another user (spec 7 passes the user's own id). */
@@ -52,5 +89,87 @@ export function characterRoutes(
       page: "/characters/list",
       data: presentCharacterListItem(character),
     });
+  });
+
+  app.get("/api/characters/languages", { preHandler: auth }, async () => {
+    const languages = await characters.languages();
+    return {
+      ...ok("Languages."),
+      languages: languages.map((l) => ({ languageUUID: l.id, languageName: l.name })),
+    };
+  });
+
+  const voicesHandler = async () => {
+    const voices = await characters.voices();
+    return {
+      ...ok("Voices."),
+      voices: voices.map((v) => ({ voiceName: v.name, voiceSex: v.sex, languageCode: v.language_code })),
+    };
+  };
+  app.get("/api/characters/voices", { preHandler: auth }, voicesHandler);
+  app.get("/api/characters/voice", { preHandler: auth }, voicesHandler);
+
+  app.get("/api/characters/voice/preview/", { preHandler: auth }, async (request) => {
+    const query = parseInput(VoiceQuery, request.query);
+    const audioUrl = await characters.previewVoice(query.v);
+    return { ...ok("Voice preview."), audioUrl };
+  });
+
+  app.get("/api/characters/", { preHandler: auth }, async (request) => {
+    const query = parseInput(IdQuery, request.query);
+    const character = await characters.get(currentUser(request), query.id);
+    return ok("Character.", { data: presentCharacterDetail(character) });
+  });
+
+  app.post("/api/characters/create", { preHandler: auth }, async (request) => {
+    const body = parseInput(CharacterBody, request.body);
+    const character = await characters.create(currentUser(request), body);
+    return ok(`${character.name} has been created.`, {
+      page: "/characters/list",
+      data: presentCharacterListItem(character),
+    });
+  });
+
+  app.post("/api/characters/update", { preHandler: auth }, async (request) => {
+    const body = parseInput(UpdateBody, request.body);
+    const character = await characters.update(currentUser(request), body.id, body);
+    return ok(`${character.name} has been updated.`, {
+      page: "/characters/list",
+      data: presentCharacterListItem(character),
+    });
+  });
+
+  app.delete("/api/characters/delete/", { preHandler: auth }, async (request) => {
+    const query = parseInput(IdQuery, request.query);
+    await characters.delete(currentUser(request), query.id);
+    return ok("Character deleted.");
+  });
+
+  app.delete("/api/characters/group/delete/", { preHandler: auth }, async (request) => {
+    const query = parseInput(IdQuery, request.query);
+    await characters.deleteGroup(currentUser(request), query.id);
+    return ok("Group deleted.");
+  });
+
+  app.post("/api/characters/create-random", { preHandler: auth }, async (request) => {
+    const character = await characters.createRandom(currentUser(request));
+    return ok(`Meet ${character.name}, your new companion!`, { data: presentCharacterListItem(character) });
+  });
+
+  app.post("/api/characters/import", { preHandler: auth }, async (request) => {
+    const body = parseInput(CardBody, request.body);
+    const character = await characters.importCard(currentUser(request), body.card);
+    return ok(`${character.name} has been imported.`, {
+      page: "/characters/list",
+      data: presentCharacterListItem(character),
+    });
+  });
+
+  app.get("/api/characters/export/", { preHandler: auth }, async (request, reply) => {
+    const query = parseInput(IdQuery, request.query);
+    const card = await characters.exportCard(currentUser(request), query.id);
+    reply.header("Content-Type", "image/png");
+    reply.header("Content-Disposition", `attachment; filename="${card.fileName}"`);
+    return reply.send(card.png);
   });
 }

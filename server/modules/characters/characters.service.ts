@@ -1,14 +1,37 @@
 import { randomUUID } from "node:crypto";
+import sharp from "sharp";
+import { renderAvatarJpeg, renderDefaultPictureJpeg } from "../../db/avatars";
 import type { Character, User } from "../../db/schema";
-import { forbidden, notFound } from "../../http/errors";
+import { badRequest, forbidden, notFound } from "../../http/errors";
+import { normalisePicture } from "../../http/uploads";
+import type { LlmProvider } from "../../providers/llm/llm";
 import type { FileStorage } from "../../providers/storage/storage";
-import type { CharactersRepo } from "./characters.repo";
+import type { TtsProvider } from "../../providers/tts/tts";
+import { buildCards, type CardData, readCard } from "./card";
+import type { CharactersRepo, NewCharacter } from "./characters.repo";
+import { writePngTextChunks } from "./png-chunks";
+import { createRandomCharacter } from "./random-character";
 
-/** Characters, presets and groups of the signed-in user (issue 2 subset of spec 7). */
+/** The character form (spec 2 "Character form", 5): validated lengths, raw references. */
+export interface CharacterInput {
+  name: string;
+  sex: "0" | "1";
+  voice: string;
+  language: string;
+  description: string;
+  greeting: string;
+  appearance: string;
+  /** Uploaded photo bytes, if any. */
+  photo?: Buffer;
+}
+
+/** Characters, presets, voices and cards of the signed-in user (spec 7 "Characters and profile"). */
 export class CharactersService {
   constructor(
     private readonly repo: CharactersRepo,
     private readonly storage: FileStorage,
+    private readonly llm: LlmProvider,
+    private readonly tts: TtsProvider,
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -24,6 +47,21 @@ export class CharactersService {
     return this.repo.listPresets();
   }
 
+  languages() {
+    return this.repo.languages();
+  }
+
+  voices() {
+    return this.repo.voices();
+  }
+
+  /** @throws AppError 404 when the character is not the user's. */
+  async get(user: User, id: string): Promise<Character> {
+    const character = await this.repo.findOwned(user.id, id);
+    if (!character) throw notFound("Character not found.");
+    return character;
+  }
+
   /**
    * Creates the user's own copy of a preset character (spec 4: "Choosing a preset creates it,
    * then redirects to the list"), its photo copied under characters/.
@@ -32,11 +70,9 @@ export class CharactersService {
   async createFromPreset(user: User, presetId: string): Promise<Character> {
     const preset = await this.repo.findPreset(presetId);
     if (!preset) throw notFound("This preset character does not exist.");
-    const id = randomUUID();
-    const photo = `${id}.jpg`;
-    const character: Character = {
-      id,
-      user_id: user.id,
+    const photo = `${randomUUID()}.jpg`;
+    await this.storage.copy(`predefined-characters/${preset.photo}`, `characters/${photo}`);
+    return this.insert(user, {
       preset_id: preset.id,
       name: preset.name,
       sex: preset.sex,
@@ -46,17 +82,209 @@ export class CharactersService {
       greeting: preset.greeting,
       appearance: preset.appearance,
       photo,
-      created_at: this.now(),
+    });
+  }
+
+  /**
+   * Creates a character from the form (spec 7 `characters/create`). Rules enforced here, not only
+   * in the browser (issue 4): voice and language from the lists, the photo only with pl, the
+   * appearance only with il, the creation limit cl.
+   * @throws AppError 400 for an unknown voice or language or a bad photo; 403 for a plan rule.
+   */
+  async create(user: User, input: CharacterInput): Promise<Character> {
+    await this.checkInput(user, input);
+    const photo = input.photo
+      ? await this.storePhoto(input.photo)
+      : await this.defaultPhoto(input.sex, input.name);
+    return this.insert(user, {
+      preset_id: null,
+      name: input.name,
+      sex: input.sex,
+      voice: input.voice,
+      language_id: input.language,
+      description: input.description,
+      greeting: input.greeting,
+      appearance: input.appearance,
+      photo,
+    });
+  }
+
+  /**
+   * Updates a character of the user (spec 7 `characters/update`); a new photo replaces the old
+   * file, which is removed. The client's `old_photo` is not trusted: the stored name is used.
+   * @throws AppError 404 for another user's character; as `create` otherwise.
+   */
+  async update(user: User, id: string, input: CharacterInput): Promise<Character> {
+    const character = await this.get(user, id);
+    await this.checkInput(user, input);
+    const photo = input.photo ? await this.storePhoto(input.photo) : character.photo;
+    await this.repo.updateOwned(user.id, id, {
+      name: input.name,
+      sex: input.sex,
+      voice: input.voice,
+      language_id: input.language,
+      description: input.description,
+      greeting: input.greeting,
+      appearance: input.appearance,
+      photo,
+    });
+    if (photo !== character.photo) await this.storage.remove(`characters/${character.photo}`);
+    return this.get(user, id);
+  }
+
+  /**
+   * Deletes a character with its chat and photo (spec 7 `characters/delete`).
+   * @throws AppError 404 when not the user's; 403 "last_character" for the user's only one.
+   */
+  async delete(user: User, id: string): Promise<void> {
+    const character = await this.get(user, id);
+    const result = await this.repo.deleteOwnedUnlessLast(user.id, id);
+    if (result === "missing") throw notFound("Character not found.");
+    if (result === "last") throw forbidden("You cannot delete your only character.", "last_character");
+    await this.storage.remove(`characters/${character.photo}`);
+  }
+
+  /** Deletes a group of the user with its chat. @throws AppError 404 when not the user's. */
+  async deleteGroup(user: User, id: string): Promise<void> {
+    if (!(await this.repo.deleteOwnedGroup(user.id, id))) throw notFound("Group not found.");
+  }
+
+  /**
+   * Creates a random character (spec 7 `create-random`): composed by the language model when one
+   * is ready, from curated parts otherwise.
+   * @throws AppError 403 at the creation limit.
+   */
+  async createRandom(user: User): Promise<Character> {
+    const random = await createRandomCharacter(this.llm);
+    const [language] = await this.repo.languages();
+    const voices = await this.repo.voices();
+    const voice = voices.find((v) => v.sex === random.sex && v.language_code === language?.code) ?? voices[0];
+    if (!language || !voice)
+      throw new Error("Languages and voices are missing: the database was not seeded.");
+    return this.insert(user, {
+      preset_id: null,
+      name: random.name,
+      sex: random.sex,
+      voice: voice.name,
+      language_id: language.id,
+      description: random.backstory,
+      greeting: random.greeting,
+      appearance: user.image_generation ? random.appearance : "",
+      photo: await this.defaultPhoto(random.sex, random.name),
+    });
+  }
+
+  /**
+   * A short sample of a voice (spec 7 `voice/preview`), stored under voice/ and cached by name.
+   * @returns the audio's path under /content/. @throws AppError 404 for an unknown voice;
+   * TtsUnavailableError while no engine is configured.
+   */
+  async previewVoice(voiceName: string): Promise<string> {
+    const voice = await this.repo.findVoice(voiceName);
+    if (!voice) throw notFound("Unknown voice.");
+    const { audio, extension } = await this.tts.synthesize(
+      "Hi! This is how I sound. I can't wait to talk with you.",
+      voice.provider_voice,
+    );
+    const key = `voice/preview-${voice.id}.${extension}`;
+    await this.storage.put(key, audio);
+    return `/content/${key}`;
+  }
+
+  /**
+   * Imports a Character Card V2/V3 (PNG with `chara`/`ccv3`, or JSON) as a new character; the
+   * whole card is kept with it. A PNG's picture becomes the photo.
+   * @throws AppError 400 with the reason for a bad card; 403 at the creation limit.
+   */
+  async importCard(user: User, bytes: Buffer): Promise<Character> {
+    const card = readCard(bytes);
+    const [language] = await this.repo.languages();
+    const voices = await this.repo.voices();
+    const voice = voices.find((v) => v.sex === "0" && v.language_code === language?.code) ?? voices[0];
+    if (!language || !voice)
+      throw new Error("Languages and voices are missing: the database was not seeded.");
+    const isPng = bytes[0] === 0x89;
+    const photo = isPng ? await this.storePhoto(bytes) : await this.defaultPhoto("0", card.name);
+    return this.insert(user, {
+      preset_id: null,
+      name: card.name,
+      sex: "0",
+      voice: voice.name,
+      language_id: language.id,
+      description: card.backstory,
+      greeting: card.greeting,
+      appearance: user.image_generation ? card.appearance : "",
+      photo,
+      card: JSON.stringify(card.data),
+    });
+  }
+
+  /**
+   * Exports a character as a PNG character card carrying both a V2 (`chara`) and a V3 (`ccv3`)
+   * chunk with the same data. @throws AppError 404 when not the user's.
+   */
+  async exportCard(user: User, id: string): Promise<{ png: Buffer; fileName: string }> {
+    const character = await this.get(user, id);
+    const stored = character.card ? (JSON.parse(character.card) as CardData) : undefined;
+    const cards = buildCards(character, stored);
+    const picture =
+      (await this.storage.read(`characters/${character.photo}`)) ?? (await renderDefaultPictureJpeg());
+    const png = await sharp(picture).png().toBuffer();
+    const b64 = (value: object) => Buffer.from(JSON.stringify(value), "utf8").toString("base64");
+    return {
+      png: writePngTextChunks(png, { chara: b64(cards.v2), ccv3: b64(cards.v3) }),
+      fileName: `${character.name.replace(/[^\w-]+/g, "_") || "character"}.png`,
     };
-    await this.storage.copy(`predefined-characters/${preset.photo}`, `characters/${photo}`);
+  }
+
+  private async checkInput(user: User, input: CharacterInput): Promise<void> {
+    if (!(await this.repo.findVoice(input.voice))) throw badRequest("voice: choose a voice from the list.");
+    if (!(await this.repo.findLanguage(input.language)))
+      throw badRequest("language: choose a language from the list.");
+    if (input.photo && !user.photo_upload) {
+      throw forbidden(
+        "Your plan does not include photo upload. Upgrade to the Basic Plan or above.",
+        "plan:photo",
+      );
+    }
+    if (input.appearance && !user.image_generation) {
+      throw forbidden(
+        "Your plan does not include the appearance field. Upgrade to Premium Plus.",
+        "plan:appearance",
+      );
+    }
+  }
+
+  private async storePhoto(bytes: Buffer): Promise<string> {
+    const jpeg = await normalisePicture(bytes);
+    const name = `${randomUUID()}.jpg`;
+    await this.storage.put(`characters/${name}`, jpeg);
+    return name;
+  }
+
+  private async defaultPhoto(sex: string, seed: string): Promise<string> {
+    const name = `${randomUUID()}.jpg`;
+    const look =
+      sex === "1"
+        ? { top: "shortFlat", background: "c1f4c5", skin: "edb98a", hair: "4a312c", male: true }
+        : { top: "straight02", background: "ffd5dc", skin: "edb98a", hair: "2c1b18", male: false };
+    await this.storage.put(`characters/${name}`, await renderAvatarJpeg(seed, look));
+    return name;
+  }
+
+  private async insert(
+    user: User,
+    fields: Omit<NewCharacter, "id" | "user_id" | "created_at">,
+  ): Promise<Character> {
+    const character: NewCharacter = { ...fields, id: randomUUID(), user_id: user.id, created_at: this.now() };
     const created = await this.repo.insertWithinLimit(character, user.character_limit);
     if (!created) {
-      await this.storage.remove(`characters/${photo}`);
+      await this.storage.remove(`characters/${fields.photo}`);
       throw forbidden(
         `You have reached your limit of ${user.character_limit} characters. Upgrade your plan to create more.`,
         "character_limit",
       );
     }
-    return character;
+    return this.get(user, character.id!);
   }
 }

@@ -36,4 +36,12 @@ export class LocalStorage implements FileStorage {
       return false;
     }
   }
+
+  async read(key: string): Promise<Buffer | undefined> {
+    try {
+      return await fs.readFile(this.resolve(key));
+    } catch {
+      return undefined;
+    }
+  }
 }

@@ -11,4 +11,6 @@ export interface FileStorage {
   /** Removes the key; a missing file is not an error. */
   remove(key: string): Promise<void>;
   exists(key: string): Promise<boolean>;
+  /** The file's bytes, or undefined when it does not exist. */
+  read(key: string): Promise<Buffer | undefined>;
 }

@@ -1,0 +1,74 @@
+import type { FastifyInstance, preHandlerAsyncHookHandler } from "fastify";
+import { z } from "zod";
+import { currentUser } from "../../http/auth";
+import { ok } from "../../http/envelope";
+import { notFound } from "../../http/errors";
+import { parseInput } from "../../http/validate";
+import { presentSessionUser } from "../auth/auth.presenter";
+import type { UsersService } from "./users.service";
+
+const SelfQuery = z.object({ id: z.string().max(100).optional() });
+const UpdateBody = z.object({
+  fname: z.string().trim().min(1, "is required").max(100),
+  name: z.string().trim().min(1, "is required").max(50),
+  photo: z
+    .union([z.instanceof(Buffer), z.literal(""), z.undefined()])
+    .transform((v) => (v instanceof Buffer && v.length > 0 ? v : undefined)),
+  old_photo: z.string().max(200).optional(),
+  id: z.string().max(100).optional(),
+});
+const PasswordBody = z.object({
+  cpassword: z.string().min(1, "is required").max(256),
+  npassword: z.string().min(8, "must be at least 8 characters").max(256),
+  rtpassword: z.string().min(1, "is required").max(256),
+  id: z.string().max(100).optional(),
+});
+
+/** Refuses an `id` naming someone else: spec 7 sends the user's own id. */
+function assertSelf(userId: string, id: string | undefined): void {
+  if (id && id !== userId) throw notFound("User not found.");
+}
+
+/** spec 7: users/profile, users/update, users/update-password. */
+export function usersRoutes(
+  app: FastifyInstance,
+  users: UsersService,
+  auth: preHandlerAsyncHookHandler,
+): void {
+  app.get("/api/users/profile/", { preHandler: auth }, async (request) => {
+    const user = currentUser(request);
+    assertSelf(user.id, parseInput(SelfQuery, request.query).id);
+    const { planName } = await users.profile(user);
+    return ok("Profile.", {
+      data: {
+        name: user.full_name,
+        userName: user.user_name,
+        userEmail: user.is_demo ? "" : user.email,
+        pricingPlanName: planName,
+        chatLimit: user.chat_limit,
+        chatCount: user.chat_count,
+        userPicture: user.picture,
+      },
+    });
+  });
+
+  app.post("/api/users/update", { preHandler: auth }, async (request) => {
+    const user = currentUser(request);
+    const body = parseInput(UpdateBody, request.body);
+    assertSelf(user.id, body.id);
+    const updated = await users.update(user, {
+      fullName: body.fname,
+      userName: body.name,
+      photo: body.photo,
+    });
+    return ok("Profile updated.", { page: "/characters/list", data: presentSessionUser(updated) });
+  });
+
+  app.patch("/api/users/update-password", { preHandler: auth }, async (request) => {
+    const user = currentUser(request);
+    const body = parseInput(PasswordBody, request.body);
+    assertSelf(user.id, body.id);
+    await users.changePassword(user, body.cpassword, body.npassword, body.rtpassword, request.bearer ?? "");
+    return ok("Your password has been changed.", { page: "/characters/list" });
+  });
+}
