@@ -1,28 +1,69 @@
+import { lazy, Suspense } from "react";
 import { createBrowserRouter, type RouteObject } from "react-router";
+import { PublicLayout } from "./components/public/PublicLayout";
 import { RequireSession } from "./components/RequireSession";
 import { SignedInLayout } from "./components/SignedInLayout";
+import { Spinner } from "./components/Spinner";
 import { CharacterListPage } from "./pages/characters/CharacterListPage";
 import { CharacterSelectRedirect } from "./pages/characters/CharacterSelectRedirect";
 import { PresetSelectionPage } from "./pages/characters/PresetSelectionPage";
-import { ChatPage } from "./pages/chat/ChatPage";
+import { HomePage } from "./pages/home/HomePage";
 import { LoginPage } from "./pages/login/LoginPage";
 import { LogoutPage } from "./pages/logout/LogoutPage";
 import { RootRedirect } from "./pages/root/RootRedirect";
 import { MaintenancePage } from "./pages/system/MaintenancePage";
 import { NotFoundPage } from "./pages/system/NotFoundPage";
 
+// Pages off the main path load on demand, to keep the first download small. The public
+// layout shows its loading overlay while one loads.
+const FreeChatPage = lazy(() =>
+  import("./pages/free-chat/FreeChatPage").then((m) => ({ default: m.FreeChatPage })),
+);
+const PricingPage = lazy(() =>
+  import("./pages/pricing/PricingPage").then((m) => ({ default: m.PricingPage })),
+);
+const FaqPage = lazy(() => import("./pages/faq/FaqPage").then((m) => ({ default: m.FaqPage })));
+const ContactPage = lazy(() =>
+  import("./pages/contact/ContactPage").then((m) => ({ default: m.ContactPage })),
+);
+const TermsPage = lazy(() => import("./pages/terms/TermsPage").then((m) => ({ default: m.TermsPage })));
+const ForbiddenPage = lazy(() =>
+  import("./pages/forbidden/ForbiddenPage").then((m) => ({ default: m.ForbiddenPage })),
+);
+const ResetPasswordPage = lazy(() =>
+  import("./pages/reset-password/ResetPasswordPage").then((m) => ({ default: m.ResetPasswordPage })),
+);
+const ChatPage = lazy(() => import("./pages/chat/ChatPage").then((m) => ({ default: m.ChatPage })));
+
 /**
- * The route table (spec 2). Public: /, /home, /login, /login/:id, /logout, /maintenance.
+ * The route table (spec 2). Public, inside the shared public layout: / and /home, /free-chat
+ * (also /Free-chat: React Router matches paths case-insensitively), /start-chat (the root
+ * redirector), /pricing, /faq, /contact, /terms, /login, /login/:id, /reset-password/:code,
+ * /forbidden, /maintenance, /logout and the 404 page.
  * Protected (no stored user → /login): /characters/list, /characters/selection,
- * /character-select/:id, /chat. Anything else: 404.
+ * /character-select/:id, /chat.
  */
 export const routes: RouteObject[] = [
-  { path: "/", element: <RootRedirect /> },
-  { path: "/home", element: <RootRedirect /> },
-  { path: "/login", element: <LoginPage /> },
-  { path: "/login/:id", element: <LoginPage /> },
-  { path: "/logout", element: <LogoutPage /> },
-  { path: "/maintenance", element: <MaintenancePage /> },
+  {
+    element: <PublicLayout />,
+    children: [
+      { path: "/", element: <HomePage /> },
+      { path: "/home", element: <HomePage /> },
+      { path: "/free-chat", element: <FreeChatPage /> },
+      { path: "/start-chat", element: <RootRedirect /> },
+      { path: "/pricing", element: <PricingPage /> },
+      { path: "/faq", element: <FaqPage /> },
+      { path: "/contact", element: <ContactPage /> },
+      { path: "/terms", element: <TermsPage /> },
+      { path: "/login", element: <LoginPage /> },
+      { path: "/login/:id", element: <LoginPage /> },
+      { path: "/reset-password/:code", element: <ResetPasswordPage /> },
+      { path: "/forbidden", element: <ForbiddenPage /> },
+      { path: "/maintenance", element: <MaintenancePage /> },
+      { path: "/logout", element: <LogoutPage /> },
+      { path: "*", element: <NotFoundPage /> },
+    ],
+  },
   {
     element: <RequireSession />,
     children: [
@@ -34,10 +75,22 @@ export const routes: RouteObject[] = [
         ],
       },
       { path: "/character-select/:id", element: <CharacterSelectRedirect /> },
-      { path: "/chat", element: <ChatPage /> },
+      {
+        path: "/chat",
+        element: (
+          <Suspense
+            fallback={
+              <div className="center-screen">
+                <Spinner label="Loading chat" />
+              </div>
+            }
+          >
+            <ChatPage />
+          </Suspense>
+        ),
+      },
     ],
   },
-  { path: "*", element: <NotFoundPage /> },
 ];
 
 /** Builds the browser router for the route table. */

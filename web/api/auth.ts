@@ -29,6 +29,33 @@ export function demoLogin(id: string): Promise<LoginEnvelope> {
   });
 }
 
+/**
+ * POST /auth/device-login with `id`: the device id read from the user agent's
+ * `CompanionDevice/<id>` marker (spec 2: device login runs automatically).
+ */
+export function deviceLogin(id: string): Promise<LoginEnvelope> {
+  return apiRequest<LoginEnvelope>("/auth/device-login", {
+    method: "POST",
+    body: new URLSearchParams({ id }),
+    expireOn401: false,
+  });
+}
+
+/**
+ * POST /youtube/callback with `code` and `state`: the video platform's OAuth return to
+ * /login/youtube?code=..&state=.. (spec 7: "/{video-platform}/callback").
+ */
+export function youtubeCallback(code: string, state: string): Promise<LoginEnvelope> {
+  return apiRequest<LoginEnvelope>("/youtube/callback", {
+    method: "POST",
+    body: new URLSearchParams({ code, state }),
+    expireOn401: false,
+  });
+}
+
+/** The address that starts the YouTube sign-in; the server redirects to the provider. */
+export const YOUTUBE_SIGN_IN_URL = "/api/auth/oauth/youtube/start";
+
 /** POST /auth/forgot-password with `email`; the envelope is returned as is (spec 7). */
 export function forgotPassword(email: string): Promise<Envelope> {
   return apiRequest("/auth/forgot-password", {

@@ -1,12 +1,15 @@
-import { useEffect, useId, useState } from "react";
+import { useCallback, useEffect, useId, useRef, useState } from "react";
 import { NavLink, useLocation } from "react-router";
+import { useDismiss } from "../hooks/useDismiss";
 
-interface MenuItem {
+/** One entry of a site menu: the label as the spec spells it and the in-app path. */
+export interface MenuItem {
   label: string;
   to: string;
 }
 
-const ITEMS: MenuItem[] = [
+/** spec 2 "Signed-in menu and footer": the signed-in menu's entries. */
+export const SIGNED_IN_MENU: MenuItem[] = [
   { label: "HOME", to: "/" },
   { label: "MY PROFILE", to: "/user/profile" },
   { label: "CHARACTERS", to: "/characters/list" },
@@ -15,22 +18,43 @@ const ITEMS: MenuItem[] = [
   { label: "LOGOUT", to: "/logout" },
 ];
 
+/** spec 2 "Shared public layout": the public menu's entries. */
+export const PUBLIC_MENU: MenuItem[] = [
+  { label: "HOME", to: "/" },
+  { label: "CHAT", to: "/start-chat" },
+  { label: "PRICING", to: "/pricing" },
+  { label: "F.A.Q", to: "/faq" },
+  { label: "CONTACT", to: "/contact" },
+  { label: "TERMS OF SERVICE", to: "/terms" },
+];
+
+interface SiteMenuProps {
+  items: MenuItem[];
+  /** `top` slides down under the header (signed-in area); `drawer` slides in from the right (public pages). */
+  variant?: "top" | "drawer";
+}
+
 /**
- * The signed-in sliding top menu (spec 2): HOME, MY PROFILE, CHARACTERS, CHANGE PASSWORD,
- * F.A.Q, LOGOUT; slides in 0.3 s (spec 9); F.A.Q is left out on the preset selection page.
+ * The sliding site menu (spec 2; spec 9: it slides open and closed over 0.3 s). On the
+ * preset selection page the F.A.Q entry is left out (spec 2). A new page, Escape or a click
+ * outside closes it.
  */
-export function SiteMenu() {
+export function SiteMenu({ items, variant = "top" }: SiteMenuProps) {
   const [open, setOpen] = useState(false);
   const { pathname } = useLocation();
   const menuId = useId();
-  const items = pathname === "/characters/selection" ? ITEMS.filter((item) => item.to !== "/faq") : ITEMS;
+  const root = useRef<HTMLDivElement>(null);
+  const close = useCallback(() => setOpen(false), []);
+  useDismiss(root, open, close);
+  const shown = pathname === "/characters/selection" ? items.filter((item) => item.to !== "/faq") : items;
 
   // A new page closes the menu.
   // biome-ignore lint/correctness/useExhaustiveDependencies: pathname is the trigger
   useEffect(() => setOpen(false), [pathname]);
 
+  const panelClass = `site-menu__panel site-menu__panel--${variant}${open ? " site-menu__panel--open" : ""}`;
   return (
-    <div className="site-menu">
+    <div className="site-menu" ref={root}>
       <button
         type="button"
         className={open ? "menu-toggle menu-toggle--open" : "menu-toggle"}
@@ -43,16 +67,11 @@ export function SiteMenu() {
         <span />
         <span />
       </button>
-      <nav
-        id={menuId}
-        className={open ? "site-menu__panel site-menu__panel--open" : "site-menu__panel"}
-        aria-label="Main"
-        inert={!open}
-      >
+      <nav id={menuId} className={panelClass} aria-label="Main" inert={!open}>
         <ul>
-          {items.map((item) => (
+          {shown.map((item) => (
             <li key={item.to}>
-              <NavLink to={item.to} end onClick={() => setOpen(false)}>
+              <NavLink to={item.to} end onClick={close}>
                 {item.label}
               </NavLink>
             </li>

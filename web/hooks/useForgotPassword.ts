@@ -1,6 +1,7 @@
 import { type UseMutationResult, useMutation } from "@tanstack/react-query";
 import type { Envelope } from "../../common/api";
 import { forgotPassword } from "../api/auth";
+import { classifyFailure } from "../lib/failure";
 import { succeed, warnPublic } from "../lib/notify";
 
 /**
@@ -22,7 +23,7 @@ export function useForgotPassword(onDone: () => void): UseMutationResult<Envelop
     },
     onError: (error) => {
       console.error("forgot-password", error);
-      warnPublic(error.message || "Request failed.");
+      if (classifyFailure(error) !== "handled") warnPublic(error.message || "Request failed.");
     },
   });
 }

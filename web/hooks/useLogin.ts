@@ -2,43 +2,56 @@ import { useMutation } from "@tanstack/react-query";
 import { useCallback, useState } from "react";
 import { useNavigate } from "react-router";
 import { TOAST_LOGIN_SUCCESS_MS } from "../../common/constants";
-import { demoLogin, type LoginEnvelope, loginWithPassword } from "../api/auth";
+import { demoLogin, deviceLogin, type LoginEnvelope, loginWithPassword, youtubeCallback } from "../api/auth";
+import type { AutomaticLogin } from "../lib/autoLogin";
+import { classifyFailure } from "../lib/failure";
 import { succeed, warnPublic } from "../lib/notify";
 import { saveSession } from "../lib/session";
 import { isInAppPath } from "../lib/text";
 
-/** Where the sign-in stands: `success` shows the success art, `forbidden` the forbidden art. */
+/** Where the sign-in stands: `success` shows the success video, `forbidden` the forbidden art. */
 export type LoginState = "idle" | "busy" | "success" | "forbidden";
 
-type LoginRequest =
-  | { kind: "password"; email: string; password: string; id?: string }
-  | { kind: "demo"; id: string };
+type LoginRequest = { kind: "password"; email: string; password: string } | AutomaticLogin;
 
 export interface Login {
   state: LoginState;
   /** POST /auth/login with the form's email and password. */
   signIn: (email: string, password: string) => void;
-  /** POST /auth/demo-login with the route id (spec 2: /login/:id starts it automatically). */
-  signInDemo: (id: string) => void;
+  /**
+   * The sign-ins the screen starts by itself (spec 2): demo (POST /auth/demo-login), device
+   * (POST /auth/device-login) or the YouTube OAuth return (POST /youtube/callback).
+   */
+  signInAutomatically: (request: AutomaticLogin) => void;
 }
 
 const DEFAULT_PAGE = "/characters/list";
 
+function send(request: LoginRequest): Promise<LoginEnvelope> {
+  switch (request.kind) {
+    case "password":
+      return loginWithPassword(request);
+    case "demo":
+      return demoLogin(request.id);
+    case "device":
+      return deviceLogin(request.id);
+    case "youtube":
+      return youtubeCallback(request.code, request.state);
+  }
+}
+
 /**
  * Signing in (spec 4 "Session", "Login screen"; spec 8): on success 1 the token (expiring in
- * one hour) and user are stored, a 4 s success toast shows top-right and, when it goes away,
- * the app opens the page the server named. On failure the server message (or the error's)
- * shows as a warning toast bottom-right and the state turns `forbidden`.
+ * one hour) and user are stored, the state turns `success` (the video replaces the picture), a
+ * 4 s success toast shows top-right and, when it goes away, the app opens the page the server
+ * named. On failure the server message (or the error's) shows as a warning toast bottom-right
+ * for 3 s and the state turns `forbidden`.
  */
 export function useLogin(): Login {
   const navigate = useNavigate();
   const [state, setState] = useState<LoginState>("idle");
 
-  const { mutate } = useMutation({
-    mutationFn: (request: LoginRequest): Promise<LoginEnvelope> =>
-      request.kind === "demo" ? demoLogin(request.id) : loginWithPassword(request),
-    meta: { silent: true },
-  });
+  const { mutate } = useMutation({ mutationFn: send, meta: { silent: true } });
 
   const run = useCallback(
     (request: LoginRequest) => {
@@ -58,7 +71,7 @@ export function useLogin(): Login {
         onError: (error) => {
           console.error("login", error);
           setState("forbidden");
-          warnPublic(error.message || "Login failed.");
+          if (classifyFailure(error) !== "handled") warnPublic(error.message || "Login failed.");
         },
       });
     },
@@ -69,6 +82,5 @@ export function useLogin(): Login {
     (email: string, password: string) => run({ kind: "password", email, password }),
     [run],
   );
-  const signInDemo = useCallback((id: string) => run({ kind: "demo", id }), [run]);
-  return { state, signIn, signInDemo };
+  return { state, signIn, signInAutomatically: run };
 }

@@ -7,6 +7,8 @@ export interface RequiredFields<K extends string> {
   setValue: (name: K, value: string) => void;
   /** Flags every blank field; true when none is blank (then the form may be sent). */
   validate: () => boolean;
+  /** Back to the initial values with nothing flagged (spec 2: the contact form is cleared after sending). */
+  reset: () => void;
 }
 
 /**
@@ -14,6 +16,7 @@ export interface RequiredFields<K extends string> {
  * trimming, on submit and live while typing as soon as it becomes empty.
  */
 export function useRequiredFields<K extends string>(initial: Record<K, string>): RequiredFields<K> {
+  const [initialValues] = useState(initial);
   const [values, setValues] = useState<Record<K, string>>(initial);
   const [touched, setTouched] = useState<Partial<Record<K, boolean>>>({});
 
@@ -36,5 +39,10 @@ export function useRequiredFields<K extends string>(initial: Record<K, string>):
     return names.every((name) => values[name].trim() !== "");
   }, [values]);
 
-  return { values, invalid, setValue, validate };
+  const reset = useCallback(() => {
+    setValues(initialValues);
+    setTouched({});
+  }, [initialValues]);
+
+  return { values, invalid, setValue, validate, reset };
 }

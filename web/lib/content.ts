@@ -5,7 +5,7 @@ import { DEFAULT_PICTURE } from "../../common/constants";
  * names; the SPA builds `/content/<area>/<file>`.
  */
 
-export type ContentArea = "users" | "characters" | "predefined-characters";
+export type ContentArea = "users" | "characters" | "predefined-characters" | "pricing";
 
 /** spec 3: the fallback picture `user.jpg`, used when a picture is missing or fails to load. */
 export const FALLBACK_PICTURE_URL = `/content/${DEFAULT_PICTURE}`;

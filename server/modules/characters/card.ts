@@ -109,7 +109,7 @@ function cardData(card: unknown): CardData {
 }
 
 /** Cuts text to `max` characters at a word boundary when one is near. */
-function fit(text: string, max: number): string {
+function truncateText(text: string, max: number): string {
   if (text.length <= max) return text;
   const cut = text.slice(0, max);
   const space = cut.lastIndexOf(" ");
@@ -128,10 +128,10 @@ export function importCardData(data: CardData): ImportedCard {
     .join("\n\n");
   const appearance = typeof data.extensions.appearance === "string" ? data.extensions.appearance : "";
   return {
-    name: fit(data.name, 50),
-    backstory: fit(backstory || data.name, BACKSTORY_MAX_LENGTH),
-    greeting: fit(data.first_mes, GREETING_MAX_LENGTH),
-    appearance: fit(appearance, APPEARANCE_MAX_LENGTH),
+    name: truncateText(data.name, 50),
+    backstory: truncateText(backstory || data.name, BACKSTORY_MAX_LENGTH),
+    greeting: truncateText(data.first_mes, GREETING_MAX_LENGTH),
+    appearance: truncateText(appearance, APPEARANCE_MAX_LENGTH),
     data,
   };
 }

@@ -1,8 +1,9 @@
-import { useEffect, useRef, useState } from "react";
-import { useParams } from "react-router";
+import { useEffect, useMemo, useRef, useState } from "react";
+import { useParams, useSearchParams } from "react-router";
 import { BrandMark } from "../../components/BrandMark";
 import { useForgotPassword } from "../../hooks/useForgotPassword";
 import { useLogin } from "../../hooks/useLogin";
+import { decideAutomaticLogin } from "../../lib/autoLogin";
 import { LoginIllustration, type LoginVisual } from "./components/LoginIllustration";
 import { RecoverForm } from "./components/RecoverForm";
 import { SignInForm } from "./components/SignInForm";
@@ -11,23 +12,33 @@ type Mode = "signin" | "recover";
 
 /**
  * `/login` and `/login/:id` (spec 2 "Login", spec 4): Member Sign in and Recover Password
- * modes. With `:id` the demo login starts by itself; while it runs the forms are hidden and a
- * busy 'Enjoy..' button shows.
+ * modes. A sign-in starts by itself for `/login/youtube?code&state` (OAuth return), any other
+ * `/login/:id` (demo) and a `CompanionDevice/<id>` user agent (device); while it runs the forms
+ * are hidden and a busy 'Enjoy..' button shows.
  */
 export function LoginPage() {
   const { id } = useParams();
+  const [search] = useSearchParams();
   const [mode, setMode] = useState<Mode>("signin");
-  const { state, signIn, signInDemo } = useLogin();
+  const { state, signIn, signInAutomatically } = useLogin();
   const forgot = useForgotPassword(() => setMode("signin"));
-  const autoStarted = useRef<string | null>(null);
+  const query = search.toString();
+  const automatic = useMemo(
+    () => decideAutomaticLogin(id, new URLSearchParams(query), navigator.userAgent),
+    [id, query],
+  );
+  // One automatic sign-in per distinct request (StrictMode runs effects twice).
+  const started = useRef<string | null>(null);
 
   useEffect(() => {
-    if (!id || autoStarted.current === id) return;
-    autoStarted.current = id;
-    signInDemo(id);
-  }, [id, signInDemo]);
+    if (automatic === null) return;
+    const key = JSON.stringify(automatic);
+    if (started.current === key) return;
+    started.current = key;
+    signInAutomatically(automatic);
+  }, [automatic, signInAutomatically]);
 
-  const automatic = Boolean(id) && (state === "idle" || state === "busy");
+  const running = automatic !== null && (state === "idle" || state === "busy");
   const visual: LoginVisual =
     state === "success" ? "success" : state === "forbidden" ? "forbidden" : "welcome";
 
@@ -38,7 +49,7 @@ export function LoginPage() {
           <BrandMark />
         </div>
         <LoginIllustration visual={visual} />
-        {automatic || state === "success" ? (
+        {running || state === "success" ? (
           <button
             type="button"
             className="button button--primary button--block"

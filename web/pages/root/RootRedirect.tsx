@@ -4,8 +4,9 @@ import { clearSession, readToken } from "../../lib/session";
 import { isTokenExpired } from "../../lib/tokenPolicy";
 
 /**
- * `/` and `/home` for now (spec 2 "root redirector"): a stored token → /characters/list,
- * otherwise /login. An expired token is cleared locally, with no server call (spec 4).
+ * `/start-chat`, the root redirector (spec 2): a stored session token → /characters/list,
+ * otherwise /login. An expired token counts as none and is cleared locally, with no server
+ * call (spec 4).
  */
 export function RootRedirect() {
   const token = readToken();

@@ -3,7 +3,7 @@ import { Link } from "react-router";
 /** Any unknown path: a simple 404 with a link home. */
 export function NotFoundPage() {
   return (
-    <div className="center-screen">
+    <section className="public-page system-page">
       <div className="card card--narrow system-card">
         <p className="system-card__code" aria-hidden="true">
           404
@@ -14,6 +14,6 @@ export function NotFoundPage() {
           Go home
         </Link>
       </div>
-    </div>
+    </section>
   );
 }

@@ -1,9 +1,12 @@
+import successVideo from "../../../assets/login-success.webm";
+
 /** What the login screen's picture shows (spec 4): the welcome art, success, or forbidden. */
 export type LoginVisual = "welcome" | "success" | "forbidden";
 
 /**
- * The login screen's picture as inline SVG (no downloaded media): a welcome heart, a success
- * check (spec 2: "a success video replaces the image") or a forbidden sign after a failed login.
+ * The login screen's picture: a welcome heart (inline SVG), after a successful sign-in the
+ * bundled success video (spec 2: "a success video replaces the image"; 1.7 s, played once,
+ * muted), or a forbidden sign after a failed one.
  */
 export function LoginIllustration({ visual }: { visual: LoginVisual }) {
   if (visual === "forbidden") {
@@ -28,18 +31,17 @@ export function LoginIllustration({ visual }: { visual: LoginVisual }) {
   if (visual === "success") {
     return (
       <div className="login-art login-art--success">
-        <svg viewBox="0 0 120 120" width="120" height="120" role="img" aria-label="Signed in">
-          <circle cx="60" cy="60" r="50" fill="none" stroke="currentColor" strokeWidth="8" />
-          <path
-            className="login-art__check"
-            d="M36 62l16 16 32-34"
-            fill="none"
-            stroke="currentColor"
-            strokeWidth="10"
-            strokeLinecap="round"
-            strokeLinejoin="round"
-          />
-        </svg>
+        <video
+          className="login-art__video"
+          src={successVideo}
+          width={160}
+          height={160}
+          autoPlay
+          muted
+          playsInline
+          preload="auto"
+          aria-label="Signed in"
+        />
         <p>Welcome back!</p>
       </div>
     );
