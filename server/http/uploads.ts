@@ -1,4 +1,5 @@
 import sharp, { type Metadata } from "sharp";
+import { z } from "zod";
 import { AppError, badRequest } from "./errors";
 
 /** Longest side of a stored picture, pixels. */
@@ -47,3 +48,9 @@ export async function normalisePicture(bytes: Buffer): Promise<Buffer> {
     throw badRequest("photo: the image could not be read.", "bad_image");
   }
 }
+
+/** A multipart file field that may be absent or empty: the bytes, or undefined. */
+export const optionalUpload = z
+  .union([z.instanceof(Buffer), z.literal("")])
+  .optional()
+  .transform((v) => (v instanceof Buffer && v.length > 0 ? v : undefined));

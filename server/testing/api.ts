@@ -61,3 +61,38 @@ export async function demoWithCharacter(app: FastifyInstance) {
   const characterId = (created.body.data as { characterUUID: string }).characterUUID;
   return { ...session, characterId };
 }
+
+/**
+ * Calls the API with a multipart body (spec 7: create/update and chat/message are multipart).
+ * `files` values are sent as file parts with the given name (the server must not trust it).
+ */
+export async function callMultipart(
+  app: FastifyInstance,
+  url: string,
+  options: {
+    token?: string;
+    fields?: Record<string, string>;
+    files?: Record<string, { bytes: Buffer; filename: string; type?: string }>;
+  },
+): Promise<CallResult> {
+  const form = new FormData();
+  for (const [k, v] of Object.entries(options.fields ?? {})) form.append(k, v);
+  for (const [k, f] of Object.entries(options.files ?? {})) {
+    form.append(
+      k,
+      new Blob([new Uint8Array(f.bytes)], { type: f.type ?? "application/octet-stream" }),
+      f.filename,
+    );
+  }
+  const request = new Request("http://local/", { method: "POST", body: form });
+  const response = await app.inject({
+    method: "POST",
+    url,
+    headers: {
+      ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
+      "content-type": request.headers.get("content-type") ?? "",
+    },
+    payload: Buffer.from(await request.arrayBuffer()),
+  });
+  return { status: response.statusCode, body: response.json() };
+}

@@ -4,6 +4,7 @@ import { APPEARANCE_MAX_LENGTH, BACKSTORY_MAX_LENGTH, GREETING_MAX_LENGTH } from
 import { currentUser } from "../../http/auth";
 import { ok } from "../../http/envelope";
 import { notFound } from "../../http/errors";
+import { optionalUpload } from "../../http/uploads";
 import { parseInput } from "../../http/validate";
 import {
   presentCharacterDetail,
@@ -16,9 +17,6 @@ import type { CharactersService } from "./characters.service";
 const UserIdQuery = z.object({ id: z.string().max(100).optional() });
 const IdQuery = z.object({ id: z.uuid("must be an id") });
 const VoiceQuery = z.object({ v: z.string().trim().min(1, "is required").max(100) });
-const photoField = z
-  .union([z.instanceof(Buffer), z.literal(""), z.undefined()])
-  .transform((v) => (v instanceof Buffer && v.length > 0 ? v : undefined));
 /** spec 5: required fields and lengths of the character form; the same rules as the browser's. */
 const CharacterBody = z.object({
   name: z.string().trim().min(1, "is required").max(50, "must be at most 50 characters"),
@@ -40,7 +38,7 @@ const CharacterBody = z.object({
     .trim()
     .max(APPEARANCE_MAX_LENGTH, `must be at most ${APPEARANCE_MAX_LENGTH} characters`)
     .default(""),
-  photo: photoField,
+  photo: optionalUpload,
   old_photo: z.string().max(200).optional(),
 });
 const UpdateBody = CharacterBody.extend({ id: z.uuid("must be an id") });

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { currentUser } from "../../http/auth";
 import { ok } from "../../http/envelope";
 import { notFound } from "../../http/errors";
+import { optionalUpload } from "../../http/uploads";
 import { parseInput } from "../../http/validate";
 import { presentSessionUser } from "../auth/auth.presenter";
 import type { UsersService } from "./users.service";
@@ -11,9 +12,7 @@ const SelfQuery = z.object({ id: z.string().max(100).optional() });
 const UpdateBody = z.object({
   fname: z.string().trim().min(1, "is required").max(100),
   name: z.string().trim().min(1, "is required").max(50),
-  photo: z
-    .union([z.instanceof(Buffer), z.literal(""), z.undefined()])
-    .transform((v) => (v instanceof Buffer && v.length > 0 ? v : undefined)),
+  photo: optionalUpload,
   old_photo: z.string().max(200).optional(),
   id: z.string().max(100).optional(),
 });
