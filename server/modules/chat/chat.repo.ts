@@ -197,4 +197,53 @@ export class ChatRepo {
       .where("chat_count", ">", 0)
       .execute();
   }
+
+  /** Creates a group of the user with one first member. */
+  async createGroup(userId: string, groupId: string, characterId: string, now: number): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      await trx.insertInto("chat_groups").values({ id: groupId, user_id: userId, created_at: now }).execute();
+      await trx
+        .insertInto("chat_group_members")
+        .values({ group_id: groupId, character_id: characterId, position: 0 })
+        .execute();
+    });
+  }
+
+  /**
+   * Adds a member unless the group already has `max` members or holds the character, checked
+   * in the same transaction (the group row is locked first on PostgreSQL).
+   * @returns "added", "full" or "already".
+   */
+  async addMember(groupId: string, characterId: string, max: number): Promise<"added" | "full" | "already"> {
+    return this.db.transaction().execute(async (trx) => {
+      await trx
+        .updateTable("chat_groups")
+        .set((eb) => ({ created_at: eb.ref("created_at") }))
+        .where("id", "=", groupId)
+        .execute();
+      const members = await trx
+        .selectFrom("chat_group_members")
+        .select(["character_id", "position"])
+        .where("group_id", "=", groupId)
+        .execute();
+      if (members.some((m) => m.character_id === characterId)) return "already";
+      if (members.length >= max) return "full";
+      const position = Math.max(-1, ...members.map((m) => m.position)) + 1;
+      await trx
+        .insertInto("chat_group_members")
+        .values({ group_id: groupId, character_id: characterId, position })
+        .execute();
+      return "added";
+    });
+  }
+
+  /** @returns false when the character was not a member. */
+  async removeMember(groupId: string, characterId: string): Promise<boolean> {
+    const result = await this.db
+      .deleteFrom("chat_group_members")
+      .where("group_id", "=", groupId)
+      .where("character_id", "=", characterId)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
 }

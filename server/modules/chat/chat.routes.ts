@@ -29,6 +29,12 @@ const MessageBody = z.object({
   time: z.string().optional(),
 });
 
+const GroupNewQuery = z.object({ cId: z.uuid("must be a character id") });
+const GroupMemberQuery = z.object({
+  gId: z.uuid("must be a group id"),
+  cId: z.uuid("must be a character id"),
+});
+
 /** Rejects a user id parameter naming someone else (spec 7 passes the user's own id). */
 function assertSelf(userId: string, id: string | undefined): void {
   if (id && id !== userId) throw notFound("User not found.");
@@ -86,5 +92,23 @@ export function chatRoutes(app: FastifyInstance, chat: ChatService, auth: preHan
       genimage: 0,
       options: { splitCount: text ? 1 : 0, splitMessages: text ? [text] : [], picDesc: "" },
     };
+  });
+
+  app.get("/api/chat/group/new", { preHandler: auth }, async (request) => {
+    const query = parseInput(GroupNewQuery, request.query);
+    const page = await chat.newGroup(currentUser(request), query.cId);
+    return ok("Group created.", { page });
+  });
+
+  app.get("/api/chat/group/member/add", { preHandler: auth }, async (request) => {
+    const query = parseInput(GroupMemberQuery, request.query);
+    const page = await chat.addGroupMember(currentUser(request), query.gId, query.cId);
+    return ok("Member added.", { page });
+  });
+
+  app.get("/api/chat/group/member/remove", { preHandler: auth }, async (request) => {
+    const query = parseInput(GroupMemberQuery, request.query);
+    const page = await chat.removeGroupMember(currentUser(request), query.gId, query.cId);
+    return ok("Member removed.", { page });
   });
 }

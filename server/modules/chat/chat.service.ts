@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
-import { FIRST_MESSAGE_MARKER } from "../../../common/constants";
+import { FIRST_MESSAGE_MARKER, GROUP_MAX_MEMBERS } from "../../../common/constants";
 import type { Character, ChatHistoryRow, ChatSession, User } from "../../db/schema";
-import { AppError, badRequest, notFound, tooMany } from "../../http/errors";
+import { AppError, badRequest, forbidden, notFound, tooMany } from "../../http/errors";
 import { type LlmProvider, LlmUnavailableError } from "../../providers/llm/llm";
 import type { CharactersRepo } from "../characters/characters.repo";
 import { type ChatRepo, nextSeq } from "./chat.repo";
@@ -171,6 +171,42 @@ export class ChatService {
         modelMs: performance.now() - started,
       };
     }
+  }
+
+  /**
+   * Starts a group chat with one of the user's characters (spec 7 `chat/group/new`).
+   * @returns the page to open: the group's chat. @throws AppError 404 for another user's character.
+   */
+  async newGroup(user: User, characterId: string): Promise<string> {
+    if (!(await this.characters.findOwned(user.id, characterId))) throw notFound("Character not found.");
+    const groupId = randomUUID();
+    await this.repo.createGroup(user.id, groupId, characterId, this.now());
+    return `/character-select/${groupId}`;
+  }
+
+  /**
+   * Adds one of the user's characters to one of their groups (spec 6: at most 4 members, only
+   * the user's own characters). @returns the page to open.
+   * @throws AppError 404 for a group or character that is not the user's; 403 when full; 400 when already in.
+   */
+  async addGroupMember(user: User, groupId: string, characterId: string): Promise<string> {
+    const group = await this.repo.findOwnedGroup(user.id, groupId);
+    if (!group) throw notFound("Group not found.");
+    if (!(await this.characters.findOwned(user.id, characterId))) throw notFound("Character not found.");
+    const result = await this.repo.addMember(groupId, characterId, GROUP_MAX_MEMBERS);
+    if (result === "full")
+      throw forbidden(`A group chat holds at most ${GROUP_MAX_MEMBERS} members.`, "group_full");
+    if (result === "already") throw badRequest("This character is already in the group.");
+    return `/character-select/${groupId}`;
+  }
+
+  /** Removes a member from one of the user's groups. @throws AppError 404 when not the user's or not a member. */
+  async removeGroupMember(user: User, groupId: string, characterId: string): Promise<string> {
+    const group = await this.repo.findOwnedGroup(user.id, groupId);
+    if (!group) throw notFound("Group not found.");
+    if (!(await this.repo.removeMember(groupId, characterId)))
+      throw notFound("This character is not in the group.");
+    return `/character-select/${groupId}`;
   }
 
   /** spec 3 "Chat profile": the user and the chat's characters. */
