@@ -73,9 +73,14 @@ export async function createTestApp(
  * Starts a listening server with the built SPA (dist/web) for browser tests, on SQLite in a
  * temporary directory and the tiny real model unless `env` says otherwise.
  */
-export async function startTestServer(
-  opts: { env?: Record<string, string> } = {},
-): Promise<{ url: string; close(): Promise<void> }> {
+export async function startTestServer(opts: { env?: Record<string, string> } = {}): Promise<{
+  url: string;
+  /** The database, for tests that set plan flags (there is no admin API yet). */
+  db: TestApp["db"]["db"];
+  /** Creates a member account with a password on the Free plan. @returns its user id. */
+  createMember(email: string, password: string): Promise<string>;
+  close(): Promise<void>;
+}> {
   const app = await createTestApp({
     env: {
       LLM_PROVIDER: "llama",
@@ -87,5 +92,13 @@ export async function startTestServer(
   });
   await app.llmReady;
   const address = await app.app.listen({ port: 0, host: "127.0.0.1" });
-  return { url: address, close: () => app.dispose() };
+  return {
+    url: address,
+    db: app.db.db,
+    async createMember(email: string, password: string) {
+      const user = await app.auth.createAccount({ email, password, fullName: "Test Member", planName: "Free" });
+      return user.id;
+    },
+    close: () => app.dispose(),
+  };
 }
