@@ -96,7 +96,12 @@ export async function startTestServer(opts: { env?: Record<string, string> } = {
     url: address,
     db: app.db.db,
     async createMember(email: string, password: string) {
-      const user = await app.auth.createAccount({ email, password, fullName: "Test Member", planName: "Free" });
+      const user = await app.auth.createAccount({
+        email,
+        password,
+        fullName: "Test Member",
+        planName: "Free",
+      });
       return user.id;
     },
     close: () => app.dispose(),

@@ -8,6 +8,7 @@ import { notFound } from "../../http/errors";
 import { parseInput } from "../../http/validate";
 import { presentHistoryEntry, presentProfileCharacter } from "./chat.presenter";
 import type { ChatService } from "./chat.service";
+import { splitReply } from "./split-reply";
 
 const ProfileQuery = z.object({ uid: z.string().max(100).optional(), id: z.string().max(100).default("") });
 const HistoryQuery = z.object({
@@ -83,6 +84,7 @@ export function chatRoutes(app: FastifyInstance, chat: ChatService, auth: preHan
     request.modelMs = result.modelMs;
     const history = result.entry ? [presentHistoryEntry(result.entry)] : [];
     const text = result.entry?.reply_message ?? "";
+    const parts = splitReply(text);
     return {
       success: result.success ? 1 : 0,
       message: result.message,
@@ -90,7 +92,7 @@ export function chatRoutes(app: FastifyInstance, chat: ChatService, auth: preHan
       history,
       audioUrl: "",
       genimage: 0,
-      options: { splitCount: text ? 1 : 0, splitMessages: text ? [text] : [], picDesc: "" },
+      options: { splitCount: parts.length, splitMessages: parts, picDesc: "" },
     };
   });
 
