@@ -236,6 +236,22 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  "0004_client_message_ids": {
+    async up(db: Kysely<unknown>) {
+      // The id the client gives each send, so a retried send never makes a second entry.
+      await db.schema
+        .alterTable("chat_history")
+        .addColumn("client_message_id", "text", (c) => c.notNull().defaultTo(""))
+        .execute();
+      await db.schema
+        .createIndex("chat_history_client_message")
+        .on("chat_history")
+        .columns(["session_id", "client_message_id"])
+        .unique()
+        .where(sql.ref("client_message_id"), "<>", "")
+        .execute();
+    },
+  },
 };
 
 class InlineProvider implements MigrationProvider {

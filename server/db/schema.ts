@@ -145,6 +145,8 @@ export interface ChatHistoryTable {
   error: string;
   /** Order within the session: epoch microseconds, strictly increasing per process. */
   seq: number;
+  /** The client's id of the send ('' for entries the server made, e.g. greetings). */
+  client_message_id: string;
 }
 
 export interface ContactMessagesTable {

@@ -136,6 +136,16 @@ export class ChatRepo {
     return rows.reverse();
   }
 
+  /** The entry a client sent with this id in this session, if any. */
+  findByClientMessageId(sessionId: string, clientMessageId: string): Promise<ChatHistoryRow | undefined> {
+    return this.db
+      .selectFrom("chat_history")
+      .selectAll()
+      .where("session_id", "=", sessionId)
+      .where("client_message_id", "=", clientMessageId)
+      .executeTakeFirst();
+  }
+
   async insertEntry(entry: ChatHistoryRow): Promise<void> {
     await this.db.insertInto("chat_history").values(entry).execute();
   }

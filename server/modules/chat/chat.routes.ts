@@ -28,6 +28,13 @@ const MessageBody = z.object({
   cId: z.string().max(100).default(""),
   mute: z.string().optional(),
   time: z.string().optional(),
+  /** Ours: the client's id of this send; a retry with the same id never makes a second entry. */
+  clientMessageId: z
+    .string()
+    .trim()
+    .max(100)
+    .regex(/^[\w-]*$/, "must be letters, digits, '-' or '_'")
+    .optional(),
 });
 
 const GroupNewQuery = z.object({ cId: z.uuid("must be a character id") });
@@ -80,6 +87,7 @@ export function chatRoutes(app: FastifyInstance, chat: ChatService, auth: preHan
       message: body.message,
       chatId: body.id,
       characterId: body.cId,
+      clientMessageId: body.clientMessageId,
     });
     request.modelMs = result.modelMs;
     const history = result.entry ? [presentHistoryEntry(result.entry)] : [];

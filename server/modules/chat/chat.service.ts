@@ -101,7 +101,7 @@ export class ChatService {
    */
   async sendMessage(
     user: User,
-    input: { message: string; chatId: string; characterId: string },
+    input: { message: string; chatId: string; characterId: string; clientMessageId?: string },
   ): Promise<SendResult> {
     const chat = await this.resolveChat(user, input.chatId);
     const character = input.characterId
@@ -110,17 +110,35 @@ export class ChatService {
     if (!character) throw notFound("This character is not in this chat.");
     if (input.message === FIRST_MESSAGE_MARKER) throw badRequest("message: this text is reserved.");
     const now = this.now();
+    const session = await this.repo.ensureSession(user.id, chat.chatKey, Boolean(chat.groupId), now);
+    const clientMessageId = input.clientMessageId ?? "";
+    if (clientMessageId) {
+      const earlier = await this.repo.findByClientMessageId(session.id, clientMessageId);
+      if (earlier) return this.repeated(earlier);
+    }
     if (!(await this.repo.consumeDailyMessage(user, day(now)))) {
       throw tooMany(
         `You have reached your limit of ${user.chat_limit} messages for today.`,
         "rate_limit:chat",
       );
     }
-    const session = await this.repo.ensureSession(user.id, chat.chatKey, Boolean(chat.groupId), now);
     if (!session.greeted) await this.greet(session, chat, user);
     const history = await this.repo.recentTexts(session.id, PROMPT_HISTORY_LIMIT);
-    const entry = this.newEntry(session.id, character.id, input.message, now);
-    await this.repo.insertEntry(entry);
+    const entry = {
+      ...this.newEntry(session.id, character.id, input.message, now),
+      client_message_id: clientMessageId,
+    };
+    try {
+      await this.repo.insertEntry(entry);
+    } catch (error) {
+      // The same client id sent twice at once: the unique index let one in; answer with it.
+      const earlier = clientMessageId
+        ? await this.repo.findByClientMessageId(session.id, clientMessageId)
+        : undefined;
+      if (!earlier) throw error;
+      await this.repo.refundDailyMessage(user.id);
+      return this.repeated(earlier);
+    }
     await this.repo.touchSession(session.id, now);
 
     const userName = displayName(user);
@@ -215,6 +233,20 @@ export class ChatService {
     return { user, chat };
   }
 
+  /** The answer to a send whose client id was seen before: the entry as it stands, no new work. */
+  private repeated(entry: ChatHistoryRow): SendResult {
+    if (entry.status === "replied") return { success: true, message: "Reply.", entry, modelMs: 0 };
+    if (entry.status === "pending") {
+      return { success: false, message: "This message is still being answered.", entry, modelMs: 0 };
+    }
+    return {
+      success: false,
+      message: "This message could not be answered. Please send it again.",
+      entry,
+      modelMs: 0,
+    };
+  }
+
   private newEntry(sessionId: string, characterId: string, message: string, now: number): ChatHistoryRow {
     return {
       id: randomUUID(),
@@ -231,6 +263,7 @@ export class ChatService {
       status: "pending",
       error: "",
       seq: nextSeq(now),
+      client_message_id: "",
     };
   }
 }
