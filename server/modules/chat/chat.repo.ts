@@ -83,10 +83,10 @@ export class ChatRepo {
   async recentTexts(
     sessionId: string,
     limit: number,
-  ): Promise<Array<{ message: string; reply_message: string }>> {
+  ): Promise<Array<{ message: string; reply_message: string; character_id: string }>> {
     const rows = await this.db
       .selectFrom("chat_history")
-      .select(["message", "reply_message"])
+      .select(["message", "reply_message", "character_id"])
       .where("session_id", "=", sessionId)
       .orderBy("seq", "desc")
       .limit(limit)
@@ -134,6 +134,21 @@ export class ChatRepo {
       .offset(offset)
       .execute();
     return rows.reverse();
+  }
+
+  /** The character who wrote the newest reply in the user's chat `chatKey`, if any. */
+  async lastReplyCharacterId(chatKey: string, userId: string): Promise<string | undefined> {
+    const row = await this.db
+      .selectFrom("chat_history")
+      .innerJoin("chat_sessions", "chat_sessions.id", "chat_history.session_id")
+      .select("chat_history.character_id")
+      .where("chat_sessions.user_id", "=", userId)
+      .where("chat_sessions.chat_key", "=", chatKey)
+      .where("chat_history.reply_message", "<>", "")
+      .orderBy("chat_history.seq", "desc")
+      .limit(1)
+      .executeTakeFirst();
+    return row?.character_id;
   }
 
   /** The entry a client sent with this id in this session, if any. */

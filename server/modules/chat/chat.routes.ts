@@ -37,6 +37,8 @@ const MessageBody = z.object({
     .optional(),
 });
 
+/** spec 7 `chat/group/reply`: message, id (the group), plus our client message id. */
+const GroupReplyBody = MessageBody.pick({ message: true, id: true, clientMessageId: true });
 const GroupNewQuery = z.object({ cId: z.uuid("must be a character id") });
 const GroupMemberQuery = z.object({
   gId: z.uuid("must be a group id"),
@@ -120,5 +122,21 @@ export function chatRoutes(app: FastifyInstance, chat: ChatService, auth: preHan
     const query = parseInput(GroupMemberQuery, request.query);
     const page = await chat.removeGroupMember(currentUser(request), query.gId, query.cId);
     return ok("Member removed.", { page });
+  });
+
+  app.post("/api/chat/group/reply", { preHandler: auth }, async (request) => {
+    const body = parseInput(GroupReplyBody, request.body);
+    const result = await chat.groupReply(currentUser(request), {
+      message: body.message,
+      chatId: body.id,
+      clientMessageId: body.clientMessageId,
+    });
+    request.modelMs = result.modelMs;
+    return {
+      success: result.success ? 1 : 0,
+      message: result.message,
+      whoReplies: result.whoReplies,
+      history: result.entries.map(presentHistoryEntry),
+    };
   });
 }

@@ -6,6 +6,7 @@ import { type LlmProvider, LlmUnavailableError } from "../../providers/llm/llm";
 import type { CharactersRepo } from "../characters/characters.repo";
 import { type ChatRepo, nextSeq } from "./chat.repo";
 import { buildPrompt, cleanReply, fillPlaceholders, stopStrings } from "./prompt";
+import { chooseSpeakers } from "./turn-order";
 
 /** A chat as the client names it: one character, or a group of them. */
 export interface ResolvedChat {
@@ -30,6 +31,9 @@ export interface ChatOptions {
   temperature: number;
 }
 
+/** Talkativeness of every character until the card has its own (0..1). */
+const DEFAULT_TALKATIVENESS = 0.5;
+
 /** Exchanges read for the prompt; the token budget then keeps what fits. */
 const PROMPT_HISTORY_LIMIT = 40;
 
@@ -46,6 +50,7 @@ export class ChatService {
     private readonly llm: LlmProvider,
     private readonly options: ChatOptions,
     private readonly now: () => number = Date.now,
+    private readonly random: () => number = Math.random,
   ) {}
 
   /**
@@ -108,13 +113,101 @@ export class ChatService {
       ? chat.members.find((m) => m.id === input.characterId)
       : chat.members[0];
     if (!character) throw notFound("This character is not in this chat.");
-    if (input.message === FIRST_MESSAGE_MARKER) throw badRequest("message: this text is reserved.");
+    const stored = await this.storeUserMessage(
+      user,
+      chat,
+      character.id,
+      input.message,
+      input.clientMessageId,
+    );
+    if ("repeated" in stored) return stored.repeated;
+    return this.answer(user, chat, stored.session, character, stored.entry);
+  }
+
+  /**
+   * A group turn (spec 7 `chat/group/reply`): stores the user's message, chooses who answers by the
+   * turn order (named characters first, then by talkativeness, never the last speaker twice in a
+   * row unaddressed, at most 3), and lets each answer in turn, seeing the replies before theirs.
+   * The first answer fills the user's entry; each further answer is an entry of its own.
+   * @returns whoReplies (character ids in order) and the entries, in order.
+   * @throws AppError 404 for a chat that is not one of the user's groups; 429 at the daily limit.
+   */
+  async groupReply(
+    user: User,
+    input: { message: string; chatId: string; clientMessageId?: string },
+  ): Promise<{
+    success: boolean;
+    message: string;
+    whoReplies: string[];
+    entries: ChatHistoryRow[];
+    modelMs: number;
+  }> {
+    const chat = await this.resolveChat(user, input.chatId);
+    if (!chat.groupId) throw notFound("Group not found.");
+    if (chat.members.length === 0) throw badRequest("This group has no members yet.");
+    const lastSpeaker = await this.repo.lastReplyCharacterId(chat.chatKey, user.id);
+    const whoReplies = chooseSpeakers(
+      input.message,
+      chat.members.map((m) => ({ id: m.id, name: m.name, talkativeness: DEFAULT_TALKATIVENESS })),
+      lastSpeaker,
+      this.random,
+    );
+    const stored = await this.storeUserMessage(
+      user,
+      chat,
+      whoReplies[0]!,
+      input.message,
+      input.clientMessageId,
+    );
+    if ("repeated" in stored) {
+      const r = stored.repeated;
+      return {
+        success: r.success,
+        message: r.message,
+        whoReplies: [],
+        entries: r.entry ? [r.entry] : [],
+        modelMs: 0,
+      };
+    }
+    const entries: ChatHistoryRow[] = [];
+    let modelMs = 0;
+    for (const [turn, speakerId] of whoReplies.entries()) {
+      const speaker = chat.members.find((m) => m.id === speakerId)!;
+      const entry = turn === 0 ? stored.entry : this.newEntry(stored.session.id, speaker.id, "", this.now());
+      if (turn > 0) await this.repo.insertEntry(entry);
+      const result = await this.answer(user, chat, stored.session, speaker, entry, turn > 0);
+      modelMs += result.modelMs;
+      if (result.entry) entries.push(result.entry);
+      if (!result.success) {
+        return {
+          success: turn > 0,
+          message: result.message,
+          whoReplies: whoReplies.slice(0, turn + 1),
+          entries,
+          modelMs,
+        };
+      }
+    }
+    return { success: true, message: "Replies.", whoReplies, entries, modelMs };
+  }
+
+  /**
+   * Validates and stores the user's message as a pending entry, once per client message id,
+   * after reserving one message of the daily quota (atomically).
+   */
+  private async storeUserMessage(
+    user: User,
+    chat: ResolvedChat,
+    characterId: string,
+    message: string,
+    clientMessageId = "",
+  ): Promise<{ repeated: SendResult } | { session: ChatSession; entry: ChatHistoryRow }> {
+    if (message === FIRST_MESSAGE_MARKER) throw badRequest("message: this text is reserved.");
     const now = this.now();
     const session = await this.repo.ensureSession(user.id, chat.chatKey, Boolean(chat.groupId), now);
-    const clientMessageId = input.clientMessageId ?? "";
     if (clientMessageId) {
       const earlier = await this.repo.findByClientMessageId(session.id, clientMessageId);
-      if (earlier) return this.repeated(earlier);
+      if (earlier) return { repeated: this.repeated(earlier) };
     }
     if (!(await this.repo.consumeDailyMessage(user, day(now)))) {
       throw tooMany(
@@ -123,9 +216,8 @@ export class ChatService {
       );
     }
     if (!session.greeted) await this.greet(session, chat, user);
-    const history = await this.repo.recentTexts(session.id, PROMPT_HISTORY_LIMIT);
     const entry = {
-      ...this.newEntry(session.id, character.id, input.message, now),
+      ...this.newEntry(session.id, characterId, message, now),
       client_message_id: clientMessageId,
     };
     try {
@@ -137,11 +229,28 @@ export class ChatService {
         : undefined;
       if (!earlier) throw error;
       await this.repo.refundDailyMessage(user.id);
-      return this.repeated(earlier);
+      return { repeated: this.repeated(earlier) };
     }
     await this.repo.touchSession(session.id, now);
+    return { session, entry };
+  }
 
+  /**
+   * Generates `character`'s reply to the conversation so far and stores it in `entry`.
+   * On failure the entry is marked failed and, unless `followUp`, the quota is given back.
+   */
+  private async answer(
+    user: User,
+    chat: ResolvedChat,
+    session: ChatSession,
+    character: Character,
+    entry: ChatHistoryRow,
+    followUp = false,
+  ): Promise<SendResult> {
     const userName = displayName(user);
+    const others = chat.members.filter((m) => m.id !== character.id).map((m) => m.name);
+    const names = new Map(chat.members.map((m) => [m.id, m.name]));
+    const history = await this.repo.recentTexts(session.id, PROMPT_HISTORY_LIMIT);
     const prompt = buildPrompt({
       character: {
         name: character.name,
@@ -153,10 +262,15 @@ export class ChatService {
       },
       userName,
       summary: session.summary,
-      history: [...history, entry].map((h) => ({ userMessage: h.message, reply: h.reply_message })),
+      history: history.map((h) => ({
+        userMessage: h.message,
+        reply: h.reply_message,
+        speaker: chat.groupId ? names.get(h.character_id) : undefined,
+      })),
       contextWindow: this.llm.contextWindow(),
       replyTokens: this.options.maxReplyTokens,
       countTokens: (t) => this.llm.countTokens(t),
+      otherMembers: chat.groupId ? others : [],
     });
     const started = performance.now();
     try {
@@ -164,9 +278,9 @@ export class ChatService {
         messages: prompt,
         maxTokens: this.options.maxReplyTokens,
         temperature: this.options.temperature,
-        stop: stopStrings(userName),
+        stop: stopStrings(userName, chat.groupId ? others : []),
       });
-      const reply = cleanReply(result.text, character.name, userName) || "…";
+      const reply = cleanReply(result.text, character.name, userName, chat.groupId ? others : []) || "…";
       const replied = { ...entry, reply_message: reply, reply_time: this.now(), status: "replied" };
       await this.repo.updateEntry(entry.id, {
         reply_message: replied.reply_message,
@@ -180,8 +294,8 @@ export class ChatService {
           ? error.message
           : `${character.name} could not reply right now. Please try again.`;
       await this.repo.updateEntry(entry.id, { status: "failed", error: String(error).slice(0, 500) });
-      // The user is not charged for a message the character could not answer.
-      await this.repo.refundDailyMessage(user.id);
+      // The user is not charged for a message no character could answer.
+      if (!followUp) await this.repo.refundDailyMessage(user.id);
       return {
         success: false,
         message,

@@ -19,7 +19,7 @@ describe("prompt assembly", () => {
     expect(system).toContain('"Hi Sam!"');
     expect(system).toContain("Long dark hair");
     expect(system).toContain("Always answer in French");
-    expect(system).toContain("never write Sam's words");
+    expect(system).toContain("never write the words, thoughts or actions of Sam");
     expect(system).not.toContain("{{");
   });
 

@@ -17,6 +17,8 @@ export interface CharacterCard {
 export interface Exchange {
   userMessage: string;
   reply: string;
+  /** In a group: the name of the character who wrote `reply` (another member's reply is shown by name). */
+  speaker?: string;
 }
 
 export interface PromptInput {
@@ -31,6 +33,8 @@ export interface PromptInput {
   /** Tokens kept free for the reply. */
   replyTokens: number;
   countTokens: (text: string) => number;
+  /** In a group chat: the other members' names. */
+  otherMembers?: string[];
 }
 
 /** Replaces the card placeholders `{{char}}` and `{{user}}` (case-insensitive). */
@@ -42,7 +46,12 @@ export function fillPlaceholders(text: string, charName: string, userName: strin
  * The system prompt: who the character is, whom they talk to, in which language, and the rules
  * that keep replies in character and never speak for the user.
  */
-export function buildSystemPrompt(card: CharacterCard, userName: string, summary: string): string {
+export function buildSystemPrompt(
+  card: CharacterCard,
+  userName: string,
+  summary: string,
+  otherMembers: string[] = [],
+): string {
   const fill = (t: string) => fillPlaceholders(t, card.name, userName);
   const pronoun = card.sex === "1" ? "man" : "woman";
   const lines = [
@@ -55,12 +64,18 @@ export function buildSystemPrompt(card: CharacterCard, userName: string, summary
   if (card.greeting.trim())
     lines.push("", `${card.name} greets people like this: "${fill(card.greeting).trim()}"`);
   if (summary.trim()) lines.push("", `What happened earlier in this conversation: ${summary.trim()}`);
+  if (otherMembers.length > 0) {
+    lines.push(
+      "",
+      `This is a group chat: ${userName}, ${card.name}, ${otherMembers.join(", ")} are talking together. Their lines are marked with their names.`,
+    );
+  }
   lines.push(
     "",
     "Rules:",
     `- Always answer in ${card.language}.`,
     `- Stay in character as ${card.name}; never say you are an AI or a language model.`,
-    `- Write only ${card.name}'s next message: never write ${userName}'s words, thoughts or actions.`,
+    `- Write only ${card.name}'s next message: never write the words, thoughts or actions of ${[userName, ...otherMembers].join(" or ")}.`,
     "- Keep it conversational: usually one to four sentences. Put actions between asterisks, like *smiles*.",
   );
   return lines.join("\n");
@@ -77,7 +92,7 @@ const TEMPLATE_TOKENS_PER_MESSAGE = 8;
  * @returns the messages, oldest first, ending with the user's message being answered.
  */
 export function buildPrompt(input: PromptInput): ChatMessage[] {
-  const system = buildSystemPrompt(input.character, input.userName, input.summary);
+  const system = buildSystemPrompt(input.character, input.userName, input.summary, input.otherMembers);
   let budget =
     input.contextWindow - input.replyTokens - input.countTokens(system) - TEMPLATE_TOKENS_PER_MESSAGE;
   const picked: ChatMessage[] = [];
@@ -87,28 +102,51 @@ export function buildPrompt(input: PromptInput): ChatMessage[] {
     if (exchange.userMessage && exchange.userMessage !== FIRST_MESSAGE_MARKER) {
       pair.push({ role: "user", content: exchange.userMessage });
     }
-    if (exchange.reply) pair.push({ role: "assistant", content: exchange.reply });
+    if (exchange.reply) {
+      const other = exchange.speaker && exchange.speaker !== input.character.name;
+      pair.push(
+        other
+          ? { role: "user", content: `${exchange.speaker}: ${exchange.reply}` }
+          : { role: "assistant", content: exchange.reply },
+      );
+    }
     const cost = pair.reduce((n, m) => n + input.countTokens(m.content) + TEMPLATE_TOKENS_PER_MESSAGE, 0);
     // The message being answered is always sent, even when the window is tiny.
     if (cost > budget && picked.length > 0) break;
     budget -= cost;
     picked.unshift(...pair);
   }
-  return [{ role: "system", content: system }, ...picked];
+  return [{ role: "system", content: system }, ...mergeSameRole(picked)];
+}
+
+/** Joins consecutive messages of the same role (group turns), which some chat templates refuse. */
+function mergeSameRole(messages: ChatMessage[]): ChatMessage[] {
+  const merged: ChatMessage[] = [];
+  for (const message of messages) {
+    const last = merged.at(-1);
+    if (last && last.role === message.role) last.content = `${last.content}\n${message.content}`;
+    else merged.push({ ...message });
+  }
+  return merged;
 }
 
 /** Strings after which the model has started to write the user's turn. */
-export function stopStrings(userName: string): string[] {
-  return [`\n${userName}:`, "\nUser:", "\n### User"];
+export function stopStrings(userName: string, otherMembers: string[] = []): string[] {
+  return [`\n${userName}:`, "\nUser:", "\n### User", ...otherMembers.map((name) => `\n${name}:`)];
 }
 
 /**
  * Cleans a raw model reply: cuts anything written as the user, drops a leading "Name:" the
  * model may echo, trims whitespace.
  */
-export function cleanReply(raw: string, charName: string, userName: string): string {
+export function cleanReply(
+  raw: string,
+  charName: string,
+  userName: string,
+  otherMembers: string[] = [],
+): string {
   let text = raw;
-  for (const stop of stopStrings(userName)) {
+  for (const stop of stopStrings(userName, otherMembers)) {
     const at = text.indexOf(stop);
     if (at >= 0) text = text.slice(0, at);
   }

@@ -1,0 +1,137 @@
+import { afterAll, beforeAll, expect, it } from "vitest";
+import type { ChatHistoryEntry } from "../../../common/api";
+import { call, demoWithCharacter, describeEachDatabase } from "../../testing/api";
+import { ScriptedLlm } from "../../testing/fake-llm";
+import { createTestApp, type TestApp } from "../../testing/server";
+
+describeEachDatabase("group replies in turn order", (dialect) => {
+  let t: TestApp;
+  const llm = new ScriptedLlm((request) => {
+    const me = /^You are (\w+)/.exec(request.messages[0]!.content)![1]!;
+    return `${me} here!`;
+  });
+  beforeAll(async () => {
+    t = await createTestApp({ dialect, llm });
+  });
+  afterAll(async () => {
+    await t?.dispose();
+  });
+
+  async function groupOfThree() {
+    const s = await demoWithCharacter(t.app);
+    const presets = (await call(t.app, "GET", "/api/characters/selection", { token: s.token })).body
+      .data as Array<{
+      characterPreDefinedUUID: string;
+    }>;
+    for (const p of presets.slice(4, 6)) {
+      await call(t.app, "POST", "/api/characters/create-preselect", {
+        token: s.token,
+        form: { id: p.characterPreDefinedUUID },
+      });
+    }
+    const list = (await call(t.app, "GET", "/api/characters/list/", { token: s.token })).body.data as Array<{
+      characterUUID: string;
+      characterName: string;
+    }>;
+    const group = await call(t.app, "GET", `/api/chat/group/new?cId=${list[0]!.characterUUID}`, {
+      token: s.token,
+    });
+    const groupId = group.body.page!.split("/").pop()!;
+    for (const c of list.slice(1)) {
+      await call(t.app, "GET", `/api/chat/group/member/add?gId=${groupId}&cId=${c.characterUUID}`, {
+        token: s.token,
+      });
+    }
+    return { ...s, groupId, members: list };
+  }
+
+  it("lets the named character answer first, each answer its own entry, seeing the others'", async () => {
+    const g = await groupOfThree();
+    const named = g.members[2]!;
+    llm.requests.length = 0;
+    const res = await call(t.app, "POST", "/api/chat/group/reply", {
+      token: g.token,
+      form: { message: `${named.characterName}, tell us a story!`, id: g.groupId },
+    });
+    expect(res.body.success).toBe(1);
+    const who = res.body.whoReplies as string[];
+    expect(who[0]).toBe(named.characterUUID);
+    const entries = res.body.history as ChatHistoryEntry[];
+    expect(entries).toHaveLength(who.length);
+    expect(entries[0]).toMatchObject({
+      characterUUID: named.characterUUID,
+      chatHistoryMessage: `${named.characterName}, tell us a story!`,
+      chatHistoryReplyMessage: `${named.characterName} here!`,
+    });
+    expect(llm.requests[0]!.messages[0]!.content).toContain("This is a group chat");
+    const page = (
+      await call(t.app, "GET", `/api/chat/history/paginated?id=${g.groupId}&offset=0&limit=10`, {
+        token: g.token,
+      })
+    ).body.data as ChatHistoryEntry[];
+    expect(page.filter((e) => e.chatHistoryMessage !== "##first-message##")).toHaveLength(who.length);
+  });
+
+  it("a second speaker sees the first speaker's reply by name", async () => {
+    const g = await groupOfThree();
+    const [a, b] = g.members;
+    llm.requests.length = 0;
+    const res = await call(t.app, "POST", "/api/chat/group/reply", {
+      token: g.token,
+      form: { message: `${a!.characterName} and ${b!.characterName}, hello!`, id: g.groupId },
+    });
+    expect(res.body.whoReplies).toEqual([a!.characterUUID, b!.characterUUID]);
+    const second = llm.requests[1]!.messages.map((m) => m.content).join("\n");
+    expect(second).toContain(`${a!.characterName}: ${a!.characterName} here!`);
+    expect(llm.requests[1]!.stop).toContain(`\n${a!.characterName}:`);
+  });
+
+  it("never lets the last speaker answer twice in a row unaddressed", async () => {
+    const g = await groupOfThree();
+    const first = g.members[0]!;
+    await call(t.app, "POST", "/api/chat/group/reply", {
+      token: g.token,
+      form: { message: `${first.characterName}?`, id: g.groupId },
+    });
+    const lastWho = (
+      await call(t.app, "POST", "/api/chat/group/reply", {
+        token: g.token,
+        form: { message: `${first.characterName}!`, id: g.groupId },
+      })
+    ).body.whoReplies as string[];
+    expect(lastWho).toEqual([first.characterUUID]);
+    for (let i = 0; i < 5; i++) {
+      const before = (
+        await call(t.app, "GET", `/api/chat/history/paginated?id=${g.groupId}&offset=0&limit=1`, {
+          token: g.token,
+        })
+      ).body.data as ChatHistoryEntry[];
+      const res = await call(t.app, "POST", "/api/chat/group/reply", {
+        token: g.token,
+        form: { message: "what now?", id: g.groupId },
+      });
+      expect((res.body.whoReplies as string[])[0]).not.toBe(before[0]!.characterUUID);
+    }
+  });
+
+  it("refuses a group reply to a single chat or someone else's group", async () => {
+    const g = await groupOfThree();
+    const other = await demoWithCharacter(t.app);
+    expect(
+      (
+        await call(t.app, "POST", "/api/chat/group/reply", {
+          token: other.token,
+          form: { message: "hi", id: g.groupId },
+        })
+      ).status,
+    ).toBe(404);
+    expect(
+      (
+        await call(t.app, "POST", "/api/chat/group/reply", {
+          token: other.token,
+          form: { message: "hi", id: other.characterId },
+        })
+      ).status,
+    ).toBe(404);
+  });
+});
