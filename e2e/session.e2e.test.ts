@@ -3,6 +3,7 @@ import { type Browser, chromium, type Page, type Route } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ChatHistoryEntry, ChatProfileInfo, LoginData } from "../common/api";
 import { startTestServer } from "../server/testing/server";
+import { expectToast } from "./support/browser";
 
 /**
  * Session and error rules of the SPA in a real browser against the real server (spec 4, 5, 8):
@@ -101,9 +102,32 @@ describe.skipIf(!hasChromium)("session and errors in Chromium", () => {
       (route) => json(route, 401, { success: 0, message: "Unauthorized" }),
     );
     await page.goto(`${base()}/characters/list`);
-    await page.getByText("Session expired, please login again.").waitFor();
-    await page.waitForURL((url) => url.pathname === "/");
+    // spec 8: the signed-in area's warning toast sits bottom-right for 2 s; the app goes to /.
+    await expectToast(page, "Session expired, please login again.", {
+      type: "warning",
+      x: "right",
+      y: "bottom",
+      durationMs: 2000,
+    });
+    expect(new URL(page.url()).pathname).toBe("/");
     expect(await storedToken(page)).toBeNull();
+    await page.close();
+  });
+
+  it("colours dialog buttons: confirm #c70039, cancel #aaa (spec 8)", async () => {
+    const page = await newPage();
+    await signIn(page);
+    await page.goto(`${base()}/characters/selection`);
+    const presets = page.getByRole("list", { name: "Preset characters" });
+    await presets.getByRole("button").first().click();
+    await page.getByRole("button", { name: /^Select (her|him)$/ }).click();
+    const dialog = page.getByRole("dialog");
+    await dialog.getByRole("heading", { name: "Great choice!" }).waitFor();
+    const background = (name: RegExp | string) =>
+      dialog.getByRole("button", { name }).evaluate((element) => getComputedStyle(element).backgroundColor);
+    expect(await background(/^Yes, create (her|him)!$/)).toBe("rgb(199, 0, 57)");
+    expect(await background("Cancel")).toBe("rgb(170, 170, 170)");
+    await dialog.getByRole("button", { name: "Cancel" }).click();
     await page.close();
   });
 
@@ -118,6 +142,11 @@ describe.skipIf(!hasChromium)("session and errors in Chromium", () => {
     const dialog = page.getByRole("dialog");
     await dialog.getByRole("heading", { name: "Oops..." }).waitFor();
     await dialog.getByText("Down for maintenance.").waitFor();
+    expect(
+      await dialog
+        .getByRole("button", { name: "Close" })
+        .evaluate((element) => getComputedStyle(element).backgroundColor),
+    ).toBe("rgb(199, 0, 57)");
     await dialog.getByRole("button", { name: "Close" }).click();
     await page.waitForURL("**/maintenance");
     await page.getByRole("heading", { name: "Under work" }).waitFor();

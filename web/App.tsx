@@ -34,6 +34,15 @@ const ResetPasswordPage = lazy(() =>
   import("./pages/reset-password/ResetPasswordPage").then((m) => ({ default: m.ResetPasswordPage })),
 );
 const ChatPage = lazy(() => import("./pages/chat/ChatPage").then((m) => ({ default: m.ChatPage })));
+const CharacterFormPage = lazy(() =>
+  import("./pages/characters/CharacterFormPage").then((m) => ({ default: m.CharacterFormPage })),
+);
+const ProfilePage = lazy(() =>
+  import("./pages/profile/ProfilePage").then((m) => ({ default: m.ProfilePage })),
+);
+const ChangePasswordPage = lazy(() =>
+  import("./pages/profile/ChangePasswordPage").then((m) => ({ default: m.ChangePasswordPage })),
+);
 
 /**
  * The route table (spec 2). Public, inside the shared public layout: / and /home, /free-chat
@@ -41,6 +50,7 @@ const ChatPage = lazy(() => import("./pages/chat/ChatPage").then((m) => ({ defau
  * redirector), /pricing, /faq, /contact, /terms, /login, /login/:id, /reset-password/:code,
  * /forbidden, /maintenance, /logout and the 404 page.
  * Protected (no stored user → /login): /characters/list, /characters/selection,
+ * /characters/add, /characters/update, /user/profile, /user/change-password,
  * /character-select/:id, /chat.
  */
 export const routes: RouteObject[] = [
@@ -72,6 +82,10 @@ export const routes: RouteObject[] = [
         children: [
           { path: "/characters/list", element: <CharacterListPage /> },
           { path: "/characters/selection", element: <PresetSelectionPage /> },
+          { path: "/characters/add", element: <CharacterFormPage mode="add" /> },
+          { path: "/characters/update", element: <CharacterFormPage mode="update" /> },
+          { path: "/user/profile", element: <ProfilePage /> },
+          { path: "/user/change-password", element: <ChangePasswordPage /> },
         ],
       },
       { path: "/character-select/:id", element: <CharacterSelectRedirect /> },

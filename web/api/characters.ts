@@ -1,12 +1,56 @@
 import type { CharacterListItem, Envelope, PresetCharacter } from "../../common/api";
-import { apiRequest, ensureSuccess } from "./client";
+import { apiDownload, apiRequest, ensureSuccess } from "./client";
 
 /** Characters and groups calls (spec 7, Characters and profile). */
 
-/** spec 3: a group with its members (`characters/group/list`). */
+/** spec 3: a group with its members (`characters/group/list`). Photos are file names under characters/. */
 export interface CharacterGroup {
   groupUUID: string;
-  members: { memberName: string; memberPhoto: string }[];
+  members: { memberUUID?: string; memberName: string; memberPhoto: string }[];
+}
+
+/** spec 3 "Character (detail)" (`GET characters/?id=`). characterSex '0' female, '1' male. */
+export interface CharacterDetail {
+  characterUUID: string;
+  characterName: string;
+  characterSex: "0" | "1";
+  characterVoice: string;
+  languageUUID: string;
+  characterDescription: string;
+  characterGreeting: string;
+  characterAppearance?: string;
+  characterPhoto: string;
+}
+
+/** spec 3: a language of the character form (`characters/languages`). */
+export interface Language {
+  languageUUID: string;
+  languageName: string;
+}
+
+/** spec 3: a voice of the character form (`characters/voices`). voiceSex '0' female, '1' male. */
+export interface Voice {
+  voiceName: string;
+  voiceSex: string;
+  languageCode: string;
+}
+
+/**
+ * What the character form sends (spec 7 `characters/create` and `characters/update`).
+ * `language` is a languageUUID, `description` the backstory; `photo` only when one was chosen,
+ * `oldPhoto` the current file name and `id` the character on update.
+ */
+export interface CharacterInput {
+  name: string;
+  sex: string;
+  voice: string;
+  language: string;
+  description: string;
+  greeting: string;
+  appearance: string;
+  photo?: File;
+  oldPhoto?: string;
+  id?: string;
 }
 
 /** GET /characters/list/?id=<userId>: the user's characters. Throws on success 0. */
@@ -39,4 +83,96 @@ export async function createFromPreset(presetId: string): Promise<Envelope> {
       body: new URLSearchParams({ id: presetId }),
     }),
   );
+}
+
+/** GET /characters/?id=<characterUUID>: one of the user's characters. Throws on success 0. */
+export async function getCharacter(id: string): Promise<CharacterDetail> {
+  const answer = ensureSuccess(
+    await apiRequest<Envelope<CharacterDetail>>("/characters/", { query: { id } }),
+  );
+  if (answer.data === undefined) throw new Error("The character is missing from the answer.");
+  return answer.data;
+}
+
+/** GET /characters/languages: `languages` of the form's language select. Throws on success 0. */
+export async function listLanguages(): Promise<Language[]> {
+  const answer = ensureSuccess(
+    await apiRequest<Envelope & { languages?: Language[] }>("/characters/languages"),
+  );
+  return answer.languages ?? [];
+}
+
+/** GET /characters/voices: `voices` of the form's voice select. Throws on success 0. */
+export async function listVoices(): Promise<Voice[]> {
+  const answer = ensureSuccess(await apiRequest<Envelope & { voices?: Voice[] }>("/characters/voices"));
+  return answer.voices ?? [];
+}
+
+/**
+ * GET /characters/voice/preview/?v=<voiceName>: `audioUrl` of a short sample (spec 4 voice
+ * preview). Throws `ApiError('envelope')` with the server's message on success 0 (e.g. while no
+ * text-to-speech engine is configured).
+ */
+export async function previewVoice(voiceName: string): Promise<string> {
+  const answer = ensureSuccess(
+    await apiRequest<Envelope & { audioUrl?: string }>("/characters/voice/preview/", {
+      query: { v: voiceName },
+    }),
+  );
+  if (!answer.audioUrl) throw new Error("The voice preview has no audio.");
+  return answer.audioUrl;
+}
+
+/**
+ * POST /characters/create, or /characters/update when `input.id` is set: multipart with name,
+ * sex, voice, language, description, greeting, appearance, photo (only when chosen), old_photo
+ * and id (spec 7). Returns the envelope (message, page); throws on success 0 and on HTTP 4xx.
+ */
+export async function saveCharacter(input: CharacterInput): Promise<Envelope> {
+  const form = new FormData();
+  form.set("name", input.name.trim());
+  form.set("sex", input.sex);
+  form.set("voice", input.voice);
+  form.set("language", input.language);
+  form.set("description", input.description.trim());
+  form.set("greeting", input.greeting.trim());
+  form.set("appearance", input.appearance.trim());
+  if (input.photo !== undefined) form.set("photo", input.photo, input.photo.name);
+  if (input.oldPhoto) form.set("old_photo", input.oldPhoto);
+  if (input.id !== undefined) form.set("id", input.id);
+  const path = input.id === undefined ? "/characters/create" : "/characters/update";
+  return ensureSuccess(await apiRequest(path, { method: "POST", body: form }));
+}
+
+/** DELETE /characters/delete/?id=<characterUUID>. Throws on success 0 (403 for the only character). */
+export async function deleteCharacter(id: string): Promise<Envelope> {
+  return ensureSuccess(await apiRequest("/characters/delete/", { method: "DELETE", query: { id } }));
+}
+
+/** DELETE /characters/group/delete/?id=<groupUUID>. Throws on success 0. */
+export async function deleteGroup(id: string): Promise<Envelope> {
+  return ensureSuccess(await apiRequest("/characters/group/delete/", { method: "DELETE", query: { id } }));
+}
+
+/** POST /characters/create-random: a new random character (spec 4). Throws on success 0 (e.g. at the limit cl). */
+export async function createRandomCharacter(): Promise<Envelope> {
+  return ensureSuccess(await apiRequest("/characters/create-random", { method: "POST" }));
+}
+
+/**
+ * POST /characters/import: multipart field `card` holding a Character Card V2/V3 (a PNG with a
+ * `chara`/`ccv3` text chunk, or the JSON). Throws on success 0 with the server's reason.
+ */
+export async function importCharacterCard(card: File): Promise<Envelope> {
+  const form = new FormData();
+  form.set("card", card, card.name);
+  return ensureSuccess(await apiRequest("/characters/import", { method: "POST", body: form }));
+}
+
+/**
+ * GET /characters/export/?id=<characterUUID>: the character as a PNG character card (V2 `chara`
+ * and V3 `ccv3` chunks), with the file name the server suggests.
+ */
+export function exportCharacterCard(id: string): Promise<{ blob: Blob; fileName: string }> {
+  return apiDownload("/characters/export/", { id }, "character.png");
 }

@@ -146,3 +146,49 @@ async function showMaintenance(message: string): Promise<void> {
     maintenanceOpen = false;
   }
 }
+
+/** The file name of a `Content-Disposition: attachment; filename="..."` header, or `fallback`. */
+function attachmentName(header: string | null, fallback: string): string {
+  const match = header ? /filename="?([^";]+)"?/i.exec(header) : null;
+  return match?.[1]?.trim() || fallback;
+}
+
+/**
+ * Downloads a file with GET and the bearer token (e.g. a character card), mapping 401 and 503
+ * like `apiRequest`. Returns the bytes and the file name from `Content-Disposition`.
+ * Throws `ApiError('envelope', message)` when the server answers a JSON envelope instead of a
+ * file (e.g. 404 for a character that is not the user's), `network` when there is no answer.
+ */
+export async function apiDownload(
+  path: string,
+  query: RequestOptions["query"],
+  fallbackName: string,
+): Promise<{ blob: Blob; fileName: string }> {
+  const token = readToken()?.token;
+  const headers: Record<string, string> = {};
+  if (token) headers.Authorization = `Bearer ${token}`;
+  let response: Response;
+  try {
+    response = await fetch(buildUrl(path, query), { headers });
+  } catch (error) {
+    throw new ApiError(error instanceof Error ? error.message : "Network error", "network");
+  }
+  const isJson = (response.headers.get("Content-Type") ?? "").includes("application/json");
+  const payload: unknown = isJson ? await response.json().catch(() => null) : null;
+  const serverMessage = isEnvelope(payload) ? payload.message : "";
+  if (response.status === 401) {
+    expireSession();
+    throw new ApiError(serverMessage || "Unauthorized", "session", 401);
+  }
+  if (response.status === 503) {
+    void showMaintenance(serverMessage);
+    throw new ApiError(serverMessage || "Service unavailable", "maintenance", 503);
+  }
+  if (isEnvelope(payload))
+    throw new ApiError(payload.message || "Request failed", "envelope", response.status);
+  if (!response.ok) throw new ApiError(`HTTP ${response.status}`, "network", response.status);
+  return {
+    blob: await response.blob(),
+    fileName: attachmentName(response.headers.get("Content-Disposition"), fallbackName),
+  };
+}

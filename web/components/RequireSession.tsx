@@ -1,3 +1,4 @@
+import { useRef } from "react";
 import { Navigate, Outlet } from "react-router";
 import { useSessionUser } from "../hooks/useSessionUser";
 import { useTokenRefresh } from "../hooks/useTokenRefresh";
@@ -8,11 +9,15 @@ function SessionKeeper() {
 }
 
 /**
- * Guard of the protected routes (spec 2, 6): without a stored user go to /login; with one,
- * keep the token fresh (spec 4) and render the route.
+ * Guard of the protected routes (spec 2, 6): arriving without a stored user goes to /login;
+ * with one, the token is kept fresh (spec 4) and the route renders. When the session ends while
+ * a protected page is open (logout, a 401, another tab) the page goes to `/` (spec 2: "After
+ * logout the browser goes to /. A 401 from any call also redirects to /"), not to /login.
  */
 export function RequireSession() {
   const user = useSessionUser();
-  if (user === null) return <Navigate to="/login" replace />;
+  const hadUser = useRef(user !== null);
+  if (user !== null) hadUser.current = true;
+  if (user === null) return <Navigate to={hadUser.current ? "/" : "/login"} replace />;
   return <SessionKeeper />;
 }

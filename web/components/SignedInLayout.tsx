@@ -1,9 +1,14 @@
+import { Suspense } from "react";
 import { Outlet } from "react-router";
 import { BrandMark } from "./BrandMark";
 import { SiteFooter } from "./SiteFooter";
 import { SIGNED_IN_MENU, SiteMenu } from "./SiteMenu";
+import { Spinner } from "./Spinner";
 
-/** Frame of the signed-in pages (spec 2): header with the sliding menu, the page, the footer. */
+/**
+ * Frame of the signed-in pages (spec 2): header with the sliding menu, the page, the footer.
+ * Pages loaded on demand show a spinner inside the frame while they load.
+ */
 export function SignedInLayout() {
   return (
     <div className="signed-in">
@@ -12,7 +17,15 @@ export function SignedInLayout() {
         <SiteMenu items={SIGNED_IN_MENU} />
       </header>
       <main className="page">
-        <Outlet />
+        <Suspense
+          fallback={
+            <div className="center-block">
+              <Spinner label="Loading page" />
+            </div>
+          }
+        >
+          <Outlet />
+        </Suspense>
       </main>
       <SiteFooter />
     </div>

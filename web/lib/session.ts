@@ -65,6 +65,12 @@ export function saveToken(token: string, now: number = Date.now()): void {
   notify();
 }
 
+/** Replaces the stored session user, e.g. with the answer of a profile save (spec 7 `users/update`). */
+export function saveUser(user: SessionUser): void {
+  localStorage.setItem(STORAGE_KEY_USER, JSON.stringify(user));
+  notify();
+}
+
 /** Removes the token and the user (spec 4: logout removes local data first). */
 export function clearSession(): void {
   localStorage.removeItem(STORAGE_KEY_TOKEN);

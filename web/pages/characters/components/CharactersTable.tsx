@@ -1,23 +1,43 @@
 import { Link } from "react-router";
 import type { CharacterListItem } from "../../../../common/api";
 import { Avatar } from "../../../components/Avatar";
+import { confirmDelete } from "../../../components/signedInDialogs";
+import { useDeleteCharacter } from "../../../hooks/useDeleteCharacter";
+import { useExportCharacterCard } from "../../../hooks/useExportCharacterCard";
 import { contentUrl } from "../../../lib/content";
 import { showTextPopup } from "../../../lib/dialogs";
 import { truncate } from "../../../lib/text";
 
 /**
  * The Characters tab (spec 2): Photo (with the name), Backstory cut to 50 characters with
- * 'Show more' opening the full text, and Actions with 'Start Chatting' (the character id goes
- * to /chat as navigation state). Empty: 'No characters found.'
+ * 'Show more' opening the full text, and Actions: 'Start Chatting' (the character id goes to
+ * /chat as navigation state), edit (/characters/update with the id as state), 'Export card'
+ * (a PNG character card download) and delete, shown only when the user has more than one
+ * character (spec 6) and confirmed first (spec 8). Empty: 'No characters found.'
  */
 export function CharactersTable({ characters }: { characters: CharacterListItem[] }) {
+  const remove = useDeleteCharacter();
+  const exportCard = useExportCharacterCard();
+  const canDelete = characters.length > 1;
+
+  const onDelete = async (character: CharacterListItem) => {
+    if (remove.isPending) return;
+    if (!(await confirmDelete("character"))) return;
+    remove.mutate(character.characterUUID);
+  };
+
   if (characters.length === 0) {
     return (
       <div className="empty-state">
         <p>No characters found.</p>
-        <Link className="button button--primary" to="/characters/selection">
-          Choose a preset character
-        </Link>
+        <div className="row-actions">
+          <Link className="button button--primary" to="/characters/selection">
+            Choose a preset character
+          </Link>
+          <Link className="button button--ghost" to="/characters/add">
+            New Character
+          </Link>
+        </div>
       </div>
     );
   }
@@ -33,16 +53,13 @@ export function CharactersTable({ characters }: { characters: CharacterListItem[
       <tbody>
         {characters.map((character) => {
           const preview = truncate(character.characterDescription);
+          const name = character.characterName;
           return (
             <tr key={character.characterUUID}>
               <td data-label="Photo">
                 <div className="identity">
-                  <Avatar
-                    src={contentUrl("characters", character.characterPhoto)}
-                    alt={character.characterName}
-                    size={56}
-                  />
-                  <span className="identity__name">{character.characterName}</span>
+                  <Avatar src={contentUrl("characters", character.characterPhoto)} alt={name} size={56} />
+                  <span className="identity__name">{name}</span>
                 </div>
               </td>
               <td data-label="Backstory" className="backstory">
@@ -51,22 +68,50 @@ export function CharactersTable({ characters }: { characters: CharacterListItem[
                   <button
                     type="button"
                     className="link-button link-button--inline"
-                    onClick={() =>
-                      void showTextPopup(character.characterName, character.characterDescription)
-                    }
+                    onClick={() => void showTextPopup(name, character.characterDescription)}
                   >
                     Show more
                   </button>
                 )}
               </td>
               <td data-label="Actions">
-                <Link
-                  className="button button--primary button--small"
-                  to="/chat"
-                  state={{ id: character.characterUUID }}
-                >
-                  Start Chatting
-                </Link>
+                <div className="row-actions">
+                  <Link
+                    className="button button--primary button--small"
+                    to="/chat"
+                    state={{ id: character.characterUUID }}
+                  >
+                    Start Chatting
+                  </Link>
+                  <Link
+                    className="button button--ghost button--small"
+                    to="/characters/update"
+                    state={{ id: character.characterUUID }}
+                    aria-label={`Edit ${name}`}
+                  >
+                    Edit
+                  </Link>
+                  <button
+                    type="button"
+                    className="button button--ghost button--small"
+                    onClick={() => exportCard.mutate(character.characterUUID)}
+                    disabled={exportCard.isPending}
+                    aria-label={`Export card of ${name}`}
+                  >
+                    Export card
+                  </button>
+                  {canDelete && (
+                    <button
+                      type="button"
+                      className="button button--danger button--small"
+                      onClick={() => void onDelete(character)}
+                      disabled={remove.isPending}
+                      aria-label={`Delete ${name}`}
+                    >
+                      Delete
+                    </button>
+                  )}
+                </div>
               </td>
             </tr>
           );

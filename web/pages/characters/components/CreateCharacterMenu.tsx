@@ -1,18 +1,45 @@
 import { useCallback, useId, useRef, useState } from "react";
 import { Link } from "react-router";
+import { useCreateRandomCharacter } from "../../../hooks/useCreateRandomCharacter";
 import { useDismiss } from "../../../hooks/useDismiss";
+import { useImportCharacterCard } from "../../../hooks/useImportCharacterCard";
+import { succeed } from "../../../lib/notify";
+
+/** Character cards come as PNG (with a `chara`/`ccv3` chunk) or as the JSON itself. */
+const CARD_ACCEPT = ".png,.json";
 
 /**
- * The Create Character dropdown (spec 2). Only 'Select Preset Character' for now; 'New
- * Character' (/characters/add) comes with the character form.
+ * The Create Character dropdown (spec 2): 'New Character' (/characters/add) and 'Select Preset
+ * Character' (/characters/selection); also 'Random Character' (spec 4: a toast, the dropdown
+ * closes, the list reloads) and 'Import Character Card' (a .png or .json card file).
  */
 export function CreateCharacterMenu() {
   const [open, setOpen] = useState(false);
   const menuId = useId();
   const root = useRef<HTMLDivElement>(null);
+  const fileInput = useRef<HTMLInputElement>(null);
+  const random = useCreateRandomCharacter();
+  const importCard = useImportCharacterCard();
+  const busy = random.isPending || importCard.isPending;
 
   const close = useCallback(() => setOpen(false), []);
   useDismiss(root, open, close);
+
+  const onRandom = () => {
+    random.mutate(undefined, {
+      onSuccess: (answer) => succeed(answer.message || "A new character was created."),
+      onSettled: close,
+    });
+  };
+
+  const onCardChosen = (file: File | undefined) => {
+    if (fileInput.current !== null) fileInput.current.value = "";
+    if (file === undefined) return;
+    importCard.mutate(file, {
+      onSuccess: (answer) => succeed(answer.message || "The character was imported."),
+      onSettled: close,
+    });
+  };
 
   return (
     <div className="dropdown" ref={root}>
@@ -21,17 +48,49 @@ export function CreateCharacterMenu() {
         className="button button--primary"
         aria-expanded={open}
         aria-controls={menuId}
+        aria-busy={busy}
         onClick={() => setOpen((value) => !value)}
       >
         Create Character <span aria-hidden="true">▾</span>
       </button>
       {open && (
-        <ul id={menuId} className="dropdown__menu">
+        <ul id={menuId} className="dropdown__menu create-menu">
           <li>
-            <Link to="/characters/selection">Select Preset Character</Link>
+            {/* spec 2: the relative paths add and selection, beside /characters/list. */}
+            <Link to="../add" relative="path">
+              New Character
+            </Link>
+          </li>
+          <li>
+            <Link to="../selection" relative="path">
+              Select Preset Character
+            </Link>
+          </li>
+          <li>
+            <button type="button" className="create-menu__action" onClick={onRandom} disabled={busy}>
+              Random Character
+            </button>
+          </li>
+          <li>
+            <button
+              type="button"
+              className="create-menu__action"
+              onClick={() => fileInput.current?.click()}
+              disabled={busy}
+            >
+              Import Character Card
+            </button>
           </li>
         </ul>
       )}
+      <input
+        ref={fileInput}
+        type="file"
+        accept={CARD_ACCEPT}
+        hidden
+        aria-label="Character card file"
+        onChange={(event) => onCardChosen(event.target.files?.[0])}
+      />
     </div>
   );
 }

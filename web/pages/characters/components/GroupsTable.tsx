@@ -1,13 +1,32 @@
 import { Link } from "react-router";
 import type { CharacterGroup } from "../../../api/characters";
 import { Avatar } from "../../../components/Avatar";
+import { confirmDelete } from "../../../components/signedInDialogs";
+import { useDeleteGroup } from "../../../hooks/useDeleteGroup";
 import { contentUrl } from "../../../lib/content";
 
+/** The members' names, for the row's accessible labels ('group of Ann and Bea'). */
+function groupLabel(group: CharacterGroup): string {
+  const names = group.members.map((member) => member.memberName);
+  if (names.length === 0) return "empty group";
+  if (names.length === 1) return `group of ${names[0]}`;
+  return `group of ${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
+}
+
 /**
- * The Groups tab (spec 2): member avatars (40x40, round, name as title) or 'No Members', and
- * 'Start Chatting' with the group id as navigation state. Empty: 'No Groups created.'
+ * The Groups tab (spec 2): member avatars (40x40, round, name as title) or 'No Members',
+ * 'Start Chatting' with the group id as navigation state, and delete after the 'group'
+ * confirmation (spec 8). Empty: 'No Groups created.'
  */
 export function GroupsTable({ groups }: { groups: CharacterGroup[] }) {
+  const remove = useDeleteGroup();
+
+  const onDelete = async (group: CharacterGroup) => {
+    if (remove.isPending) return;
+    if (!(await confirmDelete("group"))) return;
+    remove.mutate(group.groupUUID);
+  };
+
   if (groups.length === 0) {
     return (
       <div className="empty-state">
@@ -33,8 +52,8 @@ export function GroupsTable({ groups }: { groups: CharacterGroup[] }) {
                 <div className="avatar-stack">
                   {group.members.map((member, index) => (
                     <Avatar
-                      // biome-ignore lint/suspicious/noArrayIndexKey: members carry no id; the order is stable
-                      key={`${member.memberName}-${index}`}
+                      // biome-ignore lint/suspicious/noArrayIndexKey: the order is stable and names may repeat
+                      key={`${member.memberUUID ?? member.memberName}-${index}`}
                       src={contentUrl("characters", member.memberPhoto)}
                       alt={member.memberName}
                       title={member.memberName}
@@ -45,13 +64,24 @@ export function GroupsTable({ groups }: { groups: CharacterGroup[] }) {
               )}
             </td>
             <td data-label="Actions">
-              <Link
-                className="button button--primary button--small"
-                to="/chat"
-                state={{ id: group.groupUUID }}
-              >
-                Start Chatting
-              </Link>
+              <div className="row-actions">
+                <Link
+                  className="button button--primary button--small"
+                  to="/chat"
+                  state={{ id: group.groupUUID }}
+                >
+                  Start Chatting
+                </Link>
+                <button
+                  type="button"
+                  className="button button--danger button--small"
+                  onClick={() => void onDelete(group)}
+                  disabled={remove.isPending}
+                  aria-label={`Delete ${groupLabel(group)}`}
+                >
+                  Delete
+                </button>
+              </div>
             </td>
           </tr>
         ))}

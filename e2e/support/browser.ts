@@ -1,0 +1,136 @@
+import { existsSync } from "node:fs";
+import {
+  type Browser,
+  type BrowserContextOptions,
+  chromium,
+  type Locator,
+  type Page,
+  type Route,
+} from "playwright-core";
+import { expect } from "vitest";
+import type { LoginData } from "../../common/api";
+
+/**
+ * Shared pieces of the browser tests: one Chromium per test file, pages that log their
+ * errors, JSON route answers, an API sign-in, and the toast checks of spec 8.
+ */
+
+export const CHROMIUM = "/usr/bin/chromium";
+export const hasChromium = existsSync(CHROMIUM);
+
+/** Starts headless Chromium the way every e2e file does. */
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+  });
+}
+
+export const VIEWPORT = { width: 1024, height: 800 };
+
+/** A fresh context and page (own storage) with page errors printed to the test log. */
+export async function openPage(browser: Browser, options: BrowserContextOptions = {}): Promise<Page> {
+  const context = await browser.newContext({ viewport: VIEWPORT, ...options });
+  const page = await context.newPage();
+  page.on("pageerror", (error) => console.error("[page error]", error.message));
+  return page;
+}
+
+/** Closes a page opened with `openPage`, with its context. */
+export async function closePage(page: Page): Promise<void> {
+  await page.context().close();
+}
+
+/** Answers an intercepted request with a JSON body. */
+export function json(route: Route, status: number, body: unknown): Promise<void> {
+  return route.fulfill({ status, contentType: "application/json", body: JSON.stringify(body) });
+}
+
+/** Demo login through the API; returns the session data the SPA would store. */
+export async function demoSession(baseUrl: string): Promise<LoginData> {
+  const answer = await fetch(`${baseUrl}/api/auth/demo-login`, {
+    method: "POST",
+    body: new URLSearchParams({ id: "demo" }),
+  });
+  const envelope = (await answer.json()) as { success: number; message: string; data: LoginData };
+  if (envelope.success !== 1) throw new Error(`demo login failed: ${envelope.message}`);
+  return envelope.data;
+}
+
+/** Stores a session in the page's local storage the way the SPA does (keys token and user). */
+export async function storeSession(page: Page, data: LoginData, expiresInMs = 3_600_000): Promise<void> {
+  await page.evaluate(
+    ({ session, expiresIn }) => {
+      localStorage.setItem(
+        "token",
+        JSON.stringify({ token: session.token, expirationTime: Date.now() + expiresIn }),
+      );
+      localStorage.setItem("user", JSON.stringify(session.user));
+    },
+    { session: data, expiresIn: expiresInMs },
+  );
+}
+
+/** spec 8 toast placement and lifetime. */
+export interface ToastRule {
+  type: "success" | "warning";
+  x: "right";
+  y: "top" | "bottom";
+  durationMs: number;
+}
+
+export const PUBLIC_WARNING: ToastRule = { type: "warning", x: "right", y: "bottom", durationMs: 3000 };
+export const SUCCESS: ToastRule = { type: "success", x: "right", y: "top", durationMs: 2000 };
+export const LOGIN_SUCCESS: ToastRule = { type: "success", x: "right", y: "top", durationMs: 4000 };
+
+/** The sonner toast that shows `text`. */
+export function toastWith(page: Page, text: string): Locator {
+  return page.locator("[data-sonner-toast]").filter({ hasText: text });
+}
+
+/**
+ * Waits for the toast with `text` and checks spec 8: its type, its corner (the toaster's
+ * data-x/y-position and the toast's box on screen), that it is still shown shortly before
+ * `durationMs` and that it is gone soon after. Returns how long it stayed (ms).
+ */
+export async function expectToast(page: Page, text: string, rule: ToastRule): Promise<number> {
+  const toast = toastWith(page, text);
+  await toast.first().waitFor({ state: "visible", timeout: 15_000 });
+  const shownAt = Date.now();
+  expect(await toast.count()).toBe(1);
+  expect(await toast.getAttribute("data-type")).toBe(rule.type);
+  const corner = await toast.evaluate((element) => {
+    const toaster = element.closest("[data-sonner-toaster]");
+    return { x: toaster?.getAttribute("data-x-position"), y: toaster?.getAttribute("data-y-position") };
+  });
+  expect(corner).toEqual({ x: rule.x, y: rule.y });
+  const box = await toast.boundingBox();
+  if (box === null) throw new Error(`toast '${text}' has no box`);
+  const viewport = page.viewportSize() ?? VIEWPORT;
+  expect(box.x + box.width / 2).toBeGreaterThan(viewport.width / 2);
+  if (rule.y === "top") expect(box.y + box.height / 2).toBeLessThan(viewport.height / 2);
+  else expect(box.y + box.height / 2).toBeGreaterThan(viewport.height / 2);
+
+  // Still there shortly before its time is up…
+  const checkAt = shownAt + rule.durationMs - 500;
+  await page.waitForTimeout(Math.max(0, checkAt - Date.now()));
+  expect(await toast.count()).toBe(1);
+  // …and gone soon after (sonner's exit animation takes about 0.2 s).
+  await expect.poll(() => toast.count(), { timeout: 2500, interval: 50 }).toBe(0);
+  const shownFor = Date.now() - shownAt;
+  expect(shownFor).toBeGreaterThanOrEqual(rule.durationMs - 500);
+  expect(shownFor).toBeLessThan(rule.durationMs + 1500);
+  return shownFor;
+}
+
+/** The red "required" state of spec 5: aria-invalid and a red border (#ff6b6b). */
+export async function isFlaggedRed(field: Locator): Promise<boolean> {
+  const invalid = await field.getAttribute("aria-invalid");
+  const border = await field.evaluate((element) => getComputedStyle(element).borderTopColor);
+  return invalid === "true" && border === "rgb(255, 107, 107)";
+}
+
+/** Waits until `field` is (or is not) flagged red; the border colour eases in over 0.15 s. */
+export async function expectRed(field: Locator, red: boolean): Promise<void> {
+  await expect.poll(() => isFlaggedRed(field), { timeout: 2000, interval: 50 }).toBe(red);
+}

@@ -1,0 +1,77 @@
+import type { Envelope } from "../../common/api";
+import { apiRequest, ensureSuccess } from "./client";
+
+/**
+ * Calls of the public pages (spec 7, "Public pages"). None of them needs a session, so a
+ * 401 here is an answer to show, not an expired session.
+ */
+
+/** spec 3: one plan of the pricing page (`GET /payment/pricing`, `data`). */
+export interface PricingPlan {
+  /** Where the card links to (the plan's own page). */
+  pricingUrl: string;
+  /** File name under `/content/pricing/`. */
+  pricingImage: string;
+  /** Monthly price in dollars, shown as given: 'Price: $X/mo'. */
+  pricingPrice: string | number;
+  pricingPlanName: string;
+  /** HTML; sanitized with DOMPurify before it is shown. */
+  pricingDescription: string;
+}
+
+/** GET /payment/pricing: the plans in display order. Throws `ApiError` on success 0. */
+export async function listPricingPlans(): Promise<PricingPlan[]> {
+  const answer = ensureSuccess(
+    await apiRequest<Envelope<PricingPlan[]>>("/payment/pricing", { expireOn401: false }),
+  );
+  return Array.isArray(answer.data) ? answer.data : [];
+}
+
+/**
+ * POST /users/free/subscribe/process with `email` (spec 2 "Free chat subscribe"). Returns
+ * `{success, message, page?}` as is, whatever `success` (HTTP 4xx answers use the envelope too).
+ */
+export function requestFreeSubscription(email: string): Promise<Envelope> {
+  return apiRequest("/users/free/subscribe/process", {
+    method: "POST",
+    body: new URLSearchParams({ email }),
+    expireOn401: false,
+  });
+}
+
+/** The contact form's fields (spec 3 "Form payloads"), already trimmed. */
+export interface ContactMessage {
+  name: string;
+  email: string;
+  subject: string;
+  message: string;
+}
+
+/** POST /contact with `name`, `email`, `subject`, `message`. Returns the envelope as is. */
+export function contactAdmin(input: ContactMessage): Promise<Envelope> {
+  return apiRequest("/contact", {
+    method: "POST",
+    body: new URLSearchParams({ ...input }),
+    expireOn401: false,
+  });
+}
+
+/** The reset form (spec 3): new password, retyped password and the code from the reset link. */
+export interface PasswordReset {
+  npassword: string;
+  rtpassword: string;
+  code: string;
+}
+
+/**
+ * PATCH /users/change-password with `npassword`, `rtpassword`, `code` (spec 7). Answers
+ * `{success, message, page}`; a bad, used or expired code answers HTTP 400 `{success: 0, message}`.
+ * Returns the envelope as is.
+ */
+export function resetPassword(input: PasswordReset): Promise<Envelope> {
+  return apiRequest("/users/change-password", {
+    method: "PATCH",
+    body: new URLSearchParams({ ...input }),
+    expireOn401: false,
+  });
+}

@@ -1,0 +1,71 @@
+import type { Envelope, SessionUser } from "../../common/api";
+import { apiRequest, ensureSuccess } from "./client";
+
+/** Profile and password calls of the signed-in user (spec 7, Characters and profile). */
+
+/** spec 3 "User profile" (`users/profile`). userPicture is a file name under users/. */
+export interface UserProfile {
+  name: string;
+  userName: string;
+  userEmail: string;
+  pricingPlanName: string;
+  chatLimit: number;
+  chatCount: number;
+  userPicture: string;
+}
+
+/** What the profile form sends (spec 7 `users/update`). `photo` only when one was chosen. */
+export interface ProfileInput {
+  id: string;
+  fullName: string;
+  userName: string;
+  photo?: File;
+  oldPhoto: string;
+}
+
+/** What the signed-in password change sends (spec 7 `users/update-password`). */
+export interface PasswordChange {
+  id: string;
+  current: string;
+  password: string;
+  retyped: string;
+}
+
+/** GET /users/profile/?id=<userId>: the profile. Throws on success 0. */
+export async function getProfile(userId: string): Promise<UserProfile> {
+  const answer = ensureSuccess(
+    await apiRequest<Envelope<UserProfile>>("/users/profile/", { query: { id: userId } }),
+  );
+  if (answer.data === undefined) throw new Error("The profile is missing from the answer.");
+  return answer.data;
+}
+
+/**
+ * POST /users/update, multipart fname, name, photo (only when chosen), old_photo, id. Answers
+ * `{success, message, page, data}` where data is the updated session user. Throws on success 0.
+ */
+export async function updateProfile(input: ProfileInput): Promise<Envelope<SessionUser>> {
+  const form = new FormData();
+  form.set("fname", input.fullName.trim());
+  form.set("name", input.userName.trim());
+  if (input.photo !== undefined) form.set("photo", input.photo, input.photo.name);
+  form.set("old_photo", input.oldPhoto);
+  form.set("id", input.id);
+  return ensureSuccess(
+    await apiRequest<Envelope<SessionUser>>("/users/update", { method: "POST", body: form }),
+  );
+}
+
+/**
+ * PATCH /users/update-password, form-encoded cpassword, npassword, rtpassword, id. Throws on
+ * success 0 (e.g. a wrong current password) with the server's message.
+ */
+export async function changePassword(input: PasswordChange): Promise<Envelope> {
+  const body = new URLSearchParams({
+    cpassword: input.current,
+    npassword: input.password,
+    rtpassword: input.retyped,
+    id: input.id,
+  });
+  return ensureSuccess(await apiRequest("/users/update-password", { method: "PATCH", body }));
+}

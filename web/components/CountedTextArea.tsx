@@ -1,0 +1,59 @@
+import { useId } from "react";
+
+interface CountedTextAreaProps {
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  /** Most characters allowed (spec 9: backstory 2000, greeting 800, appearance 100). */
+  maxLength: number;
+  /** Blank after trimming (spec 5): the field is flagged red with a message. */
+  invalid?: boolean;
+  rows?: number;
+  placeholder?: string;
+}
+
+/**
+ * A labelled text area that stops at `maxLength` characters and shows a visible
+ * `used/maxLength` counter, with the spec 5 "required" state.
+ */
+export function CountedTextArea({
+  label,
+  value,
+  onChange,
+  maxLength,
+  invalid = false,
+  rows = 5,
+  placeholder,
+}: CountedTextAreaProps) {
+  const id = useId();
+  const errorId = `${id}-error`;
+  const counterId = `${id}-counter`;
+  return (
+    <div className={invalid ? "field field--invalid" : "field"}>
+      <label htmlFor={id}>{label}</label>
+      <textarea
+        id={id}
+        className="entity-form__control"
+        rows={rows}
+        value={value}
+        maxLength={maxLength}
+        placeholder={placeholder}
+        onChange={(event) => onChange(event.target.value.slice(0, maxLength))}
+        aria-invalid={invalid}
+        aria-describedby={invalid ? `${counterId} ${errorId}` : counterId}
+      />
+      <span className="entity-form__counter-row">
+        {invalid ? (
+          <span id={errorId} className="field__error">
+            {label} is required.
+          </span>
+        ) : (
+          <span />
+        )}
+        <span id={counterId} className="entity-form__counter">
+          {value.length}/{maxLength}
+        </span>
+      </span>
+    </div>
+  );
+}

@@ -1,0 +1,63 @@
+import { useEffect, useId, useState } from "react";
+import { warn } from "../lib/notify";
+import { Avatar } from "./Avatar";
+
+/** spec 5: pictures accept .jpg, .jpeg and .png. */
+export const PICTURE_ACCEPT = ".jpg,.jpeg,.png";
+const PICTURE_NAME = /\.(jpe?g|png)$/i;
+
+interface PhotoFieldProps {
+  label: string;
+  /** The picture shown while no file is chosen (the current photo, or the fallback). */
+  currentSrc: string;
+  file: File | undefined;
+  onChange: (file: File | undefined) => void;
+}
+
+/**
+ * A picture chooser (.jpg, .jpeg, .png) with a round preview of the chosen file, or of the
+ * current picture while none is chosen. Another file type is refused with a warning toast.
+ */
+export function PhotoField({ label, currentSrc, file, onChange }: PhotoFieldProps) {
+  const id = useId();
+  const [previewUrl, setPreviewUrl] = useState<string | null>(null);
+
+  useEffect(() => {
+    if (file === undefined) {
+      setPreviewUrl(null);
+      return;
+    }
+    const url = URL.createObjectURL(file);
+    setPreviewUrl(url);
+    return () => URL.revokeObjectURL(url);
+  }, [file]);
+
+  return (
+    <div className="field photo-field">
+      <Avatar
+        className="photo-field__preview"
+        src={previewUrl ?? currentSrc}
+        alt={`${label} preview`}
+        size={96}
+      />
+      <div className="photo-field__picker">
+        <label htmlFor={id}>{label}</label>
+        <input
+          id={id}
+          type="file"
+          accept={PICTURE_ACCEPT}
+          onChange={(event) => {
+            const chosen = event.target.files?.[0];
+            if (chosen !== undefined && !PICTURE_NAME.test(chosen.name)) {
+              warn("Please choose a .jpg, .jpeg or .png picture.");
+              event.target.value = "";
+              onChange(undefined);
+              return;
+            }
+            onChange(chosen);
+          }}
+        />
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,49 @@
+import { useIsFetching } from "@tanstack/react-query";
+import { lazy, Suspense, useEffect, useState } from "react";
+import { Outlet } from "react-router";
+import { PRODUCT_NAME } from "../../../common/constants";
+import { BrandMark } from "../BrandMark";
+import { PUBLIC_MENU, SiteMenu } from "../SiteMenu";
+import { CustomCursor } from "./CustomCursor";
+import { LoadingOverlay } from "./LoadingOverlay";
+import { SocialLinks } from "./SocialLinks";
+
+// The particle engine is the biggest piece of the public pages: load it after the first paint.
+const ParticleBackground = lazy(() => import("./ParticleBackground"));
+
+/**
+ * Frame of every public page (spec 2 "Shared public layout"): a header with the loading
+ * overlay (shown on first paint and while a page's data loads) and the slide-in menu, the
+ * custom cursor, the particle background, the page, and a footer with the social links.
+ */
+export function PublicLayout() {
+  const fetching = useIsFetching();
+  const [painted, setPainted] = useState(false);
+  useEffect(() => {
+    const frame = window.requestAnimationFrame(() => setPainted(true));
+    return () => window.cancelAnimationFrame(frame);
+  }, []);
+
+  return (
+    <div className="public-layout">
+      <Suspense fallback={null}>
+        <ParticleBackground />
+      </Suspense>
+      <CustomCursor />
+      <header className="site-header public-header">
+        <BrandMark />
+        <SiteMenu items={PUBLIC_MENU} variant="drawer" />
+        <LoadingOverlay active={!painted || fetching > 0} />
+      </header>
+      <main className="public-main">
+        <Suspense fallback={<LoadingOverlay active />}>
+          <Outlet />
+        </Suspense>
+      </main>
+      <footer className="public-footer">
+        <SocialLinks />
+        <span className="muted">{PRODUCT_NAME}</span>
+      </footer>
+    </div>
+  );
+}

@@ -1,0 +1,7 @@
+import { type UseQueryResult, useQuery } from "@tanstack/react-query";
+import { listVoices, type Voice } from "../api/characters";
+
+/** The voices of the character form (GET /characters/voices, `voices`). */
+export function useVoices(): UseQueryResult<Voice[]> {
+  return useQuery({ queryKey: ["voices"], queryFn: listVoices, staleTime: 10 * 60_000 });
+}

@@ -1,0 +1,38 @@
+/**
+ * Which sign-in the login screen starts by itself (spec 2 "Login", spec 4):
+ * - `/login/youtube?code=..&state=..`: the video platform's OAuth return → POST /youtube/callback;
+ * - `/login/<id>` otherwise: demo login with that id;
+ * - `/login` in an app wrapper whose user agent carries `CompanionDevice/<deviceId>`
+ *   (deviceId = 20 or more of `A-Z a-z 0-9 _ -`): device login.
+ * The route id wins over the device marker: a demo or OAuth link is an explicit choice.
+ */
+export type AutomaticLogin =
+  | { kind: "youtube"; code: string; state: string }
+  | { kind: "demo"; id: string }
+  | { kind: "device"; id: string };
+
+const DEVICE_MARKER = /(?:^|[\s;(])CompanionDevice\/([A-Za-z0-9_-]{20,})(?=$|[\s;)])/;
+
+/** The device id in a user agent string, or null when the `CompanionDevice/<id>` marker is absent. */
+export function deviceIdFromUserAgent(userAgent: string): string | null {
+  return DEVICE_MARKER.exec(userAgent)?.[1] ?? null;
+}
+
+/**
+ * Decides the automatic sign-in from the route id, the query string (`?code&state`) and the
+ * user agent; null when the screen should simply show the forms.
+ */
+export function decideAutomaticLogin(
+  routeId: string | undefined,
+  search: URLSearchParams,
+  userAgent: string,
+): AutomaticLogin | null {
+  if (routeId) {
+    const code = search.get("code");
+    const state = search.get("state");
+    if (routeId === "youtube" && code && state) return { kind: "youtube", code, state };
+    return { kind: "demo", id: routeId };
+  }
+  const deviceId = deviceIdFromUserAgent(userAgent);
+  return deviceId === null ? null : { kind: "device", id: deviceId };
+}

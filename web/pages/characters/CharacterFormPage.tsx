@@ -1,0 +1,52 @@
+import { Link, Navigate, useLocation } from "react-router";
+import { Spinner } from "../../components/Spinner";
+import { useCharacter } from "../../hooks/useCharacter";
+import { CharacterForm } from "./components/CharacterForm";
+
+/** The character id from the navigation state `{ id }` (spec 2: the list's edit button passes it). */
+function idFromState(state: unknown): string {
+  if (typeof state === "object" && state !== null && "id" in state && typeof state.id === "string") {
+    return state.id;
+  }
+  return "";
+}
+
+/**
+ * `/characters/add` and `/characters/update` (spec 2: the same screen). On update the character
+ * id arrives as navigation state and the character is loaded with GET /characters/?id=; without
+ * an id the screen goes back to the list.
+ */
+export function CharacterFormPage({ mode }: { mode: "add" | "update" }) {
+  const location = useLocation();
+  const id = mode === "update" ? idFromState(location.state) : "";
+  const character = useCharacter(id || undefined);
+
+  if (mode === "update" && id === "") return <Navigate to="/characters/list" replace />;
+
+  const title = mode === "add" ? "New Character" : "Edit Character";
+  return (
+    <section className="entity-page">
+      <div className="page-heading">
+        <h1>{title}</h1>
+      </div>
+      <div className="card entity-card">
+        {mode === "add" ? (
+          <CharacterForm />
+        ) : character.isLoading ? (
+          <div className="center-block">
+            <Spinner label="Loading character" />
+          </div>
+        ) : character.data === undefined ? (
+          <div className="empty-state">
+            <p>Could not load the character.</p>
+            <Link className="button button--ghost" to="/characters/list">
+              Back to the list
+            </Link>
+          </div>
+        ) : (
+          <CharacterForm key={character.data.characterUUID} character={character.data} />
+        )}
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,47 @@
+import type { VoicePreviewState } from "../../../hooks/useVoicePreview";
+
+interface VoicePreviewButtonProps {
+  state: VoicePreviewState;
+  onClick: () => void;
+  disabled?: boolean;
+}
+
+function PlayImage() {
+  return (
+    <svg className="voice-preview__image" viewBox="0 0 24 24" width="22" height="22" aria-hidden="true">
+      <circle cx="12" cy="12" r="11" fill="currentColor" opacity="0.18" />
+      <path d="M9.5 7.5v9l7-4.5z" fill="currentColor" />
+    </svg>
+  );
+}
+
+function StopImage() {
+  return (
+    <svg className="voice-preview__image" viewBox="0 0 24 24" width="22" height="22" aria-hidden="true">
+      <circle cx="12" cy="12" r="11" fill="currentColor" opacity="0.18" />
+      <rect x="8" y="8" width="8" height="8" rx="1.5" fill="currentColor" />
+    </svg>
+  );
+}
+
+/**
+ * The voice preview button (spec 4): the play image while idle; the stop image while the
+ * preview request runs and while the sample plays.
+ */
+export function VoicePreviewButton({ state, onClick, disabled }: VoicePreviewButtonProps) {
+  const busy = state !== "idle";
+  return (
+    <button
+      type="button"
+      className={busy ? "voice-preview voice-preview--busy" : "voice-preview"}
+      onClick={onClick}
+      disabled={disabled}
+      aria-label={busy ? "Stop voice preview" : "Play voice preview"}
+      title={busy ? "Stop voice preview" : "Play voice preview"}
+      aria-busy={state === "loading"}
+      data-state={state}
+    >
+      {busy ? <StopImage /> : <PlayImage />}
+    </button>
+  );
+}

@@ -1,0 +1,71 @@
+import type { FormEvent } from "react";
+import { TextAreaField } from "../../components/TextAreaField";
+import { TextField } from "../../components/TextField";
+import { useContactAdmin } from "../../hooks/useContactAdmin";
+import { useRequiredFields } from "../../hooks/useRequiredFields";
+
+/**
+ * `/contact` (spec 2 "Contact"): name, email, subject and message, all required (spec 5: red
+ * when blank after trimming, on submit and live while typing; nothing is sent while one is
+ * blank). Submit reads 'Sending...' while busy; after a successful send the form is cleared.
+ */
+export function ContactPage() {
+  const fields = useRequiredFields({ name: "", email: "", subject: "", message: "" });
+  const contact = useContactAdmin(fields.reset);
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!fields.validate()) return;
+    const { name, email, subject, message } = fields.values;
+    contact.mutate({
+      name: name.trim(),
+      email: email.trim(),
+      subject: subject.trim(),
+      message: message.trim(),
+    });
+  };
+
+  return (
+    <section className="public-page public-page--narrow">
+      <h1>Contact us</h1>
+      <p className="public-page__lead">Questions, ideas or trouble? Write to us and we answer by e-mail.</p>
+      <form className="form card public-form" onSubmit={submit} noValidate aria-label="Contact">
+        <TextField
+          label="Name"
+          autoComplete="name"
+          value={fields.values.name}
+          invalid={fields.invalid.name}
+          onChange={(value) => fields.setValue("name", value)}
+        />
+        <TextField
+          label="Email"
+          type="email"
+          autoComplete="email"
+          value={fields.values.email}
+          invalid={fields.invalid.email}
+          onChange={(value) => fields.setValue("email", value)}
+        />
+        <TextField
+          label="Subject"
+          value={fields.values.subject}
+          invalid={fields.invalid.subject}
+          onChange={(value) => fields.setValue("subject", value)}
+        />
+        <TextAreaField
+          label="Message"
+          value={fields.values.message}
+          invalid={fields.invalid.message}
+          onChange={(value) => fields.setValue("message", value)}
+        />
+        <button
+          type="submit"
+          className="button button--primary button--block"
+          disabled={contact.isPending}
+          aria-busy={contact.isPending}
+        >
+          {contact.isPending ? "Sending..." : "Submit"}
+        </button>
+      </form>
+    </section>
+  );
+}

@@ -1,0 +1,56 @@
+import type { FormEvent } from "react";
+import { FREE_DAILY_MESSAGES } from "../../../common/constants";
+import { TextField } from "../../components/TextField";
+import { useFreeSubscribe } from "../../hooks/useFreeSubscribe";
+import { useRequiredFields } from "../../hooks/useRequiredFields";
+
+/**
+ * `/free-chat` and `/Free-chat` (spec 2 "Free chat subscribe"): how the free tier works
+ * (15 messages a day) and its steps, one e-mail field (required, spec 5) and the 'Free
+ * Subscribe Request' button (POST /users/free/subscribe/process).
+ */
+export function FreeChatPage() {
+  const fields = useRequiredFields({ email: "" });
+  const subscribe = useFreeSubscribe(fields.reset);
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!fields.validate()) return;
+    subscribe.mutate(fields.values.email.trim());
+  };
+
+  return (
+    <section className="public-page public-page--narrow">
+      <h1>Chat for free</h1>
+      <p className="public-page__lead">
+        Subscribe for free and chat with our AI companions up to {FREE_DAILY_MESSAGES} messages per day.
+      </p>
+      <h2>How it works</h2>
+      <ol className="steps">
+        <li>Enter your e-mail address below.</li>
+        <li>You receive a verification code by e-mail.</li>
+        <li>Comment on our video with that code.</li>
+        <li>Once the code is verified, you receive your login details by e-mail.</li>
+      </ol>
+      <form className="form card public-form" onSubmit={submit} noValidate aria-label="Free subscription">
+        <TextField
+          label="Email"
+          type="email"
+          autoComplete="email"
+          value={fields.values.email}
+          invalid={fields.invalid.email}
+          onChange={(value) => fields.setValue("email", value)}
+        />
+        <button
+          type="submit"
+          className="button button--primary button--block"
+          disabled={subscribe.isPending}
+          aria-busy={subscribe.isPending}
+        >
+          {subscribe.isPending && <span className="spinner spinner--small" aria-hidden="true" />}
+          Free Subscribe Request
+        </button>
+      </form>
+    </section>
+  );
+}

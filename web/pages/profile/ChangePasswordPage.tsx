@@ -1,0 +1,94 @@
+import type { FormEvent } from "react";
+import { useState } from "react";
+import { useNavigate } from "react-router";
+import { TextField } from "../../components/TextField";
+import { useChangePassword } from "../../hooks/useChangePassword";
+import { useRequiredFields } from "../../hooks/useRequiredFields";
+import { useSessionUser } from "../../hooks/useSessionUser";
+import { succeed, warn } from "../../lib/notify";
+
+const LIST_PATH = "/characters/list";
+
+/**
+ * `/user/change-password` (spec 2 "Change password"): current, new and retyped password, all
+ * required (spec 5: red when blank, nothing sent). New and retyped must match, else the toast
+ * 'New and ReTyped password do not match.' (spec 8). Change sends PATCH /users/update-password;
+ * success shows the server's message and, when it goes away, returns to the list (spec 4); a
+ * refusal shows the server's message as a warning toast.
+ */
+export function ChangePasswordPage() {
+  const navigate = useNavigate();
+  const user = useSessionUser();
+  const change = useChangePassword();
+  const required = useRequiredFields({ current: "", password: "", retyped: "" });
+  const [done, setDone] = useState(false);
+  const { values, invalid, setValue } = required;
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    if (change.isPending || done || user === null) return;
+    if (!required.validate()) return;
+    if (values.password !== values.retyped) {
+      warn("New and ReTyped password do not match.");
+      return;
+    }
+    change.mutate(
+      { id: user.id, current: values.current, password: values.password, retyped: values.retyped },
+      {
+        onSuccess: (answer) => {
+          setDone(true);
+          succeed(answer.message || "Your password has been changed.", undefined, () => navigate(LIST_PATH));
+        },
+      },
+    );
+  };
+
+  return (
+    <section className="entity-page">
+      <div className="page-heading">
+        <h1>Change Password</h1>
+      </div>
+      <div className="card entity-card entity-card--narrow">
+        <form className="form entity-form" onSubmit={onSubmit} noValidate>
+          <TextField
+            label="Current Password"
+            type="password"
+            value={values.current}
+            onChange={(value) => setValue("current", value)}
+            invalid={invalid.current}
+            autoComplete="current-password"
+          />
+          <TextField
+            label="New Password"
+            type="password"
+            value={values.password}
+            onChange={(value) => setValue("password", value)}
+            invalid={invalid.password}
+            autoComplete="new-password"
+          />
+          <TextField
+            label="ReTyped Password"
+            type="password"
+            value={values.retyped}
+            onChange={(value) => setValue("retyped", value)}
+            invalid={invalid.retyped}
+            autoComplete="new-password"
+          />
+          <div className="entity-form__actions">
+            <button type="button" className="button button--ghost" onClick={() => navigate(LIST_PATH)}>
+              Cancel
+            </button>
+            <button
+              type="submit"
+              className="button button--primary"
+              disabled={change.isPending || done}
+              aria-busy={change.isPending}
+            >
+              Change
+            </button>
+          </div>
+        </form>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,99 @@
+import { type FormEvent, useState } from "react";
+import { useNavigate } from "react-router";
+import type { UserProfile } from "../../../api/users";
+import { PhotoField } from "../../../components/PhotoField";
+import { showRequiredFieldsAlert } from "../../../components/signedInDialogs";
+import { TextField } from "../../../components/TextField";
+import { useRequiredFields } from "../../../hooks/useRequiredFields";
+import { useUpdateProfile } from "../../../hooks/useUpdateProfile";
+import { contentUrl } from "../../../lib/content";
+import { succeed } from "../../../lib/notify";
+import { ReadOnlyField } from "./ReadOnlyField";
+
+const LIST_PATH = "/characters/list";
+
+interface ProfileFormProps {
+  userId: string;
+  profile: UserProfile;
+}
+
+/**
+ * The profile form (spec 2 "Profile"): photo, full name and user name are editable (both names
+ * required, spec 5: red when blank; on Save the 'Oops...' modal), email, plan, chat limit and
+ * chat count are read-only. Save stores the answer's user under `user`, shows the server's
+ * message as a success toast and, when it goes away, returns to the list (spec 4).
+ */
+export function ProfileForm({ userId, profile }: ProfileFormProps) {
+  const navigate = useNavigate();
+  const update = useUpdateProfile();
+  const required = useRequiredFields({ fullName: profile.name, userName: profile.userName });
+  const [photo, setPhoto] = useState<File | undefined>(undefined);
+  const [saved, setSaved] = useState(false);
+  const { values, invalid, setValue } = required;
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    if (update.isPending || saved) return;
+    if (!required.validate()) {
+      void showRequiredFieldsAlert();
+      return;
+    }
+    update.mutate(
+      {
+        id: userId,
+        fullName: values.fullName,
+        userName: values.userName,
+        photo,
+        oldPhoto: profile.userPicture,
+      },
+      {
+        onSuccess: (answer) => {
+          setSaved(true);
+          succeed(answer.message || "Profile updated.", undefined, () => navigate(LIST_PATH));
+        },
+      },
+    );
+  };
+
+  return (
+    <form className="form entity-form" onSubmit={onSubmit} noValidate>
+      <PhotoField
+        label="Photo"
+        currentSrc={contentUrl("users", profile.userPicture)}
+        file={photo}
+        onChange={setPhoto}
+      />
+      <TextField
+        label="Full Name"
+        value={values.fullName}
+        onChange={(value) => setValue("fullName", value)}
+        invalid={invalid.fullName}
+        autoComplete="name"
+      />
+      <TextField
+        label="User Name"
+        value={values.userName}
+        onChange={(value) => setValue("userName", value)}
+        invalid={invalid.userName}
+        autoComplete="nickname"
+      />
+      <ReadOnlyField label="Email" value={profile.userEmail} />
+      <ReadOnlyField label="Plan" value={profile.pricingPlanName} />
+      <ReadOnlyField label="Chat Limit" value={String(profile.chatLimit)} />
+      <ReadOnlyField label="Chat Count" value={String(profile.chatCount)} />
+      <div className="entity-form__actions">
+        <button type="button" className="button button--ghost" onClick={() => navigate(LIST_PATH)}>
+          Cancel
+        </button>
+        <button
+          type="submit"
+          className="button button--primary"
+          disabled={update.isPending || saved}
+          aria-busy={update.isPending}
+        >
+          Save
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,12 @@
+import { useId } from "react";
+
+/** A labelled value the user cannot change (spec 2 Profile: email, plan, chat limit, chat count). */
+export function ReadOnlyField({ label, value }: { label: string; value: string }) {
+  const id = useId();
+  return (
+    <div className="field field--readonly">
+      <label htmlFor={id}>{label}</label>
+      <input id={id} type="text" value={value} readOnly />
+    </div>
+  );
+}
