@@ -97,6 +97,7 @@ export async function buildApp(config: AppConfig, options: { llm?: LlmProvider }
   const chat = new ChatService(new ChatRepo(db.db), charactersRepo, llm, {
     maxReplyTokens: config.LLM_MAX_TOKENS,
     temperature: config.LLM_TEMPERATURE,
+    timeoutMs: config.LLM_TIMEOUT_MS,
   });
 
   // Routes name their own limits; tests turn limiting off (RATE_LIMIT_ENABLED=0) except in the

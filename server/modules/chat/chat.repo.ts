@@ -151,6 +151,21 @@ export class ChatRepo {
     return row?.character_id;
   }
 
+  /** A history entry when it belongs to one of the user's chats. */
+  findOwnedEntry(userId: string, entryId: string): Promise<ChatHistoryRow | undefined> {
+    return this.db
+      .selectFrom("chat_history")
+      .innerJoin("chat_sessions", "chat_sessions.id", "chat_history.session_id")
+      .selectAll("chat_history")
+      .where("chat_history.id", "=", entryId)
+      .where("chat_sessions.user_id", "=", userId)
+      .executeTakeFirst();
+  }
+
+  sessionById(sessionId: string): Promise<ChatSession | undefined> {
+    return this.db.selectFrom("chat_sessions").selectAll().where("id", "=", sessionId).executeTakeFirst();
+  }
+
   /** The entry a client sent with this id in this session, if any. */
   findByClientMessageId(sessionId: string, clientMessageId: string): Promise<ChatHistoryRow | undefined> {
     return this.db

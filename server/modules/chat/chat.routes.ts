@@ -1,13 +1,19 @@
-import type { FastifyInstance, preHandlerAsyncHookHandler } from "fastify";
+import type {
+  FastifyBaseLogger,
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  preHandlerAsyncHookHandler,
+} from "fastify";
 import { z } from "zod";
 import type { ChatProfileInfo, MessageReply } from "../../../common/api";
 import { HISTORY_PAGE_SIZE, MESSAGE_MAX_LENGTH } from "../../../common/constants";
 import { currentUser } from "../../http/auth";
 import { ok } from "../../http/envelope";
-import { notFound } from "../../http/errors";
+import { AppError, notFound } from "../../http/errors";
 import { parseInput } from "../../http/validate";
 import { presentHistoryEntry, presentProfileCharacter } from "./chat.presenter";
-import type { ChatService } from "./chat.service";
+import type { ChatService, SendResult } from "./chat.service";
 import { splitReply } from "./split-reply";
 
 const ProfileQuery = z.object({ uid: z.string().max(100).optional(), id: z.string().max(100).default("") });
@@ -28,6 +34,8 @@ const MessageBody = z.object({
   cId: z.string().max(100).default(""),
   mute: z.string().optional(),
   time: z.string().optional(),
+  /** Ours: "1" asks for server-sent events (tokens as they are generated). */
+  stream: z.string().optional(),
   /** Ours: the client's id of this send; a retry with the same id never makes a second entry. */
   clientMessageId: z
     .string()
@@ -36,6 +44,64 @@ const MessageBody = z.object({
     .regex(/^[\w-]*$/, "must be letters, digits, '-' or '_'")
     .optional(),
 });
+
+/** Ours: `chat/continue-message` and `chat/stop` name the entry (chatHistoryUUID). */
+const EntryBody = z.object({ id: z.uuid("must be a message id"), stream: z.string().optional() });
+
+/** The spec's message reply (spec 3) for a send, a continuation or a repeated send. */
+function presentReply(result: SendResult): MessageReply {
+  const history = result.entry ? [presentHistoryEntry(result.entry)] : [];
+  const text = result.entry?.reply_message ?? "";
+  const parts = splitReply(text);
+  return {
+    success: result.success ? 1 : 0,
+    message: result.message,
+    text,
+    history,
+    audioUrl: "",
+    genimage: 0,
+    options: { splitCount: parts.length, splitMessages: parts, picDesc: "" },
+  };
+}
+
+/** A streamed answer is asked for with `Accept: text/event-stream` or the field `stream=1`. */
+function wantsStream(request: FastifyRequest, stream: string | undefined): boolean {
+  return stream === "1" || (request.headers.accept ?? "").includes("text/event-stream");
+}
+
+/**
+ * Opens a server-sent events answer: `entry` (the stored message), `token` ({text}) as the reply
+ * is generated, then `done` (the same JSON as the plain answer) or `error` ({success: 0, message,
+ * status}). The reply goes on to the end and is stored even if the browser goes away.
+ */
+function openEventStream(reply: FastifyReply) {
+  reply.hijack();
+  const raw = reply.raw;
+  raw.writeHead(200, {
+    "content-type": "text/event-stream; charset=utf-8",
+    "cache-control": "no-cache, no-transform",
+    connection: "keep-alive",
+    "x-accel-buffering": "no",
+    "x-content-type-options": "nosniff",
+  });
+  const send = (event: string, data: unknown) => {
+    if (!raw.writableEnded && !raw.destroyed) raw.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+  };
+  return {
+    send: (event: string, data: unknown) => {
+      send(event, data);
+      if (event === "done") raw.end();
+    },
+    fail(error: unknown, log: FastifyBaseLogger) {
+      const status = error instanceof AppError ? error.status : 500;
+      if (status >= 500) log.error(error);
+      const message =
+        error instanceof AppError ? error.message : "Something went wrong on our side. Please try again.";
+      send("error", { success: 0, message, status });
+      raw.end();
+    },
+  };
+}
 
 /** spec 7 `chat/group/reply`: message, id (the group), plus our client message id. */
 const GroupReplyBody = MessageBody.pick({ message: true, id: true, clientMessageId: true });
@@ -82,28 +148,54 @@ export function chatRoutes(app: FastifyInstance, chat: ChatService, auth: preHan
     return ok("History.", { data: { data: rows.map(presentHistoryEntry) } });
   });
 
-  app.post("/api/chat/message", { preHandler: auth }, async (request): Promise<MessageReply> => {
+  app.post("/api/chat/message", { preHandler: auth }, async (request, reply) => {
     const user = currentUser(request);
     const body = parseInput(MessageBody, request.body);
-    const result = await chat.sendMessage(user, {
+    const input = {
       message: body.message,
       chatId: body.id,
       characterId: body.cId,
       clientMessageId: body.clientMessageId,
-    });
-    request.modelMs = result.modelMs;
-    const history = result.entry ? [presentHistoryEntry(result.entry)] : [];
-    const text = result.entry?.reply_message ?? "";
-    const parts = splitReply(text);
-    return {
-      success: result.success ? 1 : 0,
-      message: result.message,
-      text,
-      history,
-      audioUrl: "",
-      genimage: 0,
-      options: { splitCount: parts.length, splitMessages: parts, picDesc: "" },
     };
+    if (!wantsStream(request, body.stream)) {
+      const result = await chat.sendMessage(user, input);
+      request.modelMs = result.modelMs;
+      return presentReply(result);
+    }
+    const events = openEventStream(reply);
+    try {
+      const result = await chat.sendMessage(user, {
+        ...input,
+        onStored: (entry) => events.send("entry", presentHistoryEntry(entry)),
+        onToken: (text) => events.send("token", { text }),
+      });
+      events.send("done", presentReply(result));
+    } catch (error) {
+      events.fail(error, request.log);
+    }
+  });
+
+  app.post("/api/chat/continue-message", { preHandler: auth }, async (request, reply) => {
+    const user = currentUser(request);
+    const body = parseInput(EntryBody, request.body);
+    if (!wantsStream(request, body.stream)) {
+      const result = await chat.continueReply(user, body.id);
+      request.modelMs = result.modelMs;
+      return presentReply(result);
+    }
+    const events = openEventStream(reply);
+    try {
+      const result = await chat.continueReply(user, body.id, (text) => events.send("token", { text }));
+      events.send("done", presentReply(result));
+    } catch (error) {
+      events.fail(error, request.log);
+    }
+  });
+
+  app.post("/api/chat/stop", { preHandler: auth }, async (request) => {
+    const body = parseInput(EntryBody, request.body);
+    const stopped = await chat.stop(currentUser(request), body.id);
+    return ok(stopped ? "Stopped." : "Nothing is being generated for this message.");
   });
 
   app.get("/api/chat/group/new", { preHandler: auth }, async (request) => {

@@ -29,7 +29,13 @@ export interface SendResult {
 export interface ChatOptions {
   maxReplyTokens: number;
   temperature: number;
+  /** Longest a reply may take before it is cut (partial kept), milliseconds. */
+  timeoutMs: number;
 }
+
+/** The abort reason of the Stop button (others are timeouts or failures). */
+const STOP_REASON = "stop";
+const stopReason = (signal: AbortSignal) => (signal.reason === STOP_REASON ? "stop" : "other");
 
 /** Talkativeness of every character until the card has its own (0..1). */
 const DEFAULT_TALKATIVENESS = 0.5;
@@ -52,6 +58,9 @@ export class ChatService {
     private readonly now: () => number = Date.now,
     private readonly random: () => number = Math.random,
   ) {}
+
+  /** Generations running in this process, by entry id (for Stop). */
+  private readonly running = new Map<string, AbortController>();
 
   /**
    * Resolves a chat id to the user's character or group. An empty id means the chat the user
@@ -106,7 +115,16 @@ export class ChatService {
    */
   async sendMessage(
     user: User,
-    input: { message: string; chatId: string; characterId: string; clientMessageId?: string },
+    input: {
+      message: string;
+      chatId: string;
+      characterId: string;
+      clientMessageId?: string;
+      /** Called once the user's message is stored (streaming: tells the client the entry's id). */
+      onStored?: (entry: ChatHistoryRow) => void;
+      /** Called with each piece of the reply as it is generated (streaming). */
+      onToken?: (text: string) => void;
+    },
   ): Promise<SendResult> {
     const chat = await this.resolveChat(user, input.chatId);
     const character = input.characterId
@@ -121,7 +139,10 @@ export class ChatService {
       input.clientMessageId,
     );
     if ("repeated" in stored) return stored.repeated;
-    return this.answer(user, chat, stored.session, character, stored.entry);
+    input.onStored?.(stored.entry);
+    return this.answer(user, chat, stored.session, character, stored.entry, false, {
+      onToken: input.onToken,
+    });
   }
 
   /**
@@ -237,7 +258,13 @@ export class ChatService {
 
   /**
    * Generates `character`'s reply to the conversation so far and stores it in `entry`.
-   * On failure the entry is marked failed and, unless `followUp`, the quota is given back.
+   * - `stream.onToken` receives the text as it is generated (server-sent events);
+   * - `stream.continueFrom` continues that reply instead of writing a new one (the new text is
+   *   appended);
+   * - a Stop (`stop(entryId)`) or the timeout ends generation: the partial reply is kept and the
+   *   entry marked "stopped" or "partial"; nothing stays pending.
+   * On a failure before any text the entry is marked failed and, unless `followUp` or a
+   * continuation, the quota is given back.
    */
   private async answer(
     user: User,
@@ -246,9 +273,10 @@ export class ChatService {
     character: Character,
     entry: ChatHistoryRow,
     followUp = false,
+    stream: { onToken?: (text: string) => void; continueFrom?: string } = {},
   ): Promise<SendResult> {
     const userName = displayName(user);
-    const others = chat.members.filter((m) => m.id !== character.id).map((m) => m.name);
+    const others = chat.groupId ? chat.members.filter((m) => m.id !== character.id).map((m) => m.name) : [];
     const names = new Map(chat.members.map((m) => [m.id, m.name]));
     const history = await this.repo.recentTexts(session.id, PROMPT_HISTORY_LIMIT);
     const prompt = buildPrompt({
@@ -264,31 +292,60 @@ export class ChatService {
       summary: session.summary,
       history: history.map((h) => ({
         userMessage: h.message,
+        // A reply being continued is sent as the assistant's last, unfinished message.
         reply: h.reply_message,
         speaker: chat.groupId ? names.get(h.character_id) : undefined,
       })),
       contextWindow: this.llm.contextWindow(),
       replyTokens: this.options.maxReplyTokens,
       countTokens: (t) => this.llm.countTokens(t),
-      otherMembers: chat.groupId ? others : [],
+      otherMembers: others,
     });
+    const controller = new AbortController();
+    this.running.set(entry.id, controller);
+    const timer = setTimeout(() => controller.abort(new Error("timeout")), this.options.timeoutMs);
     const started = performance.now();
+    let streamed = "";
+    const prefix = stream.continueFrom ?? "";
+    const finish = async (text: string, status: string, modelMs: number): Promise<SendResult> => {
+      const raw = prefix ? `${prefix}${text}` : text;
+      const reply = cleanReply(raw, character.name, userName, others) || "…";
+      const done = { ...entry, reply_message: reply, reply_time: this.now(), status };
+      await this.repo.updateEntry(entry.id, { reply_message: reply, reply_time: done.reply_time, status });
+      const message =
+        status === "replied" ? "Reply." : status === "stopped" ? "Stopped." : "The reply was cut short.";
+      return { success: true, message, entry: done, modelMs };
+    };
     try {
       const result = await this.llm.generate({
         messages: prompt,
         maxTokens: this.options.maxReplyTokens,
         temperature: this.options.temperature,
-        stop: stopStrings(userName, chat.groupId ? others : []),
+        stop: stopStrings(userName, others),
+        signal: controller.signal,
+        onTextChunk: (chunk) => {
+          streamed += chunk;
+          stream.onToken?.(chunk);
+        },
       });
-      const reply = cleanReply(result.text, character.name, userName, chat.groupId ? others : []) || "…";
-      const replied = { ...entry, reply_message: reply, reply_time: this.now(), status: "replied" };
-      await this.repo.updateEntry(entry.id, {
-        reply_message: replied.reply_message,
-        reply_time: replied.reply_time,
-        status: "replied",
-      });
-      return { success: true, message: "Reply.", entry: replied, modelMs: result.modelMs };
+      const status = !controller.signal.aborted
+        ? "replied"
+        : stopReason(controller.signal) === "stop"
+          ? "stopped"
+          : "partial";
+      return await finish(result.text, status, result.modelMs);
     } catch (error) {
+      const modelMs = performance.now() - started;
+      if (streamed.trim()) {
+        // Broken mid-stream (stop, timeout, a dropped connection): keep what was said.
+        return finish(streamed, stopReason(controller.signal) === "stop" ? "stopped" : "partial", modelMs);
+      }
+      if (prefix) {
+        await this.repo.updateEntry(entry.id, {
+          status: entry.status === "pending" ? "failed" : entry.status,
+        });
+        return { success: false, message: `${character.name} could not continue right now.`, entry, modelMs };
+      }
       const message =
         error instanceof LlmUnavailableError
           ? error.message
@@ -296,13 +353,47 @@ export class ChatService {
       await this.repo.updateEntry(entry.id, { status: "failed", error: String(error).slice(0, 500) });
       // The user is not charged for a message no character could answer.
       if (!followUp) await this.repo.refundDailyMessage(user.id);
-      return {
-        success: false,
-        message,
-        entry: { ...entry, status: "failed" },
-        modelMs: performance.now() - started,
-      };
+      return { success: false, message, entry: { ...entry, status: "failed" }, modelMs };
+    } finally {
+      clearTimeout(timer);
+      this.running.delete(entry.id);
     }
+  }
+
+  /**
+   * Stops the generation of an entry's reply (the Stop button). The partial reply is kept.
+   * @returns false when nothing is being generated for it in this process.
+   * @throws AppError 404 when the entry is not the user's.
+   */
+  async stop(user: User, entryId: string): Promise<boolean> {
+    const entry = await this.repo.findOwnedEntry(user.id, entryId);
+    if (!entry) throw notFound("Message not found.");
+    const controller = this.running.get(entryId);
+    if (!controller) return false;
+    controller.abort(STOP_REASON);
+    return true;
+  }
+
+  /**
+   * Continues the newest reply of a chat (spec 7 `chat/continue-message`; payload ours: `id`, the
+   * entry's chatHistoryUUID). The continuation is appended to the same entry; no quota is used.
+   * @throws AppError 404 when not the user's; 400 when it is not the newest reply.
+   */
+  async continueReply(user: User, entryId: string, onToken?: (text: string) => void): Promise<SendResult> {
+    const entry = await this.repo.findOwnedEntry(user.id, entryId);
+    if (!entry) throw notFound("Message not found.");
+    if (!entry.reply_message || this.running.has(entryId))
+      throw badRequest("There is no finished reply to continue.");
+    const session = await this.repo.sessionById(entry.session_id);
+    const [newest] = await this.repo.page(entry.session_id, 0, 1);
+    if (!session || newest?.id !== entry.id) throw badRequest("Only the newest reply can be continued.");
+    const chat = await this.resolveChat(user, session.chat_key);
+    const character = chat.members.find((m) => m.id === entry.character_id);
+    if (!character) throw notFound("This character is no longer in this chat.");
+    return this.answer(user, chat, session, character, entry, true, {
+      onToken,
+      continueFrom: entry.reply_message,
+    });
   }
 
   /**

@@ -116,13 +116,16 @@ export class LlamaProvider implements LlmProvider {
   }
 }
 
-/** Maps chat messages to node-llama-cpp's history, ending with an empty model turn to fill. */
+/**
+ * Maps chat messages to node-llama-cpp's history, ending with the model turn to fill: an empty
+ * one, or, when the messages end with an assistant message, that message to continue.
+ */
 function toChatHistory(messages: ChatMessage[]): ChatHistoryItem[] {
   const history: ChatHistoryItem[] = messages.map((m) => {
     if (m.role === "system") return { type: "system", text: m.content };
     if (m.role === "user") return { type: "user", text: m.content };
     return { type: "model", response: [m.content] };
   });
-  history.push({ type: "model", response: [] });
+  if (messages.at(-1)?.role !== "assistant") history.push({ type: "model", response: [] });
   return history;
 }

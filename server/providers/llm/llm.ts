@@ -7,6 +7,10 @@ export interface ChatMessage {
 }
 
 export interface GenerateRequest {
+  /**
+   * The prompt. When it ends with an assistant message, the model continues that message
+   * (chat/continue-message) and `text` is only the continuation.
+   */
   messages: ChatMessage[];
   /** Upper bound of reply length, in tokens. */
   maxTokens: number;
