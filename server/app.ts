@@ -14,6 +14,7 @@ import { requireUser } from "./http/auth";
 import { fail, ok } from "./http/envelope";
 import { AppError } from "./http/errors";
 import { rateLimitError } from "./http/rate-limit";
+import { BackgroundQueue } from "./jobs/queue";
 import { AccountRepo } from "./modules/account/account.repo";
 import { accountRoutes } from "./modules/account/account.routes";
 import { AccountService } from "./modules/account/account.service";
@@ -26,6 +27,8 @@ import { CharactersService } from "./modules/characters/characters.service";
 import { ChatRepo } from "./modules/chat/chat.repo";
 import { chatRoutes } from "./modules/chat/chat.routes";
 import { ChatService } from "./modules/chat/chat.service";
+import { memoryRoutes } from "./modules/memory/memory.routes";
+import { MemoryService } from "./modules/memory/memory.service";
 import { oauthRoutes } from "./modules/oauth/oauth.routes";
 import { OAuthService } from "./modules/oauth/oauth.service";
 import { siteRoutes } from "./modules/site/site.routes";
@@ -57,6 +60,8 @@ export interface App {
   account: AccountService;
   subscribe: SubscribeService;
   mailer: Mailer;
+  /** Background jobs (memory); tests await `jobs.idle()`. */
+  jobs: BackgroundQueue;
   /** Resolves when the language model has loaded (or failed to, with a logged line). */
   llmReady: Promise<void>;
   close(): Promise<void>;
@@ -94,11 +99,20 @@ export async function buildApp(config: AppConfig, options: { llm?: LlmProvider }
   });
   const charactersRepo = new CharactersRepo(db.db);
   const characters = new CharactersService(charactersRepo, storage, llm, new NoTts());
-  const chat = new ChatService(new ChatRepo(db.db), charactersRepo, llm, {
-    maxReplyTokens: config.LLM_MAX_TOKENS,
-    temperature: config.LLM_TEMPERATURE,
-    timeoutMs: config.LLM_TIMEOUT_MS,
-  });
+  const jobs = new BackgroundQueue((error) => app.log.error(error));
+  const memory = new MemoryService(db.db, llm);
+  const chat = new ChatService(
+    new ChatRepo(db.db),
+    charactersRepo,
+    llm,
+    {
+      maxReplyTokens: config.LLM_MAX_TOKENS,
+      temperature: config.LLM_TEMPERATURE,
+      timeoutMs: config.LLM_TIMEOUT_MS,
+    },
+    memory,
+    jobs,
+  );
 
   // Routes name their own limits; tests turn limiting off (RATE_LIMIT_ENABLED=0) except in the
   // tests of the limits themselves.
@@ -194,6 +208,7 @@ export async function buildApp(config: AppConfig, options: { llm?: LlmProvider }
   usersRoutes(app, new UsersService(db.db, storage, authService), auth);
   characterRoutes(app, characters, auth);
   chatRoutes(app, chat, auth);
+  memoryRoutes(app, memory, chat, auth);
 
   app.get("/api/health", async () => {
     const status = llm.status();
@@ -251,8 +266,10 @@ export async function buildApp(config: AppConfig, options: { llm?: LlmProvider }
     account,
     subscribe,
     mailer,
+    jobs,
     async close() {
       clearInterval(timer);
+      await jobs.stop();
       stopSubscribeWorker();
       await app.close();
       await llm.close();

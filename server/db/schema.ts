@@ -123,6 +123,8 @@ export interface ChatSessionsTable {
   is_group: number;
   /** Rolling summary of older messages (memory); empty until written. */
   summary: string;
+  /** The summary covers history entries up to this order key (seq); 0 when there is none. */
+  summary_until_seq: Generated<number>;
   greeted: number;
   created_at: number;
   updated_at: number;
@@ -212,7 +214,17 @@ export interface FreeSubscriptionsTable {
   created_at: number;
 }
 
+/** A long-term fact about the user, remembered by one character (memory). */
+export interface MemoriesTable {
+  id: string;
+  user_id: string;
+  character_id: string;
+  fact: string;
+  created_at: number;
+}
+
 export interface Database {
+  memories: MemoriesTable;
   password_resets: PasswordResetsTable;
   devices: DevicesTable;
   oauth_states: OauthStatesTable;

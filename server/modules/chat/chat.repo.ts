@@ -79,15 +79,20 @@ export class ChatRepo {
       .executeTakeFirst();
   }
 
-  /** The newest `limit` exchanges' texts, oldest first: the prompt's history. */
+  /**
+   * The newest `limit` exchanges' texts after `afterSeq` (what the rolling summary does not
+   * cover), oldest first: the prompt's history.
+   */
   async recentTexts(
     sessionId: string,
     limit: number,
+    afterSeq = 0,
   ): Promise<Array<{ message: string; reply_message: string; character_id: string }>> {
     const rows = await this.db
       .selectFrom("chat_history")
       .select(["message", "reply_message", "character_id"])
       .where("session_id", "=", sessionId)
+      .where("seq", ">", afterSeq)
       .orderBy("seq", "desc")
       .limit(limit)
       .execute();

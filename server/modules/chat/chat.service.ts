@@ -2,8 +2,10 @@ import { randomUUID } from "node:crypto";
 import { FIRST_MESSAGE_MARKER, GROUP_MAX_MEMBERS } from "../../../common/constants";
 import type { Character, ChatHistoryRow, ChatSession, User } from "../../db/schema";
 import { AppError, badRequest, forbidden, notFound, tooMany } from "../../http/errors";
+import type { BackgroundQueue } from "../../jobs/queue";
 import { type LlmProvider, LlmUnavailableError } from "../../providers/llm/llm";
 import type { CharactersRepo } from "../characters/characters.repo";
+import type { MemoryService } from "../memory/memory.service";
 import { type ChatRepo, nextSeq } from "./chat.repo";
 import { buildPrompt, cleanReply, fillPlaceholders, stopStrings } from "./prompt";
 import { chooseSpeakers } from "./turn-order";
@@ -55,6 +57,8 @@ export class ChatService {
     private readonly characters: CharactersRepo,
     private readonly llm: LlmProvider,
     private readonly options: ChatOptions,
+    private readonly memory: MemoryService,
+    private readonly jobs: BackgroundQueue,
     private readonly now: () => number = Date.now,
     private readonly random: () => number = Math.random,
   ) {}
@@ -278,7 +282,11 @@ export class ChatService {
     const userName = displayName(user);
     const others = chat.groupId ? chat.members.filter((m) => m.id !== character.id).map((m) => m.name) : [];
     const names = new Map(chat.members.map((m) => [m.id, m.name]));
-    const history = await this.repo.recentTexts(session.id, PROMPT_HISTORY_LIMIT);
+    const history = await this.repo.recentTexts(session.id, PROMPT_HISTORY_LIMIT, session.summary_until_seq);
+    const lastUserMessage = [...history]
+      .reverse()
+      .find((h) => h.message && h.message !== FIRST_MESSAGE_MARKER);
+    const facts = await this.memory.relevantFacts(user.id, character.id, lastUserMessage?.message ?? "");
     const prompt = buildPrompt({
       character: {
         name: character.name,
@@ -300,6 +308,7 @@ export class ChatService {
       replyTokens: this.options.maxReplyTokens,
       countTokens: (t) => this.llm.countTokens(t),
       otherMembers: others,
+      facts,
     });
     const controller = new AbortController();
     this.running.set(entry.id, controller);
@@ -333,7 +342,9 @@ export class ChatService {
         : stopReason(controller.signal) === "stop"
           ? "stopped"
           : "partial";
-      return await finish(result.text, status, result.modelMs);
+      const done = await finish(result.text, status, result.modelMs);
+      this.remember(user, chat, session, character, entry);
+      return done;
     } catch (error) {
       const modelMs = performance.now() - started;
       if (streamed.trim()) {
@@ -358,6 +369,34 @@ export class ChatService {
       clearTimeout(timer);
       this.running.delete(entry.id);
     }
+  }
+
+  /** Queues the background memory work after a reply: facts from the user's message, the summary. */
+  private remember(
+    user: User,
+    chat: ResolvedChat,
+    session: ChatSession,
+    character: Character,
+    entry: ChatHistoryRow,
+  ) {
+    const userName = displayName(user);
+    if (entry.message && entry.message !== FIRST_MESSAGE_MARKER) {
+      this.jobs.push(`facts:${entry.id}`, async () => {
+        await this.memory.extractFacts({
+          userId: user.id,
+          characterId: character.id,
+          userName,
+          message: entry.message,
+        });
+      });
+    }
+    this.jobs.push(`summary:${session.id}`, async () => {
+      await this.memory.refreshSummary({
+        sessionId: session.id,
+        userName,
+        names: new Map(chat.members.map((m) => [m.id, m.name])),
+      });
+    });
   }
 
   /**

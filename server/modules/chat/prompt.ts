@@ -35,6 +35,8 @@ export interface PromptInput {
   countTokens: (text: string) => number;
   /** In a group chat: the other members' names. */
   otherMembers?: string[];
+  /** Long-term facts about the user this character remembers (memory), most relevant first. */
+  facts?: string[];
 }
 
 /** Replaces the card placeholders `{{char}}` and `{{user}}` (case-insensitive). */
@@ -51,6 +53,7 @@ export function buildSystemPrompt(
   userName: string,
   summary: string,
   otherMembers: string[] = [],
+  facts: string[] = [],
 ): string {
   const fill = (t: string) => fillPlaceholders(t, card.name, userName);
   const pronoun = card.sex === "1" ? "man" : "woman";
@@ -63,6 +66,9 @@ export function buildSystemPrompt(
   if (card.appearance.trim()) lines.push("", `${card.name}'s appearance: ${fill(card.appearance).trim()}`);
   if (card.greeting.trim())
     lines.push("", `${card.name} greets people like this: "${fill(card.greeting).trim()}"`);
+  if (facts.length > 0) {
+    lines.push("", `What ${card.name} remembers about ${userName}:`, ...facts.map((f) => `- ${f}`));
+  }
   if (summary.trim()) lines.push("", `What happened earlier in this conversation: ${summary.trim()}`);
   if (otherMembers.length > 0) {
     lines.push(
@@ -92,7 +98,13 @@ const TEMPLATE_TOKENS_PER_MESSAGE = 8;
  * @returns the messages, oldest first, ending with the user's message being answered.
  */
 export function buildPrompt(input: PromptInput): ChatMessage[] {
-  const system = buildSystemPrompt(input.character, input.userName, input.summary, input.otherMembers);
+  const system = buildSystemPrompt(
+    input.character,
+    input.userName,
+    input.summary,
+    input.otherMembers,
+    input.facts,
+  );
   let budget =
     input.contextWindow - input.replyTokens - input.countTokens(system) - TEMPLATE_TOKENS_PER_MESSAGE;
   const picked: ChatMessage[] = [];

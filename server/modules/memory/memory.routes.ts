@@ -1,0 +1,45 @@
+import type { FastifyInstance, preHandlerAsyncHookHandler } from "fastify";
+import { z } from "zod";
+import { currentUser } from "../../http/auth";
+import { ok } from "../../http/envelope";
+import { notFound } from "../../http/errors";
+import { parseInput } from "../../http/validate";
+import type { ChatService } from "../chat/chat.service";
+import type { MemoryService } from "./memory.service";
+
+const ListQuery = z.object({ id: z.string().max(100).default("") });
+const DeleteQuery = z.object({ id: z.uuid("must be a memory id") });
+
+/**
+ * Ours (issue 5): what the characters of a chat remember about the user, for the chat screen's
+ * Settings, where each fact can be deleted.
+ */
+export function memoryRoutes(
+  app: FastifyInstance,
+  memory: MemoryService,
+  chat: ChatService,
+  auth: preHandlerAsyncHookHandler,
+): void {
+  app.get("/api/chat/memories", { preHandler: auth }, async (request) => {
+    const user = currentUser(request);
+    const resolved = await chat.resolveChat(user, parseInput(ListQuery, request.query).id);
+    const data = [];
+    for (const member of resolved.members) {
+      for (const fact of await memory.listFacts(user.id, member.id)) {
+        data.push({
+          memoryUUID: fact.id,
+          characterUUID: member.id,
+          characterName: member.name,
+          fact: fact.fact,
+        });
+      }
+    }
+    return ok("Memories.", { data });
+  });
+
+  app.delete("/api/chat/memories/", { preHandler: auth }, async (request) => {
+    const query = parseInput(DeleteQuery, request.query);
+    if (!(await memory.deleteFact(currentUser(request).id, query.id))) throw notFound("Memory not found.");
+    return ok("Forgotten.");
+  });
+}

@@ -1,0 +1,202 @@
+import { randomUUID } from "node:crypto";
+import type { Db } from "../../db/index";
+import type { LlmProvider } from "../../providers/llm/llm";
+
+/** Exchanges beyond the summary before a refresh is queued. */
+export const SUMMARY_TRIGGER = 30;
+/** Newest exchanges always left out of the summary (they are in the prompt as they are). */
+export const SUMMARY_KEEP_RECENT = 20;
+/** Facts kept per user and character; the oldest go first. */
+export const MAX_FACTS = 200;
+/** Facts put into one prompt. */
+export const FACTS_PER_PROMPT = 6;
+
+const STOPWORDS = new Set(
+  "the and you your for are was were with that this have has had not but what when where who how why can will would about from they them their there then than into out our ours just like very really also too its it's i'm im me my mine we he she his her him".split(
+    " ",
+  ),
+);
+
+/** Lower-case content words of a text (3+ letters, no stopwords), for relevance. */
+export function keywords(text: string): Set<string> {
+  const words = text.toLowerCase().match(/[\p{L}\p{N}']{3,}/gu) ?? [];
+  return new Set(words.filter((w) => !STOPWORDS.has(w)).map((w) => w.replace(/'s$/, "")));
+}
+
+/**
+ * Memory (issue 5): a rolling summary of older messages per chat session and long-term facts
+ * about the user per character. Both are written in the background by the language model and
+ * read when a prompt is built.
+ */
+export class MemoryService {
+  constructor(
+    private readonly db: Db,
+    private readonly llm: LlmProvider,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /**
+   * The facts most relevant to `message`: ranked by shared keywords, then recency; facts about
+   * the user's name always count as relevant. At most FACTS_PER_PROMPT.
+   */
+  async relevantFacts(userId: string, characterId: string, message: string): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom("memories")
+      .select(["fact", "created_at"])
+      .where("user_id", "=", userId)
+      .where("character_id", "=", characterId)
+      .orderBy("created_at", "desc")
+      .limit(MAX_FACTS)
+      .execute();
+    const query = keywords(message);
+    return rows
+      .map((row, index) => {
+        const words = keywords(row.fact);
+        let score = 0;
+        for (const w of words) if (query.has(w)) score += 1;
+        if (/\bname\b/i.test(row.fact)) score += 0.5;
+        return { fact: row.fact, score, index };
+      })
+      .filter((r) => r.score > 0 || r.index < 2)
+      .sort((a, b) => b.score - a.score || a.index - b.index)
+      .slice(0, FACTS_PER_PROMPT)
+      .map((r) => r.fact);
+  }
+
+  /** The facts a character remembers about the user, newest first (Settings: visible, deletable). */
+  listFacts(userId: string, characterId: string) {
+    return this.db
+      .selectFrom("memories")
+      .select(["id", "fact", "created_at"])
+      .where("user_id", "=", userId)
+      .where("character_id", "=", characterId)
+      .orderBy("created_at", "desc")
+      .execute();
+  }
+
+  /** Deletes one of the user's facts. @returns false when it is not the user's. */
+  async deleteFact(userId: string, id: string): Promise<boolean> {
+    const result = await this.db
+      .deleteFrom("memories")
+      .where("id", "=", id)
+      .where("user_id", "=", userId)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+
+  /**
+   * Asks the model for lasting facts about the user in their message and stores the new ones.
+   * @returns the facts added.
+   */
+  async extractFacts(input: {
+    userId: string;
+    characterId: string;
+    userName: string;
+    message: string;
+  }): Promise<string[]> {
+    if (!this.llm.status().ready || keywords(input.message).size === 0) return [];
+    const result = await this.llm.generate({
+      messages: [
+        {
+          role: "system",
+          content: `Extract lasting facts about ${input.userName} from their message: name, age, likes, dislikes, job, plans, events, people and pets in their life. Answer with a JSON array of short sentences about ${input.userName} in the third person, or [] when there are none. Nothing else.`,
+        },
+        { role: "user", content: input.message },
+      ],
+      maxTokens: 160,
+      temperature: 0,
+    });
+    const json = /\[[\s\S]*\]/.exec(result.text)?.[0];
+    if (!json) return [];
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(json);
+    } catch {
+      return [];
+    }
+    if (!Array.isArray(parsed)) return [];
+    const existing = await this.listFacts(input.userId, input.characterId);
+    const known = new Set(existing.map((f) => f.fact.toLowerCase()));
+    const added: string[] = [];
+    for (const item of parsed.slice(0, 5)) {
+      if (typeof item !== "string") continue;
+      const fact = item.trim().slice(0, 200);
+      if (fact.length < 3 || known.has(fact.toLowerCase())) continue;
+      known.add(fact.toLowerCase());
+      added.push(fact);
+      await this.db
+        .insertInto("memories")
+        .values({
+          id: randomUUID(),
+          user_id: input.userId,
+          character_id: input.characterId,
+          fact,
+          created_at: this.now(),
+        })
+        .execute();
+    }
+    if (existing.length + added.length > MAX_FACTS) {
+      const overflow = existing.slice(MAX_FACTS - added.length).map((f) => f.id);
+      if (overflow.length) await this.db.deleteFrom("memories").where("id", "in", overflow).execute();
+    }
+    return added;
+  }
+
+  /**
+   * Refreshes a chat's rolling summary when more than SUMMARY_TRIGGER exchanges lie beyond it:
+   * everything but the newest SUMMARY_KEEP_RECENT is folded into the summary.
+   * @returns true when the summary was rewritten.
+   */
+  async refreshSummary(input: {
+    sessionId: string;
+    userName: string;
+    names: Map<string, string>;
+  }): Promise<boolean> {
+    const session = await this.db
+      .selectFrom("chat_sessions")
+      .select(["summary", "summary_until_seq"])
+      .where("id", "=", input.sessionId)
+      .executeTakeFirst();
+    if (!session || !this.llm.status().ready) return false;
+    const pending = await this.db
+      .selectFrom("chat_history")
+      .select(["message", "reply_message", "character_id", "seq"])
+      .where("session_id", "=", input.sessionId)
+      .where("seq", ">", session.summary_until_seq)
+      .orderBy("seq")
+      .execute();
+    if (pending.length <= SUMMARY_TRIGGER) return false;
+    const fold = pending.slice(0, pending.length - SUMMARY_KEEP_RECENT);
+    const transcript = fold
+      .flatMap((h) => [
+        h.message && !h.message.startsWith("##") ? `${input.userName}: ${h.message}` : "",
+        h.reply_message ? `${input.names.get(h.character_id) ?? "Character"}: ${h.reply_message}` : "",
+      ])
+      .filter(Boolean)
+      .join("\n");
+    const result = await this.llm.generate({
+      messages: [
+        {
+          role: "system",
+          content:
+            "You keep the memory of a long chat. Rewrite the summary to include the new messages: at most 150 words, in the past tense, keeping names, facts, feelings and unfinished threads. Answer with the summary only.",
+        },
+        {
+          role: "user",
+          content: `Summary so far: ${session.summary || "(none)"}\n\nNew messages:\n${transcript}`,
+        },
+      ],
+      maxTokens: 260,
+      temperature: 0.2,
+    });
+    const summary = result.text.trim().slice(0, 2000);
+    if (!summary) return false;
+    await this.db
+      .updateTable("chat_sessions")
+      .set({ summary, summary_until_seq: fold.at(-1)!.seq })
+      .where("id", "=", input.sessionId)
+      .where("summary_until_seq", "=", session.summary_until_seq)
+      .execute();
+    return true;
+  }
+}

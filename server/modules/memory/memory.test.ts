@@ -1,0 +1,96 @@
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { call, demoWithCharacter, describeEachDatabase } from "../../testing/api";
+import { ScriptedLlm } from "../../testing/fake-llm";
+import { createTestApp, type TestApp } from "../../testing/server";
+import { keywords } from "./memory.service";
+
+describeEachDatabase("memory: long-term facts and the rolling summary", (dialect) => {
+  let t: TestApp;
+  let summaries = 0;
+  const llm = new ScriptedLlm((request) => {
+    const system = request.messages[0]!.content;
+    const last = request.messages.at(-1)!.content;
+    if (system.startsWith("Extract lasting facts")) {
+      const dog = /my dog is called (\w+)/i.exec(last);
+      return dog ? `["Guest has a dog called ${dog[1]}."]` : "[]";
+    }
+    if (system.startsWith("You keep the memory")) {
+      summaries += 1;
+      return `Summary ${summaries}: they talked a lot.`;
+    }
+    return "Okay!";
+  }, 700);
+  beforeAll(async () => {
+    t = await createTestApp({ dialect, llm });
+  });
+  afterAll(async () => {
+    await t?.dispose();
+  });
+
+  const send = (token: string, id: string, message: string) =>
+    call(t.app, "POST", "/api/chat/message", { token, form: { message, id } });
+
+  it("recalls a fact told 40 messages earlier, long out of the context window", async () => {
+    const s = await demoWithCharacter(t.app);
+    await t.db.db.updateTable("users").set({ chat_limit: 1000 }).where("id", "=", s.userId).execute();
+    await send(s.token, s.characterId, "By the way, my dog is called Biscuit and he loves the beach.");
+    await t.jobs.idle();
+    for (let i = 0; i < 40; i++)
+      await send(s.token, s.characterId, `Small talk number ${i} about the weather today.`);
+    await t.jobs.idle();
+    llm.requests.length = 0;
+    await send(s.token, s.characterId, "Do you remember my dog?");
+    const chatPrompt = llm.requests.find((r) => r.messages[0]!.content.startsWith("You are"))!;
+    const all = chatPrompt.messages.map((m) => m.content).join("\n");
+    expect(all).not.toContain("my dog is called Biscuit");
+    expect(chatPrompt.messages[0]!.content).toContain("- Guest has a dog called Biscuit.");
+  });
+
+  it("refreshes the summary in the background and sends it instead of the old messages", async () => {
+    const s = await demoWithCharacter(t.app);
+    await t.db.db.updateTable("users").set({ chat_limit: 1000 }).where("id", "=", s.userId).execute();
+    for (let i = 0; i < 32; i++) await send(s.token, s.characterId, `Message ${i}`);
+    await t.jobs.idle();
+    const session = await t.db.db
+      .selectFrom("chat_sessions")
+      .selectAll()
+      .where("chat_key", "=", s.characterId)
+      .executeTakeFirstOrThrow();
+    expect(session.summary).toMatch(/^Summary \d+: they talked a lot\.$/);
+    expect(session.summary_until_seq).toBeGreaterThan(0);
+    llm.requests.length = 0;
+    await send(s.token, s.characterId, "And now?");
+    const chatPrompt = llm.requests.find((r) => r.messages[0]!.content.startsWith("You are"))!;
+    expect(chatPrompt.messages[0]!.content).toContain(
+      `What happened earlier in this conversation: ${session.summary}`,
+    );
+    const userTurns = chatPrompt.messages.filter((m) => m.role === "user").map((m) => m.content);
+    expect(userTurns).not.toContain("Message 0");
+    expect(userTurns.at(-1)).toBe("And now?");
+  });
+
+  it("shows the facts in Settings and deletes one for its owner only", async () => {
+    const s = await demoWithCharacter(t.app);
+    await send(s.token, s.characterId, "My dog is called Pixel.");
+    await t.jobs.idle();
+    const list = await call(t.app, "GET", `/api/chat/memories?id=${s.characterId}`, { token: s.token });
+    const facts = list.body.data as Array<{ memoryUUID: string; fact: string }>;
+    expect(facts.map((f) => f.fact)).toEqual(["Guest has a dog called Pixel."]);
+    const other = await demoWithCharacter(t.app);
+    const foreign = await call(t.app, "DELETE", `/api/chat/memories/?id=${facts[0]!.memoryUUID}`, {
+      token: other.token,
+    });
+    expect(foreign.status).toBe(404);
+    const own = await call(t.app, "DELETE", `/api/chat/memories/?id=${facts[0]!.memoryUUID}`, {
+      token: s.token,
+    });
+    expect(own.body.success).toBe(1);
+    expect(
+      (await call(t.app, "GET", `/api/chat/memories?id=${s.characterId}`, { token: s.token })).body.data,
+    ).toEqual([]);
+  });
+
+  it("ranks facts by shared keywords", () => {
+    expect([...keywords("Do you remember my dog's name?")].sort()).toEqual(["dog", "name", "remember"]);
+  });
+});
