@@ -3,7 +3,7 @@ import { type Browser, chromium, type Page, type Route } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ChatHistoryEntry, ChatProfileInfo, LoginData } from "../common/api";
 import { startTestServer } from "../server/testing/server";
-import { expectToast } from "./support/browser";
+import { expectToast, installToastRecorder } from "./support/browser";
 
 /**
  * Session and error rules of the SPA in a real browser against the real server (spec 4, 5, 8):
@@ -42,7 +42,9 @@ describe.skipIf(!hasChromium)("session and errors in Chromium", () => {
 
   const newPage = async (): Promise<Page> => {
     if (browser === undefined) throw new Error("browser did not start");
-    const page = await browser.newPage({ viewport: { width: 1024, height: 800 } });
+    const context = await browser.newContext({ viewport: { width: 1024, height: 800 } });
+    await installToastRecorder(context);
+    const page = await context.newPage();
     page.on("pageerror", (error) => console.error("[page error]", error.message));
     return page;
   };

@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import {
   type Browser,
+  type BrowserContext,
   type BrowserContextOptions,
   chromium,
   type Locator,
@@ -28,9 +29,42 @@ export function launchBrowser(): Promise<Browser> {
 
 export const VIEWPORT = { width: 1024, height: 800 };
 
+/**
+ * Records, inside the page, when each sonner toast is added and removed (performance.now), so
+ * toast durations are measured by the page's own clock, not by the slower test driver.
+ */
+export async function installToastRecorder(context: BrowserContext): Promise<void> {
+  await context.addInitScript(() => {
+    type Entry = { node: Element; shown: number; hidden: number | null };
+    const log: Entry[] = [];
+    (window as unknown as { __toasts: Entry[] }).__toasts = log;
+    const toastsIn = (node: Node): Element[] =>
+      node instanceof Element
+        ? [
+            ...(node.matches("[data-sonner-toast]") ? [node] : []),
+            ...node.querySelectorAll("[data-sonner-toast]"),
+          ]
+        : [];
+    new MutationObserver((mutations) => {
+      const now = performance.now();
+      for (const mutation of mutations) {
+        for (const added of mutation.addedNodes)
+          for (const node of toastsIn(added)) log.push({ node, shown: now, hidden: null });
+        for (const removed of mutation.removedNodes) {
+          for (const node of toastsIn(removed)) {
+            const entry = log.find((e) => e.node === node && e.hidden === null);
+            if (entry) entry.hidden = now;
+          }
+        }
+      }
+    }).observe(document, { childList: true, subtree: true });
+  });
+}
+
 /** A fresh context and page (own storage) with page errors printed to the test log. */
 export async function openPage(browser: Browser, options: BrowserContextOptions = {}): Promise<Page> {
   const context = await browser.newContext({ viewport: VIEWPORT, ...options });
+  await installToastRecorder(context);
   const page = await context.newPage();
   page.on("pageerror", (error) => console.error("[page error]", error.message));
   return page;
@@ -96,7 +130,6 @@ export function toastWith(page: Page, text: string): Locator {
 export async function expectToast(page: Page, text: string, rule: ToastRule): Promise<number> {
   const toast = toastWith(page, text);
   await toast.first().waitFor({ state: "visible", timeout: 15_000 });
-  const shownAt = Date.now();
   expect(await toast.count()).toBe(1);
   expect(await toast.getAttribute("data-type")).toBe(rule.type);
   const corner = await toast.evaluate((element) => {
@@ -111,14 +144,20 @@ export async function expectToast(page: Page, text: string, rule: ToastRule): Pr
   if (rule.y === "top") expect(box.y + box.height / 2).toBeLessThan(viewport.height / 2);
   else expect(box.y + box.height / 2).toBeGreaterThan(viewport.height / 2);
 
-  // Still there shortly before its time is up…
-  const checkAt = shownAt + rule.durationMs - 500;
-  await page.waitForTimeout(Math.max(0, checkAt - Date.now()));
-  expect(await toast.count()).toBe(1);
-  // …and gone soon after (sonner's exit animation takes about 0.2 s).
-  await expect.poll(() => toast.count(), { timeout: 2500, interval: 50 }).toBe(0);
-  const shownFor = Date.now() - shownAt;
-  expect(shownFor).toBeGreaterThanOrEqual(rule.durationMs - 500);
+  // Gone after its time (sonner's exit animation takes about 0.2 s)…
+  await expect.poll(() => toast.count(), { timeout: rule.durationMs + 5000, interval: 100 }).toBe(0);
+  // …and it stayed for its duration, by the page's own clock (the recorder of installToastRecorder).
+  const shownFor = await page.evaluate((wanted) => {
+    const log = (
+      window as unknown as { __toasts?: Array<{ node: Element; shown: number; hidden: number | null }> }
+    ).__toasts;
+    if (!log) throw new Error("toast recorder missing: open the page with openPage()");
+    const entry = [...log]
+      .reverse()
+      .find((e) => e.hidden !== null && (e.node.textContent ?? "").includes(wanted));
+    return entry ? entry.hidden! - entry.shown : -1;
+  }, text);
+  expect(shownFor).toBeGreaterThanOrEqual(rule.durationMs - 250);
   expect(shownFor).toBeLessThan(rule.durationMs + 1500);
   return shownFor;
 }

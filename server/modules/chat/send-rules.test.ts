@@ -7,8 +7,9 @@ import { createTestApp, type TestApp } from "../../testing/server";
 describeEachDatabase("send rules under concurrency", (dialect) => {
   let t: TestApp;
   let calls = 0;
-  const llm = new ScriptedLlm(async () => {
-    calls += 1;
+  const llm = new ScriptedLlm(async (request) => {
+    // Count chat replies only, not the background memory work.
+    if (request.messages[0]!.content.startsWith("You are")) calls += 1;
     await new Promise((r) => setTimeout(r, 30));
     return "Got it!";
   });
