@@ -36,7 +36,12 @@ function startFaultyServer(state: { mode: Mode }) {
     sockets.add(s);
     s.on("close", () => sockets.delete(s));
   });
-  return { server, closeAll: () => sockets.forEach((s) => s.destroy()) };
+  return {
+    server,
+    closeAll: () => {
+      for (const s of sockets) s.destroy();
+    },
+  };
 }
 
 describeEachDatabase("model faults: the message is kept and nothing stays replying", (dialect) => {
