@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { User } from "../db/schema";
-import { unauthorized } from "./errors";
+import { notFound, unauthorized } from "./errors";
 
 declare module "fastify" {
   interface FastifyRequest {
@@ -40,4 +40,12 @@ export function requireUser(authenticate: (token: string) => Promise<User | unde
 export function currentUser(request: FastifyRequest): User {
   if (!request.user) throw unauthorized();
   return request.user;
+}
+
+/**
+ * Refuses a user id parameter naming someone else (spec 7 sends the user's own id with many
+ * calls). Answers 404 so that other users' ids cannot be probed.
+ */
+export function assertSelf(userId: string, id: string | undefined): void {
+  if (id && id !== userId) throw notFound("User not found.");
 }

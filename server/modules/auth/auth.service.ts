@@ -60,30 +60,16 @@ export class AuthService {
    */
   async demoLogin(id: string): Promise<SignIn> {
     if (id !== this.options.demoLoginId) throw notFound("This demo link is not valid.", "demo_unknown");
-    const plan = await this.repo.findPlanByName("Free");
-    if (!plan) throw new Error("The Free plan is missing: the database was not seeded.");
-    const now = this.now();
     const userId = randomUUID();
-    const user: User = {
+    const user = await this.insertUserOnPlan("Free", {
       id: userId,
       email: `demo-${userId}@demo.invalid`,
       password_hash: null,
       full_name: "Guest",
       user_name: `guest-${userId.slice(0, 6)}`,
-      picture: "",
-      plan_id: plan.id,
-      character_limit: plan.character_limit,
-      voice_limit: plan.voice_limit,
-      photo_upload: plan.photo_upload,
-      image_generation: plan.image_generation,
-      chat_limit: plan.daily_message_limit,
-      chat_count: 0,
-      chat_count_day: today(now),
       is_demo: 1,
-      expires_at: now + this.options.demoTtlMs,
-      created_at: now,
-    };
-    await this.repo.insertUser(user);
+      expires_at: this.now() + this.options.demoTtlMs,
+    });
     return this.signInAs(user);
   }
 
@@ -98,16 +84,31 @@ export class AuthService {
     fullName: string;
     planName: string;
   }): Promise<User> {
-    const plan = await this.repo.findPlanByName(input.planName);
-    if (!plan) throw new Error(`Plan ${input.planName} is missing: the database was not seeded.`);
-    const now = this.now();
     const id = randomUUID();
-    const user: User = {
+    return this.insertUserOnPlan(input.planName, {
       id,
       email: input.email,
       password_hash: input.password ? await this.hashPassword(input.password) : null,
       full_name: input.fullName,
       user_name: input.email.split("@")[0]!.slice(0, 40) || `user-${id.slice(0, 6)}`,
+      is_demo: 0,
+      expires_at: null,
+    });
+  }
+
+  /** Inserts a user with the plan's flags and limits (spec 3: cl, vl, pl, il, chat limit). */
+  private async insertUserOnPlan(
+    planName: string,
+    fields: Pick<
+      User,
+      "id" | "email" | "password_hash" | "full_name" | "user_name" | "is_demo" | "expires_at"
+    >,
+  ): Promise<User> {
+    const plan = await this.repo.findPlanByName(planName);
+    if (!plan) throw new Error(`Plan ${planName} is missing: the database was not seeded.`);
+    const now = this.now();
+    const user: User = {
+      ...fields,
       picture: "",
       plan_id: plan.id,
       character_limit: plan.character_limit,
@@ -117,8 +118,6 @@ export class AuthService {
       chat_limit: plan.daily_message_limit,
       chat_count: 0,
       chat_count_day: today(now),
-      is_demo: 0,
-      expires_at: null,
       created_at: now,
     };
     await this.repo.insertUser(user);

@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { call, demoLogin, demoWithCharacter, describeEachDatabase } from "../../testing/api";
 import { createTestApp, type TestApp } from "../../testing/server";
@@ -12,35 +11,8 @@ describeEachDatabase("auth API", (dialect) => {
     await t?.dispose();
   });
 
-  async function createMember(email: string, password: string) {
-    const plan = await t.db.db
-      .selectFrom("plans")
-      .selectAll()
-      .where("name", "=", "Basic Plan")
-      .executeTakeFirstOrThrow();
-    await t.db.db
-      .insertInto("users")
-      .values({
-        id: randomUUID(),
-        email,
-        password_hash: await t.auth.hashPassword(password),
-        full_name: "Alex Member",
-        user_name: "alex",
-        picture: "",
-        plan_id: plan.id,
-        character_limit: plan.character_limit,
-        voice_limit: plan.voice_limit,
-        photo_upload: plan.photo_upload,
-        image_generation: plan.image_generation,
-        chat_limit: plan.daily_message_limit,
-        chat_count: 0,
-        chat_count_day: "",
-        is_demo: 0,
-        expires_at: null,
-        created_at: Date.now(),
-      })
-      .execute();
-  }
+  const createMember = (email: string, password: string) =>
+    t.auth.createAccount({ email, password, fullName: "Alex Member", planName: "Basic Plan" });
 
   it("demo login answers a token, the session user and the preset page", async () => {
     const res = await call(t.app, "POST", "/api/auth/demo-login", { form: { id: "demo" } });

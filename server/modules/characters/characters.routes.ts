@@ -1,9 +1,8 @@
 import type { FastifyInstance, preHandlerAsyncHookHandler } from "fastify";
 import { z } from "zod";
 import { APPEARANCE_MAX_LENGTH, BACKSTORY_MAX_LENGTH, GREETING_MAX_LENGTH } from "../../../common/constants";
-import { currentUser } from "../../http/auth";
+import { assertSelf, currentUser } from "../../http/auth";
 import { ok } from "../../http/envelope";
-import { notFound } from "../../http/errors";
 import { optionalUpload } from "../../http/uploads";
 import { parseInput } from "../../http/validate";
 import {
@@ -44,11 +43,6 @@ const CharacterBody = z.object({
 const UpdateBody = CharacterBody.extend({ id: z.uuid("must be an id") });
 const CardBody = z.object({ card: z.instanceof(Buffer, { message: "is required (a PNG or JSON file)" }) });
 const PresetBody = z.object({ id: z.uuid("must be a preset character id") });
-
-/** Rejects a `?id=` naming another user (spec 7 passes the user's own id). */
-function assertSelf(userId: string, id: string | undefined): void {
-  if (id && id !== userId) throw notFound("User not found.");
-}
 
 /** spec 7 "Characters and profile" (issue 2 subset). */
 export function characterRoutes(

@@ -8,9 +8,9 @@ import type {
 import { z } from "zod";
 import type { ChatProfileInfo, MessageReply } from "../../../common/api";
 import { HISTORY_PAGE_SIZE, MESSAGE_MAX_LENGTH } from "../../../common/constants";
-import { currentUser } from "../../http/auth";
+import { assertSelf, currentUser } from "../../http/auth";
 import { ok } from "../../http/envelope";
-import { AppError, notFound } from "../../http/errors";
+import { AppError } from "../../http/errors";
 import { parseInput } from "../../http/validate";
 import { presentHistoryEntry, presentProfileCharacter } from "./chat.presenter";
 import type { ChatService, SendResult } from "./chat.service";
@@ -110,11 +110,6 @@ const GroupMemberQuery = z.object({
   gId: z.uuid("must be a group id"),
   cId: z.uuid("must be a character id"),
 });
-
-/** Rejects a user id parameter naming someone else (spec 7 passes the user's own id). */
-function assertSelf(userId: string, id: string | undefined): void {
-  if (id && id !== userId) throw notFound("User not found.");
-}
 
 /** spec 7 "Chat" (issue 2 subset): profile, history pages and sending a message. */
 export function chatRoutes(app: FastifyInstance, chat: ChatService, auth: preHandlerAsyncHookHandler): void {

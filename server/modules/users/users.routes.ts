@@ -1,8 +1,7 @@
 import type { FastifyInstance, preHandlerAsyncHookHandler } from "fastify";
 import { z } from "zod";
-import { currentUser } from "../../http/auth";
+import { assertSelf, currentUser } from "../../http/auth";
 import { ok } from "../../http/envelope";
-import { notFound } from "../../http/errors";
 import { optionalUpload } from "../../http/uploads";
 import { parseInput } from "../../http/validate";
 import { presentSessionUser } from "../auth/auth.presenter";
@@ -22,11 +21,6 @@ const PasswordBody = z.object({
   rtpassword: z.string().min(1, "is required").max(256),
   id: z.string().max(100).optional(),
 });
-
-/** Refuses an `id` naming someone else: spec 7 sends the user's own id. */
-function assertSelf(userId: string, id: string | undefined): void {
-  if (id && id !== userId) throw notFound("User not found.");
-}
 
 /** spec 7: users/profile, users/update, users/update-password. */
 export function usersRoutes(
