@@ -291,4 +291,16 @@ export class ChatRepo {
       .executeTakeFirst();
     return Number(result.numDeletedRows) > 0;
   }
+
+  /** Deletes a session's history and its summary; the greeting comes again on the next load. */
+  async clearSession(sessionId: string): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      await trx.deleteFrom("chat_history").where("session_id", "=", sessionId).execute();
+      await trx
+        .updateTable("chat_sessions")
+        .set({ summary: "", summary_until_seq: 0, greeted: 0 })
+        .where("id", "=", sessionId)
+        .execute();
+    });
+  }
 }

@@ -105,6 +105,7 @@ function openEventStream(reply: FastifyReply) {
 
 /** spec 7 `chat/group/reply`: message, id (the group), plus our client message id. */
 const GroupReplyBody = MessageBody.pick({ message: true, id: true, clientMessageId: true });
+const NewChatQuery = z.object({ id: z.string().max(100).default(""), uid: z.string().max(100).optional() });
 const GroupNewQuery = z.object({ cId: z.uuid("must be a character id") });
 const GroupMemberQuery = z.object({
   gId: z.uuid("must be a group id"),
@@ -191,6 +192,14 @@ export function chatRoutes(app: FastifyInstance, chat: ChatService, auth: preHan
     const body = parseInput(EntryBody, request.body);
     const stopped = await chat.stop(currentUser(request), body.id);
     return ok(stopped ? "Stopped." : "Nothing is being generated for this message.");
+  });
+
+  app.get("/api/chat/new", { preHandler: auth }, async (request) => {
+    const user = currentUser(request);
+    const query = parseInput(NewChatQuery, request.query);
+    assertSelf(user.id, query.uid);
+    const page = await chat.newChat(user, query.id);
+    return ok("Your chat history has been deleted.", { page });
   });
 
   app.get("/api/chat/group/new", { preHandler: auth }, async (request) => {

@@ -436,6 +436,18 @@ export class ChatService {
   }
 
   /**
+   * New chat (spec 4: "after confirmation the current history is deleted"): deletes the chat's
+   * history and summary; long-term facts stay (they are deleted one by one in Settings).
+   * @returns the page to open. @throws AppError 404 for a chat that is not the user's.
+   */
+  async newChat(user: User, chatId: string): Promise<string> {
+    const chat = await this.resolveChat(user, chatId);
+    const session = await this.repo.ensureSession(user.id, chat.chatKey, Boolean(chat.groupId), this.now());
+    await this.repo.clearSession(session.id);
+    return `/character-select/${chat.chatKey}`;
+  }
+
+  /**
    * Starts a group chat with one of the user's characters (spec 7 `chat/group/new`).
    * @returns the page to open: the group's chat. @throws AppError 404 for another user's character.
    */

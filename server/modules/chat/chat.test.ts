@@ -158,6 +158,21 @@ describeEachDatabase("chat API", (dialect) => {
     expect(older.map((e) => e.chatHistoryMessage)).toEqual(["##first-message##", "m1", "m2"]);
   });
 
+  it("New chat deletes the history; the greeting comes again", async () => {
+    const s = await demoWithCharacter(t.app);
+    await send(t, s.token, { message: "remember this", id: s.characterId });
+    const other = await demoWithCharacter(t.app);
+    expect(
+      (await call(t.app, "GET", `/api/chat/new?id=${s.characterId}`, { token: other.token })).status,
+    ).toBe(404);
+    const res = await call(t.app, "GET", `/api/chat/new?id=${s.characterId}&uid=${s.userId}`, {
+      token: s.token,
+    });
+    expect(res.body).toMatchObject({ success: 1, page: `/character-select/${s.characterId}` });
+    const page = await history(t, s.token, s.characterId);
+    expect(page.map((e) => e.chatHistoryMessage)).toEqual(["##first-message##"]);
+  });
+
   it("counts messages against the daily limit on the server", async () => {
     const s = await demoWithCharacter(t.app);
     await t.db.db.updateTable("users").set({ chat_limit: 2 }).where("id", "=", s.userId).execute();
