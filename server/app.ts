@@ -5,13 +5,12 @@ import multipart from "@fastify/multipart";
 import rateLimit from "@fastify/rate-limit";
 import fastifyStatic from "@fastify/static";
 import Fastify, { type FastifyError, type FastifyInstance } from "fastify";
-import { APP_VERSION } from "../common/constants";
 import { type DbHandle, openDatabase } from "./db/index";
 import { migrateToLatest } from "./db/migrations";
 import { seed } from "./db/seed";
 import type { AppConfig } from "./env";
 import { requireUser } from "./http/auth";
-import { fail, ok } from "./http/envelope";
+import { fail } from "./http/envelope";
 import { AppError } from "./http/errors";
 import { rateLimitError } from "./http/rate-limit";
 import { BackgroundQueue } from "./jobs/queue";
@@ -35,6 +34,7 @@ import { siteRoutes } from "./modules/site/site.routes";
 import { SiteService } from "./modules/site/site.service";
 import { subscribeRoutes } from "./modules/subscribe/subscribe.routes";
 import { SubscribeService } from "./modules/subscribe/subscribe.service";
+import { systemRoutes } from "./modules/system/system.routes";
 import { usersRoutes } from "./modules/users/users.routes";
 import { UsersService } from "./modules/users/users.service";
 import { createLlm, type ManagedLlm, wrap } from "./providers/llm/index";
@@ -98,7 +98,8 @@ export async function buildApp(config: AppConfig, options: { llm?: LlmProvider }
     demoTtlMs: config.DEMO_USER_TTL_HOURS * 3_600_000,
   });
   const charactersRepo = new CharactersRepo(db.db);
-  const characters = new CharactersService(charactersRepo, storage, llm, new NoTts());
+  const tts = new NoTts();
+  const characters = new CharactersService(charactersRepo, storage, llm, tts);
   const jobs = new BackgroundQueue((error) => app.log.error(error));
   const memory = new MemoryService(db.db, llm);
   const chat = new ChatService(
@@ -210,16 +211,7 @@ export async function buildApp(config: AppConfig, options: { llm?: LlmProvider }
   chatRoutes(app, chat, auth);
   memoryRoutes(app, memory, chat, auth);
 
-  app.get("/api/health", async () => {
-    const status = llm.status();
-    return ok("ok", {
-      data: { version: APP_VERSION, database: db.dialect, llm: { provider: llm.name, ...status } },
-    });
-  });
-  app.get("/meta.json", async (_request, reply) => {
-    reply.header("Cache-Control", "no-store");
-    return { version: APP_VERSION };
-  });
+  systemRoutes(app, { llm, tts, dialect: db.dialect }, auth);
 
   fs.mkdirSync(config.contentDir, { recursive: true });
   await app.register(fastifyStatic, { root: config.contentDir, prefix: "/content/", decorateReply: true });
