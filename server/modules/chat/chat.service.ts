@@ -5,7 +5,7 @@ import { AppError, badRequest, forbidden, notFound, tooMany } from "../../http/e
 import type { BackgroundQueue } from "../../jobs/queue";
 import { type LlmProvider, LlmUnavailableError } from "../../providers/llm/llm";
 import type { CharactersRepo } from "../characters/characters.repo";
-import type { MemoryService } from "../memory/memory.service";
+import { type MemoryService, SUMMARY_TRIGGER } from "../memory/memory.service";
 import { type ChatRepo, nextSeq } from "./chat.repo";
 import { buildPrompt, cleanReply, fillPlaceholders, stopStrings } from "./prompt";
 import { chooseSpeakers } from "./turn-order";
@@ -38,6 +38,16 @@ export interface ChatOptions {
 /** The abort reason of the Stop button (others are timeouts or failures). */
 const STOP_REASON = "stop";
 const stopReason = (signal: AbortSignal) => (signal.reason === STOP_REASON ? "stop" : "other");
+
+/**
+ * Whether a message may tell something lasting about the user: it speaks of them in the first
+ * person ("I", "my", "me", …). Others are not sent to the fact extractor, which saves a model call.
+ */
+export function mightHoldFacts(message: string): boolean {
+  return (
+    /\b(i|i'm|im|i've|i'd|my|me|mine|we|our)\b/i.test(message) && message.trim().split(/\s+/).length >= 3
+  );
+}
 
 /** Talkativeness of every character until the card has its own (0..1). */
 const DEFAULT_TALKATIVENESS = 0.5;
@@ -343,7 +353,7 @@ export class ChatService {
           ? "stopped"
           : "partial";
       const done = await finish(result.text, status, result.modelMs);
-      this.remember(user, chat, session, character, entry);
+      this.remember(user, chat, session, character, entry, history.length);
       return done;
     } catch (error) {
       const modelMs = performance.now() - started;
@@ -378,9 +388,10 @@ export class ChatService {
     session: ChatSession,
     character: Character,
     entry: ChatHistoryRow,
+    unsummarized: number,
   ) {
     const userName = displayName(user);
-    if (entry.message && entry.message !== FIRST_MESSAGE_MARKER) {
+    if (entry.message !== FIRST_MESSAGE_MARKER && mightHoldFacts(entry.message)) {
       this.jobs.push(`facts:${entry.id}`, async () => {
         await this.memory.extractFacts({
           userId: user.id,
@@ -390,6 +401,7 @@ export class ChatService {
         });
       });
     }
+    if (unsummarized <= SUMMARY_TRIGGER) return;
     this.jobs.push(`summary:${session.id}`, async () => {
       await this.memory.refreshSummary({
         sessionId: session.id,
