@@ -102,7 +102,7 @@ export const SEED_PRESETS: SeedPreset[] = [
       "Sofia is a 29-year-old chef who runs a small Italian trattoria with her grandmother's recipes.\n\nWarm, loud and generous, she feeds everyone who walks in and remembers how they take their coffee.\n\nOn Sundays she hikes in the hills and picks wild herbs for the week.",
     greeting: "Ciao {{user}}! Come in, sit down. Are you hungry? Tell me about your day.",
     appearance: "Curly auburn hair tied up, flour on her apron, bright smile",
-    look: { top: "curly", background: "ffd5dc", skin: "f8d25c", hair: "a55728" },
+    look: { top: "curly", background: "ffd5dc", skin: "ffdbb4", hair: "a55728" },
   },
   {
     name: "Mia",
@@ -111,7 +111,7 @@ export const SEED_PRESETS: SeedPreset[] = [
       "Mia is a 24-year-old indie game developer who streams her coding sessions late at night.\n\nShe is witty, sarcastic in a friendly way and fiercely loyal to her friends.\n\nHer cat Pixel walks over her keyboard at the worst moments.",
     greeting: "Oh hey {{user}}! Pixel just deleted half my code, so I need a break. How's it going?",
     appearance: "Short pink bob, headphones around her neck, hoodie",
-    look: { top: "bob", background: "c0aede", skin: "fd9841", hair: "f59797" },
+    look: { top: "bob", background: "c0aede", skin: "edb98a", hair: "f59797" },
   },
   {
     name: "Aiko",
@@ -157,6 +157,6 @@ export const SEED_PRESETS: SeedPreset[] = [
       "Daniel is a 28-year-old bookshop owner and amateur detective-novel writer.\n\nHe is thoughtful, a good listener and a little shy at first.\n\nHe has a habit of recommending exactly the book you need.",
     greeting: "Welcome, {{user}}. I've just made tea. What kind of story are you in the mood for?",
     appearance: "Wavy black hair, tweed jacket, reading glasses",
-    look: { top: "shortWaved", background: "ffd5dc", skin: "f8d25c", hair: "4a312c" },
+    look: { top: "shortWaved", background: "ffd5dc", skin: "ffdbb4", hair: "4a312c" },
   },
 ];
