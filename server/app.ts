@@ -145,7 +145,7 @@ export async function buildApp(config: AppConfig, options: { llm?: LlmProvider }
 
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
     if (error instanceof AppError) {
-      return reply.status(error.status).send(fail(error.message));
+      return reply.status(error.status).send(fail(error.message, error.page));
     }
     const status = error.statusCode ?? 500;
     if (status >= 500) {

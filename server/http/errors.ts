@@ -7,6 +7,8 @@ export class AppError extends Error {
     readonly code: string,
     readonly status: number,
     message: string,
+    /** A page the SPA should open next (spec 3: the envelope's `page`). */
+    readonly page?: string,
   ) {
     super(message);
     this.name = "AppError";
@@ -26,4 +28,5 @@ export const forbidden = (message: string, code = "forbidden") => new AppError(c
  */
 export const notFound = (message = "Not found.", code = "not_found") => new AppError(code, 404, message);
 /** 429: a quota or rate limit is reached. */
-export const tooMany = (message: string, code = "rate_limit") => new AppError(code, 429, message);
+export const tooMany = (message: string, code = "rate_limit", page?: string) =>
+  new AppError(code, 429, message, page);

@@ -246,8 +246,9 @@ export class ChatService {
     }
     if (!(await this.repo.consumeDailyMessage(user, day(now)))) {
       throw tooMany(
-        `You have reached your limit of ${user.chat_limit} messages for today.`,
+        `You have reached your limit of ${user.chat_limit} messages for today. Upgrade your plan to chat more.`,
         "rate_limit:chat",
+        "/pricing",
       );
     }
     if (!session.greeted) await this.greet(session, chat, user);

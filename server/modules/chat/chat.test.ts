@@ -180,7 +180,10 @@ describeEachDatabase("chat API", (dialect) => {
     expect((await send(t, s.token, { message: "two", id: s.characterId })).body.success).toBe(1);
     const third = await send(t, s.token, { message: "three", id: s.characterId, cId: s.characterId });
     expect(third.status).toBe(429);
-    expect(third.body.message).toBe("You have reached your limit of 2 messages for today.");
+    expect(third.body.message).toBe(
+      "You have reached your limit of 2 messages for today. Upgrade your plan to chat more.",
+    );
+    expect(third.body.page).toBe("/pricing");
     const page = await history(t, s.token, s.characterId);
     expect(page.map((e) => e.chatHistoryMessage)).not.toContain("three");
   });

@@ -109,7 +109,11 @@ describeEachDatabase("free subscription through a video comment", (dialect) => {
       form: { message: "one more", id: characterId },
     });
     expect(sixteenth.status).toBe(429);
-    expect(sixteenth.body.message).toBe("You have reached your limit of 15 messages for today.");
+    expect(sixteenth.body).toEqual({
+      success: 0,
+      message: "You have reached your limit of 15 messages for today. Upgrade your plan to chat more.",
+      page: "/pricing",
+    });
   });
 
   it("does not tell whether an address has an account, and never creates a second one", async () => {
