@@ -84,6 +84,10 @@ describeEachDatabase("character form, delete, random, voices and plan rules", (d
       [{ appearance: "x".repeat(101) }, "appearance: must be at most 100 characters"],
       [{ voice: "Klingon Deep" }, "voice: choose a voice from the list."],
       [{ language: "00000000-0000-4000-8000-000000000000" }, "language: choose a language from the list."],
+      [
+        { description: "A naked schoolgirl who flirts." },
+        "Character refused: sexual content involving minors is not allowed.",
+      ],
     ];
     for (const [change, message] of cases) {
       const res = await callMultipart(t.app, "/api/characters/create", { token, fields: form(change) });

@@ -7,6 +7,7 @@ import { normalisePicture } from "../../http/uploads";
 import type { LlmProvider } from "../../providers/llm/llm";
 import type { FileStorage } from "../../providers/storage/storage";
 import type { TtsProvider } from "../../providers/tts/tts";
+import { assertAllowedContent } from "../safety/content-rules";
 import { buildCards, type CardData, readCard } from "./card";
 import type { CharactersRepo, NewCharacter } from "./characters.repo";
 import { writePngTextChunks } from "./png-chunks";
@@ -198,6 +199,17 @@ export class CharactersService {
    */
   async importCard(user: User, bytes: Buffer): Promise<Character> {
     const card = readCard(bytes);
+    assertAllowedContent(
+      "Card",
+      card.name,
+      card.backstory,
+      card.greeting,
+      card.data.description,
+      card.data.personality,
+      card.data.scenario,
+      card.data.first_mes,
+      ...card.data.alternate_greetings,
+    );
     const [language] = await this.repo.languages();
     const voices = await this.repo.voices();
     const voice = voices.find((v) => v.sex === "0" && v.language_code === language?.code) ?? voices[0];
@@ -238,6 +250,7 @@ export class CharactersService {
   }
 
   private async checkInput(user: User, input: CharacterInput): Promise<void> {
+    assertAllowedContent("Character", input.name, input.description, input.greeting, input.appearance);
     if (!(await this.repo.findVoice(input.voice))) throw badRequest("voice: choose a voice from the list.");
     if (!(await this.repo.findLanguage(input.language)))
       throw badRequest("language: choose a language from the list.");

@@ -6,6 +6,7 @@ import type { BackgroundQueue } from "../../jobs/queue";
 import { type LlmProvider, LlmUnavailableError } from "../../providers/llm/llm";
 import type { CharactersRepo } from "../characters/characters.repo";
 import { type MemoryService, SUMMARY_TRIGGER } from "../memory/memory.service";
+import { assertAllowedContent } from "../safety/content-rules";
 import { type ChatRepo, nextSeq } from "./chat.repo";
 import { buildPrompt, cleanReply, fillPlaceholders, stopStrings } from "./prompt";
 import { chooseSpeakers } from "./turn-order";
@@ -238,6 +239,7 @@ export class ChatService {
     clientMessageId = "",
   ): Promise<{ repeated: SendResult } | { session: ChatSession; entry: ChatHistoryRow }> {
     if (message === FIRST_MESSAGE_MARKER) throw badRequest("message: this text is reserved.");
+    assertAllowedContent("Message", message);
     const now = this.now();
     const session = await this.repo.ensureSession(user.id, chat.chatKey, Boolean(chat.groupId), now);
     if (clientMessageId) {

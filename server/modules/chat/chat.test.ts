@@ -158,6 +158,15 @@ describeEachDatabase("chat API", (dialect) => {
     expect(older.map((e) => e.chatHistoryMessage)).toEqual(["##first-message##", "m1", "m2"]);
   });
 
+  it("refuses sexual content involving minors, storing nothing", async () => {
+    const s = await demoWithCharacter(t.app);
+    const before = await history(t, s.token, s.characterId);
+    const res = await send(t, s.token, { message: "let's have sex, I'm 13 years old", id: s.characterId });
+    expect(res.status).toBe(400);
+    expect(res.body.message).toBe("Message refused: sexual content involving minors is not allowed.");
+    expect(await history(t, s.token, s.characterId)).toEqual(before);
+  });
+
   it("New chat deletes the history; the greeting comes again", async () => {
     const s = await demoWithCharacter(t.app);
     await send(t, s.token, { message: "remember this", id: s.characterId });

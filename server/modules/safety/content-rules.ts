@@ -1,0 +1,76 @@
+import { badRequest } from "../../http/errors";
+
+/**
+ * Content rules that hold on every plan (issue 5): sexual content involving minors is refused,
+ * in user messages, character definitions and image prompts. This is a conservative word-level
+ * screen (a sexual term and a minor indicator in the same text), not a classifier: it catches the
+ * plain cases without a model; a hosted moderation model can be added behind the same function.
+ */
+const SEXUAL = [
+  "sex",
+  "sexy",
+  "sexual",
+  "nude",
+  "naked",
+  "nsfw",
+  "porn",
+  "erotic",
+  "horny",
+  "orgasm",
+  "lewd",
+  "fuck",
+  "fucking",
+  "blowjob",
+  "undress",
+  "undressed",
+  "strip",
+  "genitals",
+  "breasts",
+  "boobs",
+];
+const MINOR = [
+  "child",
+  "children",
+  "kid",
+  "kids",
+  "minor",
+  "minors",
+  "underage",
+  "preteen",
+  "pre-teen",
+  "toddler",
+  "infant",
+  "loli",
+  "lolita",
+  "shota",
+  "schoolgirl",
+  "schoolboy",
+  "little girl",
+  "little boy",
+  "middle school",
+  "elementary school",
+];
+/** "12 years old", "12-year-old", "12 yo", "aged 12" for ages under 18. */
+const AGE_UNDER_18 =
+  /\b(?:(?:[1-9]|1[0-7])\s*(?:-|\s)?\s*(?:years?|yrs?)(?:\s*-?\s*old)?|(?:[1-9]|1[0-7])\s*y\/?o|aged\s+(?:[1-9]|1[0-7]))\b/i;
+
+const wordsOf = (list: string[]) =>
+  new RegExp(`\\b(?:${list.map((w) => w.replace(/[-\s]/g, "[-\\s]?")).join("|")})\\b`, "i");
+const SEXUAL_RE = wordsOf(SEXUAL);
+const MINOR_RE = wordsOf(MINOR);
+
+/** Whether the text pairs sexual content with a minor. */
+export function involvesMinorSexualContent(text: string): boolean {
+  if (!SEXUAL_RE.test(text)) return false;
+  return MINOR_RE.test(text) || AGE_UNDER_18.test(text);
+}
+
+/**
+ * Refuses texts that pair sexual content with a minor.
+ * @throws AppError 400 "content:minors" naming what was refused.
+ */
+export function assertAllowedContent(what: string, ...texts: string[]): void {
+  if (texts.some((t) => involvesMinorSexualContent(t))) {
+    throw badRequest(`${what} refused: sexual content involving minors is not allowed.`, "content:minors");
+  }
+}
