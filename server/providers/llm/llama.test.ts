@@ -69,6 +69,37 @@ describe.skipIf(!hasModel)("llama provider with the tiny real GGUF (stories260K)
     expect(result.text.length).toBeLessThan(400);
   });
 
+  it("renders the prompt with the model's chat template", async () => {
+    const { template, text } = await provider.renderPrompt([
+      { role: "system", content: "You are Lily, a cheerful girl." },
+      { role: "user", content: "Hello Lily" },
+      { role: "assistant", content: "Hi! *waves*" },
+      { role: "user", content: "How are you?" },
+    ]);
+    expect(template.length).toBeGreaterThan(0);
+    for (const part of ["You are Lily, a cheerful girl.", "Hello Lily", "Hi! *waves*", "How are you?"]) {
+      expect(text).toContain(part);
+    }
+    expect(text.indexOf("Hello Lily")).toBeLessThan(text.indexOf("How are you?"));
+    // The template adds its own role markers around the messages.
+    expect(text.length).toBeGreaterThan(
+      "You are Lily, a cheerful girl.Hello LilyHi! *waves*How are you?".length + 8,
+    );
+  });
+
+  it("continues an unfinished reply instead of starting a new one", async () => {
+    const result = await provider.generate({
+      messages: [
+        { role: "user", content: "Tell a story" },
+        { role: "assistant", content: "Once upon a time there was a" },
+      ],
+      maxTokens: 10,
+      temperature: 0,
+    });
+    expect(result.text.length).toBeGreaterThan(0);
+    expect(result.text.startsWith("Once upon")).toBe(false);
+  });
+
   it("says why when the model file cannot be loaded", async () => {
     const broken = new LlamaProvider({
       modelPath: "/nonexistent/model.gguf",

@@ -5,6 +5,7 @@ import {
   type LlamaContext,
   type LlamaContextSequence,
   type LlamaModel,
+  resolveChatWrapper,
 } from "node-llama-cpp";
 import {
   type ChatMessage,
@@ -108,6 +109,18 @@ export class LlamaProvider implements LlmProvider {
       await sequence.clearHistory();
       pool.release(slot);
     }
+  }
+
+  /**
+   * The prompt exactly as the model sees it: `messages` rendered with the chat template resolved
+   * from the GGUF (the same wrapper generation uses). For tests and debugging.
+   * @returns the template's name and the rendered text. @throws when the model is not loaded.
+   */
+  async renderPrompt(messages: ChatMessage[]): Promise<{ template: string; text: string }> {
+    await this.load();
+    const wrapper = resolveChatWrapper(this.model!);
+    const state = wrapper.generateContextState({ chatHistory: toChatHistory(messages) });
+    return { template: wrapper.wrapperName, text: state.contextText.toString() };
   }
 
   async close(): Promise<void> {
