@@ -140,6 +140,28 @@ describeEachDatabase("rate limits on sign-in and recovery", (dialect) => {
     expect(other.status).toBe(200);
   });
 
+  it("limits contact messages, free-subscription requests and device logins", async () => {
+    const burst = async (n: number, url: string, form: () => Record<string, string>) => {
+      const statuses: number[] = [];
+      for (let i = 0; i < n; i++) statuses.push((await call(t.app, "POST", url, { form: form() })).status);
+      return statuses;
+    };
+    const contact = await burst(6, "/api/contact", () => ({
+      name: "A",
+      email: "a@example.com",
+      subject: "s",
+      message: "m",
+    }));
+    expect(contact).toEqual([200, 200, 200, 200, 200, 429]);
+    const subscribe = await burst(6, "/api/users/free/subscribe/process", () => ({
+      email: "sub@example.com",
+    }));
+    expect(subscribe).toEqual([200, 200, 200, 200, 200, 429]);
+    const device = await burst(21, "/api/auth/device-login", () => ({ id: "x".repeat(43) }));
+    expect(device.slice(0, 20).every((s) => s === 200)).toBe(true);
+    expect(device[20]).toBe(429);
+  });
+
   it("limits forgot-password requests", async () => {
     const statuses = [];
     for (let i = 0; i < 7; i++) {
