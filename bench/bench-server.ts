@@ -26,7 +26,7 @@ const server = await buildApp(
   endpoint ? {} : { llm: new ScriptedLlm(() => "Sure! *smiles* Tell me more about it.") },
 );
 // Benchmark users are demo users; lift the Free plan's daily cap so the loop never hits it.
-await server.db.db.updateTable("plans").set({ daily_message_limit: 1_000_000_000 }).execute();
+await server.db.db.updateTable("plans").set({ message_limit: 1_000_000_000 }).execute();
 const address = await server.app.listen({ port: 0, host: "127.0.0.1" });
 console.log(`PORT ${new URL(address).port}`);
 process.on("SIGTERM", () => {

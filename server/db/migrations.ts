@@ -274,6 +274,43 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  "0006_quotas": {
+    async up(db: Kysely<unknown>) {
+      // A plan's message limit is per day (Free) or per calendar month (paid plans), UTC.
+      await db.schema.alterTable("plans").renameColumn("daily_message_limit", "message_limit").execute();
+      await db.schema
+        .alterTable("plans")
+        .addColumn("quota_period", "text", (c) => c.notNull().defaultTo("day"))
+        .execute();
+      await db.schema
+        .alterTable("plans")
+        .addColumn("uncensored", "integer", (c) => c.notNull().defaultTo(0))
+        .execute();
+      await db.schema.alterTable("users").renameColumn("chat_count_day", "chat_period").execute();
+      await db.schema
+        .alterTable("users")
+        .addColumn("quota_period", "text", (c) => c.notNull().defaultTo("day"))
+        .execute();
+      // Add-on messages bought when the limit is reached (spec 9: 100 for $1.99); used after the plan's.
+      await db.schema
+        .alterTable("users")
+        .addColumn("extra_messages", "integer", (c) => c.notNull().defaultTo(0))
+        .execute();
+      await db.schema
+        .alterTable("users")
+        .addColumn("uncensored", "integer", (c) => c.notNull().defaultTo(0))
+        .execute();
+      for (const [name, limit, uncensored] of [
+        ["Basic Plan", 1000, 0],
+        ["Premium", 3000, 0],
+        ["Premium Plus", 6000, 1],
+      ] as const) {
+        await sql`update plans set quota_period = 'month', message_limit = ${limit}, uncensored = ${uncensored} where name = ${name}`.execute(
+          db,
+        );
+      }
+    },
+  },
 };
 
 class InlineProvider implements MigrationProvider {

@@ -19,8 +19,12 @@ export interface PlansTable {
   photo_upload: number;
   /** Appearance and image generation allowed (spec 3: il). */
   image_generation: number;
-  /** Chat messages per day (spec 1: free tier 15). */
-  daily_message_limit: number;
+  /** Chat messages per quota period (spec 1: free tier 15 a day). */
+  message_limit: number;
+  /** "day" or "month" (UTC calendar). */
+  quota_period: Generated<string>;
+  /** Uncensored replies allowed (issue 5: a plan attribute; Premium Plus). */
+  uncensored: Generated<number>;
   sort_order: number;
 }
 
@@ -38,8 +42,12 @@ export interface UsersTable {
   image_generation: number;
   chat_limit: number;
   chat_count: number;
-  /** UTC day (YYYY-MM-DD) that chat_count counts. */
-  chat_count_day: string;
+  /** The quota period chat_count counts: "YYYY-MM-DD" (day) or "YYYY-MM" (month), UTC. */
+  chat_period: string;
+  quota_period: string;
+  /** Add-on messages left, used after the plan's limit. */
+  extra_messages: number;
+  uncensored: number;
   is_demo: number;
   /** Demo users are removed with their data after this time; null for real accounts. */
   expires_at: number | null;

@@ -15,8 +15,15 @@ export interface SignIn {
   page: "/characters/selection" | "/characters/list";
 }
 
+/**
+ * The quota period a moment falls in (issue 5, documented in README): the UTC day "YYYY-MM-DD"
+ * for daily plans, the UTC month "YYYY-MM" for monthly ones.
+ */
+export function quotaPeriodKey(period: string, now: number): string {
+  return new Date(now).toISOString().slice(0, period === "month" ? 7 : 10);
+}
+
 const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
-const today = (now: number) => new Date(now).toISOString().slice(0, 10);
 
 /**
  * Sign-in, token lifetime and demo accounts (issue 2). Tokens are 256-bit random strings,
@@ -115,9 +122,12 @@ export class AuthService {
       voice_limit: plan.voice_limit,
       photo_upload: plan.photo_upload,
       image_generation: plan.image_generation,
-      chat_limit: plan.daily_message_limit,
+      chat_limit: plan.message_limit,
       chat_count: 0,
-      chat_count_day: today(now),
+      quota_period: plan.quota_period,
+      chat_period: quotaPeriodKey(plan.quota_period, now),
+      extra_messages: 0,
+      uncensored: plan.uncensored,
       created_at: now,
     };
     await this.repo.insertUser(user);

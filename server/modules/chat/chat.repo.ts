@@ -211,30 +211,46 @@ export class ChatRepo {
   }
 
   /**
-   * Counts one message against the user's daily limit (spec 1: free tier 15 a day), resetting
-   * the count on a new UTC day. Atomic, so concurrent sends cannot exceed the limit.
-   * @returns false when the limit is reached (nothing counted).
+   * Reserves one message of the user's quota (issue 5): the plan's limit for the current period
+   * (the count resets when the period changes), then the add-on messages. Atomic: concurrent sends
+   * can never go past the limit.
+   * @returns which bucket paid for it ("plan" or "extra"), or undefined when both are empty.
    */
-  async consumeDailyMessage(user: User, day: string): Promise<boolean> {
-    if (user.chat_count_day !== day) {
+  async consumeMessage(user: User, period: string): Promise<"plan" | "extra" | undefined> {
+    if (user.chat_period !== period) {
       await this.db
         .updateTable("users")
-        .set({ chat_count: 0, chat_count_day: day })
+        .set({ chat_count: 0, chat_period: period })
         .where("id", "=", user.id)
-        .where("chat_count_day", "<>", day)
+        .where("chat_period", "<>", period)
         .execute();
     }
-    const result = await this.db
+    const plan = await this.db
       .updateTable("users")
       .set((eb) => ({ chat_count: eb("chat_count", "+", 1) }))
       .where("id", "=", user.id)
       .where("chat_count", "<", user.chat_limit)
       .executeTakeFirst();
-    return Number(result.numUpdatedRows) > 0;
+    if (Number(plan.numUpdatedRows) > 0) return "plan";
+    const extra = await this.db
+      .updateTable("users")
+      .set((eb) => ({ extra_messages: eb("extra_messages", "-", 1) }))
+      .where("id", "=", user.id)
+      .where("extra_messages", ">", 0)
+      .executeTakeFirst();
+    return Number(extra.numUpdatedRows) > 0 ? "extra" : undefined;
   }
 
-  /** Gives back a message counted for a request that stored nothing. */
-  async refundDailyMessage(userId: string): Promise<void> {
+  /** Gives back a message reserved for a request that produced nothing. */
+  async refundMessage(userId: string, bucket: "plan" | "extra"): Promise<void> {
+    if (bucket === "extra") {
+      await this.db
+        .updateTable("users")
+        .set((eb) => ({ extra_messages: eb("extra_messages", "+", 1) }))
+        .where("id", "=", userId)
+        .execute();
+      return;
+    }
     await this.db
       .updateTable("users")
       .set((eb) => ({ chat_count: eb("chat_count", "-", 1) }))

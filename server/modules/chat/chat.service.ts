@@ -4,6 +4,7 @@ import type { Character, ChatHistoryRow, ChatSession, User } from "../../db/sche
 import { AppError, badRequest, forbidden, notFound, tooMany } from "../../http/errors";
 import type { BackgroundQueue } from "../../jobs/queue";
 import { type LlmProvider, LlmUnavailableError } from "../../providers/llm/llm";
+import { quotaPeriodKey } from "../auth/auth.service";
 import type { CharactersRepo } from "../characters/characters.repo";
 import { type MemoryService, SUMMARY_TRIGGER } from "../memory/memory.service";
 import { assertAllowedContent } from "../safety/content-rules";
@@ -55,8 +56,6 @@ const DEFAULT_TALKATIVENESS = 0.5;
 
 /** Exchanges read for the prompt; the token budget then keeps what fits. */
 const PROMPT_HISTORY_LIMIT = 40;
-
-const day = (now: number) => new Date(now).toISOString().slice(0, 10);
 
 /**
  * Chat sessions, history and replies (issue 2 subset of spec 7 "Chat"). Every id from the
@@ -157,6 +156,7 @@ export class ChatService {
     input.onStored?.(stored.entry);
     return this.answer(user, chat, stored.session, character, stored.entry, false, {
       onToken: input.onToken,
+      bucket: stored.bucket,
     });
   }
 
@@ -211,7 +211,9 @@ export class ChatService {
       const speaker = chat.members.find((m) => m.id === speakerId)!;
       const entry = turn === 0 ? stored.entry : this.newEntry(stored.session.id, speaker.id, "", this.now());
       if (turn > 0) await this.repo.insertEntry(entry);
-      const result = await this.answer(user, chat, stored.session, speaker, entry, turn > 0);
+      const result = await this.answer(user, chat, stored.session, speaker, entry, turn > 0, {
+        bucket: stored.bucket,
+      });
       modelMs += result.modelMs;
       if (result.entry) entries.push(result.entry);
       if (!result.success) {
@@ -237,7 +239,9 @@ export class ChatService {
     characterId: string,
     message: string,
     clientMessageId = "",
-  ): Promise<{ repeated: SendResult } | { session: ChatSession; entry: ChatHistoryRow }> {
+  ): Promise<
+    { repeated: SendResult } | { session: ChatSession; entry: ChatHistoryRow; bucket: "plan" | "extra" }
+  > {
     if (message === FIRST_MESSAGE_MARKER) throw badRequest("message: this text is reserved.");
     assertAllowedContent("Message", message);
     const now = this.now();
@@ -246,9 +250,12 @@ export class ChatService {
       const earlier = await this.repo.findByClientMessageId(session.id, clientMessageId);
       if (earlier) return { repeated: this.repeated(earlier) };
     }
-    if (!(await this.repo.consumeDailyMessage(user, day(now)))) {
+    const bucket = await this.repo.consumeMessage(user, quotaPeriodKey(user.quota_period, now));
+    if (!bucket) {
       throw tooMany(
-        `You have reached your limit of ${user.chat_limit} messages for today. Upgrade your plan to chat more.`,
+        user.quota_period === "month"
+          ? `You have reached your limit of ${user.chat_limit} messages for this month. Add 100 messages for $1.99 or upgrade your plan.`
+          : `You have reached your limit of ${user.chat_limit} messages for today. Upgrade your plan to chat more.`,
         "rate_limit:chat",
         "/pricing",
       );
@@ -266,11 +273,11 @@ export class ChatService {
         ? await this.repo.findByClientMessageId(session.id, clientMessageId)
         : undefined;
       if (!earlier) throw error;
-      await this.repo.refundDailyMessage(user.id);
+      await this.repo.refundMessage(user.id, bucket);
       return { repeated: this.repeated(earlier) };
     }
     await this.repo.touchSession(session.id, now);
-    return { session, entry };
+    return { session, entry, bucket };
   }
 
   /**
@@ -290,7 +297,7 @@ export class ChatService {
     character: Character,
     entry: ChatHistoryRow,
     followUp = false,
-    stream: { onToken?: (text: string) => void; continueFrom?: string } = {},
+    stream: { onToken?: (text: string) => void; continueFrom?: string; bucket?: "plan" | "extra" } = {},
   ): Promise<SendResult> {
     const userName = displayName(user);
     const others = chat.groupId ? chat.members.filter((m) => m.id !== character.id).map((m) => m.name) : [];
@@ -322,6 +329,7 @@ export class ChatService {
       countTokens: (t) => this.llm.countTokens(t),
       otherMembers: others,
       facts,
+      uncensored: Boolean(user.uncensored),
     });
     const controller = new AbortController();
     this.running.set(entry.id, controller);
@@ -376,7 +384,7 @@ export class ChatService {
           : `${character.name} could not reply right now. Please try again.`;
       await this.repo.updateEntry(entry.id, { status: "failed", error: String(error).slice(0, 500) });
       // The user is not charged for a message no character could answer.
-      if (!followUp) await this.repo.refundDailyMessage(user.id);
+      if (!followUp && stream.bucket) await this.repo.refundMessage(user.id, stream.bucket);
       return { success: false, message, entry: { ...entry, status: "failed" }, modelMs };
     } finally {
       clearTimeout(timer);

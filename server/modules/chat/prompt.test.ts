@@ -76,6 +76,15 @@ describe("prompt assembly", () => {
     expect(messages[0]!.content).toContain("They talked about Mars.");
   });
 
+  it("states the plan's content rule, and the minors rule on every plan", () => {
+    const censored = buildSystemPrompt(card, "Sam", "");
+    expect(censored).toContain("free of explicit sexual content");
+    const uncensored = buildSystemPrompt(card, "Sam", "", [], [], true);
+    expect(uncensored).toContain("Adult themes between consenting adults are allowed when Sam wants them.");
+    for (const prompt of [censored, uncensored])
+      expect(prompt).toContain("Never write sexual content involving minors.");
+  });
+
   it("cuts text the model writes for the user and a leading name", () => {
     expect(cleanReply("Luna: Hello! *waves*\nSam: hi back", "Luna", "Sam")).toBe("Hello! *waves*");
     expect(cleanReply("  Plain reply  ", "Luna", "Sam")).toBe("Plain reply");

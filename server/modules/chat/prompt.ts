@@ -37,6 +37,8 @@ export interface PromptInput {
   otherMembers?: string[];
   /** Long-term facts about the user this character remembers (memory), most relevant first. */
   facts?: string[];
+  /** The user's plan allows uncensored replies (issue 5: a plan attribute). */
+  uncensored?: boolean;
 }
 
 /** Replaces the card placeholders `{{char}}` and `{{user}}` (case-insensitive). */
@@ -54,6 +56,7 @@ export function buildSystemPrompt(
   summary: string,
   otherMembers: string[] = [],
   facts: string[] = [],
+  uncensored = false,
 ): string {
   const fill = (t: string) => fillPlaceholders(t, card.name, userName);
   const pronoun = card.sex === "1" ? "man" : "woman";
@@ -83,6 +86,10 @@ export function buildSystemPrompt(
     `- Stay in character as ${card.name}; never say you are an AI or a language model.`,
     `- Write only ${card.name}'s next message: never write the words, thoughts or actions of ${[userName, ...otherMembers].join(" or ")}.`,
     "- Keep it conversational: usually one to four sentences. Put actions between asterisks, like *smiles*.",
+    uncensored
+      ? `- Adult themes between consenting adults are allowed when ${userName} wants them.`
+      : "- Keep the conversation free of explicit sexual content; if it goes there, steer away kindly, in character.",
+    "- Never write sexual content involving minors.",
   );
   return lines.join("\n");
 }
@@ -104,6 +111,7 @@ export function buildPrompt(input: PromptInput): ChatMessage[] {
     input.summary,
     input.otherMembers,
     input.facts,
+    input.uncensored,
   );
   let budget =
     input.contextWindow - input.replyTokens - input.countTokens(system) - TEMPLATE_TOKENS_PER_MESSAGE;

@@ -69,4 +69,46 @@ describeEachDatabase("send rules under concurrency", (dialect) => {
     const bad = await send(s.token, { ...form, clientMessageId: "<script>" });
     expect(bad.status).toBe(400);
   });
+
+  it("a monthly plan counts per UTC month, then uses add-on messages, then points to pricing", async () => {
+    const s = await demoWithCharacter(t.app);
+    const month = new Date().toISOString().slice(0, 7);
+    await t.db.db
+      .updateTable("users")
+      .set({ quota_period: "month", chat_period: month, chat_limit: 3, chat_count: 2, extra_messages: 1 })
+      .where("id", "=", s.userId)
+      .execute();
+    expect((await send(s.token, { message: "third of the month", id: s.characterId })).body.success).toBe(1);
+    expect((await send(s.token, { message: "paid by the add-on", id: s.characterId })).body.success).toBe(1);
+    const refused = await send(s.token, { message: "one too many", id: s.characterId });
+    expect(refused.status).toBe(429);
+    expect(refused.body).toEqual({
+      success: 0,
+      message:
+        "You have reached your limit of 3 messages for this month. Add 100 messages for $1.99 or upgrade your plan.",
+      page: "/pricing",
+    });
+    const user = await t.db.db
+      .selectFrom("users")
+      .select(["chat_count", "extra_messages"])
+      .where("id", "=", s.userId)
+      .executeTakeFirstOrThrow();
+    expect(user).toEqual({ chat_count: 3, extra_messages: 0 });
+  });
+
+  it("starts a new count when the period changes (UTC day for the Free plan)", async () => {
+    const s = await demoWithCharacter(t.app);
+    await t.db.db
+      .updateTable("users")
+      .set({ chat_count: 15, chat_period: "2000-01-01" })
+      .where("id", "=", s.userId)
+      .execute();
+    expect((await send(s.token, { message: "a new day", id: s.characterId })).body.success).toBe(1);
+    const user = await t.db.db
+      .selectFrom("users")
+      .select(["chat_count", "chat_period"])
+      .where("id", "=", s.userId)
+      .executeTakeFirstOrThrow();
+    expect(user).toEqual({ chat_count: 1, chat_period: new Date().toISOString().slice(0, 10) });
+  });
 });
