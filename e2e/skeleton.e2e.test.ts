@@ -103,7 +103,10 @@ describe.skipIf(!hasChromium)("walking skeleton in Chromium", () => {
       );
       await input.fill("Hello");
       await page.getByRole("button", { name: "Send" }).click();
-      const reply = (await (await answer).json()) as {
+      // The chat screen asks for server-sent events; the final `done` event holds the plain reply.
+      const body = await (await answer).text();
+      const done = /event: done\ndata: (.*)\n/.exec(body);
+      const reply = JSON.parse(done?.[1] ?? body) as {
         success: number;
         message: string;
         history?: { chatHistoryReplyMessage: string }[];

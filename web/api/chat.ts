@@ -1,6 +1,12 @@
-import type { ChatHistoryEntry, ChatProfileInfo, Envelope, MessageReply } from "../../common/api";
+import type {
+  CharacterListItem,
+  ChatHistoryEntry,
+  ChatProfileInfo,
+  Envelope,
+  MessageReply,
+} from "../../common/api";
 import { HISTORY_PAGE_SIZE } from "../../common/constants";
-import { apiRequest, ensureSuccess } from "./client";
+import { apiRequest, apiStream, ensureSuccess, type StreamEvent } from "./client";
 import { ApiError } from "./errors";
 
 /** Chat calls (spec 7, Chat). */
@@ -48,6 +54,8 @@ export interface SendMessageInput {
   mute: "0" | "1";
   /** When the user sent it. */
   time: Date;
+  /** Ours: the client's id of this send, reused on retry so the server stores it once. */
+  clientMessageId?: string;
 }
 
 /**
@@ -62,5 +70,168 @@ export function sendMessage(input: SendMessageInput): Promise<MessageReply> {
   body.set("cId", input.characterId);
   body.set("mute", input.mute);
   body.set("time", input.time.toISOString());
+  if (input.clientMessageId) body.set("clientMessageId", input.clientMessageId);
   return apiRequest<MessageReply>("/chat/message", { method: "POST", body });
+}
+
+/** What a streamed reply reports while it is generated. */
+export interface ReplyStreamHandlers {
+  /** The stored entry (gives chatHistoryUUID), before any token. */
+  onEntry?: (entry: ChatHistoryEntry) => void;
+  /** One piece of the reply text, as generated. */
+  onToken: (text: string) => void;
+}
+
+/** Turns the final event of a reply stream into the spec's message reply (spec 3). */
+function finalReply(last: StreamEvent): MessageReply {
+  const data = last.data;
+  if (typeof data === "object" && data !== null && "success" in data) return data as MessageReply;
+  return { success: 0, message: typeof data === "string" ? data : "" };
+}
+
+function dispatch(handlers: ReplyStreamHandlers) {
+  return (event: StreamEvent) => {
+    const data = event.data;
+    if (event.event === "token" && typeof data === "object" && data !== null && "text" in data) {
+      if (typeof data.text === "string") handlers.onToken(data.text);
+    } else if (event.event === "entry" && typeof data === "object" && data !== null) {
+      handlers.onEntry?.(data as ChatHistoryEntry);
+    }
+  };
+}
+
+/**
+ * POST /chat/message with `stream=1` (ours): server-sent events `entry`, `token` ({text}) and
+ * finally `done` (the plain message reply) or `error` ({success: 0, message, status}), which
+ * is returned as a reply with success 0. A plain JSON answer (e.g. 429 at the daily limit)
+ * comes back the same way. Throws `ApiError` when the connection fails.
+ */
+export async function sendMessageStream(
+  input: SendMessageInput,
+  handlers: ReplyStreamHandlers,
+): Promise<MessageReply> {
+  const body = new FormData();
+  body.set("message", input.message);
+  body.set("id", input.chatId);
+  body.set("cId", input.characterId);
+  body.set("mute", input.mute);
+  body.set("time", input.time.toISOString());
+  body.set("stream", "1");
+  if (input.clientMessageId) body.set("clientMessageId", input.clientMessageId);
+  return finalReply(await apiStream("/chat/message", body, dispatch(handlers)));
+}
+
+/**
+ * POST /chat/continue-message (id=<chatHistoryUUID>, stream=1): the newest reply goes on;
+ * `token` events carry the added text, `done` the whole stored entry.
+ */
+export async function continueReplyStream(
+  entryId: string,
+  onToken: (text: string) => void,
+): Promise<MessageReply> {
+  const body = new URLSearchParams({ id: entryId, stream: "1" });
+  return finalReply(await apiStream("/chat/continue-message", body, dispatch({ onToken })));
+}
+
+/** POST /chat/stop (id=<chatHistoryUUID>): stops the reply being generated; the part so far stays. */
+export function stopReply(entryId: string): Promise<Envelope> {
+  return apiRequest("/chat/stop", { method: "POST", body: new URLSearchParams({ id: entryId }) });
+}
+
+/** spec 3 "Message reply" of `chat/group/reply`: the replying members and their entries in order. */
+export interface GroupReply extends Envelope {
+  whoReplies?: string[];
+  history?: ChatHistoryEntry[];
+}
+
+/** POST /chat/group/reply (message, id=<group id>, clientMessageId): every member's reply, not streamed. */
+export function sendGroupMessage(input: {
+  message: string;
+  groupId: string;
+  clientMessageId: string;
+}): Promise<GroupReply> {
+  const body = new URLSearchParams({
+    message: input.message,
+    id: input.groupId,
+    clientMessageId: input.clientMessageId,
+  });
+  return apiRequest<GroupReply>("/chat/group/reply", { method: "POST", body });
+}
+
+/** GET /chat/new?id=<chat id>&uid=<user id>: deletes the history; returns the `page` to open. */
+export async function startNewChat(chatId: string, userId: string): Promise<string> {
+  const answer = ensureSuccess(await apiRequest("/chat/new", { query: { id: chatId, uid: userId } }));
+  return answer.page ?? "";
+}
+
+/** GET /chat/group/new?cId=<character id>: a group with that character; returns its `page`. */
+export async function startGroup(characterId: string): Promise<string> {
+  const answer = ensureSuccess(await apiRequest("/chat/group/new", { query: { cId: characterId } }));
+  return answer.page ?? "";
+}
+
+/**
+ * GET /chat/group/member/add or /remove ?gId&cId: returns the `page` to open. Throws
+ * `ApiError('envelope')` with the server message, e.g. 'A group chat holds at most 4 members.'
+ */
+export async function changeGroupMember(
+  action: "add" | "remove",
+  groupId: string,
+  characterId: string,
+): Promise<string> {
+  const answer = ensureSuccess(
+    await apiRequest(`/chat/group/member/${action}`, { query: { gId: groupId, cId: characterId } }),
+  );
+  return answer.page ?? "";
+}
+
+/** GET /characters/list/chat: the user's characters with greetings (spec 7). */
+export async function listChatCharacters(): Promise<CharacterListItem[]> {
+  const answer = ensureSuccess(
+    await apiRequest<Envelope & { characters?: CharacterListItem[] }>("/characters/list/chat"),
+  );
+  return answer.characters ?? [];
+}
+
+/** One capability of the chat screen: off comes with the reason to show. */
+export interface Capability {
+  enabled: boolean;
+  reason: string;
+}
+
+/** GET /chat/capabilities (ours): what this server and this plan allow on the chat screen. */
+export interface ChatCapabilities {
+  chat: Capability;
+  voiceReplies: Capability;
+  speechInput: Capability;
+  imageRequests: Capability;
+  photoUpload: Capability;
+}
+
+/** GET /chat/capabilities: `data` of the envelope. */
+export async function getChatCapabilities(): Promise<ChatCapabilities> {
+  const answer = ensureSuccess(await apiRequest<Envelope<ChatCapabilities>>("/chat/capabilities"));
+  if (answer.data === undefined) throw new ApiError("No capabilities", "envelope");
+  return answer.data;
+}
+
+/** One remembered fact (ours): GET /chat/memories answers a list of these. */
+export interface ChatMemory {
+  memoryUUID: string;
+  characterUUID: string;
+  characterName: string;
+  fact: string;
+}
+
+/** GET /chat/memories?id=<chat id>: what the chat's characters remember about the user. */
+export async function listMemories(chatId: string): Promise<ChatMemory[]> {
+  const answer = ensureSuccess(
+    await apiRequest<Envelope<ChatMemory[]>>("/chat/memories", { query: { id: chatId } }),
+  );
+  return answer.data ?? [];
+}
+
+/** DELETE /chat/memories/?id=<memoryUUID>: forgets one fact. */
+export async function deleteMemory(memoryId: string): Promise<void> {
+  ensureSuccess(await apiRequest("/chat/memories/", { method: "DELETE", query: { id: memoryId } }));
 }

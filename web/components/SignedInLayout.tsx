@@ -1,5 +1,6 @@
 import { Suspense } from "react";
 import { Outlet } from "react-router";
+import { useDarkMode } from "../hooks/useDarkMode";
 import { BrandMark } from "./BrandMark";
 import { SiteFooter } from "./SiteFooter";
 import { SIGNED_IN_MENU, SiteMenu } from "./SiteMenu";
@@ -7,9 +8,11 @@ import { Spinner } from "./Spinner";
 
 /**
  * Frame of the signed-in pages (spec 2): header with the sliding menu, the page, the footer.
- * Pages loaded on demand show a spinner inside the frame while they load.
+ * Pages loaded on demand show a spinner inside the frame while they load. The chat setting
+ * 'dark mode' applies here too.
  */
 export function SignedInLayout() {
+  useDarkMode();
   return (
     <div className="signed-in">
       <header className="site-header">

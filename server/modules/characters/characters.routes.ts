@@ -5,6 +5,8 @@ import { assertSelf, currentUser } from "../../http/auth";
 import { ok } from "../../http/envelope";
 import { optionalUpload } from "../../http/uploads";
 import { parseInput } from "../../http/validate";
+import { displayName } from "../chat/chat.service";
+import { fillPlaceholders } from "../chat/prompt";
 import {
   presentCharacterDetail,
   presentCharacterListItem,
@@ -58,8 +60,17 @@ export function characterRoutes(
   });
 
   app.get("/api/characters/list/chat", { preHandler: auth }, async (request) => {
-    const list = await characters.list(currentUser(request));
-    return { ...ok("Characters."), characters: list.map(presentCharacterListItem) };
+    const user = currentUser(request);
+    const list = await characters.list(user);
+    // The chat sidebar shows greetings as the chat does: placeholders filled in.
+    const userName = displayName(user);
+    return {
+      ...ok("Characters."),
+      characters: list.map((c) => ({
+        ...presentCharacterListItem(c),
+        characterGreeting: fillPlaceholders(c.greeting, c.name, userName),
+      })),
+    };
   });
 
   app.get("/api/characters/group/list/", { preHandler: auth }, async (request) => {

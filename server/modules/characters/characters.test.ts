@@ -52,7 +52,9 @@ describeEachDatabase("characters API", (dialect) => {
     });
     expect(photo.headers["content-type"]).toBe("image/jpeg");
     const chatList = await call(t.app, "GET", "/api/characters/list/chat", { token });
-    expect((chatList.body.characters as unknown[]).length).toBe(1);
+    const chatCharacters = chatList.body.characters as Array<{ characterGreeting: string }>;
+    expect(chatCharacters).toHaveLength(1);
+    expect(chatCharacters[0]!.characterGreeting).not.toContain("{{user}}");
   });
 
   it("refuses an unknown or malformed preset id and stores nothing", async () => {

@@ -13,7 +13,8 @@ import { ok } from "../../http/envelope";
 import { AppError } from "../../http/errors";
 import { parseInput } from "../../http/validate";
 import { presentHistoryEntry, presentProfileCharacter } from "./chat.presenter";
-import type { ChatService, SendResult } from "./chat.service";
+import { type ChatService, displayName, type SendResult } from "./chat.service";
+import { fillPlaceholders } from "./prompt";
 import { splitReply } from "./split-reply";
 
 const ProfileQuery = z.object({ uid: z.string().max(100).optional(), id: z.string().max(100).default("") });
@@ -123,7 +124,10 @@ export function chatRoutes(app: FastifyInstance, chat: ChatService, auth: preHan
       userPicture: user.picture,
       userName: user.user_name,
       name: user.full_name,
-      characters: resolved.members.map((m) => presentProfileCharacter(m, resolved.groupId)),
+      characters: resolved.members.map((m) => ({
+        ...presentProfileCharacter(m, resolved.groupId),
+        greeting: fillPlaceholders(m.greeting, m.name, displayName(user)),
+      })),
     };
     return { ...ok("Chat profile."), info };
   });

@@ -1,10 +1,20 @@
-import { useMemo } from "react";
+import { useId, useMemo, useState } from "react";
 import type { ChatProfileInfo } from "../../../common/api";
+import { useChatCapabilities } from "../../hooks/useChatCapabilities";
+import { useChatCharacters } from "../../hooks/useChatCharacters";
 import { useChatHistory } from "../../hooks/useChatHistory";
+import { useChatRoomActions } from "../../hooks/useChatRoomActions";
 import { type LiveChatItem, useChatSender } from "../../hooks/useChatSender";
+import { useChatSettings } from "../../hooks/useChatSettings";
+import { useMediaQuery } from "../../hooks/useMediaQuery";
+import { useScreenWake } from "../../hooks/useScreenWake";
+import { AppSwal } from "../../lib/dialogs";
 import { ChatHeader } from "./components/ChatHeader";
+import { ChatSidebar } from "./components/ChatSidebar";
 import { Composer } from "./components/Composer";
 import { MessageList } from "./components/MessageList";
+import { SettingsDialog } from "./components/SettingsDialog";
+import { chatTexts } from "./texts";
 
 interface ChatConversationProps {
   userId: string;
@@ -14,44 +24,133 @@ interface ChatConversationProps {
   isGroup: boolean;
 }
 
+/** Narrow screens get the sidebar as a drawer, closed at first. */
+const NARROW_QUERY = "(max-width: 768px)";
+
 /**
- * One chat: the paged history (GET /chat/history/paginated) followed by the messages sent on
- * this screen, the header with the chat status and the composer. Render it with
- * `key={chatId}` so another chat starts from a clean state (spec 4: a new session id reloads).
+ * One chat: the sidebar, the header with the status and the top menu, the paged history
+ * (GET /chat/history/paginated) followed by the messages sent on this screen, and the
+ * composer. Render it with a `key` of the chat so another chat starts from a clean state
+ * (spec 4: a new session id reloads).
  */
 export function ChatConversation({ userId, info, chatId, isGroup }: ChatConversationProps) {
   const history = useChatHistory(userId, chatId);
+  const capabilities = useChatCapabilities().data;
+  const characters = useChatCharacters().data ?? [];
+  const [settings] = useChatSettings();
+  const narrow = useMediaQuery(NARROW_QUERY);
+  const [sidebarChoice, setSidebarChoice] = useState<boolean | null>(null);
+  const sidebarOpen = sidebarChoice ?? !narrow;
+  const [settingsOpen, setSettingsOpen] = useState(false);
+  const [focusSignal, setFocusSignal] = useState(0);
+  const sidebarId = useId();
+  useScreenWake(settings.enableScreenWake);
+
   const replier = info.characters[0]?.id ?? "";
-  const target = useMemo(() => ({ chatId, characterId: replier }), [chatId, replier]);
+  const mute = settings.muteVoice || !(capabilities?.voiceReplies.enabled ?? false);
+  const target = useMemo(
+    () => ({ chatId, characterId: replier, isGroup, mute, notify: settings.enableNotifications }),
+    [chatId, replier, isGroup, mute, settings.enableNotifications],
+  );
   const sender = useChatSender(replier === "" ? null : target);
+  const actions = useChatRoomActions(userId, chatId, isGroup ? chatId : "");
 
   const items = useMemo<LiveChatItem[]>(() => {
+    const live = new Map(
+      sender.items
+        .filter((item) => item.entry.chatHistoryUUID !== "")
+        .map((item) => [item.entry.chatHistoryUUID, item]),
+    );
     const stored = new Set(history.entries.map((entry) => entry.chatHistoryUUID));
-    const fromHistory: LiveChatItem[] = history.entries.map((entry) => ({
-      key: entry.chatHistoryUUID,
-      entry,
-      delivery: "sent",
-    }));
-    const live = sender.items.filter(
+    const fromHistory: LiveChatItem[] = history.entries.map(
+      (entry) => live.get(entry.chatHistoryUUID) ?? { key: entry.chatHistoryUUID, entry, delivery: "sent" },
+    );
+    const fresh = sender.items.filter(
       (item) => item.entry.chatHistoryUUID === "" || !stored.has(item.entry.chatHistoryUUID),
     );
-    return [...fromHistory, ...live];
+    return [...fromHistory, ...fresh];
   }, [history.entries, sender.items]);
 
+  const streamingText = sender.items.some(
+    (item) => item.streaming && item.entry.chatHistoryReplyMessage !== "",
+  );
+
+  const confirmNewChat = async () => {
+    const answer = await AppSwal.fire({
+      icon: "warning",
+      titleText: chatTexts.newChatTitle,
+      text: chatTexts.newChatText,
+      showCancelButton: true,
+      confirmButtonText: chatTexts.newChatConfirm,
+      cancelButtonText: chatTexts.cancel,
+    });
+    if (answer.isConfirmed) actions.newChat();
+  };
+
   return (
-    <div className="chat-screen">
-      <ChatHeader characters={info.characters} isGroup={isGroup} status={sender.status} />
-      <MessageList
-        items={items}
-        characters={info.characters}
+    <div className={sidebarOpen ? "chat-shell chat-shell--sidebar" : "chat-shell"}>
+      <ChatSidebar
+        id={sidebarId}
+        open={sidebarOpen}
+        onClose={() => setSidebarChoice(false)}
         userPicture={info.userPicture}
-        isReplying={sender.isReplying}
-        isLoading={history.isLoading}
-        hasEarlier={history.hasEarlier}
-        isLoadingEarlier={history.isLoadingEarlier}
-        onLoadEarlier={history.loadEarlier}
+        userName={info.name || info.userName}
+        members={info.characters}
+        isGroup={isGroup}
+        characters={characters}
+        busy={actions.isPending}
+        onAdd={actions.addMember}
+        onRemove={actions.removeMember}
       />
-      <Composer canSend={sender.canSend && !history.isLoading} onSend={sender.send} />
+      <div className="chat-screen">
+        <ChatHeader
+          characters={info.characters}
+          isGroup={isGroup}
+          status={sender.status}
+          sidebarId={sidebarId}
+          sidebarOpen={sidebarOpen}
+          onToggleSidebar={() => setSidebarChoice(!sidebarOpen)}
+          onNewChat={() => void confirmNewChat()}
+          onStartGroup={() => actions.startGroup(replier)}
+          onOpenSettings={() => setSettingsOpen(true)}
+        />
+        <MessageList
+          items={items}
+          characters={info.characters}
+          userPicture={info.userPicture}
+          showTyping={sender.isReplying && !streamingText}
+          typingCharacterId={sender.replyingCharacterId}
+          canContinue={!sender.isReplying && !isGroup && (capabilities?.chat.enabled ?? true)}
+          onContinue={sender.continueReply}
+          onRetry={sender.retry}
+          isLoading={history.isLoading}
+          hasEarlier={history.hasEarlier}
+          isLoadingEarlier={history.isLoadingEarlier}
+          onLoadEarlier={history.loadEarlier}
+          focusSignal={focusSignal}
+        />
+        {sender.canStop && (
+          <div className="chat-stop">
+            <button type="button" className="button button--small" onClick={sender.stop}>
+              {chatTexts.stop}
+            </button>
+          </div>
+        )}
+        <Composer
+          canSend={sender.canSend && !history.isLoading}
+          onSend={sender.send}
+          chat={capabilities?.chat}
+          speechInput={capabilities?.speechInput}
+          onFocus={() => setFocusSignal((value) => value + 1)}
+        />
+      </div>
+      {settingsOpen && (
+        <SettingsDialog
+          chatId={chatId}
+          speechInput={capabilities?.speechInput}
+          onClose={() => setSettingsOpen(false)}
+        />
+      )}
     </div>
   );
 }

@@ -1,8 +1,10 @@
 import { Link, useLocation } from "react-router";
 import { Spinner } from "../../components/Spinner";
 import { useChatProfile } from "../../hooks/useChatProfile";
+import { useDarkMode } from "../../hooks/useDarkMode";
 import { useSessionUser } from "../../hooks/useSessionUser";
 import { ChatConversation } from "./ChatConversation";
+import { chatTexts } from "./texts";
 
 /** The chat session id from the navigation state (spec 2: empty when none was given). */
 function sessionIdFrom(state: unknown): string {
@@ -23,11 +25,12 @@ export function ChatPage() {
   const sessionId = sessionIdFrom(location.state);
   const user = useSessionUser();
   const profile = useChatProfile(user?.id, sessionId);
+  useDarkMode();
 
   if (profile.isLoading) {
     return (
       <div className="chat-screen chat-screen--center">
-        <Spinner label="Loading chat" />
+        <Spinner label={chatTexts.loadingChat} />
       </div>
     );
   }
@@ -37,10 +40,10 @@ export function ChatPage() {
     return (
       <div className="chat-screen chat-screen--center">
         <div className="card card--narrow system-card">
-          <h1>Chat unavailable</h1>
-          <p>We could not open this chat. Pick a character to start chatting.</p>
+          <h1>{chatTexts.unavailableTitle}</h1>
+          <p>{chatTexts.unavailableText}</p>
           <Link className="button button--primary" to="/characters/list">
-            Change Character
+            {chatTexts.changeCharacter}
           </Link>
         </div>
       </div>
@@ -48,5 +51,14 @@ export function ChatPage() {
   }
   const isGroup = first.gId !== "";
   const chatId = isGroup ? first.gId : first.id;
-  return <ChatConversation key={chatId} userId={user.id} info={info} chatId={chatId} isGroup={isGroup} />;
+  // Every navigation (New Chat, a member change) mounts a fresh conversation.
+  return (
+    <ChatConversation
+      key={`${chatId}:${location.key}`}
+      userId={user.id}
+      info={info}
+      chatId={chatId}
+      isGroup={isGroup}
+    />
+  );
 }

@@ -2,22 +2,33 @@ import { useCallback, useId, useRef, useState } from "react";
 import { Link } from "react-router";
 import type { ChatProfileCharacter } from "../../../../common/api";
 import { Avatar } from "../../../components/Avatar";
-import type { ChatStatus } from "../../../hooks/useChatSender";
 import { useDismiss } from "../../../hooks/useDismiss";
 import { contentUrl } from "../../../lib/content";
+import { type ChatStatus, chatTexts } from "../texts";
+import { PhotoViewer } from "./PhotoViewer";
 
 interface ChatHeaderProps {
   characters: ChatProfileCharacter[];
   isGroup: boolean;
   status: ChatStatus;
+  sidebarId: string;
+  sidebarOpen: boolean;
+  onToggleSidebar: () => void;
+  onNewChat: () => void;
+  onStartGroup: () => void;
+  onOpenSettings: () => void;
 }
 
 /**
- * The chat header (spec 2): the character's photo (overlapping avatars for a group), a status
- * dot, the name and the status text, and the top menu (Change Character, Logout for now).
+ * The chat header (spec 2): the sidebar toggle; overlapping member avatars for a group,
+ * otherwise the character's photo; the status dot, the name and the status text; tapping a
+ * photo shows it full size. The top menu: New Chat, Start Group (outside a group), Change
+ * Character, Settings, Update Profile, Change Password, F.A.Q, Logout.
  */
-export function ChatHeader({ characters, isGroup, status }: ChatHeaderProps) {
+export function ChatHeader(props: ChatHeaderProps) {
+  const { characters, isGroup, status } = props;
   const [menuOpen, setMenuOpen] = useState(false);
+  const [viewing, setViewing] = useState<ChatProfileCharacter | null>(null);
   const menuId = useId();
   const root = useRef<HTMLDivElement>(null);
   const first = characters[0];
@@ -26,30 +37,57 @@ export function ChatHeader({ characters, isGroup, status }: ChatHeaderProps) {
 
   const close = useCallback(() => setMenuOpen(false), []);
   useDismiss(root, menuOpen, close);
+  const pick = (action: () => void) => () => {
+    setMenuOpen(false);
+    action();
+  };
 
   return (
     <header className="chat-header">
-      <Link to="/characters/list" className="icon-button" aria-label="Back to characters">
+      <button
+        type="button"
+        className="icon-button"
+        aria-label={chatTexts.toggleSidebar}
+        aria-controls={props.sidebarId}
+        aria-expanded={props.sidebarOpen}
+        onClick={props.onToggleSidebar}
+      >
         <svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true">
-          <path d="M15.4 5.4 14 4l-8 8 8 8 1.4-1.4L8.8 12z" fill="currentColor" />
+          <path d="M3 6h18v2H3zm0 5h18v2H3zm0 5h18v2H3z" fill="currentColor" />
         </svg>
-      </Link>
+      </button>
       <div className="chat-header__who">
         <div className="chat-header__photo">
           {isGroup ? (
             <div className="avatar-stack">
               {characters.map((character) => (
-                <Avatar
+                <button
                   key={character.id}
-                  src={contentUrl("characters", character.photo)}
-                  alt={character.name}
-                  title={character.name}
-                  size={40}
-                />
+                  type="button"
+                  className="chat-photo-button"
+                  aria-label={chatTexts.showPhoto(character.name)}
+                  onClick={() => setViewing(character)}
+                >
+                  <Avatar
+                    src={contentUrl("characters", character.photo)}
+                    alt=""
+                    title={character.name}
+                    size={40}
+                  />
+                </button>
               ))}
             </div>
           ) : (
-            <Avatar src={contentUrl("characters", first?.photo)} alt={first?.name ?? ""} size={44} />
+            first && (
+              <button
+                type="button"
+                className="chat-photo-button"
+                aria-label={chatTexts.showPhoto(first.name)}
+                onClick={() => setViewing(first)}
+              >
+                <Avatar src={contentUrl("characters", first.photo)} alt="" size={44} />
+              </button>
+            )
           )}
           <span className={`status-dot status-dot--${statusClass}`} aria-hidden="true" />
         </div>
@@ -64,7 +102,8 @@ export function ChatHeader({ characters, isGroup, status }: ChatHeaderProps) {
         <button
           type="button"
           className="icon-button"
-          aria-label="Chat menu"
+          aria-label={chatTexts.chatMenu}
+          aria-haspopup="menu"
           aria-expanded={menuOpen}
           aria-controls={menuId}
           onClick={() => setMenuOpen((value) => !value)}
@@ -83,13 +122,46 @@ export function ChatHeader({ characters, isGroup, status }: ChatHeaderProps) {
           inert={!menuOpen}
         >
           <li>
-            <Link to="/characters/list">Change Character</Link>
+            <button type="button" className="chat-menu-item" onClick={pick(props.onNewChat)}>
+              {chatTexts.newChat}
+            </button>
+          </li>
+          {!isGroup && (
+            <li>
+              <button type="button" className="chat-menu-item" onClick={pick(props.onStartGroup)}>
+                {chatTexts.startGroup}
+              </button>
+            </li>
+          )}
+          <li>
+            <Link to="/characters/list">{chatTexts.changeCharacter}</Link>
           </li>
           <li>
-            <Link to="/logout">Logout</Link>
+            <button type="button" className="chat-menu-item" onClick={pick(props.onOpenSettings)}>
+              {chatTexts.settings}
+            </button>
+          </li>
+          <li>
+            <Link to="/user/profile">{chatTexts.updateProfile}</Link>
+          </li>
+          <li>
+            <Link to="/user/change-password">{chatTexts.changePassword}</Link>
+          </li>
+          <li>
+            <Link to="/faq">{chatTexts.faq}</Link>
+          </li>
+          <li>
+            <Link to="/logout">{chatTexts.logout}</Link>
           </li>
         </ul>
       </div>
+      {viewing && (
+        <PhotoViewer
+          src={contentUrl("characters", viewing.photo)}
+          name={viewing.name}
+          onClose={() => setViewing(null)}
+        />
+      )}
     </header>
   );
 }

@@ -1,10 +1,11 @@
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
-import type { ChatProfileCharacter } from "../../../../common/api";
+import type { ChatHistoryEntry, ChatProfileCharacter } from "../../../../common/api";
 import { FIRST_MESSAGE_MARKER, SCROLL_BUTTON_THRESHOLD_PX } from "../../../../common/constants";
 import { Spinner } from "../../../components/Spinner";
 import type { LiveChatItem } from "../../../hooks/useChatSender";
 import { contentUrl } from "../../../lib/content";
 import { formatHourMinute } from "../../../lib/text";
+import { chatTexts } from "../texts";
 import { ReplyMessage, UserMessage } from "./MessageBubble";
 import { TypingIndicator } from "./TypingIndicator";
 
@@ -13,8 +14,16 @@ export type ChatItem = LiveChatItem;
 
 /** One bubble of the list. */
 type Row =
-  | { key: string; kind: "user"; text: string; time: string; delivery: ChatItem["delivery"] }
-  | { key: string; kind: "reply"; text: string; time: string; characterId: string };
+  | { key: string; kind: "user"; itemKey: string; text: string; time: string; delivery: ChatItem["delivery"] }
+  | {
+      key: string;
+      kind: "reply";
+      text: string;
+      time: string;
+      characterId: string;
+      entry: ChatHistoryEntry;
+      streaming: boolean;
+    };
 
 /**
  * The bubbles of the history (spec 2, 4): the user's message unless empty or the
@@ -22,11 +31,12 @@ type Row =
  */
 function toRows(items: ChatItem[]): Row[] {
   const rows: Row[] = [];
-  for (const { key, entry, delivery, replyParts } of items) {
+  for (const { key, entry, delivery, replyParts, streaming = false } of items) {
     if (entry.chatHistoryMessage !== "" && entry.chatHistoryMessage !== FIRST_MESSAGE_MARKER) {
       rows.push({
         key: `${key}:user`,
         kind: "user",
+        itemKey: key,
         text: entry.chatHistoryMessage,
         time: formatHourMinute(entry.chatHistorySendTime),
         delivery,
@@ -42,6 +52,8 @@ function toRows(items: ChatItem[]): Row[] {
         text,
         time,
         characterId: entry.characterUUID,
+        entry,
+        streaming,
       });
     });
   }
@@ -52,34 +64,38 @@ interface MessageListProps {
   items: ChatItem[];
   characters: ChatProfileCharacter[];
   userPicture: string;
-  isReplying: boolean;
+  /** Show the typing indicator (a reply is pending and none of its text has arrived). */
+  showTyping: boolean;
+  /** The character whose reply is pending (for the typing indicator). */
+  typingCharacterId: string;
+  /** Whether the newest reply may be continued now. */
+  canContinue: boolean;
+  onContinue: (entry: ChatHistoryEntry) => void;
+  onRetry: (itemKey: string) => void;
   isLoading: boolean;
   hasEarlier: boolean;
   isLoadingEarlier: boolean;
   onLoadEarlier: () => void;
+  /** Changes whenever the message box gains focus (spec 9: scroll to the bottom after 300 ms). */
+  focusSignal: number;
 }
 
 /** Within this many pixels of the bottom the list follows new messages. */
 const STICK_TO_BOTTOM_PX = 80;
 /** Within this many pixels of the top the previous page is requested. */
 const LOAD_EARLIER_PX = 40;
+/** spec 9: scroll to the bottom 100 ms after a change, 300 ms after the box gains focus. */
+const SCROLL_DELAY_MS = 100;
+const SCROLL_ON_FOCUS_DELAY_MS = 300;
 
 /**
- * The message list (spec 2, 4): user messages right, replies left, the typing indicator, and
- * the scrolling rules: a growing history scrolls to the bottom unless the user scrolled up;
- * reaching the top loads the previous page and keeps the view where it was; a
- * scroll-to-bottom button appears beyond 800 px from the bottom (spec 9).
+ * The message list (spec 2, 4): user messages right, replies left (streaming text shown live),
+ * the typing indicator, and the scrolling rules: a growing history scrolls to the bottom
+ * unless the user scrolled up; reaching the top loads the previous page and keeps the view
+ * where it was; a scroll-to-bottom button appears beyond 800 px from the bottom (spec 9).
  */
-export function MessageList({
-  items,
-  characters,
-  userPicture,
-  isReplying,
-  isLoading,
-  hasEarlier,
-  isLoadingEarlier,
-  onLoadEarlier,
-}: MessageListProps) {
+export function MessageList(props: MessageListProps) {
+  const { items, characters, isLoading, hasEarlier, isLoadingEarlier, onLoadEarlier } = props;
   const container = useRef<HTMLDivElement>(null);
   const followBottom = useRef(true);
   const restore = useRef<{ height: number; top: number } | null>(null);
@@ -88,6 +104,8 @@ export function MessageList({
   const rows = useMemo(() => toRows(items), [items]);
   const firstKey = rows[0]?.key;
   const bubbleCount = rows.length;
+  const lastRow = rows[rows.length - 1];
+  const lastLength = lastRow?.text.length ?? 0;
 
   const requestEarlier = useCallback(() => {
     const element = container.current;
@@ -107,12 +125,28 @@ export function MessageList({
     element.scrollTop = element.scrollHeight - saved.height + saved.top;
   }, [firstKey]);
 
-  // Follow new messages unless the user scrolled up.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: bubbleCount and isReplying are the triggers
-  useLayoutEffect(() => {
-    const element = container.current;
-    if (element !== null && followBottom.current) element.scrollTop = element.scrollHeight;
-  }, [bubbleCount, isReplying]);
+  const stickToBottom = useCallback((delay: number) => {
+    const apply = () => {
+      const element = container.current;
+      if (element !== null && followBottom.current) element.scrollTop = element.scrollHeight;
+    };
+    apply();
+    const timer = window.setTimeout(apply, delay);
+    return () => window.clearTimeout(timer);
+  }, []);
+
+  // Follow new messages and streaming text unless the user scrolled up.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: bubbleCount, lastLength and showTyping are the triggers
+  useLayoutEffect(
+    () => stickToBottom(SCROLL_DELAY_MS),
+    [bubbleCount, lastLength, props.showTyping, stickToBottom],
+  );
+
+  useEffect(() => {
+    if (props.focusSignal === 0) return;
+    const timer = window.setTimeout(() => stickToBottom(0), SCROLL_ON_FOCUS_DELAY_MS);
+    return () => window.clearTimeout(timer);
+  }, [props.focusSignal, stickToBottom]);
 
   // A first page too short to scroll could never reach "the top": fetch more right away.
   // biome-ignore lint/correctness/useExhaustiveDependencies: re-check whenever the content changes
@@ -138,24 +172,35 @@ export function MessageList({
     element.scrollTo({ top: element.scrollHeight, behavior: "smooth" });
   };
 
-  const userPictureUrl = contentUrl("users", userPicture);
+  const userPictureUrl = contentUrl("users", props.userPicture);
   const first = characters[0];
   const characterFor = (id: string) => characters.find((character) => character.id === id) ?? first;
+  const typingCharacter = characterFor(props.typingCharacterId);
+  let lastReplyIndex = -1;
+  rows.forEach((row, index) => {
+    if (row.kind === "reply") lastReplyIndex = index;
+  });
 
   return (
     <div className="message-area">
-      <div ref={container} className="message-list" role="log" aria-label="Messages" onScroll={onScroll}>
+      <div
+        ref={container}
+        className="message-list"
+        role="log"
+        aria-label={chatTexts.messages}
+        onScroll={onScroll}
+      >
         {isLoadingEarlier && (
           <div className="center-block center-block--tight">
-            <Spinner size="small" label="Loading earlier messages" />
+            <Spinner size="small" label={chatTexts.loadingEarlier} />
           </div>
         )}
         {isLoading && (
           <div className="center-block">
-            <Spinner label="Loading messages" />
+            <Spinner label={chatTexts.loadingMessages} />
           </div>
         )}
-        {rows.map((row) => {
+        {rows.map((row, index) => {
           if (row.kind === "user") {
             return (
               <UserMessage
@@ -164,26 +209,42 @@ export function MessageList({
                 time={row.time}
                 picture={userPictureUrl}
                 delivery={row.delivery}
+                onRetry={row.delivery === "failed" ? () => props.onRetry(row.itemKey) : undefined}
               />
             );
           }
           const character = characterFor(row.characterId);
+          const continuable =
+            props.canContinue &&
+            index === lastReplyIndex &&
+            !row.streaming &&
+            row.entry.chatHistoryUUID !== "";
           return (
             <ReplyMessage
               key={row.key}
               text={row.text}
               time={row.time}
               picture={contentUrl("characters", character?.photo)}
-              name={character?.name ?? "Character"}
+              name={character?.name ?? chatTexts.character}
+              streaming={row.streaming}
+              onContinue={continuable ? () => props.onContinue(row.entry) : undefined}
             />
           );
         })}
-        {isReplying && first && (
-          <TypingIndicator picture={contentUrl("characters", first.photo)} name={first.name} />
+        {props.showTyping && typingCharacter && (
+          <TypingIndicator
+            picture={contentUrl("characters", typingCharacter.photo)}
+            name={typingCharacter.name}
+          />
         )}
       </div>
       {showJump && (
-        <button type="button" className="jump-button" aria-label="Scroll to bottom" onClick={scrollToBottom}>
+        <button
+          type="button"
+          className="jump-button"
+          aria-label={chatTexts.scrollToBottom}
+          onClick={scrollToBottom}
+        >
           ↓
         </button>
       )}

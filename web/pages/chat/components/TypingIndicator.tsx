@@ -1,4 +1,5 @@
 import { Avatar } from "../../../components/Avatar";
+import { chatTexts } from "../texts";
 
 /** Three animated dots beside the character's picture while a reply is pending (spec 2). */
 export function TypingIndicator({ picture, name }: { picture: string; name: string }) {
@@ -8,8 +9,8 @@ export function TypingIndicator({ picture, name }: { picture: string; name: stri
       <div
         className="bubble bubble--reply typing"
         role="status"
-        aria-label="typing"
-        title={`${name} is typing`}
+        aria-label={chatTexts.typing}
+        title={chatTexts.isTyping(name)}
       >
         <span />
         <span />

@@ -1,0 +1,120 @@
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ChatHistoryEntry } from "../common/api";
+import { startTestServer } from "../server/testing/server";
+import { callApi, DESKTOP, ensureCharacters, openChat, PHONE, signedInPage } from "./chat.helpers";
+import { closePage, hasChromium, launchBrowser } from "./support/browser";
+
+/**
+ * Sending on the chat screen against the real server and the tiny model, with replies long
+ * enough (200 tokens) to watch them stream: tokens show before the answer is done, Stop keeps
+ * the partial reply, Continue appends, the daily limit refuses with a toast, Retry reuses the
+ * client message id (spec 4 "Sending", spec 8).
+ */
+
+describe.skipIf(!hasChromium)("chat sending in Chromium", () => {
+  let server: Awaited<ReturnType<typeof startTestServer>> | undefined;
+  let browser: Browser | undefined;
+
+  beforeAll(async () => {
+    [server, browser] = await Promise.all([
+      startTestServer({ env: { LLM_MAX_TOKENS: "200" } }),
+      launchBrowser(),
+    ]);
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  const ctx = () => {
+    if (server === undefined || browser === undefined) throw new Error("setup failed");
+    return { server, browser, url: server.url };
+  };
+
+  it("streams tokens into the reply, Stop keeps the partial reply and Continue appends", async () => {
+    const { browser, url } = ctx();
+    const { page, session } = await signedInPage(browser, url, DESKTOP);
+    const [character] = await ensureCharacters(page, 1);
+    if (character === undefined) throw new Error("no character");
+    await openChat(page, url, character.characterUUID);
+    const log = page.getByRole("log", { name: "Messages" });
+    const replies = log.getByRole("article", { name: `Reply from ${character.characterName}` });
+    await replies.first().waitFor();
+    const status = page.getByRole("banner").locator(".chat-header__status");
+
+    const box = page.getByRole("textbox", { name: "Type a message" });
+    await box.fill("Once upon a time");
+    await box.press("Shift+Enter");
+    expect(await box.inputValue()).toBe("Once upon a time\n");
+    await box.press("Enter");
+    // A reply bubble that is still receiving tokens already shows text.
+    const streaming = log.locator('article[aria-busy="true"]');
+    const streamingText = async () =>
+      (await streaming.count()) > 0 ? ((await streaming.locator(".bubble__text").textContent()) ?? "") : "";
+    await expect
+      .poll(async () => (await streamingText()).length, { timeout: 15_000, interval: 20 })
+      .toBeGreaterThan(0);
+    expect(await status.textContent()).toBe("replying...");
+    await page.screenshot({ path: "test-results/chat-streaming.png" });
+    await page.getByRole("button", { name: "Stop" }).click();
+    await expect.poll(() => streaming.count(), { timeout: 10_000 }).toBe(0);
+    await expect.poll(() => status.textContent()).toBe("online");
+    const shown = (await replies.last().locator(".bubble__text").textContent()) ?? "";
+    expect(shown.length).toBeGreaterThan(0);
+
+    const history = await callApi<{ data: ChatHistoryEntry[] }>(
+      page,
+      "GET",
+      `/api/chat/history/paginated?uId=${session.user.id}&id=${character.characterUUID}&offset=0&limit=1`,
+    );
+    const stored = history.data[0];
+    expect(stored?.chatHistoryMessage).toBe("Once upon a time");
+    // The partial reply stays on screen exactly as the server stored it.
+    const squash = (text: string) => text.replace(/\s+/g, " ").trim();
+    expect(squash(stored?.chatHistoryReplyMessage ?? "")).toBe(squash(shown));
+    expect(await replies.count()).toBe(2);
+
+    await replies.last().getByRole("button", { name: "Continue" }).click();
+    await expect
+      .poll(async () => ((await replies.last().locator(".bubble__text").textContent()) ?? "").length, {
+        timeout: 20_000,
+      })
+      .toBeGreaterThan(shown.length);
+    await expect.poll(() => status.textContent(), { timeout: 20_000 }).toBe("online");
+    const continued = (await replies.last().locator(".bubble__text").textContent()) ?? "";
+    expect(squash(continued).startsWith(squash(shown).slice(0, 10))).toBe(true);
+    expect(await replies.count()).toBe(2);
+    await closePage(page);
+  }, 60_000);
+
+  it("refuses at the daily limit with a warning, marks the message Failed, and Retry sends it once", async () => {
+    const { browser, url, server } = ctx();
+    const { page, session } = await signedInPage(browser, url, PHONE);
+    const [character] = await ensureCharacters(page, 1);
+    if (character === undefined) throw new Error("no character");
+    await openChat(page, url, character.characterUUID);
+    await server.db.updateTable("users").set({ chat_limit: 0 }).where("id", "=", session.user.id).execute();
+    const log = page.getByRole("log", { name: "Messages" });
+    const box = page.getByRole("textbox", { name: "Type a message" });
+    await box.fill("Are you there?");
+    await page.getByRole("button", { name: "Send" }).click();
+    await page.getByText(/You have reached your limit of 0 messages for today\./).waitFor();
+    const mine = log.getByRole("article", { name: "Your message" }).filter({ hasText: "Are you there?" });
+    await mine.getByText("Failed").waitFor();
+    await expect
+      .poll(() => page.getByRole("banner").locator(".chat-header__status").textContent())
+      .toBe("away");
+    await page.screenshot({ path: "test-results/chat-failed.png" });
+
+    await server.db.updateTable("users").set({ chat_limit: 100 }).where("id", "=", session.user.id).execute();
+    await mine.getByRole("button", { name: "Retry" }).click();
+    await expect.poll(() => mine.getByText("Failed").count(), { timeout: 20_000 }).toBe(0);
+    await expect
+      .poll(() => page.getByRole("banner").locator(".chat-header__status").textContent(), { timeout: 20_000 })
+      .toBe("online");
+    expect(await mine.count()).toBe(1);
+    await closePage(page);
+  }, 60_000);
+});

@@ -1,0 +1,80 @@
+import { useCallback, useSyncExternalStore } from "react";
+
+/** spec 3 "Settings", kept in local storage under one key. */
+export interface ChatSettings {
+  muteVoice: boolean;
+  darkMode: boolean;
+  enableBluetooth: boolean;
+  enableVoiceChat: boolean;
+  enableScreenWake: boolean;
+  enableNotifications: boolean;
+  /** Milliseconds of silence that end speech input: 1000, 2000, 3000, 5000 or 10000. */
+  silenceDuration: number;
+}
+
+/** The local storage key of the chat settings. */
+export const CHAT_SETTINGS_KEY = "chatSettings";
+
+/** spec 9: silence 1, 2, 3, 5 or 10 s. */
+export const SILENCE_OPTIONS_MS = [1000, 2000, 3000, 5000, 10000] as const;
+
+/** spec 9: default silence 2000 ms; notifications on, all else off. */
+export const DEFAULT_CHAT_SETTINGS: ChatSettings = {
+  muteVoice: false,
+  darkMode: false,
+  enableBluetooth: false,
+  enableVoiceChat: false,
+  enableScreenWake: false,
+  enableNotifications: true,
+  silenceDuration: 2000,
+};
+
+const listeners = new Set<() => void>();
+let cachedRaw: string | null | undefined;
+let cached: ChatSettings = DEFAULT_CHAT_SETTINGS;
+
+/** Reads the stored settings; unknown or broken values fall back to the defaults. */
+export function readChatSettings(): ChatSettings {
+  const raw = localStorage.getItem(CHAT_SETTINGS_KEY);
+  if (raw === cachedRaw) return cached;
+  cachedRaw = raw;
+  let stored: Partial<ChatSettings> = {};
+  try {
+    const parsed: unknown = raw ? JSON.parse(raw) : {};
+    if (typeof parsed === "object" && parsed !== null) stored = parsed as Partial<ChatSettings>;
+  } catch {
+    stored = {};
+  }
+  const flag = (key: keyof Omit<ChatSettings, "silenceDuration">) =>
+    typeof stored[key] === "boolean" ? (stored[key] as boolean) : DEFAULT_CHAT_SETTINGS[key];
+  const silence = SILENCE_OPTIONS_MS.find((value) => value === stored.silenceDuration);
+  cached = {
+    muteVoice: flag("muteVoice"),
+    darkMode: flag("darkMode"),
+    enableBluetooth: flag("enableBluetooth"),
+    enableVoiceChat: flag("enableVoiceChat"),
+    enableScreenWake: flag("enableScreenWake"),
+    enableNotifications: flag("enableNotifications"),
+    silenceDuration: silence ?? DEFAULT_CHAT_SETTINGS.silenceDuration,
+  };
+  return cached;
+}
+
+function subscribe(listener: () => void): () => void {
+  listeners.add(listener);
+  window.addEventListener("storage", listener);
+  return () => {
+    listeners.delete(listener);
+    window.removeEventListener("storage", listener);
+  };
+}
+
+/** The chat settings (spec 2 "Settings popup") and a function that stores new ones. */
+export function useChatSettings(): [ChatSettings, (next: ChatSettings) => void] {
+  const settings = useSyncExternalStore(subscribe, readChatSettings, () => DEFAULT_CHAT_SETTINGS);
+  const save = useCallback((next: ChatSettings) => {
+    localStorage.setItem(CHAT_SETTINGS_KEY, JSON.stringify(next));
+    for (const listener of listeners) listener();
+  }, []);
+  return [settings, save];
+}

@@ -1,0 +1,138 @@
+import { useEffect, useId, useRef, useState } from "react";
+import type { Capability } from "../../../api/chat";
+import { Spinner } from "../../../components/Spinner";
+import { useChatMemories } from "../../../hooks/useChatMemories";
+import { type ChatSettings, SILENCE_OPTIONS_MS, useChatSettings } from "../../../hooks/useChatSettings";
+import { succeed } from "../../../lib/notify";
+import { chatTexts } from "../texts";
+
+type Flag = Exclude<keyof ChatSettings, "silenceDuration">;
+
+interface SettingsDialogProps {
+  chatId: string;
+  /** Speech input: voice chat needs it; off shows the toggle disabled with the reason. */
+  speechInput: Capability | undefined;
+  onClose: () => void;
+}
+
+/**
+ * The Settings popup (spec 2): toggles mute voice, dark mode, Bluetooth, voice chat, screen
+ * wake, notifications and the silence duration (1, 2, 3, 5, 10 s); Save stores them in local
+ * storage and shows 'Settings saved!'. Below, the chat's Memories, each with a Delete.
+ * A native modal <dialog>: Escape closes it.
+ */
+export function SettingsDialog({ chatId, speechInput, onClose }: SettingsDialogProps) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  const [stored, save] = useChatSettings();
+  const [draft, setDraft] = useState<ChatSettings>(stored);
+  const memories = useChatMemories(chatId, true);
+  const titleId = useId();
+  const baseId = useId();
+
+  useEffect(() => {
+    const element = dialog.current;
+    if (element && !element.open) element.showModal();
+  }, []);
+
+  const wakeSupported = typeof navigator !== "undefined" && "wakeLock" in navigator;
+  const voiceOff = speechInput !== undefined && !speechInput.enabled;
+  const toggles: Array<{ key: Flag; label: string; disabledReason?: string }> = [
+    { key: "muteVoice", label: chatTexts.muteVoice },
+    { key: "darkMode", label: chatTexts.darkMode },
+    { key: "enableBluetooth", label: chatTexts.bluetooth },
+    {
+      key: "enableVoiceChat",
+      label: chatTexts.voiceChat,
+      disabledReason: voiceOff ? speechInput?.reason : undefined,
+    },
+    {
+      key: "enableScreenWake",
+      label: chatTexts.screenWake,
+      disabledReason: wakeSupported ? undefined : chatTexts.screenWakeUnsupported,
+    },
+    { key: "enableNotifications", label: chatTexts.notifications },
+  ];
+
+  const onSave = () => {
+    save(draft);
+    succeed(chatTexts.settingsSaved);
+    dialog.current?.close();
+  };
+
+  return (
+    <dialog ref={dialog} className="chat-dialog chat-settings" aria-labelledby={titleId} onClose={onClose}>
+      <h2 id={titleId}>{chatTexts.settingsTitle}</h2>
+      <form
+        method="dialog"
+        onSubmit={(event) => {
+          event.preventDefault();
+          onSave();
+        }}
+      >
+        <ul className="chat-settings__list">
+          {toggles.map((toggle) => (
+            <li key={toggle.key} title={toggle.disabledReason}>
+              <label className="chat-switch">
+                <input
+                  type="checkbox"
+                  role="switch"
+                  aria-checked={draft[toggle.key]}
+                  checked={draft[toggle.key]}
+                  disabled={toggle.disabledReason !== undefined}
+                  onChange={(event) => setDraft({ ...draft, [toggle.key]: event.target.checked })}
+                />
+                <span>{toggle.label}</span>
+              </label>
+            </li>
+          ))}
+          <li>
+            <label htmlFor={`${baseId}-silence`}>{chatTexts.silenceDuration}</label>
+            <select
+              id={`${baseId}-silence`}
+              className="chat-settings__select"
+              value={draft.silenceDuration}
+              onChange={(event) => setDraft({ ...draft, silenceDuration: Number(event.target.value) })}
+            >
+              {SILENCE_OPTIONS_MS.map((ms) => (
+                <option key={ms} value={ms}>
+                  {chatTexts.seconds(ms / 1000)}
+                </option>
+              ))}
+            </select>
+          </li>
+        </ul>
+        <section className="chat-settings__memories" aria-labelledby={`${baseId}-memories`}>
+          <h3 id={`${baseId}-memories`}>{chatTexts.memories}</h3>
+          {memories.isLoading && <Spinner size="small" label={chatTexts.loadingMemories} />}
+          {!memories.isLoading && memories.memories.length === 0 && <p>{chatTexts.noMemories}</p>}
+          <ul className="chat-settings__facts">
+            {memories.memories.map((memory) => (
+              <li key={memory.memoryUUID}>
+                <span>
+                  <strong>{memory.characterName}:</strong> {memory.fact}
+                </span>
+                <button
+                  type="button"
+                  className="button button--small button--danger"
+                  aria-label={chatTexts.deleteMemory(memory.fact)}
+                  disabled={memories.removingId === memory.memoryUUID}
+                  onClick={() => memories.remove(memory.memoryUUID)}
+                >
+                  {chatTexts.delete}
+                </button>
+              </li>
+            ))}
+          </ul>
+        </section>
+        <div className="chat-settings__actions">
+          <button type="button" className="button button--ghost" onClick={() => dialog.current?.close()}>
+            {chatTexts.cancel}
+          </button>
+          <button type="submit" className="button button--primary">
+            {chatTexts.save}
+          </button>
+        </div>
+      </form>
+    </dialog>
+  );
+}
