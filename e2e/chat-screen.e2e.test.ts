@@ -52,7 +52,7 @@ describe.skipIf(!hasChromium)("chat screen in Chromium", () => {
         expect(await sidebar.isVisible()).toBe(false);
         await toggle.click();
       }
-      await sidebar.getByText(session.user.name || session.user.userName).waitFor();
+      await sidebar.getByText(session.user.name || session.user.userName, { exact: true }).waitFor();
       await sidebar.getByText("online", { exact: true }).waitFor();
       const link = sidebar.getByRole("link", { name: `Chat with ${character.characterName}` });
       expect(await link.getAttribute("href")).toBe(`/character-select/${character.characterUUID}`);
