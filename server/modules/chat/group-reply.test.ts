@@ -1,20 +1,25 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { ChatHistoryEntry } from "../../../common/api";
 import { call, demoWithCharacter, describeEachDatabase } from "../../testing/api";
-import { ScriptedLlm } from "../../testing/fake-llm";
+import { startScriptedCompletions } from "../../testing/completions-server";
 import { createTestApp, type TestApp } from "../../testing/server";
 
 describeEachDatabase("group replies in turn order", (dialect) => {
   let t: TestApp;
-  const llm = new ScriptedLlm((request) => {
-    const me = /^You are (\w+)/.exec(request.messages[0]!.content)?.[1];
-    return me ? `${me} here!` : "[]";
-  });
+  let llm: Awaited<ReturnType<typeof startScriptedCompletions>>;
   beforeAll(async () => {
-    t = await createTestApp({ dialect, llm });
+    llm = await startScriptedCompletions((request) => {
+      const me = /^You are (\w+)/.exec(request.messages[0]!.content)?.[1];
+      return me ? `${me} here!` : "[]";
+    });
+    t = await createTestApp({
+      dialect,
+      env: { LLM_PROVIDER: "openai", LLM_BASE_URL: llm.baseUrl, LLM_MODEL: "scripted" },
+    });
   });
   afterAll(async () => {
     await t?.dispose();
+    await llm?.close();
   });
 
   async function groupOfThree() {

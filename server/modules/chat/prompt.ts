@@ -152,7 +152,8 @@ function mergeSameRole(messages: ChatMessage[]): ChatMessage[] {
 
 /** Strings after which the model has started to write the user's turn. */
 export function stopStrings(userName: string, otherMembers: string[] = []): string[] {
-  return [`\n${userName}:`, "\nUser:", "\n### User", ...otherMembers.map((name) => `\n${name}:`)];
+  // Endpoints take at most 4 stop strings: the names come first; cleanReply applies them all.
+  return [`\n${userName}:`, ...otherMembers.map((name) => `\n${name}:`), "\nUser:", "\n### User"];
 }
 
 /**

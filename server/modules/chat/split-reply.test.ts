@@ -1,4 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { call, demoWithCharacter } from "../../testing/api";
+import { startScriptedCompletions } from "../../testing/completions-server";
+import { createTestApp } from "../../testing/server";
 import { splitReply } from "./split-reply";
 
 describe("split replies at sentence boundaries", () => {
@@ -31,5 +34,33 @@ describe("split replies at sentence boundaries", () => {
     const parts = splitReply(long);
     expect(parts).toHaveLength(4);
     expect(parts.join(" ")).toBe(long);
+  });
+});
+
+describe("split replies through the API (scripted Chat Completions server)", () => {
+  it("answers a long reply as several messages in options, the whole text in the entry", async () => {
+    const long =
+      "I went to the observatory last night and the sky was perfectly clear. Jupiter was so bright that I could see four of its moons in a line. *smiles* Then a meteor crossed the whole sky, right above the dome. I wished that you could have seen it with me.";
+    const llm = await startScriptedCompletions((request) =>
+      request.messages[0]!.content.startsWith("You are") ? long : "[]",
+    );
+    const t = await createTestApp({
+      env: { LLM_PROVIDER: "openai", LLM_BASE_URL: llm.baseUrl, LLM_MODEL: "scripted" },
+    });
+    try {
+      const s = await demoWithCharacter(t.app);
+      const res = await call(t.app, "POST", "/api/chat/message", {
+        token: s.token,
+        form: { message: "Tell me!", id: s.characterId },
+      });
+      const options = res.body.options as { splitCount: number; splitMessages: string[] };
+      expect(options.splitCount).toBeGreaterThan(1);
+      expect(options.splitMessages).toHaveLength(options.splitCount);
+      expect(options.splitMessages.join(" ")).toBe(long);
+      expect(res.body.text).toBe(long);
+    } finally {
+      await t.dispose();
+      await llm.close();
+    }
   });
 });

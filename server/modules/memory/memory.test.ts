@@ -1,13 +1,14 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { call, demoWithCharacter, describeEachDatabase } from "../../testing/api";
-import { ScriptedLlm } from "../../testing/fake-llm";
+import { type CompletionsRequest, startScriptedCompletions } from "../../testing/completions-server";
 import { createTestApp, type TestApp } from "../../testing/server";
 import { keywords } from "./memory.service";
 
 describeEachDatabase("memory: long-term facts and the rolling summary", (dialect) => {
   let t: TestApp;
   let summaries = 0;
-  const llm = new ScriptedLlm((request) => {
+  let llm: Awaited<ReturnType<typeof startScriptedCompletions>>;
+  const script = (request: CompletionsRequest) => {
     const system = request.messages[0]!.content;
     const last = request.messages.at(-1)!.content;
     if (system.startsWith("Extract lasting facts")) {
@@ -19,12 +20,22 @@ describeEachDatabase("memory: long-term facts and the rolling summary", (dialect
       return `Summary ${summaries}: they talked a lot.`;
     }
     return "Okay!";
-  }, 700);
+  };
   beforeAll(async () => {
-    t = await createTestApp({ dialect, llm });
+    llm = await startScriptedCompletions(script);
+    t = await createTestApp({
+      dialect,
+      env: {
+        LLM_PROVIDER: "openai",
+        LLM_BASE_URL: llm.baseUrl,
+        LLM_MODEL: "scripted",
+        LLM_CONTEXT_SIZE: "700",
+      },
+    });
   });
   afterAll(async () => {
     await t?.dispose();
+    await llm?.close();
   });
 
   const send = (token: string, id: string, message: string) =>
