@@ -88,6 +88,11 @@ export interface ChatHistoryEntry {
   chatHistoryReplyAudioUrl: string;
   chatHistoryReplyTime: string;
   chatHistoryImageLoading: 0 | 1;
+  /**
+   * Ours: where the reply stands. "pending" while the model writes it (a reloaded page polls until
+   * it is done), "replied", "stopped" or "partial" (kept, cut short), "failed" (no reply).
+   */
+  chatHistoryStatus?: "pending" | "replied" | "stopped" | "partial" | "failed";
 }
 
 /** spec 3: the message reply of `chat/message`. */

@@ -4,6 +4,9 @@ import type { ChatHistoryEntry } from "../../common/api";
 import { HISTORY_PAGE_SIZE } from "../../common/constants";
 import { getHistoryPage } from "../api/chat";
 
+/** How often a chat whose newest reply is still pending is fetched again, milliseconds. */
+const PENDING_POLL_MS = 2000;
+
 export interface ChatHistory {
   /** Loaded entries, oldest first, each chatHistoryUUID once. */
   entries: ChatHistoryEntry[];
@@ -32,6 +35,9 @@ export function useChatHistory(userId: string | undefined, chatId: string): Chat
       lastPage.length < HISTORY_PAGE_SIZE ? undefined : lastOffset + HISTORY_PAGE_SIZE,
     enabled: Boolean(userId) && chatId !== "",
     staleTime: Number.POSITIVE_INFINITY,
+    // A reply still being written (e.g. the page was reloaded mid-reply) shows up when done.
+    refetchInterval: (current) =>
+      current.state.data?.pages[0]?.at(-1)?.chatHistoryStatus === "pending" ? PENDING_POLL_MS : false,
     meta: { silent: true },
   });
 

@@ -1,6 +1,7 @@
 import type { ChatHistoryEntry, ChatProfileCharacter } from "../../../common/api";
 import type { Character, ChatHistoryRow } from "../../db/schema";
 
+const STATUSES = new Set(["pending", "replied", "stopped", "partial", "failed"]);
 const iso = (ms: number | null) => (ms === null ? "" : new Date(ms).toISOString());
 
 /** spec 3 "Chat history entry"; times as ISO 8601, reply fields empty until the reply exists. */
@@ -16,6 +17,9 @@ export function presentHistoryEntry(row: ChatHistoryRow): ChatHistoryEntry {
     chatHistoryReplyAudioUrl: row.reply_audio_url,
     chatHistoryReplyTime: iso(row.reply_time),
     chatHistoryImageLoading: row.image_loading ? 1 : 0,
+    chatHistoryStatus: STATUSES.has(row.status)
+      ? (row.status as ChatHistoryEntry["chatHistoryStatus"])
+      : "replied",
   };
 }
 

@@ -5,14 +5,21 @@ import type { ChatHistoryEntry } from "../../../common/api";
 import { call, demoWithCharacter, describeEachDatabase } from "../../testing/api";
 import { createTestApp, type TestApp } from "../../testing/server";
 
-type Mode = "ok" | "500" | "429" | "hang" | "break";
+type Mode = "ok" | "500" | "429" | "hang" | "break" | "slow";
 
 /** An OpenAI-compatible Chat Completions server that misbehaves on demand. */
+let served = 0;
+
 function startFaultyServer(state: { mode: Mode }) {
   const sockets = new Set<import("node:net").Socket>();
   const server = http.createServer((req, res) => {
-    req.resume();
+    let raw = "";
+    req.on("data", (chunk) => {
+      raw += chunk;
+    });
     req.on("end", () => {
+      // Count chat replies (streamed), not the background memory work.
+      if (raw.includes('"stream":true')) served += 1;
       if (state.mode === "500" || state.mode === "429") {
         res.writeHead(Number(state.mode), { "content-type": "application/json" });
         res.end(JSON.stringify({ error: { message: `status ${state.mode}`, type: "server_error" } }));
@@ -24,6 +31,13 @@ function startFaultyServer(state: { mode: Mode }) {
         `data: ${JSON.stringify({ id: "c", object: "chat.completion.chunk", created: 1, model: "m", choices: [{ index: 0, delta: { content }, finish_reason: null }] })}\n\n`;
       res.write(chunk("Once upon"));
       res.write(chunk(" a time,"));
+      if (state.mode === "slow") {
+        setTimeout(() => {
+          res.write(chunk(" the end."));
+          res.end("data: [DONE]\n\n");
+        }, 400);
+        return;
+      }
       if (state.mode === "break") {
         setTimeout(() => res.socket?.destroy(), 20);
         return;
@@ -61,6 +75,11 @@ describeEachDatabase("model faults: the message is kept and nothing stays replyi
       },
     });
   });
+  let listening = "";
+  const ensureListening = async () => {
+    listening ||= await t.app.listen({ port: 0, host: "127.0.0.1" });
+    return listening;
+  };
   afterAll(async () => {
     await t?.dispose();
     faulty.closeAll();
@@ -116,5 +135,37 @@ describeEachDatabase("model faults: the message is kept and nothing stays replyi
       text: "Once upon a time,",
     });
     expect(rows).toEqual([{ status: "partial", reply_message: "Once upon a time,", message: "mode break" }]);
+  });
+
+  it("finishes and stores a streamed reply after the browser goes away, running the model once", async () => {
+    state.mode = "slow";
+    const s = await demoWithCharacter(t.app);
+    const base = await ensureListening();
+    const controller = new AbortController();
+    const before = served;
+    const response = await fetch(`${base}/api/chat/message`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${s.token}`, accept: "text/event-stream" },
+      body: new URLSearchParams({ message: "then I reload", id: s.characterId }),
+      signal: controller.signal,
+    });
+    const reader = response.body!.getReader();
+    const first = new TextDecoder().decode((await reader.read()).value);
+    expect(first).toContain("event: entry");
+    const pending = JSON.parse(/data: (.*)/.exec(first)![1]!) as ChatHistoryEntry;
+    expect(pending.chatHistoryStatus).toBe("pending");
+    controller.abort();
+    // The page reloads and polls the history until the reply is there.
+    let newest: ChatHistoryEntry | undefined;
+    for (let i = 0; i < 50 && newest?.chatHistoryStatus !== "replied"; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      const page = await call(t.app, "GET", `/api/chat/history/paginated?id=${s.characterId}`, {
+        token: s.token,
+      });
+      newest = (page.body.data as ChatHistoryEntry[]).at(-1);
+    }
+    expect(newest).toMatchObject({ chatHistoryMessage: "then I reload", chatHistoryStatus: "replied" });
+    expect(newest!.chatHistoryReplyMessage).toBe("Once upon a time, the end.");
+    expect(served - before).toBe(1);
   });
 });
