@@ -22,6 +22,9 @@ export interface DbHandle {
 export function openDatabase(databaseUrl: string, dataDir: string): DbHandle {
   if (/^postgres(ql)?:\/\//.test(databaseUrl)) {
     const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
+    // An idle connection the server closes (a restart, a failover) must not crash the process: the
+    // pool replaces it on the next query.
+    pool.on("error", (error) => console.error(`PostgreSQL connection lost: ${error.message}`));
     return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), dialect: "postgres" };
   }
   const file = databaseUrl.replace(/^sqlite:(\/\/)?/, "") || path.join(dataDir, "app.db");

@@ -86,7 +86,8 @@ export async function startTestServer(opts: { env?: Record<string, string> } = {
       LLM_PROVIDER: "llama",
       LLM_MODEL_PATH: process.env.LLM_MODEL_PATH || TINY_MODEL_PATH,
       LLM_MAX_TOKENS: "48",
-      WEB_DIST_DIR: path.resolve(import.meta.dirname, "../../dist/web"),
+      // TEST_WEB_DIST_DIR lets parallel work build the SPA elsewhere without racing dist/web.
+      WEB_DIST_DIR: process.env.TEST_WEB_DIST_DIR || path.resolve(import.meta.dirname, "../../dist/web"),
       ...opts.env,
     },
   });
