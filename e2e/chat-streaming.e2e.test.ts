@@ -61,8 +61,6 @@ describe.skipIf(!hasChromium)("chat sending in Chromium", () => {
     await page.getByRole("button", { name: "Stop" }).click();
     await expect.poll(() => streaming.count(), { timeout: 10_000 }).toBe(0);
     await expect.poll(() => status.textContent()).toBe("online");
-    const shown = (await replies.last().locator(".bubble__text").textContent()) ?? "";
-    expect(shown.length).toBeGreaterThan(0);
 
     const history = await callApi<{ data: ChatHistoryEntry[] }>(
       page,
@@ -71,10 +69,16 @@ describe.skipIf(!hasChromium)("chat sending in Chromium", () => {
     );
     const stored = history.data[0];
     expect(stored?.chatHistoryMessage).toBe("Once upon a time");
-    // The partial reply stays on screen exactly as the server stored it.
+    // The tiny model may end its story before the Stop reaches the server: then the reply is whole
+    // (and may be split into several messages); a stopped one is kept as one unfinished message.
+    expect(["stopped", "replied"]).toContain(stored?.chatHistoryStatus);
+    const replyTexts = (await replies.locator(".bubble__text").allTextContents()).slice(1);
+    if (stored?.chatHistoryStatus === "stopped") expect(replyTexts).toHaveLength(1);
+    const shown = replyTexts.join(" ");
+    expect(shown.length).toBeGreaterThan(0);
+    // The reply stays on screen exactly as the server stored it, all of it at once.
     const squash = (text: string) => text.replace(/\s+/g, " ").trim();
-    expect(squash(stored?.chatHistoryReplyMessage ?? "")).toBe(squash(shown));
-    expect(await replies.count()).toBe(2);
+    expect(squash(shown)).toBe(squash(stored?.chatHistoryReplyMessage ?? ""));
 
     await replies.last().getByRole("button", { name: "Continue" }).click();
     await expect

@@ -301,10 +301,13 @@ describe.skipIf(!hasChromium)("profile and password in Chromium", () => {
       await page.getByRole("button", { name: "Open menu" }).click();
       await nav.getByRole("link", { name: "CHANGE PASSWORD" }).click();
       await page.waitForURL("**/user/change-password");
+      // Pages load on demand: wait for the page, as a person would, before opening the menu again.
+      await page.getByRole("heading", { name: "Change Password" }).waitFor();
 
       await page.getByRole("button", { name: "Open menu" }).click();
       await nav.getByRole("link", { name: "CHARACTERS" }).click();
       await page.waitForURL("**/characters/list");
+      await page.getByRole("heading", { name: "My Characters" }).waitFor();
 
       await page.getByRole("button", { name: "Open menu" }).click();
       await nav.getByRole("link", { name: "LOGOUT" }).click();

@@ -108,6 +108,8 @@ export function useChatSender(target: ChatTarget | null): ChatSender {
   const [replyingCharacterId, setReplyingCharacterId] = useState("");
   const [streamingId, setStreamingId] = useState("");
   const busyRef = useRef(false);
+  /** Keys of the items whose reply text arrived as streamed tokens. */
+  const streamedText = useRef(new Set<string>());
   const mounted = useRef(true);
   const targetRef = useRef(target);
   targetRef.current = target;
@@ -216,6 +218,7 @@ export function useChatSender(target: ChatTarget | null): ChatSender {
             },
             onToken: (text) => {
               setStatus("replying...");
+              streamedText.current.add(key);
               appendToken(key, text);
             },
           },
@@ -232,16 +235,19 @@ export function useChatSender(target: ChatTarget | null): ChatSender {
           chatHistoryReplyTime: new Date().toISOString(),
         };
         const parts = splitParts(reply);
+        // Text the user already watched stream in is not hidden again to be revealed part by part.
+        const streamed = streamedText.current.has(key);
+        streamedText.current.delete(key);
         update(key, (item) => ({
           ...item,
           entry,
           delivery: "sent",
           streaming: false,
-          replyParts: parts ? [] : undefined,
+          replyParts: parts ? (streamed ? parts : []) : undefined,
         }));
         setStatus("online");
         if (current.notify) playReplySound();
-        if (parts) await reveal(key, parts);
+        if (parts && !streamed) await reveal(key, parts);
       } catch (error) {
         setStreamingId("");
         console.error("chat/message", error);

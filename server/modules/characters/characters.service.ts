@@ -156,7 +156,8 @@ export class CharactersService {
    * @throws AppError 403 at the creation limit.
    */
   async createRandom(user: User): Promise<Character> {
-    const random = await createRandomCharacter(this.llm);
+    const existing = await this.repo.listByUser(user.id);
+    const random = await createRandomCharacter(this.llm, new Set(existing.map((c) => c.name.toLowerCase())));
     const [language] = await this.repo.languages();
     const voices = await this.repo.voices();
     const voice = voices.find((v) => v.sex === random.sex && v.language_code === language?.code) ?? voices[0];

@@ -64,20 +64,29 @@ const APPEARANCES = {
   ],
 } as const;
 
-/** A character from curated parts, for when no language model is available. */
-export function composeRandomCharacter(): RandomCharacter {
+/**
+ * A character from curated parts, for when no language model is available.
+ * @param takenNames names the user's characters already have (any case): avoided while others are
+ *   left, so a chat sidebar never shows two companions of the same name.
+ */
+export function composeRandomCharacter(takenNames: ReadonlySet<string> = new Set()): RandomCharacter {
   const sex = pick(["0", "1"] as const);
-  const name = pick(NAMES[sex]);
+  const free = NAMES[sex].filter((n) => !takenNames.has(n.toLowerCase()));
+  const name = pick(free.length > 0 ? free : NAMES[sex]);
   const backstory = `${name} is ${pick(AGES)} years old and works as ${pick(JOBS)}. ${name} is ${pick(TRAITS)} and ${pick(HOBBIES)}.`;
   return { name, sex, backstory, greeting: pick(GREETINGS), appearance: pick(APPEARANCES[sex]) };
 }
 
 /**
  * Asks the language model for a new companion as JSON; falls back to curated parts when the model
- * is not ready, fails, or answers something that is not a usable character.
+ * is not ready, fails, or answers something that is not a usable character (or a name in use).
+ * @param takenNames lower-cased names of the user's existing characters.
  */
-export async function createRandomCharacter(llm: LlmProvider): Promise<RandomCharacter> {
-  const fallback = composeRandomCharacter();
+export async function createRandomCharacter(
+  llm: LlmProvider,
+  takenNames: ReadonlySet<string> = new Set(),
+): Promise<RandomCharacter> {
+  const fallback = composeRandomCharacter(takenNames);
   if (!llm.status().ready) return fallback;
   try {
     const result = await llm.generate({
@@ -101,7 +110,7 @@ export async function createRandomCharacter(llm: LlmProvider): Promise<RandomCha
     const text = (v: unknown, max: number) => (typeof v === "string" ? v.trim().slice(0, max) : "");
     const name = text(parsed.name, 50);
     const backstory = text(parsed.backstory, 2000);
-    if (!name || backstory.length < 20) return fallback;
+    if (!name || backstory.length < 20 || takenNames.has(name.toLowerCase())) return fallback;
     return {
       name,
       sex: /^m/i.test(text(parsed.sex, 10)) ? "1" : /^f/i.test(text(parsed.sex, 10)) ? "0" : fallback.sex,

@@ -53,7 +53,8 @@ const EntryBody = z.object({ id: z.uuid("must be a message id"), stream: z.strin
 function presentReply(result: SendResult): MessageReply {
   const history = result.entry ? [presentHistoryEntry(result.entry)] : [];
   const text = result.entry?.reply_message ?? "";
-  const parts = splitReply(text);
+  // A stopped or cut-short reply is one unfinished message that Continue extends: never split.
+  const parts = result.entry?.status === "replied" ? splitReply(text) : text ? [text] : [];
   return {
     success: result.success ? 1 : 0,
     message: result.message,

@@ -102,6 +102,9 @@ describe.skipIf(!hasModel)("streaming replies from the real local model", () => 
     );
     const done = events.at(-1)!.data as unknown as MessageReply;
     expect(done.message).toBe("Stopped.");
+    // An unfinished reply is one message that Continue extends, never split.
+    expect(done.options?.splitCount).toBe(1);
+    expect(done.options?.splitMessages).toEqual([done.text]);
     expect(events.filter((e) => e.event === "token").length).toBeLessThan(60);
     const row = await t.db.db
       .selectFrom("chat_history")
