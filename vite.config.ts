@@ -14,6 +14,8 @@ export default defineConfig({
   build: {
     outDir: "../dist/web",
     emptyOutDir: true,
+    // .vite/manifest.json: bench/bundle-size.ts sums the JS each route loads from it.
+    manifest: true,
   },
   server: {
     proxy: {

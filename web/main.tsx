@@ -1,12 +1,10 @@
 import { QueryClientProvider } from "@tanstack/react-query";
-import { StrictMode } from "react";
+import { lazy, StrictMode, Suspense } from "react";
 import { createRoot } from "react-dom/client";
-import { RouterProvider } from "react-router/dom";
-import { Toaster } from "sonner";
+import { BrowserRouter } from "react-router";
 import { PRODUCT_NAME } from "../common/constants";
-import { createAppRouter } from "./App";
+import { AppRoutes } from "./App";
 import { runStartupChecks } from "./lib/appUpdate";
-import { setNavigator } from "./lib/navigation";
 import { queryClient } from "./lib/queryClient";
 import "./styles.css";
 import "./public-pages.css";
@@ -14,8 +12,9 @@ import "./public-pages.css";
 document.title = PRODUCT_NAME;
 // spec 4: unregister service workers and reload once when a newer version is deployed.
 runStartupChecks();
-const router = createAppRouter();
-setNavigator((path) => void router.navigate(path));
+
+// The toaster (sonner) loads after the first page; toasts shown meanwhile appear once it is there.
+const Toaster = lazy(() => import("sonner").then((m) => ({ default: m.Toaster })));
 
 const container = document.getElementById("root");
 if (container === null) throw new Error("#root is missing from index.html");
@@ -23,8 +22,12 @@ if (container === null) throw new Error("#root is missing from index.html");
 createRoot(container).render(
   <StrictMode>
     <QueryClientProvider client={queryClient}>
-      <RouterProvider router={router} />
-      <Toaster theme="dark" richColors closeButton />
+      <BrowserRouter>
+        <AppRoutes />
+      </BrowserRouter>
+      <Suspense fallback={null}>
+        <Toaster theme="dark" richColors closeButton />
+      </Suspense>
     </QueryClientProvider>
   </StrictMode>,
 );

@@ -1,15 +1,29 @@
-import Swal from "sweetalert2";
+import type { SweetAlertOptions, SweetAlertResult } from "sweetalert2";
 import { CANCEL_COLOR, CONFIRM_COLOR } from "../../common/constants";
+
+type Mixin = ReturnType<typeof import("sweetalert2")["default"]["mixin"]>;
+let loading: Promise<Mixin> | undefined;
+
+/** sweetalert2 (about 20 KB gzipped) is fetched on the first popup, not with the first page. */
+function loadSwal(): Promise<Mixin> {
+  loading ??= import("sweetalert2").then(({ default: Swal }) =>
+    Swal.mixin({
+      theme: "dark",
+      confirmButtonColor: CONFIRM_COLOR,
+      cancelButtonColor: CANCEL_COLOR,
+    }),
+  );
+  return loading;
+}
 
 /**
  * sweetalert2 with the product's look (spec 8: confirm #c70039, cancel #aaa). Popups take
  * plain text (`titleText`, `text`) or DOM nodes built with `textContent`, never HTML strings.
+ * `fire` resolves with sweetalert2's result once the popup closes.
  */
-export const AppSwal = Swal.mixin({
-  theme: "dark",
-  confirmButtonColor: CONFIRM_COLOR,
-  cancelButtonColor: CANCEL_COLOR,
-});
+export const AppSwal = {
+  fire: async (options: SweetAlertOptions): Promise<SweetAlertResult> => (await loadSwal()).fire(options),
+};
 
 /** Shows a plain-text popup with a Close button (spec 2: 'Show more' of a backstory). */
 export async function showTextPopup(title: string, text: string): Promise<void> {

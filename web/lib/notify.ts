@@ -1,5 +1,9 @@
-import { toast } from "sonner";
 import { TOAST_PUBLIC_MS, TOAST_SIGNED_IN_MS } from "../../common/constants";
+
+/** sonner is fetched after the first page (main.tsx renders its Toaster lazily, too). */
+function withToast(show: (toast: typeof import("sonner")["toast"]) => void): void {
+  import("sonner").then(({ toast }) => show(toast)).catch((error: unknown) => console.error("toast", error));
+}
 
 /**
  * Toast helpers with the spec's placement (spec 8): warnings bottom-right (2 s in the
@@ -8,7 +12,7 @@ import { TOAST_PUBLIC_MS, TOAST_SIGNED_IN_MS } from "../../common/constants";
 
 /** Shows a warning toast bottom-right. `durationMs` defaults to the signed-in 2 s. */
 export function warn(message: string, durationMs: number = TOAST_SIGNED_IN_MS, id?: string): void {
-  toast.warning(message, { position: "bottom-right", duration: durationMs, id });
+  withToast((toast) => toast.warning(message, { position: "bottom-right", duration: durationMs, id }));
 }
 
 /** Shows a warning toast with the public pages' 3 s duration. */
@@ -31,10 +35,12 @@ export function succeed(
     closed = true;
     onClose?.();
   };
-  toast.success(message, {
-    position: "top-right",
-    duration: durationMs,
-    onAutoClose: close,
-    onDismiss: close,
-  });
+  withToast((toast) =>
+    toast.success(message, {
+      position: "top-right",
+      duration: durationMs,
+      onAutoClose: close,
+      onDismiss: close,
+    }),
+  );
 }
