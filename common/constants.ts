@@ -28,6 +28,9 @@ export const HISTORY_PAGE_SIZE = 10;
 export const GROUP_MAX_MEMBERS = 4;
 /** spec 1, 9: free subscribers get 15 chat messages per day. */
 export const FREE_DAILY_MESSAGES = 15;
+/** spec 9: the add-on bought when the monthly limit is reached: 100 messages for $1.99 (cents). */
+export const ADDON_MESSAGES = 100;
+export const ADDON_PRICE_CENTS = 199;
 /** spec 4: marker of the automatic first greeting; never shown as a user message. */
 export const FIRST_MESSAGE_MARKER = "##first-message##";
 /** spec 3: the fallback picture. */
@@ -45,3 +48,32 @@ export const CONFIRM_COLOR = "#c70039";
 export const CANCEL_COLOR = "#aaa";
 /** Product name shown in the footer and the title. */
 export const PRODUCT_NAME = "Companion";
+
+/** spec 7, 9: picture requests use type 1 (portrait) or 2 (landscape). */
+export const PHOTO_TYPE_PORTRAIT = 1;
+export const PHOTO_TYPE_LANDSCAPE = 2;
+export type PhotoType = typeof PHOTO_TYPE_PORTRAIT | typeof PHOTO_TYPE_LANDSCAPE;
+/**
+ * spec 9: "10 canned photo captions" offered in the request menu, each sent as the request's
+ * message with its type (the spec does not list their words; these are ours).
+ */
+export const PHOTO_CAPTIONS: ReadonlyArray<{ text: string; type: PhotoType }> = [
+  { text: "A selfie with your best smile", type: PHOTO_TYPE_PORTRAIT },
+  { text: "In your favourite outfit", type: PHOTO_TYPE_PORTRAIT },
+  { text: "Having coffee in the morning", type: PHOTO_TYPE_PORTRAIT },
+  { text: "Dressed up for a night out", type: PHOTO_TYPE_PORTRAIT },
+  { text: "Relaxing at home", type: PHOTO_TYPE_PORTRAIT },
+  { text: "Working out at the gym", type: PHOTO_TYPE_PORTRAIT },
+  { text: "At the beach", type: PHOTO_TYPE_LANDSCAPE },
+  { text: "Walking in the park", type: PHOTO_TYPE_LANDSCAPE },
+  { text: "Cooking dinner in the kitchen", type: PHOTO_TYPE_LANDSCAPE },
+  { text: "Watching the sunset", type: PHOTO_TYPE_LANDSCAPE },
+];
+/** spec 5: chat attachments accept these file types. */
+export const PHOTO_ACCEPT = ".jpg,.jpeg,.png";
+/** spec 9: the camera asks for 1280x720, front camera first ('user'), switchable to 'environment'. */
+export const CAMERA_WIDTH = 1280;
+export const CAMERA_HEIGHT = 720;
+/** spec 9: the image viewer zooms from scale 1 to 2. */
+export const IMAGE_VIEWER_MIN_SCALE = 1;
+export const IMAGE_VIEWER_MAX_SCALE = 2;

@@ -17,6 +17,9 @@ import { BackgroundQueue } from "./jobs/queue";
 import { AccountRepo } from "./modules/account/account.repo";
 import { accountRoutes } from "./modules/account/account.routes";
 import { AccountService } from "./modules/account/account.service";
+import { AdminRepo } from "./modules/admin/admin.repo";
+import { adminRoutes } from "./modules/admin/admin.routes";
+import { AdminService } from "./modules/admin/admin.service";
 import { AuthRepo } from "./modules/auth/auth.repo";
 import { authRoutes } from "./modules/auth/auth.routes";
 import { AuthService } from "./modules/auth/auth.service";
@@ -26,10 +29,17 @@ import { CharactersService } from "./modules/characters/characters.service";
 import { ChatRepo } from "./modules/chat/chat.repo";
 import { chatRoutes } from "./modules/chat/chat.routes";
 import { ChatService } from "./modules/chat/chat.service";
+import { ImageWorker } from "./modules/images/image-worker";
+import { ImagesRepo } from "./modules/images/images.repo";
+import { imagesRoutes } from "./modules/images/images.routes";
+import { ImagesService } from "./modules/images/images.service";
 import { memoryRoutes } from "./modules/memory/memory.routes";
 import { MemoryService } from "./modules/memory/memory.service";
 import { oauthRoutes } from "./modules/oauth/oauth.routes";
 import { OAuthService } from "./modules/oauth/oauth.service";
+import { paymentsRoutes } from "./modules/payments/payments.routes";
+import { PaymentsService } from "./modules/payments/payments.service";
+import { PlansRepo } from "./modules/plans/plans.repo";
 import { siteRoutes } from "./modules/site/site.routes";
 import { SiteService } from "./modules/site/site.service";
 import { subscribeRoutes } from "./modules/subscribe/subscribe.routes";
@@ -37,14 +47,20 @@ import { SubscribeService } from "./modules/subscribe/subscribe.service";
 import { systemRoutes } from "./modules/system/system.routes";
 import { usersRoutes } from "./modules/users/users.routes";
 import { UsersService } from "./modules/users/users.service";
+import { voiceRoutes } from "./modules/voice/voice.routes";
+import { VoiceService } from "./modules/voice/voice.service";
+import { createImageProvider, parseSize } from "./providers/image/index";
 import { createLlm, type ManagedLlm, wrap } from "./providers/llm/index";
 import type { LlmProvider } from "./providers/llm/llm";
 import type { Mailer } from "./providers/mail/mail";
 import { OutboxMailer, SmtpMailer } from "./providers/mail/nodemailer";
 import { OAuthClient } from "./providers/oauth/oauth";
+import { createPayments } from "./providers/payments/index";
 import { LocalStorage } from "./providers/storage/local";
-import { NoTts } from "./providers/tts/tts";
+import { createStt } from "./providers/stt/index";
+import { createTts } from "./providers/tts/index";
 import { YouTubeComments } from "./providers/video/youtube";
+import { createVision } from "./providers/vision/index";
 
 declare module "fastify" {
   interface FastifyRequest {
@@ -59,9 +75,13 @@ export interface App {
   auth: AuthService;
   account: AccountService;
   subscribe: SubscribeService;
+  /** Plans and payments (issue 9); tests call `expireEndedPlans`. */
+  payments: PaymentsService;
   mailer: Mailer;
   /** Background jobs (memory); tests await `jobs.idle()`. */
   jobs: BackgroundQueue;
+  /** Durable image jobs (issue 8); tests await `images.idle()`. */
+  images: ImageWorker;
   /** Resolves when the language model has loaded (or failed to, with a logged line). */
   llmReady: Promise<void>;
   close(): Promise<void>;
@@ -98,8 +118,10 @@ export async function buildApp(config: AppConfig, options: { llm?: LlmProvider }
     demoTtlMs: config.DEMO_USER_TTL_HOURS * 3_600_000,
   });
   const charactersRepo = new CharactersRepo(db.db);
-  const tts = new NoTts();
-  const characters = new CharactersService(charactersRepo, storage, llm, tts);
+  const tts = createTts(config);
+  const characters = new CharactersService(charactersRepo, storage, llm, {
+    preview: (voiceName) => voice.preview(voiceName),
+  });
   const jobs = new BackgroundQueue((error) => app.log.error(error));
   const memory = new MemoryService(db.db, llm);
   const chat = new ChatService(
@@ -113,6 +135,43 @@ export async function buildApp(config: AppConfig, options: { llm?: LlmProvider }
     },
     memory,
     jobs,
+  );
+  const voice = new VoiceService(
+    tts,
+    createStt(config),
+    storage,
+    charactersRepo,
+    new ChatRepo(db.db),
+    chat,
+    { maxRecordingBytes: config.STT_MAX_BYTES },
+    (error) => app.log.error(error),
+  );
+
+  // issue 8: pictures on request (durable jobs) and photos from the user.
+  const imagesRepo = new ImagesRepo(db.db);
+  const chatRepoForImages = new ChatRepo(db.db);
+  const imageProvider = createImageProvider(config);
+  const imageWorker = new ImageWorker(imagesRepo, chatRepoForImages, imageProvider, storage, {
+    concurrency: config.IMAGE_CONCURRENCY,
+    timeoutMs: config.IMAGE_TIMEOUT_MS,
+    log: (error) => app.log.error(error),
+  });
+  const images = new ImagesService(
+    imagesRepo,
+    chatRepoForImages,
+    chat,
+    imageProvider,
+    createVision(config),
+    llm,
+    storage,
+    imageWorker,
+    {
+      portrait: parseSize(config.IMAGE_PORTRAIT_SIZE),
+      landscape: parseSize(config.IMAGE_LANDSCAPE_SIZE),
+      maxReplyTokens: config.LLM_MAX_TOKENS,
+      temperature: config.LLM_TEMPERATURE,
+      timeoutMs: config.LLM_TIMEOUT_MS,
+    },
   );
 
   // Routes name their own limits; tests turn limiting off (RATE_LIMIT_ENABLED=0) except in the
@@ -204,14 +263,37 @@ export async function buildApp(config: AppConfig, options: { llm?: LlmProvider }
   authRoutes(app, authService, auth);
   accountRoutes(app, account);
   siteRoutes(app, site);
+  const plansRepo = new PlansRepo(db.db);
+  const payments = new PaymentsService(
+    db.db,
+    plansRepo,
+    createPayments(config),
+    { publicUrl: config.publicUrl },
+    logError,
+  );
+  const stopPaymentsWorker = payments.startExpiryWorker(60_000);
+  await paymentsRoutes(app, payments, auth, (token) => authService.authenticate(token));
+  await adminRoutes(app, new AdminService(new AdminRepo(db.db), plansRepo, storage, subscribe), auth);
   oauthRoutes(app, oauth);
   subscribeRoutes(app, subscribe);
   usersRoutes(app, new UsersService(db.db, storage, authService), auth);
   characterRoutes(app, characters, auth);
-  chatRoutes(app, chat, auth);
+  chatRoutes(app, chat, auth, voice, images);
+  imagesRoutes(app, images, auth);
+  voiceRoutes(app, voice, auth);
   memoryRoutes(app, memory, chat, auth);
 
-  systemRoutes(app, { llm, tts, dialect: db.dialect }, auth);
+  systemRoutes(
+    app,
+    {
+      llm,
+      tts,
+      dialect: db.dialect,
+      transcribes: voice.transcribes,
+      images: (user) => images.capabilities(user),
+    },
+    auth,
+  );
 
   fs.mkdirSync(config.contentDir, { recursive: true });
   await app.register(fastifyStatic, { root: config.contentDir, prefix: "/content/", decorateReply: true });
@@ -246,6 +328,8 @@ export async function buildApp(config: AppConfig, options: { llm?: LlmProvider }
     }
   };
   await cleanup();
+  // issue 8: jobs queued or left running by a previous process are resumed now.
+  imageWorker.start();
   const timer = setInterval(() => void cleanup(), 3_600_000);
   timer.unref();
 
@@ -257,14 +341,19 @@ export async function buildApp(config: AppConfig, options: { llm?: LlmProvider }
     llmReady,
     account,
     subscribe,
+    payments,
     mailer,
     jobs,
+    images: imageWorker,
     async close() {
+      await imageWorker.stop();
       clearInterval(timer);
       await jobs.stop();
       stopSubscribeWorker();
+      stopPaymentsWorker();
       await app.close();
       await llm.close();
+      await tts.close();
       await db.db.destroy();
     },
   };

@@ -53,7 +53,59 @@ const schema = z.object({
   FREE_SUBSCRIBE_VIDEO_ID: z.string().default(""),
   FREE_SUBSCRIBE_TTL_HOURS: z.coerce.number().positive().default(24),
   FREE_SUBSCRIBE_POLL_SECONDS: z.coerce.number().positive().default(60),
+  IMAGE_PROVIDER: z.enum(["none", "openai", "automatic1111", "comfyui"]).default("none"),
+  IMAGE_BASE_URL: z.string().default(""),
+  IMAGE_API_KEY: z.string().default(""),
+  IMAGE_MODEL: z.string().default(""),
+  IMAGE_TIMEOUT_MS: z.coerce.number().int().positive().default(180_000),
+  IMAGE_PORTRAIT_SIZE: z
+    .string()
+    .regex(/^\d{2,4}x\d{2,4}$/, "must be WIDTHxHEIGHT, e.g. 768x1024")
+    .default("768x1024"),
+  IMAGE_LANDSCAPE_SIZE: z
+    .string()
+    .regex(/^\d{2,4}x\d{2,4}$/, "must be WIDTHxHEIGHT, e.g. 1024x768")
+    .default("1024x768"),
+  IMAGE_STEPS: z.coerce.number().int().min(1).max(150).default(25),
+  IMAGE_CONCURRENCY: z.coerce.number().int().min(1).max(8).default(1),
+  COMFYUI_WORKFLOW_PATH: z.string().default(""),
+  COMFYUI_POLL_MS: z.coerce.number().int().min(10).default(1000),
+  VISION_BASE_URL: z.string().default(""),
+  VISION_API_KEY: z.string().default(""),
+  VISION_MODEL: z.string().default(""),
+  VISION_USE_LLM: z.enum(["0", "1"]).default("0"),
+  VISION_TIMEOUT_MS: z.coerce.number().int().positive().default(120_000),
+  STRIPE_SECRET_KEY: z.string().default(""),
+  STRIPE_WEBHOOK_SECRET: z.string().default(""),
+  STRIPE_API_BASE: z
+    .string()
+    .url("must be a URL, e.g. https://api.stripe.com")
+    .default("https://api.stripe.com"),
+  STRIPE_ADDON_PRICE_ID: z.string().default(""),
+  STRIPE_WEBHOOK_TOLERANCE_SECONDS: z.coerce.number().int().min(1).max(3600).default(300),
   RATE_LIMIT_ENABLED: z.enum(["0", "1"]).default("1"),
+  // Voice (issue 7): text to speech and speech to text.
+  TTS_PROVIDER: z.enum(["auto", "espeak", "openai", "elevenlabs", "none"]).default("auto"),
+  TTS_BASE_URL: z.string().default(""),
+  TTS_API_KEY: z.string().default(""),
+  TTS_MODEL: z.string().default("tts-1"),
+  TTS_VOICE_FEMALE: z.string().default("nova"),
+  TTS_VOICE_MALE: z.string().default("onyx"),
+  TTS_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
+  ELEVENLABS_API_KEY: z.string().default(""),
+  ELEVENLABS_BASE_URL: z.string().default("https://api.elevenlabs.io"),
+  ELEVENLABS_MODEL: z.string().default("eleven_multilingual_v2"),
+  ELEVENLABS_VOICE_FEMALE: z.string().default("21m00Tcm4TlvDq8ikWAM"),
+  ELEVENLABS_VOICE_MALE: z.string().default("pNInz6obpgDQGcFmaJgB"),
+  STT_BASE_URL: z.string().default(""),
+  STT_API_KEY: z.string().default(""),
+  STT_MODEL: z.string().default("whisper-1"),
+  STT_TIMEOUT_MS: z.coerce.number().int().positive().default(60_000),
+  STT_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(5 * 1024 * 1024),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
 

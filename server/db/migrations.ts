@@ -311,6 +311,92 @@ const migrations: Record<string, Migration> = {
       }
     },
   },
+  "0009_payments_admin": {
+    async up(db: Kysely<unknown>) {
+      // Issue 9: plans sold through Stripe (a recurring price id), the user's role, block flag and
+      // subscription, the webhook event log (idempotency) and the audit log of admin actions.
+      await db.schema
+        .alterTable("plans")
+        .addColumn("stripe_price_id", "text", (c) => c.notNull().defaultTo(""))
+        .execute();
+      for (const [column, type, fallback] of [
+        ["role", "text", "user"],
+        ["blocked", "integer", 0],
+        ["stripe_customer_id", "text", ""],
+        ["stripe_subscription_id", "text", ""],
+      ] as const) {
+        await db.schema
+          .alterTable("users")
+          .addColumn(column, type, (c) => c.notNull().defaultTo(fallback))
+          .execute();
+      }
+      // A cancelled subscription keeps its plan until this time (epoch ms), then the user is on Free.
+      await db.schema.alterTable("users").addColumn("plan_ends_at", "bigint").execute();
+      await db.schema
+        .createIndex("users_stripe_subscription")
+        .on("users")
+        .column("stripe_subscription_id")
+        .execute();
+      await db.schema
+        .createTable("payment_events")
+        .addColumn("id", "text", (c) => c.primaryKey())
+        .addColumn("provider", "text", (c) => c.notNull())
+        .addColumn("type", "text", (c) => c.notNull())
+        .addColumn("user_id", "text")
+        .addColumn("outcome", "text", (c) => c.notNull())
+        .addColumn("payload", "text", (c) => c.notNull())
+        .addColumn("created_at", "bigint", (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createTable("admin_audit")
+        .addColumn("id", "text", (c) => c.primaryKey())
+        .addColumn("admin_id", "text", (c) => c.notNull())
+        .addColumn("admin_email", "text", (c) => c.notNull())
+        .addColumn("action", "text", (c) => c.notNull())
+        .addColumn("target", "text", (c) => c.notNull())
+        .addColumn("details", "text", (c) => c.notNull())
+        .addColumn("created_at", "bigint", (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex("admin_audit_time").on("admin_audit").column("created_at").execute();
+    },
+  },
+  "0008_images_jobs": {
+    async up(db: Kysely<unknown>) {
+      // Issue 8: durable image jobs. A job is queued with everything it needs (prompt, size, seed),
+      // claimed by a worker, and resumed at start when the process ended while it ran.
+      await db.schema
+        .createTable("image_jobs")
+        .addColumn("id", "text", (c) => c.primaryKey())
+        .addColumn("user_id", "text", (c) => c.notNull().references("users.id").onDelete("cascade"))
+        .addColumn("entry_id", "text", (c) => c.notNull())
+        .addColumn("chat_key", "text", (c) => c.notNull())
+        .addColumn("prompt", "text", (c) => c.notNull())
+        .addColumn("negative_prompt", "text", (c) => c.notNull())
+        .addColumn("width", "integer", (c) => c.notNull())
+        .addColumn("height", "integer", (c) => c.notNull())
+        .addColumn("seed", "bigint", (c) => c.notNull())
+        .addColumn("status", "text", (c) => c.notNull())
+        .addColumn("quota_bucket", "text", (c) => c.notNull())
+        .addColumn("attempts", "integer", (c) => c.notNull())
+        .addColumn("error", "text", (c) => c.notNull())
+        .addColumn("created_at", "bigint", (c) => c.notNull())
+        .addColumn("started_at", "bigint")
+        .addColumn("finished_at", "bigint")
+        .execute();
+      await db.schema
+        .createIndex("image_jobs_status")
+        .on("image_jobs")
+        .columns(["status", "created_at"])
+        .execute();
+      await db.schema.createIndex("image_jobs_entry").on("image_jobs").column("entry_id").execute();
+    },
+  },
+  "0010_age_confirmation": {
+    async up(db: Kysely<unknown>) {
+      // Issue 5: an 18+ confirmation is stored for every account before it can chat.
+      await db.schema.alterTable("users").addColumn("adult_confirmed_at", "bigint").execute();
+    },
+  },
 };
 
 class InlineProvider implements MigrationProvider {

@@ -1,4 +1,4 @@
-import type { Generated, Insertable, Selectable, Updateable } from "kysely";
+import type { ColumnType, Generated, Insertable, Selectable, Updateable } from "kysely";
 
 /**
  * Database tables (spec section 3 entities the server keeps). Times are epoch milliseconds
@@ -26,6 +26,8 @@ export interface PlansTable {
   /** Uncensored replies allowed (issue 5: a plan attribute; Premium Plus). */
   uncensored: Generated<number>;
   sort_order: number;
+  /** Stripe recurring Price id (price_...) when the plan is sold through Checkout; '' otherwise. */
+  stripe_price_id: Generated<string>;
 }
 
 export interface UsersTable {
@@ -48,7 +50,20 @@ export interface UsersTable {
   /** Add-on messages left, used after the plan's limit. */
   extra_messages: number;
   uncensored: number;
+  /** "user" or "admin" (issue 9: the admin console). */
+  role: Generated<string>;
+  /** 1: cannot sign in, and every token is refused. */
+  blocked: Generated<number>;
+  stripe_customer_id: Generated<string>;
+  stripe_subscription_id: Generated<string>;
+  /** A cancelled subscription's plan lasts until this time (epoch ms), then Free; null otherwise. */
+  plan_ends_at: Generated<number | null>;
   is_demo: number;
+  /**
+   * When the person confirmed being 18 or older (issue 5: stored for every account); null until
+   * then, and chat messages are refused. Epoch ms.
+   */
+  adult_confirmed_at: ColumnType<number | null, number | null | undefined, number | null>;
   /** Demo users are removed with their data after this time; null for real accounts. */
   expires_at: number | null;
   created_at: number;
@@ -231,7 +246,62 @@ export interface MemoriesTable {
   created_at: number;
 }
 
+/** A payment provider's webhook event, stored once (idempotency by the provider's event id). */
+export interface PaymentEventsTable {
+  id: string;
+  provider: string;
+  type: string;
+  user_id: string | null;
+  /** What the event did: "applied", "ignored" or a short reason. */
+  outcome: string;
+  /** The event as received (JSON). */
+  payload: string;
+  created_at: number;
+}
+
+/** One admin action (issue 9: an audit log of every admin action). */
+export interface AdminAuditTable {
+  id: string;
+  admin_id: string;
+  admin_email: string;
+  /** e.g. "plan.update", "user.block". */
+  action: string;
+  /** The id of what was changed. */
+  target: string;
+  /** JSON of the fields sent. */
+  details: string;
+  created_at: number;
+}
+
+/** A durable image generation job (issue 8): resumed at start, ended by the timeout. */
+export interface ImageJobsTable {
+  id: string;
+  user_id: string;
+  /** The history entry whose reply image this makes (chatHistoryImageLoading 1 while it runs). */
+  entry_id: string;
+  /** The chat's character or group id: the image goes to content/{chat_key}/. */
+  chat_key: string;
+  prompt: string;
+  negative_prompt: string;
+  /** Pixels. */
+  width: number;
+  height: number;
+  seed: number;
+  /** queued, running, done, failed */
+  status: string;
+  /** The quota bucket that paid for it ("plan", "extra"); given back on failure. */
+  quota_bucket: string;
+  attempts: number;
+  error: string;
+  created_at: number;
+  started_at: number | null;
+  finished_at: number | null;
+}
+
 export interface Database {
+  image_jobs: ImageJobsTable;
+  payment_events: PaymentEventsTable;
+  admin_audit: AdminAuditTable;
   memories: MemoriesTable;
   password_resets: PasswordResetsTable;
   devices: DevicesTable;
@@ -259,3 +329,5 @@ export type PresetCharacterRow = Selectable<PresetCharactersTable>;
 export type ChatHistoryRow = Selectable<ChatHistoryTable>;
 export type ChatSession = Selectable<ChatSessionsTable>;
 export type UserUpdate = Updateable<UsersTable>;
+export type Plan = Selectable<PlansTable>;
+export type ImageJob = Selectable<ImageJobsTable>;

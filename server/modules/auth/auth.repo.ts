@@ -28,7 +28,7 @@ export class AuthRepo {
     await this.db.insertInto("auth_tokens").values(row).execute();
   }
 
-  /** The user owning an unexpired token with this hash. */
+  /** The user owning an unexpired token with this hash; none for a blocked user (issue 9). */
   findUserByTokenHash(tokenHash: string, now: number): Promise<User | undefined> {
     return this.db
       .selectFrom("auth_tokens")
@@ -36,6 +36,7 @@ export class AuthRepo {
       .selectAll("users")
       .where("auth_tokens.token_hash", "=", tokenHash)
       .where("auth_tokens.expires_at", ">", now)
+      .where("users.blocked", "=", 0)
       .executeTakeFirst();
   }
 

@@ -5,7 +5,7 @@ import { ok } from "../../http/envelope";
 import { unauthorized } from "../../http/errors";
 import { ipAndEmail, rateLimit } from "../../http/rate-limit";
 import { parseInput } from "../../http/validate";
-import { presentSignIn } from "./auth.presenter";
+import { presentSessionUser, presentSignIn } from "./auth.presenter";
 import type { AuthService } from "./auth.service";
 
 const LoginBody = z.object({
@@ -52,8 +52,11 @@ export function authRoutes(
   app.post("/api/auth/extend", async (request) => {
     const token = bearerToken(request) ?? parseInput(TokenBody, request.body).token;
     if (!token) throw unauthorized();
-    const expirationTime = await auth.extend(token);
-    return ok("Session extended.", { data: { token, expirationTime } });
+    const { expiresAt, user } = await auth.extend(token);
+    // issue 9: the fresh session user, so flags follow a plan change without signing out.
+    return ok("Session extended.", {
+      data: { token, expirationTime: expiresAt, user: presentSessionUser(user) },
+    });
   });
 
   app.post("/api/auth/logout", async (request) => {

@@ -23,6 +23,10 @@ export function quotaPeriodKey(period: string, now: number): string {
   return new Date(now).toISOString().slice(0, period === "month" ? 7 : 10);
 }
 
+/** issue 9: a blocked account cannot sign in (its tokens are refused too, see AuthRepo). */
+const blockedAccount = () =>
+  new AppError("account_blocked", 403, "This account is blocked. Please contact us.");
+
 const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
 
 /**
@@ -115,6 +119,11 @@ export class AuthService {
     if (!plan) throw new Error(`Plan ${planName} is missing: the database was not seeded.`);
     const now = this.now();
     const user: User = {
+      role: "user",
+      blocked: 0,
+      stripe_customer_id: "",
+      stripe_subscription_id: "",
+      plan_ends_at: null,
       ...fields,
       picture: "",
       plan_id: plan.id,
@@ -128,6 +137,7 @@ export class AuthService {
       chat_period: quotaPeriodKey(plan.quota_period, now),
       extra_messages: 0,
       uncensored: plan.uncensored,
+      adult_confirmed_at: null,
       created_at: now,
     };
     await this.repo.insertUser(user);
@@ -182,14 +192,17 @@ export class AuthService {
   }
 
   /**
-   * Moves the token's expiry one hour ahead (spec 4: token check).
-   * @returns the new expiry in epoch ms. @throws AppError 401 when the token is no longer valid.
+   * Moves the token's expiry one hour ahead (spec 4: token check) and reads the user afresh, so
+   * the SPA's stored flags follow a plan change without signing out (issue 9).
+   * @returns the new expiry in epoch ms and the user.
+   * @throws AppError 401 when the token is no longer valid or the account is blocked.
    */
-  async extend(token: string): Promise<number> {
+  async extend(token: string): Promise<{ expiresAt: number; user: User }> {
     const expiresAt = this.now() + TOKEN_LIFETIME_MS;
-    const extended = await this.repo.extendToken(hashToken(token), this.now(), expiresAt);
-    if (!extended) throw new AppError("unauthorized", 401, "Session expired, please login again.");
-    return expiresAt;
+    const user = await this.repo.findUserByTokenHash(hashToken(token), this.now());
+    const extended = user ? await this.repo.extendToken(hashToken(token), this.now(), expiresAt) : false;
+    if (!user || !extended) throw new AppError("unauthorized", 401, "Session expired, please login again.");
+    return { expiresAt, user };
   }
 
   /** Revokes the token (spec 4: logout). Unknown tokens are ignored. */
@@ -216,6 +229,7 @@ export class AuthService {
    * demo link, OAuth). @returns the token, its expiry and the page to land on (spec 4).
    */
   async signInAs(user: User): Promise<SignIn> {
+    if (user.blocked) throw blockedAccount();
     const token = randomBytes(32).toString("base64url");
     const now = this.now();
     const expiresAt = now + TOKEN_LIFETIME_MS;

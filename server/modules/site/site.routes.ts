@@ -15,30 +15,8 @@ const ContactBody = z.object({
   message: Required(5000),
 });
 
-/** spec 3 "Pricing plan": image under /content/pricing/, price in dollars as text. */
-function presentPlan(p: {
-  url: string;
-  image: string;
-  price_cents: number;
-  name: string;
-  description_html: string;
-}) {
-  return {
-    pricingUrl: p.url,
-    pricingImage: p.image,
-    pricingPrice: (p.price_cents / 100).toFixed(2),
-    pricingPlanName: p.name,
-    pricingDescription: p.description_html,
-  };
-}
-
-/** spec 7 "Public pages": pricing and contact. */
+/** spec 7 "Public pages": contact (pricing is served by the payments module). */
 export function siteRoutes(app: FastifyInstance, site: SiteService): void {
-  app.get("/api/payment/pricing", async () => {
-    const plans = await site.plans();
-    return ok("Plans.", { data: plans.map(presentPlan) });
-  });
-
   app.post("/api/contact", { config: rateLimit(5, 10 * 60_000) }, async (request) => {
     const body = parseInput(ContactBody, request.body);
     await site.contact(body);

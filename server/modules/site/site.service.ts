@@ -9,7 +9,7 @@ export interface ContactInput {
   message: string;
 }
 
-/** The public pages' calls: pricing and contact (spec 7 "Public pages", issue 3). */
+/** The contact call of the public pages (spec 7 "Public pages", issue 3). */
 export class SiteService {
   constructor(
     private readonly db: Db,
@@ -18,11 +18,6 @@ export class SiteService {
     private readonly log: (error: unknown) => void,
     private readonly now: () => number = Date.now,
   ) {}
-
-  /** The plans in display order. */
-  plans() {
-    return this.db.selectFrom("plans").selectAll().orderBy("sort_order").execute();
-  }
 
   /**
    * Stores a contact message, then e-mails it to the admin address. The message is kept even

@@ -24,7 +24,17 @@ describeEachDatabase("public pages' calls", (dialect) => {
     expect(plans.map((p) => p.pricingPlanName)).toEqual(["Free", "Basic Plan", "Premium", "Premium Plus"]);
     expect(plans[1]).toMatchObject({ pricingPrice: "9.99", pricingUrl: expect.any(String) });
     expect(Object.keys(plans[0]!).sort()).toEqual(
-      ["pricingDescription", "pricingImage", "pricingPlanName", "pricingPrice", "pricingUrl"].sort(),
+      [
+        "pricingDescription",
+        "pricingImage",
+        "pricingPlanName",
+        "pricingPrice",
+        "pricingUrl",
+        // Ours (issue 9): the plan's id, sold through checkout here, the signed-in user's plan.
+        "pricingPlanUUID",
+        "pricingCheckout",
+        "pricingCurrent",
+      ].sort(),
     );
     const image = await t.app.inject({ method: "GET", url: `/content/pricing/${plans[0]!.pricingImage}` });
     expect(image.headers["content-type"]).toBe("image/jpeg");

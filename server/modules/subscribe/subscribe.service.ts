@@ -164,6 +164,23 @@ export class SubscribeService {
       .execute();
   }
 
+  /**
+   * Approves a request by hand (issue 9: the admin console, when the video check cannot run):
+   * creates the Free account and mails the login details as if the code had been found.
+   * @returns the request's e-mail, or undefined when there is no such request or it was
+   *   already verified.
+   */
+  async approve(id: string): Promise<string | undefined> {
+    const row = await this.db
+      .selectFrom("free_subscriptions")
+      .select(["id", "email", "status"])
+      .where("id", "=", id)
+      .executeTakeFirst();
+    if (!row || row.status === "verified") return undefined;
+    await this.verify(row.id, row.email);
+    return row.email;
+  }
+
   private async verify(id: string, email: string): Promise<void> {
     const existing = await this.db
       .selectFrom("users")

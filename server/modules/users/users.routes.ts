@@ -15,6 +15,8 @@ const UpdateBody = z.object({
   old_photo: z.string().max(200).optional(),
   id: z.string().max(100).optional(),
 });
+/** Ours: the person ticks "I am 18 or older" (issue 5). */
+const ConfirmAgeBody = z.object({ confirm: z.literal("1", "must be '1'") });
 const PasswordBody = z.object({
   cpassword: z.string().min(1, "is required").max(256),
   npassword: z.string().min(8, "must be at least 8 characters").max(256),
@@ -31,7 +33,7 @@ export function usersRoutes(
   app.get("/api/users/profile/", { preHandler: auth }, async (request) => {
     const user = currentUser(request);
     assertSelf(user.id, parseInput(SelfQuery, request.query).id);
-    const { planName } = await users.profile(user);
+    const { planName, chatCount } = await users.profile(user);
     return ok("Profile.", {
       data: {
         name: user.full_name,
@@ -39,10 +41,17 @@ export function usersRoutes(
         userEmail: user.is_demo ? "" : user.email,
         pricingPlanName: planName,
         chatLimit: user.chat_limit,
-        chatCount: user.chat_count,
+        chatCount,
         userPicture: user.picture,
       },
     });
+  });
+
+  /** Ours: stores the 18+ confirmation; answers the fresh session user (`adult` '1'). */
+  app.post("/api/users/confirm-age", { preHandler: auth }, async (request) => {
+    parseInput(ConfirmAgeBody, request.body);
+    const updated = await users.confirmAdult(currentUser(request));
+    return ok("Thank you.", { data: presentSessionUser(updated) });
   });
 
   app.post("/api/users/update", { preHandler: auth }, async (request) => {

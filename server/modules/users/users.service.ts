@@ -5,7 +5,7 @@ import type { User } from "../../db/schema";
 import { badRequest, notFound } from "../../http/errors";
 import { normalisePicture } from "../../http/uploads";
 import type { FileStorage } from "../../providers/storage/storage";
-import type { AuthService } from "../auth/auth.service";
+import { type AuthService, quotaPeriodKey } from "../auth/auth.service";
 
 /** The signed-in user's profile and password (spec 2 Profile, Change password; spec 7). */
 export class UsersService {
@@ -15,14 +15,18 @@ export class UsersService {
     private readonly auth: AuthService,
   ) {}
 
-  /** The profile with the plan's name. */
-  async profile(user: User) {
+  /**
+   * The profile with the plan's name (spec 3 "User profile"). The chat count is that of the
+   * current quota period: a count left from an earlier day or month reads 0 (issue 9).
+   */
+  async profile(user: User, now: number = Date.now()) {
     const plan = await this.db
       .selectFrom("plans")
       .select("name")
       .where("id", "=", user.plan_id)
       .executeTakeFirst();
-    return { user, planName: plan?.name ?? "" };
+    const chatCount = user.chat_period === quotaPeriodKey(user.quota_period, now) ? user.chat_count : 0;
+    return { user, planName: plan?.name ?? "", chatCount };
   }
 
   /**
@@ -50,6 +54,22 @@ export class UsersService {
       .executeTakeFirst();
     if (!updated) throw notFound("User not found.");
     return updated;
+  }
+
+  /**
+   * Stores that the person confirmed being 18 or older (issue 5), once: a later call keeps the
+   * first time.
+   * @returns the updated user.
+   */
+  async confirmAdult(user: User, now = Date.now()): Promise<User> {
+    if (user.adult_confirmed_at) return user;
+    await this.db
+      .updateTable("users")
+      .set({ adult_confirmed_at: now })
+      .where("id", "=", user.id)
+      .where("adult_confirmed_at", "is", null)
+      .execute();
+    return { ...user, adult_confirmed_at: now };
   }
 
   /**

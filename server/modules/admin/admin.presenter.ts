@@ -1,0 +1,112 @@
+import type { Selectable } from "kysely";
+import type {
+  AdminAuditTable,
+  ContactMessagesTable,
+  FreeSubscriptionsTable,
+  Plan,
+  PresetCharacterRow,
+  User,
+} from "../../db/schema";
+
+/**
+ * Shapes of the admin console's API (issue 9; ours, not the spec's). Times are ISO 8601
+ * strings, prices dollars as text, flags booleans.
+ */
+
+const iso = (ms: number | null) => (ms === null ? "" : new Date(ms).toISOString());
+
+/** A plan with everything it grants and how many users are on it. */
+export function presentPlan(plan: Plan & { user_count: number | string | bigint }) {
+  return {
+    id: plan.id,
+    name: plan.name,
+    price: (plan.price_cents / 100).toFixed(2),
+    description: plan.description_html,
+    url: plan.url,
+    image: plan.image,
+    stripePriceId: plan.stripe_price_id,
+    cl: plan.character_limit,
+    vl: plan.voice_limit,
+    pl: plan.photo_upload === 1,
+    il: plan.image_generation === 1,
+    messageLimit: plan.message_limit,
+    quotaPeriod: plan.quota_period,
+    uncensored: plan.uncensored === 1,
+    users: Number(plan.user_count),
+  };
+}
+
+/** A preset character; photo is a file name under /content/predefined-characters/. */
+export function presentPreset(preset: PresetCharacterRow) {
+  return {
+    id: preset.id,
+    name: preset.name,
+    sex: preset.sex,
+    voice: preset.voice,
+    languageId: preset.language_id,
+    description: preset.description,
+    greeting: preset.greeting,
+    appearance: preset.appearance,
+    photo: preset.photo,
+  };
+}
+
+/** A user as the console lists them (never the password hash). */
+export function presentAdminUser(user: User & { plan_name: string }) {
+  return {
+    id: user.id,
+    email: user.email,
+    name: user.full_name,
+    userName: user.user_name,
+    role: user.role,
+    blocked: user.blocked === 1,
+    planId: user.plan_id,
+    planName: user.plan_name,
+    planEndsAt: iso(user.plan_ends_at),
+    cl: user.character_limit,
+    vl: user.voice_limit,
+    pl: user.photo_upload === 1,
+    il: user.image_generation === 1,
+    chatLimit: user.chat_limit,
+    chatCount: user.chat_count,
+    extraMessages: user.extra_messages,
+    subscribed: user.stripe_subscription_id !== "",
+    createdAt: iso(user.created_at),
+  };
+}
+
+export function presentContact(message: Selectable<ContactMessagesTable>) {
+  return {
+    id: message.id,
+    name: message.name,
+    email: message.email,
+    subject: message.subject,
+    message: message.message,
+    createdAt: iso(message.created_at),
+  };
+}
+
+/** A free-subscription request; the code is shown so an admin can look for it by hand. */
+export function presentFreeSubscription(row: Selectable<FreeSubscriptionsTable>) {
+  return {
+    id: row.id,
+    email: row.email,
+    code: row.code,
+    status: row.status,
+    checks: row.checks,
+    lastError: row.last_error,
+    expiresAt: iso(row.expires_at),
+    createdAt: iso(row.created_at),
+  };
+}
+
+export function presentAudit(row: Selectable<AdminAuditTable>) {
+  return {
+    id: row.id,
+    adminEmail: row.admin_email,
+    action: row.action,
+    target: row.target,
+    details: row.details,
+    createdAt: iso(row.created_at),
+  };
+}

@@ -1,0 +1,190 @@
+import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from "fastify";
+import { z } from "zod";
+import { APPEARANCE_MAX_LENGTH, BACKSTORY_MAX_LENGTH, GREETING_MAX_LENGTH } from "../../../common/constants";
+import { currentUser } from "../../http/auth";
+import { ok } from "../../http/envelope";
+import { forbidden } from "../../http/errors";
+import { optionalUpload } from "../../http/uploads";
+import { parseInput } from "../../http/validate";
+import {
+  presentAdminUser,
+  presentAudit,
+  presentContact,
+  presentFreeSubscription,
+  presentPlan,
+  presentPreset,
+} from "./admin.presenter";
+import type { AdminService } from "./admin.service";
+
+/** Every admin route, as registered (method and path): the tests check each answers 403. */
+export const ADMIN_ROUTES: Array<{ method: "GET" | "POST"; url: string }> = [];
+
+const IdParams = z.object({ id: z.uuid("must be an id") });
+const count = z.coerce.number().int().min(0).max(1_000_000);
+const flag = z.enum(["0", "1"]).transform((v) => v === "1");
+const text = (max: number) => z.string().trim().max(max, `must be at most ${max} characters`);
+
+const PlanBody = z.object({
+  name: text(100).min(1, "is required").optional(),
+  /** Monthly price in dollars, e.g. "9.99". */
+  price: z
+    .string()
+    .trim()
+    .regex(/^\d{1,5}(\.\d{1,2})?$/, "must be a price in dollars, e.g. 9.99")
+    .transform((v) => Math.round(Number(v) * 100))
+    .optional(),
+  description: text(5000).optional(),
+  url: text(500).optional(),
+  stripePriceId: z
+    .string()
+    .trim()
+    .regex(/^(price_[A-Za-z0-9_]+)?$/, "must be a Stripe price id (price_...) or empty")
+    .optional(),
+  cl: count.optional(),
+  vl: count.optional(),
+  pl: flag.optional(),
+  il: flag.optional(),
+  messageLimit: count.optional(),
+  quotaPeriod: z.enum(["day", "month"]).optional(),
+  uncensored: flag.optional(),
+});
+const PresetBody = z.object({
+  name: text(50).min(1, "is required").optional(),
+  sex: z.enum(["0", "1"], "must be '0' (female) or '1' (male)").optional(),
+  voice: text(100).min(1, "is required").optional(),
+  languageId: text(100).min(1, "is required").optional(),
+  description: text(BACKSTORY_MAX_LENGTH).min(1, "is required").optional(),
+  greeting: text(GREETING_MAX_LENGTH).optional(),
+  appearance: text(APPEARANCE_MAX_LENGTH).optional(),
+  photo: optionalUpload,
+});
+const SearchQuery = z.object({ q: z.string().max(200).default("") });
+const UserPlanBody = z.object({ plan: z.uuid("must be a plan id") });
+const LimitsBody = z.object({
+  cl: count.optional(),
+  vl: count.optional(),
+  pl: flag.optional(),
+  il: flag.optional(),
+  chatLimit: count.optional(),
+  extraMessages: count.optional(),
+});
+const BlockBody = z.object({ blocked: flag });
+
+/**
+ * The admin console's API under /api/admin (issue 9). Every route sits behind the session and
+ * the admin check, added as hooks of this plugin scope, so a route cannot be registered without
+ * them: no session → 401, a signed-in non-admin → 403 with the envelope.
+ */
+export async function adminRoutes(
+  app: FastifyInstance,
+  admin: AdminService,
+  auth: preHandlerAsyncHookHandler,
+): Promise<void> {
+  await app.register(
+    async (scope) => {
+      scope.addHook("preHandler", auth);
+      scope.addHook("preHandler", async (request: FastifyRequest) => {
+        if (currentUser(request).role !== "admin") {
+          throw forbidden("This area is for administrators only.", "not_admin");
+        }
+      });
+      const remember = (method: "GET" | "POST", url: string) => {
+        const full = `/api/admin${url}`;
+        if (!ADMIN_ROUTES.some((r) => r.method === method && r.url === full)) {
+          ADMIN_ROUTES.push({ method, url: full });
+        }
+      };
+      const get = (url: string, handler: (request: FastifyRequest) => Promise<unknown>) => {
+        remember("GET", url);
+        scope.get(url, handler);
+      };
+      const post = (url: string, handler: (request: FastifyRequest) => Promise<unknown>) => {
+        remember("POST", url);
+        scope.post(url, handler);
+      };
+      const id = (request: FastifyRequest) => parseInput(IdParams, request.params).id;
+
+      get("/me", async (request) => {
+        const user = currentUser(request);
+        return ok("Admin.", { data: { id: user.id, email: user.email, name: user.full_name } });
+      });
+
+      get("/plans", async () => ok("Plans.", { data: (await admin.plansList()).map(presentPlan) }));
+      post("/plans/:id", async (request) => {
+        const body = parseInput(PlanBody, request.body);
+        const plan = await admin.updatePlan(currentUser(request), id(request), {
+          name: body.name,
+          priceCents: body.price,
+          descriptionHtml: body.description,
+          url: body.url,
+          stripePriceId: body.stripePriceId,
+          characterLimit: body.cl,
+          voiceLimit: body.vl,
+          photoUpload: body.pl,
+          imageGeneration: body.il,
+          messageLimit: body.messageLimit,
+          quotaPeriod: body.quotaPeriod,
+          uncensored: body.uncensored,
+        });
+        return ok("Plan saved.", { data: presentPlan({ ...plan, user_count: 0 }) });
+      });
+
+      get("/presets", async () => ok("Presets.", { data: (await admin.presetsList()).map(presentPreset) }));
+      post("/presets", async (request) => {
+        const preset = await admin.createPreset(currentUser(request), parseInput(PresetBody, request.body));
+        return ok("Preset character created.", { data: preset ? presentPreset(preset) : undefined });
+      });
+      post("/presets/:id", async (request) => {
+        const body = parseInput(PresetBody, request.body);
+        const preset = await admin.updatePreset(currentUser(request), id(request), body);
+        return ok("Preset character saved.", { data: preset ? presentPreset(preset) : undefined });
+      });
+
+      get("/users", async (request) => {
+        const { q } = parseInput(SearchQuery, request.query);
+        return ok("Users.", { data: (await admin.searchUsers(q)).map(presentAdminUser) });
+      });
+      post("/users/:id/plan", async (request) => {
+        const body = parseInput(UserPlanBody, request.body);
+        await admin.setUserPlan(currentUser(request), id(request), body.plan);
+        return ok("Plan changed.");
+      });
+      post("/users/:id/limits", async (request) => {
+        const body = parseInput(LimitsBody, request.body);
+        await admin.setUserLimits(currentUser(request), id(request), {
+          characterLimit: body.cl,
+          voiceLimit: body.vl,
+          photoUpload: body.pl,
+          imageGeneration: body.il,
+          chatLimit: body.chatLimit,
+          extraMessages: body.extraMessages,
+        });
+        return ok("Limits saved.");
+      });
+      post("/users/:id/block", async (request) => {
+        const body = parseInput(BlockBody, request.body);
+        await admin.setBlocked(currentUser(request), id(request), body.blocked);
+        return ok(body.blocked ? "User blocked." : "User unblocked.");
+      });
+      post("/users/:id/reset-count", async (request) => {
+        await admin.resetCount(currentUser(request), id(request));
+        return ok("Message count reset.");
+      });
+
+      get("/contact-messages", async () =>
+        ok("Contact messages.", { data: (await admin.contactMessages()).map(presentContact) }),
+      );
+
+      get("/free-subscriptions", async () =>
+        ok("Free subscriptions.", { data: (await admin.freeSubscriptions()).map(presentFreeSubscription) }),
+      );
+      post("/free-subscriptions/:id/approve", async (request) => {
+        await admin.approveFreeSubscription(currentUser(request), id(request));
+        return ok("Approved: the account was created and the login details sent.");
+      });
+
+      get("/audit", async () => ok("Audit log.", { data: (await admin.auditLog()).map(presentAudit) }));
+    },
+    { prefix: "/api/admin" },
+  );
+}

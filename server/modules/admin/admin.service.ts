@@ -1,0 +1,276 @@
+import { randomUUID } from "node:crypto";
+import type { Updateable } from "kysely";
+import type { PlansTable, PresetCharactersTable, User, UsersTable } from "../../db/schema";
+import { badRequest, forbidden, notFound } from "../../http/errors";
+import { normalisePicture } from "../../http/uploads";
+import type { FileStorage } from "../../providers/storage/storage";
+import type { PlansRepo } from "../plans/plans.repo";
+import type { SubscribeService } from "../subscribe/subscribe.service";
+import type { AdminRepo } from "./admin.repo";
+
+/** Plan fields an admin may change (prices in cents; grants as in the plans table). */
+export interface PlanChanges {
+  name?: string;
+  priceCents?: number;
+  descriptionHtml?: string;
+  url?: string;
+  stripePriceId?: string;
+  characterLimit?: number;
+  voiceLimit?: number;
+  photoUpload?: boolean;
+  imageGeneration?: boolean;
+  messageLimit?: number;
+  quotaPeriod?: "day" | "month";
+  uncensored?: boolean;
+}
+
+/** A preset character's fields; `photo` is an upload (JPEG or PNG). */
+export interface PresetInput {
+  name?: string;
+  sex?: "0" | "1";
+  voice?: string;
+  languageId?: string;
+  description?: string;
+  greeting?: string;
+  appearance?: string;
+  photo?: Buffer;
+}
+
+/** Per-user limits an admin may set (they hold until the user's next plan change). */
+export interface UserLimits {
+  characterLimit?: number;
+  voiceLimit?: number;
+  photoUpload?: boolean;
+  imageGeneration?: boolean;
+  chatLimit?: number;
+  extraMessages?: number;
+}
+
+const LIST_LIMIT = 200;
+const flag = (value: boolean | undefined) => (value === undefined ? undefined : value ? 1 : 0);
+/** Drops undefined values, so an update sets only what was sent. */
+function defined<T extends Record<string, unknown>>(fields: T): Partial<T> {
+  return Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+/**
+ * The admin console (issue 9): plans, preset characters, users, contact messages and
+ * free-subscription requests. Every method is called only for an admin (checked by the routes'
+ * hook, on the server); every change writes one audit row naming the admin, the action, the
+ * target and the fields sent.
+ */
+export class AdminService {
+  constructor(
+    private readonly repo: AdminRepo,
+    private readonly plans: PlansRepo,
+    private readonly storage: FileStorage,
+    private readonly subscribe: SubscribeService,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  private async audit(admin: User, action: string, target: string, details: unknown): Promise<void> {
+    await this.repo.insertAudit({
+      id: randomUUID(),
+      admin_id: admin.id,
+      admin_email: admin.email,
+      action,
+      target,
+      details: JSON.stringify(details ?? {}),
+      created_at: this.now(),
+    });
+  }
+
+  plansList() {
+    return this.repo.plansWithUsers();
+  }
+
+  /**
+   * Edits a plan; the users on it get its new grants at once.
+   * @returns the updated plan. @throws AppError 404 for an unknown plan, 400 for a price id
+   *   another plan already uses.
+   */
+  async updatePlan(admin: User, id: string, changes: PlanChanges) {
+    const plan = await this.plans.findById(id);
+    if (!plan) throw notFound("This plan does not exist.");
+    if (changes.stripePriceId) {
+      const other = await this.plans.findByStripePrice(changes.stripePriceId);
+      if (other && other.id !== id) throw badRequest(`stripePriceId: already used by ${other.name}.`);
+    }
+    const fields: Updateable<PlansTable> = defined({
+      name: changes.name,
+      price_cents: changes.priceCents,
+      description_html: changes.descriptionHtml,
+      url: changes.url,
+      stripe_price_id: changes.stripePriceId,
+      character_limit: changes.characterLimit,
+      voice_limit: changes.voiceLimit,
+      photo_upload: flag(changes.photoUpload),
+      image_generation: flag(changes.imageGeneration),
+      message_limit: changes.messageLimit,
+      quota_period: changes.quotaPeriod,
+      uncensored: flag(changes.uncensored),
+    });
+    await this.repo.updatePlan(id, fields);
+    const updated = await this.plans.findById(id);
+    if (!updated) throw notFound("This plan does not exist.");
+    const users = await this.plans.syncUsersOfPlan(updated);
+    await this.audit(admin, "plan.update", id, { ...changes, usersUpdated: users });
+    return updated;
+  }
+
+  presetsList() {
+    return this.repo.presets();
+  }
+
+  private async checkPresetRefs(input: PresetInput): Promise<void> {
+    if (input.languageId && !(await this.repo.languageExists(input.languageId))) {
+      throw badRequest("languageId: unknown language.");
+    }
+    if (input.voice && !(await this.repo.voiceExists(input.voice))) throw badRequest("voice: unknown voice.");
+  }
+
+  /** Stores an uploaded photo (re-encoded, safe name) under predefined-characters/. */
+  private async storePhoto(photo: Buffer): Promise<string> {
+    const jpeg = await normalisePicture(photo);
+    const name = `${randomUUID()}.jpg`;
+    await this.storage.put(`predefined-characters/${name}`, jpeg);
+    return name;
+  }
+
+  /**
+   * Creates a preset character (shown on the preset selection page).
+   * @throws AppError 400 for a missing field, an unknown language or voice, or a bad photo.
+   */
+  async createPreset(admin: User, input: PresetInput) {
+    const { name, sex, voice, languageId, description } = input;
+    if (!name || !sex || !voice || !languageId || !description) {
+      throw badRequest("name, sex, voice, languageId and description are required.");
+    }
+    await this.checkPresetRefs(input);
+    const id = randomUUID();
+    const photo = input.photo ? await this.storePhoto(input.photo) : "";
+    await this.repo.insertPreset({
+      id,
+      name,
+      sex,
+      voice,
+      language_id: languageId,
+      description,
+      greeting: input.greeting ?? "",
+      appearance: input.appearance ?? "",
+      photo,
+      sort_order: await this.repo.nextPresetOrder(),
+    });
+    await this.audit(admin, "preset.create", id, { ...input, photo: photo || undefined });
+    return this.repo.findPreset(id);
+  }
+
+  /**
+   * Edits a preset character; a new photo replaces the old file.
+   * @throws AppError 404 for an unknown preset; 400 as for `createPreset`.
+   */
+  async updatePreset(admin: User, id: string, input: PresetInput) {
+    const preset = await this.repo.findPreset(id);
+    if (!preset) throw notFound("This preset character does not exist.");
+    await this.checkPresetRefs(input);
+    const photo = input.photo ? await this.storePhoto(input.photo) : undefined;
+    const fields: Updateable<PresetCharactersTable> = defined({
+      name: input.name,
+      sex: input.sex,
+      voice: input.voice,
+      language_id: input.languageId,
+      description: input.description,
+      greeting: input.greeting,
+      appearance: input.appearance,
+      photo,
+    });
+    await this.repo.updatePreset(id, fields);
+    if (photo && preset.photo) await this.storage.remove(`predefined-characters/${preset.photo}`);
+    await this.audit(admin, "preset.update", id, { ...input, photo });
+    return this.repo.findPreset(id);
+  }
+
+  searchUsers(query: string) {
+    return this.repo.searchUsers(query.trim(), LIST_LIMIT);
+  }
+
+  private async user(id: string): Promise<User> {
+    const user = await this.repo.findUser(id);
+    if (!user) throw notFound("User not found.");
+    return user;
+  }
+
+  /**
+   * Puts a user on a plan (a grant: e.g. bought on an external membership site); its grants
+   * apply at once and any pending end of a cancelled subscription is cleared.
+   * @throws AppError 404 for an unknown user or plan.
+   */
+  async setUserPlan(admin: User, userId: string, planId: string) {
+    const user = await this.user(userId);
+    const plan = await this.plans.findById(planId);
+    if (!plan) throw notFound("This plan does not exist.");
+    await this.plans.setUserPlan(user.id, plan, this.now(), { plan_ends_at: null });
+    await this.audit(admin, "user.plan", user.id, { plan: plan.name, from: user.plan_id });
+    return this.user(userId);
+  }
+
+  /** Sets a user's own limits and add-on messages (until the next plan change). */
+  async setUserLimits(admin: User, userId: string, limits: UserLimits) {
+    const user = await this.user(userId);
+    const fields: Updateable<UsersTable> = defined({
+      character_limit: limits.characterLimit,
+      voice_limit: limits.voiceLimit,
+      photo_upload: flag(limits.photoUpload),
+      image_generation: flag(limits.imageGeneration),
+      chat_limit: limits.chatLimit,
+      extra_messages: limits.extraMessages,
+    });
+    if (Object.keys(fields).length > 0) await this.repo.updateUser(user.id, fields);
+    await this.audit(admin, "user.limits", user.id, limits);
+    return this.user(userId);
+  }
+
+  /**
+   * Blocks or unblocks a user. A blocked user cannot sign in, and their sessions end now.
+   * @throws AppError 403 when an admin tries to block themselves.
+   */
+  async setBlocked(admin: User, userId: string, blocked: boolean) {
+    const user = await this.user(userId);
+    if (user.id === admin.id && blocked) throw forbidden("You cannot block your own account.");
+    await this.repo.updateUser(user.id, { blocked: blocked ? 1 : 0 });
+    if (blocked) await this.repo.deleteTokensOfUser(user.id);
+    await this.audit(admin, blocked ? "user.block" : "user.unblock", user.id, {});
+    return this.user(userId);
+  }
+
+  /** Starts the user's message count of the current period again at 0. */
+  async resetCount(admin: User, userId: string) {
+    const user = await this.user(userId);
+    await this.repo.updateUser(user.id, { chat_count: 0 });
+    await this.audit(admin, "user.reset_count", user.id, { was: user.chat_count });
+    return this.user(userId);
+  }
+
+  contactMessages() {
+    return this.repo.contactMessages(LIST_LIMIT);
+  }
+
+  freeSubscriptions() {
+    return this.repo.freeSubscriptions(LIST_LIMIT);
+  }
+
+  /**
+   * Approves a free-subscription request by hand (the video check cannot run): the Free
+   * account is created and the login details mailed.
+   * @throws AppError 404 for an unknown or already verified request.
+   */
+  async approveFreeSubscription(admin: User, id: string): Promise<void> {
+    const email = await this.subscribe.approve(id);
+    if (!email) throw notFound("No pending request with this id.");
+    await this.audit(admin, "free_subscription.approve", id, { email });
+  }
+
+  auditLog() {
+    return this.repo.audit(LIST_LIMIT);
+  }
+}

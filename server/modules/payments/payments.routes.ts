@@ -1,0 +1,74 @@
+import type { FastifyInstance, preHandlerAsyncHookHandler } from "fastify";
+import { z } from "zod";
+import type { User } from "../../db/schema";
+import { bearerToken, currentUser } from "../../http/auth";
+import { ok } from "../../http/envelope";
+import { parseInput } from "../../http/validate";
+import type { PaymentsService, PricedPlan } from "./payments.service";
+
+const CheckoutBody = z.object({ plan: z.string().trim().min(1, "is required").max(100) });
+
+/**
+ * spec 3 "Pricing plan": image under /content/pricing/, price in dollars as text. Ours besides:
+ * the plan's id, whether it is bought through checkout here, and whether it is the signed-in
+ * user's plan.
+ */
+export function presentPricingPlan({ plan, checkout, current }: PricedPlan) {
+  return {
+    pricingUrl: plan.url,
+    pricingImage: plan.image,
+    pricingPrice: (plan.price_cents / 100).toFixed(2),
+    pricingPlanName: plan.name,
+    pricingDescription: plan.description_html,
+    pricingPlanUUID: plan.id,
+    pricingCheckout: checkout ? 1 : 0,
+    pricingCurrent: current ? 1 : 0,
+  };
+}
+
+/**
+ * spec 7 `GET /payment/pricing`, and ours (issue 9): checkout, add-on, portal and the provider's
+ * webhook. The webhook reads its body raw (the signature covers the exact bytes), in its own
+ * plugin scope so the other routes keep their parsers.
+ */
+export async function paymentsRoutes(
+  app: FastifyInstance,
+  payments: PaymentsService,
+  auth: preHandlerAsyncHookHandler,
+  authenticate: (token: string) => Promise<User | undefined>,
+): Promise<void> {
+  /** Public; with a valid bearer token the user's current plan is marked. */
+  app.get("/api/payment/pricing", async (request) => {
+    const token = bearerToken(request);
+    const user = token ? await authenticate(token) : undefined;
+    const plans = await payments.pricing(user);
+    return ok("Plans.", { data: plans.map(presentPricingPlan) });
+  });
+
+  app.post("/api/payment/checkout", { preHandler: auth }, async (request) => {
+    const body = parseInput(CheckoutBody, request.body);
+    const url = await payments.checkout(currentUser(request), body.plan);
+    return ok("Redirecting to the payment page.", { data: { url } });
+  });
+
+  app.post("/api/payment/addon", { preHandler: auth }, async (request) => {
+    const url = await payments.addOn(currentUser(request));
+    return ok("Redirecting to the payment page.", { data: { url } });
+  });
+
+  app.post("/api/payment/portal", { preHandler: auth }, async (request) => {
+    const url = await payments.portal(currentUser(request));
+    return ok("Redirecting to your subscription.", { data: { url } });
+  });
+
+  await app.register(async (scope) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser("*", { parseAs: "buffer" }, (_request, body, done) => done(null, body));
+    scope.post("/api/payment/webhook", async (request) => {
+      const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+      const signature = request.headers["stripe-signature"];
+      const result = await payments.handleWebhook(raw, typeof signature === "string" ? signature : "");
+      return ok(result.duplicate ? "Already received." : "Received.", { data: result });
+    });
+  });
+}

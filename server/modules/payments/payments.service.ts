@@ -1,0 +1,336 @@
+import type { Kysely } from "kysely";
+import { ADDON_MESSAGES, ADDON_PRICE_CENTS } from "../../../common/constants";
+import type { Db } from "../../db/index";
+import type { Database, Plan, User } from "../../db/schema";
+import { AppError, badRequest, notFound } from "../../http/errors";
+import {
+  type PaymentEvent,
+  type PaymentsProvider,
+  WebhookSignatureError,
+} from "../../providers/payments/payments";
+import { FREE_PLAN_NAME, type PlansRepo } from "../plans/plans.repo";
+
+/** spec 9 "Payments": answered (success 0) when no payment provider is configured. */
+export const PAYMENTS_OFF_MESSAGE =
+  "Online payments are not available at the moment. Please contact us to change your plan.";
+
+/** Subscription states in which the plan is paid for (Stripe's `status`). */
+const PAID_STATUSES = new Set(["active", "trialing", "past_due"]);
+/** Subscription states in which the plan has ended. */
+const ENDED_STATUSES = new Set(["canceled", "unpaid", "incomplete_expired"]);
+
+/** What a webhook delivery did. */
+export interface WebhookResult {
+  eventId: string;
+  /** True when this event id was already applied: nothing changed this time. */
+  duplicate: boolean;
+  outcome: string;
+}
+
+/** A plan as the pricing page and the checkout see it. */
+export interface PricedPlan {
+  plan: Plan;
+  /** Sold through the payment provider's checkout (it has a price id and payments are on). */
+  checkout: boolean;
+  /** The signed-in user's current plan. */
+  current: boolean;
+}
+
+/**
+ * Plans and payments (issue 9; spec 1, 2 "Pricing", 9): checkout for the monthly plans and the
+ * one-time add-on, the customer portal for cancellation, and the webhook events that change a
+ * user's plan. Upgrades take effect at once; a cancellation keeps the plan until the end of the
+ * paid period, then the user is on Free; no refunds (nothing is ever taken back). A plan without
+ * a provider price (e.g. sold on an external membership site, its URL) is granted by an admin.
+ * Every webhook event is stored once by its id, in the same transaction as its effect, so the
+ * same event delivered twice changes the plan once.
+ */
+export class PaymentsService {
+  constructor(
+    private readonly db: Db,
+    private readonly plans: PlansRepo,
+    private readonly provider: PaymentsProvider,
+    private readonly options: { publicUrl: string },
+    private readonly log: (error: unknown) => void,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Whether online payments are configured. */
+  get enabled(): boolean {
+    return this.provider.enabled;
+  }
+
+  /** The plans in display order, with what the signed-in user (if any) can do with each. */
+  async pricing(user?: User): Promise<PricedPlan[]> {
+    const plans = await this.plans.list();
+    return plans.map((plan) => ({
+      plan,
+      checkout: this.provider.enabled && plan.stripe_price_id !== "",
+      current: user?.plan_id === plan.id,
+    }));
+  }
+
+  private requireEnabled(): void {
+    if (!this.provider.enabled) throw new AppError("payments_off", 200, PAYMENTS_OFF_MESSAGE);
+  }
+
+  private requireMember(user: User): void {
+    if (user.is_demo) {
+      throw new AppError(
+        "demo_account",
+        200,
+        "Guest accounts cannot buy plans. Please sign in with your own account first.",
+        "/login",
+      );
+    }
+  }
+
+  private payer(user: User) {
+    return { userId: user.id, email: user.email, customerId: user.stripe_customer_id };
+  }
+
+  /**
+   * Starts the checkout of a monthly plan.
+   * @returns the hosted checkout URL to send the browser to.
+   * @throws AppError success 0 when payments are off, for a guest account, for a plan that is
+   *   not sold online (page: the plan's own URL) or the user's current plan; 404 for an unknown plan.
+   */
+  async checkout(user: User, planId: string): Promise<string> {
+    this.requireEnabled();
+    this.requireMember(user);
+    const plan = await this.plans.findById(planId);
+    if (!plan) throw notFound("This plan does not exist.");
+    if (!plan.stripe_price_id) {
+      throw new AppError(
+        "not_sold_online",
+        200,
+        `${plan.name} is not sold here: see its page, or contact us to have it granted.`,
+        plan.url,
+      );
+    }
+    if (plan.id === user.plan_id && user.stripe_subscription_id && user.plan_ends_at === null) {
+      throw new AppError("already_subscribed", 200, `You are already on ${plan.name}.`, "/user/profile");
+    }
+    const page = await this.provider.createSubscriptionCheckout({
+      payer: this.payer(user),
+      planId: plan.id,
+      priceId: plan.stripe_price_id,
+      successUrl: `${this.options.publicUrl}/user/profile?checkout=success`,
+      cancelUrl: `${this.options.publicUrl}/pricing`,
+    });
+    return page.url;
+  }
+
+  /**
+   * Starts the checkout of the add-on (spec 9: 100 messages for $1.99), used after the plan's limit.
+   * @returns the hosted checkout URL.
+   * @throws AppError success 0 when payments are off or for a guest account.
+   */
+  async addOn(user: User): Promise<string> {
+    this.requireEnabled();
+    this.requireMember(user);
+    const page = await this.provider.createAddOnCheckout({
+      payer: this.payer(user),
+      messages: ADDON_MESSAGES,
+      amountCents: ADDON_PRICE_CENTS,
+      successUrl: `${this.options.publicUrl}/user/profile?checkout=success`,
+      cancelUrl: `${this.options.publicUrl}/user/profile`,
+    });
+    return page.url;
+  }
+
+  /**
+   * Opens the customer portal, where the subscription is cancelled (access lasts to the end of
+   * the paid period, spec 9).
+   * @throws AppError success 0 when payments are off or the user never paid online.
+   */
+  async portal(user: User): Promise<string> {
+    this.requireEnabled();
+    if (!user.stripe_customer_id) {
+      throw new AppError("no_subscription", 200, "You have no online subscription to manage.", "/pricing");
+    }
+    const page = await this.provider.createPortalSession({
+      customerId: user.stripe_customer_id,
+      returnUrl: `${this.options.publicUrl}/user/profile`,
+    });
+    return page.url;
+  }
+
+  /**
+   * Verifies and applies one webhook delivery.
+   * @param rawBody the request body exactly as received (the signature covers its bytes).
+   * @throws AppError 400 "bad_signature" for a missing, forged or too old signature (the event
+   *   is not stored); 400 when payments are off.
+   */
+  async handleWebhook(rawBody: Buffer, signature: string): Promise<WebhookResult> {
+    if (!this.provider.enabled) throw badRequest(PAYMENTS_OFF_MESSAGE, "payments_off");
+    let event: PaymentEvent;
+    try {
+      event = this.provider.verifyWebhook(rawBody, signature);
+    } catch (error) {
+      if (error instanceof WebhookSignatureError) {
+        throw badRequest(`Webhook refused: ${error.message}`, "bad_signature");
+      }
+      throw error;
+    }
+    return this.apply(event, rawBody.toString("utf8"));
+  }
+
+  /**
+   * Applies a verified event once: the event row and its effect commit together, so a
+   * redelivery (same id) changes nothing and a failure leaves no row (the provider retries).
+   */
+  async apply(event: PaymentEvent, payload: string): Promise<WebhookResult> {
+    return this.db.transaction().execute(async (trx) => {
+      const inserted = await trx
+        .insertInto("payment_events")
+        .values({
+          id: event.id,
+          provider: this.provider.name,
+          type: event.type,
+          user_id: null,
+          outcome: "received",
+          payload,
+          created_at: this.now(),
+        })
+        .onConflict((oc) => oc.column("id").doNothing())
+        .executeTakeFirst();
+      if (Number(inserted.numInsertedOrUpdatedRows ?? 0n) === 0) {
+        return { eventId: event.id, duplicate: true, outcome: "duplicate" };
+      }
+      const { outcome, userId } = await this.effect(event, trx);
+      await trx
+        .updateTable("payment_events")
+        .set({ outcome, user_id: userId })
+        .where("id", "=", event.id)
+        .execute();
+      return { eventId: event.id, duplicate: false, outcome };
+    });
+  }
+
+  private async effect(
+    event: PaymentEvent,
+    trx: Kysely<Database>,
+  ): Promise<{ outcome: string; userId: string | null }> {
+    if (event.kind === "ignored") return { outcome: "ignored", userId: null };
+    const user = await this.findUser(trx, event.userId, event.subscriptionId, event.customerId);
+    if (!user) return { outcome: "unknown user", userId: null };
+    const now = this.now();
+    const customer = event.customerId || user.stripe_customer_id;
+
+    if (event.kind === "checkout_completed") {
+      if (!event.paid) return { outcome: "not paid yet", userId: user.id };
+      if (event.purpose === "addon") {
+        const messages = event.messages > 0 ? event.messages : ADDON_MESSAGES;
+        await trx
+          .updateTable("users")
+          .set((eb) => ({
+            extra_messages: eb("extra_messages", "+", messages),
+            stripe_customer_id: customer,
+          }))
+          .where("id", "=", user.id)
+          .execute();
+        return { outcome: `add-on +${messages}`, userId: user.id };
+      }
+      const plan = await this.plans.findById(event.planId, trx);
+      if (!plan) return { outcome: "unknown plan", userId: user.id };
+      await this.plans.setUserPlan(
+        user.id,
+        plan,
+        now,
+        { stripe_customer_id: customer, stripe_subscription_id: event.subscriptionId, plan_ends_at: null },
+        trx,
+      );
+      return { outcome: `plan ${plan.name}`, userId: user.id };
+    }
+
+    // Events of an older subscription (the user has moved to another one) change nothing.
+    if (user.stripe_subscription_id && user.stripe_subscription_id !== event.subscriptionId) {
+      return { outcome: "other subscription", userId: user.id };
+    }
+    if (event.kind === "subscription_deleted" || ENDED_STATUSES.has(event.status)) {
+      await this.toFree(user.id, now, trx);
+      return { outcome: "ended: Free", userId: user.id };
+    }
+    if (event.kind === "invoice_paid" || PAID_STATUSES.has(event.status)) {
+      const plan =
+        (await this.plans.findByStripePrice(event.priceId, trx)) ??
+        (await this.plans.findById(user.plan_id, trx));
+      if (!plan) return { outcome: "unknown plan", userId: user.id };
+      await this.plans.setUserPlan(
+        user.id,
+        plan,
+        now,
+        {
+          stripe_customer_id: customer,
+          stripe_subscription_id: event.subscriptionId,
+          // A renewal invoice says nothing about cancellation; a subscription update does.
+          ...(event.kind === "subscription_changed" ? { plan_ends_at: event.endsAt } : {}),
+        },
+        trx,
+      );
+      const ends = event.kind === "subscription_changed" && event.endsAt !== null;
+      return {
+        outcome: ends
+          ? `plan ${plan.name} until ${new Date(event.endsAt ?? 0).toISOString()}`
+          : `plan ${plan.name}`,
+        userId: user.id,
+      };
+    }
+    return { outcome: `status ${event.status}: no change`, userId: user.id };
+  }
+
+  private async findUser(
+    trx: Kysely<Database>,
+    userId: string,
+    subscriptionId: string,
+    customerId: string,
+  ): Promise<User | undefined> {
+    const users = trx.selectFrom("users").selectAll();
+    if (userId) {
+      const byId = await users.where("id", "=", userId).executeTakeFirst();
+      if (byId) return byId;
+    }
+    if (subscriptionId) {
+      const bySubscription = await users
+        .where("stripe_subscription_id", "=", subscriptionId)
+        .executeTakeFirst();
+      if (bySubscription) return bySubscription;
+    }
+    if (customerId) return users.where("stripe_customer_id", "=", customerId).executeTakeFirst();
+    return undefined;
+  }
+
+  private async toFree(userId: string, now: number, db: Kysely<Database>): Promise<void> {
+    const free = await this.plans.findByName(FREE_PLAN_NAME, db);
+    if (!free) throw new Error("The Free plan is missing: the database was not seeded.");
+    await this.plans.setUserPlan(userId, free, now, { stripe_subscription_id: "", plan_ends_at: null }, db);
+  }
+
+  /**
+   * Moves users whose cancelled plan has reached the end of its paid period to Free (in case the
+   * provider's "deleted" event is late or lost).
+   * @returns how many users were moved.
+   */
+  async expireEndedPlans(now: number = this.now()): Promise<number> {
+    const ended = await this.db
+      .selectFrom("users")
+      .select("id")
+      .where("plan_ends_at", "is not", null)
+      .where("plan_ends_at", "<=", now)
+      .execute();
+    for (const { id } of ended) {
+      await this.db.transaction().execute((trx) => this.toFree(id, now, trx));
+    }
+    return ended.length;
+  }
+
+  /** Runs `expireEndedPlans` every `intervalMs` until the returned stop function is called. */
+  startExpiryWorker(intervalMs: number): () => void {
+    const timer = setInterval(() => {
+      this.expireEndedPlans().catch((error: unknown) => this.log(error));
+    }, intervalMs);
+    timer.unref();
+    return () => clearInterval(timer);
+  }
+}
