@@ -18,6 +18,8 @@ export interface SessionUser {
   vl: number;
   pl: "0" | "1";
   il: "0" | "1";
+  /** Ours: '1' once the person confirmed being 18 or older (issue 5); chat needs it. */
+  adult: "0" | "1";
   name: string;
   userName: string;
   userEmail: string;
@@ -102,4 +104,17 @@ export interface MessageReply extends Envelope {
   audioUrl?: string;
   genimage?: 0 | 1;
   options?: { splitCount: number; splitMessages: string[]; picDesc: string };
+}
+
+/**
+ * spec 3 "Photo history entry" (GET chat/history/photos): groupUUID in a group chat, else
+ * characterUUID; file names of the user's photo ({id}/user_photo/) and the generated picture ({id}/).
+ */
+export interface PhotoHistoryEntry {
+  groupUUID?: string;
+  characterUUID?: string;
+  /** Ours: the history entry the photo belongs to. */
+  chatHistoryUUID: string;
+  chatHistoryMessageImage: string;
+  chatHistoryReplyImage: string;
 }

@@ -12,6 +12,8 @@ import { assertSelf, currentUser } from "../../http/auth";
 import { ok } from "../../http/envelope";
 import { AppError } from "../../http/errors";
 import { parseInput } from "../../http/validate";
+import { type PictureOffer, withPicture } from "../images/images.presenter";
+import type { VoiceService } from "../voice/voice.service";
 import { presentHistoryEntry, presentProfileCharacter } from "./chat.presenter";
 import { type ChatService, displayName, type SendResult } from "./chat.service";
 import { fillPlaceholders } from "./prompt";
@@ -49,8 +51,11 @@ const MessageBody = z.object({
 /** Ours: `chat/continue-message` and `chat/stop` name the entry (chatHistoryUUID). */
 const EntryBody = z.object({ id: z.uuid("must be a message id"), stream: z.string().optional() });
 
-/** The spec's message reply (spec 3) for a send, a continuation or a repeated send. */
-function presentReply(result: SendResult): MessageReply {
+/**
+ * The spec's message reply (spec 3) for a send, a continuation or a repeated send.
+ * @param audioUrl the reply's spoken audio ("" when muted or none).
+ */
+export function presentReply(result: SendResult, audioUrl = ""): MessageReply {
   const history = result.entry ? [presentHistoryEntry(result.entry)] : [];
   const text = result.entry?.reply_message ?? "";
   // A stopped or cut-short reply is one unfinished message that Continue extends: never split.
@@ -60,10 +65,15 @@ function presentReply(result: SendResult): MessageReply {
     message: result.message,
     text,
     history,
-    audioUrl: "",
+    audioUrl,
     genimage: 0,
     options: { splitCount: parts.length, splitMessages: parts, picDesc: "" },
   };
+}
+
+/** spec 7 `mute`: "1" or "true" means the reply is not spoken. */
+export function isMuted(mute: string | undefined): boolean {
+  return mute === "1" || mute === "true";
 }
 
 /** A streamed answer is asked for with `Accept: text/event-stream` or the field `stream=1`. */
@@ -115,7 +125,14 @@ const GroupMemberQuery = z.object({
 });
 
 /** spec 7 "Chat" (issue 2 subset): profile, history pages and sending a message. */
-export function chatRoutes(app: FastifyInstance, chat: ChatService, auth: preHandlerAsyncHookHandler): void {
+export function chatRoutes(
+  app: FastifyInstance,
+  chat: ChatService,
+  auth: preHandlerAsyncHookHandler,
+  voice?: VoiceService,
+  /** issue 8: a reply to a message asking for a picture carries one (genimage 1). */
+  pictures?: PictureOffer,
+): void {
   app.get("/api/chat/profile/", { preHandler: auth }, async (request) => {
     const user = currentUser(request);
     const query = parseInput(ProfileQuery, request.query);
@@ -158,19 +175,34 @@ export function chatRoutes(app: FastifyInstance, chat: ChatService, auth: preHan
       characterId: body.cId,
       clientMessageId: body.clientMessageId,
     };
+    // issue 7: the reply is spoken unless muted (spec 7 `mute`).
+    const speaks = voice && !isMuted(body.mute);
     if (!wantsStream(request, body.stream)) {
       const result = await chat.sendMessage(user, input);
       request.modelMs = result.modelMs;
-      return presentReply(result);
+      const answer = presentReply(result, speaks ? await voice.replyAudio(user, result.entry) : "");
+      return withPicture(answer, pictures, user, body.message, result.entry, (e) => request.log.error(e));
     }
     const events = openEventStream(reply);
+    // Each sentence is spoken as soon as it is written: event `audio` (SentenceAudio).
+    const speaker = speaks ? voice.replySpeaker(user, (audio) => events.send("audio", audio)) : undefined;
     try {
       const result = await chat.sendMessage(user, {
         ...input,
-        onStored: (entry) => events.send("entry", presentHistoryEntry(entry)),
-        onToken: (text) => events.send("token", { text }),
+        onStored: (entry) => {
+          events.send("entry", presentHistoryEntry(entry));
+          speaker?.start(entry);
+        },
+        onToken: (text) => {
+          events.send("token", { text });
+          speaker?.push(text);
+        },
       });
-      events.send("done", presentReply(result));
+      const answer = presentReply(result, speaker ? await speaker.finish(result.entry) : "");
+      events.send(
+        "done",
+        await withPicture(answer, pictures, user, body.message, result.entry, (e) => request.log.error(e)),
+      );
     } catch (error) {
       events.fail(error, request.log);
     }

@@ -1,4 +1,4 @@
-import { badRequest } from "../../http/errors";
+import { badRequest, forbidden } from "../../http/errors";
 
 /**
  * Content rules that hold on every plan (issue 5): sexual content involving minors is refused,
@@ -59,6 +59,11 @@ const wordsOf = (list: string[]) =>
 const SEXUAL_RE = wordsOf(SEXUAL);
 const MINOR_RE = wordsOf(MINOR);
 
+/** Whether the text asks for sexual or explicit content (issue 8: uncensored pictures are a plan attribute). */
+export function mentionsSexualContent(text: string): boolean {
+  return SEXUAL_RE.test(text);
+}
+
 /** Whether the text pairs sexual content with a minor. */
 export function involvesMinorSexualContent(text: string): boolean {
   if (!SEXUAL_RE.test(text)) return false;
@@ -73,4 +78,16 @@ export function assertAllowedContent(what: string, ...texts: string[]): void {
   if (texts.some((t) => involvesMinorSexualContent(t))) {
     throw badRequest(`${what} refused: sexual content involving minors is not allowed.`, "content:minors");
   }
+}
+
+/** The message the SPA shows (and answers with a confirmation dialog) until the person confirms. */
+export const AGE_UNCONFIRMED_MESSAGE = "Please confirm that you are 18 or older to chat.";
+
+/**
+ * Chat is for adults: an account chats only after the person confirmed being 18 or older
+ * (issue 5; stored in users.adult_confirmed_at by POST /api/users/confirm-age).
+ * @throws AppError 403 "age_unconfirmed".
+ */
+export function assertAdultConfirmed(user: { adult_confirmed_at: number | null }): void {
+  if (!user.adult_confirmed_at) throw forbidden(AGE_UNCONFIRMED_MESSAGE, "age_unconfirmed");
 }

@@ -1,9 +1,11 @@
 import type { FastifyInstance, preHandlerAsyncHookHandler } from "fastify";
 import { APP_VERSION } from "../../../common/constants";
+import type { User } from "../../db/schema";
 import { currentUser } from "../../http/auth";
 import { ok } from "../../http/envelope";
 import type { LlmProvider } from "../../providers/llm/llm";
 import type { TtsProvider } from "../../providers/tts/tts";
+import type { Capability } from "../images/images.service";
 
 /**
  * Health, the version file of spec 4 (cache busting) and the capabilities the chat screen uses
@@ -11,7 +13,15 @@ import type { TtsProvider } from "../../providers/tts/tts";
  */
 export function systemRoutes(
   app: FastifyInstance,
-  deps: { llm: LlmProvider; tts: TtsProvider; dialect: string },
+  deps: {
+    llm: LlmProvider;
+    tts: TtsProvider;
+    dialect: string;
+    /** issue 7: whether recordings can be transcribed on this server (STT_BASE_URL). */
+    transcribes?: boolean;
+    /** issue 8: pictures on request and photo upload for this user (ImagesService.capabilities). */
+    images?: (user: User) => { imageRequests: Capability; photoUpload: Capability };
+  },
   auth: preHandlerAsyncHookHandler,
 ): void {
   app.get("/api/health", async () => {
@@ -35,15 +45,18 @@ export function systemRoutes(
         chat: llm.ready ? { enabled: true, reason: "" } : off(llm.message),
         voiceReplies:
           deps.tts.name === "none"
-            ? off("Spoken replies are not available yet on this server.")
+            ? off("Spoken replies are turned off on this server (TTS_PROVIDER=none).")
             : { enabled: true, reason: "" },
-        speechInput: off("Speech input is not available yet on this server."),
-        imageRequests: user.image_generation
-          ? off("Pictures on request are not available yet on this server.")
-          : off("Your plan does not include pictures. Premium Plus does."),
-        photoUpload: user.image_generation
-          ? off("Sending photos is not available yet on this server.")
-          : off("Your plan does not include sending photos. Premium Plus does."),
+        // The server's transcription path; the SPA adds the browser's own speech recognition.
+        speechInput: deps.transcribes
+          ? { enabled: true, reason: "" }
+          : off("Speech input through the server is not configured on this server (no STT_BASE_URL)."),
+        ...(deps.images
+          ? deps.images(user)
+          : {
+              imageRequests: off("Pictures on request are not available on this server."),
+              photoUpload: off("Sending photos is not available on this server."),
+            }),
       },
     });
   });

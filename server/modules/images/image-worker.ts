@@ -1,0 +1,217 @@
+import { randomUUID } from "node:crypto";
+import sharp from "sharp";
+import type { ImageJob } from "../../db/schema";
+import { MAX_INPUT_PIXELS } from "../../http/uploads";
+import type { ImageProvider } from "../../providers/image/image";
+import type { FileStorage } from "../../providers/storage/storage";
+import type { ChatRepo } from "../chat/chat.repo";
+import type { ImagesRepo } from "./images.repo";
+
+/** A job is tried at most this many times (a restart or a stale claim counts as a try). */
+const MAX_ATTEMPTS = 2;
+/** Longest side of a stored generated picture, pixels. */
+const MAX_GENERATED_SIDE = 2048;
+/** How often the queue is looked at for jobs other processes queued or left behind, milliseconds. */
+const SWEEP_MS = 5000;
+
+/** What the reply says while its picture is being made, and after it failed (issue 8). */
+export const IMAGE_PENDING_TEXT = "*takes a picture for you* One moment…";
+export const IMAGE_FAILED_TEXT = "I couldn't send the picture this time. Please try again.";
+
+export interface ImageWorkerOptions {
+  /** Jobs generated at once (IMAGE_CONCURRENCY). */
+  concurrency: number;
+  /** One try ends after this long (IMAGE_TIMEOUT_MS), milliseconds. */
+  timeoutMs: number;
+  now?: () => number;
+  log: (error: unknown) => void;
+}
+
+/** Re-encodes a provider's picture as a JPEG without metadata, at most 2048 px on its longest side. */
+async function toJpeg(bytes: Buffer): Promise<Buffer> {
+  return sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS })
+    .rotate()
+    .resize({
+      width: MAX_GENERATED_SIDE,
+      height: MAX_GENERATED_SIDE,
+      fit: "inside",
+      withoutEnlargement: true,
+    })
+    .flatten({ background: "#ffffff" })
+    .jpeg({ quality: 90, mozjpeg: true })
+    .toBuffer();
+}
+
+/**
+ * Runs the durable image jobs (issue 8). Jobs live in the `image_jobs` table: `kick()` claims
+ * queued ones (and running ones whose claim is older than the timeout: their process ended) up to
+ * the concurrency; each try is ended by the timeout. Done: the picture is stored as
+ * `content/{chat_key}/{uuid}.jpg`, the entry gets `reply_image` and loading 0. Failed (provider
+ * error, timeout on the last try): loading 0, the reply says so, and the quota message is given back.
+ * `stop()` puts the jobs it was running back in the queue for the next start.
+ */
+export class ImageWorker {
+  private readonly running = new Map<string, AbortController>();
+  private readonly done = new Set<Promise<void>>();
+  private stopped = false;
+  private timer: NodeJS.Timeout | undefined;
+  private kicking: Promise<void> | undefined;
+  private kickAgain = false;
+  private readonly now: () => number;
+
+  constructor(
+    private readonly repo: ImagesRepo,
+    private readonly chats: ChatRepo,
+    private readonly provider: ImageProvider,
+    private readonly storage: FileStorage,
+    private readonly options: ImageWorkerOptions,
+  ) {
+    this.now = options.now ?? Date.now;
+  }
+
+  /** Resumes the jobs left in the database and looks again every few seconds. */
+  start(): void {
+    this.kick();
+    this.timer = setInterval(() => this.kick(), SWEEP_MS);
+    this.timer.unref();
+  }
+
+  /** Looks for jobs to run now (after a job is queued, after one ends). */
+  kick(): void {
+    if (this.stopped) return;
+    if (this.kicking) {
+      this.kickAgain = true;
+      return;
+    }
+    this.kicking = this.fill()
+      .catch(this.options.log)
+      .finally(() => {
+        this.kicking = undefined;
+        if (this.kickAgain) {
+          this.kickAgain = false;
+          this.kick();
+        }
+      });
+  }
+
+  /** Resolves when no job is running or being claimed (tests). */
+  async idle(): Promise<void> {
+    while (this.kicking || this.done.size > 0) {
+      await this.kicking;
+      await Promise.all([...this.done]);
+    }
+  }
+
+  /** Stops claiming, aborts the running tries and puts their jobs back in the queue. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.timer);
+    await this.kicking;
+    const ids = [...this.running.keys()];
+    for (const controller of this.running.values()) controller.abort(new Error("shutdown"));
+    await Promise.all([...this.done]);
+    await this.repo.requeue(ids);
+  }
+
+  private async fill(): Promise<void> {
+    const free = this.options.concurrency - this.running.size;
+    if (free <= 0) return;
+    const now = this.now();
+    const candidates = await this.repo.pending(free + this.running.size + 10);
+    let started = 0;
+    for (const job of candidates) {
+      if (started >= free || this.stopped) break;
+      if (this.running.has(job.id)) continue;
+      // A running job is someone else's until its try must have ended (timeout plus a margin).
+      if (!(await this.repo.claim(job.id, now, now - this.options.timeoutMs - 2000))) continue;
+      started += 1;
+      const claimed = { ...job, attempts: job.attempts + 1 };
+      if (job.status === "running" && claimed.attempts > MAX_ATTEMPTS) {
+        await this.fail(claimed, "timed out");
+        continue;
+      }
+      const controller = new AbortController();
+      this.running.set(job.id, controller);
+      const run = this.run(claimed, controller)
+        .catch(this.options.log)
+        .finally(() => {
+          this.running.delete(job.id);
+          this.done.delete(run);
+          this.kick();
+        });
+      this.done.add(run);
+    }
+  }
+
+  private async run(job: ImageJob, controller: AbortController): Promise<void> {
+    const timer = setTimeout(() => controller.abort(new Error("timeout")), this.options.timeoutMs);
+    // A provider that ignores the signal still ends here.
+    const aborted = new Promise<never>((_, reject) => {
+      controller.signal.addEventListener("abort", () => reject(controller.signal.reason), { once: true });
+    });
+    aborted.catch(() => {});
+    try {
+      const image = await Promise.race([
+        this.provider.generate({
+          prompt: job.prompt,
+          negativePrompt: job.negative_prompt,
+          width: job.width,
+          height: job.height,
+          seed: job.seed,
+          signal: controller.signal,
+        }),
+        aborted,
+      ]);
+      const jpeg = await toJpeg(image.bytes);
+      const file = `${randomUUID()}.jpg`;
+      await this.storage.put(`${job.chat_key}/${file}`, jpeg);
+      const entry = await this.repo.entry(job.entry_id);
+      if (!entry) {
+        // The chat was cleared meanwhile: nothing to show the picture in.
+        await this.storage.remove(`${job.chat_key}/${file}`);
+        await this.repo.finish(job.id, "failed", "the history entry was deleted", this.now());
+        return;
+      }
+      const reply = entry.reply_message === IMAGE_PENDING_TEXT ? "" : entry.reply_message;
+      await this.repo.updateEntry(job.entry_id, {
+        reply_image: file,
+        image_loading: 0,
+        reply_message: reply,
+        reply_time: this.now(),
+      });
+      await this.repo.finish(job.id, "done", "", this.now());
+    } catch (error) {
+      if (
+        this.stopped &&
+        controller.signal.reason instanceof Error &&
+        controller.signal.reason.message === "shutdown"
+      ) {
+        return; // requeued by stop()
+      }
+      this.options.log(error);
+      await this.fail(job, error instanceof Error ? error.message : String(error));
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private async fail(job: ImageJob, reason: string): Promise<void> {
+    const entry = await this.repo.entry(job.entry_id);
+    if (entry) {
+      const reply =
+        entry.reply_message === IMAGE_PENDING_TEXT || entry.reply_message === ""
+          ? IMAGE_FAILED_TEXT
+          : `${entry.reply_message}\n\n${IMAGE_FAILED_TEXT}`;
+      await this.repo.updateEntry(job.entry_id, {
+        image_loading: 0,
+        reply_message: reply,
+        error: `image: ${reason}`.slice(0, 500),
+        reply_time: entry.reply_time ?? this.now(),
+      });
+    }
+    await this.repo.finish(job.id, "failed", reason, this.now());
+    if (job.quota_bucket === "plan" || job.quota_bucket === "extra") {
+      await this.chats.refundMessage(job.user_id, job.quota_bucket);
+    }
+  }
+}

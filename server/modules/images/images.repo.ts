@@ -1,0 +1,116 @@
+import type { Db } from "../../db/index";
+import type { ChatHistoryRow, ImageJob } from "../../db/schema";
+
+/** Database access for image jobs and the image fields of chat history (issue 8). */
+export class ImagesRepo {
+  constructor(private readonly db: Db) {}
+
+  /**
+   * Stores the entry (image loading 1) and its queued job in one transaction, so a job never
+   * exists without its entry nor an entry waits on a job that was never stored.
+   */
+  async insertEntryWithJob(
+    entry: ChatHistoryRow | undefined,
+    job: ImageJob,
+    entryPatch?: Partial<ChatHistoryRow>,
+  ): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      if (entry) await trx.insertInto("chat_history").values(entry).execute();
+      if (entryPatch)
+        await trx.updateTable("chat_history").set(entryPatch).where("id", "=", job.entry_id).execute();
+      await trx.insertInto("image_jobs").values(job).execute();
+    });
+  }
+
+  async insertEntry(entry: ChatHistoryRow): Promise<void> {
+    await this.db.insertInto("chat_history").values(entry).execute();
+  }
+
+  async updateEntry(id: string, patch: Partial<Omit<ChatHistoryRow, "id" | "session_id">>): Promise<void> {
+    await this.db.updateTable("chat_history").set(patch).where("id", "=", id).execute();
+  }
+
+  entry(id: string): Promise<ChatHistoryRow | undefined> {
+    return this.db.selectFrom("chat_history").selectAll().where("id", "=", id).executeTakeFirst();
+  }
+
+  /** The newest job of an entry, if any. */
+  jobForEntry(entryId: string): Promise<ImageJob | undefined> {
+    return this.db
+      .selectFrom("image_jobs")
+      .selectAll()
+      .where("entry_id", "=", entryId)
+      .orderBy("created_at", "desc")
+      .limit(1)
+      .executeTakeFirst();
+  }
+
+  job(id: string): Promise<ImageJob | undefined> {
+    return this.db.selectFrom("image_jobs").selectAll().where("id", "=", id).executeTakeFirst();
+  }
+
+  /** Jobs waiting to run, oldest first (including those a previous process left running). */
+  pending(limit: number): Promise<ImageJob[]> {
+    return this.db
+      .selectFrom("image_jobs")
+      .selectAll()
+      .where("status", "in", ["queued", "running"])
+      .orderBy("created_at")
+      .limit(limit)
+      .execute();
+  }
+
+  /**
+   * Claims a job for this worker: queued → running, or a running job whose claim is older than
+   * `staleBefore` (its process ended). @returns false when another worker holds it.
+   */
+  async claim(id: string, now: number, staleBefore: number): Promise<boolean> {
+    const result = await this.db
+      .updateTable("image_jobs")
+      .set((eb) => ({ status: "running", started_at: now, attempts: eb("attempts", "+", 1) }))
+      .where("id", "=", id)
+      .where((eb) =>
+        eb.or([
+          eb("status", "=", "queued"),
+          eb.and([eb("status", "=", "running"), eb("started_at", "<", staleBefore)]),
+        ]),
+      )
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  async finish(id: string, status: "done" | "failed", error: string, now: number): Promise<void> {
+    await this.db
+      .updateTable("image_jobs")
+      .set({ status, error: error.slice(0, 500), finished_at: now })
+      .where("id", "=", id)
+      .execute();
+  }
+
+  /** Running jobs of this process go back to the queue at shutdown (the next start resumes them). */
+  async requeue(ids: string[]): Promise<void> {
+    if (ids.length === 0) return;
+    await this.db
+      .updateTable("image_jobs")
+      .set({ status: "queued", started_at: null })
+      .where("id", "in", ids)
+      .where("status", "=", "running")
+      .execute();
+  }
+
+  /**
+   * The chat's photos for the Photo List (spec 2, 3 "Photo history entry"): entries with the
+   * user's attached photo or a finished reply image, oldest first.
+   */
+  photos(
+    sessionId: string,
+  ): Promise<Array<Pick<ChatHistoryRow, "id" | "message_image" | "reply_image" | "send_time">>> {
+    return this.db
+      .selectFrom("chat_history")
+      .select(["id", "message_image", "reply_image", "send_time"])
+      .where("session_id", "=", sessionId)
+      .where((eb) => eb.or([eb("message_image", "<>", ""), eb("reply_image", "<>", "")]))
+      .orderBy("seq")
+      .execute();
+  }
+}

@@ -1,0 +1,96 @@
+import type { FastifyInstance, preHandlerAsyncHookHandler } from "fastify";
+import { z } from "zod";
+import { assertSelf, currentUser } from "../../http/auth";
+import { ok } from "../../http/envelope";
+import { parseInput } from "../../http/validate";
+import { presentHistoryEntry } from "../chat/chat.presenter";
+import { presentPhoto, presentPictureReply } from "./images.presenter";
+import { type ImagesService, photoType } from "./images.service";
+
+const Id = z.string().max(100).default("");
+/** spec 7 chat/request-photo (multipart): message, id, cid, mute; ours: type 1 portrait, 2 landscape. */
+const RequestPhotoBody = z.object({
+  message: z.string().max(1000).default(""),
+  id: Id,
+  cid: Id,
+  cId: Id,
+  mute: z.string().optional(),
+  type: z.union([z.string(), z.number()]).optional(),
+});
+/** spec 7 chat/image: id (the entry), message, description, gid, cid, reply, ratio. */
+const ImageBody = z.object({
+  id: z.uuid("must be a message id"),
+  message: z.string().max(1000).optional(),
+  description: z.string().max(1000).default(""),
+  gid: z.string().max(100).optional(),
+  cid: z.string().max(100).optional(),
+  reply: z.string().max(4000).optional(),
+  ratio: z.union([z.string(), z.number()]).optional(),
+});
+/** spec 7 chat/photo-process (multipart): id, photo; ours: message (the words sent with it), cid. */
+const PhotoBody = z.object({
+  id: Id,
+  photo: z.instanceof(Buffer, { message: "is required (a JPEG or PNG image)" }),
+  message: z.string().max(1000).default(""),
+  cid: Id,
+  cId: Id,
+});
+const PhotosQuery = z.object({ id: Id, uId: z.string().max(100).optional() });
+
+/** spec 7: chat/request-photo, chat/image, chat/photo-process, chat/history/photos (issue 8). */
+export function imagesRoutes(
+  app: FastifyInstance,
+  images: ImagesService,
+  auth: preHandlerAsyncHookHandler,
+): void {
+  app.post("/api/chat/request-photo", { preHandler: auth }, async (request) => {
+    const body = parseInput(RequestPhotoBody, request.body);
+    const { entry, picDesc } = await images.requestPhoto(currentUser(request), {
+      chatId: body.id,
+      characterId: body.cid || body.cId,
+      message: body.message,
+      type: photoType(body.type),
+    });
+    return presentPictureReply(entry, picDesc, "The picture is on its way.");
+  });
+
+  app.post("/api/chat/image", { preHandler: auth }, async (request) => {
+    const body = parseInput(ImageBody, request.body);
+    const { entry } = await images.imageForEntry(currentUser(request), {
+      entryId: body.id,
+      description: body.description || body.message || "",
+      type: photoType(body.ratio),
+    });
+    const presented = presentHistoryEntry(entry);
+    return {
+      ...ok(entry.reply_image ? "Picture." : "The picture is on its way."),
+      image: entry.reply_image,
+      history: [presented],
+    };
+  });
+
+  app.post("/api/chat/photo-process", { preHandler: auth }, async (request) => {
+    const body = parseInput(PhotoBody, request.body);
+    const result = await images.photoProcess(currentUser(request), {
+      chatId: body.id,
+      characterId: body.cid || body.cId,
+      photo: body.photo,
+      message: body.message,
+    });
+    return {
+      success: result.success ? 1 : 0,
+      message: result.message,
+      photo: result.entry.message_image,
+      text: result.entry.reply_message,
+      history: [presentHistoryEntry(result.entry)],
+    };
+  });
+
+  app.get("/api/chat/history/photos", { preHandler: auth }, async (request) => {
+    const user = currentUser(request);
+    const query = parseInput(PhotosQuery, request.query);
+    assertSelf(user.id, query.uId);
+    const { chat, rows } = await images.photos(user, query.id);
+    return ok("Photos.", { data: rows.map((row) => presentPhoto(row, chat.chatKey, Boolean(chat.groupId))) });
+  });
+}

@@ -1,0 +1,433 @@
+import { randomUUID } from "node:crypto";
+import {
+  MESSAGE_MAX_LENGTH,
+  PHOTO_CAPTIONS,
+  PHOTO_TYPE_LANDSCAPE,
+  PHOTO_TYPE_PORTRAIT,
+  type PhotoType,
+} from "../../../common/constants";
+import type { Character, ChatHistoryRow, ChatSession, ImageJob, User } from "../../db/schema";
+import { AppError, badRequest, forbidden, notFound, tooMany } from "../../http/errors";
+import { normalisePicture } from "../../http/uploads";
+import type { ImageProvider } from "../../providers/image/image";
+import { type LlmProvider, LlmUnavailableError } from "../../providers/llm/llm";
+import type { FileStorage } from "../../providers/storage/storage";
+import type { VisionProvider } from "../../providers/vision/vision";
+import { quotaPeriodKey } from "../auth/auth.service";
+import { type ChatRepo, nextSeq } from "../chat/chat.repo";
+import { type ChatService, displayName, type ResolvedChat } from "../chat/chat.service";
+import { buildPrompt, cleanReply, stopStrings } from "../chat/prompt";
+import {
+  assertAllowedContent,
+  involvesMinorSexualContent,
+  mentionsSexualContent,
+} from "../safety/content-rules";
+import { buildImagePrompt, detectPictureRequest, seedFor, sizeFor } from "./image-prompt";
+import { IMAGE_PENDING_TEXT, type ImageWorker } from "./image-worker";
+import type { ImagesRepo } from "./images.repo";
+
+/** A capability of the chat screen: off comes with the reason to show (issue 6). */
+export interface Capability {
+  enabled: boolean;
+  reason: string;
+}
+
+export interface ImagesOptions {
+  portrait: { width: number; height: number };
+  landscape: { width: number; height: number };
+  maxReplyTokens: number;
+  temperature: number;
+  /** Longest the answer to a photo may take, milliseconds. */
+  timeoutMs: number;
+}
+
+/** The request menu's fixed texts (spec 2); their words say what to draw. */
+export const PORTRAIT_REQUEST = "Send a portrait photo";
+export const LANDSCAPE_REQUEST = "Send a landscape photo";
+export const PHOTO_OF_PREFIX = "Send a photo of..";
+
+const NO_PLAN_PICTURES = "Your plan does not include pictures. Premium Plus does.";
+const NO_PLAN_PHOTOS = "Your plan does not include sending photos. Premium Plus does.";
+const UNCENSORED_ONLY = "Uncensored pictures are part of Premium Plus.";
+
+/** What a request's words ask to draw: the menu texts name only the framing, captions and 'Send a photo of..' the scene. */
+export function describeRequest(message: string): string {
+  const text = message.trim();
+  if (text === PORTRAIT_REQUEST || text === LANDSCAPE_REQUEST) return "";
+  if (text.toLowerCase().startsWith(PHOTO_OF_PREFIX.toLowerCase()))
+    return text.slice(PHOTO_OF_PREFIX.length).trim();
+  const caption = PHOTO_CAPTIONS.find((c) => c.text.toLowerCase() === text.toLowerCase());
+  return caption ? caption.text : text;
+}
+
+/**
+ * Pictures on request and photos from the user (issue 8; spec 2, 3, 4 "Image generation",
+ * "Photo flow", 7 chat/request-photo, chat/image, chat/photo-process, chat/history/photos).
+ * Every id from the client is checked against the signed-in user first; pictures need the
+ * user's flag il = '1' and a configured image provider; each picture or photo counts as one
+ * message of the quota, given back when it fails.
+ */
+export class ImagesService {
+  constructor(
+    private readonly repo: ImagesRepo,
+    private readonly chats: ChatRepo,
+    private readonly chat: ChatService,
+    private readonly provider: ImageProvider,
+    private readonly vision: VisionProvider,
+    private readonly llm: LlmProvider,
+    private readonly storage: FileStorage,
+    private readonly worker: ImageWorker,
+    private readonly options: ImagesOptions,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** GET /chat/capabilities: pictures on request and photo upload for this user on this server. */
+  capabilities(user: User): { imageRequests: Capability; photoUpload: Capability } {
+    const status = this.provider.status();
+    return {
+      imageRequests: !user.image_generation
+        ? { enabled: false, reason: NO_PLAN_PICTURES }
+        : status.ready
+          ? { enabled: true, reason: "" }
+          : { enabled: false, reason: status.message },
+      photoUpload: user.image_generation
+        ? { enabled: true, reason: "" }
+        : { enabled: false, reason: NO_PLAN_PHOTOS },
+    };
+  }
+
+  /** @throws 403 without il; AppError 200 "images_unavailable" (success 0) with no provider. */
+  private assertPictures(user: User): void {
+    if (!user.image_generation) throw forbidden(NO_PLAN_PICTURES, "plan:images");
+    const status = this.provider.status();
+    if (!status.ready) throw new AppError("images_unavailable", 200, status.message);
+  }
+
+  /** Content rules of every plan, then the plan's own: explicit pictures only when uncensored. */
+  private assertPictureContent(user: User, text: string): void {
+    assertAllowedContent("Picture request", text);
+    if (!user.uncensored && mentionsSexualContent(text)) throw forbidden(UNCENSORED_ONLY, "plan:uncensored");
+  }
+
+  private async reserve(user: User): Promise<"plan" | "extra"> {
+    const bucket = await this.chats.consumeMessage(user, quotaPeriodKey(user.quota_period, this.now()));
+    if (bucket) return bucket;
+    throw tooMany(
+      user.quota_period === "month"
+        ? `You have reached your limit of ${user.chat_limit} messages for this month. Add 100 messages for $1.99 or upgrade your plan.`
+        : `You have reached your limit of ${user.chat_limit} messages for today. Upgrade your plan to chat more.`,
+      "rate_limit:chat",
+      "/pricing",
+    );
+  }
+
+  private newJob(
+    user: User,
+    entryId: string,
+    chatKey: string,
+    character: Character,
+    description: string,
+    type: PhotoType,
+    bucket: string,
+  ): ImageJob {
+    const { prompt, negativePrompt } = buildImagePrompt(
+      character,
+      description,
+      type,
+      Boolean(user.uncensored),
+    );
+    const size = sizeFor(type, this.options);
+    return {
+      id: randomUUID(),
+      user_id: user.id,
+      entry_id: entryId,
+      chat_key: chatKey,
+      prompt,
+      negative_prompt: negativePrompt,
+      width: size.width,
+      height: size.height,
+      seed: seedFor(character.id),
+      status: "queued",
+      quota_bucket: bucket,
+      attempts: 0,
+      error: "",
+      created_at: this.now(),
+      started_at: null,
+      finished_at: null,
+    };
+  }
+
+  private entry(sessionId: string, characterId: string, message: string): ChatHistoryRow {
+    const now = this.now();
+    return {
+      id: randomUUID(),
+      session_id: sessionId,
+      character_id: characterId,
+      message,
+      message_image: "",
+      send_time: now,
+      reply_message: "",
+      reply_image: "",
+      reply_audio_url: "",
+      reply_time: null,
+      image_loading: 0,
+      status: "pending",
+      error: "",
+      seq: nextSeq(now),
+      client_message_id: "",
+    };
+  }
+
+  private member(chat: ResolvedChat, characterId: string): Character {
+    if (!characterId) return chat.members[0]!;
+    const found = chat.members.find((m) => m.id === characterId);
+    if (!found) throw notFound("Character not found.");
+    return found;
+  }
+
+  /**
+   * POST /chat/request-photo: 'Send a portrait photo' (type 1), 'Send a landscape photo' (type 2),
+   * 'Send a photo of.. {words}' or a canned caption. Stores the request as a history entry whose
+   * reply image is loading (chatHistoryImageLoading 1) and queues the durable job.
+   * @returns the entry and the picture's description (options.picDesc).
+   * @throws 403 without il or for explicit requests on censored plans; 404 for another user's chat
+   *   or character; 400 for an empty or too long message or refused content; 429 at the quota.
+   */
+  async requestPhoto(
+    user: User,
+    input: { chatId: string; characterId: string; message: string; type: PhotoType },
+  ): Promise<{ entry: ChatHistoryRow; picDesc: string }> {
+    this.assertPictures(user);
+    const chat = await this.chat.resolveChat(user, input.chatId);
+    if (chat.members.length === 0) throw badRequest("This group has no members yet.");
+    const character = this.member(chat, input.characterId);
+    const message = input.message.trim();
+    if (!message) throw badRequest("message: is empty");
+    if (message.length > MESSAGE_MAX_LENGTH)
+      throw badRequest(`message: must be at most ${MESSAGE_MAX_LENGTH} characters`);
+    this.assertPictureContent(user, message);
+    const picDesc = describeRequest(message);
+    const session = await this.chats.ensureSession(user.id, chat.chatKey, Boolean(chat.groupId), this.now());
+    const bucket = await this.reserve(user);
+    const entry: ChatHistoryRow = {
+      ...this.entry(session.id, character.id, message),
+      reply_message: IMAGE_PENDING_TEXT,
+      reply_time: this.now(),
+      image_loading: 1,
+      status: "replied",
+    };
+    const job = this.newJob(user, entry.id, chat.chatKey, character, picDesc, input.type, bucket);
+    try {
+      await this.repo.insertEntryWithJob(entry, job);
+    } catch (error) {
+      await this.chats.refundMessage(user.id, bucket);
+      throw error;
+    }
+    await this.chats.touchSession(session.id, this.now());
+    this.worker.kick();
+    return { entry, picDesc };
+  }
+
+  /**
+   * POST /chat/image (spec 7: id, description, ratio …): the picture of a reply whose message
+   * reply said genimage 1. Starts the job for the entry unless it has one; answers the entry as
+   * it stands (its image, or loading 1).
+   * @throws 404 when the entry is not the user's (nothing changes); 403/success 0 as requestPhoto.
+   */
+  async imageForEntry(
+    user: User,
+    input: { entryId: string; description: string; type: PhotoType },
+  ): Promise<{ entry: ChatHistoryRow; job: ImageJob }> {
+    const owned = await this.chats.findOwnedEntry(user.id, input.entryId);
+    if (!owned) throw notFound("Message not found.");
+    this.assertPictures(user);
+    const existing = await this.repo.jobForEntry(owned.id);
+    if (existing && existing.status !== "failed") return { entry: owned, job: existing };
+    const description = input.description.trim().slice(0, 300);
+    this.assertPictureContent(user, description);
+    const session = await this.chats.sessionById(owned.session_id);
+    if (!session) throw notFound("Message not found.");
+    const chat = await this.chat.resolveChat(user, session.chat_key);
+    const character = chat.members.find((m) => m.id === owned.character_id) ?? chat.members[0];
+    if (!character) throw notFound("Character not found.");
+    const bucket = await this.reserve(user);
+    const job = this.newJob(user, owned.id, chat.chatKey, character, description, input.type, bucket);
+    try {
+      await this.repo.insertEntryWithJob(undefined, job, { image_loading: 1 });
+    } catch (error) {
+      await this.chats.refundMessage(user.id, bucket);
+      throw error;
+    }
+    this.worker.kick();
+    return { entry: { ...owned, image_loading: 1 }, job };
+  }
+
+  /**
+   * After a text reply (POST /chat/message): when the user asked in words for a picture and may
+   * have one, the reply carries it (genimage 1, options.picDesc) and its job starts at once.
+   * Never throws for the picture's sake: without il, a provider, quota or allowed content the
+   * reply stays text only.
+   * @returns the description and the entry with loading 1, or undefined.
+   */
+  async offerForReply(
+    user: User,
+    userMessage: string,
+    entry: ChatHistoryRow,
+  ): Promise<{ picDesc: string; entry: ChatHistoryRow } | undefined> {
+    if (!user.image_generation || !this.provider.status().ready || !entry.reply_message) return undefined;
+    const asked = detectPictureRequest(userMessage);
+    if (!asked) return undefined;
+    if (involvesMinorSexualContent(userMessage)) return undefined;
+    if (!user.uncensored && mentionsSexualContent(userMessage)) return undefined;
+    if (await this.repo.jobForEntry(entry.id)) return undefined;
+    const session = await this.chats.sessionById(entry.session_id);
+    if (!session) return undefined;
+    const chat = await this.chat.resolveChat(user, session.chat_key).catch(() => undefined);
+    const character = chat?.members.find((m) => m.id === entry.character_id);
+    if (!chat || !character) return undefined;
+    const bucket = await this.chats.consumeMessage(user, quotaPeriodKey(user.quota_period, this.now()));
+    if (!bucket) return undefined;
+    const job = this.newJob(user, entry.id, chat.chatKey, character, asked.description, asked.type, bucket);
+    await this.repo.insertEntryWithJob(undefined, job, { image_loading: 1 });
+    this.worker.kick();
+    return { picDesc: asked.description, entry: { ...entry, image_loading: 1 } };
+  }
+
+  /**
+   * POST /chat/photo-process: the user's photo (JPEG or PNG, checked and re-encoded like every
+   * upload) stored as content/{chat id}/user_photo/{uuid}.jpg in a new history entry, with the
+   * user's words; the character answers about it through the vision model when one is
+   * configured, otherwise from the words alone, told it cannot see the photo.
+   * @throws 403 without il; 400/413 for a bad image; 404 for another user's chat; 429 at the quota.
+   */
+  async photoProcess(
+    user: User,
+    input: { chatId: string; characterId: string; photo: Buffer; message: string },
+  ): Promise<{ success: boolean; message: string; entry: ChatHistoryRow }> {
+    if (!user.image_generation) throw forbidden(NO_PLAN_PHOTOS, "plan:photos");
+    const jpeg = await normalisePicture(input.photo);
+    const chat = await this.chat.resolveChat(user, input.chatId);
+    if (chat.members.length === 0) throw badRequest("This group has no members yet.");
+    const character = this.member(chat, input.characterId);
+    const words = input.message.trim();
+    if (words.length > MESSAGE_MAX_LENGTH)
+      throw badRequest(`message: must be at most ${MESSAGE_MAX_LENGTH} characters`);
+    assertAllowedContent("Message", words);
+    const session = await this.chats.ensureSession(user.id, chat.chatKey, Boolean(chat.groupId), this.now());
+    const bucket = await this.reserve(user);
+    const file = `${randomUUID()}.jpg`;
+    const entry: ChatHistoryRow = { ...this.entry(session.id, character.id, words), message_image: file };
+    try {
+      await this.storage.put(`${chat.chatKey}/user_photo/${file}`, jpeg);
+      await this.repo.insertEntry(entry);
+    } catch (error) {
+      await this.chats.refundMessage(user.id, bucket);
+      throw error;
+    }
+    await this.chats.touchSession(session.id, this.now());
+    try {
+      const reply = await this.answerPhoto(user, chat, session, character, words, jpeg);
+      const done = { ...entry, reply_message: reply, reply_time: this.now(), status: "replied" };
+      await this.repo.updateEntry(entry.id, {
+        reply_message: reply,
+        reply_time: done.reply_time,
+        status: "replied",
+      });
+      return { success: true, message: "Photo sent.", entry: done };
+    } catch (error) {
+      await this.repo.updateEntry(entry.id, { status: "failed", error: String(error).slice(0, 500) });
+      await this.chats.refundMessage(user.id, bucket);
+      const message =
+        error instanceof LlmUnavailableError
+          ? error.message
+          : `${character.name} could not reply right now. Please try again.`;
+      return { success: false, message, entry: { ...entry, status: "failed" } };
+    }
+  }
+
+  private async answerPhoto(
+    user: User,
+    chat: ResolvedChat,
+    session: ChatSession,
+    character: Character,
+    words: string,
+    jpeg: Buffer,
+  ): Promise<string> {
+    const userName = displayName(user);
+    const others = chat.groupId ? chat.members.filter((m) => m.id !== character.id).map((m) => m.name) : [];
+    const names = new Map(chat.members.map((m) => [m.id, m.name]));
+    const history = await this.chats.recentTexts(session.id, 20, session.summary_until_seq);
+    const seeing = this.vision.enabled;
+    const note = seeing
+      ? words
+      : `[${userName} sent you a photo. You cannot see photos: do not describe it or pretend to see it; answer ${
+          words ? "their words" : "warmly"
+        } and you may ask what it shows.]${words ? ` ${words}` : ""}`;
+    const exchanges = history.map((h, index) => ({
+      userMessage: index === history.length - 1 ? note || "(photo)" : h.message,
+      reply: h.reply_message,
+      speaker: chat.groupId ? names.get(h.character_id) : undefined,
+    }));
+    const prompt = buildPrompt({
+      character: {
+        name: character.name,
+        sex: character.sex,
+        backstory: character.description,
+        appearance: character.appearance,
+        greeting: character.greeting,
+        language: await this.chats.languageName(character.language_id),
+      },
+      userName,
+      summary: session.summary,
+      history: exchanges,
+      contextWindow: this.llm.contextWindow(),
+      replyTokens: this.options.maxReplyTokens,
+      countTokens: (t) => this.llm.countTokens(t),
+      otherMembers: others,
+      uncensored: Boolean(user.uncensored),
+    });
+    const signal = AbortSignal.timeout(this.options.timeoutMs);
+    let raw: string;
+    if (seeing) {
+      // The photo goes with the last user message; the history before it is the usual prompt.
+      const last = prompt.at(-1);
+      const before = last?.role === "user" ? prompt.slice(0, -1) : prompt;
+      raw = await this.vision.answer({
+        messages: before,
+        text: words,
+        jpeg,
+        maxTokens: this.options.maxReplyTokens,
+        temperature: this.options.temperature,
+        signal,
+      });
+    } else {
+      const result = await this.llm.generate({
+        messages: prompt,
+        maxTokens: this.options.maxReplyTokens,
+        temperature: this.options.temperature,
+        stop: stopStrings(userName, others),
+        signal,
+      });
+      raw = result.text;
+    }
+    return cleanReply(raw, character.name, userName, others) || "…";
+  }
+
+  /**
+   * GET /chat/history/photos: the chat's photos (spec 3 "Photo history entry"), oldest first.
+   * @throws 404 for another user's chat.
+   */
+  async photos(
+    user: User,
+    chatId: string,
+  ): Promise<{ chat: ResolvedChat; rows: Awaited<ReturnType<ImagesRepo["photos"]>> }> {
+    const chat = await this.chat.resolveChat(user, chatId);
+    const session = await this.chats.ensureSession(user.id, chat.chatKey, Boolean(chat.groupId), this.now());
+    return { chat, rows: await this.repo.photos(session.id) };
+  }
+}
+
+/** Parses the request's type: 1 portrait (default), 2 landscape (spec 7, 9). */
+export function photoType(value: string | number | undefined): PhotoType {
+  return Number(value) === PHOTO_TYPE_LANDSCAPE ? PHOTO_TYPE_LANDSCAPE : PHOTO_TYPE_PORTRAIT;
+}

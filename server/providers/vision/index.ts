@@ -1,0 +1,36 @@
+import type { AppConfig } from "../../env";
+import { OpenAiVision } from "./openai";
+import { NoVision, type VisionProvider } from "./vision";
+
+/**
+ * The one place that maps configuration to a vision model (issue 8): VISION_BASE_URL and
+ * VISION_MODEL name an OpenAI-compatible endpoint; VISION_USE_LLM=1 reuses LLM_BASE_URL,
+ * LLM_API_KEY and LLM_MODEL (a multimodal chat model); otherwise there is none.
+ * @throws Error when VISION_BASE_URL is set without VISION_MODEL, or VISION_USE_LLM=1 without LLM_BASE_URL.
+ */
+export function createVision(config: AppConfig): VisionProvider {
+  if (config.VISION_BASE_URL) {
+    if (!config.VISION_MODEL)
+      throw new Error("Invalid configuration:\n  VISION_MODEL: required with VISION_BASE_URL");
+    return new OpenAiVision({
+      baseUrl: config.VISION_BASE_URL,
+      apiKey: config.VISION_API_KEY,
+      model: config.VISION_MODEL,
+      timeoutMs: config.VISION_TIMEOUT_MS,
+    });
+  }
+  if (config.VISION_USE_LLM === "1") {
+    if (!config.LLM_BASE_URL) {
+      throw new Error(
+        "Invalid configuration:\n  VISION_USE_LLM: needs LLM_BASE_URL (an OpenAI-compatible endpoint)",
+      );
+    }
+    return new OpenAiVision({
+      baseUrl: config.LLM_BASE_URL,
+      apiKey: config.LLM_API_KEY,
+      model: config.LLM_MODEL,
+      timeoutMs: config.VISION_TIMEOUT_MS,
+    });
+  }
+  return new NoVision();
+}
