@@ -51,6 +51,7 @@ async function post(base: string, url: string, form: Record<string, string>, tok
 async function newUser(base: string): Promise<{ token: string; characterId: string }> {
   const login = await post(base, "/api/auth/demo-login", { id: "demo" });
   const token = login.data!.token!;
+  await post(base, "/api/users/confirm-age", { confirm: "1" }, token);
   const presets = (await (
     await fetch(`${base}/api/characters/selection`, { headers: { authorization: `Bearer ${token}` } })
   ).json()) as { data: Array<{ characterPreDefinedUUID: string }> };

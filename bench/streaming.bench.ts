@@ -111,6 +111,11 @@ async function newUser(base: string): Promise<{ token: string; characterId: stri
   };
   const token = login.data.token;
   const auth = { authorization: `Bearer ${token}` };
+  await fetch(`${base}/api/users/confirm-age`, {
+    method: "POST",
+    headers: auth,
+    body: new URLSearchParams({ confirm: "1" }),
+  });
   const presets = (await (await fetch(`${base}/api/characters/selection`, { headers: auth })).json()) as {
     data: Array<{ characterPreDefinedUUID: string }>;
   };

@@ -3,7 +3,7 @@ import { type Browser, chromium, type Page, type Route } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ChatHistoryEntry, ChatProfileInfo, LoginData } from "../common/api";
 import { startTestServer } from "../server/testing/server";
-import { expectToast, installToastRecorder } from "./support/browser";
+import { demoSession, expectToast, installToastRecorder } from "./support/browser";
 
 /**
  * Session and error rules of the SPA in a real browser against the real server (spec 4, 5, 8):
@@ -51,11 +51,7 @@ describe.skipIf(!hasChromium)("session and errors in Chromium", () => {
 
   /** Signs in through the API (demo login) and stores the session the way the SPA does. */
   const signIn = async (page: Page, expiresInMs = 3_600_000): Promise<LoginData> => {
-    const answer = await fetch(`${base()}/api/auth/demo-login`, {
-      method: "POST",
-      body: new URLSearchParams({ id: "demo" }),
-    });
-    const envelope = (await answer.json()) as { data: LoginData };
+    const envelope = { data: await demoSession(base()) };
     await page.goto(`${base()}/maintenance`);
     await page.evaluate(
       ({ data, expiresIn }) => {

@@ -93,6 +93,13 @@ describe.skipIf(!hasChromium)("walking skeleton in Chromium", () => {
       // Start chatting with the new character.
       await page.getByRole("link", { name: "Start Chatting" }).first().click();
       await page.waitForURL("**/chat");
+      // The 18+ gate: asked once, stored by the server (issue 5).
+      const gate = page.getByRole("dialog");
+      await gate.getByRole("heading", { name: "Are you 18 or older?" }).waitFor();
+      await gate.getByRole("button", { name: "Yes, I am 18 or older" }).click();
+      await expect
+        .poll(() => page.evaluate(() => JSON.parse(localStorage.getItem("user") ?? "{}").adult))
+        .toBe("1");
       const input = page.getByRole("textbox", { name: "Type a message" });
       await expect.poll(() => input.isVisible(), { timeout: 15_000 }).toBe(true);
 

@@ -88,7 +88,15 @@ export async function demoSession(baseUrl: string): Promise<LoginData> {
   });
   const envelope = (await answer.json()) as { success: number; message: string; data: LoginData };
   if (envelope.success !== 1) throw new Error(`demo login failed: ${envelope.message}`);
-  return envelope.data;
+  // Chat needs the 18+ confirmation (issue 5); the gate itself is tested in skeleton.e2e.
+  const confirmed = await fetch(`${baseUrl}/api/users/confirm-age`, {
+    method: "POST",
+    headers: { Authorization: `Bearer ${envelope.data.token}` },
+    body: new URLSearchParams({ confirm: "1" }),
+  });
+  const adult = (await confirmed.json()) as { success: number; message: string; data: LoginData["user"] };
+  if (adult.success !== 1) throw new Error(`confirm-age failed: ${adult.message}`);
+  return { ...envelope.data, user: adult.data };
 }
 
 /** Stores a session in the page's local storage the way the SPA does (keys token and user). */

@@ -42,11 +42,24 @@ export async function call(
   return { status: response.statusCode, body: response.json() };
 }
 
-/** Signs in a fresh demo user. @returns its token and user id. */
-export async function demoLogin(app: FastifyInstance): Promise<{ token: string; userId: string }> {
+/**
+ * Signs in a fresh demo user who has confirmed being 18 or older (chat needs it; pass
+ * `adult: false` to leave it unconfirmed). @returns its token and user id.
+ */
+export async function demoLogin(
+  app: FastifyInstance,
+  options: { adult?: boolean } = {},
+): Promise<{ token: string; userId: string }> {
   const { body } = await call(app, "POST", "/api/auth/demo-login", { form: { id: "demo" } });
   const data = body.data as { token: string; user: { id: string } };
+  if (options.adult !== false) await confirmAge(app, data.token);
   return { token: data.token, userId: data.user.id };
+}
+
+/** POST /api/users/confirm-age for the user of `token`. @throws Error when refused. */
+export async function confirmAge(app: FastifyInstance, token: string): Promise<void> {
+  const answer = await call(app, "POST", "/api/users/confirm-age", { token, form: { confirm: "1" } });
+  if (answer.body.success !== 1) throw new Error(`confirm-age failed: ${answer.body.message}`);
 }
 
 /** Signs in a demo user and gives them the first preset character. */

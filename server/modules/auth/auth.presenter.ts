@@ -11,6 +11,7 @@ export function presentSessionUser(user: User): SessionUser {
     vl: user.voice_limit,
     pl: user.photo_upload ? "1" : "0",
     il: user.image_generation ? "1" : "0",
+    adult: user.adult_confirmed_at ? "1" : "0",
     name: user.full_name,
     userName: user.user_name,
     userEmail: user.is_demo ? "" : user.email,

@@ -7,7 +7,7 @@ import { type LlmProvider, LlmUnavailableError } from "../../providers/llm/llm";
 import { quotaPeriodKey } from "../auth/auth.service";
 import type { CharactersRepo } from "../characters/characters.repo";
 import { type MemoryService, SUMMARY_TRIGGER } from "../memory/memory.service";
-import { assertAllowedContent } from "../safety/content-rules";
+import { assertAdultConfirmed, assertAllowedContent } from "../safety/content-rules";
 import { type ChatRepo, nextSeq } from "./chat.repo";
 import { buildPrompt, cleanReply, fillPlaceholders, stopStrings } from "./prompt";
 import { chooseSpeakers } from "./turn-order";
@@ -242,6 +242,7 @@ export class ChatService {
   ): Promise<
     { repeated: SendResult } | { session: ChatSession; entry: ChatHistoryRow; bucket: "plan" | "extra" }
   > {
+    assertAdultConfirmed(user);
     if (message === FIRST_MESSAGE_MARKER) throw badRequest("message: this text is reserved.");
     assertAllowedContent("Message", message);
     const now = this.now();

@@ -2,7 +2,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { PresetCharacter } from "../../../common/api";
-import { call, describeEachDatabase } from "../../testing/api";
+import { call, confirmAge, describeEachDatabase } from "../../testing/api";
 import { ScriptedLlm } from "../../testing/fake-llm";
 import { startMailCatcher } from "../../testing/mail";
 import { createTestApp, type TestApp } from "../../testing/server";
@@ -90,6 +90,7 @@ describeEachDatabase("free subscription through a video comment", (dialect) => {
     const login = await call(t.app, "POST", "/api/auth/login", { form: { email, password } });
     expect(login.body.success).toBe(1);
     const token = (login.body.data as { token: string }).token;
+    await confirmAge(t.app, token);
     const presets = (await call(t.app, "GET", "/api/characters/selection", { token })).body
       .data as PresetCharacter[];
     const created = await call(t.app, "POST", "/api/characters/create-preselect", {

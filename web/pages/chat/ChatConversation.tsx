@@ -1,5 +1,6 @@
-import { useId, useMemo, useState } from "react";
+import { useEffect, useId, useMemo, useState } from "react";
 import type { ChatProfileInfo } from "../../../common/api";
+import { useAdultGate } from "../../hooks/useAdultGate";
 import { useChatCapabilities } from "../../hooks/useChatCapabilities";
 import { useChatCharacters } from "../../hooks/useChatCharacters";
 import { useChatHistory } from "../../hooks/useChatHistory";
@@ -8,6 +9,7 @@ import { type LiveChatItem, useChatSender } from "../../hooks/useChatSender";
 import { useChatSettings } from "../../hooks/useChatSettings";
 import { useMediaQuery } from "../../hooks/useMediaQuery";
 import { useScreenWake } from "../../hooks/useScreenWake";
+import { useSessionUser } from "../../hooks/useSessionUser";
 import { AppSwal } from "../../lib/dialogs";
 import { ChatHeader } from "./components/ChatHeader";
 import { ChatSidebar } from "./components/ChatSidebar";
@@ -45,6 +47,18 @@ export function ChatConversation({ userId, info, chatId, isGroup }: ChatConversa
   const [focusSignal, setFocusSignal] = useState(0);
   const sidebarId = useId();
   useScreenWake(settings.enableScreenWake);
+  const adult = useSessionUser()?.adult === "1";
+  useAdultGate(adult);
+
+  // On narrow screens the sidebar is a drawer over the chat: Escape closes it like a popup.
+  useEffect(() => {
+    if (!narrow || !sidebarOpen) return;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === "Escape") setSidebarChoice(false);
+    };
+    document.addEventListener("keydown", onKey);
+    return () => document.removeEventListener("keydown", onKey);
+  }, [narrow, sidebarOpen]);
 
   const replier = info.characters[0]?.id ?? "";
   const mute = settings.muteVoice || !(capabilities?.voiceReplies.enabled ?? false);
@@ -137,7 +151,7 @@ export function ChatConversation({ userId, info, chatId, isGroup }: ChatConversa
           </div>
         )}
         <Composer
-          canSend={sender.canSend && !history.isLoading}
+          canSend={sender.canSend && !history.isLoading && adult}
           onSend={sender.send}
           chat={capabilities?.chat}
           speechInput={capabilities?.speechInput}

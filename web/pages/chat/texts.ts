@@ -4,6 +4,11 @@
  */
 export const chatTexts = {
   loadingChat: "Loading chat",
+  // The 18+ gate (issue 5)
+  ageTitle: "Are you 18 or older?",
+  ageText: "Companion is for adults. Please confirm that you are at least 18 years old to chat.",
+  ageConfirm: "Yes, I am 18 or older",
+  ageLeave: "No",
   unavailableTitle: "Chat unavailable",
   unavailableText: "We could not open this chat. Pick a character to start chatting.",
   online: "online",
