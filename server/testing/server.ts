@@ -52,6 +52,8 @@ export async function createTestApp(
     DATABASE_URL: databaseUrl,
     LOG_LEVEL: "silent",
     LLM_PROVIDER: "none",
+    // Spoken replies cost CPU in every chat test: on only where a test asks (TTS_PROVIDER=espeak).
+    TTS_PROVIDER: "none",
     PORT: "0",
     HOST: "127.0.0.1",
     RATE_LIMIT_ENABLED: "0",

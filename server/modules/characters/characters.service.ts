@@ -6,7 +6,6 @@ import { badRequest, forbidden, notFound } from "../../http/errors";
 import { normalisePicture } from "../../http/uploads";
 import type { LlmProvider } from "../../providers/llm/llm";
 import type { FileStorage } from "../../providers/storage/storage";
-import type { TtsProvider } from "../../providers/tts/tts";
 import { assertAllowedContent } from "../safety/content-rules";
 import { buildCards, type CardData, readCard } from "./card";
 import type { CharactersRepo, NewCharacter } from "./characters.repo";
@@ -32,7 +31,8 @@ export class CharactersService {
     private readonly repo: CharactersRepo,
     private readonly storage: FileStorage,
     private readonly llm: LlmProvider,
-    private readonly tts: TtsProvider,
+    /** Voice samples (issue 7: server/modules/voice, cached by voice and text). */
+    private readonly voiceSamples: { preview(voiceName: string): Promise<string> },
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -177,20 +177,13 @@ export class CharactersService {
   }
 
   /**
-   * A short sample of a voice (spec 7 `voice/preview`), stored under voice/ and cached by name.
+   * A short sample of a voice in its language (spec 7 `voice/preview`), stored under voice/ and
+   * cached by voice and text.
    * @returns the audio's path under /content/. @throws AppError 404 for an unknown voice;
    * TtsUnavailableError while no engine is configured.
    */
   async previewVoice(voiceName: string): Promise<string> {
-    const voice = await this.repo.findVoice(voiceName);
-    if (!voice) throw notFound("Unknown voice.");
-    const { audio, extension } = await this.tts.synthesize(
-      "Hi! This is how I sound. I can't wait to talk with you.",
-      voice.provider_voice,
-    );
-    const key = `voice/preview-${voice.id}.${extension}`;
-    await this.storage.put(key, audio);
-    return `/content/${key}`;
+    return this.voiceSamples.preview(voiceName);
   }
 
   /**

@@ -187,7 +187,9 @@ export class ChatRepo {
 
   async updateEntry(
     id: string,
-    patch: Partial<Pick<ChatHistoryRow, "reply_message" | "reply_time" | "status" | "error">>,
+    patch: Partial<
+      Pick<ChatHistoryRow, "reply_message" | "reply_time" | "status" | "error" | "reply_audio_url">
+    >,
   ): Promise<void> {
     await this.db.updateTable("chat_history").set(patch).where("id", "=", id).execute();
   }

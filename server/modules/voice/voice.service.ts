@@ -1,0 +1,274 @@
+import { createHash } from "node:crypto";
+import { FIRST_MESSAGE_MARKER } from "../../../common/constants";
+import {
+  LISTENING_PLACEHOLDER,
+  SentenceStream,
+  speechSentences,
+  uncensorTranscript,
+} from "../../../common/speech";
+import type { ChatHistoryRow, User } from "../../db/schema";
+import { AppError, badRequest } from "../../http/errors";
+import type { FileStorage } from "../../providers/storage/storage";
+import type { SpeechAudio, SttProvider } from "../../providers/stt/stt";
+import type { TtsProvider, VoiceEntry } from "../../providers/tts/tts";
+import type { CharactersRepo } from "../characters/characters.repo";
+import type { ChatRepo } from "../chat/chat.repo";
+import type { ChatService, SendResult } from "../chat/chat.service";
+
+/** One sentence of a streamed reply, spoken (SSE event `audio`). */
+export interface SentenceAudio {
+  /** The entry the reply belongs to (chatHistoryUUID). */
+  chatHistoryUUID: string;
+  /** 0 for the first sentence. */
+  index: number;
+  /** The words spoken (narration dropped). */
+  text: string;
+  /** /content/voice/<hash>.mp3 */
+  audioUrl: string;
+}
+
+/** A short sample per seeded language for the voice preview (spec 7 `voice/preview`). */
+const PREVIEW_TEXT: Record<string, string> = {
+  en: "Hi! This is how I sound. I can't wait to talk with you.",
+  es: "¡Hola! Así suena mi voz. Tengo muchas ganas de hablar contigo.",
+  fr: "Salut ! Voici ma voix. J'ai hâte de parler avec toi.",
+  de: "Hallo! So klingt meine Stimme. Ich freue mich darauf, mit dir zu sprechen.",
+  it: "Ciao! Questa è la mia voce. Non vedo l'ora di parlare con te.",
+  pt: "Olá! Esta é a minha voz. Mal posso esperar para conversar contigo.",
+};
+
+/** Sniffs a recording's container from its bytes (never the client's name or type). */
+function sniffAudio(bytes: Buffer): { type: string; ext: string } | undefined {
+  const ascii = (from: number, to: number) => bytes.subarray(from, to).toString("latin1");
+  if (bytes.length < 12) return undefined;
+  if (bytes.readUInt32BE(0) === 0x1a45dfa3) return { type: "audio/webm", ext: "webm" };
+  if (ascii(0, 4) === "OggS") return { type: "audio/ogg", ext: "ogg" };
+  if (ascii(0, 4) === "RIFF" && ascii(8, 12) === "WAVE") return { type: "audio/wav", ext: "wav" };
+  if (ascii(4, 8) === "ftyp") return { type: "audio/mp4", ext: "m4a" };
+  if (ascii(0, 3) === "ID3" || (bytes[0] === 0xff && (bytes[1]! & 0xe0) === 0xe0))
+    return { type: "audio/mpeg", ext: "mp3" };
+  if (ascii(0, 4) === "fLaC") return { type: "audio/flac", ext: "flac" };
+  return undefined;
+}
+
+/**
+ * Spoken replies, voice previews and transcripts (issue 7).
+ * - Audio is cached by engine, voice and text: `voice/<sha256>.mp3` under /content/; the same
+ *   text in the same voice is never synthesized twice.
+ * - A reply is spoken sentence by sentence (narration between asterisks dropped); its whole
+ *   audio is the sentences' MP3 frames one after another.
+ * - Failures of the engine never fail a chat message: the reply then has no audio (logged).
+ */
+export class VoiceService {
+  /** Syntheses under way, by storage key (two requests for the same audio share one). */
+  private readonly inFlight = new Map<string, Promise<string>>();
+
+  constructor(
+    private readonly tts: TtsProvider,
+    private readonly stt: SttProvider,
+    private readonly storage: FileStorage,
+    private readonly characters: CharactersRepo,
+    private readonly chatRepo: ChatRepo,
+    private readonly chat: ChatService,
+    private readonly options: { maxRecordingBytes: number },
+    private readonly log: (error: unknown) => void = () => {},
+  ) {}
+
+  /** Whether replies can be spoken on this server (capabilities call). */
+  get speaks(): boolean {
+    return this.tts.name !== "none";
+  }
+
+  /** Whether recordings can be transcribed here (capabilities call). */
+  get transcribes(): boolean {
+    return this.stt.name !== "none";
+  }
+
+  /**
+   * Audio of `text` in a voice of the seeded list, from the cache or synthesized once.
+   * @returns its path under /content/ ("/content/voice/<hash>.mp3").
+   * @throws TtsUnavailableError with TTS_PROVIDER=none; AppError 502 when a remote engine fails.
+   */
+  async speak(voice: VoiceEntry, text: string): Promise<string> {
+    const providerVoice = this.tts.voiceFor(voice);
+    const key = `voice/${this.hash(providerVoice, text)}.mp3`;
+    return this.once(key, async () => {
+      const { audio } = await this.tts.synthesize(text, providerVoice);
+      await this.storage.put(key, audio);
+    });
+  }
+
+  /**
+   * Audio of several sentences as one file: each sentence from the cache (or synthesized), their
+   * MP3 frames joined. @returns "" when there is nothing to say.
+   */
+  async speakAll(voice: VoiceEntry, sentences: string[]): Promise<string> {
+    if (sentences.length === 0) return "";
+    if (sentences.length === 1) return this.speak(voice, sentences[0]!);
+    const parts = await Promise.all(sentences.map((s) => this.speak(voice, s)));
+    const key = `voice/${this.hash(this.tts.voiceFor(voice), sentences.join("\n"))}.mp3`;
+    return this.once(key, async () => {
+      const bytes = await Promise.all(parts.map((url) => this.storage.read(url.replace(/^\/content\//, ""))));
+      await this.storage.put(key, Buffer.concat(bytes.map((b) => b ?? Buffer.alloc(0))));
+    });
+  }
+
+  /**
+   * The voice preview (spec 4, 7 `voice/preview`): a short sample in the voice's language.
+   * @throws AppError 404 for an unknown voice; TtsUnavailableError when voices are off.
+   */
+  async preview(voiceName: string): Promise<string> {
+    const voice = await this.characters.findVoice(voiceName);
+    if (!voice) throw new AppError("not_found", 404, "Unknown voice.");
+    return this.speak(voice, PREVIEW_TEXT[voice.language_code] ?? PREVIEW_TEXT.en!);
+  }
+
+  /**
+   * Speaks a stored reply and records its audio on the entry (`chatHistoryReplyAudioUrl`).
+   * @returns the audio's path, or "" when the reply has nothing to say, voices are off or the
+   * engine failed (logged).
+   */
+  async replyAudio(user: User, entry: ChatHistoryRow | undefined): Promise<string> {
+    if (!entry?.reply_message || !this.speaks) return "";
+    try {
+      const voice = await this.voiceOf(user, entry.character_id);
+      if (!voice) return "";
+      const url = await this.speakAll(voice, speechSentences(entry.reply_message));
+      if (url) await this.chatRepo.updateEntry(entry.id, { reply_audio_url: url });
+      entry.reply_audio_url = url;
+      return url;
+    } catch (error) {
+      this.log(error);
+      return "";
+    }
+  }
+
+  /**
+   * Speaks a reply while it streams: each finished sentence is synthesized at once and handed to
+   * `onAudio` in order, so the browser starts playing before the reply is written out.
+   * Call `start` with the answering character, `push` with each token, then `finish`.
+   */
+  replySpeaker(user: User, onAudio: (audio: SentenceAudio) => void) {
+    const stream = new SentenceStream();
+    let voice: Promise<VoiceEntry | undefined> = Promise.resolve(undefined);
+    let entryId = "";
+    let index = 0;
+    let chain: Promise<void> = Promise.resolve();
+    const say = (sentences: string[]) => {
+      for (const text of sentences) {
+        const at = index++;
+        // Started at once (the engine keeps the order); announced in order.
+        const url = voice.then((v) => (v ? this.speak(v, text) : ""));
+        chain = chain.then(async () => {
+          const audioUrl = await url.catch((error: unknown) => {
+            this.log(error);
+            return "";
+          });
+          if (audioUrl) onAudio({ chatHistoryUUID: entryId, index: at, text, audioUrl });
+        });
+      }
+    };
+    return {
+      start: (entry: ChatHistoryRow) => {
+        if (!this.speaks) return;
+        entryId = entry.id;
+        voice = this.voiceOf(user, entry.character_id).catch((error: unknown) => {
+          this.log(error);
+          return undefined;
+        });
+      },
+      push: (text: string) => {
+        if (entryId) say(stream.push(text));
+      },
+      /** Waits for the sentences under way, then speaks the stored reply as one file. */
+      finish: async (entry: ChatHistoryRow | undefined): Promise<string> => {
+        await chain;
+        return this.replyAudio(user, entry);
+      },
+    };
+  }
+
+  /**
+   * Transcribes a recording (POST /api/chat/transcribe) and applies spec 5's censored-word rule.
+   * @throws AppError 413 above the size limit, 400 for bytes that are no known audio container,
+   * SttUnavailableError when no endpoint is configured.
+   */
+  async transcribe(bytes: Buffer, language?: string): Promise<string> {
+    if (bytes.length > this.options.maxRecordingBytes) {
+      throw new AppError(
+        "recording_too_large",
+        413,
+        `The recording is too long (at most ${Math.floor(this.options.maxRecordingBytes / 1024)} KB).`,
+      );
+    }
+    const kind = sniffAudio(bytes);
+    if (!kind) throw badRequest("audio: not a recording this server understands (webm, ogg, wav, mp4, mp3).");
+    const audio: SpeechAudio = { bytes, type: kind.type, filename: `speech.${kind.ext}` };
+    return uncensorTranscript(await this.stt.transcribe(audio, language));
+  }
+
+  /**
+   * The audio-message call (spec 7, path ours: POST /api/chat/audio-message). With
+   * `isGreeting`, nothing is sent: the newest greeting of the chat (by `characterId`, else any)
+   * is answered with its audio. Otherwise the message (spoken in voice chat; empty means
+   * 'listening', spec 5) is sent like `chat/message` and the reply comes with its audio.
+   * `mute` answers without audio.
+   * @throws as ChatService.sendMessage; AppError 404 when there is no greeting.
+   */
+  async audioMessage(
+    user: User,
+    input: { message: string; chatId: string; characterId: string; isGreeting: boolean; mute: boolean },
+  ): Promise<{ result: SendResult; audioUrl: string }> {
+    let result: SendResult;
+    if (input.isGreeting) {
+      const rows = await this.chat.historyPage(user, input.chatId, 0, 100);
+      const greeting = rows
+        .filter(
+          (r) =>
+            r.message === FIRST_MESSAGE_MARKER &&
+            (!input.characterId || r.character_id === input.characterId),
+        )
+        .at(-1);
+      if (!greeting) throw new AppError("not_found", 404, "This chat has no greeting.");
+      result = { success: true, message: "Greeting.", entry: greeting, modelMs: 0 };
+    } else {
+      result = await this.chat.sendMessage(user, {
+        message: input.message.trim() || LISTENING_PLACEHOLDER,
+        chatId: input.chatId,
+        characterId: input.characterId,
+      });
+    }
+    const audioUrl =
+      input.mute || !result.success
+        ? ""
+        : result.entry?.reply_audio_url || (await this.replyAudio(user, result.entry));
+    return { result, audioUrl };
+  }
+
+  /** The voice of one of the user's characters, or undefined when it has none. */
+  private async voiceOf(user: User, characterId: string): Promise<VoiceEntry | undefined> {
+    const character = await this.characters.findOwned(user.id, characterId);
+    if (!character) return undefined;
+    return this.characters.findVoice(character.voice);
+  }
+
+  private hash(providerVoice: string, text: string): string {
+    return createHash("sha256")
+      .update(`${this.tts.name}\n${providerVoice}\n${text}`)
+      .digest("hex")
+      .slice(0, 40);
+  }
+
+  /** Makes the file at `key` once (cache on disk, shared while under way). @returns its /content/ path. */
+  private once(key: string, make: () => Promise<void>): Promise<string> {
+    const running = this.inFlight.get(key);
+    if (running) return running;
+    const url = `/content/${key}`;
+    const job = (async () => {
+      if (!(await this.storage.exists(key))) await make();
+      return url;
+    })().finally(() => this.inFlight.delete(key));
+    this.inFlight.set(key, job);
+    return job;
+  }
+}

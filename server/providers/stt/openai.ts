@@ -1,0 +1,51 @@
+import { AppError } from "../../http/errors";
+import type { SpeechAudio, SttProvider } from "./stt";
+
+export interface OpenAiSttOptions {
+  /** Base URL up to and including /v1, e.g. http://localhost:8000/v1 (faster-whisper-server). */
+  baseUrl: string;
+  apiKey: string;
+  /** e.g. "whisper-1", "Systran/faster-whisper-small". */
+  model: string;
+  timeoutMs: number;
+}
+
+/**
+ * Any OpenAI-compatible transcription endpoint (issue 7): `POST {base}/audio/transcriptions`,
+ * multipart with `file` and `model` (and `language` when known), answering JSON `{ text }`.
+ * Works with OpenAI, whisper.cpp's server (its /v1 route) and faster-whisper-server.
+ */
+export class OpenAiStt implements SttProvider {
+  readonly name = "openai";
+  constructor(private readonly options: OpenAiSttOptions) {}
+
+  async transcribe(audio: SpeechAudio, language?: string): Promise<string> {
+    const form = new FormData();
+    form.append("file", new Blob([new Uint8Array(audio.bytes)], { type: audio.type }), audio.filename);
+    form.append("model", this.options.model);
+    form.append("response_format", "json");
+    if (language) form.append("language", language);
+    let response: Response;
+    try {
+      response = await fetch(`${this.options.baseUrl.replace(/\/+$/, "")}/audio/transcriptions`, {
+        method: "POST",
+        headers: this.options.apiKey ? { authorization: `Bearer ${this.options.apiKey}` } : {},
+        body: form,
+        signal: AbortSignal.timeout(this.options.timeoutMs),
+      });
+    } catch (error) {
+      throw new AppError("stt_failed", 502, `Speech could not be transcribed right now (${String(error)}).`);
+    }
+    if (!response.ok) {
+      throw new AppError(
+        "stt_failed",
+        502,
+        `Speech could not be transcribed right now (HTTP ${response.status}).`,
+      );
+    }
+    const body = (await response.json()) as { text?: unknown };
+    if (typeof body.text !== "string")
+      throw new AppError("stt_failed", 502, "The transcription answer had no text.");
+    return body.text.trim();
+  }
+}
