@@ -1,10 +1,70 @@
-import type { TestApp } from "./server";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import pg from "pg";
+import { type App, buildApp } from "../app";
+import { loadConfig } from "../env";
+import type { LlmProvider } from "../providers/llm/llm";
+import { TEST_DATABASE_URL, type TestApp } from "./server";
 
 /** Gives a user the plan flags of pictures (il = '1') and, optionally, uncensored pictures. */
-export async function allowPictures(app: TestApp, userId: string, uncensored = false): Promise<void> {
+export async function allowPictures(app: TestApp | App, userId: string, uncensored = false): Promise<void> {
   await app.db.db
     .updateTable("users")
     .set({ image_generation: 1, uncensored: uncensored ? 1 : 0 })
     .where("id", "=", userId)
     .execute();
+}
+
+/**
+ * A data directory and database that outlive one app: `start()` builds an app on them (a fresh
+ * process after a restart), `dispose()` removes both. PostgreSQL gets its own database on
+ * TEST_DATABASE_URL's server.
+ */
+export async function restartableData(
+  dialect: "sqlite" | "postgres",
+  env: Record<string, string>,
+  llm?: LlmProvider,
+): Promise<{ dataDir: string; start(): Promise<App>; dispose(): Promise<void> }> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "companion-restart-"));
+  let databaseUrl = "";
+  let drop = async () => {};
+  if (dialect === "postgres") {
+    const name = `companion_restart_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
+    const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
+    await admin.connect();
+    await admin.query(`create database ${name}`);
+    await admin.end();
+    const url = new URL(TEST_DATABASE_URL);
+    url.pathname = `/${name}`;
+    databaseUrl = url.toString();
+    drop = async () => {
+      const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
+      await client.connect();
+      await client.query(`drop database if exists ${name} with (force)`);
+      await client.end();
+    };
+  }
+  return {
+    dataDir,
+    start: () =>
+      buildApp(
+        loadConfig({
+          DATA_DIR: dataDir,
+          DATABASE_URL: databaseUrl,
+          LOG_LEVEL: "silent",
+          LLM_PROVIDER: "none",
+          TTS_PROVIDER: "none",
+          PORT: "0",
+          HOST: "127.0.0.1",
+          RATE_LIMIT_ENABLED: "0",
+          ...env,
+        }),
+        { llm },
+      ),
+    async dispose() {
+      await drop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
 }
