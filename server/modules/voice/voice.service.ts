@@ -182,6 +182,7 @@ export class VoiceService {
       },
       /** Waits for the sentences under way, then speaks the stored reply as one file. */
       finish: async (entry: ChatHistoryRow | undefined): Promise<string> => {
+        if (entryId) say(stream.end());
         await chain;
         return this.replyAudio(user, entry);
       },
