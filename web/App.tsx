@@ -48,6 +48,8 @@ const ProfilePage = lazy(() =>
 const ChangePasswordPage = lazy(() =>
   import("./pages/profile/ChangePasswordPage").then((m) => ({ default: m.ChangePasswordPage })),
 );
+// issue 9: the admin console, loaded only when opened (and shown only once the server confirms the role).
+const AdminPage = lazy(() => import("./pages/admin/AdminPage").then((m) => ({ default: m.AdminPage })));
 
 /**
  * The route table (spec 2). Public, inside the shared public layout: / and /home, /free-chat
@@ -56,7 +58,7 @@ const ChangePasswordPage = lazy(() =>
  * /forbidden, /maintenance, /logout and the 404 page.
  * Protected (no stored user → /login): /characters/list, /characters/selection,
  * /characters/add, /characters/update, /user/profile, /user/change-password,
- * /character-select/:id, /chat.
+ * /character-select/:id, /chat, and /admin (issue 9: admins only, others go to /forbidden).
  */
 export const routes: RouteObject[] = [
   {
@@ -91,6 +93,7 @@ export const routes: RouteObject[] = [
           { path: "/characters/update", element: <CharacterFormPage mode="update" /> },
           { path: "/user/profile", element: <ProfilePage /> },
           { path: "/user/change-password", element: <ChangePasswordPage /> },
+          { path: "/admin", element: <AdminPage /> },
         ],
       },
       { path: "/character-select/:id", element: <CharacterSelectRedirect /> },

@@ -1,4 +1,4 @@
-import type { Envelope, LoginData } from "../../common/api";
+import type { Envelope, LoginData, SessionUser } from "../../common/api";
 import { apiRequest, ensureSuccess } from "./client";
 import { ApiError } from "./errors";
 
@@ -67,12 +67,13 @@ export function forgotPassword(email: string): Promise<Envelope> {
 
 /**
  * POST /auth/extend with `token` and the bearer header (spec 4, 7). Resolves the new token
- * (from `data.token`, a top-level `token`, or the old one when the server keeps it);
- * throws `ApiError` when the server refuses.
+ * (from `data.token`, a top-level `token`, or the old one when the server keeps it) and, when
+ * the server sends it, the fresh session user (issue 9: flags follow a plan change without
+ * signing out); throws `ApiError` when the server refuses.
  */
-export async function extendToken(token: string): Promise<string> {
+export async function extendToken(token: string): Promise<{ token: string; user?: SessionUser }> {
   const answer = ensureSuccess(
-    await apiRequest<Envelope<{ token?: string }> & { token?: string }>("/auth/extend", {
+    await apiRequest<Envelope<{ token?: string; user?: SessionUser }> & { token?: string }>("/auth/extend", {
       method: "POST",
       body: new URLSearchParams({ token }),
       token,
@@ -80,5 +81,6 @@ export async function extendToken(token: string): Promise<string> {
   );
   const next = answer.data?.token ?? answer.token ?? token;
   if (typeof next !== "string" || next === "") throw new ApiError("No token in extend answer", "envelope");
-  return next;
+  const user = answer.data?.user;
+  return { token: next, user: user !== undefined && typeof user.id === "string" ? user : undefined };
 }

@@ -17,6 +17,12 @@ export interface PricingPlan {
   pricingPlanName: string;
   /** HTML; sanitized with DOMPurify before it is shown. */
   pricingDescription: string;
+  /** Ours (issue 9): the plan's id, for checkout. */
+  pricingPlanUUID?: string;
+  /** Ours: 1 when the plan is bought through checkout here, 0 when it is granted elsewhere. */
+  pricingCheckout?: 0 | 1;
+  /** Ours: 1 for the signed-in user's current plan. */
+  pricingCurrent?: 0 | 1;
 }
 
 /** GET /payment/pricing: the plans in display order. Throws `ApiError` on success 0. */

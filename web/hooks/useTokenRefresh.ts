@@ -2,13 +2,14 @@ import { useEffect } from "react";
 import { TOKEN_CHECK_INTERVAL_MS } from "../../common/constants";
 import { extendToken } from "../api/auth";
 import { endSession } from "../api/client";
-import { readToken, saveToken } from "../lib/session";
+import { readToken, saveToken, saveUser } from "../lib/session";
 import { decideTokenAction } from "../lib/tokenPolicy";
 
 /**
  * Keeps the session token fresh while a signed-in screen is mounted (spec 4, 9): checks once
  * on mount and then every 180,000 ms. Expired → logout; under 300,000 ms left → POST
- * /auth/extend and set the expiry one hour ahead; extend fails → logout.
+ * /auth/extend and set the expiry one hour ahead, storing the fresh session user it answers
+ * (issue 9: flags follow a plan change); extend fails → logout.
  */
 export function useTokenRefresh(): void {
   useEffect(() => {
@@ -23,7 +24,10 @@ export function useTokenRefresh(): void {
           await endSession("/");
         } else if (action === "extend" && token !== null) {
           try {
-            saveToken(await extendToken(token.token));
+            const extended = await extendToken(token.token);
+            saveToken(extended.token);
+            // issue 9: the server's fresh flags (a plan change) replace the stored ones.
+            if (extended.user !== undefined) saveUser(extended.user);
           } catch (error) {
             console.error("extend", error);
             await endSession("/");

@@ -1,10 +1,12 @@
 import { PRODUCT_NAME } from "../../../common/constants";
 import { usePricingPlans } from "../../hooks/usePricingPlans";
+import { PlanAction } from "./components/PlanAction";
 import { PricingCard } from "./components/PricingCard";
 
 /**
  * `/pricing` (spec 2 "Pricing"): plan cards from GET /payment/pricing and a footer with the
- * current year. A load failure is only logged (spec 8); the page then shows no cards.
+ * current year. A load failure is only logged (spec 8); the page then shows no cards. A
+ * signed-in user can subscribe to plans sold here through Stripe Checkout (issue 9).
  */
 export function PricingPage() {
   const plans = usePricingPlans();
@@ -17,6 +19,7 @@ export function PricingPage() {
           {plans.data.map((plan) => (
             <li key={`${plan.pricingPlanName}-${plan.pricingUrl}`}>
               <PricingCard plan={plan} />
+              <PlanAction plan={plan} />
             </li>
           ))}
         </ul>

@@ -1,11 +1,20 @@
+import { useSearchParams } from "react-router";
 import { Spinner } from "../../components/Spinner";
 import { useProfile } from "../../hooks/useProfile";
 import { useSessionUser } from "../../hooks/useSessionUser";
+import { useSessionUserRefresh } from "../../hooks/useSessionUserRefresh";
+import { PlanPanel } from "./components/PlanPanel";
 import { ProfileForm } from "./components/ProfileForm";
 
-/** `/user/profile` (spec 2 "Profile"): loads GET /users/profile/?id=<user id> and shows the form. */
+/**
+ * `/user/profile` (spec 2 "Profile"): loads GET /users/profile/?id=<user id> and shows the form,
+ * then the plan panel (issue 9: add-on, manage subscription).
+ */
 export function ProfilePage() {
   const user = useSessionUser();
+  // Back from a payment page: the new plan's flags are fetched at once (issue 9).
+  const [search] = useSearchParams();
+  useSessionUserRefresh(search.get("checkout") === "success");
   const profile = useProfile(user?.id);
   return (
     <section className="entity-page">
@@ -23,6 +32,11 @@ export function ProfilePage() {
           <ProfileForm key={user.id} userId={user.id} profile={profile.data} />
         )}
       </div>
+      {profile.data !== undefined && (
+        <div className="card entity-card">
+          <PlanPanel profile={profile.data} />
+        </div>
+      )}
     </section>
   );
 }

@@ -1,0 +1,207 @@
+import type { Envelope } from "../../common/api";
+import { apiRequest, ensureSuccess } from "./client";
+import { ApiError } from "./errors";
+
+/**
+ * The admin console's calls (issue 9), all under /api/admin. The server checks the admin role
+ * on every call: anyone else gets 403 `{success: 0}`, which throws `ApiError('envelope')`.
+ */
+
+export interface AdminMe {
+  id: string;
+  email: string;
+  name: string;
+}
+
+export interface AdminPlan {
+  id: string;
+  name: string;
+  /** Dollars, e.g. "9.99". */
+  price: string;
+  description: string;
+  url: string;
+  image: string;
+  stripePriceId: string;
+  cl: number;
+  vl: number;
+  pl: boolean;
+  il: boolean;
+  messageLimit: number;
+  quotaPeriod: "day" | "month";
+  uncensored: boolean;
+  users: number;
+}
+
+export interface AdminPreset {
+  id: string;
+  name: string;
+  sex: "0" | "1";
+  voice: string;
+  languageId: string;
+  description: string;
+  greeting: string;
+  appearance: string;
+  photo: string;
+}
+
+export interface AdminUser {
+  id: string;
+  email: string;
+  name: string;
+  userName: string;
+  role: string;
+  blocked: boolean;
+  planId: string;
+  planName: string;
+  planEndsAt: string;
+  cl: number;
+  vl: number;
+  pl: boolean;
+  il: boolean;
+  chatLimit: number;
+  chatCount: number;
+  extraMessages: number;
+  subscribed: boolean;
+  createdAt: string;
+}
+
+export interface AdminContactMessage {
+  id: string;
+  name: string;
+  email: string;
+  subject: string;
+  message: string;
+  createdAt: string;
+}
+
+export interface AdminFreeSubscription {
+  id: string;
+  email: string;
+  code: string;
+  status: string;
+  checks: number;
+  lastError: string;
+  expiresAt: string;
+  createdAt: string;
+}
+
+export interface AdminAuditEntry {
+  id: string;
+  adminEmail: string;
+  action: string;
+  target: string;
+  details: string;
+  createdAt: string;
+}
+
+async function getList<T>(path: string, query?: Record<string, string>): Promise<T[]> {
+  const answer = ensureSuccess(await apiRequest<Envelope<T[]>>(`/admin${path}`, { query }));
+  return Array.isArray(answer.data) ? answer.data : [];
+}
+
+async function post(
+  path: string,
+  body: URLSearchParams | FormData = new URLSearchParams(),
+): Promise<Envelope> {
+  return ensureSuccess(await apiRequest(`/admin${path}`, { method: "POST", body }));
+}
+
+/** Form fields from an object: booleans as '1'/'0', undefined left out. */
+function form(fields: Record<string, string | number | boolean | undefined>): URLSearchParams {
+  const body = new URLSearchParams();
+  for (const [key, value] of Object.entries(fields)) {
+    if (value === undefined) continue;
+    body.set(key, typeof value === "boolean" ? (value ? "1" : "0") : String(value));
+  }
+  return body;
+}
+
+/** GET /admin/me: the signed-in admin. Throws `ApiError('forbidden')` for anyone else. */
+export async function getAdminMe(): Promise<AdminMe> {
+  const answer = await apiRequest<Envelope<AdminMe>>("/admin/me");
+  if (answer.success !== 1 || answer.data === undefined) {
+    throw new ApiError(answer.message || "Forbidden", "envelope", 403);
+  }
+  return answer.data;
+}
+
+export const listAdminPlans = () => getList<AdminPlan>("/plans");
+
+/** What the plan form sends; price in dollars. */
+export type PlanEdit = Omit<AdminPlan, "id" | "image" | "users">;
+
+/** POST /admin/plans/:id: saves a plan; its users get its grants at once. */
+export function updateAdminPlan(id: string, plan: PlanEdit): Promise<Envelope> {
+  return post(`/plans/${encodeURIComponent(id)}`, form({ ...plan }));
+}
+
+export const listAdminPresets = () => getList<AdminPreset>("/presets");
+
+/** What the preset form sends; `photo` only when one was chosen. */
+export interface PresetEdit {
+  id?: string;
+  name: string;
+  sex: "0" | "1";
+  voice: string;
+  languageId: string;
+  description: string;
+  greeting: string;
+  appearance: string;
+  photo?: File;
+}
+
+/** POST /admin/presets (new) or /admin/presets/:id (edit), multipart. */
+export function saveAdminPreset(preset: PresetEdit): Promise<Envelope> {
+  const body = new FormData();
+  for (const key of [
+    "name",
+    "sex",
+    "voice",
+    "languageId",
+    "description",
+    "greeting",
+    "appearance",
+  ] as const) {
+    body.set(key, preset[key]);
+  }
+  if (preset.photo !== undefined) body.set("photo", preset.photo, preset.photo.name);
+  return post(preset.id ? `/presets/${encodeURIComponent(preset.id)}` : "/presets", body);
+}
+
+export const searchAdminUsers = (query: string) => getList<AdminUser>("/users", { q: query });
+
+/** The actions on one user. */
+export type UserAction =
+  | { kind: "plan"; userId: string; planId: string }
+  | {
+      kind: "limits";
+      userId: string;
+      limits: { cl: number; vl: number; pl: boolean; il: boolean; chatLimit: number; extraMessages: number };
+    }
+  | { kind: "block"; userId: string; blocked: boolean }
+  | { kind: "reset-count"; userId: string };
+
+/** POST /admin/users/:id/{plan|limits|block|reset-count}. */
+export function runUserAction(action: UserAction): Promise<Envelope> {
+  const base = `/users/${encodeURIComponent(action.userId)}`;
+  switch (action.kind) {
+    case "plan":
+      return post(`${base}/plan`, form({ plan: action.planId }));
+    case "limits":
+      return post(`${base}/limits`, form(action.limits));
+    case "block":
+      return post(`${base}/block`, form({ blocked: action.blocked }));
+    case "reset-count":
+      return post(`${base}/reset-count`);
+  }
+}
+
+export const listAdminContactMessages = () => getList<AdminContactMessage>("/contact-messages");
+export const listAdminFreeSubscriptions = () => getList<AdminFreeSubscription>("/free-subscriptions");
+
+/** POST /admin/free-subscriptions/:id/approve: creates the Free account and mails its details. */
+export function approveFreeSubscription(id: string): Promise<Envelope> {
+  return post(`/free-subscriptions/${encodeURIComponent(id)}/approve`);
+}
+
+export const listAdminAudit = () => getList<AdminAuditEntry>("/audit");

@@ -1,0 +1,176 @@
+import { type FormEvent, useState } from "react";
+import type { AdminPlan, PlanEdit } from "../../../api/admin";
+import { useAdminPlans } from "../../../hooks/useAdminPlans";
+import { useUpdateAdminPlan } from "../../../hooks/useUpdateAdminPlan";
+import { succeed } from "../../../lib/notify";
+import { AdminField } from "./AdminField";
+
+/** The plans: price, description, URL, Stripe price and grants (issue 9). */
+export function PlansSection() {
+  const plans = useAdminPlans();
+  const [editing, setEditing] = useState<string | null>(null);
+  if (plans.data === undefined) return <p className="muted">Loading plans…</p>;
+  return (
+    <>
+      <table className="data-table" aria-label="Plans">
+        <thead>
+          <tr>
+            <th>Plan</th>
+            <th>Price</th>
+            <th>Messages</th>
+            <th>Grants</th>
+            <th>Sold through</th>
+            <th>Users</th>
+            <th>Actions</th>
+          </tr>
+        </thead>
+        <tbody>
+          {plans.data.map((plan) => (
+            <tr key={plan.id}>
+              <td data-label="Plan">{plan.name}</td>
+              <td data-label="Price">${plan.price}/mo</td>
+              <td data-label="Messages">
+                {plan.messageLimit} a {plan.quotaPeriod}
+              </td>
+              <td data-label="Grants">
+                cl {plan.cl}, vl {plan.vl}, pl {plan.pl ? "1" : "0"}, il {plan.il ? "1" : "0"}
+                {plan.uncensored ? ", uncensored" : ""}
+              </td>
+              <td data-label="Sold through">
+                {plan.stripePriceId ? "Stripe Checkout" : "granted by an admin"}
+              </td>
+              <td data-label="Users">{plan.users}</td>
+              <td data-label="Actions">
+                <button
+                  type="button"
+                  className="button button--ghost"
+                  aria-label={`Edit ${plan.name}`}
+                  onClick={() => setEditing(plan.id)}
+                >
+                  Edit
+                </button>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {plans.data
+        .filter((plan) => plan.id === editing)
+        .map((plan) => (
+          <PlanForm key={plan.id} plan={plan} onDone={() => setEditing(null)} />
+        ))}
+    </>
+  );
+}
+
+function PlanForm({ plan, onDone }: { plan: AdminPlan; onDone: () => void }) {
+  const save = useUpdateAdminPlan();
+  const [values, setValues] = useState<PlanEdit>({
+    name: plan.name,
+    price: plan.price,
+    description: plan.description,
+    url: plan.url,
+    stripePriceId: plan.stripePriceId,
+    cl: plan.cl,
+    vl: plan.vl,
+    pl: plan.pl,
+    il: plan.il,
+    messageLimit: plan.messageLimit,
+    quotaPeriod: plan.quotaPeriod,
+    uncensored: plan.uncensored,
+  });
+  const set = <K extends keyof PlanEdit>(key: K, value: PlanEdit[K]) =>
+    setValues((v) => ({ ...v, [key]: value }));
+  const num = (value: string) => Math.max(0, Number.parseInt(value, 10) || 0);
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    save.mutate(
+      { id: plan.id, plan: values },
+      {
+        onSuccess: (answer) => {
+          succeed(answer.message || "Plan saved.");
+          onDone();
+        },
+      },
+    );
+  };
+  return (
+    <form className="form admin-form" aria-label={`Edit plan ${plan.name}`} onSubmit={onSubmit}>
+      <h2>Edit {plan.name}</h2>
+      <AdminField label="Name" kind="text" value={values.name} onChange={(v) => set("name", v)} />
+      <AdminField
+        label="Monthly price ($)"
+        kind="text"
+        value={values.price}
+        onChange={(v) => set("price", v)}
+      />
+      <AdminField
+        label="Description (HTML)"
+        kind="textarea"
+        value={values.description}
+        onChange={(v) => set("description", v)}
+      />
+      <AdminField label="Plan URL" kind="text" value={values.url} onChange={(v) => set("url", v)} />
+      <AdminField
+        label="Stripe price id (empty: granted by an admin)"
+        kind="text"
+        value={values.stripePriceId}
+        onChange={(v) => set("stripePriceId", v)}
+      />
+      <AdminField
+        label="Character limit (cl)"
+        kind="number"
+        value={String(values.cl)}
+        onChange={(v) => set("cl", num(v))}
+      />
+      <AdminField
+        label="Voice limit (vl)"
+        kind="number"
+        value={String(values.vl)}
+        onChange={(v) => set("vl", num(v))}
+      />
+      <AdminField
+        label="Photo upload (pl)"
+        kind="checkbox"
+        value={values.pl}
+        onChange={(v) => set("pl", v)}
+      />
+      <AdminField
+        label="Appearance and images (il)"
+        kind="checkbox"
+        value={values.il}
+        onChange={(v) => set("il", v)}
+      />
+      <AdminField
+        label="Message limit"
+        kind="number"
+        value={String(values.messageLimit)}
+        onChange={(v) => set("messageLimit", num(v))}
+      />
+      <AdminField
+        label="Quota period"
+        kind="select"
+        value={values.quotaPeriod}
+        onChange={(v) => set("quotaPeriod", v === "day" ? "day" : "month")}
+        options={[
+          { value: "day", label: "per day" },
+          { value: "month", label: "per month" },
+        ]}
+      />
+      <AdminField
+        label="Uncensored replies and images"
+        kind="checkbox"
+        value={values.uncensored}
+        onChange={(v) => set("uncensored", v)}
+      />
+      <div className="entity-form__actions">
+        <button type="button" className="button button--ghost" onClick={onDone}>
+          Cancel
+        </button>
+        <button type="submit" className="button button--primary" disabled={save.isPending}>
+          Save plan
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,52 @@
+import { Link } from "react-router";
+import { ADDON_MESSAGES, ADDON_PRICE_CENTS } from "../../../../common/constants";
+import type { UserProfile } from "../../../api/users";
+import { useBillingPortal } from "../../../hooks/useBillingPortal";
+import { useBuyAddOn } from "../../../hooks/useBuyAddOn";
+
+/**
+ * The plan part of the profile (issue 9; spec 9): the plan, its chat limit and this period's
+ * count as the server reports them, a link to the plans, the add-on purchase and the Stripe
+ * portal where the subscription is managed or cancelled (access lasts to the end of the paid
+ * period; no refunds).
+ */
+export function PlanPanel({ profile }: { profile: UserProfile }) {
+  const addOn = useBuyAddOn();
+  const portal = useBillingPortal();
+  const price = (ADDON_PRICE_CENTS / 100).toFixed(2);
+  return (
+    <section className="plan-panel" aria-labelledby="plan-panel-title">
+      <h2 id="plan-panel-title">Plan and messages</h2>
+      <p>
+        You are on <strong>{profile.pricingPlanName}</strong>: {profile.chatCount} of {profile.chatLimit}{" "}
+        messages used.
+      </p>
+      <div className="entity-form__actions">
+        <Link className="button button--ghost" to="/pricing">
+          Change plan
+        </Link>
+        <button
+          type="button"
+          className="button button--ghost"
+          disabled={addOn.isPending}
+          aria-busy={addOn.isPending}
+          onClick={() => addOn.mutate()}
+        >
+          Buy {ADDON_MESSAGES} messages for ${price}
+        </button>
+        <button
+          type="button"
+          className="button button--ghost"
+          disabled={portal.isPending}
+          aria-busy={portal.isPending}
+          onClick={() => portal.mutate()}
+        >
+          Manage subscription
+        </button>
+      </div>
+      <p className="muted">
+        Cancelling keeps your plan until the end of the period you paid for. Payments are not refunded.
+      </p>
+    </section>
+  );
+}
