@@ -41,11 +41,23 @@ function supportsColorEmoji(): boolean {
   }
 }
 
+/** The skin tone (1 to 6) chosen in emoji-mart's picker, which keeps it in local storage. */
+function chosenSkin(): number {
+  try {
+    const skin = Number(JSON.parse(localStorage.getItem("emoji-mart.skin") ?? "1"));
+    return Number.isInteger(skin) && skin >= 1 && skin <= 6 ? skin : 1;
+  } catch {
+    return 1;
+  }
+}
+
+/** Search results as buttons, in the chosen skin tone where an emoji has tones. */
 function toFound(value: unknown): FoundEmoji[] {
   if (!Array.isArray(value)) return [];
   const found: FoundEmoji[] = [];
+  const skin = chosenSkin();
   for (const item of value as Array<{ id?: unknown; name?: unknown; skins?: Array<{ native?: unknown }> }>) {
-    const native = item.skins?.[0]?.native;
+    const native = (item.skins?.[skin - 1] ?? item.skins?.[0])?.native;
     if (typeof item.id === "string" && typeof native === "string")
       found.push({ id: item.id, name: typeof item.name === "string" ? item.name : item.id, native });
   }
