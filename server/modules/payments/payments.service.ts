@@ -93,7 +93,8 @@ export class PaymentsService {
    * Starts the checkout of a monthly plan.
    * @returns the hosted checkout URL to send the browser to.
    * @throws AppError success 0 when payments are off, for a guest account, for a plan that is
-   *   not sold online (page: the plan's own URL) or the user's current plan; 404 for an unknown plan.
+   *   not sold online (page: the plan's own URL), or while a subscription runs (changed in the
+   *   portal instead); 404 for an unknown plan.
    */
   async checkout(user: User, planId: string): Promise<string> {
     this.requireEnabled();
@@ -108,8 +109,16 @@ export class PaymentsService {
         plan.url,
       );
     }
-    if (plan.id === user.plan_id && user.stripe_subscription_id && user.plan_ends_at === null) {
-      throw new AppError("already_subscribed", 200, `You are already on ${plan.name}.`, "/user/profile");
+    // A second subscription would bill twice: a running one is changed in the portal instead.
+    if (user.stripe_subscription_id && user.plan_ends_at === null) {
+      throw new AppError(
+        "already_subscribed",
+        200,
+        plan.id === user.plan_id
+          ? `You are already on ${plan.name}.`
+          : "You already have a subscription: change or cancel it with Manage subscription on your profile.",
+        "/user/profile",
+      );
     }
     const page = await this.provider.createSubscriptionCheckout({
       payer: this.payer(user),
@@ -173,7 +182,30 @@ export class PaymentsService {
       }
       throw error;
     }
-    return this.apply(event, rawBody.toString("utf8"));
+    return this.apply(await this.withLiveState(event), rawBody.toString("utf8"));
+  }
+
+  /**
+   * Stripe does not deliver events in order: a subscription event is applied with the
+   * subscription's current state, fetched before the transaction (a failure answers 500 and
+   * Stripe retries). The event's own snapshot is used when the provider does not know the id.
+   */
+  private async withLiveState(event: PaymentEvent): Promise<PaymentEvent> {
+    if (event.kind === "ignored" || event.kind === "checkout_completed" || !event.subscriptionId)
+      return event;
+    const live = await this.provider.retrieveSubscription(event.subscriptionId);
+    if (!live) return event;
+    return {
+      ...event,
+      // With the full current state, a paid invoice is handled like a subscription update.
+      kind: event.kind === "subscription_deleted" ? "subscription_deleted" : "subscription_changed",
+      userId: event.userId || live.userId,
+      customerId: event.customerId || live.customerId,
+      priceId: live.priceId || event.priceId,
+      status: live.status,
+      endsAt: live.endsAt,
+      periodEnd: live.periodEnd,
+    };
   }
 
   /**

@@ -187,6 +187,57 @@ describeEachDatabase("plans and payments through Stripe", (dialect) => {
       .where("user_id", "=", m.userId)
       .execute();
     expect(logged.map((e) => [e.type, e.outcome])).toEqual([["checkout.session.completed", "plan Premium"]]);
+
+    // A second subscription would bill twice: while one runs, plans change in the portal.
+    const sessions = stripe.requests.length;
+    const again = await call(t.app, "POST", "/api/payment/checkout", {
+      token: m.token,
+      form: { plan: plans["Basic Plan"]! },
+    });
+    expect(again.body).toMatchObject({ success: 0, page: "/user/profile" });
+    expect(stripe.requests.length).toBe(sessions);
+  });
+
+  it("events out of order: the subscription's current state at Stripe decides, not the event's snapshot", async () => {
+    const m = await subscribe("Premium");
+    const now = Math.floor(Date.now() / 1000);
+    const snapshot = (status: string, priceId: string) =>
+      stripeSubscription({
+        id: m.subscription,
+        customer: m.customer,
+        priceId,
+        userId: m.userId,
+        status,
+        periodEnd: now + 86_400,
+      });
+
+    // Stripe now holds: moved to Premium Plus, cancelled at the period end; a late event still says Basic.
+    stripe.subscriptions.set(
+      m.subscription,
+      stripeSubscription({
+        id: m.subscription,
+        customer: m.customer,
+        priceId: PRICE_PLUS,
+        userId: m.userId,
+        cancelAtPeriodEnd: true,
+        periodEnd: now + 5 * 86_400,
+      }),
+    );
+    await webhook(signedEvent("customer.subscription.updated", snapshot("active", PRICE_BASIC)));
+    expect(stripe.requests.at(-1)).toMatchObject({
+      method: "GET",
+      path: `/v1/subscriptions/${m.subscription}`,
+    });
+    expect(await profile(m.token)).toMatchObject({ pricingPlanName: "Premium Plus" });
+    expect((await userRow(m.userId)).plan_ends_at).toBe((now + 5 * 86_400) * 1000);
+
+    // Deleted, then a stale "active" update arrives: the user stays on Free.
+    stripe.subscriptions.set(m.subscription, snapshot("canceled", PRICE_PLUS));
+    await webhook(signedEvent("customer.subscription.deleted", snapshot("canceled", PRICE_PLUS)));
+    expect((await profile(m.token)).pricingPlanName).toBe("Free");
+    await webhook(signedEvent("customer.subscription.updated", snapshot("active", PRICE_PREMIUM)));
+    expect((await profile(m.token)).pricingPlanName).toBe("Free");
+    expect((await extendUser(m.token)).pl).toBe("0");
   });
 
   it("upgrade through the portal (subscription updated to another price) applies at once", async () => {

@@ -54,6 +54,17 @@ export type PaymentEvent =
     }
   | { kind: "ignored"; id: string; type: string };
 
+/** A subscription as the provider holds it now. Times in epoch ms. */
+export interface SubscriptionState {
+  subscriptionId: string;
+  customerId: string;
+  userId: string;
+  priceId: string;
+  status: string;
+  endsAt: number | null;
+  periodEnd: number | null;
+}
+
 /** Raised when a webhook's signature is missing, forged or too old. */
 export class WebhookSignatureError extends Error {
   constructor(message: string) {
@@ -90,6 +101,12 @@ export interface PaymentsProvider {
    * @throws WebhookSignatureError for a missing, forged or too old signature.
    */
   verifyWebhook(rawBody: Buffer, signature: string): PaymentEvent;
+  /**
+   * The subscription's current state (events may arrive out of order, so the service acts on
+   * this rather than on an event's snapshot). @returns undefined when the provider does not
+   * know the id.
+   */
+  retrieveSubscription(id: string): Promise<SubscriptionState | undefined>;
 }
 
 /** Payments off (no key configured). */
@@ -110,5 +127,8 @@ export class NoPayments implements PaymentsProvider {
   }
   verifyWebhook(): PaymentEvent {
     throw new WebhookSignatureError("Payments are not configured.");
+  }
+  retrieveSubscription(): Promise<SubscriptionState | undefined> {
+    this.off();
   }
 }

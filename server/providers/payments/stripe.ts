@@ -4,6 +4,7 @@ import {
   type Payer,
   type PaymentEvent,
   type PaymentsProvider,
+  type SubscriptionState,
   WebhookSignatureError,
 } from "./payments";
 
@@ -137,6 +138,17 @@ export class StripePayments implements PaymentsProvider {
     return { id: session.id, url: session.url };
   }
 
+  async retrieveSubscription(id: string): Promise<SubscriptionState | undefined> {
+    try {
+      const subscription = await this.stripe.subscriptions.retrieve(id);
+      return readSubscription(record(subscription));
+    } catch (error) {
+      if (error instanceof Stripe.errors.StripeInvalidRequestError && error.statusCode === 404)
+        return undefined;
+      throw error;
+    }
+  }
+
   verifyWebhook(rawBody: Buffer, signature: string): PaymentEvent {
     if (!signature) throw new WebhookSignatureError("The Stripe-Signature header is missing.");
     let event: Stripe.Event;
@@ -152,6 +164,21 @@ export class StripePayments implements PaymentsProvider {
     }
     return readEvent(event.id, event.type, record(event.data.object));
   }
+}
+
+/** Reads a Stripe subscription (API 2025+: the period sits on its item; older: on the subscription). */
+function readSubscription(object: Json): SubscriptionState {
+  const item = firstItem(object);
+  const periodEnd = seconds(item.current_period_end) ?? seconds(object.current_period_end);
+  return {
+    subscriptionId: text(object.id),
+    customerId: idOf(object.customer),
+    userId: text(record(object.metadata).userId),
+    priceId: idOf(item.price),
+    status: text(object.status),
+    endsAt: object.cancel_at_period_end === true ? periodEnd : seconds(object.cancel_at),
+    periodEnd,
+  };
 }
 
 /** Reduces a Stripe event to the `PaymentEvent` the payments service acts on. */
@@ -177,20 +204,11 @@ function readEvent(id: string, type: string, object: Json): PaymentEvent {
     case "customer.subscription.created":
     case "customer.subscription.updated":
     case "customer.subscription.deleted": {
-      const item = firstItem(object);
-      const periodEnd = seconds(item.current_period_end) ?? seconds(object.current_period_end);
-      const endsAt = object.cancel_at_period_end === true ? periodEnd : seconds(object.cancel_at);
       return {
         kind: type === "customer.subscription.deleted" ? "subscription_deleted" : "subscription_changed",
         id,
         type,
-        userId: text(metadata.userId),
-        customerId: idOf(object.customer),
-        subscriptionId: text(object.id),
-        priceId: idOf(item.price),
-        status: text(object.status),
-        endsAt,
-        periodEnd,
+        ...readSubscription(object),
       };
     }
     case "invoice.paid": {
