@@ -191,7 +191,7 @@ export function MessageList(props: MessageListProps) {
         onScroll={onScroll}
       >
         {isLoadingEarlier && (
-          <div className="center-block center-block--tight">
+          <div className="message-list__earlier">
             <Spinner size="small" label={chatTexts.loadingEarlier} />
           </div>
         )}

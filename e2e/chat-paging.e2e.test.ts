@@ -1,0 +1,129 @@
+import { mkdirSync } from "node:fs";
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { HISTORY_PAGE_SIZE } from "../common/constants";
+import { startTestServer } from "../server/testing/server";
+import { DESKTOP, ensureCharacters, openChat, PHONE, signedInPage } from "./chat.helpers";
+import { closePage, hasChromium, launchBrowser } from "./support/browser";
+import { storeHistory } from "./support/history";
+
+/**
+ * Issue 6 acceptance "Paging test with 95 stored messages": the chat opens on the newest 10
+ * entries; scrolling up with the mouse wheel loads the previous page (offset + 10, limit 10)
+ * until the first message, with no entry shown twice and no jump: the message at the top of
+ * the view stays at the same place on screen when a page is prepended. Earlier pages are held
+ * by the test until the position has been measured, so the check does not depend on timing.
+ */
+
+const STORED = 95;
+
+describe.skipIf(!hasChromium)("chat history paging in Chromium", () => {
+  let server: Awaited<ReturnType<typeof startTestServer>> | undefined;
+  let browser: Browser | undefined;
+
+  beforeAll(async () => {
+    mkdirSync("test-results/screenshots", { recursive: true });
+    [server, browser] = await Promise.all([startTestServer(), launchBrowser()]);
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  for (const [label, viewport] of [
+    ["phone", PHONE],
+    ["desktop", DESKTOP],
+  ] as const) {
+    it(`${label}: scrolling up loads pages of 10 until the first of ${STORED} messages, no duplicate, no jump`, async () => {
+      if (server === undefined || browser === undefined) throw new Error("setup failed");
+      const { url, db } = server;
+      const { page, session } = await signedInPage(browser, url, viewport);
+      const [character] = await ensureCharacters(page, 1);
+      if (!character) throw new Error("no character");
+      await openChat(page, url, character.characterUUID);
+      const log = page.getByRole("log", { name: "Messages" });
+      await log.getByRole("article").first().waitFor();
+      await storeHistory(
+        db,
+        session.user.id,
+        character.characterUUID,
+        Array.from({ length: STORED }, (_unused, i) => ({ message: `question ${i}`, reply: `answer ${i}` })),
+      );
+
+      const requests: Array<{ offset: number; limit: number }> = [];
+      const held: Array<() => void> = [];
+      await page.route(
+        (address) => address.pathname === "/api/chat/history/paginated",
+        async (route) => {
+          const query = new URL(route.request().url()).searchParams;
+          const offset = Number(query.get("offset"));
+          requests.push({ offset, limit: Number(query.get("limit")) });
+          if (offset > 0) await new Promise<void>((resolve) => held.push(resolve));
+          await route.continue();
+        },
+      );
+      await page.reload();
+      await log.getByText(`answer ${STORED - 1}`, { exact: true }).waitFor();
+      const mine = log.getByRole("article", { name: "Your message" });
+      // The newest page only: 10 entries.
+      await expect.poll(() => mine.count()).toBe(HISTORY_PAGE_SIZE);
+      expect(await log.getByText(`question ${STORED - HISTORY_PAGE_SIZE - 1}`, { exact: true }).count()).toBe(
+        0,
+      );
+      const box = await log.boundingBox();
+      if (box === null) throw new Error("no list box");
+      await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+
+      let oldest = STORED - HISTORY_PAGE_SIZE;
+      let pages = 1;
+      while (oldest > 0) {
+        const heldBefore = held.length;
+        // Scroll to the top like a person, with the wheel.
+        await expect
+          .poll(
+            async () => {
+              await page.mouse.wheel(0, -4000);
+              return held.length;
+            },
+            { timeout: 10_000, interval: 150 },
+          )
+          .toBeGreaterThan(heldBefore);
+        await expect.poll(() => log.evaluate((element) => element.scrollTop)).toBe(0);
+        await log.getByRole("status", { name: "Loading earlier messages" }).waitFor();
+        const anchor = mine.filter({ has: page.getByText(`question ${oldest}`, { exact: true }) });
+        const before = await anchor.boundingBox();
+        held.at(-1)?.();
+        const next = Math.max(oldest - HISTORY_PAGE_SIZE, 0);
+        await log.getByText(`question ${next}`, { exact: true }).waitFor();
+        pages += 1;
+        const after = await anchor.boundingBox();
+        if (before === null || after === null) throw new Error("anchor has no box");
+        // No jump: the message that was at the top of the view is where it was.
+        expect(Math.abs(after.y - before.y)).toBeLessThanOrEqual(1);
+        expect(await log.evaluate((element) => element.scrollTop)).toBeGreaterThan(0);
+        await expect
+          .poll(() => log.getByRole("status", { name: "Loading earlier messages" }).count())
+          .toBe(0);
+        if (pages === 2) await page.screenshot({ path: `test-results/screenshots/paging-${label}.png` });
+        oldest = next;
+      }
+
+      // Offsets 0, 10, … 90 with limit 10; the last page was short, so nothing more is asked.
+      expect(requests.map((request) => request.offset)).toEqual(
+        Array.from({ length: 10 }, (_unused, i) => i * HISTORY_PAGE_SIZE),
+      );
+      expect(requests.every((request) => request.limit === HISTORY_PAGE_SIZE)).toBe(true);
+      await page.mouse.wheel(0, -4000);
+      await page.waitForTimeout(500);
+      expect(requests.length).toBe(10);
+
+      // Every message once, in order, after the greeting.
+      const texts = await mine.locator(".bubble__text").allTextContents();
+      expect(texts).toEqual(Array.from({ length: STORED }, (_unused, i) => `question ${i}`));
+      const replies = await log.getByRole("article", { name: /^Reply from / }).count();
+      expect(replies).toBe(STORED + 1);
+      await closePage(page);
+    }, 90_000);
+  }
+});
