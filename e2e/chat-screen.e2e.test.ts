@@ -2,7 +2,15 @@ import { randomUUID } from "node:crypto";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer } from "../server/testing/server";
-import { callApi, DESKTOP, ensureCharacters, openChat, PHONE, signedInPage } from "./chat.helpers";
+import {
+  callApi,
+  DESKTOP,
+  ensureCharacters,
+  openChat,
+  PHONE,
+  signedInPage,
+  withoutBrowserSpeech,
+} from "./chat.helpers";
 import { closePage, expectToast, hasChromium, launchBrowser, SUCCESS } from "./support/browser";
 
 /**
@@ -246,6 +254,7 @@ describe.skipIf(!hasChromium)("chat screen in Chromium", () => {
         created_at: Date.now(),
       })
       .execute();
+    await withoutBrowserSpeech(page);
     await openChat(page, url, character.characterUUID);
     const open = async () => {
       await page.getByRole("button", { name: "Chat menu" }).click();
@@ -298,11 +307,14 @@ describe.skipIf(!hasChromium)("chat screen in Chromium", () => {
     const { page } = await signedInPage(browser, url, PHONE);
     const [character] = await ensureCharacters(page, 1);
     if (character === undefined) throw new Error("no character");
+    await withoutBrowserSpeech(page);
     await openChat(page, url, character.characterUUID);
     const mic = page.getByRole("button", { name: "Microphone" });
     await expect
       .poll(() => mic.getAttribute("title"))
-      .toBe("Speech input is not available yet on this server.");
+      .toBe(
+        "Speech input is not available: this browser has no speech recognition and the server has no transcription endpoint (STT_BASE_URL).",
+      );
     expect(await mic.isDisabled()).toBe(true);
 
     const box = page.getByRole("textbox", { name: "Type a message" });

@@ -64,3 +64,16 @@ export async function openChat(page: Page, url: string, id: string): Promise<voi
   await page.waitForURL("**/chat");
   await page.getByRole("log", { name: "Messages" }).waitFor();
 }
+
+/**
+ * Removes the browser's own speech recognition from the page (Chromium has webkitSpeechRecognition
+ * even headless): with no transcription endpoint on the server, the microphone is then off with
+ * its reason (issue 7). Applies from the next navigation.
+ */
+export async function withoutBrowserSpeech(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const w = window as unknown as Record<string, unknown>;
+    delete w.SpeechRecognition;
+    delete w.webkitSpeechRecognition;
+  });
+}

@@ -80,6 +80,11 @@ export interface ReplyStreamHandlers {
   onEntry?: (entry: ChatHistoryEntry) => void;
   /** One piece of the reply text, as generated. */
   onToken: (text: string) => void;
+  /**
+   * issue 7, event `audio`: one sentence of the reply spoken, as soon as it is ready (in order,
+   * index 0 first), so playback starts before the whole reply is synthesized.
+   */
+  onAudio?: (audio: { index: number; text: string; audioUrl: string }) => void;
 }
 
 /** Turns the final event of a reply stream into the spec's message reply (spec 3). */
@@ -96,6 +101,8 @@ function dispatch(handlers: ReplyStreamHandlers) {
       if (typeof data.text === "string") handlers.onToken(data.text);
     } else if (event.event === "entry" && typeof data === "object" && data !== null) {
       handlers.onEntry?.(data as ChatHistoryEntry);
+    } else if (event.event === "audio" && typeof data === "object" && data !== null && "audioUrl" in data) {
+      handlers.onAudio?.(data as { index: number; text: string; audioUrl: string });
     }
   };
 }

@@ -3,6 +3,7 @@ import type { ChatHistoryEntry, MessageReply } from "../../common/api";
 import { SPLIT_MESSAGE_DELAY_MS } from "../../common/constants";
 import { continueReplyStream, sendGroupMessage, sendMessageStream, stopReply } from "../api/chat";
 import { ApiError } from "../api/errors";
+import { audioPlayer } from "../lib/audioPlayer";
 import { warn } from "../lib/notify";
 import { playReplySound } from "../lib/replySound";
 import { parseRepeat } from "../pages/chat/repeat";
@@ -196,6 +197,7 @@ export function useChatSender(target: ChatTarget | null): ChatSender {
           return;
         }
         setStatus("sending...");
+        let spokenSentences = 0;
         const reply = await sendMessageStream(
           {
             message,
@@ -220,6 +222,12 @@ export function useChatSender(target: ChatTarget | null): ChatSender {
               setStatus("replying...");
               streamedText.current.add(key);
               appendToken(key, text);
+            },
+            // issue 7: each sentence plays as soon as its audio is ready (not on Apple, spec 4).
+            onAudio: (audio) => {
+              if (current.mute) return;
+              spokenSentences += 1;
+              audioPlayer.autoplay(audio.audioUrl, audio.index > 0);
             },
           },
         );
@@ -247,6 +255,7 @@ export function useChatSender(target: ChatTarget | null): ChatSender {
         }));
         setStatus("online");
         if (current.notify) playReplySound();
+        if (!current.mute && spokenSentences === 0 && reply.audioUrl) audioPlayer.autoplay(reply.audioUrl);
         if (parts && !streamed) await reveal(key, parts);
       } catch (error) {
         setStreamingId("");

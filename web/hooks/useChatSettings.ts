@@ -10,6 +10,11 @@ export interface ChatSettings {
   enableNotifications: boolean;
   /** Milliseconds of silence that end speech input: 1000, 2000, 3000, 5000 or 10000. */
   silenceDuration: number;
+  /**
+   * Ours (issue 7): record the microphone and transcribe on the server even where the browser
+   * has its own speech recognition.
+   */
+  useServerSpeech: boolean;
 }
 
 /** The local storage key of the chat settings. */
@@ -27,6 +32,7 @@ export const DEFAULT_CHAT_SETTINGS: ChatSettings = {
   enableScreenWake: false,
   enableNotifications: true,
   silenceDuration: 2000,
+  useServerSpeech: false,
 };
 
 const listeners = new Set<() => void>();
@@ -56,6 +62,7 @@ export function readChatSettings(): ChatSettings {
     enableScreenWake: flag("enableScreenWake"),
     enableNotifications: flag("enableNotifications"),
     silenceDuration: silence ?? DEFAULT_CHAT_SETTINGS.silenceDuration,
+    useServerSpeech: flag("useServerSpeech"),
   };
   return cached;
 }

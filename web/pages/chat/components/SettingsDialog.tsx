@@ -5,6 +5,7 @@ import { useChatMemories } from "../../../hooks/useChatMemories";
 import { type ChatSettings, SILENCE_OPTIONS_MS, useChatSettings } from "../../../hooks/useChatSettings";
 import { succeed } from "../../../lib/notify";
 import { chatTexts } from "../texts";
+import { voiceTexts } from "../voiceTexts";
 
 type Flag = Exclude<keyof ChatSettings, "silenceDuration">;
 
@@ -12,6 +13,8 @@ interface SettingsDialogProps {
   chatId: string;
   /** Speech input: voice chat needs it; off shows the toggle disabled with the reason. */
   speechInput: Capability | undefined;
+  /** issue 7: transcription on the server (STT_BASE_URL); off disables its toggle with the reason. */
+  serverSpeech?: Capability;
   onClose: () => void;
 }
 
@@ -21,7 +24,7 @@ interface SettingsDialogProps {
  * storage and shows 'Settings saved!'. Below, the chat's Memories, each with a Delete.
  * A native modal <dialog>: Escape closes it.
  */
-export function SettingsDialog({ chatId, speechInput, onClose }: SettingsDialogProps) {
+export function SettingsDialog({ chatId, speechInput, serverSpeech, onClose }: SettingsDialogProps) {
   const dialog = useRef<HTMLDialogElement>(null);
   const [stored, save] = useChatSettings();
   const [draft, setDraft] = useState<ChatSettings>(stored);
@@ -51,6 +54,11 @@ export function SettingsDialog({ chatId, speechInput, onClose }: SettingsDialogP
       disabledReason: wakeSupported ? undefined : chatTexts.screenWakeUnsupported,
     },
     { key: "enableNotifications", label: chatTexts.notifications },
+    {
+      key: "useServerSpeech",
+      label: voiceTexts.serverSpeech,
+      disabledReason: serverSpeech && !serverSpeech.enabled ? serverSpeech.reason : undefined,
+    },
   ];
 
   const onSave = () => {

@@ -1,0 +1,179 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { type Browser, chromium } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { EspeakTts } from "../server/providers/tts/espeak";
+import { wavFile } from "../server/testing/audio";
+import { startScriptedCompletions } from "../server/testing/completions-server";
+import { startTestServer } from "../server/testing/server";
+import { startTranscriptionDouble } from "../server/testing/voice-servers";
+import { DESKTOP, ensureCharacters, openChat, signedInPage } from "./chat.helpers";
+import { CHROMIUM, closePage, hasChromium } from "./support/browser";
+
+/**
+ * Hands-free voice chat in Chromium with a fake microphone (issue 7 acceptance): the microphone
+ * plays a WAV our own eSpeak NG made; voice-activity detection (Silero VAD, served by us) ends
+ * the speech after the Settings silence; the recording (MediaRecorder, webm) goes to
+ * POST /api/chat/transcribe and on to a local OpenAI-compatible transcription double; the
+ * message is sent; the reply's audio plays; listening resumes.
+ */
+const SAID = "Hello, how are you today?";
+const REPLY = "I am doing great, thank you for asking.";
+
+describe.skipIf(!hasChromium)("voice chat in Chromium with a fake microphone", () => {
+  let server: Awaited<ReturnType<typeof startTestServer>> | undefined;
+  let browser: Browser | undefined;
+  let stt: Awaited<ReturnType<typeof startTranscriptionDouble>> | undefined;
+  let llm: Awaited<ReturnType<typeof startScriptedCompletions>> | undefined;
+  let wavPath = "";
+
+  beforeAll(async () => {
+    const tts = new EspeakTts();
+    const speech = await tts.run(SAID, "en+m3", "pcm");
+    await tts.close();
+    // 1 s of silence, the sentence, then 9 s of silence: the file loops.
+    const silence = (seconds: number) => Buffer.alloc(Math.round(speech.sampleRate * seconds) * 2);
+    wavPath = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "voice-e2e-")), "speech.wav");
+    fs.writeFileSync(
+      wavPath,
+      wavFile(Buffer.concat([silence(1), speech.audio, silence(9)]), speech.sampleRate),
+    );
+
+    // The double hears only a real browser recording: a WebM file of some length.
+    stt = await startTranscriptionDouble((call) =>
+      call.file.readUInt32BE(0) === 0x1a45dfa3 && call.file.length > 2000 ? SAID : "",
+    );
+    llm = await startScriptedCompletions(() => REPLY);
+    [server, browser] = await Promise.all([
+      startTestServer({
+        env: {
+          LLM_PROVIDER: "openai",
+          LLM_BASE_URL: `${llm.baseUrl}`,
+          LLM_MODEL: "scripted",
+          TTS_PROVIDER: "espeak",
+          STT_BASE_URL: `${stt.url}/v1`,
+        },
+      }),
+      chromium.launch({
+        executablePath: CHROMIUM,
+        args: [
+          "--headless",
+          "--no-sandbox",
+          "--disable-gpu",
+          "--disable-background-networking",
+          "--use-fake-ui-for-media-stream",
+          "--use-fake-device-for-media-stream",
+          `--use-file-for-fake-audio-capture=${wavPath}`,
+          "--autoplay-policy=no-user-gesture-required",
+        ],
+      }),
+    ]);
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+    await stt?.close();
+    await llm?.close();
+    if (wavPath) fs.rmSync(path.dirname(wavPath), { recursive: true, force: true });
+  });
+
+  it("speak, silence, the message is sent, the reply's audio plays, listening resumes", async () => {
+    if (!server || !browser || !stt) throw new Error("setup failed");
+    const { page } = await signedInPage(browser, server.url, DESKTOP);
+    // Every audio element that starts playing, with the page's own clock.
+    await page.addInitScript(() => {
+      const log: Array<{ src: string; at: number; event: string }> = [];
+      (window as unknown as { __audio: typeof log }).__audio = log;
+      // Players made with `new Audio()` are not in the document: watch every element that plays.
+      const play = HTMLMediaElement.prototype.play;
+      const watched = new WeakSet<HTMLMediaElement>();
+      HTMLMediaElement.prototype.play = function (this: HTMLMediaElement) {
+        if (!watched.has(this)) {
+          watched.add(this);
+          for (const event of ["playing", "ended"]) {
+            this.addEventListener(event, () => log.push({ src: this.src, at: performance.now(), event }));
+          }
+        }
+        return play.call(this);
+      };
+    });
+    const [character] = await ensureCharacters(page, 1);
+    if (!character) throw new Error("no character");
+    await openChat(page, server.url, character.characterUUID);
+
+    await page.getByRole("button", { name: "Chat menu" }).click();
+    await page.getByRole("button", { name: "Settings" }).click();
+    const dialog = page.getByRole("dialog", { name: "Settings" });
+    await dialog.getByRole("switch", { name: "Voice chat" }).check();
+    await dialog.getByRole("switch", { name: "Speech recognition on the server" }).check();
+    await dialog.getByLabel("Silence duration").selectOption("1000");
+    await dialog.getByRole("button", { name: "Save" }).click();
+    await dialog.waitFor({ state: "hidden" });
+
+    const mic = page.getByRole("button", { name: "Microphone" });
+    await mic.click();
+    const status = page.getByRole("status").filter({ hasText: /Listening…|Transcribing…/ });
+    await status.waitFor({ timeout: 15_000 });
+    expect(await page.getByRole("button", { name: "Stop listening" }).getAttribute("aria-pressed")).toBe(
+      "true",
+    );
+    // The waveform draws the microphone's level: speech makes it move.
+    const waveform = page.getByRole("img", { name: "Recording level" });
+    await expect
+      .poll(async () => Number((await waveform.getAttribute("data-level")) ?? 0), {
+        timeout: 15_000,
+        interval: 50,
+      })
+      .toBeGreaterThan(5);
+
+    const log = page.getByRole("log", { name: "Messages" });
+    await log
+      .getByRole("article", { name: "Your message" })
+      .filter({ hasText: SAID })
+      .waitFor({ timeout: 30_000 });
+    expect(stt.calls.length).toBeGreaterThan(0);
+    expect(stt.calls[0]?.filename).toBe("speech.webm");
+
+    const reply = log.getByRole("article", { name: `Reply from ${character.characterName}` }).filter({
+      hasText: REPLY,
+    });
+    await reply.waitFor({ timeout: 30_000 });
+    // The reply's audio (an MP3 under /content/voice/) starts playing by itself.
+    type Played = Array<{ src: string; at: number; event: string }>;
+    const played = () => page.evaluate(() => (window as unknown as { __audio: Played }).__audio);
+    await expect
+      .poll(
+        async () =>
+          (await played()).some((p) => p.event === "playing" && /\/content\/voice\/.+\.mp3$/.test(p.src)),
+        {
+          timeout: 15_000,
+        },
+      )
+      .toBe(true);
+    await reply
+      .getByRole("button", { name: `Play ${character.characterName}'s reply` })
+      .or(reply.getByRole("button", { name: `Stop ${character.characterName}'s reply` }))
+      .waitFor();
+
+    // When it has ended, listening resumes by itself 1 s later (spec 4, 9).
+    await expect
+      .poll(async () => (await played()).some((p) => p.event === "ended"), { timeout: 20_000 })
+      .toBe(true);
+    const ended = (await played()).find((p) => p.event === "ended")!.at;
+    await page.waitForFunction(
+      () => [...document.querySelectorAll('[role="status"]')].some((e) => e.textContent === "Listening…"),
+      undefined,
+      { timeout: 15_000, polling: 20 },
+    );
+    const resumedAt = await page.evaluate(() => performance.now());
+    expect(resumedAt - ended).toBeGreaterThanOrEqual(1000);
+    await page.screenshot({ path: "test-results/voice-chat.png" });
+
+    // The button stops the loop.
+    await page.getByRole("button", { name: "Stop listening" }).click();
+    await page.getByRole("button", { name: "Microphone" }).waitFor();
+    await closePage(page);
+  }, 120_000);
+});

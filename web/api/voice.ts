@@ -1,0 +1,41 @@
+import type { Envelope, MessageReply } from "../../common/api";
+import { apiRequest, ensureSuccess } from "./client";
+
+/** Voice calls of the chat screen (issue 7). */
+
+/**
+ * POST /chat/transcribe (ours), multipart `audio` (a MediaRecorder recording) and `language`:
+ * the transcript, with spec 5's censored-word rule applied by the server ("" when nothing was
+ * heard). Throws ApiError when the server refuses (no endpoint, too long).
+ */
+export async function transcribeRecording(audio: Blob, language = ""): Promise<string> {
+  const body = new FormData();
+  body.set("audio", audio, "speech");
+  if (language) body.set("language", language);
+  const answer = ensureSuccess(
+    await apiRequest<Envelope & { text?: string }>("/chat/transcribe", { method: "POST", body }),
+  );
+  return answer.text ?? "";
+}
+
+/**
+ * The spec's audio-message call (POST /chat/audio-message, ours): sends `message` spoken in
+ * voice chat (empty: 'listening') to `characterId` in chat `chatId` and answers the message
+ * reply with `audioUrl`; with `isGreeting` it only speaks the character's greeting.
+ */
+export function sendAudioMessage(input: {
+  message: string;
+  chatId: string;
+  characterId: string;
+  isGreeting: boolean;
+  mute: boolean;
+}): Promise<MessageReply> {
+  const body = new URLSearchParams({
+    message: input.message,
+    id: input.chatId,
+    characterId: input.characterId,
+    is_greeting: input.isGreeting ? "1" : "0",
+    mute: input.mute ? "1" : "0",
+  });
+  return apiRequest<MessageReply>("/chat/audio-message", { method: "POST", body });
+}

@@ -1,0 +1,42 @@
+import { useAudioPlayer } from "../../../hooks/useAudioPlayer";
+import { audioPlayer, isApplePlatform } from "../../../lib/audioPlayer";
+import { voiceTexts } from "../voiceTexts";
+
+/**
+ * A reply's audio (spec 2): a play/stop icon that uses the chat's one player (only one reply
+ * plays at a time; selecting the one playing stops it, spec 4); on Apple devices the native
+ * audio control.
+ */
+export function ReplyAudio({ url, name }: { url: string; name: string }) {
+  const playing = useAudioPlayer() === url;
+  if (isApplePlatform()) {
+    return (
+      // biome-ignore lint/a11y/useMediaCaption: a spoken reply's text is shown right above it.
+      <audio
+        className="bubble__audio"
+        controls
+        preload="none"
+        src={url}
+        aria-label={voiceTexts.replyAudio(name)}
+      />
+    );
+  }
+  return (
+    <button
+      type="button"
+      className="bubble__action bubble__play"
+      aria-label={playing ? voiceTexts.stopReply(name) : voiceTexts.playReply(name)}
+      aria-pressed={playing}
+      data-audio-url={url}
+      onClick={() => audioPlayer.toggle(url)}
+    >
+      <svg viewBox="0 0 24 24" width="16" height="16" aria-hidden="true">
+        {playing ? (
+          <path d="M6 6h12v12H6z" fill="currentColor" />
+        ) : (
+          <path d="M8 5v14l11-7z" fill="currentColor" />
+        )}
+      </svg>
+    </button>
+  );
+}
