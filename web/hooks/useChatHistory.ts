@@ -36,8 +36,12 @@ export function useChatHistory(userId: string | undefined, chatId: string): Chat
     enabled: Boolean(userId) && chatId !== "",
     staleTime: Number.POSITIVE_INFINITY,
     // A reply still being written (e.g. the page was reloaded mid-reply) shows up when done.
+    // …and a reply's picture being made (chatHistoryImageLoading 1, issue 8) shows up when done.
     refetchInterval: (current) =>
-      current.state.data?.pages[0]?.at(-1)?.chatHistoryStatus === "pending" ? PENDING_POLL_MS : false,
+      current.state.data?.pages[0]?.at(-1)?.chatHistoryStatus === "pending" ||
+      current.state.data?.pages[0]?.some((entry) => entry.chatHistoryImageLoading === 1)
+        ? PENDING_POLL_MS
+        : false,
     meta: { silent: true },
   });
 

@@ -15,3 +15,14 @@ export function contentUrl(area: ContentArea, file: string | undefined | null): 
   if (!file) return FALLBACK_PICTURE_URL;
   return `/content/${area}/${encodeURIComponent(file)}`;
 }
+
+/**
+ * A chat picture (spec 3 image locations): the character's generated pictures under
+ * `/content/{group or character id}/`, the user's photos under `{id}/user_photo/`. A `blob:` or
+ * `data:` URL (a photo not sent yet) is returned as it is.
+ */
+export function chatImageUrl(chatId: string, file: string, kind: "reply" | "user"): string {
+  if (/^(blob|data):/.test(file)) return file;
+  const dir = kind === "user" ? `${encodeURIComponent(chatId)}/user_photo` : encodeURIComponent(chatId);
+  return `/content/${dir}/${encodeURIComponent(file)}`;
+}

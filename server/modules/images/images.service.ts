@@ -18,6 +18,7 @@ import { type ChatRepo, nextSeq } from "../chat/chat.repo";
 import { type ChatService, displayName, type ResolvedChat } from "../chat/chat.service";
 import { buildPrompt, cleanReply, stopStrings } from "../chat/prompt";
 import {
+  assertAdultConfirmed,
   assertAllowedContent,
   involvesMinorSexualContent,
   mentionsSexualContent,
@@ -99,6 +100,7 @@ export class ImagesService {
   /** @throws 403 without il; AppError 200 "images_unavailable" (success 0) with no provider. */
   private assertPictures(user: User): void {
     if (!user.image_generation) throw forbidden(NO_PLAN_PICTURES, "plan:images");
+    assertAdultConfirmed(user);
     const status = this.provider.status();
     if (!status.ready) throw new AppError("images_unavailable", 200, status.message);
   }
@@ -305,6 +307,7 @@ export class ImagesService {
     input: { chatId: string; characterId: string; photo: Buffer; message: string },
   ): Promise<{ success: boolean; message: string; entry: ChatHistoryRow }> {
     if (!user.image_generation) throw forbidden(NO_PLAN_PHOTOS, "plan:photos");
+    assertAdultConfirmed(user);
     const jpeg = await normalisePicture(input.photo);
     const chat = await this.chat.resolveChat(user, input.chatId);
     if (chat.members.length === 0) throw badRequest("This group has no members yet.");

@@ -4,9 +4,11 @@ import { useAdultGate } from "../../hooks/useAdultGate";
 import { useChatCapabilities } from "../../hooks/useChatCapabilities";
 import { useChatCharacters } from "../../hooks/useChatCharacters";
 import { useChatHistory } from "../../hooks/useChatHistory";
+import { useChatPictures, withStoredPicture } from "../../hooks/useChatPictures";
 import { useChatRoomActions } from "../../hooks/useChatRoomActions";
 import { type LiveChatItem, useChatSender } from "../../hooks/useChatSender";
 import { useChatSettings } from "../../hooks/useChatSettings";
+import { useChatVoice } from "../../hooks/useChatVoice";
 import { useMediaQuery } from "../../hooks/useMediaQuery";
 import { useScreenWake } from "../../hooks/useScreenWake";
 import { useSessionUser } from "../../hooks/useSessionUser";
@@ -15,6 +17,7 @@ import { ChatHeader } from "./components/ChatHeader";
 import { ChatSidebar } from "./components/ChatSidebar";
 import { Composer } from "./components/Composer";
 import { MessageList } from "./components/MessageList";
+import { PhotoListSidebar } from "./components/PhotoListSidebar";
 import { SettingsDialog } from "./components/SettingsDialog";
 import { chatTexts } from "./texts";
 
@@ -44,6 +47,7 @@ export function ChatConversation({ userId, info, chatId, isGroup }: ChatConversa
   const [sidebarChoice, setSidebarChoice] = useState<boolean | null>(null);
   const sidebarOpen = sidebarChoice ?? !narrow;
   const [settingsOpen, setSettingsOpen] = useState(false);
+  const [photoListOpen, setPhotoListOpen] = useState(false);
   const [focusSignal, setFocusSignal] = useState(0);
   const sidebarId = useId();
   useScreenWake(settings.enableScreenWake);
@@ -67,23 +71,36 @@ export function ChatConversation({ userId, info, chatId, isGroup }: ChatConversa
     [chatId, replier, isGroup, mute, settings.enableNotifications],
   );
   const sender = useChatSender(replier === "" ? null : target);
+  // issue 8: photos from the user and pictures on request.
+  const pictures = useChatPictures(userId, chatId, replier, mute, capabilities, sender.items);
   const actions = useChatRoomActions(userId, chatId, isGroup ? chatId : "");
+  // issue 7: the microphone and hands-free voice chat.
+  const voice = useChatVoice({
+    server: capabilities?.speechInput,
+    preferServer: settings.useServerSpeech,
+    silenceMs: settings.silenceDuration,
+    voiceChat: settings.enableVoiceChat,
+    characterVoice: info.characters[0]?.voice ?? "",
+    send: sender.send,
+    isReplying: sender.isReplying,
+  });
 
   const items = useMemo<LiveChatItem[]>(() => {
     const live = new Map(
       sender.items
+        .concat(pictures.items)
         .filter((item) => item.entry.chatHistoryUUID !== "")
         .map((item) => [item.entry.chatHistoryUUID, item]),
     );
     const stored = new Set(history.entries.map((entry) => entry.chatHistoryUUID));
-    const fromHistory: LiveChatItem[] = history.entries.map(
-      (entry) => live.get(entry.chatHistoryUUID) ?? { key: entry.chatHistoryUUID, entry, delivery: "sent" },
+    const fromHistory: LiveChatItem[] = history.entries.map((entry) =>
+      withStoredPicture(live.get(entry.chatHistoryUUID), entry),
     );
-    const fresh = sender.items.filter(
+    const fresh = [...sender.items, ...pictures.items].filter(
       (item) => item.entry.chatHistoryUUID === "" || !stored.has(item.entry.chatHistoryUUID),
     );
     return [...fromHistory, ...fresh];
-  }, [history.entries, sender.items]);
+  }, [history.entries, sender.items, pictures.items]);
 
   const streamingText = sender.items.some(
     (item) => item.streaming && item.entry.chatHistoryReplyMessage !== "",
@@ -127,6 +144,7 @@ export function ChatConversation({ userId, info, chatId, isGroup }: ChatConversa
           onNewChat={() => void confirmNewChat()}
           onStartGroup={() => actions.startGroup(replier)}
           onOpenSettings={() => setSettingsOpen(true)}
+          onOpenPhotos={pictures.enabled ? () => setPhotoListOpen(true) : undefined}
         />
         <MessageList
           items={items}
@@ -142,6 +160,7 @@ export function ChatConversation({ userId, info, chatId, isGroup }: ChatConversa
           isLoadingEarlier={history.isLoadingEarlier}
           onLoadEarlier={history.loadEarlier}
           focusSignal={focusSignal}
+          chatId={chatId}
         />
         {sender.canStop && (
           <div className="chat-stop">
@@ -154,14 +173,20 @@ export function ChatConversation({ userId, info, chatId, isGroup }: ChatConversa
           canSend={sender.canSend && !history.isLoading && adult}
           onSend={sender.send}
           chat={capabilities?.chat}
-          speechInput={capabilities?.speechInput}
+          speechInput={voice.available}
+          voice={voice}
           onFocus={() => setFocusSignal((value) => value + 1)}
+          pictures={pictures.composer}
         />
       </div>
+      {photoListOpen && pictures.enabled && (
+        <PhotoListSidebar userId={userId} chatId={chatId} onClose={() => setPhotoListOpen(false)} />
+      )}
       {settingsOpen && (
         <SettingsDialog
           chatId={chatId}
-          speechInput={capabilities?.speechInput}
+          speechInput={voice.available}
+          serverSpeech={capabilities?.speechInput}
           onClose={() => setSettingsOpen(false)}
         />
       )}

@@ -4,6 +4,7 @@ import type { ChatProfileCharacter } from "../../../../common/api";
 import { Avatar } from "../../../components/Avatar";
 import { useDismiss } from "../../../hooks/useDismiss";
 import { contentUrl } from "../../../lib/content";
+import { imageTexts } from "../imageTexts";
 import { type ChatStatus, chatTexts } from "../texts";
 import { PhotoViewer } from "./PhotoViewer";
 
@@ -17,6 +18,8 @@ interface ChatHeaderProps {
   onNewChat: () => void;
   onStartGroup: () => void;
   onOpenSettings: () => void;
+  /** Opens the right sidebar 'Photo List'; absent when image generation is off (spec 2). */
+  onOpenPhotos?: () => void;
 }
 
 /**
@@ -98,6 +101,21 @@ export function ChatHeader(props: ChatHeaderProps) {
           </p>
         </div>
       </div>
+      {props.onOpenPhotos && (
+        <button
+          type="button"
+          className="icon-button"
+          aria-label={imageTexts.photoList}
+          onClick={props.onOpenPhotos}
+        >
+          <svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true">
+            <path
+              d="M21 19V5a2 2 0 0 0-2-2H5a2 2 0 0 0-2 2v14a2 2 0 0 0 2 2h14a2 2 0 0 0 2-2zM8.5 13.5l2.5 3 3.5-4.5 4.5 6H5l3.5-4.5z"
+              fill="currentColor"
+            />
+          </svg>
+        </button>
+      )}
       <div className="dropdown dropdown--right" ref={root}>
         <button
           type="button"

@@ -1,9 +1,16 @@
 import { type FormEvent, type KeyboardEvent, useCallback, useId, useRef, useState } from "react";
-import { MESSAGE_MAX_LENGTH } from "../../../../common/constants";
+import { MESSAGE_MAX_LENGTH, PHOTO_TYPE_PORTRAIT, type PhotoType } from "../../../../common/constants";
 import type { Capability } from "../../../api/chat";
 import { useDismiss } from "../../../hooks/useDismiss";
+import type { VoiceInputState } from "../../../hooks/useVoiceInput";
+import { imageTexts } from "../imageTexts";
 import { chatTexts } from "../texts";
+import { voiceTexts } from "../voiceTexts";
+import { CameraWindow } from "./CameraWindow";
 import { EmojiPicker } from "./EmojiPicker";
+import { PhotoPreview } from "./PhotoPreview";
+import { RecordingWaveform } from "./RecordingWaveform";
+import { RequestMenu } from "./RequestMenu";
 
 interface ComposerProps {
   canSend: boolean;
@@ -15,15 +22,30 @@ interface ComposerProps {
   speechInput: Capability | undefined;
   /** The message box gained focus (the list then scrolls to the bottom after 300 ms). */
   onFocus?: () => void;
+  /** Pictures and photos (issue 8); absent or both off: no request menu. */
+  pictures?: ComposerPictures;
+  /** The microphone (issue 7): listening state, its stream for the waveform, the button's action. */
+  voice?: { state: VoiceInputState; active: boolean; stream: MediaStream | null; toggle: () => void };
+}
+
+/** What the request menu may do (spec 2: only with image generation enabled). */
+export interface ComposerPictures {
+  /** Pictures on request (capability imageRequests). */
+  requests: boolean;
+  /** Attach and Camera (capability photoUpload). */
+  photos: boolean;
+  onRequest: (message: string, type: PhotoType) => void;
+  onSendPhoto: (photo: Blob, text: string) => void;
 }
 
 /**
  * The chat footer (spec 2, 5): the emoji picker, a 'Type a message' box of at most 150
  * characters with a visible counter, and a Send button when there is text, else the
  * microphone. Enter sends, Shift+Enter adds a line, Escape closes the emoji picker.
- * The request menu (photos) is not offered: its capabilities are off on this server.
+ * With image generation enabled, the request menu (issue 8): Attach, Camera, picture requests;
+ * a chosen photo shows above the box with Remove and is sent with the words.
  */
-export function Composer({ canSend, onSend, chat, speechInput, onFocus }: ComposerProps) {
+export function Composer({ canSend, onSend, chat, speechInput, onFocus, pictures, voice }: ComposerProps) {
   const [text, setText] = useState("");
   const [emojiOpen, setEmojiOpen] = useState(false);
   const input = useRef<HTMLTextAreaElement>(null);
@@ -31,13 +53,32 @@ export function Composer({ canSend, onSend, chat, speechInput, onFocus }: Compos
   const counterId = useId();
   const chatOff = chat !== undefined && !chat.enabled;
   const hasText = text.trim() !== "";
-  const ready = canSend && hasText && !chatOff;
+  // spec 4: a selected photo forces the send button.
+  const [photo, setPhoto] = useState<Blob | null>(null);
+  const [cameraOpen, setCameraOpen] = useState(false);
+  const ready = canSend && (hasText || photo !== null) && !chatOff;
 
   const closeEmoji = useCallback(() => setEmojiOpen(false), []);
   useDismiss(emojiRoot, emojiOpen, closeEmoji);
 
   const submit = () => {
     if (!ready) return;
+    if (photo && pictures) {
+      pictures.onSendPhoto(photo, text);
+      setPhoto(null);
+      setText("");
+      return;
+    }
+    const photoOf = imageTexts.sendPhotoOf.toLowerCase();
+    if (
+      pictures?.requests &&
+      text.trim().toLowerCase().startsWith(photoOf) &&
+      text.trim().length > photoOf.length
+    ) {
+      pictures.onRequest(text.trim(), PHOTO_TYPE_PORTRAIT);
+      setText("");
+      return;
+    }
     if (onSend(text)) setText("");
   };
 
@@ -67,69 +108,101 @@ export function Composer({ canSend, onSend, chat, speechInput, onFocus }: Compos
   };
 
   const micOff = speechInput === undefined || !speechInput.enabled;
+  // spec 4: recording shows the record icon, idle the mic icon.
+  const recording = voice !== undefined && (voice.state !== "idle" || voice.active);
   return (
-    <form className="composer" onSubmit={onSubmit}>
-      <div className="composer__emoji" ref={emojiRoot}>
-        <button
-          type="button"
-          className="icon-button"
-          aria-label={chatTexts.emoji}
-          aria-expanded={emojiOpen}
-          aria-haspopup="dialog"
-          onClick={() => setEmojiOpen((open) => !open)}
-        >
-          <svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true">
-            <path
-              d="M12 2a10 10 0 1 0 0 20 10 10 0 0 0 0-20zm0 18a8 8 0 1 1 0-16 8 8 0 0 1 0 16zm-3.5-9A1.5 1.5 0 1 0 8.5 8a1.5 1.5 0 0 0 0 3zm7 0A1.5 1.5 0 1 0 15.5 8a1.5 1.5 0 0 0 0 3zM12 17.5c2.3 0 4.3-1.5 5.1-3.5H6.9c.8 2 2.8 3.5 5.1 3.5z"
-              fill="currentColor"
-            />
-          </svg>
-        </button>
-        {emojiOpen && <EmojiPicker onSelect={insertEmoji} />}
-      </div>
-      <div className="composer__box">
-        <textarea
-          ref={input}
-          className="composer__input"
-          placeholder={chatTexts.typeMessage}
-          aria-label={chatTexts.typeMessage}
-          aria-describedby={counterId}
-          maxLength={MESSAGE_MAX_LENGTH}
-          rows={1}
-          value={text}
-          disabled={chatOff}
-          title={chatOff ? chat?.reason : undefined}
-          onChange={(event) => setText(event.target.value)}
-          onKeyDown={onKeyDown}
-          onFocus={onFocus}
-        />
-        <span id={counterId} className="composer__counter" title={chatTexts.characterCount}>
-          {text.length}/{MESSAGE_MAX_LENGTH}
-        </span>
-      </div>
-      {hasText ? (
-        <button type="submit" className="composer__send" aria-label={chatTexts.send} disabled={!ready}>
-          <svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true">
-            <path d="M3.4 20.4 21 12 3.4 3.6 3.4 10l12.6 2-12.6 2z" fill="currentColor" />
-          </svg>
-        </button>
-      ) : (
-        <button
-          type="button"
-          className="composer__send composer__mic"
-          aria-label={chatTexts.microphone}
-          aria-description={micOff ? speechInput?.reason : undefined}
-          title={micOff ? speechInput?.reason : undefined}
-          disabled={micOff}
-        >
-          <svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true">
-            <path
-              d="M12 14a3 3 0 0 0 3-3V5a3 3 0 0 0-6 0v6a3 3 0 0 0 3 3zm5-3a5 5 0 0 1-10 0H5a7 7 0 0 0 6 6.9V21h2v-3.1A7 7 0 0 0 19 11z"
-              fill="currentColor"
-            />
-          </svg>
-        </button>
-      )}
-    </form>
+    <>
+      {photo && <PhotoPreview photo={photo} onRemove={() => setPhoto(null)} />}
+      {cameraOpen && <CameraWindow onCapture={setPhoto} onClose={() => setCameraOpen(false)} />}
+      <form className="composer" onSubmit={onSubmit}>
+        <div className="composer__emoji" ref={emojiRoot}>
+          <button
+            type="button"
+            className="icon-button"
+            aria-label={chatTexts.emoji}
+            aria-expanded={emojiOpen}
+            aria-haspopup="dialog"
+            onClick={() => setEmojiOpen((open) => !open)}
+          >
+            <svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true">
+              <path
+                d="M12 2a10 10 0 1 0 0 20 10 10 0 0 0 0-20zm0 18a8 8 0 1 1 0-16 8 8 0 0 1 0 16zm-3.5-9A1.5 1.5 0 1 0 8.5 8a1.5 1.5 0 0 0 0 3zm7 0A1.5 1.5 0 1 0 15.5 8a1.5 1.5 0 0 0 0 3zM12 17.5c2.3 0 4.3-1.5 5.1-3.5H6.9c.8 2 2.8 3.5 5.1 3.5z"
+                fill="currentColor"
+              />
+            </svg>
+          </button>
+          {emojiOpen && <EmojiPicker onSelect={insertEmoji} />}
+        </div>
+        {pictures?.requests && (
+          <RequestMenu
+            pictures={pictures.requests}
+            photos={pictures.photos}
+            disabled={chatOff}
+            onAttach={setPhoto}
+            onCamera={() => setCameraOpen(true)}
+            onRequest={pictures.onRequest}
+            onPhotoOf={() => {
+              setText(`${imageTexts.sendPhotoOf} `);
+              requestAnimationFrame(() => input.current?.focus());
+            }}
+          />
+        )}
+        <div className="composer__box">
+          <textarea
+            ref={input}
+            className="composer__input"
+            placeholder={chatTexts.typeMessage}
+            aria-label={chatTexts.typeMessage}
+            aria-describedby={counterId}
+            maxLength={MESSAGE_MAX_LENGTH}
+            rows={1}
+            value={text}
+            disabled={chatOff}
+            title={chatOff ? chat?.reason : undefined}
+            onChange={(event) => setText(event.target.value)}
+            onKeyDown={onKeyDown}
+            onFocus={onFocus}
+          />
+          <span id={counterId} className="composer__counter" title={chatTexts.characterCount}>
+            {text.length}/{MESSAGE_MAX_LENGTH}
+          </span>
+        </div>
+        {voice?.stream && <RecordingWaveform stream={voice.stream} />}
+        {voice && voice.state !== "idle" && (
+          <span className="composer__voice-state" role="status">
+            {voice.state === "transcribing" ? voiceTexts.transcribing : voiceTexts.listening}
+          </span>
+        )}
+        {hasText || photo ? (
+          <button type="submit" className="composer__send" aria-label={chatTexts.send} disabled={!ready}>
+            <svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true">
+              <path d="M3.4 20.4 21 12 3.4 3.6 3.4 10l12.6 2-12.6 2z" fill="currentColor" />
+            </svg>
+          </button>
+        ) : (
+          <button
+            type="button"
+            className={
+              recording ? "composer__send composer__mic composer__mic--on" : "composer__send composer__mic"
+            }
+            aria-label={recording ? voiceTexts.stopListening : chatTexts.microphone}
+            aria-description={micOff ? speechInput?.reason : undefined}
+            aria-pressed={voice ? recording : undefined}
+            title={micOff ? speechInput?.reason : undefined}
+            disabled={micOff}
+            onClick={voice?.toggle}
+          >
+            <svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true">
+              {recording && <circle cx="12" cy="12" r="7" fill="currentColor" />}
+              <path
+                visibility={recording ? "hidden" : undefined}
+                d="M12 14a3 3 0 0 0 3-3V5a3 3 0 0 0-6 0v6a3 3 0 0 0 3 3zm5-3a5 5 0 0 1-10 0H5a7 7 0 0 0 6 6.9V21h2v-3.1A7 7 0 0 0 19 11z"
+                fill="currentColor"
+              />
+            </svg>
+          </button>
+        )}
+      </form>
+    </>
   );
 }

@@ -1,7 +1,10 @@
 import { Avatar } from "../../../components/Avatar";
 import { Spinner } from "../../../components/Spinner";
+import { imageTexts } from "../imageTexts";
 import { chatTexts } from "../texts";
+import { BubbleImage } from "./BubbleImage";
 import { EmphasisText } from "./EmphasisText";
+import { ReplyAudio } from "./ReplyAudio";
 
 interface UserMessageProps {
   text: string;
@@ -10,16 +13,21 @@ interface UserMessageProps {
   delivery: "pending" | "sent" | "failed";
   /** Sends a failed message again (same clientMessageId); absent when it cannot be retried. */
   onRetry?: () => void;
+  /** The photo sent with the message (issue 8), as a URL. */
+  image?: string;
 }
 
 /** The user's message on the right: text, hour:minute, picture; pending spinner or 'Failed' + Retry. */
-export function UserMessage({ text, time, picture, delivery, onRetry }: UserMessageProps) {
+export function UserMessage({ text, time, picture, delivery, onRetry, image }: UserMessageProps) {
   return (
     <article className="message message--user" aria-label={chatTexts.yourMessage}>
       <div className="bubble bubble--user">
-        <p className="bubble__text">
-          <EmphasisText text={text} />
-        </p>
+        {image && <BubbleImage src={image} alt={imageTexts.yourPhoto} />}
+        {text && (
+          <p className="bubble__text">
+            <EmphasisText text={text} />
+          </p>
+        )}
         <div className="bubble__meta">
           {time && <time>{time}</time>}
           {delivery === "pending" && <Spinner size="small" label={chatTexts.sending} />}
@@ -43,23 +51,44 @@ interface ReplyMessageProps {
   name: string;
   /** The text is still arriving token by token. */
   streaming?: boolean;
+  /** The reply's spoken audio (issue 7): a play/stop control, or the native one on Apple. */
+  audioUrl?: string;
   /** Shown on the newest finished reply: continues it (POST /chat/continue-message). */
   onContinue?: () => void;
+  /** The reply's picture as a URL (issue 8) and whether it is still being made. */
+  image?: string;
+  imageLoading?: boolean;
 }
 
 /** A character's reply on the left: picture, name, text and hour:minute (spec 2). */
-export function ReplyMessage({ text, time, picture, name, streaming, onContinue }: ReplyMessageProps) {
+export function ReplyMessage({
+  text,
+  time,
+  picture,
+  name,
+  streaming,
+  onContinue,
+  image,
+  imageLoading,
+  audioUrl,
+}: ReplyMessageProps) {
   return (
     <article className="message message--reply" aria-label={chatTexts.replyFrom(name)} aria-busy={streaming}>
       <Avatar src={picture} alt="" size={36} title={name} />
       <div className="bubble bubble--reply">
         <span className="bubble__name">{name}</span>
-        <p className="bubble__text">
-          <EmphasisText text={text} />
-          {streaming && <span className="bubble__cursor" aria-hidden="true" />}
-        </p>
-        {(time || onContinue) && (
+        {(image || imageLoading) && (
+          <BubbleImage src={image ?? ""} loading={imageLoading} alt={imageTexts.picture} />
+        )}
+        {(text || streaming) && (
+          <p className="bubble__text">
+            <EmphasisText text={text} />
+            {streaming && <span className="bubble__cursor" aria-hidden="true" />}
+          </p>
+        )}
+        {(time || onContinue || audioUrl) && (
           <div className="bubble__meta">
+            {audioUrl && <ReplyAudio url={audioUrl} name={name} />}
             {time && !streaming && <time>{time}</time>}
             {onContinue && (
               <button type="button" className="bubble__action" onClick={onContinue}>

@@ -3,7 +3,7 @@ import type { ChatHistoryEntry, ChatProfileCharacter } from "../../../../common/
 import { FIRST_MESSAGE_MARKER, SCROLL_BUTTON_THRESHOLD_PX } from "../../../../common/constants";
 import { Spinner } from "../../../components/Spinner";
 import type { LiveChatItem } from "../../../hooks/useChatSender";
-import { contentUrl } from "../../../lib/content";
+import { chatImageUrl, contentUrl } from "../../../lib/content";
 import { formatHourMinute } from "../../../lib/text";
 import { chatTexts } from "../texts";
 import { ReplyMessage, UserMessage } from "./MessageBubble";
@@ -14,7 +14,16 @@ export type ChatItem = LiveChatItem;
 
 /** One bubble of the list. */
 type Row =
-  | { key: string; kind: "user"; itemKey: string; text: string; time: string; delivery: ChatItem["delivery"] }
+  | {
+      key: string;
+      kind: "user";
+      itemKey: string;
+      text: string;
+      time: string;
+      delivery: ChatItem["delivery"];
+      /** The photo sent with the message: a file name under {chat id}/user_photo/, or a blob: URL. */
+      image: string;
+    }
   | {
       key: string;
       kind: "reply";
@@ -23,6 +32,8 @@ type Row =
       characterId: string;
       entry: ChatHistoryEntry;
       streaming: boolean;
+      /** The last bubble of the entry's reply: it carries the reply's audio. */
+      last: boolean;
     };
 
 /**
@@ -32,7 +43,11 @@ type Row =
 function toRows(items: ChatItem[]): Row[] {
   const rows: Row[] = [];
   for (const { key, entry, delivery, replyParts, streaming = false } of items) {
-    if (entry.chatHistoryMessage !== "" && entry.chatHistoryMessage !== FIRST_MESSAGE_MARKER) {
+    const photo = entry.chatHistoryMessageImage ?? "";
+    if (
+      (entry.chatHistoryMessage !== "" || photo !== "") &&
+      entry.chatHistoryMessage !== FIRST_MESSAGE_MARKER
+    ) {
       rows.push({
         key: `${key}:user`,
         kind: "user",
@@ -40,10 +55,14 @@ function toRows(items: ChatItem[]): Row[] {
         text: entry.chatHistoryMessage,
         time: formatHourMinute(entry.chatHistorySendTime),
         delivery,
+        image: photo,
       });
     }
+    // A reply that is only a picture (or one still being made) is a bubble too (issue 8).
+    const hasPicture = entry.chatHistoryImageLoading === 1 || Boolean(entry.chatHistoryReplyImage);
     const replies =
-      replyParts ?? (entry.chatHistoryReplyMessage !== "" ? [entry.chatHistoryReplyMessage] : []);
+      replyParts ??
+      (entry.chatHistoryReplyMessage !== "" || hasPicture ? [entry.chatHistoryReplyMessage] : []);
     const time = formatHourMinute(entry.chatHistoryReplyTime);
     replies.forEach((text, index) => {
       rows.push({
@@ -54,6 +73,7 @@ function toRows(items: ChatItem[]): Row[] {
         characterId: entry.characterUUID,
         entry,
         streaming,
+        last: index === replies.length - 1,
       });
     });
   }
@@ -78,6 +98,8 @@ interface MessageListProps {
   onLoadEarlier: () => void;
   /** Changes whenever the message box gains focus (spec 9: scroll to the bottom after 300 ms). */
   focusSignal: number;
+  /** The chat's id: pictures live under /content/{chat id}/ (issue 8). */
+  chatId?: string;
 }
 
 /** Within this many pixels of the bottom the list follows new messages. */
@@ -210,6 +232,7 @@ export function MessageList(props: MessageListProps) {
                 picture={userPictureUrl}
                 delivery={row.delivery}
                 onRetry={row.delivery === "failed" ? () => props.onRetry(row.itemKey) : undefined}
+                image={row.image ? chatImageUrl(props.chatId ?? "", row.image, "user") : undefined}
               />
             );
           }
@@ -227,7 +250,14 @@ export function MessageList(props: MessageListProps) {
               picture={contentUrl("characters", character?.photo)}
               name={character?.name ?? chatTexts.character}
               streaming={row.streaming}
+              audioUrl={row.last && !row.streaming ? row.entry.chatHistoryReplyAudioUrl : undefined}
               onContinue={continuable ? () => props.onContinue(row.entry) : undefined}
+              image={
+                row.last && row.entry.chatHistoryReplyImage
+                  ? chatImageUrl(props.chatId ?? "", row.entry.chatHistoryReplyImage, "reply")
+                  : undefined
+              }
+              imageLoading={row.last && row.entry.chatHistoryImageLoading === 1}
             />
           );
         })}

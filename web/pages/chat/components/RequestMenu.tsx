@@ -1,0 +1,138 @@
+import { type ChangeEvent, useCallback, useId, useRef, useState } from "react";
+import {
+  PHOTO_ACCEPT,
+  PHOTO_CAPTIONS,
+  PHOTO_TYPE_LANDSCAPE,
+  PHOTO_TYPE_PORTRAIT,
+  type PhotoType,
+} from "../../../../common/constants";
+import { useDismiss } from "../../../hooks/useDismiss";
+import { isAppleDevice } from "../../../lib/device";
+import { imageTexts } from "../imageTexts";
+import "../images.css";
+
+interface RequestMenuProps {
+  /** Pictures on request are on (capability imageRequests). */
+  pictures: boolean;
+  /** Attach and Camera are on (capability photoUpload). */
+  photos: boolean;
+  disabled: boolean;
+  onAttach: (file: File) => void;
+  onCamera: () => void;
+  onRequest: (message: string, type: PhotoType) => void;
+  /** 'Send a photo of..': the words come from the message box. */
+  onPhotoOf: () => void;
+}
+
+/**
+ * The footer's request menu (spec 2): Attach (.jpg, .jpeg, .png), Camera (hidden on Apple
+ * devices), Send a portrait photo, Send a landscape photo, Send a photo of.., and the 10 canned
+ * captions (spec 9). Render it only when image generation is enabled.
+ */
+export function RequestMenu(props: RequestMenuProps) {
+  const [open, setOpen] = useState(false);
+  const root = useRef<HTMLDivElement>(null);
+  const file = useRef<HTMLInputElement>(null);
+  const menuId = useId();
+  const close = useCallback(() => setOpen(false), []);
+  useDismiss(root, open, close);
+  const pick = (action: () => void) => () => {
+    setOpen(false);
+    action();
+  };
+  const onFile = (event: ChangeEvent<HTMLInputElement>) => {
+    const chosen = event.target.files?.[0];
+    event.target.value = "";
+    if (chosen) props.onAttach(chosen);
+  };
+
+  return (
+    <div className="dropdown request-menu" ref={root}>
+      <button
+        type="button"
+        className="icon-button"
+        aria-label={imageTexts.requestMenu}
+        aria-haspopup="menu"
+        aria-expanded={open}
+        aria-controls={menuId}
+        disabled={props.disabled}
+        onClick={() => setOpen((value) => !value)}
+      >
+        <svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true">
+          <path
+            d="M20 5h-3.2L15 3H9L7.2 5H4a2 2 0 0 0-2 2v12a2 2 0 0 0 2 2h16a2 2 0 0 0 2-2V7a2 2 0 0 0-2-2zm-8 13a5 5 0 1 1 0-10 5 5 0 0 1 0 10zm0-8a3 3 0 1 0 0 6 3 3 0 0 0 0-6z"
+            fill="currentColor"
+          />
+        </svg>
+      </button>
+      <input
+        ref={file}
+        type="file"
+        accept={PHOTO_ACCEPT}
+        hidden
+        aria-label={imageTexts.attach}
+        onChange={onFile}
+      />
+      <div
+        id={menuId}
+        role="menu"
+        aria-label={imageTexts.requestMenu}
+        className={
+          open ? "dropdown__menu dropdown__menu--slide open" : "dropdown__menu dropdown__menu--slide"
+        }
+        inert={!open}
+      >
+        {props.photos && (
+          <button
+            type="button"
+            role="menuitem"
+            className="chat-menu-item"
+            onClick={pick(() => file.current?.click())}
+          >
+            {imageTexts.attach}
+          </button>
+        )}
+        {props.photos && !isAppleDevice() && (
+          <button type="button" role="menuitem" className="chat-menu-item" onClick={pick(props.onCamera)}>
+            {imageTexts.camera}
+          </button>
+        )}
+        {props.pictures && (
+          <>
+            <button
+              type="button"
+              role="menuitem"
+              className="chat-menu-item"
+              onClick={pick(() => props.onRequest(imageTexts.sendPortrait, PHOTO_TYPE_PORTRAIT))}
+            >
+              {imageTexts.sendPortrait}
+            </button>
+            <button
+              type="button"
+              role="menuitem"
+              className="chat-menu-item"
+              onClick={pick(() => props.onRequest(imageTexts.sendLandscape, PHOTO_TYPE_LANDSCAPE))}
+            >
+              {imageTexts.sendLandscape}
+            </button>
+            <button type="button" role="menuitem" className="chat-menu-item" onClick={pick(props.onPhotoOf)}>
+              {imageTexts.sendPhotoOf}
+            </button>
+            <p className="request-menu__heading">{imageTexts.captions}</p>
+            {PHOTO_CAPTIONS.map((caption) => (
+              <button
+                key={caption.text}
+                type="button"
+                role="menuitem"
+                className="chat-menu-item"
+                onClick={pick(() => props.onRequest(caption.text, caption.type))}
+              >
+                {caption.text}
+              </button>
+            ))}
+          </>
+        )}
+      </div>
+    </div>
+  );
+}
