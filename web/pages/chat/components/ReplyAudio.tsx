@@ -1,6 +1,7 @@
 import { useAudioPlayer } from "../../../hooks/useAudioPlayer";
 import { audioPlayer, isApplePlatform } from "../../../lib/audioPlayer";
 import { voiceTexts } from "../voiceTexts";
+import "../voice.css";
 
 /**
  * A reply's audio (spec 2): a play/stop icon that uses the chat's one player (only one reply
