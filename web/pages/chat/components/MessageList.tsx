@@ -241,7 +241,10 @@ export function MessageList(props: MessageListProps) {
             props.canContinue &&
             index === lastReplyIndex &&
             !row.streaming &&
-            row.entry.chatHistoryUUID !== "";
+            row.entry.chatHistoryUUID !== "" &&
+            // A picture's reply is not text to continue (issue 8).
+            row.entry.chatHistoryImageLoading !== 1 &&
+            row.entry.chatHistoryReplyImage === "";
           return (
             <ReplyMessage
               key={row.key}
