@@ -8,7 +8,15 @@ import type { PhotoHistoryEntry } from "../common/api";
 import { type ImageDouble, startImageDouble } from "../server/testing/image-servers";
 import { startTestServer } from "../server/testing/server";
 import { callApi, DESKTOP, ensureCharacters, openChat, signedInPage } from "./chat.helpers";
-import { CHROMIUM, closePage, hasChromium, toastWith } from "./support/browser";
+import {
+  CHROMIUM,
+  closePage,
+  demoSession,
+  hasChromium,
+  openPage,
+  storeSession,
+  toastWith,
+} from "./support/browser";
 
 /**
  * Pictures and photos on the chat screen (issue 8) against the real server, an AUTOMATIC1111
@@ -238,6 +246,18 @@ describe.skipIf(!hasChromium)("pictures and photos in Chromium", () => {
       hasText: "Photo upload failed. Please check and try again.",
     });
     await failed.getByText("Failed", { exact: true }).waitFor();
+    // Retry sends the same photo once the network is back.
+    await page.unroute("**/api/chat/photo-process");
+    await failed.getByRole("button", { name: "Retry" }).click();
+    await log
+      .getByRole("article", { name: "Your message" })
+      .getByRole("img", { name: "Your photo" })
+      .waitFor();
+    await expect
+      .poll(() => log.getByText("Photo upload failed. Please check and try again.").count(), {
+        timeout: 15_000,
+      })
+      .toBe(0);
 
     // A camera that cannot start.
     await page.evaluate(() => {
@@ -247,6 +267,29 @@ describe.skipIf(!hasChromium)("pictures and photos in Chromium", () => {
     await openRequestMenu(page);
     await page.getByRole("menuitem", { name: "Camera" }).click();
     await toastWith(page, "Failed to capture photo.").waitFor();
+    await closePage(page);
+  }, 60_000);
+
+  it("no Camera on Apple devices (spec 2)", async () => {
+    const { server, browser, url } = ctx();
+    const session = await demoSession(url);
+    await server.db
+      .updateTable("users")
+      .set({ image_generation: 1 })
+      .where("id", "=", session.user.id)
+      .execute();
+    const page = await openPage(browser, {
+      viewport: DESKTOP,
+      userAgent:
+        "Mozilla/5.0 (Macintosh; Intel Mac OS X 14_5) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Safari/605.1.15",
+    });
+    await page.goto(`${url}/maintenance`);
+    await storeSession(page, session);
+    const [character] = await ensureCharacters(page, 1);
+    await openChat(page, url, character!.characterUUID);
+    await openRequestMenu(page);
+    await page.getByRole("menuitem", { name: "Attach" }).waitFor();
+    expect(await page.getByRole("menuitem", { name: "Camera" }).count()).toBe(0);
     await closePage(page);
   }, 60_000);
 

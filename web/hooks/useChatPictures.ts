@@ -13,6 +13,9 @@ export interface ChatPictures {
   items: LiveChatItem[];
   /** The composer's request menu, or undefined when image generation is off (spec 2). */
   composer: ComposerPictures | undefined;
+  /** Whether a message's Retry belongs here (a failed photo or picture request). */
+  owns: (key: string) => boolean;
+  retry: (key: string) => void;
 }
 
 /**
@@ -54,7 +57,7 @@ export function useChatPictures(
         : undefined,
     [requests, photos, sender.requestPicture, sender.sendPhoto],
   );
-  return { enabled: requests, items: sender.items, composer };
+  return { enabled: requests, items: sender.items, composer, owns: sender.owns, retry: sender.retry };
 }
 
 /**

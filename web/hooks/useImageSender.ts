@@ -16,7 +16,15 @@ export interface ImageSender {
   sendPhoto: (photo: Blob, text: string) => void;
   /** Asks the character for a picture (POST /chat/request-photo): type 1 portrait, 2 landscape. */
   requestPicture: (message: string, type: PhotoType) => void;
+  /** Whether `key` is one of these items (its Retry comes here). */
+  owns: (key: string) => boolean;
+  /** Sends a failed photo or picture request again. */
+  retry: (key: string) => void;
 }
+
+type Sent =
+  | { kind: "photo"; photo: Blob; text: string }
+  | { kind: "picture"; message: string; type: PhotoType };
 
 let counter = 0;
 
@@ -50,6 +58,7 @@ export function useImageSender(
   const [items, setItems] = useState<LiveChatItem[]>([]);
   const [busy, setBusy] = useState(false);
   const urls = useRef<string[]>([]);
+  const sent = useRef(new Map<string, Sent>());
   useEffect(
     () => () => {
       for (const url of urls.current) URL.revokeObjectURL(url);
@@ -72,17 +81,9 @@ export function useImageSender(
     [client, target?.chatId, update, userId],
   );
 
-  const send = useCallback(
-    (photo: Blob, text: string) => {
-      if (target === null || busy) return;
-      counter += 1;
-      const key = `photo-${counter}`;
-      const preview = URL.createObjectURL(photo);
-      urls.current.push(preview);
-      setItems((previous) => [
-        ...previous,
-        { key, entry: localEntry(target.characterId, text.trim(), preview), delivery: "pending" },
-      ]);
+  const upload = useCallback(
+    (key: string, photo: Blob, text: string) => {
+      if (target === null) return;
       setBusy(true);
       const failed = (message: string) => {
         warn(message);
@@ -92,13 +93,13 @@ export function useImageSender(
           entry: { ...item.entry, chatHistoryMessage: imageTexts.photoUploadFailed },
         }));
       };
-      sendPhoto({ chatId: target.chatId, characterId: target.characterId, photo, message: text.trim() })
+      sendPhoto({ chatId: target.chatId, characterId: target.characterId, photo, message: text })
         .then(async (answer) => {
           if (answer.success !== 1) {
-            // The photo may be stored with the character's failure: the history shows it as it is.
             failed(answer.message || imageTexts.failedToSendPhoto);
             return;
           }
+          sent.current.delete(key);
           await settle(key, answer.history?.[0]);
         })
         .catch((error: unknown) => {
@@ -108,18 +109,12 @@ export function useImageSender(
         })
         .finally(() => setBusy(false));
     },
-    [busy, settle, target, update],
+    [settle, target, update],
   );
 
-  const request = useCallback(
-    (message: string, type: PhotoType) => {
-      if (target === null || busy) return;
-      counter += 1;
-      const key = `picture-${counter}`;
-      setItems((previous) => [
-        ...previous,
-        { key, entry: localEntry(target.characterId, message, ""), delivery: "pending" },
-      ]);
+  const ask = useCallback(
+    (key: string, message: string, type: PhotoType) => {
+      if (target === null) return;
       setBusy(true);
       requestPicture({
         message,
@@ -134,6 +129,7 @@ export function useImageSender(
             update(key, (item) => ({ ...item, delivery: "failed" }));
             return;
           }
+          sent.current.delete(key);
           await settle(key, answer.history?.[0]);
         })
         .catch((error: unknown) => {
@@ -142,8 +138,61 @@ export function useImageSender(
         })
         .finally(() => setBusy(false));
     },
-    [busy, settle, target, update],
+    [settle, target, update],
   );
 
-  return { items, busy, sendPhoto: send, requestPicture: request };
+  const send = useCallback(
+    (photo: Blob, text: string) => {
+      if (target === null || busy) return;
+      counter += 1;
+      const key = `photo-${counter}`;
+      const preview = URL.createObjectURL(photo);
+      urls.current.push(preview);
+      sent.current.set(key, { kind: "photo", photo, text: text.trim() });
+      setItems((previous) => [
+        ...previous,
+        { key, entry: localEntry(target.characterId, text.trim(), preview), delivery: "pending" },
+      ]);
+      upload(key, photo, text.trim());
+    },
+    [busy, target, upload],
+  );
+
+  const request = useCallback(
+    (message: string, type: PhotoType) => {
+      if (target === null || busy) return;
+      counter += 1;
+      const key = `picture-${counter}`;
+      sent.current.set(key, { kind: "picture", message, type });
+      setItems((previous) => [
+        ...previous,
+        { key, entry: localEntry(target.characterId, message, ""), delivery: "pending" },
+      ]);
+      ask(key, message, type);
+    },
+    [ask, busy, target],
+  );
+
+  const owns = useCallback((key: string) => sent.current.has(key), []);
+
+  const retry = useCallback(
+    (key: string) => {
+      const what = sent.current.get(key);
+      if (what === undefined || busy) return;
+      if (what.kind === "photo") {
+        update(key, (item) => ({
+          ...item,
+          delivery: "pending",
+          entry: { ...item.entry, chatHistoryMessage: what.text },
+        }));
+        upload(key, what.photo, what.text);
+      } else {
+        update(key, (item) => ({ ...item, delivery: "pending" }));
+        ask(key, what.message, what.type);
+      }
+    },
+    [ask, busy, update, upload],
+  );
+
+  return { items, busy, sendPhoto: send, requestPicture: request, owns, retry };
 }

@@ -154,7 +154,7 @@ export function ChatConversation({ userId, info, chatId, isGroup }: ChatConversa
           typingCharacterId={sender.replyingCharacterId}
           canContinue={!sender.isReplying && !isGroup && (capabilities?.chat.enabled ?? true)}
           onContinue={sender.continueReply}
-          onRetry={sender.retry}
+          onRetry={(key) => (pictures.owns(key) ? pictures.retry(key) : sender.retry(key))}
           isLoading={history.isLoading}
           hasEarlier={history.hasEarlier}
           isLoadingEarlier={history.isLoadingEarlier}
