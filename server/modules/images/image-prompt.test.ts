@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { PHOTO_CAPTIONS } from "../../../common/constants";
-import { buildImagePrompt, detectPictureRequest, seedFor } from "./image-prompt";
+import { buildImagePrompt, detectPictureInReply, detectPictureRequest, seedFor } from "./image-prompt";
 import { describeRequest } from "./images.service";
 
 describe("image prompts (issue 8)", () => {
@@ -38,6 +38,16 @@ describe("image prompts (issue 8)", () => {
     });
     expect(detectPictureRequest("I took a picture yesterday")).toBeUndefined();
     expect(detectPictureRequest("How was your day?")).toBeUndefined();
+  });
+
+  it("finds a picture the reply sends as an action", () => {
+    expect(detectPictureInReply("Sure! *sends you a selfie from the beach* Like it?")).toEqual({
+      description: "the beach",
+      type: 2,
+    });
+    expect(detectPictureInReply("*takes a selfie and sends it*")).toEqual({ description: "selfie", type: 1 });
+    expect(detectPictureInReply("I love taking pictures of birds.")).toBeUndefined();
+    expect(detectPictureInReply("*smiles* Hello!")).toBeUndefined();
   });
 
   it("the menu's texts name only the framing; 'Send a photo of..' and captions name the scene", () => {

@@ -79,3 +79,18 @@ export function detectPictureRequest(message: string): { description: string; ty
   const description = what || (/selfie/i.test(match[0]) ? "selfie" : "");
   return { description, type: LANDSCAPE_WORDS.test(message) ? PHOTO_TYPE_LANDSCAPE : 1 };
 }
+
+const SENDS_PICTURE =
+  /\*[^*]{0,80}?\b(?:sends?|snaps?|takes?|shares?|shows?)\b[^*]{0,40}?\b(?:photos?|pictures?|pics?|selfies?|snapshots?)\b(?:\s+(?:of|with|in|at|from|while|wearing)\s+([^*]{1,120}))?[^*]*\*/i;
+
+/**
+ * Whether the character's reply itself sends a picture, written as an action ("*sends you a
+ * selfie from the beach*"): the model deciding to send one (issue 8: genimage from the reply).
+ * @returns undefined when the reply does not send a picture.
+ */
+export function detectPictureInReply(reply: string): { description: string; type: PhotoType } | undefined {
+  const match = SENDS_PICTURE.exec(reply);
+  if (!match) return undefined;
+  const description = (match[1] ?? (/selfie/i.test(match[0]) ? "selfie" : "")).trim();
+  return { description, type: LANDSCAPE_WORDS.test(match[0]) ? PHOTO_TYPE_LANDSCAPE : 1 };
+}

@@ -23,7 +23,13 @@ import {
   involvesMinorSexualContent,
   mentionsSexualContent,
 } from "../safety/content-rules";
-import { buildImagePrompt, detectPictureRequest, seedFor, sizeFor } from "./image-prompt";
+import {
+  buildImagePrompt,
+  detectPictureInReply,
+  detectPictureRequest,
+  seedFor,
+  sizeFor,
+} from "./image-prompt";
 import { IMAGE_PENDING_TEXT, type ImageWorker } from "./image-worker";
 import type { ImagesRepo } from "./images.repo";
 
@@ -265,8 +271,9 @@ export class ImagesService {
   }
 
   /**
-   * After a text reply (POST /chat/message): when the user asked in words for a picture and may
-   * have one, the reply carries it (genimage 1, options.picDesc) and its job starts at once.
+   * After a text reply (POST /chat/message): when the user asked in words for a picture, or the
+   * reply sends one as an action ("*sends you a selfie*"), and the user may have one, the reply
+   * carries it (genimage 1, options.picDesc) and its job starts at once.
    * Never throws for the picture's sake: without il, a provider, quota or allowed content the
    * reply stays text only.
    * @returns the description and the entry with loading 1, or undefined.
@@ -277,10 +284,16 @@ export class ImagesService {
     entry: ChatHistoryRow,
   ): Promise<{ picDesc: string; entry: ChatHistoryRow } | undefined> {
     if (!user.image_generation || !this.provider.status().ready || !entry.reply_message) return undefined;
-    const asked = detectPictureRequest(userMessage);
+    const asked = detectPictureRequest(userMessage) ?? detectPictureInReply(entry.reply_message);
     if (!asked) return undefined;
+    if (involvesMinorSexualContent(entry.reply_message)) return undefined;
     if (involvesMinorSexualContent(userMessage)) return undefined;
-    if (!user.uncensored && mentionsSexualContent(userMessage)) return undefined;
+    if (
+      !user.uncensored &&
+      (mentionsSexualContent(userMessage) || mentionsSexualContent(asked.description))
+    ) {
+      return undefined;
+    }
     if (await this.repo.jobForEntry(entry.id)) return undefined;
     const session = await this.chats.sessionById(entry.session_id);
     if (!session) return undefined;

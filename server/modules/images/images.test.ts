@@ -365,6 +365,30 @@ describeEachDatabase("images API", (dialect) => {
     expect((plain.body as unknown as MessageReply).genimage).toBe(0);
   }, 30_000);
 
+  it("a reply that sends a picture as an action carries it too (the model's own decision)", async () => {
+    const { app, double } = await imageApp(dialect, {
+      llm: new ScriptedLlm(() => "*sends you a selfie from the beach* Wish you were here!"),
+    });
+    const user = await member(app);
+    const reply = await callMultipart(app.app, "/api/chat/message", {
+      token: user.token,
+      fields: { message: "What are you up to today?", id: user.characterId, cId: user.characterId },
+    });
+    const body = reply.body as unknown as MessageReply;
+    expect(body).toMatchObject({ success: 1, genimage: 1 });
+    expect(body.options?.picDesc).toBe("the beach");
+    await app.images.idle();
+    expect(double!.drawn[0]!.prompt).toContain("the beach");
+    // Without il the same reply stays text only.
+    const other = await member(app, false);
+    const plain = await callMultipart(app.app, "/api/chat/message", {
+      token: other.token,
+      fields: { message: "What are you up to today?", id: other.characterId, cId: other.characterId },
+    });
+    expect((plain.body as unknown as MessageReply).genimage).toBe(0);
+    expect(double!.drawn).toHaveLength(1);
+  }, 30_000);
+
   it("chat/image makes the picture of a reply once; the photo list holds the user's and the character's photos", async () => {
     const { app } = await imageApp(dialect);
     const user = await member(app);
