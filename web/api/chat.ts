@@ -156,11 +156,14 @@ export function sendGroupMessage(input: {
   message: string;
   groupId: string;
   clientMessageId: string;
+  /** issue 7: true asks for no spoken audio. */
+  mute?: boolean;
 }): Promise<GroupReply> {
   const body = new URLSearchParams({
     message: input.message,
     id: input.groupId,
     clientMessageId: input.clientMessageId,
+    mute: input.mute ? "1" : "0",
   });
   return apiRequest<GroupReply>("/chat/group/reply", { method: "POST", body });
 }

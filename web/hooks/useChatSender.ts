@@ -173,7 +173,12 @@ export function useChatSender(target: ChatTarget | null): ChatSender {
       try {
         if (current.isGroup) {
           setStatus("replying...");
-          const answer = await sendGroupMessage({ message, groupId: current.chatId, clientMessageId });
+          const answer = await sendGroupMessage({
+            message,
+            groupId: current.chatId,
+            clientMessageId,
+            mute: current.mute,
+          });
           const entries = answer.history ?? [];
           if (answer.success !== 1 || entries.length === 0) {
             fail(key, answer.message || chatTexts.failedToReply, entries[0]);
@@ -189,6 +194,10 @@ export function useChatSender(target: ChatTarget | null): ChatSender {
               setItems((previous) => [...previous, { key: `${key}:${index}`, entry, delivery: "sent" }]);
             } else {
               update(key, (item) => ({ ...item, entry, delivery: "sent" }));
+            }
+            // issue 7: each member's answer is heard in turn (spec 4).
+            if (!current.mute && entry.chatHistoryReplyAudioUrl) {
+              audioPlayer.autoplay(entry.chatHistoryReplyAudioUrl, index > 0);
             }
           }
           setRevealing((count) => count - 1);

@@ -116,7 +116,7 @@ function openEventStream(reply: FastifyReply) {
 }
 
 /** spec 7 `chat/group/reply`: message, id (the group), plus our client message id. */
-const GroupReplyBody = MessageBody.pick({ message: true, id: true, clientMessageId: true });
+const GroupReplyBody = MessageBody.pick({ message: true, id: true, clientMessageId: true, mute: true });
 const NewChatQuery = z.object({ id: z.string().max(100).default(""), uid: z.string().max(100).optional() });
 const GroupNewQuery = z.object({ cId: z.uuid("must be a character id") });
 const GroupMemberQuery = z.object({
@@ -259,12 +259,17 @@ export function chatRoutes(
 
   app.post("/api/chat/group/reply", { preHandler: auth }, async (request) => {
     const body = parseInput(GroupReplyBody, request.body);
-    const result = await chat.groupReply(currentUser(request), {
+    const user = currentUser(request);
+    const result = await chat.groupReply(user, {
       message: body.message,
       chatId: body.id,
       clientMessageId: body.clientMessageId,
     });
     request.modelMs = result.modelMs;
+    // issue 7: each member's answer is spoken in its own voice (chatHistoryReplyAudioUrl) unless muted.
+    if (voice && !isMuted(body.mute)) {
+      for (const entry of result.entries) await voice.replyAudio(user, entry);
+    }
     return {
       success: result.success ? 1 : 0,
       message: result.message,
