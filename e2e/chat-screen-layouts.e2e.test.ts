@@ -537,7 +537,7 @@ describe.skipIf(!hasChromium)("the complete chat screen at 375x812 and 1280x800"
       await page.getByRole("banner").getByText("online", { exact: true }).waitFor({ timeout: 20_000 });
       await expect.poll(fromBottom).toBeLessThan(2);
       await closePage(page);
-    }, 60_000);
+    }, 120_000);
 
     it(`${label}: footer: 150-character counter, Enter and Shift+Enter, Send or microphone, emoji picker`, async () => {
       const { browser, url } = ctx();
@@ -709,6 +709,39 @@ describe.skipIf(!hasChromium)("the complete chat screen at 375x812 and 1280x800"
       );
       await closePage(page);
     }, 60_000);
+
+    it(`${label}: the emoji picker says 'Loading…' after 1 s and 'Could not load emoji.' when its data fails`, async () => {
+      const { browser, url } = ctx();
+      const { page } = await signedInPage(browser, url, viewport);
+      const [character] = await ensureCharacters(page, 1);
+      if (!character) throw new Error("no character");
+      await openChat(page, url, character.characterUUID);
+      await page.getByRole("log", { name: "Messages" }).getByRole("article").first().waitFor();
+      // The bundled emoji data (a chunk of this build, never a CDN) is slow, then fails.
+      let asked = 0;
+      await page.route(
+        (address) => /\/assets\/native-[^/]+\.js$/.test(address.pathname),
+        async (route) => {
+          asked += 1;
+          await new Promise((resolve) => setTimeout(resolve, 2000));
+          await route.abort("failed");
+        },
+      );
+      await page.getByRole("button", { name: "Emoji" }).click();
+      const picker = page.getByRole("dialog", { name: "Emoji picker" });
+      await picker.waitFor();
+      const opened = await page.evaluate(() => performance.now());
+      await picker.getByText("Loading…", { exact: true }).waitFor();
+      const shownAt = await page.evaluate(() => performance.now());
+      expect(shownAt - opened).toBeGreaterThanOrEqual(900);
+      await picker.getByText("Could not load emoji.", { exact: true }).waitFor({ timeout: 10_000 });
+      expect(await picker.getByText("Loading…", { exact: true }).count()).toBe(0);
+      expect(asked).toBeGreaterThan(0);
+      await shot(page, "emoji-failed");
+      await page.keyboard.press("Escape");
+      await expect.poll(() => picker.count()).toBe(0);
+      await closePage(page);
+    });
 
     it(`${label}: every control has an accessible name (chat, menu, sidebar, emoji picker, settings)`, async () => {
       const { browser, url } = ctx();
