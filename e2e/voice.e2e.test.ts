@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { type Browser, chromium } from "playwright-core";
+import { type Browser, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EspeakTts } from "../server/providers/tts/espeak";
 import { wavFile } from "../server/testing/audio";
@@ -20,6 +20,30 @@ import { CHROMIUM, closePage, hasChromium } from "./support/browser";
  */
 const SAID = "Hello, how are you today?";
 const REPLY = "I am doing great, thank you for asking.";
+
+type Played = Array<{ src: string; at: number; event: string }>;
+
+/** Records, in the page, every audio element that starts playing or ends (page clock). */
+async function recordAudio(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const log: Array<{ src: string; at: number; event: string }> = [];
+    (window as unknown as { __audio: typeof log }).__audio = log;
+    // Players made with `new Audio()` are not in the document: watch every element that plays.
+    const play = HTMLMediaElement.prototype.play;
+    const watched = new WeakSet<HTMLMediaElement>();
+    HTMLMediaElement.prototype.play = function (this: HTMLMediaElement) {
+      if (!watched.has(this)) {
+        watched.add(this);
+        for (const event of ["playing", "ended"]) {
+          this.addEventListener(event, () => log.push({ src: this.src, at: performance.now(), event }));
+        }
+      }
+      return play.call(this);
+    };
+  });
+}
+
+const played = (page: Page) => page.evaluate(() => (window as unknown as { __audio: Played }).__audio);
 
 describe.skipIf(!hasChromium)("voice chat in Chromium with a fake microphone", () => {
   let server: Awaited<ReturnType<typeof startTestServer>> | undefined;
@@ -82,23 +106,7 @@ describe.skipIf(!hasChromium)("voice chat in Chromium with a fake microphone", (
   it("speak, silence, the message is sent, the reply's audio plays, listening resumes", async () => {
     if (!server || !browser || !stt) throw new Error("setup failed");
     const { page } = await signedInPage(browser, server.url, DESKTOP);
-    // Every audio element that starts playing, with the page's own clock.
-    await page.addInitScript(() => {
-      const log: Array<{ src: string; at: number; event: string }> = [];
-      (window as unknown as { __audio: typeof log }).__audio = log;
-      // Players made with `new Audio()` are not in the document: watch every element that plays.
-      const play = HTMLMediaElement.prototype.play;
-      const watched = new WeakSet<HTMLMediaElement>();
-      HTMLMediaElement.prototype.play = function (this: HTMLMediaElement) {
-        if (!watched.has(this)) {
-          watched.add(this);
-          for (const event of ["playing", "ended"]) {
-            this.addEventListener(event, () => log.push({ src: this.src, at: performance.now(), event }));
-          }
-        }
-        return play.call(this);
-      };
-    });
+    await recordAudio(page);
     const [character] = await ensureCharacters(page, 1);
     if (!character) throw new Error("no character");
     await openChat(page, server.url, character.characterUUID);
@@ -141,12 +149,10 @@ describe.skipIf(!hasChromium)("voice chat in Chromium with a fake microphone", (
     });
     await reply.waitFor({ timeout: 30_000 });
     // The reply's audio (an MP3 under /content/voice/) starts playing by itself.
-    type Played = Array<{ src: string; at: number; event: string }>;
-    const played = () => page.evaluate(() => (window as unknown as { __audio: Played }).__audio);
     await expect
       .poll(
         async () =>
-          (await played()).some((p) => p.event === "playing" && /\/content\/voice\/.+\.mp3$/.test(p.src)),
+          (await played(page)).some((p) => p.event === "playing" && /\/content\/voice\/.+\.mp3$/.test(p.src)),
         {
           timeout: 15_000,
         },
@@ -159,9 +165,9 @@ describe.skipIf(!hasChromium)("voice chat in Chromium with a fake microphone", (
 
     // When it has ended, listening resumes by itself 1 s later (spec 4, 9).
     await expect
-      .poll(async () => (await played()).some((p) => p.event === "ended"), { timeout: 20_000 })
+      .poll(async () => (await played(page)).some((p) => p.event === "ended"), { timeout: 20_000 })
       .toBe(true);
-    const ended = (await played()).find((p) => p.event === "ended")!.at;
+    const ended = (await played(page)).find((p) => p.event === "ended")!.at;
     await page.waitForFunction(
       () => [...document.querySelectorAll('[role="status"]')].some((e) => e.textContent === "Listening…"),
       undefined,
@@ -176,4 +182,26 @@ describe.skipIf(!hasChromium)("voice chat in Chromium with a fake microphone", (
     await page.getByRole("button", { name: "Microphone" }).waitFor();
     await closePage(page);
   }, 120_000);
+
+  it("the character form's voice preview: stop image while the sample loads and plays, play again at its end", async () => {
+    if (!server || !browser) throw new Error("setup failed");
+    const { page } = await signedInPage(browser, server.url, DESKTOP);
+    await recordAudio(page);
+    await page.goto(`${server.url}/characters/add`);
+    await page.getByRole("combobox", { name: /^Voice/ }).selectOption("Spanish Male");
+    await page.getByRole("button", { name: "Play voice preview" }).click();
+    await page.getByRole("button", { name: "Stop voice preview" }).waitFor();
+    await expect
+      .poll(async () => (await played(page)).find((p) => p.event === "playing")?.src ?? "", {
+        timeout: 15_000,
+      })
+      .toMatch(/\/content\/voice\/[0-9a-f]{40}\.mp3$/);
+    // Still the stop image while it plays; play again once it has ended.
+    expect(await page.getByRole("button", { name: "Stop voice preview" }).count()).toBe(1);
+    await expect
+      .poll(async () => (await played(page)).some((p) => p.event === "ended"), { timeout: 20_000 })
+      .toBe(true);
+    await page.getByRole("button", { name: "Play voice preview" }).waitFor();
+    await closePage(page);
+  }, 60_000);
 });

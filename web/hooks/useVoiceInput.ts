@@ -259,5 +259,11 @@ export function useVoiceInput(options: VoiceInputOptions): VoiceInput {
     [],
   );
 
+  // spec 8: "Speech recognition unsupported: console warning only".
+  const hasRecognition = Recognition !== undefined;
+  useEffect(() => {
+    if (!hasRecognition) console.warn("speech input: this browser has no speech recognition");
+  }, [hasRecognition]);
+
   return { available, engine, state, stream, start, cancel };
 }
