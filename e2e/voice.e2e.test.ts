@@ -89,7 +89,6 @@ describe.skipIf(!hasChromium)("voice chat in Chromium with a fake microphone", (
           "--use-fake-ui-for-media-stream",
           "--use-fake-device-for-media-stream",
           `--use-file-for-fake-audio-capture=${wavPath}`,
-          "--autoplay-policy=no-user-gesture-required",
         ],
       }),
     ]);
