@@ -138,6 +138,13 @@ describe.skipIf(!hasChromium)("pictures and photos in Chromium", () => {
     const src = (await picture.getAttribute("src")) ?? "";
     expect(src).toMatch(new RegExp(`^/content/${characterId}/[0-9a-f-]{36}\\.jpg$`));
 
+    // The picture is this user's: their browser loads it, another user's browser gets 404.
+    expect((await page.request.get(`${ctx().url}${src}`)).status()).toBe(200);
+    const { page: stranger } = await signedInPage(ctx().browser, ctx().url, DESKTOP);
+    await callApi(stranger, "GET", "/api/chat/capabilities");
+    expect((await stranger.request.get(`${ctx().url}${src}`)).status()).toBe(404);
+    await closePage(stranger);
+
     await page.getByRole("button", { name: "Photo List" }).click();
     const list = page.getByRole("complementary", { name: "Photo List" });
     await list.getByRole("button", { name: "Open photo 1" }).click();

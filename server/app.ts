@@ -29,6 +29,7 @@ import { CharactersService } from "./modules/characters/characters.service";
 import { ChatRepo } from "./modules/chat/chat.repo";
 import { chatRoutes } from "./modules/chat/chat.routes";
 import { ChatService } from "./modules/chat/chat.service";
+import { contentSecret, guardChatContent } from "./modules/images/content-access";
 import { ImageWorker } from "./modules/images/image-worker";
 import { ImagesRepo } from "./modules/images/images.repo";
 import { imagesRoutes } from "./modules/images/images.routes";
@@ -280,6 +281,7 @@ export async function buildApp(config: AppConfig, options: { llm?: LlmProvider }
   characterRoutes(app, characters, auth);
   chatRoutes(app, chat, auth, voice, images);
   imagesRoutes(app, images, auth);
+  guardChatContent(app, db.db, contentSecret(config.CONTENT_SECRET, config.dataDir));
   voiceRoutes(app, voice, auth);
   memoryRoutes(app, memory, chat, auth);
 

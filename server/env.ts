@@ -75,6 +75,7 @@ const schema = z.object({
   VISION_MODEL: z.string().default(""),
   VISION_USE_LLM: z.enum(["0", "1"]).default("0"),
   VISION_TIMEOUT_MS: z.coerce.number().int().positive().default(120_000),
+  CONTENT_SECRET: z.string().default(""),
   STRIPE_SECRET_KEY: z.string().default(""),
   STRIPE_WEBHOOK_SECRET: z.string().default(""),
   STRIPE_API_BASE: z

@@ -68,3 +68,18 @@ export async function restartableData(
     },
   };
 }
+
+/**
+ * The `chat_content` cookie the API sets for the user of `token` (what a browser then sends with
+ * its <img> requests under /content/{chat id}/). @returns the `name=value` pair.
+ */
+export async function contentCookie(app: TestApp | App, token: string): Promise<string> {
+  const response = await app.app.inject({
+    url: "/api/chat/capabilities",
+    headers: { authorization: `Bearer ${token}` },
+  });
+  const header = response.headers["set-cookie"];
+  const line = (Array.isArray(header) ? header : [header ?? ""]).find((c) => c.startsWith("chat_content="));
+  if (!line) throw new Error("no chat_content cookie was set");
+  return line.split(";")[0]!;
+}

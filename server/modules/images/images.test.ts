@@ -8,7 +8,7 @@ import { call, callMultipart, demoWithCharacter, describeEachDatabase } from "..
 import { startScriptedCompletions } from "../../testing/completions-server";
 import { ScriptedLlm } from "../../testing/fake-llm";
 import { type ImageDouble, makeImage, startImageDouble } from "../../testing/image-servers";
-import { allowPictures, restartableData } from "../../testing/images";
+import { allowPictures, contentCookie, restartableData } from "../../testing/images";
 import { createTestApp, type TestApp } from "../../testing/server";
 import { IMAGE_FAILED_TEXT } from "./image-worker";
 
@@ -202,21 +202,52 @@ describeEachDatabase("images API", (dialect) => {
       },
     );
     expect(photos.status).toBe(404);
-    // A guessed path under Alice's chat is not one of her photos (the fallback picture at most).
+    // Alice's photo URL: served to Alice's browser only; Bob's cookie, no cookie or a forged one get 404.
     const alicePhoto = aliceBefore.find((e) => e.chatHistoryMessageImage)!.chatHistoryMessageImage;
+    const alicePicture = aliceBefore.find((e) => e.chatHistoryReplyImage)!.chatHistoryReplyImage;
     const real = fs.readFileSync(
       path.join(app.dataDir, "content", alice.characterId, "user_photo", alicePhoto),
     );
-    const guessed = await app.app.inject({
-      url: `/content/${alice.characterId}/user_photo/${crypto.randomUUID()}.jpg`,
-    });
-    expect(guessed.rawPayload.equals(real)).toBe(false);
-    const listing = await app.app.inject({ url: `/content/${alice.characterId}/user_photo/` });
-    expect(listing.body).not.toContain(alicePhoto);
+    const urls = [
+      `/content/${alice.characterId}/user_photo/${alicePhoto}`,
+      `/content/${alice.characterId}/${alicePicture}`,
+    ];
+    const aliceCookie = await contentCookie(app, alice.token);
+    const bobCookie = await contentCookie(app, bob.token);
+    const [bobId, expires] = decodeURIComponent(bobCookie.split("=")[1]!).split(".");
+    expect(bobId).toBe(bob.userId);
+    const forged = `chat_content=${encodeURIComponent(`${alice.userId}.${expires}.${"A".repeat(43)}`)}`;
+    const own = await app.app.inject({ url: urls[0]!, headers: { cookie: aliceCookie } });
+    expect(own.statusCode).toBe(200);
+    expect(own.rawPayload.equals(real)).toBe(true);
+    expect((await app.app.inject({ url: urls[1]!, headers: { cookie: aliceCookie } })).statusCode).toBe(200);
+    for (const url of urls) {
+      for (const cookie of [bobCookie, forged, undefined]) {
+        const other = await app.app.inject({ url, headers: cookie ? { cookie } : {} });
+        expect(other.statusCode).toBe(404);
+        expect(other.rawPayload.includes(real.subarray(0, 64))).toBe(false);
+        expect(other.json()).toEqual({ success: 0, message: "Not found." });
+      }
+    }
+    // Alice's group chat folder is hers too.
+    expect(
+      (await app.app.inject({ url: `/content/${groupId}/x.jpg`, headers: { cookie: bobCookie } })).statusCode,
+    ).toBe(404);
 
     expect(await history(app, alice.token, alice.characterId)).toEqual(aliceBefore);
     expect(await jobCount(app)).toBe(jobsBefore);
     expect(await chatCount(app, bob.userId)).toBe(bobCount);
+    // Logout clears the picture cookie.
+    const out = await app.app.inject({
+      method: "POST",
+      url: "/api/auth/logout",
+      headers: {
+        authorization: `Bearer ${alice.token}`,
+        "content-type": "application/x-www-form-urlencoded",
+      },
+      payload: `token=${alice.token}`,
+    });
+    expect(String(out.headers["set-cookie"])).toContain("chat_content=; Path=/content/");
   }, 60_000);
 
   it("each picture counts as one message of the quota; at the limit the answer names /pricing", async () => {

@@ -8,7 +8,7 @@ import { IMAGE_FAILED_TEXT } from "../../modules/images/image-worker";
 import { call, callMultipart, demoWithCharacter } from "../../testing/api";
 import { ScriptedLlm } from "../../testing/fake-llm";
 import { type ImageDouble, type ImageWire, startImageDouble } from "../../testing/image-servers";
-import { allowPictures } from "../../testing/images";
+import { allowPictures, contentCookie } from "../../testing/images";
 import { createTestApp, type TestApp } from "../../testing/server";
 import { fillWorkflow } from "./comfyui";
 
@@ -112,9 +112,14 @@ describe.each(wires)("image provider $wire $options", ({ wire, options }) => {
     const meta = await sharp(fs.readFileSync(file)).metadata();
     expect(meta.format).toBe("jpeg");
     expect({ width: meta.width, height: meta.height }).toEqual({ width: 768, height: 512 });
-    // Served under /content/{character id}/.
-    const served = await app.app.inject({ url: `/content/${character.id}/${done!.chatHistoryReplyImage}` });
+    // Served under /content/{character id}/ to its owner's browser (the chat_content cookie).
+    const url = `/content/${character.id}/${done!.chatHistoryReplyImage}`;
+    const served = await app.app.inject({
+      url,
+      headers: { cookie: await contentCookie(app, session.token) },
+    });
     expect(served.statusCode).toBe(200);
+    expect((await app.app.inject({ url })).statusCode).toBe(404);
     expect(served.rawPayload.equals(fs.readFileSync(file))).toBe(true);
 
     // A portrait of the same character: portrait size, the same seed (the same face).
