@@ -203,6 +203,15 @@ describe.skipIf(!hasChromium)("pictures and photos in Chromium", () => {
       .toMatch(new RegExp(`^/content/${characterId}/user_photo/[0-9a-f-]{36}\\.jpg$`));
 
     // The camera: front camera first, rotate, capture, then the preview is sent.
+    await page.evaluate(() => {
+      const calls: MediaStreamConstraints[] = [];
+      (window as unknown as { __camera: MediaStreamConstraints[] }).__camera = calls;
+      const original = navigator.mediaDevices.getUserMedia.bind(navigator.mediaDevices);
+      navigator.mediaDevices.getUserMedia = (constraints) => {
+        calls.push(JSON.parse(JSON.stringify(constraints ?? {})) as MediaStreamConstraints);
+        return original(constraints);
+      };
+    });
     await openRequestMenu(page);
     await page.getByRole("menuitem", { name: "Camera" }).click();
     const camera = page.getByRole("dialog", { name: "Camera" });
@@ -212,6 +221,14 @@ describe.skipIf(!hasChromium)("pictures and photos in Chromium", () => {
     await camera.getByRole("button", { name: "Rotate camera" }).click();
     await expect.poll(() => capture.isEnabled(), { timeout: 15_000 }).toBe(true);
     await page.screenshot({ path: "test-results/images-camera.png" });
+    // spec 9: 1280x720, 'user' first, then 'environment'.
+    const asked = await page.evaluate(
+      () => (window as unknown as { __camera: MediaStreamConstraints[] }).__camera,
+    );
+    expect(asked.map((c) => c.video)).toEqual([
+      { width: { ideal: 1280 }, height: { ideal: 720 }, facingMode: "user" },
+      { width: { ideal: 1280 }, height: { ideal: 720 }, facingMode: "environment" },
+    ]);
     await capture.click();
     await expect.poll(() => camera.count()).toBe(0);
     await preview.waitFor();
