@@ -411,7 +411,9 @@ class InlineProvider implements MigrationProvider {
  * @throws Error with the failing migration's name when one fails.
  */
 export async function migrateToLatest(db: Kysely<unknown>): Promise<void> {
-  const migrator = new Migrator({ db, provider: new InlineProvider() });
+  // Migrations of separate features are independent: a database that ran a later one first (a
+  // build of one feature) still takes an earlier-named one added after it.
+  const migrator = new Migrator({ db, provider: new InlineProvider(), allowUnorderedMigrations: true });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === "Error");
   if (error || failed) {
