@@ -203,4 +203,81 @@ describe.skipIf(!hasChromium)("voice chat in Chromium with a fake microphone", (
     await page.getByRole("button", { name: "Play voice preview" }).waitFor();
     await closePage(page);
   }, 60_000);
+
+  it("the browser's own recognition: silence ends it, censored words come in full, nothing heard sends 'listening'", async () => {
+    if (!server || !browser) throw new Error("setup failed");
+    const { page } = await signedInPage(browser, server.url, DESKTOP);
+    // Chromium's recogniser needs Google's online service, which a test cannot reach: a stand-in
+    // with the Web Speech API's shape hears a censored sentence once, then nothing (no-speech).
+    await page.addInitScript(() => {
+      const w = window as unknown as Record<string, unknown> & { __heardAt: number[]; __sentAt: number[] };
+      w.__heardAt = [];
+      w.__sentAt = [];
+      const realFetch = window.fetch.bind(window);
+      window.fetch = (input: RequestInfo | URL, init?: RequestInit) => {
+        if (String(input instanceof Request ? input.url : input).includes("/api/chat/message"))
+          w.__sentAt.push(performance.now());
+        return realFetch(input, init);
+      };
+      let sessions = 0;
+      class FakeRecognition {
+        lang = "";
+        onresult: ((e: unknown) => void) | null = null;
+        onerror: ((e: { error: string }) => void) | null = null;
+        onend: (() => void) | null = null;
+        start() {
+          sessions += 1;
+          const first = sessions === 1;
+          setTimeout(() => {
+            if (first) {
+              w.__heardAt.push(performance.now());
+              const result = Object.assign([{ transcript: "what the f**k is this" }], { isFinal: true });
+              this.onresult?.({ resultIndex: 0, results: [result] });
+            } else {
+              this.onerror?.({ error: "no-speech" });
+              this.onend?.();
+            }
+          }, 300);
+        }
+        stop() {
+          setTimeout(() => this.onend?.(), 10);
+        }
+        abort() {}
+      }
+      w.SpeechRecognition = FakeRecognition;
+      w.webkitSpeechRecognition = FakeRecognition;
+    });
+    const [character] = await ensureCharacters(page, 1);
+    if (!character) throw new Error("no character");
+    await openChat(page, server.url, character.characterUUID);
+    await page.getByRole("button", { name: "Chat menu" }).click();
+    await page.getByRole("button", { name: "Settings" }).click();
+    const dialog = page.getByRole("dialog", { name: "Settings" });
+    await dialog.getByRole("switch", { name: "Voice chat" }).check();
+    await dialog.getByLabel("Silence duration").selectOption("1000");
+    await dialog.getByRole("button", { name: "Save" }).click();
+    await dialog.waitFor({ state: "hidden" });
+    const sendsBefore = stt?.calls.length ?? 0;
+
+    await page.getByRole("button", { name: "Microphone" }).click();
+    const log = page.getByRole("log", { name: "Messages" });
+    const mine = log.getByRole("article", { name: "Your message" });
+    await mine.filter({ hasText: "what the fuck is this" }).waitFor({ timeout: 15_000 });
+    // Sent only after the Settings silence (1 s) without new words.
+    const { heard, sent } = await page.evaluate(() => {
+      const w = window as unknown as { __heardAt: number[]; __sentAt: number[] };
+      return { heard: w.__heardAt[0]!, sent: w.__sentAt[0]! };
+    });
+    expect(sent - heard).toBeGreaterThanOrEqual(1000);
+    expect(sent - heard).toBeLessThan(2500);
+    // Voice chat goes on: the next turn hears nothing and sends the placeholder.
+    await mine
+      .filter({ hasText: /^listening/ })
+      .first()
+      .waitFor({ timeout: 30_000 });
+    // The server's transcription was not used on this path.
+    expect(stt?.calls.length).toBe(sendsBefore);
+    await page.getByRole("button", { name: "Stop listening" }).click();
+    await closePage(page);
+  }, 90_000);
 });
