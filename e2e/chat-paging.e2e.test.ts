@@ -13,6 +13,8 @@ import { storeHistory } from "./support/history";
  * until the first message, with no entry shown twice and no jump: the message at the top of
  * the view stays at the same place on screen when a page is prepended. Earlier pages are held
  * by the test until the position has been measured, so the check does not depend on timing.
+ * Back at the bottom, the page keeps only the newest 60 bubbles; scrolling up shows the
+ * loaded ones again the same way, without new requests.
  */
 
 const STORED = 95;
@@ -123,6 +125,41 @@ describe.skipIf(!hasChromium)("chat history paging in Chromium", () => {
       expect(texts).toEqual(Array.from({ length: STORED }, (_unused, i) => `question ${i}`));
       const replies = await log.getByRole("article", { name: /^Reply from / }).count();
       expect(replies).toBe(STORED + 1);
+
+      // Back at the bottom only the newest 60 bubbles stay in the page (bounded rendering)…
+      await page.getByRole("button", { name: "Scroll to bottom" }).click();
+      await expect
+        .poll(
+          () => log.evaluate((element) => element.scrollHeight - element.scrollTop - element.clientHeight),
+          { timeout: 10_000 },
+        )
+        .toBeLessThan(2);
+      await expect.poll(() => log.getByRole("article").count(), { timeout: 10_000 }).toBe(60);
+      expect(await mine.first().locator(".bubble__text").textContent()).toBe("question 65");
+      await log.getByText(`answer ${STORED - 1}`, { exact: true }).waitFor();
+      // …and scrolling up shows the loaded ones again, 10 exchanges at a time, without a jump
+      // and without asking the server again, up to the first message.
+      let top = 65;
+      while (top > 0) {
+        const anchor = mine.filter({ has: page.getByText(`question ${top}`, { exact: true }) });
+        const before = await log.evaluate((element, text) => {
+          element.scrollTop = 0;
+          const found = [...element.querySelectorAll("article")].find(
+            (article) => article.querySelector(".bubble__text")?.textContent === text,
+          );
+          return found ? found.getBoundingClientRect().top : Number.NaN;
+        }, `question ${top}`);
+        const next = Math.max(top - HISTORY_PAGE_SIZE, 0);
+        await log.getByText(`question ${next}`, { exact: true }).waitFor();
+        const after = await anchor.boundingBox();
+        if (after === null) throw new Error("anchor has no box");
+        expect(Math.abs(after.y - before)).toBeLessThanOrEqual(1);
+        top = next;
+      }
+      expect(await mine.locator(".bubble__text").allTextContents()).toEqual(
+        Array.from({ length: STORED }, (_unused, i) => `question ${i}`),
+      );
+      expect(requests.length).toBe(10);
       await closePage(page);
     }, 90_000);
   }

@@ -106,6 +106,13 @@ interface MessageListProps {
 const STICK_TO_BOTTOM_PX = 80;
 /** Within this many pixels of the top the previous page is requested. */
 const LOAD_EARLIER_PX = 40;
+/**
+ * Bounded rendering (issue 6): back at the bottom, only the newest this many bubbles stay in
+ * the page; older ones stay loaded and come back REVEAL_ROWS at a time when scrolling up,
+ * before any earlier page is fetched.
+ */
+const MAX_RENDERED_AT_BOTTOM = 60;
+const REVEAL_ROWS = 20;
 /** spec 9: scroll to the bottom 100 ms after a change, 300 ms after the box gains focus. */
 const SCROLL_DELAY_MS = 100;
 const SCROLL_ON_FOCUS_DELAY_MS = 300;
@@ -124,24 +131,47 @@ export function MessageList(props: MessageListProps) {
   const [showJump, setShowJump] = useState(false);
 
   const rows = useMemo(() => toRows(items), [items]);
-  const firstKey = rows[0]?.key;
+  // Rows before `hidden` are loaded but not rendered (see MAX_RENDERED_AT_BOTTOM).
+  const [hiddenAbove, setHiddenAbove] = useState(0);
+  const trimmed = useRef(false);
+  const hidden = Math.min(hiddenAbove, rows.length);
+  const firstKey = rows[hidden]?.key;
   const bubbleCount = rows.length;
   const lastRow = rows[rows.length - 1];
   const lastLength = lastRow?.text.length ?? 0;
 
   const requestEarlier = useCallback(() => {
     const element = container.current;
-    if (element === null || !hasEarlier || isLoadingEarlier) return;
+    if (element === null) return;
+    if (hidden > 0) {
+      restore.current = { height: element.scrollHeight, top: element.scrollTop };
+      setHiddenAbove(Math.max(0, hidden - REVEAL_ROWS));
+      return;
+    }
+    if (!hasEarlier || isLoadingEarlier) return;
     restore.current = { height: element.scrollHeight, top: element.scrollTop };
     onLoadEarlier();
-  }, [hasEarlier, isLoadingEarlier, onLoadEarlier]);
+  }, [hidden, hasEarlier, isLoadingEarlier, onLoadEarlier]);
 
-  // Keep the view still when older entries are prepended.
+  // Keep the view still when older entries are prepended (or shown again); at the bottom, stay there.
   // biome-ignore lint/correctness/useExhaustiveDependencies: firstKey changes when a page is prepended
   useLayoutEffect(() => {
     const element = container.current;
     const saved = restore.current;
-    if (element === null || saved === null) return;
+    if (element === null) return;
+    if (saved === null) {
+      if (!followBottom.current && !trimmed.current) return;
+      element.scrollTop = element.scrollHeight;
+      if (trimmed.current) {
+        // The browser's scroll anchoring may move the view once more after a trim: back down.
+        trimmed.current = false;
+        requestAnimationFrame(() => {
+          followBottom.current = true;
+          element.scrollTop = element.scrollHeight;
+        });
+      }
+      return;
+    }
     restore.current = null;
     if (followBottom.current) return;
     element.scrollTop = element.scrollHeight - saved.height + saved.top;
@@ -184,6 +214,11 @@ export function MessageList(props: MessageListProps) {
     const fromBottom = element.scrollHeight - element.scrollTop - element.clientHeight;
     followBottom.current = fromBottom < STICK_TO_BOTTOM_PX;
     setShowJump(fromBottom > SCROLL_BUTTON_THRESHOLD_PX);
+    // Trim only once the list rests at the very bottom (not during a smooth scroll to it).
+    if (fromBottom < 2 && rows.length - hidden > MAX_RENDERED_AT_BOTTOM) {
+      trimmed.current = true;
+      setHiddenAbove(rows.length - MAX_RENDERED_AT_BOTTOM);
+    }
     if (element.scrollTop < LOAD_EARLIER_PX) requestEarlier();
   };
 
@@ -223,6 +258,7 @@ export function MessageList(props: MessageListProps) {
           </div>
         )}
         {rows.map((row, index) => {
+          if (index < hidden) return null;
           if (row.kind === "user") {
             return (
               <UserMessage
