@@ -402,6 +402,8 @@ describe.skipIf(!hasChromium)("the complete chat screen at 375x812 and 1280x800"
       const seen = await statusesSeen(page);
       expect(seen[0]).toBe("online");
       expect(seen).toContain("sending...");
+      expect(seen).toContain("replying...");
+      expect(seen.indexOf("sending...")).toBeLessThan(seen.indexOf("replying..."));
       expect(seen.at(-1)).toBe("online");
       expect(seen.indexOf("sending...")).toBeLessThan(seen.lastIndexOf("online"));
 
