@@ -396,9 +396,9 @@ describe.skipIf(!hasChromium)("the complete chat screen at 375x812 and 1280x800"
       await box.fill("Tell me a story");
       await box.press("Enter");
       await expect
-        .poll(() => log.getByRole("article", { name: /^Reply from / }).count(), { timeout: 20_000 })
+        .poll(() => log.getByRole("article", { name: /^Reply from / }).count(), { timeout: 45_000 })
         .toBe(2);
-      await header.getByText("online", { exact: true }).waitFor({ timeout: 20_000 });
+      await header.getByText("online", { exact: true }).waitFor({ timeout: 45_000 });
       const seen = await statusesSeen(page);
       expect(seen[0]).toBe("online");
       expect(seen).toContain("sending...");
@@ -461,7 +461,7 @@ describe.skipIf(!hasChromium)("the complete chat screen at 375x812 and 1280x800"
       );
       const gap = (appeared["Second part."] ?? 0) - (appeared["First part."] ?? 0);
       expect(gap).toBeGreaterThanOrEqual(950);
-      expect(gap).toBeLessThan(1600);
+      expect(gap).toBeLessThan(1800);
       expect(await pending.getByRole("status", { name: "Sending" }).count()).toBe(0);
       await expect.poll(() => log.getByRole("status", { name: "typing" }).count()).toBe(0);
 
@@ -475,11 +475,11 @@ describe.skipIf(!hasChromium)("the complete chat screen at 375x812 and 1280x800"
       await shot(page, "failed");
       await failed.getByRole("button", { name: "Retry" }).click();
       await expect
-        .poll(() => failed.getByText("Failed", { exact: true }).count(), { timeout: 20_000 })
+        .poll(() => failed.getByText("Failed", { exact: true }).count(), { timeout: 45_000 })
         .toBe(0);
-      await header.getByText("online", { exact: true }).waitFor({ timeout: 20_000 });
+      await header.getByText("online", { exact: true }).waitFor({ timeout: 45_000 });
       await closePage(page);
-    }, 60_000);
+    }, 120_000);
 
     it(`${label}: the scroll-to-bottom button beyond 800 px; new messages follow only at the bottom`, async () => {
       const { browser, url, server } = ctx();
@@ -523,8 +523,8 @@ describe.skipIf(!hasChromium)("the complete chat screen at 375x812 and 1280x800"
       const repliesBefore = await replies.count();
       await box.fill("Hello from above");
       await box.press("Enter");
-      await expect.poll(() => replies.count(), { timeout: 20_000 }).toBe(repliesBefore + 1);
-      await page.getByRole("banner").getByText("online", { exact: true }).waitFor({ timeout: 20_000 });
+      await expect.poll(() => replies.count(), { timeout: 45_000 }).toBe(repliesBefore + 1);
+      await page.getByRole("banner").getByText("online", { exact: true }).waitFor({ timeout: 45_000 });
       await page.waitForTimeout(400);
       expect(Math.abs((await log.evaluate((e) => e.scrollTop)) - before)).toBeLessThan(2);
       await jump.waitFor();
@@ -535,8 +535,8 @@ describe.skipIf(!hasChromium)("the complete chat screen at 375x812 and 1280x800"
       await expect.poll(() => jump.count()).toBe(0);
       await box.fill("Hello at the bottom");
       await box.press("Enter");
-      await expect.poll(() => replies.count(), { timeout: 20_000 }).toBe(repliesBefore + 2);
-      await page.getByRole("banner").getByText("online", { exact: true }).waitFor({ timeout: 20_000 });
+      await expect.poll(() => replies.count(), { timeout: 45_000 }).toBe(repliesBefore + 2);
+      await page.getByRole("banner").getByText("online", { exact: true }).waitFor({ timeout: 45_000 });
       await expect.poll(fromBottom).toBeLessThan(2);
       await closePage(page);
     }, 120_000);
@@ -571,7 +571,7 @@ describe.skipIf(!hasChromium)("the complete chat screen at 375x812 and 1280x800"
       await log.getByRole("article", { name: "Your message" }).filter({ hasText: "line two" }).waitFor();
       expect(await box.inputValue()).toBe("");
       await page.getByText("0/150", { exact: true }).waitFor();
-      await page.getByRole("banner").getByText("online", { exact: true }).waitFor({ timeout: 20_000 });
+      await page.getByRole("banner").getByText("online", { exact: true }).waitFor({ timeout: 45_000 });
 
       // The emoji picker: bundled data, 8 per row, favourites one row, 6 skin tones,
       // search from 2 characters; Escape closes it.
@@ -624,7 +624,7 @@ describe.skipIf(!hasChromium)("the complete chat screen at 375x812 and 1280x800"
         ),
       ).toEqual([]);
       await closePage(page);
-    }, 60_000);
+    }, 90_000);
 
     it(`${label}: settings with the spec's defaults, 'Settings saved!', kept after a reload; dark mode everywhere signed in`, async () => {
       const { browser, url } = ctx();
