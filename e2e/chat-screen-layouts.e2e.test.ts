@@ -152,6 +152,10 @@ describe.skipIf(!hasChromium)("the complete chat screen at 375x812 and 1280x800"
         expect(box && box.width <= 375 * 0.85 + 1).toBe(true);
         expect(logBox && logBox.width > 350).toBe(true);
         expect(await toggle.getAttribute("aria-expanded")).toBe("true");
+        // The open drawer takes the keyboard focus (its close button).
+        await expect
+          .poll(() => page.evaluate(() => document.activeElement?.getAttribute("aria-label")))
+          .toBe("Close sidebar");
       } else {
         // Open beside the chat: the message list starts right of it.
         await expect.poll(() => sidebar.isVisible()).toBe(true);
@@ -178,6 +182,10 @@ describe.skipIf(!hasChromium)("the complete chat screen at 375x812 and 1280x800"
       if (label === "phone") {
         await page.keyboard.press("Escape");
         await expect.poll(() => sidebar.isVisible()).toBe(false);
+        // …and gives it back to the toggle when closed.
+        await expect
+          .poll(() => page.evaluate(() => document.activeElement?.getAttribute("aria-label")))
+          .toBe("Toggle sidebar");
         await toggle.click();
         await expect.poll(() => sidebar.isVisible()).toBe(true);
       }

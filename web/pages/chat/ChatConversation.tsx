@@ -54,15 +54,22 @@ export function ChatConversation({ userId, info, chatId, isGroup }: ChatConversa
   const adult = useSessionUser()?.adult === "1";
   useAdultGate(adult);
 
-  // On narrow screens the sidebar is a drawer over the chat: Escape closes it like a popup.
+  // On narrow screens the sidebar is a drawer over the chat: it takes the focus while open,
+  // Escape closes it like a popup, and the focus goes back to the toggle.
   useEffect(() => {
     if (!narrow || !sidebarOpen) return;
+    const drawer = document.getElementById(sidebarId);
+    drawer?.querySelector<HTMLElement>("button")?.focus();
     const onKey = (event: KeyboardEvent) => {
       if (event.key === "Escape") setSidebarChoice(false);
     };
     document.addEventListener("keydown", onKey);
-    return () => document.removeEventListener("keydown", onKey);
-  }, [narrow, sidebarOpen]);
+    return () => {
+      document.removeEventListener("keydown", onKey);
+      if (drawer?.contains(document.activeElement) || document.activeElement === document.body)
+        document.querySelector<HTMLElement>(`[aria-controls="${CSS.escape(sidebarId)}"]`)?.focus();
+    };
+  }, [narrow, sidebarOpen, sidebarId]);
 
   const replier = info.characters[0]?.id ?? "";
   const mute = settings.muteVoice || !(capabilities?.voiceReplies.enabled ?? false);
