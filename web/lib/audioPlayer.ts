@@ -1,4 +1,5 @@
 import { AUDIO_RETRY_COUNT, AUDIO_RETRY_DELAY_MS } from "../../common/speech";
+import { isAppleDevice } from "./device";
 
 /**
  * The one audio player of the chat (spec 4 "Audio"): only one reply plays at a time; playing
@@ -6,12 +7,6 @@ import { AUDIO_RETRY_COUNT, AUDIO_RETRY_DELAY_MS } from "../../common/speech";
  * Apple systems get no autoplay (their native control plays on tap). Replies split into spoken
  * sentences play as a queue. Components follow `currentUrl` through `subscribe`.
  */
-
-/** Apple systems (iPhone, iPad, Mac): no autoplay, the native audio control instead (spec 2, 4). */
-export function isApplePlatform(): boolean {
-  if (typeof navigator === "undefined") return false;
-  return /iPhone|iPad|iPod|Macintosh|Mac OS X/i.test(navigator.userAgent);
-}
 
 type Listener = () => void;
 
@@ -90,7 +85,7 @@ export const audioPlayer = {
   },
   /** Autoplay of a reply: never on Apple systems (spec 4). */
   autoplay(url: string, append = false): void {
-    if (isApplePlatform()) return;
+    if (isAppleDevice()) return;
     if (append) this.enqueue(url);
     else this.play([url]);
   },

@@ -1,5 +1,6 @@
 import { useAudioPlayer } from "../../../hooks/useAudioPlayer";
-import { audioPlayer, isApplePlatform } from "../../../lib/audioPlayer";
+import { audioPlayer } from "../../../lib/audioPlayer";
+import { isAppleDevice } from "../../../lib/device";
 import { voiceTexts } from "../voiceTexts";
 import "../voice.css";
 
@@ -10,7 +11,7 @@ import "../voice.css";
  */
 export function ReplyAudio({ url, name }: { url: string; name: string }) {
   const playing = useAudioPlayer() === url;
-  if (isApplePlatform()) {
+  if (isAppleDevice()) {
     return (
       // biome-ignore lint/a11y/useMediaCaption: a spoken reply's text is shown right above it.
       <audio
