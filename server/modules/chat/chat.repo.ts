@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import type { Db } from "../../db/index";
 import type { Character, ChatHistoryRow, ChatSession, User } from "../../db/schema";
 
@@ -6,6 +7,35 @@ let lastSeq = 0;
 export function nextSeq(now: number): number {
   lastSeq = Math.max(now * 1000, lastSeq + 1);
   return lastSeq;
+}
+
+/**
+ * A new history entry of `sessionId`: the user's `message` to `characterId`, sent at `now` (epoch
+ * ms), pending its reply. Not stored yet.
+ */
+export function newHistoryEntry(
+  sessionId: string,
+  characterId: string,
+  message: string,
+  now: number,
+): ChatHistoryRow {
+  return {
+    id: randomUUID(),
+    session_id: sessionId,
+    character_id: characterId,
+    message,
+    message_image: "",
+    send_time: now,
+    reply_message: "",
+    reply_image: "",
+    reply_audio_url: "",
+    reply_time: null,
+    image_loading: 0,
+    status: "pending",
+    error: "",
+    seq: nextSeq(now),
+    client_message_id: "",
+  };
 }
 
 /** Database access for chat sessions and chat history. */

@@ -8,7 +8,7 @@ import { quotaPeriodKey } from "../auth/auth.service";
 import type { CharactersRepo } from "../characters/characters.repo";
 import { type MemoryService, SUMMARY_TRIGGER } from "../memory/memory.service";
 import { assertAdultConfirmed, assertAllowedContent } from "../safety/content-rules";
-import { type ChatRepo, nextSeq } from "./chat.repo";
+import { type ChatRepo, newHistoryEntry } from "./chat.repo";
 import { buildPrompt, cleanReply, fillPlaceholders, stopStrings } from "./prompt";
 import { chooseSpeakers } from "./turn-order";
 
@@ -112,7 +112,7 @@ export class ChatService {
     const greetings = chat.members
       .filter((member) => member.greeting.trim())
       .map((member) => ({
-        ...this.newEntry(session.id, member.id, FIRST_MESSAGE_MARKER, now),
+        ...newHistoryEntry(session.id, member.id, FIRST_MESSAGE_MARKER, now),
         reply_message: fillPlaceholders(member.greeting, member.name, displayName(user)),
         reply_time: now,
         status: "replied",
@@ -209,7 +209,8 @@ export class ChatService {
     let modelMs = 0;
     for (const [turn, speakerId] of whoReplies.entries()) {
       const speaker = chat.members.find((m) => m.id === speakerId)!;
-      const entry = turn === 0 ? stored.entry : this.newEntry(stored.session.id, speaker.id, "", this.now());
+      const entry =
+        turn === 0 ? stored.entry : newHistoryEntry(stored.session.id, speaker.id, "", this.now());
       if (turn > 0) await this.repo.insertEntry(entry);
       const result = await this.answer(user, chat, stored.session, speaker, entry, turn > 0, {
         bucket: stored.bucket,
@@ -263,7 +264,7 @@ export class ChatService {
     }
     if (!session.greeted) await this.greet(session, chat, user);
     const entry = {
-      ...this.newEntry(session.id, characterId, message, now),
+      ...newHistoryEntry(session.id, characterId, message, now),
       client_message_id: clientMessageId,
     };
     try {
@@ -524,26 +525,6 @@ export class ChatService {
       message: "This message could not be answered. Please send it again.",
       entry,
       modelMs: 0,
-    };
-  }
-
-  private newEntry(sessionId: string, characterId: string, message: string, now: number): ChatHistoryRow {
-    return {
-      id: randomUUID(),
-      session_id: sessionId,
-      character_id: characterId,
-      message,
-      message_image: "",
-      send_time: now,
-      reply_message: "",
-      reply_image: "",
-      reply_audio_url: "",
-      reply_time: null,
-      image_loading: 0,
-      status: "pending",
-      error: "",
-      seq: nextSeq(now),
-      client_message_id: "",
     };
   }
 }

@@ -14,7 +14,7 @@ import { type LlmProvider, LlmUnavailableError } from "../../providers/llm/llm";
 import type { FileStorage } from "../../providers/storage/storage";
 import type { VisionProvider } from "../../providers/vision/vision";
 import { quotaPeriodKey } from "../auth/auth.service";
-import { type ChatRepo, nextSeq } from "../chat/chat.repo";
+import { type ChatRepo, newHistoryEntry } from "../chat/chat.repo";
 import { type ChatService, displayName, type ResolvedChat } from "../chat/chat.service";
 import { buildPrompt, cleanReply, stopStrings } from "../chat/prompt";
 import {
@@ -165,27 +165,6 @@ export class ImagesService {
     };
   }
 
-  private entry(sessionId: string, characterId: string, message: string): ChatHistoryRow {
-    const now = this.now();
-    return {
-      id: randomUUID(),
-      session_id: sessionId,
-      character_id: characterId,
-      message,
-      message_image: "",
-      send_time: now,
-      reply_message: "",
-      reply_image: "",
-      reply_audio_url: "",
-      reply_time: null,
-      image_loading: 0,
-      status: "pending",
-      error: "",
-      seq: nextSeq(now),
-      client_message_id: "",
-    };
-  }
-
   private member(chat: ResolvedChat, characterId: string): Character {
     if (!characterId) return chat.members[0]!;
     const found = chat.members.find((m) => m.id === characterId);
@@ -218,7 +197,7 @@ export class ImagesService {
     const session = await this.chats.ensureSession(user.id, chat.chatKey, Boolean(chat.groupId), this.now());
     const bucket = await this.reserve(user);
     const entry: ChatHistoryRow = {
-      ...this.entry(session.id, character.id, message),
+      ...newHistoryEntry(session.id, character.id, message, this.now()),
       reply_message: IMAGE_PENDING_TEXT,
       reply_time: this.now(),
       image_loading: 1,
@@ -332,7 +311,10 @@ export class ImagesService {
     const session = await this.chats.ensureSession(user.id, chat.chatKey, Boolean(chat.groupId), this.now());
     const bucket = await this.reserve(user);
     const file = `${randomUUID()}.jpg`;
-    const entry: ChatHistoryRow = { ...this.entry(session.id, character.id, words), message_image: file };
+    const entry: ChatHistoryRow = {
+      ...newHistoryEntry(session.id, character.id, words, this.now()),
+      message_image: file,
+    };
     try {
       await this.storage.put(`${chat.chatKey}/user_photo/${file}`, jpeg);
       await this.repo.insertEntry(entry);
