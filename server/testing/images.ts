@@ -1,11 +1,10 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import pg from "pg";
 import { type App, buildApp } from "../app";
 import { loadConfig } from "../env";
 import type { LlmProvider } from "../providers/llm/llm";
-import { TEST_DATABASE_URL, type TestApp } from "./server";
+import { createTestDatabase, type TestApp } from "./server";
 
 /** Gives a user the plan flags of pictures (il = '1') and, optionally, uncensored pictures. */
 export async function allowPictures(app: TestApp | App, userId: string, uncensored = false): Promise<void> {
@@ -27,24 +26,10 @@ export async function restartableData(
   llm?: LlmProvider,
 ): Promise<{ dataDir: string; start(): Promise<App>; dispose(): Promise<void> }> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "companion-restart-"));
-  let databaseUrl = "";
-  let drop = async () => {};
-  if (dialect === "postgres") {
-    const name = `companion_restart_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
-    const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
-    await admin.connect();
-    await admin.query(`create database ${name}`);
-    await admin.end();
-    const url = new URL(TEST_DATABASE_URL);
-    url.pathname = `/${name}`;
-    databaseUrl = url.toString();
-    drop = async () => {
-      const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
-      await client.connect();
-      await client.query(`drop database if exists ${name} with (force)`);
-      await client.end();
-    };
-  }
+  const { url: databaseUrl, drop } =
+    dialect === "postgres"
+      ? await createTestDatabase("companion_restart")
+      : { url: "", drop: async () => {} };
   return {
     dataDir,
     start: () =>

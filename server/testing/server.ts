@@ -19,6 +19,31 @@ export interface TestApp extends App {
 }
 
 /**
+ * Creates an empty PostgreSQL database named `<prefix>_<random>` on TEST_DATABASE_URL's server.
+ * @returns its URL and `drop()`, which removes it even while connections remain.
+ * @throws Error when TEST_DATABASE_URL is not set.
+ */
+export async function createTestDatabase(prefix: string): Promise<{ url: string; drop(): Promise<void> }> {
+  if (!TEST_DATABASE_URL) throw new Error("TEST_DATABASE_URL is not set");
+  const name = `${prefix}_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
+  const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(TEST_DATABASE_URL);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
+      await client.connect();
+      await client.query(`drop database if exists ${name} with (force)`);
+      await client.end();
+    },
+  };
+}
+
+/**
  * Builds a server on a temporary data directory.
  * @param options.dialect "postgres" creates a fresh database on TEST_DATABASE_URL's server.
  * @param options.llm provider to use; default: none configured (LLM_PROVIDER=none).
@@ -28,25 +53,10 @@ export async function createTestApp(
   options: { dialect?: "sqlite" | "postgres"; llm?: LlmProvider; env?: Record<string, string> } = {},
 ): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "companion-test-"));
-  let databaseUrl = "";
-  let dropDatabase = async () => {};
-  if (options.dialect === "postgres") {
-    if (!TEST_DATABASE_URL) throw new Error("TEST_DATABASE_URL is not set");
-    const name = `companion_test_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
-    const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
-    await admin.connect();
-    await admin.query(`create database ${name}`);
-    await admin.end();
-    const url = new URL(TEST_DATABASE_URL);
-    url.pathname = `/${name}`;
-    databaseUrl = url.toString();
-    dropDatabase = async () => {
-      const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
-      await client.connect();
-      await client.query(`drop database if exists ${name} with (force)`);
-      await client.end();
-    };
-  }
+  const { url: databaseUrl, drop: dropDatabase } =
+    options.dialect === "postgres"
+      ? await createTestDatabase("companion_test")
+      : { url: "", drop: async () => {} };
   const config = loadConfig({
     DATA_DIR: dataDir,
     DATABASE_URL: databaseUrl,
