@@ -162,5 +162,106 @@ describe.skipIf(!hasChromium)("chat history paging in Chromium", () => {
       expect(requests.length).toBe(10);
       await closePage(page);
     }, 90_000);
+
+    it(`${label}: reading up and down through 300 exchanges keeps at most 200 bubbles in the page`, async () => {
+      if (server === undefined || browser === undefined) throw new Error("setup failed");
+      const { url, db } = server;
+      const { page, session } = await signedInPage(browser, url, viewport);
+      const [character] = await ensureCharacters(page, 1);
+      if (!character) throw new Error("no character");
+      await openChat(page, url, character.characterUUID);
+      const log = page.getByRole("log", { name: "Messages" });
+      await log.getByRole("article").first().waitFor();
+      const total = 300;
+      await storeHistory(
+        db,
+        session.user.id,
+        character.characterUUID,
+        Array.from({ length: total }, (_unused, i) => ({ message: `question ${i}`, reply: `answer ${i}` })),
+      );
+      await page.reload();
+      await log.getByText(`answer ${total - 1}`, { exact: true }).waitFor();
+      const mine = log.getByRole("article", { name: "Your message" });
+      /** The questions rendered now: a run of consecutive numbers, each once. */
+      const rendered = async () => {
+        const numbers = (await mine.locator(".bubble__text").allTextContents()).map((text) =>
+          Number(text.replace("question ", "")),
+        );
+        expect(await log.getByRole("article").count()).toBeLessThanOrEqual(200);
+        numbers.forEach((value, index) => {
+          expect(value).toBe((numbers[0] ?? 0) + index);
+        });
+        return { first: numbers[0] ?? -1, last: numbers.at(-1) ?? -1 };
+      };
+      const box = await log.boundingBox();
+      if (box === null) throw new Error("no list box");
+      await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+
+      // Up with the wheel to the first message.
+      let view = await rendered();
+      while (view.first > 0) {
+        const before = view.first;
+        await expect
+          .poll(
+            async () => {
+              await page.mouse.wheel(0, -4000);
+              return (await rendered()).first;
+            },
+            { timeout: 15_000, interval: 200 },
+          )
+          .toBeLessThan(before);
+        view = await rendered();
+      }
+      expect(view.last).toBeLessThan(total - 1);
+      const jump = page.getByRole("button", { name: "Scroll to bottom" });
+      await jump.waitFor();
+      await page.screenshot({ path: `test-results/screenshots/window-top-${label}.png` });
+
+      // Down again: the newer bubbles come back, older ones leave, and what is in view stays put.
+      const lastText = () => log.getByRole("article").last().locator(".bubble__text").textContent();
+      let last = await lastText();
+      while (last !== `answer ${total - 1}`) {
+        const lastBefore = last;
+        const anchor = await log.evaluate((element) => {
+          element.scrollTop = element.scrollHeight - element.clientHeight - 100;
+          const top = element.getBoundingClientRect().top;
+          const article = [...element.querySelectorAll("article")].find(
+            (candidate) => candidate.getBoundingClientRect().bottom > top,
+          );
+          return {
+            text: article?.querySelector(".bubble__text")?.textContent ?? "",
+            top: article?.getBoundingClientRect().top ?? Number.NaN,
+          };
+        });
+        await expect.poll(lastText, { timeout: 10_000 }).not.toBe(lastBefore);
+        const moved = await log.evaluate((element, text) => {
+          const article = [...element.querySelectorAll("article")].find(
+            (candidate) => candidate.querySelector(".bubble__text")?.textContent === text,
+          );
+          return article?.getBoundingClientRect().top ?? Number.NaN;
+        }, anchor.text);
+        expect(Math.abs(moved - anchor.top)).toBeLessThanOrEqual(1);
+        view = await rendered();
+        last = await lastText();
+      }
+      expect(view.last).toBe(total - 1);
+      await log.getByText(`answer ${total - 1}`, { exact: true }).waitFor();
+
+      // From far up, the button goes straight to the newest messages.
+      await log.evaluate((element) => {
+        element.scrollTop = 0;
+      });
+      await expect.poll(async () => (await rendered()).first, { timeout: 10_000 }).toBeLessThan(view.first);
+      await jump.click();
+      await expect
+        .poll(
+          () => log.evaluate((element) => element.scrollHeight - element.scrollTop - element.clientHeight),
+          { timeout: 10_000 },
+        )
+        .toBeLessThan(2);
+      await log.getByText(`answer ${total - 1}`, { exact: true }).waitFor();
+      expect(await log.getByRole("article").count()).toBeLessThanOrEqual(200);
+      await closePage(page);
+    }, 180_000);
   }
 });

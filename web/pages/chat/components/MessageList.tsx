@@ -113,6 +113,10 @@ const LOAD_EARLIER_PX = 40;
  */
 const MAX_RENDERED_AT_BOTTOM = 60;
 const REVEAL_ROWS = 20;
+/** While older messages are read, at most this many bubbles are rendered; newer ones wait below. */
+const MAX_RENDERED = 200;
+/** Within this many pixels of the rendered end, bubbles waiting below are shown again. */
+const SHOW_LATER_PX = 200;
 /** spec 9: scroll to the bottom 100 ms after a change, 300 ms after the box gains focus. */
 const SCROLL_DELAY_MS = 100;
 const SCROLL_ON_FOCUS_DELAY_MS = 300;
@@ -122,6 +126,9 @@ const SCROLL_ON_FOCUS_DELAY_MS = 300;
  * the typing indicator, and the scrolling rules: a growing history scrolls to the bottom
  * unless the user scrolled up; reaching the top loads the previous page and keeps the view
  * where it was; a scroll-to-bottom button appears beyond 800 px from the bottom (spec 9).
+ * Rendering stays bounded however much history is loaded: at most MAX_RENDERED bubbles while
+ * reading up and down (the rest stays loaded, shown again REVEAL_ROWS at a time without moving
+ * what is in view), and MAX_RENDERED_AT_BOTTOM once back at the bottom.
  */
 export function MessageList(props: MessageListProps) {
   const { items, characters, isLoading, hasEarlier, isLoadingEarlier, onLoadEarlier } = props;
@@ -135,6 +142,11 @@ export function MessageList(props: MessageListProps) {
   const [hiddenAbove, setHiddenAbove] = useState(0);
   const trimmed = useRef(false);
   const hidden = Math.min(hiddenAbove, rows.length);
+  // Rows from `end` on are loaded but not rendered either (while reading far up).
+  const [hiddenBelow, setHiddenBelow] = useState(0);
+  const below = Math.min(hiddenBelow, rows.length - hidden);
+  const end = rows.length - below;
+  const keepInView = useRef<{ element: Element; top: number } | null>(null);
   const firstKey = rows[hidden]?.key;
   const bubbleCount = rows.length;
   const lastRow = rows[rows.length - 1];
@@ -175,7 +187,18 @@ export function MessageList(props: MessageListProps) {
     restore.current = null;
     if (followBottom.current) return;
     element.scrollTop = element.scrollHeight - saved.height + saved.top;
+    // Far below the view now: stop rendering what exceeds MAX_RENDERED (it stays loaded).
+    if (end - hidden > MAX_RENDERED) setHiddenBelow(rows.length - hidden - MAX_RENDERED);
   }, [firstKey]);
+
+  // Bubbles dropped above the view while scrolling down: keep what was in view where it was.
+  useLayoutEffect(() => {
+    const element = container.current;
+    const kept = keepInView.current;
+    if (element === null || kept === null) return;
+    keepInView.current = null;
+    element.scrollTop += kept.element.getBoundingClientRect().top - kept.top;
+  });
 
   const stickToBottom = useCallback((delay: number) => {
     const apply = () => {
@@ -212,10 +235,23 @@ export function MessageList(props: MessageListProps) {
     const element = container.current;
     if (element === null) return;
     const fromBottom = element.scrollHeight - element.scrollTop - element.clientHeight;
-    followBottom.current = fromBottom < STICK_TO_BOTTOM_PX;
-    setShowJump(fromBottom > SCROLL_BUTTON_THRESHOLD_PX);
+    followBottom.current = fromBottom < STICK_TO_BOTTOM_PX && below === 0;
+    setShowJump(fromBottom > SCROLL_BUTTON_THRESHOLD_PX || below > 0);
+    if (below > 0 && fromBottom < SHOW_LATER_PX) {
+      const nextBelow = Math.max(0, below - REVEAL_ROWS);
+      const nextHidden = Math.max(hidden, rows.length - nextBelow - MAX_RENDERED);
+      if (nextHidden > hidden) {
+        const listTop = element.getBoundingClientRect().top;
+        const inView = [...element.querySelectorAll("article")].find(
+          (article) => article.getBoundingClientRect().bottom > listTop,
+        );
+        if (inView) keepInView.current = { element: inView, top: inView.getBoundingClientRect().top };
+        setHiddenAbove(nextHidden);
+      }
+      setHiddenBelow(nextBelow);
+    }
     // Trim only once the list rests at the very bottom (not during a smooth scroll to it).
-    if (fromBottom < 2 && rows.length - hidden > MAX_RENDERED_AT_BOTTOM) {
+    if (fromBottom < 2 && below === 0 && rows.length - hidden > MAX_RENDERED_AT_BOTTOM) {
       trimmed.current = true;
       setHiddenAbove(rows.length - MAX_RENDERED_AT_BOTTOM);
     }
@@ -226,6 +262,13 @@ export function MessageList(props: MessageListProps) {
     const element = container.current;
     if (element === null) return;
     followBottom.current = true;
+    if (below > 0) {
+      // Far from the newest messages: jump there, rendering only the newest ones.
+      trimmed.current = true;
+      setHiddenBelow(0);
+      setHiddenAbove(Math.max(0, rows.length - MAX_RENDERED_AT_BOTTOM));
+      return;
+    }
     element.scrollTo({ top: element.scrollHeight, behavior: "smooth" });
   };
 
@@ -258,7 +301,7 @@ export function MessageList(props: MessageListProps) {
           </div>
         )}
         {rows.map((row, index) => {
-          if (index < hidden) return null;
+          if (index < hidden || index >= end) return null;
           if (row.kind === "user") {
             return (
               <UserMessage
@@ -300,7 +343,7 @@ export function MessageList(props: MessageListProps) {
             />
           );
         })}
-        {props.showTyping && typingCharacter && (
+        {props.showTyping && typingCharacter && below === 0 && (
           <TypingIndicator
             picture={contentUrl("characters", typingCharacter.photo)}
             name={typingCharacter.name}
