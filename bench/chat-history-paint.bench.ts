@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { chromium } from "playwright-core";
+import { type BrowserContext, chromium } from "playwright-core";
 import { build } from "vite";
 import type { LoginData } from "../common/api";
 import { storeHistory } from "../e2e/support/history";
@@ -11,7 +11,8 @@ import { startTestServer } from "../server/testing/server";
  * Issue 6 acceptance: "A history of 2000 messages opens in under 1 s to first paint" (only the
  * visible page is rendered). Starts the test server (SQLite, tiny model) with a fresh build of
  * the SPA, stores 2000 exchanges for a demo user's chat, then opens the chat in Chromium
- * (1280x800, a fresh browser context each run, so nothing is cached) RUNS times and prints, in
+ * (1280x800, a fresh browser context each run, so nothing is cached) RUNS times, then RUNS more
+ * times in one context after a first visit (a returning visitor), and prints, in
  * milliseconds from the start of the navigation: first contentful paint, the paint of the
  * newest message (Element Timing on its text, set before it is first painted), the history
  * request's duration, and how many message bubbles the page holds at that moment.
@@ -113,8 +114,8 @@ async function main(): Promise<void> {
       Array.from({ length: MESSAGES }, (_unused, i) => ({ message: `question ${i}`, reply: `answer ${i}` })),
     );
 
-    const samples: Sample[] = [];
-    for (let run = 0; run < RUNS; run += 1) {
+    /** A context that signs in and marks the newest message for Element Timing. */
+    const newContext = async () => {
       const context = await browser.newContext(contextOptions);
       await context.addInitScript(storeToken, session);
       // Marks the newest message's text for Element Timing before it is first painted.
@@ -139,6 +140,11 @@ async function main(): Promise<void> {
             if (text.textContent === newest) text.setAttribute("elementtiming", "newest");
         }).observe(document, { childList: true, subtree: true, characterData: true });
       }, NEWEST);
+      return context;
+    };
+
+    /** Opens the chat in a new page of `context` and reads the page's own timings. */
+    const measure = async (context: BrowserContext): Promise<Sample> => {
       const page = await context.newPage();
       await page.goto(`${server.url}/character-select/${characterId}`);
       await page.getByRole("log", { name: "Messages" }).getByText(NEWEST, { exact: true }).waitFor();
@@ -154,16 +160,39 @@ async function main(): Promise<void> {
           .find((entry) => entry.name.includes("/api/chat/history/paginated"));
         return { ...state, historyRequest: history ? history.duration : -1 };
       });
-      samples.push(measured);
+      await page.close();
+      return measured;
+    };
+    const print = (label: string, sample: Sample) =>
       console.log(
-        `run ${run + 1}: first contentful paint ${measured.fcp.toFixed(0)} ms, newest message painted ${measured.newestPaint.toFixed(0)} ms, history request ${measured.historyRequest.toFixed(0)} ms, bubbles in the page ${measured.bubbles}`,
+        `${label}: first contentful paint ${sample.fcp.toFixed(0)} ms, newest message painted ${sample.newestPaint.toFixed(0)} ms, history request ${sample.historyRequest.toFixed(0)} ms, bubbles in the page ${sample.bubbles}`,
       );
+
+    // Cold: a fresh context each time, nothing cached (the figure the target applies to).
+    const samples: Sample[] = [];
+    for (let run = 0; run < RUNS; run += 1) {
+      const context = await newContext();
+      const sample = await measure(context);
+      samples.push(sample);
+      print(`cold run ${run + 1}`, sample);
+      await context.close();
+    }
+    // Warm: a returning visitor (HTTP and compiled-code caches filled by one first visit).
+    const warm: Sample[] = [];
+    {
+      const context = await newContext();
+      await measure(context);
+      for (let run = 0; run < RUNS; run += 1) {
+        const sample = await measure(context);
+        warm.push(sample);
+        print(`warm run ${run + 1}`, sample);
+      }
       await context.close();
     }
     const paint = median(samples.map((sample) => sample.newestPaint));
     const pass = paint < LIMIT_MS;
     console.log(
-      `chat with ${MESSAGES} stored exchanges: median ${paint.toFixed(0)} ms from navigation to the newest message painted (target < ${LIMIT_MS} ms) ${pass ? "PASS" : "FAIL"}; median first contentful paint ${median(samples.map((s) => s.fcp)).toFixed(0)} ms; ${samples[0]?.bubbles ?? 0} bubbles rendered of ${2 * MESSAGES + 1}`,
+      `chat with ${MESSAGES} stored exchanges: median ${paint.toFixed(0)} ms from navigation to the newest message painted, cold (target < ${LIMIT_MS} ms) ${pass ? "PASS" : "FAIL"}; warm median ${median(warm.map((s) => s.newestPaint)).toFixed(0)} ms; cold median first contentful paint ${median(samples.map((s) => s.fcp)).toFixed(0)} ms; ${samples[0]?.bubbles ?? 0} bubbles rendered of ${2 * MESSAGES + 1}`,
     );
     if (!pass) process.exitCode = 1;
   } finally {
