@@ -70,15 +70,31 @@ export class AuthRepo {
     return rows.map((r) => r.id);
   }
 
-  /** Photo file names of the characters of these users. */
-  async characterPhotos(userIds: string[]): Promise<string[]> {
-    if (userIds.length === 0) return [];
-    const rows = await this.db
+  /**
+   * The content files of these users (spec 3 image locations): `files` are keys (character photos
+   * under characters/, user pictures under users/), `folders` the chats' own folders ({character or
+   * group id}/: generated pictures and the user's photos).
+   */
+  async contentOf(userIds: string[]): Promise<{ files: string[]; folders: string[] }> {
+    if (userIds.length === 0) return { files: [], folders: [] };
+    const characters = await this.db
       .selectFrom("characters")
-      .select("photo")
+      .select(["id", "photo"])
       .where("user_id", "in", userIds)
       .execute();
-    return rows.map((r) => r.photo).filter(Boolean);
+    const groups = await this.db
+      .selectFrom("chat_groups")
+      .select("id")
+      .where("user_id", "in", userIds)
+      .execute();
+    const users = await this.db.selectFrom("users").select("picture").where("id", "in", userIds).execute();
+    return {
+      files: [
+        ...characters.filter((c) => c.photo).map((c) => `characters/${c.photo}`),
+        ...users.filter((u) => u.picture).map((u) => `users/${u.picture}`),
+      ],
+      folders: [...characters.map((c) => c.id), ...groups.map((g) => g.id)],
+    };
   }
 
   /** Deletes users and, through the foreign keys' cascades, all their data. */

@@ -218,9 +218,12 @@ export class AuthService {
     const now = this.now();
     await this.repo.deleteExpiredTokens(now);
     const ids = await this.repo.expiredDemoUserIds(now);
-    const photos = await this.repo.characterPhotos(ids);
+    const content = await this.repo.contentOf(ids);
     await this.repo.deleteUsers(ids);
-    await Promise.all(photos.map((photo) => this.storage.remove(`characters/${photo}`)));
+    await Promise.all([
+      ...content.files.map((key) => this.storage.remove(key)),
+      ...content.folders.map((folder) => this.storage.removeFolder(folder)),
+    ]);
     return ids.length;
   }
 

@@ -1,3 +1,5 @@
+import fs from "node:fs";
+import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { call, demoLogin, demoWithCharacter, describeEachDatabase } from "../../testing/api";
 import { createTestApp, type TestApp } from "../../testing/server";
@@ -119,12 +121,31 @@ describeEachDatabase("auth API", (dialect) => {
   it("removes demo users and their data after their lifetime", async () => {
     const demo = await demoWithCharacter(t.app);
     const keep = await demoWithCharacter(t.app);
+    // Files of the chat (pictures, the user's photos) and the character's photo go with the user.
+    const content = path.join(t.dataDir, "content");
+    const photo = (
+      await t.db.db
+        .selectFrom("characters")
+        .select("photo")
+        .where("id", "=", demo.characterId)
+        .executeTakeFirstOrThrow()
+    ).photo;
+    const chatFiles = [`${demo.characterId}/picture.jpg`, `${demo.characterId}/user_photo/mine.jpg`];
+    const kept = `${keep.characterId}/picture.jpg`;
+    for (const key of [...chatFiles, kept]) {
+      fs.mkdirSync(path.dirname(path.join(content, key)), { recursive: true });
+      fs.writeFileSync(path.join(content, key), "x");
+    }
+    expect(fs.existsSync(path.join(content, "characters", photo))).toBe(true);
     await t.db.db
       .updateTable("users")
       .set({ expires_at: Date.now() - 1 })
       .where("id", "=", demo.userId)
       .execute();
     expect(await t.auth.removeExpired()).toBeGreaterThanOrEqual(1);
+    expect(fs.existsSync(path.join(content, demo.characterId))).toBe(false);
+    expect(fs.existsSync(path.join(content, "characters", photo))).toBe(false);
+    expect(fs.existsSync(path.join(content, kept))).toBe(true);
     const users = await t.db.db.selectFrom("users").select("id").execute();
     expect(users.map((u) => u.id)).not.toContain(demo.userId);
     expect(users.map((u) => u.id)).toContain(keep.userId);

@@ -232,3 +232,46 @@ describeEachDatabase("character form, delete, random, voices and plan rules", (d
     expect(fs.existsSync(path.join(t.dataDir, "content", "characters", name))).toBe(true);
   });
 });
+
+describeEachDatabase("deleting a character or a group removes its chat's files", (dialect) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ dialect });
+  });
+  afterAll(async () => {
+    await t?.dispose();
+  });
+
+  const plant = (key: string) => {
+    const file = path.join(t.dataDir, "content", key);
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, "x");
+    return file;
+  };
+
+  it("removes {character id}/ and {group id}/ with the chat's pictures and photos, nothing else", async () => {
+    const s = await demoWithCharacter(t.app);
+    const second = await call(t.app, "POST", "/api/characters/create-random", { token: s.token });
+    const secondId = (second.body.data as { characterUUID: string }).characterUUID;
+    const group = await call(t.app, "GET", `/api/chat/group/new?cId=${s.characterId}`, { token: s.token });
+    const groupId = /([0-9a-f-]{36})$/.exec(group.body.page!)![1]!;
+    const picture = plant(`${secondId}/picture.jpg`);
+    const photo = plant(`${secondId}/user_photo/mine.jpg`);
+    const groupPicture = plant(`${groupId}/picture.jpg`);
+    const other = plant(`${s.characterId}/picture.jpg`);
+
+    const deleted = await call(t.app, "DELETE", `/api/characters/delete/?id=${secondId}`, { token: s.token });
+    expect(deleted.body.success).toBe(1);
+    expect([fs.existsSync(picture), fs.existsSync(photo), fs.existsSync(other)]).toEqual([
+      false,
+      false,
+      true,
+    ]);
+
+    const removed = await call(t.app, "DELETE", `/api/characters/group/delete/?id=${groupId}`, {
+      token: s.token,
+    });
+    expect(removed.body.success).toBe(1);
+    expect([fs.existsSync(groupPicture), fs.existsSync(other)]).toEqual([false, true]);
+  });
+});

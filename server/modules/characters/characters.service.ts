@@ -143,11 +143,14 @@ export class CharactersService {
     if (result === "missing") throw notFound("Character not found.");
     if (result === "last") throw forbidden("You cannot delete your only character.", "last_character");
     await this.storage.remove(`characters/${character.photo}`);
+    // Its chat's pictures and the user's photos (spec 3: under {character id}/).
+    await this.storage.removeFolder(character.id);
   }
 
   /** Deletes a group of the user with its chat. @throws AppError 404 when not the user's. */
   async deleteGroup(user: User, id: string): Promise<void> {
     if (!(await this.repo.deleteOwnedGroup(user.id, id))) throw notFound("Group not found.");
+    await this.storage.removeFolder(id);
   }
 
   /**

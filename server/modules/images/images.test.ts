@@ -542,6 +542,7 @@ describeEachDatabase("images API", (dialect) => {
         put: async () => {},
         copy: async () => {},
         remove: async () => {},
+        removeFolder: async () => {},
         exists: async () => false,
         read: async () => undefined,
       },

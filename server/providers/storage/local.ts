@@ -28,6 +28,10 @@ export class LocalStorage implements FileStorage {
     await fs.rm(this.resolve(key), { force: true });
   }
 
+  async removeFolder(prefix: string): Promise<void> {
+    await fs.rm(this.resolve(prefix), { recursive: true, force: true });
+  }
+
   async exists(key: string): Promise<boolean> {
     try {
       await fs.access(this.resolve(key));

@@ -10,6 +10,8 @@ export interface FileStorage {
   copy(from: string, to: string): Promise<void>;
   /** Removes the key; a missing file is not an error. */
   remove(key: string): Promise<void>;
+  /** Removes every key under the folder `prefix` (e.g. a chat's pictures); missing is not an error. */
+  removeFolder(prefix: string): Promise<void>;
   exists(key: string): Promise<boolean>;
   /** The file's bytes, or undefined when it does not exist. */
   read(key: string): Promise<Buffer | undefined>;
