@@ -136,6 +136,7 @@ export async function buildApp(config: AppConfig, options: { llm?: LlmProvider }
     },
     memory,
     jobs,
+    storage,
   );
   const voice = new VoiceService(
     tts,

@@ -4,6 +4,7 @@ import type { Character, ChatHistoryRow, ChatSession, User } from "../../db/sche
 import { AppError, badRequest, forbidden, notFound, tooMany } from "../../http/errors";
 import type { BackgroundQueue } from "../../jobs/queue";
 import { type LlmProvider, LlmUnavailableError } from "../../providers/llm/llm";
+import type { FileStorage } from "../../providers/storage/storage";
 import { quotaPeriodKey } from "../auth/auth.service";
 import type { CharactersRepo } from "../characters/characters.repo";
 import { type MemoryService, SUMMARY_TRIGGER } from "../memory/memory.service";
@@ -69,6 +70,8 @@ export class ChatService {
     private readonly options: ChatOptions,
     private readonly memory: MemoryService,
     private readonly jobs: BackgroundQueue,
+    /** The content area: New Chat removes the chat's pictures and photos with its history. */
+    private readonly storage: FileStorage,
     private readonly now: () => number = Date.now,
     private readonly random: () => number = Math.random,
   ) {}
@@ -469,6 +472,8 @@ export class ChatService {
     const chat = await this.resolveChat(user, chatId);
     const session = await this.repo.ensureSession(user.id, chat.chatKey, Boolean(chat.groupId), this.now());
     await this.repo.clearSession(session.id);
+    // spec 3: the chat's pictures and the user's photos live under {character or group id}/.
+    await this.storage.removeFolder(chat.chatKey);
     return `/character-select/${chat.chatKey}`;
   }
 
