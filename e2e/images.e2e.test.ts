@@ -125,6 +125,8 @@ describe.skipIf(!hasChromium)("pictures and photos in Chromium", () => {
       .waitFor();
     const reply = log.getByRole("article", { name: `Reply from ${name}` }).last();
     await reply.getByRole("status", { name: "Loading picture" }).waitFor({ timeout: 15_000 });
+    const headerStatus = page.getByRole("banner").locator(".chat-header__status");
+    await expect.poll(() => headerStatus.textContent()).toBe("downloading...");
     await page.screenshot({ path: "test-results/images-spinner.png" });
     await double.received(1);
     expect(double.drawn[0]).toMatchObject({ width: 384, height: 512 });
@@ -135,6 +137,7 @@ describe.skipIf(!hasChromium)("pictures and photos in Chromium", () => {
       .poll(() => picture.evaluate((img: HTMLImageElement) => img.naturalWidth), { timeout: 10_000 })
       .toBe(384);
     expect(await reply.getByRole("status", { name: "Loading picture" }).count()).toBe(0);
+    await expect.poll(() => headerStatus.textContent()).toBe("online");
     const src = (await picture.getAttribute("src")) ?? "";
     expect(src).toMatch(new RegExp(`^/content/${characterId}/[0-9a-f-]{36}\\.jpg$`));
 

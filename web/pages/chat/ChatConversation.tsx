@@ -109,6 +109,8 @@ export function ChatConversation({ userId, info, chatId, isGroup }: ChatConversa
     return [...fromHistory, ...fresh];
   }, [history.entries, sender.items, pictures.items]);
 
+  const pictureLoading = items.some((item) => item.entry.chatHistoryImageLoading === 1);
+  const status = sender.status === "online" && pictureLoading ? "downloading..." : sender.status;
   const streamingText = sender.items.some(
     (item) => item.streaming && item.entry.chatHistoryReplyMessage !== "",
   );
@@ -144,7 +146,7 @@ export function ChatConversation({ userId, info, chatId, isGroup }: ChatConversa
         <ChatHeader
           characters={info.characters}
           isGroup={isGroup}
-          status={sender.status}
+          status={status}
           sidebarId={sidebarId}
           sidebarOpen={sidebarOpen}
           onToggleSidebar={() => setSidebarChoice(!sidebarOpen)}

@@ -92,5 +92,8 @@ export const chatTexts = {
   memoryDeleted: "Forgotten.",
 } as const;
 
-/** spec 3 chat status texts shown in the header. */
-export type ChatStatus = "online" | "away" | "replying..." | "sending...";
+/**
+ * spec 3 chat status texts shown in the header; 'downloading...' while a picture of the chat is
+ * still being made (chatHistoryImageLoading 1).
+ */
+export type ChatStatus = "online" | "away" | "replying..." | "sending..." | "downloading...";
