@@ -298,11 +298,28 @@ describe.skipIf(!hasChromium)("profile and password in Chromium", () => {
       await page.waitForURL("**/user/profile");
       await page.getByRole("heading", { name: "My Profile" }).waitFor();
 
+      // A menu opened while the next page (loaded on demand, held back here) is still arriving
+      // stays open when that page appears.
+      let releasePage = () => {};
+      const held = new Promise<void>((resolve) => {
+        releasePage = resolve;
+      });
+      await page.route(/\/assets\/ChangePasswordPage-[^/]*\.js$/, async (route) => {
+        await held;
+        await route.continue();
+      });
       await page.getByRole("button", { name: "Open menu" }).click();
       await nav.getByRole("link", { name: "CHANGE PASSWORD" }).click();
       await page.waitForURL("**/user/change-password");
-      // Pages load on demand: wait for the page, as a person would, before opening the menu again.
+      await page.getByRole("button", { name: "Open menu" }).click();
+      await nav.getByRole("link", { name: "CHARACTERS" }).waitFor();
+      releasePage();
       await page.getByRole("heading", { name: "Change Password" }).waitFor();
+      await page.waitForTimeout(400);
+      expect(await page.getByRole("button", { name: "Close menu" }).getAttribute("aria-expanded")).toBe(
+        "true",
+      );
+      await page.getByRole("button", { name: "Close menu" }).click();
 
       await page.getByRole("button", { name: "Open menu" }).click();
       await nav.getByRole("link", { name: "CHARACTERS" }).click();

@@ -44,13 +44,23 @@ export function SiteMenu({ items, variant = "top" }: SiteMenuProps) {
   const { pathname } = useLocation();
   const menuId = useId();
   const root = useRef<HTMLDivElement>(null);
+  /** The address the menu was opened on: a page that arrives later for it keeps it open. */
+  const openedFor = useRef("");
   const close = useCallback(() => setOpen(false), []);
   useDismiss(root, open, close);
   const shown = pathname === "/characters/selection" ? items.filter((item) => item.to !== "/faq") : items;
 
-  // A new page closes the menu.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: pathname is the trigger
-  useEffect(() => setOpen(false), [pathname]);
+  // A new page closes the menu (back, forward, a link elsewhere). Navigations render as transitions:
+  // a page loaded on demand commits after the address changed, so a menu opened in between, on
+  // the new address, stays open.
+  useEffect(() => {
+    if (pathname !== openedFor.current) setOpen(false);
+  }, [pathname]);
+
+  const toggle = () => {
+    if (!open) openedFor.current = window.location.pathname;
+    setOpen(!open);
+  };
 
   const panelClass = `site-menu__panel site-menu__panel--${variant}${open ? " site-menu__panel--open" : ""}`;
   return (
@@ -61,7 +71,7 @@ export function SiteMenu({ items, variant = "top" }: SiteMenuProps) {
         aria-expanded={open}
         aria-controls={menuId}
         aria-label={open ? "Close menu" : "Open menu"}
-        onClick={() => setOpen((value) => !value)}
+        onClick={toggle}
       >
         <span />
         <span />
