@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { type BrowserContext, chromium } from "playwright-core";
 import { build } from "vite";
 import type { LoginData } from "../common/api";
+import { demoSession } from "../e2e/support/demo";
 import { storeHistory } from "../e2e/support/history";
 import { startTestServer } from "../server/testing/server";
 
@@ -30,24 +31,6 @@ interface Sample {
   newestPaint: number;
   historyRequest: number;
   bubbles: number;
-}
-
-async function demoSession(url: string): Promise<LoginData> {
-  const answer = await fetch(`${url}/api/auth/demo-login`, {
-    method: "POST",
-    body: new URLSearchParams({ id: "demo" }),
-  });
-  const envelope = (await answer.json()) as { success: number; message: string; data: LoginData };
-  if (envelope.success !== 1) throw new Error(`demo login failed: ${envelope.message}`);
-  // The chat asks for the 18+ confirmation first (issue 5): give it, as the e2e tests do.
-  const confirmed = await fetch(`${url}/api/users/confirm-age`, {
-    method: "POST",
-    headers: { Authorization: `Bearer ${envelope.data.token}` },
-    body: new URLSearchParams({ confirm: "1" }),
-  });
-  const adult = (await confirmed.json()) as { success: number; message: string; data: LoginData["user"] };
-  if (adult.success !== 1) throw new Error(`confirm-age failed: ${adult.message}`);
-  return { ...envelope.data, user: adult.data };
 }
 
 async function createCharacter(url: string, token: string): Promise<string> {

@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { createInterface } from "node:readline";
+import { demoChatUser } from "../e2e/support/demo";
 
 /**
  * `npm run bench`: the server's own time per chat message (POST /api/chat/message), i.e. the
@@ -37,31 +38,6 @@ async function startServer(): Promise<{ base: string; stop(): void }> {
     if (match) return { base: `http://127.0.0.1:${match[1]}`, stop: () => child.kill("SIGTERM") };
   }
   throw new Error("bench server did not start");
-}
-
-async function post(base: string, url: string, form: Record<string, string>, token?: string) {
-  const res = await fetch(base + url, {
-    method: "POST",
-    headers: token ? { authorization: `Bearer ${token}` } : {},
-    body: new URLSearchParams(form),
-  });
-  return (await res.json()) as { data?: Record<string, unknown> & { token?: string } };
-}
-
-async function newUser(base: string): Promise<{ token: string; characterId: string }> {
-  const login = await post(base, "/api/auth/demo-login", { id: "demo" });
-  const token = login.data!.token!;
-  await post(base, "/api/users/confirm-age", { confirm: "1" }, token);
-  const presets = (await (
-    await fetch(`${base}/api/characters/selection`, { headers: { authorization: `Bearer ${token}` } })
-  ).json()) as { data: Array<{ characterPreDefinedUUID: string }> };
-  const created = await post(
-    base,
-    "/api/characters/create-preselect",
-    { id: presets.data[0]!.characterPreDefinedUUID },
-    token,
-  );
-  return { token, characterId: String(created.data!.characterUUID) };
 }
 
 /** Sends one message; @returns [server's own ms, client round trip ms]. */
@@ -116,7 +92,7 @@ async function runLevel(
 const server = await startServer();
 try {
   const users = [];
-  for (let i = 0; i < Math.max(...LEVELS); i++) users.push(await newUser(server.base));
+  for (let i = 0; i < Math.max(...LEVELS); i++) users.push(await demoChatUser(server.base));
   console.log("chat/message, server's own time (total minus model), instant test model, SQLite");
   console.log(
     "load        users  messages   own p50 ms   own p99 ms   round trip p50 ms   round trip p99 ms",

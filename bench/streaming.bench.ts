@@ -4,6 +4,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { createInterface } from "node:readline";
+import { demoChatUser } from "../e2e/support/demo";
 
 /**
  * Streaming benchmark (issue 5), run by `npm run bench` after the chat-message one:
@@ -103,32 +104,6 @@ async function timeStream(
   return { first, end: performance.now() - started };
 }
 
-async function newUser(base: string): Promise<{ token: string; characterId: string }> {
-  const login = (await (
-    await fetch(`${base}/api/auth/demo-login`, { method: "POST", body: new URLSearchParams({ id: "demo" }) })
-  ).json()) as {
-    data: { token: string };
-  };
-  const token = login.data.token;
-  const auth = { authorization: `Bearer ${token}` };
-  await fetch(`${base}/api/users/confirm-age`, {
-    method: "POST",
-    headers: auth,
-    body: new URLSearchParams({ confirm: "1" }),
-  });
-  const presets = (await (await fetch(`${base}/api/characters/selection`, { headers: auth })).json()) as {
-    data: Array<{ characterPreDefinedUUID: string }>;
-  };
-  const created = (await (
-    await fetch(`${base}/api/characters/create-preselect`, {
-      method: "POST",
-      headers: auth,
-      body: new URLSearchParams({ id: presets.data[0]!.characterPreDefinedUUID }),
-    })
-  ).json()) as { data: { characterUUID: string } };
-  return { token, characterId: created.data.characterUUID };
-}
-
 function sendStreaming(base: string, user: { token: string; characterId: string }, i: number) {
   return fetch(`${base}/api/chat/message`, {
     method: "POST",
@@ -141,7 +116,7 @@ const model = await startModelEndpoint();
 const server = await startServer({ BENCH_LLM_BASE_URL: model.url });
 try {
   const users = [];
-  for (let i = 0; i < CONCURRENT_CHATS; i++) users.push(await newUser(server.base));
+  for (let i = 0; i < CONCURRENT_CHATS; i++) users.push(await demoChatUser(server.base));
 
   const direct: number[] = [];
   const through: number[] = [];

@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { demoChatUser } from "../e2e/support/demo";
 import { buildApp } from "../server/app";
 import { loadConfig } from "../server/env";
 import type { GenerateRequest, GenerateResult, LlmProvider } from "../server/providers/llm/llm";
@@ -80,27 +81,8 @@ async function firstSentenceToAudio(): Promise<void> {
   );
   await app.db.db.updateTable("plans").set({ message_limit: 1_000_000_000 }).execute();
   const base = await app.app.listen({ port: 0, host: "127.0.0.1" });
-  const login = (await (
-    await fetch(`${base}/api/auth/demo-login`, { method: "POST", body: new URLSearchParams({ id: "demo" }) })
-  ).json()) as { data: { token: string } };
-  const token = login.data.token;
+  const { token, characterId } = await demoChatUser(base);
   const auth = { authorization: `Bearer ${token}` };
-  await fetch(`${base}/api/users/confirm-age`, {
-    method: "POST",
-    headers: auth,
-    body: new URLSearchParams({ confirm: "1" }),
-  });
-  const presets = (await (await fetch(`${base}/api/characters/selection`, { headers: auth })).json()) as {
-    data: Array<{ characterPreDefinedUUID: string }>;
-  };
-  const created = (await (
-    await fetch(`${base}/api/characters/create-preselect`, {
-      method: "POST",
-      headers: auth,
-      body: new URLSearchParams({ id: presets.data[0]!.characterPreDefinedUUID }),
-    })
-  ).json()) as { data: { characterUUID: string } };
-  const characterId = created.data.characterUUID;
 
   const waits: number[] = [];
   const wholeReply: number[] = [];

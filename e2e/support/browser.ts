@@ -80,24 +80,7 @@ export function json(route: Route, status: number, body: unknown): Promise<void>
   return route.fulfill({ status, contentType: "application/json", body: JSON.stringify(body) });
 }
 
-/** Demo login through the API; returns the session data the SPA would store. */
-export async function demoSession(baseUrl: string): Promise<LoginData> {
-  const answer = await fetch(`${baseUrl}/api/auth/demo-login`, {
-    method: "POST",
-    body: new URLSearchParams({ id: "demo" }),
-  });
-  const envelope = (await answer.json()) as { success: number; message: string; data: LoginData };
-  if (envelope.success !== 1) throw new Error(`demo login failed: ${envelope.message}`);
-  // Chat needs the 18+ confirmation (issue 5); the gate itself is tested in skeleton.e2e.
-  const confirmed = await fetch(`${baseUrl}/api/users/confirm-age`, {
-    method: "POST",
-    headers: { Authorization: `Bearer ${envelope.data.token}` },
-    body: new URLSearchParams({ confirm: "1" }),
-  });
-  const adult = (await confirmed.json()) as { success: number; message: string; data: LoginData["user"] };
-  if (adult.success !== 1) throw new Error(`confirm-age failed: ${adult.message}`);
-  return { ...envelope.data, user: adult.data };
-}
+export { demoSession } from "./demo";
 
 /** Stores a session in the page's local storage the way the SPA does (keys token and user). */
 export async function storeSession(page: Page, data: LoginData, expiresInMs = 3_600_000): Promise<void> {
