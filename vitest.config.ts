@@ -2,7 +2,13 @@ import { defineConfig } from "vitest/config";
 
 export default defineConfig({
   test: {
-    include: ["server/**/*.test.ts", "common/**/*.test.ts", "web/**/*.test.ts", "e2e/**/*.test.ts"],
+    include: [
+      "server/**/*.test.ts",
+      "common/**/*.test.ts",
+      "web/**/*.test.ts",
+      "e2e/**/*.test.ts",
+      "security/**/*.test.ts",
+    ],
     pool: "forks",
     testTimeout: 30_000,
     hookTimeout: 60_000,

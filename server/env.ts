@@ -107,6 +107,18 @@ const schema = z.object({
     .int()
     .positive()
     .default(5 * 1024 * 1024),
+  // issue 13: sessions, transport limits and the proxy in front.
+  /** Absolute lifetime of a session: past it `extend` refuses and the user signs in again. */
+  SESSION_MAX_AGE_DAYS: z.coerce.number().positive().max(365).default(30),
+  /** Time to receive a whole request (headers and body), milliseconds; slower requests get 408. */
+  HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1000).default(60_000),
+  /** Time to receive a request's headers, milliseconds. */
+  HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(1000).default(15_000),
+  /**
+   * Fastify `trustProxy`: empty (default) trusts no proxy; "true" trusts every hop; a number trusts
+   * that many hops; otherwise a comma-separated list of proxy addresses or CIDR ranges.
+   */
+  TRUST_PROXY: z.string().default(""),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
 
@@ -117,7 +129,21 @@ export type AppConfig = z.infer<typeof schema> & {
   publicUrl: string;
   /** Absolute data directory (SQLite file, downloaded models, content by default). */
   dataDir: string;
+  /** TRUST_PROXY as Fastify takes it. */
+  trustProxy: boolean | number | string[];
 };
+
+/** Reads TRUST_PROXY (see the schema) into Fastify's `trustProxy` option. */
+function parseTrustProxy(value: string): boolean | number | string[] {
+  const v = value.trim();
+  if (!v || v === "false" || v === "0") return false;
+  if (v === "true") return true;
+  if (/^\d+$/.test(v)) return Number(v);
+  return v
+    .split(",")
+    .map((part) => part.trim())
+    .filter(Boolean);
+}
 
 /**
  * Reads and validates the configuration.
@@ -137,5 +163,6 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     dataDir,
     publicUrl: (cfg.PUBLIC_URL || `http://localhost:${cfg.PORT}`).replace(/\/+$/, ""),
     contentDir: cfg.CONTENT_DIR ? path.resolve(cfg.CONTENT_DIR) : path.join(dataDir, "content"),
+    trustProxy: parseTrustProxy(cfg.TRUST_PROXY),
   };
 }

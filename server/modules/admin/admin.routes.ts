@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from "fastify";
+import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler } from "fastify";
 import { z } from "zod";
 import { APPEARANCE_MAX_LENGTH, BACKSTORY_MAX_LENGTH, GREETING_MAX_LENGTH } from "../../../common/constants";
 import { currentUser } from "../../http/auth";
@@ -78,12 +78,12 @@ const BlockBody = z.object({ blocked: flag });
 export async function adminRoutes(
   app: FastifyInstance,
   admin: AdminService,
-  auth: preHandlerAsyncHookHandler,
+  auth: onRequestAsyncHookHandler,
 ): Promise<void> {
   await app.register(
     async (scope) => {
-      scope.addHook("preHandler", auth);
-      scope.addHook("preHandler", async (request: FastifyRequest) => {
+      scope.addHook("onRequest", auth);
+      scope.addHook("onRequest", async (request: FastifyRequest) => {
         if (currentUser(request).role !== "admin") {
           throw forbidden("This area is for administrators only.", "not_admin");
         }

@@ -1,4 +1,4 @@
-import type { FastifyInstance, preHandlerAsyncHookHandler } from "fastify";
+import type { FastifyInstance, onRequestAsyncHookHandler } from "fastify";
 import { z } from "zod";
 import { bearerToken, currentUser } from "../../http/auth";
 import { ok } from "../../http/envelope";
@@ -22,7 +22,7 @@ const TokenBody = z.object({ token: z.string().optional() });
 export function authRoutes(
   app: FastifyInstance,
   auth: AuthService,
-  requireAuth: preHandlerAsyncHookHandler,
+  requireAuth: onRequestAsyncHookHandler,
 ): void {
   const minute = 60_000;
   app.post("/api/auth/login", { config: rateLimit(10, 15 * minute, ipAndEmail) }, async (request) => {
@@ -36,7 +36,7 @@ export function authRoutes(
   });
 
   /** Registers a device for device login; answers the secret once and the user agent marker to use. */
-  app.post("/api/auth/devices", { preHandler: requireAuth }, async (request) => {
+  app.post("/api/auth/devices", { onRequest: requireAuth }, async (request) => {
     const body = parseInput(DeviceRegisterBody, request.body);
     const device = await auth.registerDevice(currentUser(request), body.name);
     return ok("Device registered.", {

@@ -1,4 +1,4 @@
-import type { FastifyInstance, preHandlerAsyncHookHandler } from "fastify";
+import type { FastifyInstance, onRequestAsyncHookHandler } from "fastify";
 import { z } from "zod";
 import { APPEARANCE_MAX_LENGTH, BACKSTORY_MAX_LENGTH, GREETING_MAX_LENGTH } from "../../../common/constants";
 import { assertSelf, currentUser } from "../../http/auth";
@@ -50,16 +50,16 @@ const PresetBody = z.object({ id: z.uuid("must be a preset character id") });
 export function characterRoutes(
   app: FastifyInstance,
   characters: CharactersService,
-  auth: preHandlerAsyncHookHandler,
+  auth: onRequestAsyncHookHandler,
 ): void {
-  app.get("/api/characters/list/", { preHandler: auth }, async (request) => {
+  app.get("/api/characters/list/", { onRequest: auth }, async (request) => {
     const user = currentUser(request);
     assertSelf(user.id, parseInput(UserIdQuery, request.query).id);
     const list = await characters.list(user);
     return ok("Characters.", { data: list.map(presentCharacterListItem) });
   });
 
-  app.get("/api/characters/list/chat", { preHandler: auth }, async (request) => {
+  app.get("/api/characters/list/chat", { onRequest: auth }, async (request) => {
     const user = currentUser(request);
     const list = await characters.list(user);
     // The chat sidebar shows greetings as the chat does: placeholders filled in.
@@ -73,19 +73,19 @@ export function characterRoutes(
     };
   });
 
-  app.get("/api/characters/group/list/", { preHandler: auth }, async (request) => {
+  app.get("/api/characters/group/list/", { onRequest: auth }, async (request) => {
     const user = currentUser(request);
     assertSelf(user.id, parseInput(UserIdQuery, request.query).id);
     const groups = await characters.listGroups(user);
     return ok("Groups.", { data: groups.map(presentGroup) });
   });
 
-  app.get("/api/characters/selection", { preHandler: auth }, async () => {
+  app.get("/api/characters/selection", { onRequest: auth }, async () => {
     const presets = await characters.listPresets();
     return ok("Preset characters.", { data: presets.map(presentPreset) });
   });
 
-  app.post("/api/characters/create-preselect", { preHandler: auth }, async (request) => {
+  app.post("/api/characters/create-preselect", { onRequest: auth }, async (request) => {
     const body = parseInput(PresetBody, request.body);
     const character = await characters.createFromPreset(currentUser(request), body.id);
     return ok(`${character.name} is ready to chat with you!`, {
@@ -94,7 +94,7 @@ export function characterRoutes(
     });
   });
 
-  app.get("/api/characters/languages", { preHandler: auth }, async () => {
+  app.get("/api/characters/languages", { onRequest: auth }, async () => {
     const languages = await characters.languages();
     return {
       ...ok("Languages."),
@@ -109,22 +109,22 @@ export function characterRoutes(
       voices: voices.map((v) => ({ voiceName: v.name, voiceSex: v.sex, languageCode: v.language_code })),
     };
   };
-  app.get("/api/characters/voices", { preHandler: auth }, voicesHandler);
-  app.get("/api/characters/voice", { preHandler: auth }, voicesHandler);
+  app.get("/api/characters/voices", { onRequest: auth }, voicesHandler);
+  app.get("/api/characters/voice", { onRequest: auth }, voicesHandler);
 
-  app.get("/api/characters/voice/preview/", { preHandler: auth }, async (request) => {
+  app.get("/api/characters/voice/preview/", { onRequest: auth }, async (request) => {
     const query = parseInput(VoiceQuery, request.query);
     const audioUrl = await characters.previewVoice(query.v);
     return { ...ok("Voice preview."), audioUrl };
   });
 
-  app.get("/api/characters/", { preHandler: auth }, async (request) => {
+  app.get("/api/characters/", { onRequest: auth }, async (request) => {
     const query = parseInput(IdQuery, request.query);
     const character = await characters.get(currentUser(request), query.id);
     return ok("Character.", { data: presentCharacterDetail(character) });
   });
 
-  app.post("/api/characters/create", { preHandler: auth }, async (request) => {
+  app.post("/api/characters/create", { onRequest: auth }, async (request) => {
     const body = parseInput(CharacterBody, request.body);
     const character = await characters.create(currentUser(request), body);
     return ok(`${character.name} has been created.`, {
@@ -133,7 +133,7 @@ export function characterRoutes(
     });
   });
 
-  app.post("/api/characters/update", { preHandler: auth }, async (request) => {
+  app.post("/api/characters/update", { onRequest: auth }, async (request) => {
     const body = parseInput(UpdateBody, request.body);
     const character = await characters.update(currentUser(request), body.id, body);
     return ok(`${character.name} has been updated.`, {
@@ -142,24 +142,24 @@ export function characterRoutes(
     });
   });
 
-  app.delete("/api/characters/delete/", { preHandler: auth }, async (request) => {
+  app.delete("/api/characters/delete/", { onRequest: auth }, async (request) => {
     const query = parseInput(IdQuery, request.query);
     await characters.delete(currentUser(request), query.id);
     return ok("Character deleted.");
   });
 
-  app.delete("/api/characters/group/delete/", { preHandler: auth }, async (request) => {
+  app.delete("/api/characters/group/delete/", { onRequest: auth }, async (request) => {
     const query = parseInput(IdQuery, request.query);
     await characters.deleteGroup(currentUser(request), query.id);
     return ok("Group deleted.");
   });
 
-  app.post("/api/characters/create-random", { preHandler: auth }, async (request) => {
+  app.post("/api/characters/create-random", { onRequest: auth }, async (request) => {
     const character = await characters.createRandom(currentUser(request));
     return ok(`Meet ${character.name}, your new companion!`, { data: presentCharacterListItem(character) });
   });
 
-  app.post("/api/characters/import", { preHandler: auth }, async (request) => {
+  app.post("/api/characters/import", { onRequest: auth }, async (request) => {
     const body = parseInput(CardBody, request.body);
     const character = await characters.importCard(currentUser(request), body.card);
     return ok(`${character.name} has been imported.`, {
@@ -168,7 +168,7 @@ export function characterRoutes(
     });
   });
 
-  app.get("/api/characters/export/", { preHandler: auth }, async (request, reply) => {
+  app.get("/api/characters/export/", { onRequest: auth }, async (request, reply) => {
     const query = parseInput(IdQuery, request.query);
     const card = await characters.exportCard(currentUser(request), query.id);
     reply.header("Content-Type", "image/png");

@@ -3,7 +3,7 @@ import type {
   FastifyInstance,
   FastifyReply,
   FastifyRequest,
-  preHandlerAsyncHookHandler,
+  onRequestAsyncHookHandler,
 } from "fastify";
 import { z } from "zod";
 import type { ChatProfileInfo, MessageReply } from "../../../common/api";
@@ -128,12 +128,12 @@ const GroupMemberQuery = z.object({
 export function chatRoutes(
   app: FastifyInstance,
   chat: ChatService,
-  auth: preHandlerAsyncHookHandler,
+  auth: onRequestAsyncHookHandler,
   voice?: VoiceService,
   /** issue 8: a reply to a message asking for a picture carries one (genimage 1). */
   pictures?: PictureOffer,
 ): void {
-  app.get("/api/chat/profile/", { preHandler: auth }, async (request) => {
+  app.get("/api/chat/profile/", { onRequest: auth }, async (request) => {
     const user = currentUser(request);
     const query = parseInput(ProfileQuery, request.query);
     assertSelf(user.id, query.uid);
@@ -150,7 +150,7 @@ export function chatRoutes(
     return { ...ok("Chat profile."), info };
   });
 
-  app.get("/api/chat/history/paginated", { preHandler: auth }, async (request) => {
+  app.get("/api/chat/history/paginated", { onRequest: auth }, async (request) => {
     const user = currentUser(request);
     const query = parseInput(HistoryQuery, request.query);
     assertSelf(user.id, query.uId);
@@ -158,7 +158,7 @@ export function chatRoutes(
     return ok("History.", { data: rows.map(presentHistoryEntry) });
   });
 
-  app.get("/api/chat/history", { preHandler: auth }, async (request) => {
+  app.get("/api/chat/history", { onRequest: auth }, async (request) => {
     const user = currentUser(request);
     const query = parseInput(HistoryQuery, request.query);
     assertSelf(user.id, query.uId);
@@ -166,7 +166,7 @@ export function chatRoutes(
     return ok("History.", { data: { data: rows.map(presentHistoryEntry) } });
   });
 
-  app.post("/api/chat/message", { preHandler: auth }, async (request, reply) => {
+  app.post("/api/chat/message", { onRequest: auth }, async (request, reply) => {
     const user = currentUser(request);
     const body = parseInput(MessageBody, request.body);
     const input = {
@@ -208,7 +208,7 @@ export function chatRoutes(
     }
   });
 
-  app.post("/api/chat/continue-message", { preHandler: auth }, async (request, reply) => {
+  app.post("/api/chat/continue-message", { onRequest: auth }, async (request, reply) => {
     const user = currentUser(request);
     const body = parseInput(EntryBody, request.body);
     if (!wantsStream(request, body.stream)) {
@@ -225,13 +225,13 @@ export function chatRoutes(
     }
   });
 
-  app.post("/api/chat/stop", { preHandler: auth }, async (request) => {
+  app.post("/api/chat/stop", { onRequest: auth }, async (request) => {
     const body = parseInput(EntryBody, request.body);
     const stopped = await chat.stop(currentUser(request), body.id);
     return ok(stopped ? "Stopped." : "Nothing is being generated for this message.");
   });
 
-  app.get("/api/chat/new", { preHandler: auth }, async (request) => {
+  app.get("/api/chat/new", { onRequest: auth }, async (request) => {
     const user = currentUser(request);
     const query = parseInput(NewChatQuery, request.query);
     assertSelf(user.id, query.uid);
@@ -239,25 +239,25 @@ export function chatRoutes(
     return ok("Your chat history has been deleted.", { page });
   });
 
-  app.get("/api/chat/group/new", { preHandler: auth }, async (request) => {
+  app.get("/api/chat/group/new", { onRequest: auth }, async (request) => {
     const query = parseInput(GroupNewQuery, request.query);
     const page = await chat.newGroup(currentUser(request), query.cId);
     return ok("Group created.", { page });
   });
 
-  app.get("/api/chat/group/member/add", { preHandler: auth }, async (request) => {
+  app.get("/api/chat/group/member/add", { onRequest: auth }, async (request) => {
     const query = parseInput(GroupMemberQuery, request.query);
     const page = await chat.addGroupMember(currentUser(request), query.gId, query.cId);
     return ok("Member added.", { page });
   });
 
-  app.get("/api/chat/group/member/remove", { preHandler: auth }, async (request) => {
+  app.get("/api/chat/group/member/remove", { onRequest: auth }, async (request) => {
     const query = parseInput(GroupMemberQuery, request.query);
     const page = await chat.removeGroupMember(currentUser(request), query.gId, query.cId);
     return ok("Member removed.", { page });
   });
 
-  app.post("/api/chat/group/reply", { preHandler: auth }, async (request) => {
+  app.post("/api/chat/group/reply", { onRequest: auth }, async (request) => {
     const body = parseInput(GroupReplyBody, request.body);
     const user = currentUser(request);
     const result = await chat.groupReply(user, {

@@ -1,4 +1,4 @@
-import type { FastifyInstance, preHandlerAsyncHookHandler } from "fastify";
+import type { FastifyInstance, onRequestAsyncHookHandler } from "fastify";
 import { z } from "zod";
 import { assertSelf, currentUser } from "../../http/auth";
 import { ok } from "../../http/envelope";
@@ -41,9 +41,9 @@ const PhotosQuery = z.object({ id: Id, uId: z.string().max(100).optional() });
 export function imagesRoutes(
   app: FastifyInstance,
   images: ImagesService,
-  auth: preHandlerAsyncHookHandler,
+  auth: onRequestAsyncHookHandler,
 ): void {
-  app.post("/api/chat/request-photo", { preHandler: auth }, async (request) => {
+  app.post("/api/chat/request-photo", { onRequest: auth }, async (request) => {
     const body = parseInput(RequestPhotoBody, request.body);
     const { entry, picDesc } = await images.requestPhoto(currentUser(request), {
       chatId: body.id,
@@ -54,7 +54,7 @@ export function imagesRoutes(
     return presentPictureReply(entry, picDesc, "The picture is on its way.");
   });
 
-  app.post("/api/chat/image", { preHandler: auth }, async (request) => {
+  app.post("/api/chat/image", { onRequest: auth }, async (request) => {
     const body = parseInput(ImageBody, request.body);
     const { entry } = await images.imageForEntry(currentUser(request), {
       entryId: body.id,
@@ -69,7 +69,7 @@ export function imagesRoutes(
     };
   });
 
-  app.post("/api/chat/photo-process", { preHandler: auth }, async (request) => {
+  app.post("/api/chat/photo-process", { onRequest: auth }, async (request) => {
     const body = parseInput(PhotoBody, request.body);
     const result = await images.photoProcess(currentUser(request), {
       chatId: body.id,
@@ -86,7 +86,7 @@ export function imagesRoutes(
     };
   });
 
-  app.get("/api/chat/history/photos", { preHandler: auth }, async (request) => {
+  app.get("/api/chat/history/photos", { onRequest: auth }, async (request) => {
     const user = currentUser(request);
     const query = parseInput(PhotosQuery, request.query);
     assertSelf(user.id, query.uId);

@@ -1,4 +1,4 @@
-import type { FastifyInstance, preHandlerAsyncHookHandler } from "fastify";
+import type { FastifyInstance, onRequestAsyncHookHandler } from "fastify";
 import { z } from "zod";
 import { currentUser } from "../../http/auth";
 import { ok } from "../../http/envelope";
@@ -18,9 +18,9 @@ export function memoryRoutes(
   app: FastifyInstance,
   memory: MemoryService,
   chat: ChatService,
-  auth: preHandlerAsyncHookHandler,
+  auth: onRequestAsyncHookHandler,
 ): void {
-  app.get("/api/chat/memories", { preHandler: auth }, async (request) => {
+  app.get("/api/chat/memories", { onRequest: auth }, async (request) => {
     const user = currentUser(request);
     const resolved = await chat.resolveChat(user, parseInput(ListQuery, request.query).id);
     const data = [];
@@ -37,7 +37,7 @@ export function memoryRoutes(
     return ok("Memories.", { data });
   });
 
-  app.delete("/api/chat/memories/", { preHandler: auth }, async (request) => {
+  app.delete("/api/chat/memories/", { onRequest: auth }, async (request) => {
     const query = parseInput(DeleteQuery, request.query);
     if (!(await memory.deleteFact(currentUser(request).id, query.id))) throw notFound("Memory not found.");
     return ok("Forgotten.");

@@ -1,4 +1,4 @@
-import type { FastifyInstance, preHandlerAsyncHookHandler } from "fastify";
+import type { FastifyInstance, onRequestAsyncHookHandler } from "fastify";
 import { z } from "zod";
 import type { User } from "../../db/schema";
 import { bearerToken, currentUser } from "../../http/auth";
@@ -34,7 +34,7 @@ export function presentPricingPlan({ plan, checkout, current }: PricedPlan) {
 export async function paymentsRoutes(
   app: FastifyInstance,
   payments: PaymentsService,
-  auth: preHandlerAsyncHookHandler,
+  auth: onRequestAsyncHookHandler,
   authenticate: (token: string) => Promise<User | undefined>,
 ): Promise<void> {
   /** Public; with a valid bearer token the user's current plan is marked. */
@@ -45,18 +45,18 @@ export async function paymentsRoutes(
     return ok("Plans.", { data: plans.map(presentPricingPlan) });
   });
 
-  app.post("/api/payment/checkout", { preHandler: auth }, async (request) => {
+  app.post("/api/payment/checkout", { onRequest: auth }, async (request) => {
     const body = parseInput(CheckoutBody, request.body);
     const url = await payments.checkout(currentUser(request), body.plan);
     return ok("Redirecting to the payment page.", { data: { url } });
   });
 
-  app.post("/api/payment/addon", { preHandler: auth }, async (request) => {
+  app.post("/api/payment/addon", { onRequest: auth }, async (request) => {
     const url = await payments.addOn(currentUser(request));
     return ok("Redirecting to the payment page.", { data: { url } });
   });
 
-  app.post("/api/payment/portal", { preHandler: auth }, async (request) => {
+  app.post("/api/payment/portal", { onRequest: auth }, async (request) => {
     const url = await payments.portal(currentUser(request));
     return ok("Redirecting to your subscription.", { data: { url } });
   });

@@ -1,4 +1,4 @@
-import type { FastifyInstance, preHandlerAsyncHookHandler } from "fastify";
+import type { FastifyInstance, onRequestAsyncHookHandler } from "fastify";
 import { APP_VERSION } from "../../../common/constants";
 import type { User } from "../../db/schema";
 import { currentUser } from "../../http/auth";
@@ -22,7 +22,7 @@ export function systemRoutes(
     /** issue 8: pictures on request and photo upload for this user (ImagesService.capabilities). */
     images?: (user: User) => { imageRequests: Capability; photoUpload: Capability };
   },
-  auth: preHandlerAsyncHookHandler,
+  auth: onRequestAsyncHookHandler,
 ): void {
   app.get("/api/health", async () => {
     const status = deps.llm.status();
@@ -36,7 +36,7 @@ export function systemRoutes(
     return { version: APP_VERSION };
   });
 
-  app.get("/api/chat/capabilities", { preHandler: auth }, async (request) => {
+  app.get("/api/chat/capabilities", { onRequest: auth }, async (request) => {
     const user = currentUser(request);
     const llm = deps.llm.status();
     const off = (reason: string) => ({ enabled: false, reason });

@@ -1,4 +1,4 @@
-import type { FastifyInstance, preHandlerAsyncHookHandler } from "fastify";
+import type { FastifyInstance, onRequestAsyncHookHandler } from "fastify";
 import { z } from "zod";
 import { assertSelf, currentUser } from "../../http/auth";
 import { ok } from "../../http/envelope";
@@ -28,9 +28,9 @@ const PasswordBody = z.object({
 export function usersRoutes(
   app: FastifyInstance,
   users: UsersService,
-  auth: preHandlerAsyncHookHandler,
+  auth: onRequestAsyncHookHandler,
 ): void {
-  app.get("/api/users/profile/", { preHandler: auth }, async (request) => {
+  app.get("/api/users/profile/", { onRequest: auth }, async (request) => {
     const user = currentUser(request);
     assertSelf(user.id, parseInput(SelfQuery, request.query).id);
     const { planName, chatCount } = await users.profile(user);
@@ -48,13 +48,13 @@ export function usersRoutes(
   });
 
   /** Ours: stores the 18+ confirmation; answers the fresh session user (`adult` '1'). */
-  app.post("/api/users/confirm-age", { preHandler: auth }, async (request) => {
+  app.post("/api/users/confirm-age", { onRequest: auth }, async (request) => {
     parseInput(ConfirmAgeBody, request.body);
     const updated = await users.confirmAdult(currentUser(request));
     return ok("Thank you.", { data: presentSessionUser(updated) });
   });
 
-  app.post("/api/users/update", { preHandler: auth }, async (request) => {
+  app.post("/api/users/update", { onRequest: auth }, async (request) => {
     const user = currentUser(request);
     const body = parseInput(UpdateBody, request.body);
     assertSelf(user.id, body.id);
@@ -66,7 +66,7 @@ export function usersRoutes(
     return ok("Profile updated.", { page: "/characters/list", data: presentSessionUser(updated) });
   });
 
-  app.patch("/api/users/update-password", { preHandler: auth }, async (request) => {
+  app.patch("/api/users/update-password", { onRequest: auth }, async (request) => {
     const user = currentUser(request);
     const body = parseInput(PasswordBody, request.body);
     assertSelf(user.id, body.id);

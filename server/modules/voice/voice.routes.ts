@@ -1,4 +1,4 @@
-import type { FastifyInstance, preHandlerAsyncHookHandler } from "fastify";
+import type { FastifyInstance, onRequestAsyncHookHandler } from "fastify";
 import { z } from "zod";
 import { MESSAGE_MAX_LENGTH } from "../../../common/constants";
 import { currentUser } from "../../http/auth";
@@ -41,15 +41,15 @@ const AudioMessageBody = z.object({
 export function voiceRoutes(
   app: FastifyInstance,
   voice: VoiceService,
-  auth: preHandlerAsyncHookHandler,
+  auth: onRequestAsyncHookHandler,
 ): void {
-  app.post("/api/chat/transcribe", { preHandler: auth }, async (request) => {
+  app.post("/api/chat/transcribe", { onRequest: auth }, async (request) => {
     const body = parseInput(TranscribeBody, request.body);
     const text = await voice.transcribe(body.audio, body.language || undefined);
     return { ...ok(text ? "Transcript." : "Nothing was heard."), text };
   });
 
-  app.post("/api/chat/audio-message", { preHandler: auth }, async (request) => {
+  app.post("/api/chat/audio-message", { onRequest: auth }, async (request) => {
     const body = parseInput(AudioMessageBody, request.body);
     const { result, audioUrl } = await voice.audioMessage(currentUser(request), {
       message: body.message,
