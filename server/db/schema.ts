@@ -75,7 +75,10 @@ export interface AuthTokensTable {
   /** sha256 of the bearer token; the token itself is never stored. */
   token_hash: string;
   expires_at: number;
+  /** Start of the session, epoch ms: the absolute lifetime (SESSION_MAX_AGE_DAYS) counts from it. */
   created_at: number;
+  /** The device whose device login started this session; null for other sign-ins (issue 13). */
+  device_id: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface LanguagesTable {
@@ -210,6 +213,11 @@ export interface OauthStatesTable {
   /** PKCE code verifier (RFC 7636) for this authorization request. */
   code_verifier: string;
   expires_at: number;
+  /**
+   * sha256 of the binding value in the HttpOnly cookie of the browser that started the flow
+   * (issue 13: login CSRF); the callback must carry the same cookie.
+   */
+  binding_hash: string;
 }
 
 export interface OauthIdentitiesTable {

@@ -1,29 +1,58 @@
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import { z } from "zod";
 import { rateLimit } from "../../http/rate-limit";
 import { parseInput } from "../../http/validate";
 import { presentSignIn } from "../auth/auth.presenter";
-import type { OAuthService } from "./oauth.service";
+import { OAUTH_STATE_TTL_MS, type OAuthService } from "./oauth.service";
 
 const CallbackBody = z.object({
   code: z.string().trim().min(1, "is required").max(2000),
   state: z.string().trim().min(1, "is required").max(200),
 });
 
+/** The cookie binding a started sign-in to its browser (issue 13: login CSRF). */
+const BINDING_COOKIE = "oauth_binding";
+
+/**
+ * The binding cookie's header: HttpOnly, SameSite=Lax (it rides along the top-level return from
+ * the provider and the SPA's same-origin callback post, never a cross-site post), only under
+ * /api/, Secure when the request came over https (directly or through a trusted proxy).
+ */
+function bindingCookie(request: FastifyRequest, value: string, maxAgeMs: number): string {
+  const secure = request.protocol === "https" ? "; Secure" : "";
+  return `${BINDING_COOKIE}=${value}; Path=/api/; HttpOnly; SameSite=Lax; Max-Age=${Math.round(maxAgeMs / 1000)}${secure}`;
+}
+
+/** The value of cookie `name` in a Cookie header, or undefined. */
+function readCookie(header: string | undefined, name: string): string | undefined {
+  for (const part of (header ?? "").split(";")) {
+    const at = part.indexOf("=");
+    if (at > 0 && part.slice(0, at).trim() === name) return part.slice(at + 1).trim() || undefined;
+  }
+  return undefined;
+}
+
 /** OAuth sign-in: start (redirect to the provider) and the spec's `POST /{video-platform}/callback`. */
 export function oauthRoutes(app: FastifyInstance, oauth: OAuthService): void {
   app.get<{ Params: { platform: string } }>(
     "/api/auth/oauth/:platform/start",
     { config: rateLimit(30, 10 * 60_000) },
-    async (request, reply) => reply.redirect(await oauth.start(request.params.platform)),
+    async (request, reply) => {
+      const { url, binding } = await oauth.start(request.params.platform);
+      reply.header("set-cookie", bindingCookie(request, binding, OAUTH_STATE_TTL_MS));
+      return reply.redirect(url);
+    },
   );
 
   app.post<{ Params: { platform: string } }>(
     "/api/:platform/callback",
     { config: rateLimit(20, 15 * 60_000) },
-    async (request) => {
+    async (request, reply) => {
+      const binding = readCookie(request.headers.cookie, BINDING_COOKIE);
+      // A binding serves one attempt, whatever its outcome.
+      reply.header("set-cookie", bindingCookie(request, "", 0));
       const body = parseInput(CallbackBody, request.body);
-      const result = await oauth.callback(request.params.platform, body.code, body.state);
+      const result = await oauth.callback(request.params.platform, body.code, body.state, binding);
       return presentSignIn(result, "Login successful.");
     },
   );

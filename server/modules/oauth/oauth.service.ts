@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from "node:crypto";
+import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import type { Db } from "../../db/index";
 import type { User } from "../../db/schema";
 import { AppError, badRequest } from "../../http/errors";
@@ -6,7 +6,20 @@ import { createPkce, type OAuthClient } from "../../providers/oauth/oauth";
 import type { AuthService, SignIn } from "../auth/auth.service";
 
 const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
-const STATE_TTL_MS = 10 * 60_000;
+/** How long a started sign-in (its state and its browser binding cookie) stays valid, ms. */
+export const OAUTH_STATE_TTL_MS = 10 * 60_000;
+
+const otherBrowser = () =>
+  badRequest(
+    "This sign-in was started in another browser or has expired. Please start again.",
+    "oauth_binding",
+  );
+
+/** Compares two hex digests in constant time; false when either is empty. */
+function sameDigest(stored: string, given: string): boolean {
+  if (!stored || stored.length !== given.length) return false;
+  return timingSafeEqual(Buffer.from(stored), Buffer.from(given));
+}
 
 /**
  * Sign-in with a video platform account (spec 7: POST /{video-platform}/callback) through OAuth
@@ -24,13 +37,16 @@ export class OAuthService {
   ) {}
 
   /**
-   * Starts a sign-in: stores a single-use state with its PKCE verifier for 10 minutes.
-   * @returns the provider's authorization URL to redirect the browser to.
-   * @throws AppError 404 for an unknown platform, 503-free "oauth_unconfigured" (400) when not set up.
+   * Starts a sign-in: stores a single-use state with its PKCE verifier for 10 minutes, bound to
+   * the browser by a fresh random `binding` (only its sha256 is stored) that the route puts in an
+   * HttpOnly cookie (issue 13: login CSRF).
+   * @returns the provider's authorization URL to redirect the browser to, and the binding value.
+   * @throws AppError 404 for an unknown platform, "oauth_unconfigured" (400) when not set up.
    */
-  async start(platform: string): Promise<string> {
+  async start(platform: string): Promise<{ url: string; binding: string }> {
     const client = this.client(platform);
     const state = randomBytes(32).toString("base64url");
+    const binding = randomBytes(32).toString("base64url");
     const pkce = createPkce();
     const now = this.now();
     await this.db.deleteFrom("oauth_states").where("expires_at", "<", now).execute();
@@ -40,31 +56,43 @@ export class OAuthService {
         state_hash: sha256(state),
         provider: platform,
         code_verifier: pkce.verifier,
-        expires_at: now + STATE_TTL_MS,
+        expires_at: now + OAUTH_STATE_TTL_MS,
+        binding_hash: sha256(binding),
       })
       .execute();
-    return client.authorizationUrl(state, pkce.challenge);
+    return { url: client.authorizationUrl(state, pkce.challenge), binding };
   }
 
   /**
    * Finishes a sign-in: the state must be one we issued for this platform, unexpired and unused
-   * (it is consumed here, so a replayed callback fails); then the code is exchanged.
-   * @throws AppError 400 for a wrong, expired or replayed state, or a code the provider refuses.
+   * (it is consumed here, so a replayed callback fails), and the browser posting it must carry
+   * the binding cookie of the browser that started the flow (issue 13: a state fetched by one
+   * client cannot complete a sign-in posted by another); then the code is exchanged.
+   * @param binding the value of the binding cookie, undefined when the request has none.
+   * @throws AppError 400 "oauth_binding" without the cookie or with another flow's, "oauth_state"
+   * for a wrong, expired or replayed state, "oauth_code" for a code the provider refuses.
    */
-  async callback(platform: string, code: string, state: string): Promise<SignIn> {
+  async callback(
+    platform: string,
+    code: string,
+    state: string,
+    binding: string | undefined,
+  ): Promise<SignIn> {
     const client = this.client(platform);
+    if (!binding) throw otherBrowser();
     const row = await this.db
       .deleteFrom("oauth_states")
       .where("state_hash", "=", sha256(state))
       .where("provider", "=", platform)
       .where("expires_at", ">", this.now())
-      .returning("code_verifier")
+      .returning(["code_verifier", "binding_hash"])
       .executeTakeFirst();
     if (!row)
       throw badRequest(
         "This sign-in attempt has expired or was already used. Please try again.",
         "oauth_state",
       );
+    if (!sameDigest(row.binding_hash, sha256(binding))) throw otherBrowser();
     let identity: Awaited<ReturnType<OAuthClient["identify"]>>;
     try {
       identity = await client.identify(code, row.code_verifier);

@@ -31,10 +31,14 @@ describeEachDatabase("sign-in with YouTube (OAuth 2.0 code flow with state and P
     await provider.stop();
   });
 
-  /** Plays the browser: our start → the provider's authorize page → back with code and state. */
-  async function authorize(): Promise<{ code: string; state: string; authorizeUrl: URL }> {
+  /**
+   * Plays the browser: our start (which sets the binding cookie) → the provider's authorize page
+   * → back with code and state.
+   */
+  async function authorize(): Promise<{ code: string; state: string; cookie: string; authorizeUrl: URL }> {
     const start = await t.app.inject({ method: "GET", url: "/api/auth/oauth/youtube/start" });
     expect(start.statusCode).toBe(302);
+    const cookie = String(start.headers["set-cookie"]).split(";")[0]!;
     const authorizeUrl = new URL(start.headers.location as string);
     const back = await fetch(authorizeUrl, { redirect: "manual" });
     const callback = new URL(back.headers.get("location")!);
@@ -42,11 +46,23 @@ describeEachDatabase("sign-in with YouTube (OAuth 2.0 code flow with state and P
     return {
       code: callback.searchParams.get("code")!,
       state: callback.searchParams.get("state")!,
+      cookie,
       authorizeUrl,
     };
   }
-  const finish = (code: string, state: string) =>
-    call(t.app, "POST", "/api/youtube/callback", { form: { code, state } });
+  /** The SPA's callback post from the browser that started: it carries the binding cookie. */
+  const finish = async (code: string, state: string, cookie: string) => {
+    const response = await t.app.inject({
+      method: "POST",
+      url: "/api/youtube/callback",
+      headers: { "content-type": "application/x-www-form-urlencoded", cookie },
+      payload: new URLSearchParams({ code, state }).toString(),
+    });
+    return {
+      status: response.statusCode,
+      body: response.json() as { success: number; message: string; page?: string; data?: unknown },
+    };
+  };
 
   it("sends the browser to the provider with state and an S256 PKCE challenge", async () => {
     const { authorizeUrl } = await authorize();
@@ -59,25 +75,25 @@ describeEachDatabase("sign-in with YouTube (OAuth 2.0 code flow with state and P
   it("signs in a new person as their own account, and the same person again later", async () => {
     userinfo = { sub: "yt-subject-1", email: "fan@example.com", email_verified: true, name: "Fan One" };
     const first = await authorize();
-    const res = await finish(first.code, first.state);
+    const res = await finish(first.code, first.state, first.cookie);
     expect(res.body).toMatchObject({ success: 1, page: "/characters/selection" });
     const userId = (res.body.data as { user: { id: string } }).user.id;
     const again = await authorize();
-    const second = await finish(again.code, again.state);
+    const second = await finish(again.code, again.state, again.cookie);
     expect((second.body.data as { user: { id: string } }).user.id).toBe(userId);
   });
 
   it("refuses a replayed callback and a state it never issued", async () => {
     userinfo = { sub: "yt-subject-2" };
-    const { code, state } = await authorize();
-    expect((await finish(code, state)).body.success).toBe(1);
-    const replay = await finish(code, state);
+    const { code, state, cookie } = await authorize();
+    expect((await finish(code, state, cookie)).body.success).toBe(1);
+    const replay = await finish(code, state, cookie);
     expect(replay.status).toBe(400);
     expect(replay.body.message).toBe(
       "This sign-in attempt has expired or was already used. Please try again.",
     );
     const other = await authorize();
-    const forged = await finish(other.code, "forged-state-value");
+    const forged = await finish(other.code, "forged-state-value", other.cookie);
     expect(forged.status).toBe(400);
   });
 
@@ -89,8 +105,8 @@ describeEachDatabase("sign-in with YouTube (OAuth 2.0 code flow with state and P
       planName: "Free",
     });
     userinfo = { sub: "yt-attacker", email: "owner@example.com", email_verified: true };
-    const { code, state } = await authorize();
-    const res = await finish(code, state);
+    const { code, state, cookie } = await authorize();
+    const res = await finish(code, state, cookie);
     const user = (res.body.data as { user: { id: string } }).user;
     expect(user.id).not.toBe(owner.id);
   });
@@ -100,7 +116,7 @@ describeEachDatabase("sign-in with YouTube (OAuth 2.0 code flow with state and P
     const a = await authorize();
     const b = await authorize();
     // b's state carries b's verifier, which does not match a's code challenge.
-    const res = await finish(a.code, b.state);
+    const res = await finish(a.code, b.state, b.cookie);
     expect(res.status).toBe(400);
     expect(res.body.message).toBe("The sign-in was refused by the provider. Please try again.");
   });
