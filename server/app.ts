@@ -13,6 +13,13 @@ import { requireUser } from "./http/auth";
 import { fail } from "./http/envelope";
 import { AppError } from "./http/errors";
 import { rateLimitError } from "./http/rate-limit";
+import {
+  registerSecurity,
+  transportOptions,
+  UPLOAD_FILE_LIMIT_BYTES,
+  UPLOAD_MAX_FIELDS,
+  UPLOAD_MAX_FILES,
+} from "./http/security";
 import { BackgroundQueue } from "./jobs/queue";
 import { AccountRepo } from "./modules/account/account.repo";
 import { accountRoutes } from "./modules/account/account.routes";
@@ -99,7 +106,7 @@ export async function buildApp(config: AppConfig, options: { llm?: LlmProvider }
   const app = Fastify({
     logger: config.LOG_LEVEL === "silent" ? false : { level: config.LOG_LEVEL },
     routerOptions: { ignoreTrailingSlash: true },
-    bodyLimit: 1024 * 1024,
+    ...transportOptions(config),
   });
   const log = (line: string) => {
     if (config.LOG_LEVEL !== "silent") console.log(line);
@@ -181,16 +188,22 @@ export async function buildApp(config: AppConfig, options: { llm?: LlmProvider }
   if (config.RATE_LIMIT_ENABLED === "1") {
     await app.register(rateLimit, { global: false, errorResponseBuilder: rateLimitError });
   }
+  await registerSecurity(app);
   await app.register(formbody);
   await app.register(multipart, {
     attachFieldsToBody: "keyValues",
-    limits: { fileSize: 10 * 1024 * 1024, files: 2, fields: 30 },
+    limits: {
+      fileSize: UPLOAD_FILE_LIMIT_BYTES,
+      files: UPLOAD_MAX_FILES,
+      fields: UPLOAD_MAX_FIELDS,
+      parts: UPLOAD_MAX_FILES + UPLOAD_MAX_FIELDS,
+      fieldSize: 64 * 1024,
+      headerPairs: 100,
+    },
   });
 
-  app.addHook("onRequest", async (request, reply) => {
+  app.addHook("onRequest", async (request) => {
     request.startedAt = performance.now();
-    // Uploaded files are served as what the server made them, never sniffed as something else.
-    reply.header("X-Content-Type-Options", "nosniff");
   });
   // Server-Timing lets the benchmark (and a browser's devtools) split server time from model time.
   app.addHook("onSend", async (request, reply, payload) => {

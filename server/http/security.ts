@@ -1,0 +1,114 @@
+import type { ServerOptions } from "node:http";
+import helmet from "@fastify/helmet";
+import type { FastifyInstance, FastifyServerOptions } from "fastify";
+import type { AppConfig } from "../env";
+import { AppError, badRequest } from "./errors";
+
+/** Largest JSON or form body, bytes (uploads are multipart and bounded below). */
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+/** Largest file in a multipart upload, bytes (photos, cards, recordings). */
+export const UPLOAD_FILE_LIMIT_BYTES = 10 * 1024 * 1024;
+/** Files in one multipart request. */
+export const UPLOAD_MAX_FILES = 2;
+/** Non-file fields in one multipart request (spec 7's largest form has 8). */
+export const UPLOAD_MAX_FIELDS = 30;
+/** Largest whole multipart request: every file at its limit plus room for the fields, bytes. */
+export const UPLOAD_REQUEST_LIMIT_BYTES = UPLOAD_MAX_FILES * UPLOAD_FILE_LIMIT_BYTES + BODY_LIMIT_BYTES;
+/** RFC 2046 5.1.1: a multipart boundary is 1 to 70 characters. */
+export const MAX_BOUNDARY_LENGTH = 70;
+
+/**
+ * Fastify's server options for the transport limits (issue 13): a whole request must arrive
+ * within HTTP_REQUEST_TIMEOUT_MS and its headers within HTTP_HEADERS_TIMEOUT_MS (Node answers 408
+ * and closes), checked every second, so a client trickling a byte every few seconds is cut off;
+ * `trustProxy` from TRUST_PROXY so `request.protocol` and `request.ip` come from the proxy's
+ * X-Forwarded-* headers only when the operator says a proxy is in front.
+ */
+export function transportOptions(config: AppConfig): FastifyServerOptions & { http: ServerOptions } {
+  const headersTimeout = Math.min(config.HTTP_HEADERS_TIMEOUT_MS, config.HTTP_REQUEST_TIMEOUT_MS);
+  return {
+    bodyLimit: BODY_LIMIT_BYTES,
+    requestTimeout: config.HTTP_REQUEST_TIMEOUT_MS,
+    // A hop count trusts that many proxies in front (Fastify takes it as a function in its types).
+    trustProxy:
+      typeof config.trustProxy === "number"
+        ? (
+            (hops: number) => (_address: string, hop: number) =>
+              hop < hops
+          )(config.trustProxy)
+        : config.trustProxy,
+    http: {
+      headersTimeout,
+      requestTimeout: config.HTTP_REQUEST_TIMEOUT_MS,
+      connectionsCheckingInterval: Math.min(1000, headersTimeout),
+    },
+  };
+}
+
+/**
+ * The single-page app's Content-Security-Policy (issue 13). Scripts only from our origin (plus
+ * WebAssembly compilation, which the voice-activity model's onnxruntime needs); images and media
+ * from our origin, `data:` and `blob:` (photo previews, recordings); network calls only to our
+ * origin; no plugins, no framing by other sites, forms and `<base>` only to our origin. Inline
+ * styles are allowed because the toast, dialog and emoji libraries insert `<style>` elements;
+ * inline scripts are not.
+ */
+export const CONTENT_SECURITY_POLICY = {
+  "default-src": ["'self'"],
+  "script-src": ["'self'", "'wasm-unsafe-eval'"],
+  "style-src": ["'self'", "'unsafe-inline'"],
+  "img-src": ["'self'", "data:", "blob:"],
+  "media-src": ["'self'", "data:", "blob:"],
+  "font-src": ["'self'", "data:"],
+  "connect-src": ["'self'"],
+  "worker-src": ["'self'", "blob:"],
+  "object-src": ["'none'"],
+  "base-uri": ["'self'"],
+  "form-action": ["'self'"],
+  "frame-ancestors": ["'none'"],
+};
+
+/**
+ * Registers the browser-side defences and the early refusals of bad uploads (issue 13):
+ * - security headers by @fastify/helmet: the CSP above, `X-Frame-Options: DENY`,
+ *   `Referrer-Policy: no-referrer`, `X-Content-Type-Options: nosniff`, and the rest of helmet's
+ *   defaults (no `upgrade-insecure-requests`: a plain-HTTP install on a LAN must keep working);
+ * - before any body is read: a declared `content-length` above the route's limit is 413, a
+ *   multipart request without a boundary or with one longer than 70 characters is 400;
+ * - a refusal sent before the body was read closes the connection, so the rest of a large body
+ *   is never read.
+ */
+export async function registerSecurity(app: FastifyInstance): Promise<void> {
+  await app.register(helmet, {
+    contentSecurityPolicy: { useDefaults: false, directives: CONTENT_SECURITY_POLICY },
+    frameguard: { action: "deny" },
+    referrerPolicy: { policy: "no-referrer" },
+  });
+
+  app.addHook("onRequest", async (request) => {
+    const type = (request.headers["content-type"] ?? "").toLowerCase();
+    const multipart = type.startsWith("multipart/");
+    const declared = Number(request.headers["content-length"] ?? 0);
+    const limit = multipart ? UPLOAD_REQUEST_LIMIT_BYTES : BODY_LIMIT_BYTES;
+    if (declared > limit) {
+      throw new AppError(
+        "payload_too_large",
+        413,
+        `The request is too large (at most ${Math.round(limit / 1024 / 1024)} MB).`,
+      );
+    }
+    if (multipart) {
+      const boundary = /boundary=(?:"([^"]*)"|([^;\s]*))/i.exec(request.headers["content-type"] ?? "");
+      const value = boundary?.[1] ?? boundary?.[2] ?? "";
+      if (!value || value.length > MAX_BOUNDARY_LENGTH) {
+        throw badRequest("The upload is malformed (bad multipart boundary).", "bad_multipart");
+      }
+    }
+  });
+
+  app.addHook("onSend", async (request, reply, payload) => {
+    // Answered before the body arrived (a 401, a 413): do not read the rest of it.
+    if (!request.raw.complete && !reply.hasHeader("connection")) reply.header("connection", "close");
+    return payload;
+  });
+}
