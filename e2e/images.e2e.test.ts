@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { type Browser, chromium, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PhotoHistoryEntry } from "../common/api";
@@ -9,10 +9,10 @@ import { type ImageDouble, startImageDouble } from "../server/testing/image-serv
 import { startTestServer } from "../server/testing/server";
 import { callApi, DESKTOP, ensureCharacters, openChat, signedInPage } from "./chat.helpers";
 import {
-  CHROMIUM,
   closePage,
   demoSession,
   hasChromium,
+  launchBrowser,
   openPage,
   storeSession,
   toastWith,
@@ -49,17 +49,7 @@ describe.skipIf(!hasChromium)("pictures and photos in Chromium", () => {
           IMAGE_LANDSCAPE_SIZE: "512x384",
         },
       }),
-      chromium.launch({
-        executablePath: CHROMIUM,
-        args: [
-          "--headless",
-          "--no-sandbox",
-          "--disable-gpu",
-          "--disable-background-networking",
-          "--use-fake-ui-for-media-stream",
-          "--use-fake-device-for-media-stream",
-        ],
-      }),
+      launchBrowser(["--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream"]),
     ]);
   }, 120_000);
 

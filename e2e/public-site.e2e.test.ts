@@ -14,6 +14,7 @@ import {
   PUBLIC_WARNING,
   SUCCESS,
   storeSession,
+  takeCspViolations,
   toastWith,
 } from "./support/browser";
 
@@ -381,6 +382,8 @@ describe.skipIf(!hasChromium)("public site in Chromium", () => {
       await page.waitForTimeout(300);
       expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
       expect(await description.locator("script, a, [onerror]").count()).toBe(0);
+      // Defence in depth (issue 13): the inline handler met the CSP while being sanitised, and was blocked.
+      expect(takeCspViolations().every((line) => line.includes("script-src-attr blocked inline"))).toBe(true);
       // A javascript: plan URL is not turned into a link.
       expect(await card.getByRole("link").count()).toBe(0);
 

@@ -1,9 +1,15 @@
-import { existsSync } from "node:fs";
-import { type Browser, chromium, type Page, type Route } from "playwright-core";
+import type { Browser, Page, Route } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ChatHistoryEntry, ChatProfileInfo, LoginData } from "../common/api";
 import { startTestServer } from "../server/testing/server";
-import { demoSession, expectToast, installToastRecorder } from "./support/browser";
+import {
+  CHROMIUM,
+  demoSession,
+  expectToast,
+  hasChromium,
+  installToastRecorder,
+  launchBrowser,
+} from "./support/browser";
 
 /**
  * Session and error rules of the SPA in a real browser against the real server (spec 4, 5, 8):
@@ -11,8 +17,6 @@ import { demoSession, expectToast, installToastRecorder } from "./support/browse
  * paging. Error answers and long histories are injected with Playwright routes.
  */
 
-const CHROMIUM = "/usr/bin/chromium";
-const hasChromium = existsSync(CHROMIUM);
 if (!hasChromium) console.warn(`session e2e skipped: ${CHROMIUM} does not exist`);
 
 const json = (route: Route, status: number, body: unknown) =>
@@ -24,10 +28,7 @@ describe.skipIf(!hasChromium)("session and errors in Chromium", () => {
 
   beforeAll(async () => {
     server = await startTestServer();
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
-    });
+    browser = await launchBrowser();
   }, 120_000);
 
   afterAll(async () => {

@@ -1,7 +1,8 @@
-import { existsSync, mkdirSync } from "node:fs";
-import { type Browser, chromium, type Page } from "playwright-core";
+import { mkdirSync } from "node:fs";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer } from "../server/testing/server";
+import { CHROMIUM, hasChromium, launchBrowser } from "./support/browser";
 
 /**
  * The walking skeleton in a real browser against the real server (built SPA, SQLite, the
@@ -9,8 +10,6 @@ import { startTestServer } from "../server/testing/server";
  * that survives a reload.
  */
 
-const CHROMIUM = "/usr/bin/chromium";
-const hasChromium = existsSync(CHROMIUM);
 if (!hasChromium) console.warn(`skeleton e2e skipped: ${CHROMIUM} does not exist`);
 
 const REPLY_TIMEOUT_MS = 60_000;
@@ -58,10 +57,7 @@ describe.skipIf(!hasChromium)("walking skeleton in Chromium", () => {
 
   beforeAll(async () => {
     server = await startTestServer();
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
-    });
+    browser = await launchBrowser();
   }, 120_000);
 
   afterAll(async () => {

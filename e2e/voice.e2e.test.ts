@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { type Browser, chromium, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EspeakTts } from "../server/providers/tts/espeak";
 import { wavFile } from "../server/testing/audio";
@@ -9,7 +9,7 @@ import { startScriptedCompletions } from "../server/testing/completions-server";
 import { startTestServer } from "../server/testing/server";
 import { startTranscriptionDouble } from "../server/testing/voice-servers";
 import { DESKTOP, ensureCharacters, openChat, signedInPage } from "./chat.helpers";
-import { CHROMIUM, closePage, hasChromium } from "./support/browser";
+import { CHROMIUM, closePage, hasChromium, launchBrowser } from "./support/browser";
 
 /**
  * Hands-free voice chat in Chromium with a fake microphone (issue 7 acceptance): the microphone
@@ -79,18 +79,11 @@ describe.skipIf(!hasChromium)("voice chat in Chromium with a fake microphone", (
           STT_BASE_URL: `${stt.url}/v1`,
         },
       }),
-      chromium.launch({
-        executablePath: CHROMIUM,
-        args: [
-          "--headless",
-          "--no-sandbox",
-          "--disable-gpu",
-          "--disable-background-networking",
-          "--use-fake-ui-for-media-stream",
-          "--use-fake-device-for-media-stream",
-          `--use-file-for-fake-audio-capture=${wavPath}`,
-        ],
-      }),
+      launchBrowser([
+        "--use-fake-ui-for-media-stream",
+        "--use-fake-device-for-media-stream",
+        `--use-file-for-fake-audio-capture=${wavPath}`,
+      ]),
     ]);
   }, 120_000);
 

@@ -8,7 +8,7 @@ import {
   type Page,
   type Route,
 } from "playwright-core";
-import { expect } from "vitest";
+import { afterEach, expect } from "vitest";
 import type { LoginData } from "../../common/api";
 
 /**
@@ -19,12 +19,64 @@ import type { LoginData } from "../../common/api";
 export const CHROMIUM = "/usr/bin/chromium";
 export const hasChromium = existsSync(CHROMIUM);
 
-/** Starts headless Chromium the way every e2e file does. */
-export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+/**
+ * Content-Security-Policy violations reported by pages of this test file (issue 13): every page
+ * of a browser started by `launchBrowser` reports them, and the test during which one happened
+ * fails (see the `afterEach` below).
+ */
+const cspViolations: string[] = [];
+const CSP_MARKER = "[csp-violation]";
+
+/** Makes every page of `context` report CSP violations into `cspViolations`. */
+async function watchCsp(context: BrowserContext): Promise<void> {
+  await context.addInitScript((marker: string) => {
+    document.addEventListener("securitypolicyviolation", (event) => {
+      console.error(
+        `${marker} ${event.effectiveDirective} blocked ${event.blockedURI} on ${location.pathname}`,
+      );
+    });
+  }, CSP_MARKER);
+  context.on("console", (message) => {
+    if (message.text().startsWith(CSP_MARKER)) cspViolations.push(message.text());
   });
+}
+
+/**
+ * Takes the CSP violations seen so far in this test, so a test that attacks on purpose (an
+ * inline handler in admin HTML) can assert that the policy blocked it instead of failing.
+ */
+export function takeCspViolations(): string[] {
+  return cspViolations.splice(0);
+}
+
+afterEach(() => {
+  const seen = cspViolations.splice(0);
+  expect(seen, "Content-Security-Policy violations in the page").toEqual([]);
+});
+
+/**
+ * Starts headless Chromium the way every e2e file does (`extraArgs`: e.g. the fake camera and
+ * microphone flags). Every context and page it opens reports CSP violations, which fail the test.
+ */
+export async function launchBrowser(extraArgs: string[] = []): Promise<Browser> {
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", ...extraArgs],
+  });
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (options?: BrowserContextOptions) => {
+    const context = await newContext(options);
+    await watchCsp(context);
+    return context;
+  };
+  // browser.newPage opens its own context: give it the watcher too.
+  browser.newPage = async (options?: BrowserContextOptions) => {
+    const context = await browser.newContext(options);
+    const page = await context.newPage();
+    page.once("close", () => void context.close().catch(() => {}));
+    return page;
+  };
+  return browser;
 }
 
 export const VIEWPORT = { width: 1024, height: 800 };
