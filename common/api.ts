@@ -38,6 +38,17 @@ export interface LoginData {
   user: SessionUser;
 }
 
+/**
+ * Ours (issue 13): a device registered for device login, as `GET /auth/devices` lists it. Never
+ * its secret. Times in epoch ms; lastUsedAt null until its first device login.
+ */
+export interface SignedInDevice {
+  id: string;
+  name: string;
+  createdAt: number;
+  lastUsedAt: number | null;
+}
+
 /** spec 3: a character in lists (`characters/list`, `characters/list/chat`). */
 export interface CharacterListItem {
   characterUUID: string;

@@ -124,6 +124,7 @@ export async function buildApp(config: AppConfig, options: { llm?: LlmProvider }
   const authService = new AuthService(new AuthRepo(db.db), storage, {
     demoLoginId: config.DEMO_LOGIN_ID,
     demoTtlMs: config.DEMO_USER_TTL_HOURS * 3_600_000,
+    sessionMaxAgeMs: config.SESSION_MAX_AGE_DAYS * 86_400_000,
   });
   const charactersRepo = new CharactersRepo(db.db);
   const tts = createTts(config);

@@ -337,5 +337,6 @@ export type PresetCharacterRow = Selectable<PresetCharactersTable>;
 export type ChatHistoryRow = Selectable<ChatHistoryTable>;
 export type ChatSession = Selectable<ChatSessionsTable>;
 export type UserUpdate = Updateable<UsersTable>;
+export type Device = Selectable<DevicesTable>;
 export type Plan = Selectable<PlansTable>;
 export type ImageJob = Selectable<ImageJobsTable>;

@@ -86,8 +86,12 @@ export class AdminRepo {
     await this.db.updateTable("users").set(fields).where("id", "=", id).execute();
   }
 
-  async deleteTokensOfUser(id: string): Promise<void> {
-    await this.db.deleteFrom("auth_tokens").where("user_id", "=", id).execute();
+  /** Deletes every session token and every registered device of the user, in one transaction. */
+  async revokeAccessOfUser(id: string): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      await trx.deleteFrom("devices").where("user_id", "=", id).execute();
+      await trx.deleteFrom("auth_tokens").where("user_id", "=", id).execute();
+    });
   }
 
   contactMessages(limit: number) {

@@ -231,14 +231,15 @@ export class AdminService {
   }
 
   /**
-   * Blocks or unblocks a user. A blocked user cannot sign in, and their sessions end now.
+   * Blocks or unblocks a user. A blocked user cannot sign in, and their sessions and devices end
+   * now (issue 13: a device registered before the block does not sign in again after an unblock).
    * @throws AppError 403 when an admin tries to block themselves.
    */
   async setBlocked(admin: User, userId: string, blocked: boolean) {
     const user = await this.user(userId);
     if (user.id === admin.id && blocked) throw forbidden("You cannot block your own account.");
     await this.repo.updateUser(user.id, { blocked: blocked ? 1 : 0 });
-    if (blocked) await this.repo.deleteTokensOfUser(user.id);
+    if (blocked) await this.repo.revokeAccessOfUser(user.id);
     await this.audit(admin, blocked ? "user.block" : "user.unblock", user.id, {});
     return this.user(userId);
   }

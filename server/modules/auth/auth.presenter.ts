@@ -1,5 +1,5 @@
-import type { SessionUser } from "../../../common/api";
-import type { User } from "../../db/schema";
+import type { SessionUser, SignedInDevice } from "../../../common/api";
+import type { Device, User } from "../../db/schema";
 import { ok } from "../../http/envelope";
 import type { SignIn } from "./auth.service";
 
@@ -25,4 +25,14 @@ export function presentSignIn(result: SignIn, message: string) {
     page: result.page,
     data: { token: result.token, expirationTime: result.expiresAt, user: presentSessionUser(result.user) },
   });
+}
+
+/** A registered device as the profile lists it (issue 13): never its secret or secret hash. */
+export function presentDevice(device: Device): SignedInDevice {
+  return {
+    id: device.id,
+    name: device.name,
+    createdAt: device.created_at,
+    lastUsedAt: device.last_used_at,
+  };
 }

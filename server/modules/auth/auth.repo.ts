@@ -1,6 +1,6 @@
 import type { Insertable } from "kysely";
 import type { Db } from "../../db/index";
-import type { DevicesTable, NewUser, User } from "../../db/schema";
+import type { AuthTokensTable, Device, DevicesTable, NewUser, User } from "../../db/schema";
 
 /** Database access for users, plans and bearer tokens. */
 export class AuthRepo {
@@ -18,35 +18,48 @@ export class AuthRepo {
     await this.db.insertInto("users").values(user).execute();
   }
 
-  async insertToken(row: {
-    id: string;
-    user_id: string;
-    token_hash: string;
-    expires_at: number;
-    created_at: number;
-  }) {
+  async insertToken(row: Insertable<AuthTokensTable>) {
     await this.db.insertInto("auth_tokens").values(row).execute();
   }
 
-  /** The user owning an unexpired token with this hash; none for a blocked user (issue 9). */
-  findUserByTokenHash(tokenHash: string, now: number): Promise<User | undefined> {
-    return this.db
+  /**
+   * The session of a token with this hash: its user and when it started (epoch ms). None when the
+   * token is expired, started at or before `startedAfter` (the absolute lifetime, issue 13) or
+   * belongs to a blocked user (issue 9).
+   */
+  async findSession(
+    tokenHash: string,
+    now: number,
+    startedAfter: number,
+  ): Promise<{ user: User; startedAt: number } | undefined> {
+    const row = await this.db
       .selectFrom("auth_tokens")
       .innerJoin("users", "users.id", "auth_tokens.user_id")
       .selectAll("users")
+      .select("auth_tokens.created_at as session_started_at")
       .where("auth_tokens.token_hash", "=", tokenHash)
       .where("auth_tokens.expires_at", ">", now)
+      .where("auth_tokens.created_at", ">", startedAfter)
       .where("users.blocked", "=", 0)
       .executeTakeFirst();
+    if (!row) return undefined;
+    const { session_started_at, ...user } = row;
+    return { user, startedAt: Number(session_started_at) };
   }
 
-  /** @returns true when an unexpired token was extended. */
-  async extendToken(tokenHash: string, now: number, expiresAt: number): Promise<boolean> {
+  /** @returns true when an unexpired token started after `startedAfter` was extended. */
+  async extendToken(
+    tokenHash: string,
+    now: number,
+    expiresAt: number,
+    startedAfter: number,
+  ): Promise<boolean> {
     const result = await this.db
       .updateTable("auth_tokens")
       .set({ expires_at: expiresAt })
       .where("token_hash", "=", tokenHash)
       .where("expires_at", ">", now)
+      .where("created_at", ">", startedAfter)
       .executeTakeFirst();
     return Number(result.numUpdatedRows) > 0;
   }
@@ -55,8 +68,12 @@ export class AuthRepo {
     await this.db.deleteFrom("auth_tokens").where("token_hash", "=", tokenHash).execute();
   }
 
-  async deleteExpiredTokens(now: number): Promise<void> {
-    await this.db.deleteFrom("auth_tokens").where("expires_at", "<=", now).execute();
+  /** Deletes tokens that are expired or started at or before `startedBefore`. */
+  async deleteExpiredTokens(now: number, startedBefore: number): Promise<void> {
+    await this.db
+      .deleteFrom("auth_tokens")
+      .where((eb) => eb.or([eb("expires_at", "<=", now), eb("created_at", "<=", startedBefore)]))
+      .execute();
   }
 
   /** Ids of demo users whose time is up. */
@@ -111,21 +128,58 @@ export class AuthRepo {
       .execute();
   }
 
-  /** Deletes the user's tokens, except the one with hash `keepHash` when given. */
-  async deleteTokensOfUser(userId: string, keepHash = ""): Promise<void> {
-    await this.db
-      .deleteFrom("auth_tokens")
-      .where("user_id", "=", userId)
-      .where("token_hash", "<>", keepHash)
-      .execute();
+  /**
+   * Deletes every device of the user and every token but the one with hash `keepHash` when given,
+   * in one transaction (issue 13: a password change or reset ends them all).
+   */
+  async revokeAccessOfUser(userId: string, keepHash = ""): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      await trx.deleteFrom("devices").where("user_id", "=", userId).execute();
+      await trx
+        .deleteFrom("auth_tokens")
+        .where("user_id", "=", userId)
+        .where("token_hash", "<>", keepHash)
+        .execute();
+    });
   }
 
   async insertDevice(row: Insertable<DevicesTable>): Promise<void> {
     await this.db.insertInto("devices").values(row).execute();
   }
 
-  /** The owner of a device secret; marks the device used at `now`. */
-  async findUserByDeviceSecretHash(secretHash: string, now: number): Promise<User | undefined> {
+  /** The user's devices, newest first. */
+  devicesOfUser(userId: string): Promise<Device[]> {
+    return this.db
+      .selectFrom("devices")
+      .selectAll()
+      .where("user_id", "=", userId)
+      .orderBy("created_at", "desc")
+      .orderBy("id")
+      .execute();
+  }
+
+  /**
+   * Deletes the user's device `id` and the sessions its device login started.
+   * @returns false when the user has no such device (someone else's, or none).
+   */
+  async deleteDeviceOfUser(userId: string, id: string): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      const result = await trx
+        .deleteFrom("devices")
+        .where("id", "=", id)
+        .where("user_id", "=", userId)
+        .executeTakeFirst();
+      if (Number(result.numDeletedRows) === 0) return false;
+      await trx.deleteFrom("auth_tokens").where("device_id", "=", id).execute();
+      return true;
+    });
+  }
+
+  /** The device with this secret and its owner; marks the device used at `now`. */
+  async findDeviceBySecretHash(
+    secretHash: string,
+    now: number,
+  ): Promise<{ deviceId: string; user: User } | undefined> {
     const device = await this.db
       .selectFrom("devices")
       .select(["id", "user_id"])
@@ -133,7 +187,12 @@ export class AuthRepo {
       .executeTakeFirst();
     if (!device) return undefined;
     await this.db.updateTable("devices").set({ last_used_at: now }).where("id", "=", device.id).execute();
-    return this.db.selectFrom("users").selectAll().where("id", "=", device.user_id).executeTakeFirst();
+    const user = await this.db
+      .selectFrom("users")
+      .selectAll()
+      .where("id", "=", device.user_id)
+      .executeTakeFirst();
+    return user && { deviceId: device.id, user };
   }
 
   async countCharacters(userId: string): Promise<number> {

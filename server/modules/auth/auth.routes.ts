@@ -5,7 +5,7 @@ import { ok } from "../../http/envelope";
 import { unauthorized } from "../../http/errors";
 import { ipAndEmail, rateLimit } from "../../http/rate-limit";
 import { parseInput } from "../../http/validate";
-import { presentSessionUser, presentSignIn } from "./auth.presenter";
+import { presentDevice, presentSessionUser, presentSignIn } from "./auth.presenter";
 import type { AuthService } from "./auth.service";
 
 const LoginBody = z.object({
@@ -15,6 +15,7 @@ const LoginBody = z.object({
 });
 const DeviceBody = z.object({ id: z.string().trim().min(20, "is not a device id").max(200) });
 const DeviceRegisterBody = z.object({ name: z.string().trim().max(100).default("My device") });
+const DeviceIdQuery = z.object({ id: z.string().trim().min(1, "is required").max(100) });
 const DemoBody = z.object({ id: z.string().trim().min(1, "is required").max(100) });
 const TokenBody = z.object({ token: z.string().optional() });
 
@@ -42,6 +43,19 @@ export function authRoutes(
     return ok("Device registered.", {
       data: { deviceId: device.secret, userAgentMarker: `CompanionDevice/${device.secret}` },
     });
+  });
+
+  /** Ours (issue 13): the signed-in user's devices, for the profile's list. */
+  app.get("/api/auth/devices", { onRequest: requireAuth }, async (request) => {
+    const devices = await auth.listDevices(currentUser(request));
+    return ok("Devices.", { data: devices.map(presentDevice) });
+  });
+
+  /** Ours (issue 13): revokes one device (`?id=`) and the sessions it started; 404 for others' ids. */
+  app.delete("/api/auth/devices", { onRequest: requireAuth }, async (request) => {
+    const { id } = parseInput(DeviceIdQuery, request.query);
+    await auth.revokeDevice(currentUser(request), id);
+    return ok("Device revoked.");
   });
 
   app.post("/api/auth/demo-login", { config: rateLimit(60, 10 * minute) }, async (request) => {

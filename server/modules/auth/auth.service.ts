@@ -1,8 +1,8 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import argon2 from "argon2";
 import { TOKEN_LIFETIME_MS } from "../../../common/constants";
-import type { User } from "../../db/schema";
-import { AppError, notFound } from "../../http/errors";
+import type { Device, User } from "../../db/schema";
+import { AppError, forbidden, notFound, unauthorized } from "../../http/errors";
 import type { FileStorage } from "../../providers/storage/storage";
 import type { AuthRepo } from "./auth.repo";
 
@@ -30,8 +30,10 @@ const blockedAccount = () =>
 const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
 
 /**
- * Sign-in, token lifetime and demo accounts (issue 2). Tokens are 256-bit random strings,
- * stored as sha256 hashes, valid one hour (spec 9) and revoked by logout.
+ * Sign-in, token lifetime, devices and demo accounts (issue 2). Tokens are 256-bit random
+ * strings, stored as sha256 hashes, valid one hour (spec 9), extended an hour at a time up to an
+ * absolute lifetime counted from the sign-in (issue 13: SESSION_MAX_AGE_DAYS, 30 days by
+ * default), and revoked by logout, a password change or reset, and an admin block.
  */
 export class AuthService {
   /** A real argon2id hash to verify against for unknown e-mails, so timing does not tell. */
@@ -40,7 +42,12 @@ export class AuthService {
   constructor(
     private readonly repo: AuthRepo,
     private readonly storage: FileStorage,
-    private readonly options: { demoLoginId: string; demoTtlMs: number },
+    private readonly options: {
+      demoLoginId: string;
+      demoTtlMs: number;
+      /** Absolute session lifetime from the sign-in, ms (issue 13); `extend` never goes past it. */
+      sessionMaxAgeMs: number;
+    },
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -145,19 +152,27 @@ export class AuthService {
   }
 
   /**
-   * Sets a new password (argon2id) and revokes every session of the user but `keepToken`'s
-   * (the session that made the change, when signed in).
+   * Sets a new password (argon2id) and revokes every device and every session of the user but
+   * `keepToken`'s (the session that made the change, when signed in). Issue 13: a device or a
+   * session opened with the old password must not outlive it.
    */
   async setPasswordAndRevokeSessions(userId: string, password: string, keepToken = ""): Promise<void> {
     await this.repo.updatePassword(userId, await this.hashPassword(password));
-    await this.repo.deleteTokensOfUser(userId, keepToken ? hashToken(keepToken) : "");
+    await this.repo.revokeAccessOfUser(userId, keepToken ? hashToken(keepToken) : "");
   }
 
   /**
    * Registers a device of the signed-in user for device login. The secret is shown once; only its
    * hash is stored. The device's app puts `CompanionDevice/<secret>` in its user agent.
+   * @throws AppError 403 "demo_device" for a guest (demo user): a guest's account lasts a day and
+   * has no password to fall back on, so it gets no long-lived device (issue 13).
    */
   async registerDevice(user: User, name: string): Promise<{ id: string; secret: string }> {
+    if (user.is_demo)
+      throw forbidden(
+        "Guest accounts cannot register devices. Please create an account first.",
+        "demo_device",
+      );
     const secret = randomBytes(32).toString("base64url");
     const id = randomUUID();
     await this.repo.insertDevice({
@@ -176,33 +191,54 @@ export class AuthService {
    * @throws AppError "invalid_device" (answered success 0) for an unknown or removed device.
    */
   async deviceLogin(secret: string): Promise<SignIn> {
-    const user = await this.repo.findUserByDeviceSecretHash(hashToken(secret), this.now());
-    if (!user)
+    const device = await this.repo.findDeviceBySecretHash(hashToken(secret), this.now());
+    if (!device)
       throw new AppError(
         "invalid_device",
         200,
         "This device is not registered. Please sign in with your e-mail and password.",
       );
-    return this.signInAs(user);
+    return this.signInAs(device.user, { deviceId: device.deviceId });
   }
 
-  /** The user of an unexpired, unrevoked token. */
-  authenticate(token: string): Promise<User | undefined> {
-    return this.repo.findUserByTokenHash(hashToken(token), this.now());
+  /** The signed-in user's devices, newest first (issue 13: listed on the profile). */
+  listDevices(user: User): Promise<Device[]> {
+    return this.repo.devicesOfUser(user.id);
   }
 
   /**
-   * Moves the token's expiry one hour ahead (spec 4: token check) and reads the user afresh, so
-   * the SPA's stored flags follow a plan change without signing out (issue 9).
+   * Revokes one of the signed-in user's devices and ends the sessions its device login started.
+   * @throws AppError 404 when `id` is not a device of this user (someone else's ids are not told apart).
+   */
+  async revokeDevice(user: User, id: string): Promise<void> {
+    if (!(await this.repo.deleteDeviceOfUser(user.id, id)))
+      throw notFound("Device not found.", "device_unknown");
+  }
+
+  /** The user of an unexpired, unrevoked token whose session is within its absolute lifetime. */
+  async authenticate(token: string): Promise<User | undefined> {
+    const now = this.now();
+    const session = await this.repo.findSession(hashToken(token), now, now - this.options.sessionMaxAgeMs);
+    return session?.user;
+  }
+
+  /**
+   * Moves the token's expiry one hour ahead (spec 4: token check), but never past the session's
+   * absolute lifetime (issue 13), and reads the user afresh, so the SPA's stored flags follow a
+   * plan change without signing out (issue 9).
    * @returns the new expiry in epoch ms and the user.
-   * @throws AppError 401 when the token is no longer valid or the account is blocked.
+   * @throws AppError 401 when the token is no longer valid, the session is older than its
+   * absolute lifetime, or the account is blocked.
    */
   async extend(token: string): Promise<{ expiresAt: number; user: User }> {
-    const expiresAt = this.now() + TOKEN_LIFETIME_MS;
-    const user = await this.repo.findUserByTokenHash(hashToken(token), this.now());
-    const extended = user ? await this.repo.extendToken(hashToken(token), this.now(), expiresAt) : false;
-    if (!user || !extended) throw new AppError("unauthorized", 401, "Session expired, please login again.");
-    return { expiresAt, user };
+    const now = this.now();
+    const startedAfter = now - this.options.sessionMaxAgeMs;
+    const tokenHash = hashToken(token);
+    const session = await this.repo.findSession(tokenHash, now, startedAfter);
+    if (!session) throw unauthorized();
+    const expiresAt = Math.min(now + TOKEN_LIFETIME_MS, session.startedAt + this.options.sessionMaxAgeMs);
+    if (!(await this.repo.extendToken(tokenHash, now, expiresAt, startedAfter))) throw unauthorized();
+    return { expiresAt, user: session.user };
   }
 
   /** Revokes the token (spec 4: logout). Unknown tokens are ignored. */
@@ -216,7 +252,7 @@ export class AuthService {
    */
   async removeExpired(): Promise<number> {
     const now = this.now();
-    await this.repo.deleteExpiredTokens(now);
+    await this.repo.deleteExpiredTokens(now, now - this.options.sessionMaxAgeMs);
     const ids = await this.repo.expiredDemoUserIds(now);
     const content = await this.repo.contentOf(ids);
     await this.repo.deleteUsers(ids);
@@ -229,9 +265,11 @@ export class AuthService {
 
   /**
    * Issues a new session token for a user who has proven who they are (password, device secret,
-   * demo link, OAuth). @returns the token, its expiry and the page to land on (spec 4).
+   * demo link, OAuth). `options.deviceId` names the device of a device login, so revoking the
+   * device ends the session. @returns the token, its expiry and the page to land on (spec 4).
+   * @throws AppError 403 "account_blocked" for a blocked user.
    */
-  async signInAs(user: User): Promise<SignIn> {
+  async signInAs(user: User, options: { deviceId?: string } = {}): Promise<SignIn> {
     if (user.blocked) throw blockedAccount();
     const token = randomBytes(32).toString("base64url");
     const now = this.now();
@@ -242,6 +280,7 @@ export class AuthService {
       token_hash: hashToken(token),
       expires_at: expiresAt,
       created_at: now,
+      device_id: options.deviceId ?? null,
     });
     const characters = await this.repo.countCharacters(user.id);
     return { token, expiresAt, user, page: characters === 0 ? "/characters/selection" : "/characters/list" };

@@ -159,7 +159,12 @@ describeEachDatabase("auth API", (dialect) => {
   });
 
   it("signs a registered device in by the secret of its user agent marker", async () => {
-    const { token, userId } = await demoLogin(t.app);
+    const member = await createMember("device@example.com", "device password");
+    const login = await call(t.app, "POST", "/api/auth/login", {
+      form: { email: "device@example.com", password: "device password" },
+    });
+    const token = (login.body.data as { token: string }).token;
+    const userId = member.id;
     const registered = await call(t.app, "POST", "/api/auth/devices", { token, form: { name: "Phone" } });
     const device = registered.body.data as { deviceId: string; userAgentMarker: string };
     expect(device.userAgentMarker).toBe(`CompanionDevice/${device.deviceId}`);
