@@ -1,0 +1,381 @@
+import { randomBytes, randomUUID } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { ADMIN_ROUTES } from "../server/modules/admin/admin.routes";
+import { describeEachDatabase } from "../server/testing/api";
+import { ScriptedLlm } from "../server/testing/fake-llm";
+import { type ImageDouble, startImageDouble } from "../server/testing/image-servers";
+import {
+  addPresetCharacter,
+  contentCookieOf,
+  createGroup,
+  firstLanguage,
+  http,
+  jpegOf,
+  listFiles,
+  type Part,
+  type Session,
+  sendMessage,
+  setUser,
+  signIn,
+} from "./support/fixtures";
+import { type ListeningApp, startListening } from "./support/server";
+
+/** One request user B makes with user A's ids, and what it must answer. */
+interface Attack {
+  name: string;
+  method: "GET" | "POST" | "DELETE" | "PATCH";
+  url: string;
+  form?: Record<string, string>;
+  parts?: Part[];
+  /** 404 unless the code says otherwise (403: the admin area). */
+  status?: number;
+}
+
+describeEachDatabase("held: IDOR, user B with user A's ids on every id-taking route", (dialect) => {
+  let t: ListeningApp;
+  let images: ImageDouble;
+  let a: Session;
+  let b: Session;
+  /** A's things. */
+  const A = { char: "", char2: "", group: "", entry: "", groupEntry: "", memory: "", photoFile: "" };
+  /** B's own things, used beside A's ids. */
+  const B = { char: "", group: "" };
+  const secret = `A-private-${randomBytes(4).toString("hex")}`;
+  const fact = `A-fact-${randomBytes(4).toString("hex")}`;
+  let languageId = "";
+  let photo = Buffer.alloc(0);
+
+  /** Everything A can see of A's data, read as A. */
+  const snapshotOfA = async () => {
+    const get = async (url: string) => (await http(t.url, "GET", url, { token: a.token })).json;
+    return {
+      char: await get(`/api/characters/?id=${A.char}`),
+      char2: await get(`/api/characters/?id=${A.char2}`),
+      list: await get("/api/characters/list/"),
+      groups: await get("/api/characters/group/list/"),
+      history: await get(`/api/chat/history/paginated?id=${A.char}&limit=100`),
+      groupHistory: await get(`/api/chat/history/paginated?id=${A.group}&limit=100`),
+      photos: await get(`/api/chat/history/photos?id=${A.char}`),
+      memories: await get(`/api/chat/memories?id=${A.char}`),
+      profile: await get("/api/users/profile/"),
+      groupProfile: await get(`/api/chat/profile/?id=${A.group}`),
+      files: listFiles(path.join(t.dataDir, "content", A.char)),
+      count: await t.db.db
+        .selectFrom("users")
+        .select(["chat_count", "full_name", "user_name", "picture"])
+        .where("id", "=", a.userId)
+        .executeTakeFirstOrThrow(),
+    };
+  };
+  let before: Awaited<ReturnType<typeof snapshotOfA>>;
+
+  beforeAll(async () => {
+    images = await startImageDouble("automatic1111", { hold: true });
+    t = await startListening({
+      dialect,
+      llm: new ScriptedLlm(() => "I see."),
+      env: { IMAGE_PROVIDER: "automatic1111", IMAGE_BASE_URL: images.baseUrl },
+    });
+    a = await signIn(t.url);
+    b = await signIn(t.url);
+    for (const user of [a, b]) await setUser(t, user.userId, { image_generation: 1, photo_upload: 1 });
+    A.char = await addPresetCharacter(t.url, a.token, 0);
+    A.char2 = await addPresetCharacter(t.url, a.token, 1);
+    A.group = await createGroup(t.url, a.token, [A.char, A.char2]);
+    A.entry = await sendMessage(t.url, a.token, A.char, `${secret} one`);
+    const groupReply = await http(t.url, "POST", "/api/chat/group/reply", {
+      token: a.token,
+      form: { id: A.group, message: `${secret} to the group`, mute: "1" },
+    });
+    A.groupEntry = (groupReply.json.history as Array<{ chatHistoryUUID: string }>)[0]!.chatHistoryUUID;
+    const sentPhoto = await http(t.url, "POST", "/api/chat/photo-process", {
+      token: a.token,
+      parts: [
+        { name: "id", value: A.char },
+        { name: "message", value: `${secret} photo` },
+        { name: "photo", value: await jpegOf(64, 64), filename: "me.jpg", type: "image/jpeg" },
+      ],
+    });
+    A.photoFile = String(sentPhoto.json.photo);
+    // Long-term facts come from the model in the background; one is written here directly.
+    A.memory = randomUUID();
+    await t.db.db
+      .insertInto("memories")
+      .values({ id: A.memory, user_id: a.userId, character_id: A.char, fact, created_at: Date.now() })
+      .execute();
+    B.char = await addPresetCharacter(t.url, b.token, 0);
+    const bSecond = await addPresetCharacter(t.url, b.token, 1);
+    B.group = await createGroup(t.url, b.token, [B.char, bSecond]);
+    languageId = await firstLanguage(t.url, b.token);
+    photo = await jpegOf(32, 32);
+    before = await snapshotOfA();
+  });
+  afterAll(async () => {
+    await t?.dispose();
+    await images?.close();
+  });
+
+  it("the set-up gave A a chat, a group chat, a photo and a memory (so the attacks aim at something)", () => {
+    expect(A.photoFile).toMatch(/\.jpg$/);
+    expect(before.files).toContain(path.join("user_photo", A.photoFile));
+    expect(JSON.stringify(before.history)).toContain(secret);
+    expect(JSON.stringify(before.groupHistory)).toContain(secret);
+    expect(JSON.stringify(before.memories)).toContain(fact);
+    expect(before.count.chat_count).toBe(3);
+  });
+
+  const characterForm = (extra: Record<string, string>) => ({
+    name: "Mallory",
+    sex: "0",
+    voice: "English Female",
+    language: languageId,
+    description: "Taken over.",
+    ...extra,
+  });
+
+  const attacks = (): Attack[] => [
+    // Characters
+    { name: "character detail", method: "GET", url: `/api/characters/?id=${A.char}` },
+    {
+      name: "character update",
+      method: "POST",
+      url: "/api/characters/update",
+      form: characterForm({ id: A.char }),
+    },
+    {
+      name: "character update (multipart, with a photo)",
+      method: "POST",
+      url: "/api/characters/update",
+      parts: [
+        ...Object.entries(characterForm({ id: A.char })).map(([name, value]) => ({ name, value })),
+        { name: "photo", value: photo, filename: "new.jpg", type: "image/jpeg" },
+      ],
+    },
+    { name: "character delete", method: "DELETE", url: `/api/characters/delete/?id=${A.char}` },
+    { name: "character card export", method: "GET", url: `/api/characters/export/?id=${A.char}` },
+    { name: "character list of A", method: "GET", url: `/api/characters/list/?id=${a.userId}` },
+    { name: "group list of A", method: "GET", url: `/api/characters/group/list/?id=${a.userId}` },
+    // Groups
+    { name: "group delete", method: "DELETE", url: `/api/characters/group/delete/?id=${A.group}` },
+    { name: "new group with A's character", method: "GET", url: `/api/chat/group/new?cId=${A.char}` },
+    {
+      name: "add B's character to A's group",
+      method: "GET",
+      url: `/api/chat/group/member/add?gId=${A.group}&cId=${B.char}`,
+    },
+    {
+      name: "add A's character to B's group",
+      method: "GET",
+      url: `/api/chat/group/member/add?gId=${B.group}&cId=${A.char}`,
+    },
+    {
+      name: "remove A's character from A's group",
+      method: "GET",
+      url: `/api/chat/group/member/remove?gId=${A.group}&cId=${A.char}`,
+    },
+    {
+      name: "remove A's character from B's group",
+      method: "GET",
+      url: `/api/chat/group/member/remove?gId=${B.group}&cId=${A.char}`,
+    },
+    {
+      name: "group reply in A's group",
+      method: "POST",
+      url: "/api/chat/group/reply",
+      form: { id: A.group, message: "hi all" },
+    },
+    // Chat
+    { name: "chat profile of A's character", method: "GET", url: `/api/chat/profile/?id=${A.char}` },
+    { name: "chat profile of A's group", method: "GET", url: `/api/chat/profile/?id=${A.group}` },
+    {
+      name: "chat profile naming A (uid)",
+      method: "GET",
+      url: `/api/chat/profile/?id=${B.char}&uid=${a.userId}`,
+    },
+    { name: "history of A's chat", method: "GET", url: `/api/chat/history?id=${A.char}` },
+    { name: "history of A's group", method: "GET", url: `/api/chat/history?id=${A.group}` },
+    { name: "history naming A (uId)", method: "GET", url: `/api/chat/history?id=${B.char}&uId=${a.userId}` },
+    { name: "history page of A's chat", method: "GET", url: `/api/chat/history/paginated?id=${A.char}` },
+    {
+      name: "history page naming A (uId)",
+      method: "GET",
+      url: `/api/chat/history/paginated?id=${B.char}&uId=${a.userId}`,
+    },
+    { name: "photos of A's chat", method: "GET", url: `/api/chat/history/photos?id=${A.char}` },
+    {
+      name: "photos naming A (uId)",
+      method: "GET",
+      url: `/api/chat/history/photos?id=${B.char}&uId=${a.userId}`,
+    },
+    { name: "new chat (deletes history) of A's chat", method: "GET", url: `/api/chat/new?id=${A.char}` },
+    { name: "new chat of A's group", method: "GET", url: `/api/chat/new?id=${A.group}` },
+    { name: "new chat naming A (uid)", method: "GET", url: `/api/chat/new?id=${B.char}&uid=${a.userId}` },
+    {
+      name: "message to A's chat",
+      method: "POST",
+      url: "/api/chat/message",
+      form: { id: A.char, message: "hi" },
+    },
+    {
+      name: "message to A's group",
+      method: "POST",
+      url: "/api/chat/message",
+      form: { id: A.group, message: "hi" },
+    },
+    {
+      name: "message in B's chat answered by A's character (cId)",
+      method: "POST",
+      url: "/api/chat/message",
+      form: { id: B.char, cId: A.char, message: "hi" },
+    },
+    {
+      name: "streamed message to A's chat",
+      method: "POST",
+      url: "/api/chat/message",
+      form: { id: A.char, message: "hi", stream: "1" },
+      status: 200,
+    },
+    { name: "continue A's reply", method: "POST", url: "/api/chat/continue-message", form: { id: A.entry } },
+    {
+      name: "continue A's group reply",
+      method: "POST",
+      url: "/api/chat/continue-message",
+      form: { id: A.groupEntry },
+    },
+    { name: "stop A's reply", method: "POST", url: "/api/chat/stop", form: { id: A.entry } },
+    {
+      name: "request a photo in A's chat",
+      method: "POST",
+      url: "/api/chat/request-photo",
+      form: { id: A.char, message: "Send a photo of the beach" },
+    },
+    {
+      name: "request a photo from A's character in B's chat (cid)",
+      method: "POST",
+      url: "/api/chat/request-photo",
+      form: { id: B.char, cid: A.char, message: "Send a photo of the beach" },
+    },
+    { name: "picture for A's entry", method: "POST", url: "/api/chat/image", form: { id: A.entry } },
+    {
+      name: "photo into A's chat",
+      method: "POST",
+      url: "/api/chat/photo-process",
+      parts: [
+        { name: "id", value: A.char },
+        { name: "photo", value: photo, filename: "p.jpg", type: "image/jpeg" },
+      ],
+    },
+    {
+      name: "photo to A's character in B's chat (cid)",
+      method: "POST",
+      url: "/api/chat/photo-process",
+      parts: [
+        { name: "id", value: B.char },
+        { name: "cid", value: A.char },
+        { name: "photo", value: photo, filename: "p.jpg", type: "image/jpeg" },
+      ],
+    },
+    {
+      name: "audio message to A's chat",
+      method: "POST",
+      url: "/api/chat/audio-message",
+      form: { id: A.char, message: "hi", mute: "1" },
+    },
+    {
+      name: "audio greeting of A's chat",
+      method: "POST",
+      url: "/api/chat/audio-message",
+      form: { id: A.char, is_greeting: "1", mute: "1" },
+    },
+    {
+      name: "audio message in B's chat to A's character",
+      method: "POST",
+      url: "/api/chat/audio-message",
+      form: { id: B.char, characterId: A.char, message: "hi", mute: "1" },
+    },
+    // Memories
+    { name: "memories of A's chat", method: "GET", url: `/api/chat/memories?id=${A.char}` },
+    { name: "memories of A's group", method: "GET", url: `/api/chat/memories?id=${A.group}` },
+    { name: "delete A's memory", method: "DELETE", url: `/api/chat/memories/?id=${A.memory}` },
+    // Users
+    { name: "profile of A", method: "GET", url: `/api/users/profile/?id=${a.userId}` },
+    {
+      name: "update A's profile",
+      method: "POST",
+      url: "/api/users/update",
+      form: { id: a.userId, fname: "Mallory", name: "mallory" },
+    },
+    {
+      name: "change A's password",
+      method: "PATCH",
+      url: "/api/users/update-password",
+      form: { id: a.userId, cpassword: "whatever1", npassword: "Mallory-1234", rtpassword: "Mallory-1234" },
+    },
+    // Admin: B is no admin; A's id in every `:id`.
+    ...ADMIN_ROUTES.map(
+      (route): Attack => ({
+        name: `admin ${route.method} ${route.url}`,
+        method: route.method,
+        url: route.url.replace(":id", a.userId),
+        form: route.method === "POST" ? { blocked: "1", plan: randomUUID(), cl: "99" } : undefined,
+        status: 403,
+      }),
+    ),
+  ];
+
+  it("every id-taking route answers B 404 (403 in the admin area) for A's ids, and leaks nothing of A", async () => {
+    const failures: string[] = [];
+    for (const attack of attacks()) {
+      const answer = await http(t.url, attack.method, attack.url, {
+        token: b.token,
+        form: attack.form,
+        parts: attack.parts,
+      });
+      const text = answer.raw.toString();
+      const expected = attack.status ?? 404;
+      if (attack.form?.stream === "1") {
+        // A streamed answer has begun (200) before the chat is resolved: the refusal is its error event.
+        if (!/event: error\ndata: \{"success":0,"message":"[^"]*","status":404\}/.test(text)) {
+          failures.push(`${attack.name}: ${answer.status} ${text.slice(0, 200)}`);
+        }
+      } else if (answer.status !== expected || answer.json.success !== 0) {
+        failures.push(`${attack.name}: ${answer.status} ${text.slice(0, 200)}`);
+      }
+      if (text.includes(secret) || text.includes(fact) || text.includes(A.photoFile)) {
+        failures.push(`${attack.name}: the answer carries A's data`);
+      }
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it("B's content cookie does not open A's photo, nor does no cookie", async () => {
+    const file = fs.readFileSync(path.join(t.dataDir, "content", A.char, "user_photo", A.photoFile));
+    const url = `/content/${A.char}/user_photo/${A.photoFile}`;
+    for (const cookie of [await contentCookieOf(t.url, b.token), undefined]) {
+      const answer = await http(t.url, "GET", url, { cookie });
+      expect([403, 404]).toContain(answer.status);
+      expect(answer.raw.includes(file.subarray(0, 64))).toBe(false);
+    }
+    const own = await http(t.url, "GET", url, { cookie: await contentCookieOf(t.url, a.token) });
+    expect(own.status).toBe(200);
+  });
+
+  it("after every attack A's data reads back unchanged, and B was charged nothing", async () => {
+    expect(await snapshotOfA()).toEqual(before);
+    const bUser = await t.db.db
+      .selectFrom("users")
+      .select("chat_count")
+      .where("id", "=", b.userId)
+      .executeTakeFirstOrThrow();
+    expect(bUser.chat_count).toBe(0);
+    const jobs = await t.db.db
+      .selectFrom("image_jobs")
+      .select("id")
+      .where("user_id", "=", b.userId)
+      .execute();
+    expect(jobs).toEqual([]);
+    expect(listFiles(path.join(t.dataDir, "content", B.char))).toEqual([]);
+  });
+});
