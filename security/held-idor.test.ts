@@ -19,6 +19,7 @@ import {
   sendMessage,
   setUser,
   signIn,
+  signInMember,
 } from "./support/fixtures";
 import { type ListeningApp, startListening } from "./support/server";
 
@@ -39,7 +40,16 @@ describeEachDatabase("held: IDOR, user B with user A's ids on every id-taking ro
   let a: Session;
   let b: Session;
   /** A's things. */
-  const A = { char: "", char2: "", group: "", entry: "", groupEntry: "", memory: "", photoFile: "" };
+  const A = {
+    char: "",
+    char2: "",
+    group: "",
+    entry: "",
+    groupEntry: "",
+    memory: "",
+    photoFile: "",
+    device: "",
+  };
   /** B's own things, used beside A's ids. */
   const B = { char: "", group: "" };
   const secret = `A-private-${randomBytes(4).toString("hex")}`;
@@ -60,6 +70,7 @@ describeEachDatabase("held: IDOR, user B with user A's ids on every id-taking ro
       photos: await get(`/api/chat/history/photos?id=${A.char}`),
       memories: await get(`/api/chat/memories?id=${A.char}`),
       profile: await get("/api/users/profile/"),
+      devices: await get("/api/auth/devices"),
       groupProfile: await get(`/api/chat/profile/?id=${A.group}`),
       files: listFiles(path.join(t.dataDir, "content", A.char)),
       count: await t.db.db
@@ -78,7 +89,8 @@ describeEachDatabase("held: IDOR, user B with user A's ids on every id-taking ro
       llm: new ScriptedLlm(() => "I see."),
       env: { IMAGE_PROVIDER: "automatic1111", IMAGE_BASE_URL: images.baseUrl },
     });
-    a = await signIn(t.url);
+    // A is a member (devices are for members only); B a guest.
+    a = await signInMember(t, `a-${randomBytes(4).toString("hex")}@example.com`, "A-password-1234");
     b = await signIn(t.url);
     for (const user of [a, b]) await setUser(t, user.userId, { image_generation: 1, photo_upload: 1 });
     A.char = await addPresetCharacter(t.url, a.token, 0);
@@ -99,6 +111,13 @@ describeEachDatabase("held: IDOR, user B with user A's ids on every id-taking ro
       ],
     });
     A.photoFile = String(sentPhoto.json.photo);
+    const device = await http(t.url, "POST", "/api/auth/devices", {
+      token: a.token,
+      form: { name: "A's phone" },
+    });
+    if (device.json.success !== 1) throw new Error(`device: ${device.raw.toString()}`);
+    const devices = await http(t.url, "GET", "/api/auth/devices", { token: a.token });
+    A.device = (devices.json.data as Array<{ id: string }>)[0]!.id;
     // Long-term facts come from the model in the background; one is written here directly.
     A.memory = randomUUID();
     await t.db.db
@@ -124,6 +143,7 @@ describeEachDatabase("held: IDOR, user B with user A's ids on every id-taking ro
     expect(JSON.stringify(before.groupHistory)).toContain(secret);
     expect(JSON.stringify(before.memories)).toContain(fact);
     expect(before.count.chat_count).toBe(3);
+    expect(before.devices.data).toHaveLength(1);
   });
 
   const characterForm = (extra: Record<string, string>) => ({
@@ -313,6 +333,8 @@ describeEachDatabase("held: IDOR, user B with user A's ids on every id-taking ro
       url: "/api/users/update-password",
       form: { id: a.userId, cpassword: "whatever1", npassword: "Mallory-1234", rtpassword: "Mallory-1234" },
     },
+    // Devices
+    { name: "revoke A's device", method: "DELETE", url: `/api/auth/devices?id=${A.device}` },
     // Admin: B is no admin; A's id in every `:id`.
     ...ADMIN_ROUTES.map(
       (route): Attack => ({

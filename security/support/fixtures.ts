@@ -128,6 +128,24 @@ export async function signIn(baseUrl: string): Promise<Session> {
 }
 
 /**
+ * Creates a member account (Free plan, with a password) and signs it in over HTTP with its
+ * e-mail and password, 18+ confirmed. Members, unlike guests, may register devices.
+ * @throws Error when the server refuses.
+ */
+export async function signInMember(app: ListeningApp, email: string, password: string): Promise<Session> {
+  await app.auth.createAccount({ email, password, fullName: "Member", planName: "Free" });
+  const login = await http(app.url, "POST", "/api/auth/login", { form: { email, password } });
+  const data = login.json.data as { token: string; user: { id: string } } | undefined;
+  if (!data) throw new Error(`login failed: ${login.status} ${login.raw.toString()}`);
+  const age = await http(app.url, "POST", "/api/users/confirm-age", {
+    token: data.token,
+    form: { confirm: "1" },
+  });
+  if (age.json.success !== 1) throw new Error(`confirm-age failed: ${age.raw.toString()}`);
+  return { token: data.token, userId: data.user.id };
+}
+
+/**
  * Gives the user of `token` their own copy of the `index`th preset character.
  * @returns the new character's id. @throws Error when refused.
  */
