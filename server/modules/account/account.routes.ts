@@ -1,7 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { ok } from "../../http/envelope";
-import { ipAndEmail, rateLimit } from "../../http/rate-limit";
+import { emailOf, limitBy, rateLimit } from "../../http/rate-limit";
 import { parseInput } from "../../http/validate";
 import { type AccountService, FORGOT_PASSWORD_ANSWER } from "./account.service";
 
@@ -25,9 +25,20 @@ const ResetBody = z.object({
 /** spec 7: forgot-password and the reset of `PATCH /users/change-password` (issue 3). */
 export function accountRoutes(app: FastifyInstance, account: AccountService): void {
   const minute = 60_000;
+  // issue 13: per client address across e-mails, and per e-mail across addresses (no address
+  // can be flooded with reset mail by many clients).
   app.post(
     "/api/auth/forgot-password",
-    { config: rateLimit(5, 15 * minute, ipAndEmail) },
+    {
+      config: rateLimit(10, 15 * minute),
+      preHandler: limitBy(app, {
+        name: "forgot-email",
+        max: 5,
+        windowMs: 15 * minute,
+        key: emailOf,
+        message: "Too many reset requests for this e-mail.",
+      }),
+    },
     async (request) => {
       const body = parseInput(ForgotBody, request.body);
       account.requestReset(body.email);

@@ -121,7 +121,7 @@ describeEachDatabase("rate limits on sign-in and recovery", (dialect) => {
     await t?.dispose();
   });
 
-  it("answers 429 with a clear message after 10 wrong passwords for one address, not for others", async () => {
+  it("answers 429 with a clear message after 10 wrong passwords for one account, not for others", async () => {
     const email = "victim@example.com";
     await t.auth.createAccount({ email, password: "right-password", fullName: "", planName: "Free" });
     for (let i = 0; i < 10; i++) {
@@ -133,7 +133,9 @@ describeEachDatabase("rate limits on sign-in and recovery", (dialect) => {
     });
     expect(blocked.status).toBe(429);
     expect(blocked.body.success).toBe(0);
-    expect(blocked.body.message).toMatch(/^Too many attempts\. Please wait \d+ minutes? and try again\.$/);
+    expect(blocked.body.message).toMatch(
+      /^Too many sign-in attempts for this account\. Please wait \d+ minutes? and try again\.$/,
+    );
     const other = await call(t.app, "POST", "/api/auth/login", {
       form: { email: "other@example.com", password: "x" },
     });
