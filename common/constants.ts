@@ -31,6 +31,11 @@ export const FREE_DAILY_MESSAGES = 15;
 /** spec 9: the add-on bought when the monthly limit is reached: 100 messages for $1.99 (cents). */
 export const ADDON_MESSAGES = 100;
 export const ADDON_PRICE_CENTS = 199;
+/**
+ * Ours (issue 13): one reply can be continued at most this many times ("Continue" runs the model
+ * again on the same entry); each continuation counts as one message of the quota.
+ */
+export const CONTINUE_MAX_PER_REPLY = 3;
 /** spec 4: marker of the automatic first greeting; never shown as a user message. */
 export const FIRST_MESSAGE_MARKER = "##first-message##";
 /** spec 3: the fallback picture. */

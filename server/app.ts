@@ -48,6 +48,8 @@ import { OAuthService } from "./modules/oauth/oauth.service";
 import { paymentsRoutes } from "./modules/payments/payments.routes";
 import { PaymentsService } from "./modules/payments/payments.service";
 import { PlansRepo } from "./modules/plans/plans.repo";
+import { QuotaRepo } from "./modules/quota/quota.repo";
+import { QuotaService } from "./modules/quota/quota.service";
 import { siteRoutes } from "./modules/site/site.routes";
 import { SiteService } from "./modules/site/site.service";
 import { subscribeRoutes } from "./modules/subscribe/subscribe.routes";
@@ -133,8 +135,10 @@ export async function buildApp(config: AppConfig, options: { llm?: LlmProvider }
   });
   const jobs = new BackgroundQueue((error) => app.log.error(error));
   const memory = new MemoryService(db.db, llm);
+  const quota = new QuotaService(new QuotaRepo(db.db));
   const chat = new ChatService(
     new ChatRepo(db.db),
+    quota,
     charactersRepo,
     llm,
     {
@@ -161,7 +165,7 @@ export async function buildApp(config: AppConfig, options: { llm?: LlmProvider }
   const imagesRepo = new ImagesRepo(db.db);
   const chatRepoForImages = new ChatRepo(db.db);
   const imageProvider = createImageProvider(config);
-  const imageWorker = new ImageWorker(imagesRepo, chatRepoForImages, imageProvider, storage, {
+  const imageWorker = new ImageWorker(imagesRepo, quota, imageProvider, storage, {
     concurrency: config.IMAGE_CONCURRENCY,
     timeoutMs: config.IMAGE_TIMEOUT_MS,
     log: (error) => app.log.error(error),
@@ -169,6 +173,7 @@ export async function buildApp(config: AppConfig, options: { llm?: LlmProvider }
   const images = new ImagesService(
     imagesRepo,
     chatRepoForImages,
+    quota,
     chat,
     imageProvider,
     createVision(config),

@@ -410,6 +410,15 @@ const migrations: Record<string, Migration> = {
       await db.schema.createIndex("auth_tokens_device").on("auth_tokens").column("device_id").execute();
     },
   },
+  "0012_quota_accounting": {
+    async up(db: Kysely<unknown>) {
+      // Issue 13: every model run is accounted; one reply can be continued a bounded number of times.
+      await db.schema
+        .alterTable("chat_history")
+        .addColumn("continue_count", "integer", (c) => c.notNull().defaultTo(0))
+        .execute();
+    },
+  },
 };
 
 class InlineProvider implements MigrationProvider {

@@ -175,6 +175,8 @@ export interface ChatHistoryTable {
   seq: number;
   /** The client's id of the send ('' for entries the server made, e.g. greetings). */
   client_message_id: string;
+  /** How often the reply was continued (issue 13: at most CONTINUE_MAX_PER_REPLY times). */
+  continue_count: Generated<number>;
 }
 
 export interface ContactMessagesTable {
@@ -297,7 +299,10 @@ export interface ImageJobsTable {
   seed: number;
   /** queued, running, done, failed */
   status: string;
-  /** The quota bucket that paid for it ("plan", "extra"); given back on failure. */
+  /**
+   * The quota reservation that paid for it, "bucket:period" ("plan:2026-11-23", "extra:2026-11";
+   * older rows "plan" or "extra"); given back to that period on failure (issue 13).
+   */
   quota_bucket: string;
   attempts: number;
   error: string;

@@ -4,6 +4,7 @@ import { TOKEN_LIFETIME_MS } from "../../../common/constants";
 import type { Device, User } from "../../db/schema";
 import { AppError, forbidden, notFound, unauthorized } from "../../http/errors";
 import type { FileStorage } from "../../providers/storage/storage";
+import { quotaPeriodKey } from "../quota/quota.service";
 import type { AuthRepo } from "./auth.repo";
 
 /** What a successful sign-in gives the SPA: the bearer token, its expiry and the landing page. */
@@ -13,14 +14,6 @@ export interface SignIn {
   user: User;
   /** spec 4: users with no character go to preset selection, others to their list. */
   page: "/characters/selection" | "/characters/list";
-}
-
-/**
- * The quota period a moment falls in (issue 5, documented in README): the UTC day "YYYY-MM-DD"
- * for daily plans, the UTC month "YYYY-MM" for monthly ones.
- */
-export function quotaPeriodKey(period: string, now: number): string {
-  return new Date(now).toISOString().slice(0, period === "month" ? 7 : 10);
 }
 
 /** issue 9: a blocked account cannot sign in (its tokens are refused too, see AuthRepo). */

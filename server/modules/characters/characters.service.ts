@@ -191,7 +191,8 @@ export class CharactersService {
 
   /**
    * Imports a Character Card V2/V3 (PNG with `chara`/`ccv3`, or JSON) as a new character; the
-   * whole card is kept with it. A PNG's picture becomes the photo.
+   * whole card is kept with it. A PNG's picture becomes the photo only on plans with photo upload
+   * (pl, as for the form: issue 13); otherwise the character gets the default picture.
    * @throws AppError 400 with the reason for a bad card; 403 at the creation limit.
    */
   async importCard(user: User, bytes: Buffer): Promise<Character> {
@@ -212,8 +213,8 @@ export class CharactersService {
     const voice = voices.find((v) => v.sex === "0" && v.language_code === language?.code) ?? voices[0];
     if (!language || !voice)
       throw new Error("Languages and voices are missing: the database was not seeded.");
-    const isPng = bytes[0] === 0x89;
-    const photo = isPng ? await this.storePhoto(bytes) : await this.defaultPhoto("0", card.name);
+    const customPhoto = bytes[0] === 0x89 && Boolean(user.photo_upload);
+    const photo = customPhoto ? await this.storePhoto(bytes) : await this.defaultPhoto("0", card.name);
     return this.insert(user, {
       preset_id: null,
       name: card.name,

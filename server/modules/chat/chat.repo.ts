@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Db } from "../../db/index";
-import type { Character, ChatHistoryRow, ChatSession, User } from "../../db/schema";
+import type { Character, ChatHistoryRow, ChatSession } from "../../db/schema";
 
 let lastSeq = 0;
 /** Order key of a new history entry: epoch microseconds, strictly increasing in this process. */
@@ -35,6 +35,7 @@ export function newHistoryEntry(
     error: "",
     seq: nextSeq(now),
     client_message_id: "",
+    continue_count: 0,
   };
 }
 
@@ -243,51 +244,27 @@ export class ChatRepo {
   }
 
   /**
-   * Reserves one message of the user's quota (issue 5): the plan's limit for the current period
-   * (the count resets when the period changes), then the add-on messages. Atomic: concurrent sends
-   * can never go past the limit.
-   * @returns which bucket paid for it ("plan" or "extra"), or undefined when both are empty.
+   * Counts one continuation of an entry's reply unless it was continued `max` times already
+   * (issue 13), atomically: concurrent continuations never go past `max`.
+   * @returns false when the reply cannot be continued any more.
    */
-  async consumeMessage(user: User, period: string): Promise<"plan" | "extra" | undefined> {
-    if (user.chat_period !== period) {
-      await this.db
-        .updateTable("users")
-        .set({ chat_count: 0, chat_period: period })
-        .where("id", "=", user.id)
-        .where("chat_period", "<>", period)
-        .execute();
-    }
-    const plan = await this.db
-      .updateTable("users")
-      .set((eb) => ({ chat_count: eb("chat_count", "+", 1) }))
-      .where("id", "=", user.id)
-      .where("chat_count", "<", user.chat_limit)
+  async claimContinuation(entryId: string, max: number): Promise<boolean> {
+    const result = await this.db
+      .updateTable("chat_history")
+      .set((eb) => ({ continue_count: eb("continue_count", "+", 1) }))
+      .where("id", "=", entryId)
+      .where("continue_count", "<", max)
       .executeTakeFirst();
-    if (Number(plan.numUpdatedRows) > 0) return "plan";
-    const extra = await this.db
-      .updateTable("users")
-      .set((eb) => ({ extra_messages: eb("extra_messages", "-", 1) }))
-      .where("id", "=", user.id)
-      .where("extra_messages", ">", 0)
-      .executeTakeFirst();
-    return Number(extra.numUpdatedRows) > 0 ? "extra" : undefined;
+    return Number(result.numUpdatedRows) > 0;
   }
 
-  /** Gives back a message reserved for a request that produced nothing. */
-  async refundMessage(userId: string, bucket: "plan" | "extra"): Promise<void> {
-    if (bucket === "extra") {
-      await this.db
-        .updateTable("users")
-        .set((eb) => ({ extra_messages: eb("extra_messages", "+", 1) }))
-        .where("id", "=", userId)
-        .execute();
-      return;
-    }
+  /** Gives back a continuation that added nothing to the reply. */
+  async releaseContinuation(entryId: string): Promise<void> {
     await this.db
-      .updateTable("users")
-      .set((eb) => ({ chat_count: eb("chat_count", "-", 1) }))
-      .where("id", "=", userId)
-      .where("chat_count", ">", 0)
+      .updateTable("chat_history")
+      .set((eb) => ({ continue_count: eb("continue_count", "-", 1) }))
+      .where("id", "=", entryId)
+      .where("continue_count", ">", 0)
       .execute();
   }
 

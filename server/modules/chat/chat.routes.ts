@@ -76,6 +76,12 @@ export function isMuted(mute: string | undefined): boolean {
   return mute === "1" || mute === "true";
 }
 
+/**
+ * Longest silence of an open event stream, milliseconds (issue 13): a comment line is sent this
+ * often while the model is silent, so proxies that cut idle connections keep the stream.
+ */
+export const SSE_HEARTBEAT_MS = 15_000;
+
 /** A streamed answer is asked for with `Accept: text/event-stream` or the field `stream=1`. */
 function wantsStream(request: FastifyRequest, stream: string | undefined): boolean {
   return stream === "1" || (request.headers.accept ?? "").includes("text/event-stream");
@@ -84,7 +90,9 @@ function wantsStream(request: FastifyRequest, stream: string | undefined): boole
 /**
  * Opens a server-sent events answer: `entry` (the stored message), `token` ({text}) as the reply
  * is generated, then `done` (the same JSON as the plain answer) or `error` ({success: 0, message,
- * status}). The reply goes on to the end and is stored even if the browser goes away.
+ * status}). The reply goes on to the end and is stored even if the browser goes away. While the
+ * stream is open a comment line (`: keep-alive`) is sent every SSE_HEARTBEAT_MS, which clients
+ * ignore, so a silent model does not leave the connection idle.
  */
 function openEventStream(reply: FastifyReply) {
   reply.hijack();
@@ -96,13 +104,22 @@ function openEventStream(reply: FastifyReply) {
     "x-accel-buffering": "no",
     "x-content-type-options": "nosniff",
   });
+  const open = () => !raw.writableEnded && !raw.destroyed;
+  const heartbeat = setInterval(() => {
+    if (open()) raw.write(": keep-alive\n\n");
+  }, SSE_HEARTBEAT_MS);
+  const end = () => {
+    clearInterval(heartbeat);
+    raw.end();
+  };
+  raw.on("close", () => clearInterval(heartbeat));
   const send = (event: string, data: unknown) => {
-    if (!raw.writableEnded && !raw.destroyed) raw.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+    if (open()) raw.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
   };
   return {
     send: (event: string, data: unknown) => {
       send(event, data);
-      if (event === "done") raw.end();
+      if (event === "done") end();
     },
     fail(error: unknown, log: FastifyBaseLogger) {
       const status = error instanceof AppError ? error.status : 500;
@@ -110,7 +127,7 @@ function openEventStream(reply: FastifyReply) {
       const message =
         error instanceof AppError ? error.message : "Something went wrong on our side. Please try again.";
       send("error", { success: 0, message, status });
-      raw.end();
+      end();
     },
   };
 }

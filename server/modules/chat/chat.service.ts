@@ -1,13 +1,13 @@
 import { randomUUID } from "node:crypto";
-import { FIRST_MESSAGE_MARKER, GROUP_MAX_MEMBERS } from "../../../common/constants";
+import { CONTINUE_MAX_PER_REPLY, FIRST_MESSAGE_MARKER, GROUP_MAX_MEMBERS } from "../../../common/constants";
 import type { Character, ChatHistoryRow, ChatSession, User } from "../../db/schema";
-import { AppError, badRequest, forbidden, notFound, tooMany } from "../../http/errors";
+import { AppError, badRequest, forbidden, notFound } from "../../http/errors";
 import type { BackgroundQueue } from "../../jobs/queue";
 import { type LlmProvider, LlmUnavailableError } from "../../providers/llm/llm";
 import type { FileStorage } from "../../providers/storage/storage";
-import { quotaPeriodKey } from "../auth/auth.service";
 import type { CharactersRepo } from "../characters/characters.repo";
 import { type MemoryService, SUMMARY_TRIGGER } from "../memory/memory.service";
+import type { QuotaService, Reservation } from "../quota/quota.service";
 import { assertAdultConfirmed, assertAllowedContent } from "../safety/content-rules";
 import { type ChatRepo, newHistoryEntry } from "./chat.repo";
 import { buildPrompt, cleanReply, fillPlaceholders, stopStrings } from "./prompt";
@@ -65,6 +65,8 @@ const PROMPT_HISTORY_LIMIT = 40;
 export class ChatService {
   constructor(
     private readonly repo: ChatRepo,
+    /** Every model run reserves one message first (issue 13: continuations too). */
+    private readonly quota: QuotaService,
     private readonly characters: CharactersRepo,
     private readonly llm: LlmProvider,
     private readonly options: ChatOptions,
@@ -157,9 +159,9 @@ export class ChatService {
     );
     if ("repeated" in stored) return stored.repeated;
     input.onStored?.(stored.entry);
-    return this.answer(user, chat, stored.session, character, stored.entry, false, {
+    return this.answer(user, chat, stored.session, character, stored.entry, {
       onToken: input.onToken,
-      bucket: stored.bucket,
+      charge: stored.reservation,
     });
   }
 
@@ -215,8 +217,9 @@ export class ChatService {
       const entry =
         turn === 0 ? stored.entry : newHistoryEntry(stored.session.id, speaker.id, "", this.now());
       if (turn > 0) await this.repo.insertEntry(entry);
-      const result = await this.answer(user, chat, stored.session, speaker, entry, turn > 0, {
-        bucket: stored.bucket,
+      // The message is charged once: only the first answer gives it back when it fails.
+      const result = await this.answer(user, chat, stored.session, speaker, entry, {
+        charge: turn === 0 ? stored.reservation : undefined,
       });
       modelMs += result.modelMs;
       if (result.entry) entries.push(result.entry);
@@ -244,7 +247,7 @@ export class ChatService {
     message: string,
     clientMessageId = "",
   ): Promise<
-    { repeated: SendResult } | { session: ChatSession; entry: ChatHistoryRow; bucket: "plan" | "extra" }
+    { repeated: SendResult } | { session: ChatSession; entry: ChatHistoryRow; reservation: Reservation }
   > {
     assertAdultConfirmed(user);
     if (message === FIRST_MESSAGE_MARKER) throw badRequest("message: this text is reserved.");
@@ -255,16 +258,7 @@ export class ChatService {
       const earlier = await this.repo.findByClientMessageId(session.id, clientMessageId);
       if (earlier) return { repeated: this.repeated(earlier) };
     }
-    const bucket = await this.repo.consumeMessage(user, quotaPeriodKey(user.quota_period, now));
-    if (!bucket) {
-      throw tooMany(
-        user.quota_period === "month"
-          ? `You have reached your limit of ${user.chat_limit} messages for this month. Add 100 messages for $1.99 or upgrade your plan.`
-          : `You have reached your limit of ${user.chat_limit} messages for today. Upgrade your plan to chat more.`,
-        "rate_limit:chat",
-        "/pricing",
-      );
-    }
+    const reservation = await this.quota.reserve(user, now);
     if (!session.greeted) await this.greet(session, chat, user);
     const entry = {
       ...newHistoryEntry(session.id, characterId, message, now),
@@ -278,11 +272,11 @@ export class ChatService {
         ? await this.repo.findByClientMessageId(session.id, clientMessageId)
         : undefined;
       if (!earlier) throw error;
-      await this.repo.refundMessage(user.id, bucket);
+      await this.quota.refund(user.id, reservation);
       return { repeated: this.repeated(earlier) };
     }
     await this.repo.touchSession(session.id, now);
-    return { session, entry, bucket };
+    return { session, entry, reservation };
   }
 
   /**
@@ -292,8 +286,10 @@ export class ChatService {
    *   appended);
    * - a Stop (`stop(entryId)`) or the timeout ends generation: the partial reply is kept and the
    *   entry marked "stopped" or "partial"; nothing stays pending.
-   * On a failure before any text the entry is marked failed and, unless `followUp` or a
-   * continuation, the quota is given back.
+   * - `stream.charge` is the message reserved for this run: given back to the period it was
+   *   charged to when the run produced nothing (a failure before any text; a continuation that
+   *   added nothing, whose continuation is then not counted either).
+   * On a failure before any text the entry is marked failed (a continued entry keeps its reply).
    */
   private async answer(
     user: User,
@@ -301,8 +297,7 @@ export class ChatService {
     session: ChatSession,
     character: Character,
     entry: ChatHistoryRow,
-    followUp = false,
-    stream: { onToken?: (text: string) => void; continueFrom?: string; bucket?: "plan" | "extra" } = {},
+    stream: { onToken?: (text: string) => void; continueFrom?: string; charge?: Reservation } = {},
   ): Promise<SendResult> {
     const userName = displayName(user);
     const others = chat.groupId ? chat.members.filter((m) => m.id !== character.id).map((m) => m.name) : [];
@@ -342,6 +337,17 @@ export class ChatService {
     const started = performance.now();
     let streamed = "";
     const prefix = stream.continueFrom ?? "";
+    /** Gives the run back: its message to the period charged, and a continuation's count. */
+    const giveBack = async () => {
+      if (stream.charge) await this.quota.refund(user.id, stream.charge);
+      if (prefix) await this.repo.releaseContinuation(entry.id);
+    };
+    const cannotContinue = (modelMs: number): SendResult => ({
+      success: false,
+      message: `${character.name} could not continue right now.`,
+      entry,
+      modelMs,
+    });
     const finish = async (text: string, status: string, modelMs: number): Promise<SendResult> => {
       const raw = prefix ? `${prefix}${text}` : text;
       const reply = cleanReply(raw, character.name, userName, others) || "…";
@@ -363,6 +369,10 @@ export class ChatService {
           stream.onToken?.(chunk);
         },
       });
+      if (prefix && !result.text.trim()) {
+        await giveBack();
+        return cannotContinue(result.modelMs);
+      }
       const status = !controller.signal.aborted
         ? "replied"
         : stopReason(controller.signal) === "stop"
@@ -381,7 +391,8 @@ export class ChatService {
         await this.repo.updateEntry(entry.id, {
           status: entry.status === "pending" ? "failed" : entry.status,
         });
-        return { success: false, message: `${character.name} could not continue right now.`, entry, modelMs };
+        await giveBack();
+        return cannotContinue(modelMs);
       }
       const message =
         error instanceof LlmUnavailableError
@@ -389,7 +400,7 @@ export class ChatService {
           : `${character.name} could not reply right now. Please try again.`;
       await this.repo.updateEntry(entry.id, { status: "failed", error: String(error).slice(0, 500) });
       // The user is not charged for a message no character could answer.
-      if (!followUp && stream.bucket) await this.repo.refundMessage(user.id, stream.bucket);
+      await giveBack();
       return { success: false, message, entry: { ...entry, status: "failed" }, modelMs };
     } finally {
       clearTimeout(timer);
@@ -443,8 +454,11 @@ export class ChatService {
 
   /**
    * Continues the newest reply of a chat (spec 7 `chat/continue-message`; payload ours: `id`, the
-   * entry's chatHistoryUUID). The continuation is appended to the same entry; no quota is used.
-   * @throws AppError 404 when not the user's; 400 when it is not the newest reply.
+   * entry's chatHistoryUUID). The continuation is appended to the same entry. Issue 13: every
+   * model run is accounted, so a continuation counts as one message (given back when it adds
+   * nothing), and one reply can be continued at most CONTINUE_MAX_PER_REPLY times.
+   * @throws AppError 404 when not the user's; 400 when it is not the newest reply or was continued
+   *   CONTINUE_MAX_PER_REPLY times; 429 "rate_limit:chat" at the quota's limit (the model is not run).
    */
   async continueReply(user: User, entryId: string, onToken?: (text: string) => void): Promise<SendResult> {
     const entry = await this.repo.findOwnedEntry(user.id, entryId);
@@ -457,9 +471,16 @@ export class ChatService {
     const chat = await this.resolveChat(user, session.chat_key);
     const character = chat.members.find((m) => m.id === entry.character_id);
     if (!character) throw notFound("This character is no longer in this chat.");
-    return this.answer(user, chat, session, character, entry, true, {
+    if (entry.continue_count >= CONTINUE_MAX_PER_REPLY) throw continuedEnough();
+    const charge = await this.quota.reserve(user, this.now());
+    if (!(await this.repo.claimContinuation(entry.id, CONTINUE_MAX_PER_REPLY))) {
+      await this.quota.refund(user.id, charge);
+      throw continuedEnough();
+    }
+    return this.answer(user, chat, session, character, entry, {
       onToken,
       continueFrom: entry.reply_message,
+      charge,
     });
   }
 
@@ -533,6 +554,9 @@ export class ChatService {
     };
   }
 }
+
+/** 400 past the bound of continuations of one reply (issue 13). */
+const continuedEnough = () => badRequest("This reply cannot be continued any more.", "continue_limit");
 
 /** How characters address the user: the full name, else the user name. */
 export function displayName(user: User): string {

@@ -4,7 +4,7 @@ import type { ImageJob } from "../../db/schema";
 import { MAX_INPUT_PIXELS } from "../../http/uploads";
 import type { ImageProvider } from "../../providers/image/image";
 import type { FileStorage } from "../../providers/storage/storage";
-import type { ChatRepo } from "../chat/chat.repo";
+import { decodeReservation, type QuotaService } from "../quota/quota.service";
 import type { ImagesRepo } from "./images.repo";
 
 /** A job is tried at most this many times (a restart or a stale claim counts as a try). */
@@ -47,7 +47,8 @@ async function toJpeg(bytes: Buffer): Promise<Buffer> {
  * queued ones (and running ones whose claim is older than the timeout: their process ended) up to
  * the concurrency; each try is ended by the timeout. Done: the picture is stored as
  * `content/{chat_key}/{uuid}.jpg`, the entry gets `reply_image` and loading 0. Failed (provider
- * error, timeout on the last try): loading 0, the reply says so, and the quota message is given back.
+ * error, timeout on the last try): loading 0, the reply says so, and the quota message is given back
+ * to the period it was charged to.
  * `stop()` puts the jobs it was running back in the queue for the next start.
  */
 export class ImageWorker {
@@ -61,7 +62,7 @@ export class ImageWorker {
 
   constructor(
     private readonly repo: ImagesRepo,
-    private readonly chats: ChatRepo,
+    private readonly quota: QuotaService,
     private readonly provider: ImageProvider,
     private readonly storage: FileStorage,
     private readonly options: ImageWorkerOptions,
@@ -210,8 +211,8 @@ export class ImageWorker {
       });
     }
     await this.repo.finish(job.id, "failed", reason, this.now());
-    if (job.quota_bucket === "plan" || job.quota_bucket === "extra") {
-      await this.chats.refundMessage(job.user_id, job.quota_bucket);
-    }
+    // Back to the period it was charged to (issue 13), read from the job.
+    const charge = decodeReservation(job.quota_bucket);
+    if (charge) await this.quota.refund(job.user_id, charge);
   }
 }

@@ -7,16 +7,16 @@ import {
   type PhotoType,
 } from "../../../common/constants";
 import type { Character, ChatHistoryRow, ChatSession, ImageJob, User } from "../../db/schema";
-import { AppError, badRequest, forbidden, notFound, tooMany } from "../../http/errors";
+import { AppError, badRequest, forbidden, notFound } from "../../http/errors";
 import { normalisePicture } from "../../http/uploads";
 import type { ImageProvider } from "../../providers/image/image";
 import { type LlmProvider, LlmUnavailableError } from "../../providers/llm/llm";
 import type { FileStorage } from "../../providers/storage/storage";
 import type { VisionProvider } from "../../providers/vision/vision";
-import { quotaPeriodKey } from "../auth/auth.service";
 import { type ChatRepo, newHistoryEntry } from "../chat/chat.repo";
 import { type ChatService, displayName, type ResolvedChat } from "../chat/chat.service";
 import { buildPrompt, cleanReply, stopStrings } from "../chat/prompt";
+import { encodeReservation, type QuotaService, type Reservation } from "../quota/quota.service";
 import {
   assertAdultConfirmed,
   assertAllowedContent,
@@ -78,6 +78,7 @@ export class ImagesService {
   constructor(
     private readonly repo: ImagesRepo,
     private readonly chats: ChatRepo,
+    private readonly quota: QuotaService,
     private readonly chat: ChatService,
     private readonly provider: ImageProvider,
     private readonly vision: VisionProvider,
@@ -117,18 +118,6 @@ export class ImagesService {
     if (!user.uncensored && mentionsSexualContent(text)) throw forbidden(UNCENSORED_ONLY, "plan:uncensored");
   }
 
-  private async reserve(user: User): Promise<"plan" | "extra"> {
-    const bucket = await this.chats.consumeMessage(user, quotaPeriodKey(user.quota_period, this.now()));
-    if (bucket) return bucket;
-    throw tooMany(
-      user.quota_period === "month"
-        ? `You have reached your limit of ${user.chat_limit} messages for this month. Add 100 messages for $1.99 or upgrade your plan.`
-        : `You have reached your limit of ${user.chat_limit} messages for today. Upgrade your plan to chat more.`,
-      "rate_limit:chat",
-      "/pricing",
-    );
-  }
-
   private newJob(
     user: User,
     entryId: string,
@@ -136,7 +125,7 @@ export class ImagesService {
     character: Character,
     description: string,
     type: PhotoType,
-    bucket: string,
+    charge: Reservation,
   ): ImageJob {
     const { prompt, negativePrompt } = buildImagePrompt(
       character,
@@ -156,7 +145,8 @@ export class ImagesService {
       height: size.height,
       seed: seedFor(character.id),
       status: "queued",
-      quota_bucket: bucket,
+      // The worker gives the message back to this period when the picture fails.
+      quota_bucket: encodeReservation(charge),
       attempts: 0,
       error: "",
       created_at: this.now(),
@@ -195,7 +185,7 @@ export class ImagesService {
     this.assertPictureContent(user, message);
     const picDesc = describeRequest(message);
     const session = await this.chats.ensureSession(user.id, chat.chatKey, Boolean(chat.groupId), this.now());
-    const bucket = await this.reserve(user);
+    const charge = await this.quota.reserve(user, this.now());
     const entry: ChatHistoryRow = {
       ...newHistoryEntry(session.id, character.id, message, this.now()),
       reply_message: IMAGE_PENDING_TEXT,
@@ -203,11 +193,11 @@ export class ImagesService {
       image_loading: 1,
       status: "replied",
     };
-    const job = this.newJob(user, entry.id, chat.chatKey, character, picDesc, input.type, bucket);
+    const job = this.newJob(user, entry.id, chat.chatKey, character, picDesc, input.type, charge);
     try {
       await this.repo.insertEntryWithJob(entry, job);
     } catch (error) {
-      await this.chats.refundMessage(user.id, bucket);
+      await this.quota.refund(user.id, charge);
       throw error;
     }
     await this.chats.touchSession(session.id, this.now());
@@ -237,12 +227,12 @@ export class ImagesService {
     const chat = await this.chat.resolveChat(user, session.chat_key);
     const character = chat.members.find((m) => m.id === owned.character_id) ?? chat.members[0];
     if (!character) throw notFound("Character not found.");
-    const bucket = await this.reserve(user);
-    const job = this.newJob(user, owned.id, chat.chatKey, character, description, input.type, bucket);
+    const charge = await this.quota.reserve(user, this.now());
+    const job = this.newJob(user, owned.id, chat.chatKey, character, description, input.type, charge);
     try {
       await this.repo.insertEntryWithJob(undefined, job, { image_loading: 1 });
     } catch (error) {
-      await this.chats.refundMessage(user.id, bucket);
+      await this.quota.refund(user.id, charge);
       throw error;
     }
     this.worker.kick();
@@ -279,9 +269,9 @@ export class ImagesService {
     const chat = await this.chat.resolveChat(user, session.chat_key).catch(() => undefined);
     const character = chat?.members.find((m) => m.id === entry.character_id);
     if (!chat || !character) return undefined;
-    const bucket = await this.chats.consumeMessage(user, quotaPeriodKey(user.quota_period, this.now()));
-    if (!bucket) return undefined;
-    const job = this.newJob(user, entry.id, chat.chatKey, character, asked.description, asked.type, bucket);
+    const charge = await this.quota.tryReserve(user, this.now());
+    if (!charge) return undefined;
+    const job = this.newJob(user, entry.id, chat.chatKey, character, asked.description, asked.type, charge);
     await this.repo.insertEntryWithJob(undefined, job, { image_loading: 1 });
     this.worker.kick();
     return { picDesc: asked.description, entry: { ...entry, image_loading: 1 } };
@@ -309,7 +299,7 @@ export class ImagesService {
       throw badRequest(`message: must be at most ${MESSAGE_MAX_LENGTH} characters`);
     assertAllowedContent("Message", words);
     const session = await this.chats.ensureSession(user.id, chat.chatKey, Boolean(chat.groupId), this.now());
-    const bucket = await this.reserve(user);
+    const charge = await this.quota.reserve(user, this.now());
     const file = `${randomUUID()}.jpg`;
     const entry: ChatHistoryRow = {
       ...newHistoryEntry(session.id, character.id, words, this.now()),
@@ -319,7 +309,7 @@ export class ImagesService {
       await this.storage.put(`${chat.chatKey}/user_photo/${file}`, jpeg);
       await this.repo.insertEntry(entry);
     } catch (error) {
-      await this.chats.refundMessage(user.id, bucket);
+      await this.quota.refund(user.id, charge);
       throw error;
     }
     await this.chats.touchSession(session.id, this.now());
@@ -334,7 +324,7 @@ export class ImagesService {
       return { success: true, message: "Photo sent.", entry: done };
     } catch (error) {
       await this.repo.updateEntry(entry.id, { status: "failed", error: String(error).slice(0, 500) });
-      await this.chats.refundMessage(user.id, bucket);
+      await this.quota.refund(user.id, charge);
       const message =
         error instanceof LlmUnavailableError
           ? error.message

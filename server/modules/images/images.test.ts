@@ -278,6 +278,28 @@ describeEachDatabase("images API", (dialect) => {
     expect(await jobCount(app)).toBe(2);
   }, 30_000);
 
+  it("a picture that fails after the day changed is given back to the day it was charged to", async () => {
+    const { app, double } = await imageApp(dialect, { double: { hold: true, fail: true } });
+    const user = await member(app);
+    const today = new Date().toISOString().slice(0, 10);
+    expect((await requestPhoto(app, user.token, user.characterId)).body.success).toBe(1);
+    const job = await app.db.db.selectFrom("image_jobs").selectAll().executeTakeFirstOrThrow();
+    expect(job.quota_bucket).toBe(`plan:${today}`);
+    await double!.received(1);
+    // Midnight passes while the picture is drawn, and the new day has one message of its own.
+    await app.db.db
+      .updateTable("users")
+      .set({ chat_period: "2999-01-01", chat_count: 1 })
+      .where("id", "=", user.userId)
+      .execute();
+    double!.release();
+    await app.images.idle();
+    expect((await app.db.db.selectFrom("image_jobs").select("status").executeTakeFirstOrThrow()).status).toBe(
+      "failed",
+    );
+    expect(await chatCount(app, user.userId)).toBe(1);
+  }, 30_000);
+
   it("content rules apply to picture prompts; explicit pictures only on uncensored plans", async () => {
     const { app, double } = await imageApp(dialect);
     const user = await member(app);
@@ -533,10 +555,11 @@ describeEachDatabase("images API", (dialect) => {
     // A fresh worker on the same tables, as a new process would start one.
     const { ImageWorker } = await import("./image-worker");
     const { ImagesRepo } = await import("./images.repo");
-    const { ChatRepo } = await import("../chat/chat.repo");
+    const { QuotaRepo } = await import("../quota/quota.repo");
+    const { QuotaService } = await import("../quota/quota.service");
     const worker = new ImageWorker(
       new ImagesRepo(app.db.db),
-      new ChatRepo(app.db.db),
+      new QuotaService(new QuotaRepo(app.db.db)),
       { name: "x", status: () => ({ ready: true, message: "" }), generate: () => new Promise(() => {}) },
       {
         put: async () => {},

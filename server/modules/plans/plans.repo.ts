@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 import type { Db } from "../../db/index";
 import type { Database, Plan, User } from "../../db/schema";
-import { quotaPeriodKey } from "../auth/auth.service";
+import { quotaPeriodKey } from "../quota/quota.service";
 
 /** The plan every account falls back to (spec 1: the free tier). */
 export const FREE_PLAN_NAME = "Free";

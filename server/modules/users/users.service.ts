@@ -5,7 +5,8 @@ import type { User } from "../../db/schema";
 import { badRequest, notFound } from "../../http/errors";
 import { normalisePicture } from "../../http/uploads";
 import type { FileStorage } from "../../providers/storage/storage";
-import { type AuthService, quotaPeriodKey } from "../auth/auth.service";
+import type { AuthService } from "../auth/auth.service";
+import { quotaPeriodKey } from "../quota/quota.service";
 
 /** The signed-in user's profile and password (spec 2 Profile, Change password; spec 7). */
 export class UsersService {

@@ -7,7 +7,8 @@ export interface MailMessage {
 
 /**
  * Outgoing mail behind one interface: SMTP (nodemailer) when SMTP_URL is set, otherwise an
- * outbox folder of .eml files with the subject and links logged, so flows work on a fresh machine.
+ * outbox folder of .eml files (recipient, subject and file logged, never the body), so flows work
+ * on a fresh machine.
  */
 export interface Mailer {
   readonly name: string;

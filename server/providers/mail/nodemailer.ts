@@ -27,7 +27,8 @@ export class SmtpMailer implements Mailer {
 
 /**
  * Writes each message as an .eml file under `dir` (nodemailer's stream transport builds the real
- * RFC 5322 message) and logs its subject and links: the default without SMTP.
+ * RFC 5322 message) and logs its recipient, subject and file: the default without SMTP. The body
+ * is never logged (issue 13): it can hold a password-reset link, which is read from the .eml file.
  */
 export class OutboxMailer implements Mailer {
   readonly name = "outbox";
@@ -47,9 +48,6 @@ export class OutboxMailer implements Mailer {
       `${new Date().toISOString().replace(/[:.]/g, "-")}-${info.messageId.replace(/[^\w.-]/g, "")}.eml`,
     );
     await fs.writeFile(file, info.message as Buffer);
-    const links = message.text.match(/https?:\/\/\S+/g) ?? [];
-    this.log(
-      `Mail to ${message.to}: "${message.subject}" written to ${file}${links.length ? ` (links: ${links.join(" ")})` : ""}`,
-    );
+    this.log(`Mail to ${message.to}: "${message.subject}" written to ${file}`);
   }
 }

@@ -9,7 +9,7 @@ describe("the outbox mailer (no SMTP configured)", () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "outbox-"));
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-  it("writes each message as an .eml file and logs its subject and links", async () => {
+  it("writes each message as an .eml file and logs its recipient, subject and file, never its links", async () => {
     const lines: string[] = [];
     const mailer = new OutboxMailer(dir, "Companion <no-reply@companion.local>", (l) => lines.push(l));
     await mailer.send({
@@ -24,6 +24,8 @@ describe("the outbox mailer (no SMTP configured)", () => {
     expect(parsed.to?.[0]?.address).toBe("ana@example.com");
     expect(parsed.text).toContain("http://localhost:3000/reset-password/abc123");
     expect(lines).toEqual([expect.stringContaining('"Reset your password"')]);
-    expect(lines[0]).toContain("links: http://localhost:3000/reset-password/abc123");
+    expect(lines[0]).toContain("ana@example.com");
+    expect(lines[0]).toContain(files[0]!);
+    expect(lines[0]).not.toContain("abc123");
   });
 });

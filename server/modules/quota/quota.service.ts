@@ -1,0 +1,80 @@
+import { ADDON_MESSAGES, ADDON_PRICE_CENTS } from "../../../common/constants";
+import type { User } from "../../db/schema";
+import { type AppError, tooMany } from "../../http/errors";
+import type { QuotaBucket, QuotaRepo, Reservation } from "./quota.repo";
+
+export type { QuotaBucket, Reservation } from "./quota.repo";
+
+/**
+ * The quota period a moment falls in (issue 5, documented in README): the UTC day "YYYY-MM-DD"
+ * for daily plans, the UTC month "YYYY-MM" for monthly ones.
+ * @param period the plan's quota period ("day" or "month"); @param now epoch milliseconds.
+ */
+export function quotaPeriodKey(period: string, now: number): string {
+  return new Date(now).toISOString().slice(0, period === "month" ? 7 : 10);
+}
+
+/**
+ * The answer at the limit (spec 9): 429 "rate_limit:chat" pointing to /pricing. Monthly plans are
+ * offered the add-on (ADDON_MESSAGES for ADDON_PRICE_CENTS), daily ones an upgrade.
+ */
+export function quotaLimitError(user: User): AppError {
+  const price = `$${(ADDON_PRICE_CENTS / 100).toFixed(2)}`;
+  return tooMany(
+    user.quota_period === "month"
+      ? `You have reached your limit of ${user.chat_limit} messages for this month. Add ${ADDON_MESSAGES} messages for ${price} or upgrade your plan.`
+      : `You have reached your limit of ${user.chat_limit} messages for today. Upgrade your plan to chat more.`,
+    "rate_limit:chat",
+    "/pricing",
+  );
+}
+
+/** A reservation as stored with a durable job (`image_jobs.quota_bucket`): "plan:2026-11-23". */
+export function encodeReservation(reservation: Reservation): string {
+  return `${reservation.bucket}:${reservation.period}`;
+}
+
+/**
+ * Reads a stored reservation: "plan:2026-11-23" or "extra:2026-11"; the older "plan" and
+ * "extra" (no period) read with period "" (refunded as before). @returns undefined for anything else.
+ */
+export function decodeReservation(stored: string): Reservation | undefined {
+  const [bucket, period = "", ...rest] = stored.split(":");
+  if (rest.length > 0 || (bucket !== "plan" && bucket !== "extra")) return undefined;
+  if (period && !/^\d{4}-\d{2}(-\d{2})?$/.test(period)) return undefined;
+  return { bucket: bucket as QuotaBucket, period };
+}
+
+/**
+ * The message quota, in one place for every area that runs a model for the user (chat,
+ * continuations, pictures, photos): the period, the reservation, the refund and the limit message.
+ * Every model run reserves one message first and gives it back when it produced nothing.
+ */
+export class QuotaService {
+  constructor(private readonly repo: QuotaRepo) {}
+
+  /**
+   * Reserves one message of the user's quota at `now` (epoch ms), atomically.
+   * @returns what was charged: the bucket and the period. @throws AppError 429 "rate_limit:chat"
+   *   (page /pricing) when the plan's count and the add-on messages are both used up.
+   */
+  async reserve(user: User, now: number): Promise<Reservation> {
+    const reservation = await this.tryReserve(user, now);
+    if (!reservation) throw quotaLimitError(user);
+    return reservation;
+  }
+
+  /** As `reserve`, without the error: @returns undefined at the limit (for optional extras). */
+  tryReserve(user: User, now: number): Promise<Reservation | undefined> {
+    return this.repo.reserve(user, quotaPeriodKey(user.quota_period, now));
+  }
+
+  /**
+   * Gives a reserved message back to the period it was charged to: a plan message charged on a
+   * day that has since ended is not taken off the new day's count; an add-on message always
+   * comes back.
+   */
+  refund(userId: string, reservation: Reservation): Promise<void> {
+    return this.repo.refund(userId, reservation);
+  }
+}
