@@ -6,6 +6,7 @@ import sharp from "sharp";
 import type { ChatHistoryEntry } from "../../common/api";
 import type { UsersTable } from "../../server/db/schema";
 import { writePngTextChunks } from "../../server/modules/characters/png-chunks";
+import { exchange, type RawResponse } from "./raw-http";
 import type { ListeningApp } from "./server";
 
 /** One answer of the server over real HTTP. */
@@ -103,6 +104,62 @@ export async function http(
     }
   }
   return { status: response.status, headers: response.headers, json, raw, elapsedMs };
+}
+
+/**
+ * Sends many requests so that they reach the server at the same moment ("last byte" sync): each
+ * on its own connection, everything but its last byte written first, then every last byte in
+ * the same tick once all connections are ready. Races are then decided by the server alone,
+ * not by how fast the client happened to send.
+ * @returns the raw responses, in order. @throws Error when one gets no response in 20 s.
+ */
+export async function sendAllAtOnce(
+  baseUrl: string,
+  requests: Array<{
+    method: string;
+    target: string;
+    token?: string;
+    form?: Record<string, string>;
+    parts?: Part[];
+  }>,
+): Promise<RawResponse[]> {
+  const { hostname, port } = new URL(baseUrl);
+  let ready = 0;
+  let go: () => void = () => {};
+  const started = new Promise<void>((resolve) => {
+    go = resolve;
+  });
+  return Promise.all(
+    requests.map((request) => {
+      const headers: Record<string, string> = { host: `${hostname}:${port}`, connection: "close" };
+      if (request.token) headers.authorization = `Bearer ${request.token}`;
+      let body = Buffer.alloc(0);
+      if (request.form) {
+        headers["content-type"] = "application/x-www-form-urlencoded";
+        body = Buffer.from(new URLSearchParams(request.form).toString());
+      } else if (request.parts) {
+        const built = multipartBody(request.parts);
+        headers["content-type"] = built.contentType;
+        body = built.body;
+      }
+      headers["content-length"] = String(body.length);
+      const head = `${request.method} ${request.target} HTTP/1.1\r\n${Object.entries(headers)
+        .map(([k, v]) => `${k}: ${v}`)
+        .join("\r\n")}\r\n\r\n`;
+      const bytes = Buffer.concat([Buffer.from(head, "latin1"), body]);
+      return exchange(
+        hostname,
+        Number(port),
+        (socket) => {
+          socket.write(bytes.subarray(0, -1));
+          void started.then(() => socket.write(bytes.subarray(-1)));
+          ready += 1;
+          if (ready === requests.length) setTimeout(go, 50);
+        },
+        20_000,
+      );
+    }),
+  );
 }
 
 /** A signed-in demo user (Free plan) over HTTP. */
