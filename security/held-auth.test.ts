@@ -9,6 +9,7 @@ import {
   createGroup,
   http,
   inBatches,
+  PUBLIC_ROUTES,
   type RouteEntry,
   routeTable,
   type Session,
@@ -17,30 +18,6 @@ import {
   signIn,
 } from "./support/fixtures";
 import { type ListeningApp, startListening } from "./support/server";
-
-/**
- * Routes anyone may call without a session (spec 7 "Authentication" and "Public pages", the
- * payment provider's webhook, OAuth, health and the version file). Every other route of the
- * route table must refuse a request without a valid bearer token: a route added later is
- * protected by default, or has to be named here.
- */
-const PUBLIC_ROUTES = new Set([
-  "POST /api/auth/login",
-  "POST /api/auth/demo-login",
-  "POST /api/auth/device-login",
-  "POST /api/auth/forgot-password",
-  "POST /api/auth/extend",
-  "POST /api/auth/logout",
-  "PATCH /api/users/change-password",
-  "POST /api/users/free/subscribe/process",
-  "POST /api/contact",
-  "GET /api/payment/pricing",
-  "POST /api/payment/webhook",
-  "GET /api/auth/oauth/:platform/start",
-  "POST /api/:platform/callback",
-  "GET /api/health",
-  "GET /meta.json",
-]);
 
 const base64url = (value: object | string) =>
   Buffer.from(typeof value === "string" ? value : JSON.stringify(value)).toString("base64url");

@@ -15,6 +15,7 @@ import {
   jpegOf,
   listFiles,
   type Part,
+  protectedRoutes,
   type Session,
   sendMessage,
   setUser,
@@ -22,6 +23,32 @@ import {
   signInMember,
 } from "./support/fixtures";
 import { type ListeningApp, startListening } from "./support/server";
+
+/**
+ * Protected routes that take no id of anything a user owns (preset and plan ids are public, the
+ * voice preview takes a voice name, create and import make new things). Every other protected
+ * route must be in the attack list below, so a new id-taking route is attacked or named here.
+ */
+const TAKES_NO_OWNED_ID = new Set([
+  "GET /api/characters/list/chat",
+  "GET /api/characters/selection",
+  "POST /api/characters/create-preselect",
+  "GET /api/characters/languages",
+  "GET /api/characters/voices",
+  "GET /api/characters/voice",
+  "GET /api/characters/voice/preview",
+  "POST /api/characters/create",
+  "POST /api/characters/create-random",
+  "POST /api/characters/import",
+  "GET /api/chat/capabilities",
+  "POST /api/chat/transcribe",
+  "POST /api/users/confirm-age",
+  "POST /api/payment/checkout",
+  "POST /api/payment/addon",
+  "POST /api/payment/portal",
+  "POST /api/auth/devices",
+  "GET /api/auth/devices",
+]);
 
 /** One request user B makes with user A's ids, and what it must answer. */
 interface Attack {
@@ -346,6 +373,21 @@ describeEachDatabase("held: IDOR, user B with user A's ids on every id-taking ro
       }),
     ),
   ];
+
+  it("every protected route of the route table is attacked below or named as taking no owned id", () => {
+    const attacked = new Set(
+      attacks().map((attack) => {
+        const route = ADMIN_ROUTES.find(
+          (r) => r.method === attack.method && r.url.replace(":id", a.userId) === attack.url,
+        );
+        return `${attack.method} ${route ? route.url : attack.url.split("?")[0]!.replace(/\/$/, "")}`;
+      }),
+    );
+    const missing = protectedRoutes(t.app)
+      .map((r) => `${r.method} ${r.url}`)
+      .filter((r) => !attacked.has(r) && !TAKES_NO_OWNED_ID.has(r));
+    expect(missing).toEqual([]);
+  });
 
   it("every id-taking route answers B 404 (403 in the admin area) for A's ids, and leaks nothing of A", async () => {
     const failures: string[] = [];

@@ -334,6 +334,37 @@ export function routeTable(app: FastifyInstance): RouteEntry[] {
   return routes;
 }
 
+/**
+ * Routes anyone may call without a session (spec 7 "Authentication" and "Public pages", the
+ * payment provider's webhook, OAuth, health and the version file). Every other route of the
+ * route table must refuse a request without a valid bearer token: a route added later is
+ * protected by default, or has to be named here.
+ */
+export const PUBLIC_ROUTES = new Set([
+  "POST /api/auth/login",
+  "POST /api/auth/demo-login",
+  "POST /api/auth/device-login",
+  "POST /api/auth/forgot-password",
+  "POST /api/auth/extend",
+  "POST /api/auth/logout",
+  "PATCH /api/users/change-password",
+  "POST /api/users/free/subscribe/process",
+  "POST /api/contact",
+  "GET /api/payment/pricing",
+  "POST /api/payment/webhook",
+  "GET /api/auth/oauth/:platform/start",
+  "POST /api/:platform/callback",
+  "GET /api/health",
+  "GET /meta.json",
+]);
+
+/** The protected routes of the route table ("METHOD /path"), HEAD and the static wildcard left out. */
+export function protectedRoutes(app: FastifyInstance): RouteEntry[] {
+  return routeTable(app).filter(
+    (r) => r.url !== "*" && r.method !== "HEAD" && !PUBLIC_ROUTES.has(`${r.method} ${r.url}`),
+  );
+}
+
 // ---- Pictures and cards ------------------------------------------------------------------------
 
 /** A real PNG of the given size. */
