@@ -82,7 +82,7 @@ describeEachDatabase("held: IDOR, user B with user A's ids on every id-taking ro
   const secret = `A-private-${randomBytes(4).toString("hex")}`;
   const fact = `A-fact-${randomBytes(4).toString("hex")}`;
   let languageId = "";
-  let photo = Buffer.alloc(0);
+  let photo: Buffer = Buffer.alloc(0);
 
   /** Everything A can see of A's data, read as A. */
   const snapshotOfA = async () => {

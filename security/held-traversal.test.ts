@@ -307,7 +307,7 @@ describe("held: path traversal in file names, stored names, voice names, ids and
     ];
     const failures: string[] = [];
     for (const target of targets) {
-      for (const headers of [{}, { cookie }]) {
+      for (const headers of [{}, { cookie }] as Array<Record<string, string>>) {
         let answer: Awaited<ReturnType<typeof rawRequest>>;
         try {
           answer = await rawRequest(t.url, "GET", target, { headers });

@@ -133,7 +133,7 @@ export async function sendAllAtOnce(
     requests.map((request) => {
       const headers: Record<string, string> = { host: `${hostname}:${port}`, connection: "close" };
       if (request.token) headers.authorization = `Bearer ${request.token}`;
-      let body = Buffer.alloc(0);
+      let body: Buffer = Buffer.alloc(0);
       if (request.form) {
         headers["content-type"] = "application/x-www-form-urlencoded";
         body = Buffer.from(new URLSearchParams(request.form).toString());
