@@ -102,6 +102,7 @@ describeEachDatabase(
         { name: "A's content cookie and no bearer", headers: { cookie } },
       );
 
+      // HEAD kept (it runs the GET route's hooks); `*` is /content/*, authorised by cookie.
       protectedRoutes = routeTable(t.app).filter(
         (r) => r.url !== "*" && !PUBLIC_ROUTES.has(`${r.method === "HEAD" ? "GET" : r.method} ${r.url}`),
       );

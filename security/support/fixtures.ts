@@ -358,7 +358,11 @@ export const PUBLIC_ROUTES = new Set([
   "GET /meta.json",
 ]);
 
-/** The protected routes of the route table ("METHOD /path"), HEAD and the static wildcard left out. */
+/**
+ * The protected routes of the route table, HEAD left out. The wildcard (`*`: find-my-way prints
+ * `/content/*` so) is left out too: files under /content/ are authorised by the content cookie,
+ * not a bearer token, and attacked by the content tests.
+ */
 export function protectedRoutes(app: FastifyInstance): RouteEntry[] {
   return routeTable(app).filter(
     (r) => r.url !== "*" && r.method !== "HEAD" && !PUBLIC_ROUTES.has(`${r.method} ${r.url}`),
