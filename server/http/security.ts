@@ -106,9 +106,27 @@ export async function registerSecurity(app: FastifyInstance): Promise<void> {
     }
   });
 
+  // No text field may carry a NUL character: PostgreSQL refuses it in text, and no field of the
+  // spec needs one. Refused as the client's mistake, on every route, before any handler runs.
+  app.addHook("preValidation", async (request) => {
+    if (hasNul(request.query) || hasNul(request.params) || hasNul(request.body)) {
+      throw badRequest("The request contains a NUL character.", "bad_input");
+    }
+  });
+
   app.addHook("onSend", async (request, reply, payload) => {
     // Answered before the body arrived (a 401, a 413): do not read the rest of it.
     if (!request.raw.complete && !reply.hasHeader("connection")) reply.header("connection", "close");
     return payload;
   });
+}
+
+/** Whether a parsed query, params or body (strings, arrays, objects; files skipped) holds "\u0000". */
+function hasNul(value: unknown, depth = 0): boolean {
+  if (typeof value === "string") return value.includes("\u0000");
+  if (depth > 8 || value === null || typeof value !== "object" || Buffer.isBuffer(value)) return false;
+  for (const [key, item] of Object.entries(value)) {
+    if (key.includes("\u0000") || hasNul(item, depth + 1)) return true;
+  }
+  return false;
 }
