@@ -257,6 +257,51 @@ describe.skipIf(!hasChromium)("profile and password in Chromium", () => {
   );
 
   it(
+    "lists the signed-in devices and revokes one: it is gone and can no longer sign in",
+    async () => {
+      const session = await member("devices@example.com", "devices password 1");
+      const register = async (name: string): Promise<string> => {
+        const answer = await fetch(`${base()}/api/auth/devices`, {
+          method: "POST",
+          headers: { Authorization: `Bearer ${session.token}` },
+          body: new URLSearchParams({ name }),
+        });
+        return ((await answer.json()) as Envelope<{ deviceId: string }>).data?.deviceId ?? "";
+      };
+      const phone = await register("Kitchen tablet");
+      await register("Work phone");
+      const page = await openSignedIn(session, "/user/profile");
+      const panel = page.getByRole("region", { name: "Signed-in devices" });
+      const devices = panel.getByRole("list", { name: "Signed-in devices" });
+      await devices.getByRole("listitem").filter({ hasText: "Kitchen tablet" }).waitFor();
+      expect(await devices.getByRole("listitem").count()).toBe(2);
+      expect(
+        await devices.getByRole("listitem").filter({ hasText: "Kitchen tablet" }).textContent(),
+      ).toContain("last signed in never");
+
+      const revoked = page.waitForResponse(
+        (response) =>
+          response.url().includes("/api/auth/devices?id=") && response.request().method() === "DELETE",
+      );
+      await panel.getByRole("button", { name: "Revoke Kitchen tablet" }).click();
+      expect((await revoked).status()).toBe(200);
+      await expectToast(page, "Kitchen tablet can no longer sign in.", SUCCESS);
+      await devices
+        .getByRole("listitem")
+        .filter({ hasText: "Kitchen tablet" })
+        .waitFor({ state: "detached" });
+      expect((await devices.getByRole("listitem").allTextContents()).join()).toContain("Work phone");
+      const deviceLogin = await fetch(`${base()}/api/auth/device-login`, {
+        method: "POST",
+        body: new URLSearchParams({ id: phone }),
+      });
+      expect(((await deviceLogin.json()) as Envelope).success).toBe(0);
+      await closePage(page);
+    },
+    TIMEOUT,
+  );
+
+  it(
     "slides the signed-in menu over 0.3 s, follows its entries, shows the footer and logs out",
     async () => {
       const session = await member("menu@example.com", "menu password 1");

@@ -5,7 +5,6 @@ import { startMailCatcher } from "../server/testing/mail";
 import { startTestServer } from "../server/testing/server";
 import {
   closePage,
-  demoSession,
   expectRed,
   expectToast,
   hasChromium,
@@ -96,8 +95,11 @@ describe.skipIf(!hasChromium)("sign-in and account recovery in Chromium", () => 
     const start = await fetch(`${base()}/api/auth/oauth/youtube/start`, { redirect: "manual" });
     const authorize = await fetch(start.headers.get("location") ?? "", { redirect: "manual" });
     const back = new URL(authorize.headers.get("location") ?? "");
+    // The browser that started the flow posts the callback with its binding cookie (issue 13).
+    const cookie = (start.headers.get("set-cookie") ?? "").split(";")[0] ?? "";
     const answer = await fetch(`${base()}/api/youtube/callback`, {
       method: "POST",
+      headers: { cookie },
       body: new URLSearchParams({
         code: back.searchParams.get("code") ?? "",
         state: back.searchParams.get("state") ?? "",
@@ -270,7 +272,13 @@ describe.skipIf(!hasChromium)("sign-in and account recovery in Chromium", () => 
   });
 
   it("device login runs by itself for a CompanionDevice/<id> user agent", async () => {
-    const session = await demoSession(base());
+    // Guests get no devices (issue 13): a member registers one.
+    await server?.createMember("device-e2e@example.com", "device password 1");
+    const signedIn = await fetch(`${base()}/api/auth/login`, {
+      method: "POST",
+      body: new URLSearchParams({ email: "device-e2e@example.com", password: "device password 1" }),
+    });
+    const session = ((await signedIn.json()) as { data: { token: string } }).data;
     const registered = await fetch(`${base()}/api/auth/devices`, {
       method: "POST",
       headers: { Authorization: `Bearer ${session.token}` },

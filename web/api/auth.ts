@@ -1,4 +1,4 @@
-import type { Envelope, LoginData, SessionUser } from "../../common/api";
+import type { Envelope, LoginData, SessionUser, SignedInDevice } from "../../common/api";
 import { apiRequest, ensureSuccess } from "./client";
 import { ApiError } from "./errors";
 
@@ -83,4 +83,18 @@ export async function extendToken(token: string): Promise<{ token: string; user?
   if (typeof next !== "string" || next === "") throw new ApiError("No token in extend answer", "envelope");
   const user = answer.data?.user;
   return { token: next, user: user !== undefined && typeof user.id === "string" ? user : undefined };
+}
+
+/** GET /auth/devices (ours, issue 13): the signed-in user's devices, newest first. Throws on success 0. */
+export async function listDevices(): Promise<SignedInDevice[]> {
+  const answer = ensureSuccess(await apiRequest<Envelope<SignedInDevice[]>>("/auth/devices"));
+  return answer.data ?? [];
+}
+
+/**
+ * DELETE /auth/devices?id=<device id> (ours, issue 13): revokes the device; the sessions it
+ * started end with it. Throws on success 0 (e.g. 404 for a device already gone).
+ */
+export async function revokeDevice(id: string): Promise<Envelope> {
+  return ensureSuccess(await apiRequest("/auth/devices", { method: "DELETE", query: { id } }));
 }

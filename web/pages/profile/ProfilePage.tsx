@@ -3,12 +3,13 @@ import { Spinner } from "../../components/Spinner";
 import { useProfile } from "../../hooks/useProfile";
 import { useSessionUser } from "../../hooks/useSessionUser";
 import { useSessionUserRefresh } from "../../hooks/useSessionUserRefresh";
+import { DevicesPanel } from "./components/DevicesPanel";
 import { PlanPanel } from "./components/PlanPanel";
 import { ProfileForm } from "./components/ProfileForm";
 
 /**
  * `/user/profile` (spec 2 "Profile"): loads GET /users/profile/?id=<user id> and shows the form,
- * then the plan panel (issue 9: add-on, manage subscription).
+ * then the plan panel (issue 9: add-on, manage subscription) and the signed-in devices (issue 13).
  */
 export function ProfilePage() {
   const user = useSessionUser();
@@ -37,6 +38,8 @@ export function ProfilePage() {
           <PlanPanel profile={profile.data} />
         </div>
       )}
+      {/* A guest's session user carries no e-mail (spec 3); guests get no devices (issue 13). */}
+      {user !== null && <DevicesPanel guest={user.userEmail === ""} />}
     </section>
   );
 }
