@@ -1,5 +1,6 @@
 import { OAuth2Server } from "oauth2-mock-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestApp } from "../server/testing/server";
 import { type ListeningApp, startListening } from "./support/server";
 
 /**
@@ -67,6 +68,27 @@ describe("OAuth sign-in is bound to the browser that started it", () => {
     expect(setCookie).toMatch(/; Max-Age=600/);
     // Plain HTTP here: no Secure flag (it is added behind https).
     expect(setCookie).not.toMatch(/Secure/);
+  });
+
+  it("marks the cookie Secure behind a trusted TLS proxy", async () => {
+    const behindProxy = await createTestApp({
+      env: {
+        TRUST_PROXY: "true",
+        OAUTH_YOUTUBE_CLIENT_ID: "companion-client",
+        OAUTH_YOUTUBE_AUTHORIZE_URL: `${provider.issuer.url}/authorize`,
+        OAUTH_YOUTUBE_TOKEN_URL: `${provider.issuer.url}/token`,
+      },
+    });
+    try {
+      const start = await behindProxy.app.inject({
+        method: "GET",
+        url: "/api/auth/oauth/youtube/start",
+        headers: { "x-forwarded-proto": "https" },
+      });
+      expect(String(start.headers["set-cookie"])).toMatch(/; HttpOnly; SameSite=Lax; Max-Age=600; Secure$/);
+    } finally {
+      await behindProxy.dispose();
+    }
   });
 
   it("refuses the attacker's code and state posted by a victim's browser without the cookie", async () => {
