@@ -277,7 +277,7 @@ describe.skipIf(!hasChromium)("profile and password in Chromium", () => {
       expect(await devices.getByRole("listitem").count()).toBe(2);
       expect(
         await devices.getByRole("listitem").filter({ hasText: "Kitchen tablet" }).textContent(),
-      ).toContain("last signed in never");
+      ).toContain("not used yet");
 
       const revoked = page.waitForResponse(
         (response) =>

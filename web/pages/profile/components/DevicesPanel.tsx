@@ -43,8 +43,10 @@ export function DevicesPanel({ guest }: { guest: boolean }) {
                 <div>
                   <strong>{device.name}</strong>
                   <p className="muted">
-                    Added {when(device.createdAt)} · last signed in{" "}
-                    {device.lastUsedAt === null ? "never" : when(device.lastUsedAt)}
+                    Added {when(device.createdAt)} ·{" "}
+                    {device.lastUsedAt === null
+                      ? "not used yet"
+                      : `last signed in ${when(device.lastUsedAt)}`}
                   </p>
                 </div>
                 <button
