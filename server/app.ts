@@ -36,6 +36,7 @@ import { CharactersService } from "./modules/characters/characters.service";
 import { ChatRepo } from "./modules/chat/chat.repo";
 import { chatRoutes } from "./modules/chat/chat.routes";
 import { ChatService } from "./modules/chat/chat.service";
+import { answerMissingContent, contentRoutes } from "./modules/images/content.routes";
 import { contentSecret, guardChatContent } from "./modules/images/content-access";
 import { ImageWorker } from "./modules/images/image-worker";
 import { ImagesRepo } from "./modules/images/images.repo";
@@ -96,8 +97,6 @@ export interface App {
   llmReady: Promise<void>;
   close(): Promise<void>;
 }
-
-const IMAGE_PATH = /\.(jpe?g|png|webp|gif)$/i;
 
 /**
  * Builds the whole server: database (migrated and seeded), providers, services and routes.
@@ -301,7 +300,7 @@ export async function buildApp(config: AppConfig, options: { llm?: LlmProvider }
   characterRoutes(app, characters, auth);
   chatRoutes(app, chat, auth, voice, images);
   imagesRoutes(app, images, auth);
-  guardChatContent(app, db.db, contentSecret(config.CONTENT_SECRET, config.dataDir));
+  const contentAccess = guardChatContent(app, db.db, contentSecret(config.CONTENT_SECRET, config.dataDir));
   voiceRoutes(app, voice, auth);
   memoryRoutes(app, memory, chat, auth);
 
@@ -318,7 +317,10 @@ export async function buildApp(config: AppConfig, options: { llm?: LlmProvider }
   );
 
   fs.mkdirSync(config.contentDir, { recursive: true });
-  await app.register(fastifyStatic, { root: config.contentDir, prefix: "/content/", decorateReply: true });
+  // Only `reply.sendFile` (used by contentRoutes and the SPA fallback): /content/ is served by
+  // contentRoutes, which authorises the same normalised path it sends (issue 13).
+  await app.register(fastifyStatic, { root: config.contentDir, serve: false, decorateReply: true });
+  contentRoutes(app, config.contentDir, contentAccess);
   const webRoot = path.resolve(config.WEB_DIST_DIR);
   const hasWeb = fs.existsSync(path.join(webRoot, "index.html"));
   if (hasWeb) {
@@ -330,11 +332,8 @@ export async function buildApp(config: AppConfig, options: { llm?: LlmProvider }
     if (url.startsWith("/api/") || url === "/api") {
       return reply.status(404).send(fail(`Unknown API path: ${request.method} ${url}`));
     }
-    if (url.startsWith("/content/")) {
-      // spec 3: the fallback picture is user.jpg.
-      if (IMAGE_PATH.test(url)) return reply.sendFile("user.jpg", config.contentDir);
-      return reply.status(404).send(fail("Not found."));
-    }
+    // spec 3: a missing public picture is user.jpg; a chat's missing file is a 404 like a refusal.
+    if (url.startsWith("/content/")) return answerMissingContent(request, reply, config.contentDir);
     if (request.method === "GET" && hasWeb && !path.extname(url)) {
       return reply.sendFile("index.html", webRoot);
     }
