@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { User } from "../db/schema";
 import { notFound, unauthorized } from "./errors";
@@ -50,4 +51,13 @@ export function currentUser(request: FastifyRequest): User {
  */
 export function assertSelf(userId: string, id: string | undefined): void {
   if (id && id !== userId) throw notFound("User not found.");
+}
+
+/**
+ * How a bearer token or a device secret is stored and looked up: sha256, lower-case hex. Only
+ * this hash is kept (`auth_tokens.token_hash`, `devices.secret_hash`); the picture cookie names a
+ * session by it too.
+ */
+export function secretHash(secret: string): string {
+  return createHash("sha256").update(secret).digest("hex");
 }

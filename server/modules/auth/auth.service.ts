@@ -1,7 +1,8 @@
-import { createHash, randomBytes, randomUUID } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import argon2 from "argon2";
 import { TOKEN_LIFETIME_MS } from "../../../common/constants";
 import type { Device, User } from "../../db/schema";
+import { secretHash } from "../../http/auth";
 import { AppError, forbidden, notFound, unauthorized } from "../../http/errors";
 import type { FileStorage } from "../../providers/storage/storage";
 import { quotaPeriodKey } from "../quota/quota.service";
@@ -20,7 +21,7 @@ export interface SignIn {
 const blockedAccount = () =>
   new AppError("account_blocked", 403, "This account is blocked. Please contact us.");
 
-const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
+const hashToken = secretHash;
 
 /**
  * Sign-in, token lifetime, devices and demo accounts (issue 2). Tokens are 256-bit random

@@ -1,8 +1,9 @@
-import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import type { FastifyInstance } from "fastify";
 import type { Db } from "../../db/index";
+import { secretHash } from "../../http/auth";
 import { ContentAccessRepo } from "./content-access.repo";
 
 /** The cookie that lets a browser's <img> tags load its own chat pictures. */
@@ -29,12 +30,10 @@ export function contentSecret(configured: string, dataDir: string): string {
 }
 
 /**
- * The session a bearer token names, as stored in `auth_tokens.token_hash`: sha256, lower-case
- * hex (the hash AuthService stores at sign-in).
+ * The session a bearer token names, as stored in `auth_tokens.token_hash` (`secretHash`, the
+ * hash AuthService stores at sign-in).
  */
-export function sessionHash(bearer: string): string {
-  return createHash("sha256").update(bearer).digest("hex");
-}
+export const sessionHash = secretHash;
 
 const sign = (secret: string, payload: string) =>
   createHmac("sha256", secret).update(payload).digest("base64url");
