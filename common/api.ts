@@ -1,12 +1,18 @@
+import type { ErrorCode } from "./errors";
+
 /**
  * Wire shapes of the API (spec sections 3 and 7). Field names here are exactly the spec's;
  * the server's presenters build them and the SPA reads them.
  */
 
-/** spec 3: the response envelope of every call. `success` 1 means ok. */
+/**
+ * spec 3: the response envelope of every call. `success` 1 means ok. Failures also carry `code`
+ * (issue 14: common/errors.ts), the stable name the SPA decides on.
+ */
 export interface Envelope<T = unknown> {
   success: 0 | 1;
   message: string;
+  code?: ErrorCode;
   page?: string;
   data?: T;
 }

@@ -48,6 +48,7 @@ describe("sign-in limits stop credential stuffing", () => {
     expect(refused?.json()).toEqual({
       success: 0,
       message: expect.stringMatching(/^Too many attempts\. Please wait \d+ minutes? and try again\.$/),
+      code: "rate_limit",
     });
     expect(retryAfter(refused!)).toBeGreaterThan(14 * 60);
     expect(retryAfter(refused!)).toBeLessThanOrEqual(15 * 60);

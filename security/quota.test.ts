@@ -102,6 +102,7 @@ describeEachDatabase("quota: every model run is accounted", (dialect) => {
       expect(refused.body).toEqual({
         success: 0,
         message: `You have reached your limit of ${chat_limit} messages for today. Upgrade your plan to chat more.`,
+        code: "rate_limit:chat",
         page: "/pricing",
       });
     }
@@ -130,7 +131,7 @@ describeEachDatabase("quota: every model run is accounted", (dialect) => {
     const calls = state.chatCalls;
     const refused = await continueReply(s.token, s.entryId);
     expect(refused.status).toBe(400);
-    expect(refused.body).toEqual({ success: 0, message: "This reply cannot be continued any more." });
+    expect(refused.body).toEqual({ success: 0, message: "This reply cannot be continued any more.", code: "continue_limit" });
     expect(state.chatCalls).toBe(calls);
     expect((await quota(s.userId)).chat_count).toBe(count);
   });

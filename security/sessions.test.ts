@@ -74,6 +74,7 @@ describeEachDatabase("sessions and devices end when they must", (dialect) => {
     expect((await deviceLogin(device)).body).toEqual({
       success: 0,
       message: "This device is not registered. Please sign in with your e-mail and password.",
+      code: "invalid_device",
     });
     expect(await signedIn(deviceToken)).toBe(401);
     expect(await signedIn(other)).toBe(401);
@@ -156,6 +157,7 @@ describeEachDatabase("sessions and devices end when they must", (dialect) => {
     expect(answer.body).toEqual({
       success: 0,
       message: "Guest accounts cannot register devices. Please create an account first.",
+      code: "demo_device",
     });
     expect((await api("GET", "/api/auth/devices", { token })).body.data).toEqual([]);
   });
@@ -176,7 +178,11 @@ describeEachDatabase("sessions and devices end when they must", (dialect) => {
       form: { token: owner.token },
     });
     expect(extended.status).toBe(401);
-    expect(extended.body).toEqual({ success: 0, message: "Session expired, please login again." });
+    expect(extended.body).toEqual({
+      success: 0,
+      message: "Session expired, please login again.",
+      code: "unauthorized",
+    });
     expect(await signedIn(owner.token)).toBe(401);
 
     // 29 days in: still extended, but never past the 30-day ceiling.

@@ -10,7 +10,7 @@ import { migrateToLatest } from "./db/migrations";
 import { seed } from "./db/seed";
 import type { AppConfig } from "./env";
 import { requireUser } from "./http/auth";
-import { fail } from "./http/envelope";
+import { fail, failBody, failStatus } from "./http/envelope";
 import { AppError } from "./http/errors";
 import { rateLimitError } from "./http/rate-limit";
 import {
@@ -223,15 +223,9 @@ export async function buildApp(config: AppConfig, options: { llm?: LlmProvider }
   });
 
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
-    if (error instanceof AppError) {
-      return reply.status(error.status).send(fail(error.message, error.page));
-    }
-    const status = error.statusCode ?? 500;
-    if (status >= 500) {
-      request.log.error(error);
-      return reply.status(500).send(fail("Something went wrong on our side. Please try again."));
-    }
-    return reply.status(status).send(fail(error.message || "Invalid request."));
+    // Errors of ours that are not the client's (no AppError) are logged; the wire gets a plain line.
+    if (!(error instanceof AppError) && failStatus(error) >= 500) request.log.error(error);
+    return reply.status(failStatus(error)).send(failBody(error));
   });
 
   const logError = (error: unknown) => app.log.error(error);
@@ -330,14 +324,14 @@ export async function buildApp(config: AppConfig, options: { llm?: LlmProvider }
   app.setNotFoundHandler((request, reply) => {
     const url = request.url.split("?")[0] ?? "";
     if (url.startsWith("/api/") || url === "/api") {
-      return reply.status(404).send(fail(`Unknown API path: ${request.method} ${url}`));
+      return reply.status(404).send(fail(`Unknown API path: ${request.method} ${url}`, "not_found"));
     }
     // spec 3: a missing public picture is user.jpg; a chat's missing file is a 404 like a refusal.
     if (url.startsWith("/content/")) return answerMissingContent(request, reply, config.contentDir);
     if (request.method === "GET" && hasWeb && !path.extname(url)) {
       return reply.sendFile("index.html", webRoot);
     }
-    return reply.status(404).send(fail("Not found."));
+    return reply.status(404).send(fail("Not found.", "not_found"));
   });
 
   const cleanup = async () => {

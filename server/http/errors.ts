@@ -1,32 +1,39 @@
+import { ERROR_STATUS, type ErrorCode } from "../../common/errors";
+
 /**
- * The one error type of the server: a stable code, an HTTP status and the message the user is
- * shown. The error handler in server/app.ts turns it into the spec's envelope.
+ * The one error type of the server: a stable code (common/errors.ts), the HTTP status derived from
+ * it, and the message the user is shown. The error handler (server/http/setup.ts) turns it into
+ * the spec's envelope through `failBody`.
  */
 export class AppError extends Error {
+  /** The HTTP status of this code (`ERROR_STATUS`). */
+  readonly status: number;
+
   constructor(
-    readonly code: string,
-    readonly status: number,
+    readonly code: ErrorCode,
     message: string,
     /** A page the SPA should open next (spec 3: the envelope's `page`). */
     readonly page?: string,
   ) {
     super(message);
     this.name = "AppError";
+    this.status = ERROR_STATUS[code];
   }
 }
 
 /** 400: the request is malformed or a field breaks a rule. */
-export const badRequest = (message: string, code = "bad_request") => new AppError(code, 400, message);
+export const badRequest = (message: string, code: ErrorCode = "bad_request") => new AppError(code, message);
 /** 401: no valid session; the SPA logs out (spec 8). */
 export const unauthorized = (message = "Session expired, please login again.") =>
-  new AppError("unauthorized", 401, message);
+  new AppError("unauthorized", message);
 /** 403: signed in but not allowed (e.g. a plan flag). */
-export const forbidden = (message: string, code = "forbidden") => new AppError(code, 403, message);
+export const forbidden = (message: string, code: ErrorCode = "forbidden") => new AppError(code, message);
 /**
  * 404: unknown id, or an id that belongs to someone else. Both answer the same so that ids of
  * other users cannot be probed.
  */
-export const notFound = (message = "Not found.", code = "not_found") => new AppError(code, 404, message);
+export const notFound = (message = "Not found.", code: ErrorCode = "not_found") =>
+  new AppError(code, message);
 /** 429: a quota or rate limit is reached. */
-export const tooMany = (message: string, code = "rate_limit", page?: string) =>
-  new AppError(code, 429, message, page);
+export const tooMany = (message: string, code: ErrorCode = "rate_limit", page?: string) =>
+  new AppError(code, message, page);

@@ -20,7 +20,7 @@ export function rateLimit(max: number, windowMs: number, key?: (request: Fastify
 
 /** Builds the 429 error of the rate limiter (registered once in server/app.ts). */
 export function rateLimitError(_request: FastifyRequest, context: { after: string }): AppError {
-  return new AppError("rate_limit", 429, `Too many attempts. Please wait ${context.after} and try again.`);
+  return new AppError("rate_limit", `Too many attempts. Please wait ${context.after} and try again.`);
 }
 
 /** Key: client IP plus the e-mail in the body, so one attacker cannot lock out an address for everyone. */
@@ -78,7 +78,6 @@ export function limitBy(
       reply.header("retry-after", limit.ttlInSeconds);
       throw new AppError(
         "rate_limit",
-        429,
         `${options.message} Please wait ${wait(limit.ttlInSeconds)} and try again.`,
       );
     },

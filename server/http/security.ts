@@ -93,7 +93,6 @@ export async function registerSecurity(app: FastifyInstance): Promise<void> {
     if (declared > limit) {
       throw new AppError(
         "payload_too_large",
-        413,
         `The request is too large (at most ${Math.round(limit / 1024 / 1024)} MB).`,
       );
     }

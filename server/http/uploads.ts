@@ -35,7 +35,7 @@ export async function normalisePicture(bytes: Buffer): Promise<Buffer> {
   const pixels = (meta.width ?? 0) * (meta.height ?? 0);
   if (!pixels) throw badRequest("photo: the image could not be read.", "bad_image");
   if (pixels > MAX_INPUT_PIXELS) {
-    throw new AppError("image_too_large", 413, "photo: the image is too large (at most 40 megapixels).");
+    throw new AppError("image_too_large", "photo: the image is too large (at most 40 megapixels).");
   }
   try {
     return await sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS })

@@ -19,7 +19,7 @@ export interface SignIn {
 
 /** issue 9: a blocked account cannot sign in (its tokens are refused too, see AuthRepo). */
 const blockedAccount = () =>
-  new AppError("account_blocked", 403, "This account is blocked. Please contact us.");
+  new AppError("account_blocked", "This account is blocked. Please contact us.");
 
 const hashToken = secretHash;
 
@@ -60,7 +60,7 @@ export class AuthService {
     const hash = user?.password_hash ?? (await this.dummyHash);
     const valid = await argon2.verify(hash, password).catch(() => false);
     if (!user?.password_hash || !valid) {
-      throw new AppError("invalid_credentials", 200, "Invalid email or password.");
+      throw new AppError("invalid_credentials", "Invalid email or password.");
     }
     return this.signInAs(user);
   }
@@ -189,7 +189,6 @@ export class AuthService {
     if (!device)
       throw new AppError(
         "invalid_device",
-        200,
         "This device is not registered. Please sign in with your e-mail and password.",
       );
     return this.signInAs(device.user, { deviceId: device.deviceId });

@@ -168,6 +168,7 @@ describeEachDatabase("character form, delete, random, voices and plan rules", (d
     expect(res.body).toEqual({
       success: 0,
       message: "Voices are not available yet: no text-to-speech engine is configured on this server.",
+      code: "tts_unavailable",
     });
     expect((await call(t.app, "GET", "/api/characters/voice/preview/?v=Nope", { token })).status).toBe(404);
   });

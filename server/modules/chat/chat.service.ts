@@ -96,7 +96,7 @@ export class ChatService {
       if (id) throw notFound("Chat not found.");
     }
     const [first] = await this.characters.listByUser(user.id);
-    if (!first) throw new AppError("no_character", 404, "Choose a character first.");
+    if (!first) throw new AppError("no_character", "Choose a character first.");
     return { chatKey: first.id, groupId: "", members: [first] };
   }
 

@@ -68,7 +68,7 @@ export function inlineDisposition(name: string): string {
 
 function notFound(reply: FastifyReply): FastifyReply {
   reply.removeHeader("content-disposition");
-  return reply.status(404).header("cache-control", "no-store").send(fail("Not found."));
+  return reply.status(404).header("cache-control", "no-store").send(fail("Not found.", "not_found"));
 }
 
 /**

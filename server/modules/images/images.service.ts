@@ -109,7 +109,7 @@ export class ImagesService {
     if (!user.image_generation) throw forbidden(NO_PLAN_PICTURES, "plan:images");
     assertAdultConfirmed(user);
     const status = this.provider.status();
-    if (!status.ready) throw new AppError("images_unavailable", 200, status.message);
+    if (!status.ready) throw new AppError("images_unavailable", status.message);
   }
 
   /** Content rules of every plan, then the plan's own: explicit pictures only when uncensored. */

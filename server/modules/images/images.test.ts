@@ -226,7 +226,7 @@ describeEachDatabase("images API", (dialect) => {
         const other = await app.app.inject({ url, headers: cookie ? { cookie } : {} });
         expect(other.statusCode).toBe(404);
         expect(other.rawPayload.includes(real.subarray(0, 64))).toBe(false);
-        expect(other.json()).toEqual({ success: 0, message: "Not found." });
+        expect(other.json()).toEqual({ success: 0, message: "Not found.", code: "not_found" });
       }
     }
     // Alice's group chat folder is hers too.

@@ -134,7 +134,7 @@ export class OAuthService {
 
   private client(platform: string): OAuthClient {
     const client = this.clients[platform];
-    if (!client) throw new AppError("not_found", 404, `Unknown sign-in platform: ${platform}`);
+    if (!client) throw new AppError("not_found", `Unknown sign-in platform: ${platform}`);
     if (!client.configured) {
       throw badRequest(`Sign-in with ${platform} is not configured on this server.`, "oauth_unconfigured");
     }

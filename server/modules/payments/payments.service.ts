@@ -71,14 +71,13 @@ export class PaymentsService {
   }
 
   private requireEnabled(): void {
-    if (!this.provider.enabled) throw new AppError("payments_off", 200, PAYMENTS_OFF_MESSAGE);
+    if (!this.provider.enabled) throw new AppError("payments_off", PAYMENTS_OFF_MESSAGE);
   }
 
   private requireMember(user: User): void {
     if (user.is_demo) {
       throw new AppError(
         "demo_account",
-        200,
         "Guest accounts cannot buy plans. Please sign in with your own account first.",
         "/login",
       );
@@ -104,7 +103,6 @@ export class PaymentsService {
     if (!plan.stripe_price_id) {
       throw new AppError(
         "not_sold_online",
-        200,
         `${plan.name} is not sold here: see its page, or contact us to have it granted.`,
         plan.url,
       );
@@ -113,7 +111,6 @@ export class PaymentsService {
     if (user.stripe_subscription_id && user.plan_ends_at === null) {
       throw new AppError(
         "already_subscribed",
-        200,
         plan.id === user.plan_id
           ? `You are already on ${plan.name}.`
           : "You already have a subscription: change or cancel it with Manage subscription on your profile.",
@@ -156,7 +153,7 @@ export class PaymentsService {
   async portal(user: User): Promise<string> {
     this.requireEnabled();
     if (!user.stripe_customer_id) {
-      throw new AppError("no_subscription", 200, "You have no online subscription to manage.", "/pricing");
+      throw new AppError("no_subscription", "You have no online subscription to manage.", "/pricing");
     }
     const page = await this.provider.createPortalSession({
       customerId: user.stripe_customer_id,
@@ -172,7 +169,7 @@ export class PaymentsService {
    *   is not stored); 400 when payments are off.
    */
   async handleWebhook(rawBody: Buffer, signature: string): Promise<WebhookResult> {
-    if (!this.provider.enabled) throw badRequest(PAYMENTS_OFF_MESSAGE, "payments_off");
+    if (!this.provider.enabled) throw badRequest(PAYMENTS_OFF_MESSAGE, "webhook_off");
     let event: PaymentEvent;
     try {
       event = this.provider.verifyWebhook(rawBody, signature);

@@ -507,7 +507,7 @@ describe("payments off (no STRIPE_SECRET_KEY)", () => {
     ] as const) {
       const res = await call(t.app, "POST", path, { token, form });
       expect(res.status).toBe(200);
-      expect(res.body).toEqual({ success: 0, message: PAYMENTS_OFF_MESSAGE });
+      expect(res.body).toEqual({ success: 0, message: PAYMENTS_OFF_MESSAGE, code: "payments_off" });
     }
     const plans = (await call(t.app, "GET", "/api/payment/pricing")).body.data as PricingRow[];
     expect(plans.every((p) => p.pricingCheckout === 0)).toBe(true);

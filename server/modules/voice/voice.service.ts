@@ -119,7 +119,7 @@ export class VoiceService {
    */
   async preview(voiceName: string): Promise<string> {
     const voice = await this.characters.findVoice(voiceName);
-    if (!voice) throw new AppError("not_found", 404, "Unknown voice.");
+    if (!voice) throw new AppError("not_found", "Unknown voice.");
     return this.speak(voice, PREVIEW_TEXT[voice.language_code] ?? PREVIEW_TEXT.en!);
   }
 
@@ -198,7 +198,6 @@ export class VoiceService {
     if (bytes.length > this.options.maxRecordingBytes) {
       throw new AppError(
         "recording_too_large",
-        413,
         `The recording is too long (at most ${Math.floor(this.options.maxRecordingBytes / 1024)} KB).`,
       );
     }
@@ -230,7 +229,7 @@ export class VoiceService {
             (!input.characterId || r.character_id === input.characterId),
         )
         .at(-1);
-      if (!greeting) throw new AppError("not_found", 404, "This chat has no greeting.");
+      if (!greeting) throw new AppError("not_found", "This chat has no greeting.");
       result = { success: true, message: "Greeting.", entry: greeting, modelMs: 0 };
     } else {
       result = await this.chat.sendMessage(user, {

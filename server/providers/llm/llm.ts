@@ -57,7 +57,7 @@ export interface LlmProvider {
 /** The model is not configured, still loading or downloading: the chat answers success 0. */
 export class LlmUnavailableError extends AppError {
   constructor(message: string) {
-    super("llm_unavailable", 200, message);
+    super("llm_unavailable", message);
   }
 }
 

@@ -34,18 +34,17 @@ export class OpenAiStt implements SttProvider {
         signal: AbortSignal.timeout(this.options.timeoutMs),
       });
     } catch (error) {
-      throw new AppError("stt_failed", 502, `Speech could not be transcribed right now (${String(error)}).`);
+      throw new AppError("stt_failed", `Speech could not be transcribed right now (${String(error)}).`);
     }
     if (!response.ok) {
       throw new AppError(
         "stt_failed",
-        502,
         `Speech could not be transcribed right now (HTTP ${response.status}).`,
       );
     }
     const body = (await response.json()) as { text?: unknown };
     if (typeof body.text !== "string")
-      throw new AppError("stt_failed", 502, "The transcription answer had no text.");
+      throw new AppError("stt_failed", "The transcription answer had no text.");
     return body.text.trim();
   }
 }

@@ -27,7 +27,6 @@ export class SttUnavailableError extends AppError {
   constructor() {
     super(
       "stt_unavailable",
-      200,
       "Speech input through the server is not available: no transcription endpoint is configured (STT_BASE_URL).",
     );
   }

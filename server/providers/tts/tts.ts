@@ -37,14 +37,14 @@ export class TtsUnavailableError extends AppError {
   constructor(
     message = "Voices are not available yet: no text-to-speech engine is configured on this server.",
   ) {
-    super("tts_unavailable", 200, message);
+    super("tts_unavailable", message);
   }
 }
 
 /** A remote speech engine answered with an error or could not be reached. */
 export class TtsFailedError extends AppError {
   constructor(provider: string, detail: string) {
-    super("tts_failed", 502, `The voice could not be made right now (${provider}: ${detail}).`);
+    super("tts_failed", `The voice could not be made right now (${provider}: ${detail}).`);
   }
 }
 

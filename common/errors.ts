@@ -1,0 +1,112 @@
+/**
+ * The error contract of the API (issue 14): every failure the server answers carries one of these
+ * stable codes in its envelope (`{ success: 0, message, code, page? }`) and in the `error` event
+ * of a reply stream. The HTTP status is derived from the code through `ERROR_STATUS`, so one code
+ * always answers the same status. The message is for people; the code is for programs (the SPA
+ * decides what to do from it, never from the wording).
+ */
+export const ERROR_STATUS = {
+  // Generic families, the default codes of the server's helpers.
+  bad_request: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  rate_limit: 429,
+  internal: 500,
+
+  // Request shape (server/http: validation, uploads, transport limits).
+  bad_input: 400,
+  bad_multipart: 400,
+  bad_image: 400,
+  image_too_large: 413,
+  recording_too_large: 413,
+
+  // Sign-in, devices and sessions (spec 6, issue 13). The two refusals of a sign-in form answer
+  // HTTP 200 with success 0, as the spec's login does: the SPA shows the message on the form.
+  invalid_credentials: 200,
+  invalid_device: 200,
+  account_blocked: 403,
+  demo_unknown: 404,
+  demo_device: 403,
+  device_unknown: 404,
+  wrong_password: 400,
+  reset_code: 400,
+  not_admin: 403,
+
+  // OAuth sign-in (issue 5).
+  oauth_binding: 400,
+  oauth_state: 400,
+  oauth_code: 400,
+  oauth_unconfigured: 400,
+
+  // Plans and payments (issue 9). What the pricing page shows in place answers 200 with success
+  // 0 (and a page to open where there is one).
+  payments_off: 200,
+  webhook_off: 400,
+  bad_signature: 400,
+  demo_account: 200,
+  not_sold_online: 200,
+  already_subscribed: 200,
+  no_subscription: 200,
+
+  // Plan flags and limits (spec 9).
+  "plan:images": 403,
+  "plan:photos": 403,
+  "plan:photo": 403,
+  "plan:appearance": 403,
+  "plan:uncensored": 403,
+  character_limit: 403,
+  last_character: 403,
+  group_full: 403,
+  "rate_limit:chat": 429,
+
+  // Content rules (spec 9).
+  "content:minors": 400,
+  age_unconfirmed: 403,
+
+  // Chats.
+  no_character: 404,
+  continue_limit: 400,
+
+  // Engines that are not configured answer 200 with success 0 (the SPA shows the reason in
+  // place); engines that fail answer 502.
+  llm_unavailable: 200,
+  tts_unavailable: 200,
+  stt_unavailable: 200,
+  images_unavailable: 200,
+  tts_failed: 502,
+  stt_failed: 502,
+} as const satisfies Record<string, number>;
+
+/** A stable error code of the API: a key of `ERROR_STATUS`. */
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+/** True when `value` is one of the API's error codes (for reading an envelope from the wire). */
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === "string" && Object.hasOwn(ERROR_STATUS, value);
+}
+
+/**
+ * The code of a failure that was not raised with one (a framework error, an unknown status):
+ * the generic code of its status family.
+ */
+export function codeForStatus(status: number): ErrorCode {
+  switch (status) {
+    case 401:
+      return "unauthorized";
+    case 403:
+      return "forbidden";
+    case 404:
+      return "not_found";
+    case 413:
+      return "payload_too_large";
+    case 415:
+      return "unsupported_media_type";
+    case 429:
+      return "rate_limit";
+    default:
+      return status >= 500 ? "internal" : "bad_request";
+  }
+}

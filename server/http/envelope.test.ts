@@ -1,0 +1,68 @@
+import { describe, expect, it } from "vitest";
+import { codeForStatus, ERROR_STATUS, isErrorCode } from "../../common/errors";
+import { failBody, failStatus, ok } from "./envelope";
+import { AppError, badRequest, forbidden, notFound, tooMany, unauthorized } from "./errors";
+
+describe("error contract (issue 14)", () => {
+  it("derives every status from the code, with the spec's 200 refusals kept", () => {
+    expect(new AppError("rate_limit:chat", "x").status).toBe(429);
+    expect(new AppError("invalid_credentials", "x").status).toBe(200);
+    expect(new AppError("payments_off", "x").status).toBe(200);
+    expect(new AppError("tts_failed", "x").status).toBe(502);
+    for (const [code, status] of Object.entries(ERROR_STATUS)) {
+      expect(isErrorCode(code)).toBe(true);
+      expect([200, 400, 401, 403, 404, 413, 415, 429, 500, 502]).toContain(status);
+    }
+    expect(isErrorCode("no_such_code")).toBe(false);
+    expect(isErrorCode("toString")).toBe(false);
+  });
+
+  it("keeps the helpers' statuses and default codes", () => {
+    expect(badRequest("m")).toMatchObject({ code: "bad_request", status: 400, message: "m" });
+    expect(unauthorized()).toMatchObject({ code: "unauthorized", status: 401 });
+    expect(forbidden("m", "plan:images")).toMatchObject({ code: "plan:images", status: 403 });
+    expect(notFound()).toMatchObject({ code: "not_found", status: 404, message: "Not found." });
+    expect(tooMany("m", "rate_limit:chat", "/pricing")).toMatchObject({ status: 429, page: "/pricing" });
+  });
+
+  it("builds the failure envelope of any thrown value", () => {
+    expect(failBody(tooMany("Limit.", "rate_limit:chat", "/pricing"))).toEqual({
+      success: 0,
+      message: "Limit.",
+      code: "rate_limit:chat",
+      page: "/pricing",
+    });
+    expect(failBody(badRequest("message: is empty"))).toEqual({
+      success: 0,
+      message: "message: is empty",
+      code: "bad_request",
+    });
+    const unsupported = Object.assign(new Error("Unsupported Media Type"), { statusCode: 415 });
+    expect(failStatus(unsupported)).toBe(415);
+    expect(failBody(unsupported)).toEqual({
+      success: 0,
+      message: "Unsupported Media Type",
+      code: "unsupported_media_type",
+    });
+    const crash = new Error("SQLITE_BUSY: secret detail");
+    expect(failStatus(crash)).toBe(500);
+    expect(failBody(crash)).toEqual({
+      success: 0,
+      message: "Something went wrong on our side. Please try again.",
+      code: "internal",
+    });
+    expect(failStatus(Object.assign(new Error("x"), { statusCode: 503 }))).toBe(500);
+    expect(failBody("thrown string").code).toBe("internal");
+  });
+
+  it("names the status family of framework errors", () => {
+    expect(codeForStatus(400)).toBe("bad_request");
+    expect(codeForStatus(405)).toBe("bad_request");
+    expect(codeForStatus(413)).toBe("payload_too_large");
+    expect(codeForStatus(503)).toBe("internal");
+  });
+
+  it("leaves the success envelope as it was", () => {
+    expect(ok("Done.", { data: 1 })).toEqual({ success: 1, message: "Done.", data: 1 });
+  });
+});
