@@ -359,13 +359,15 @@ export const PUBLIC_ROUTES = new Set([
 ]);
 
 /**
- * The protected routes of the route table, HEAD left out. The wildcard (`*`: find-my-way prints
- * `/content/*` so) is left out too: files under /content/ are authorised by the content cookie,
- * not a bearer token, and attacked by the content tests.
+ * The protected routes of the route table: every route under /api/ but the public ones, HEAD
+ * left out. Outside /api/ there are only the built SPA's files (index.html and /assets/..., one
+ * route each when dist/web exists: public by design) and `/content/*` (find-my-way prints it as
+ * `*`), whose files are authorised by the content cookie, not a bearer token, and attacked by
+ * the content tests.
  */
 export function protectedRoutes(app: FastifyInstance): RouteEntry[] {
   return routeTable(app).filter(
-    (r) => r.url !== "*" && r.method !== "HEAD" && !PUBLIC_ROUTES.has(`${r.method} ${r.url}`),
+    (r) => r.url.startsWith("/api/") && r.method !== "HEAD" && !PUBLIC_ROUTES.has(`${r.method} ${r.url}`),
   );
 }
 
