@@ -4,14 +4,15 @@ import { createRoot } from "react-dom/client";
 import { BrowserRouter } from "react-router";
 import { PRODUCT_NAME } from "../common/constants";
 import { AppRoutes } from "./App";
+import { fetchDeployedVersion } from "./api/meta";
+import { queryClient } from "./api/queryClient";
 import { runStartupChecks } from "./lib/appUpdate";
-import { queryClient } from "./lib/queryClient";
 import "./styles.css";
 import "./public-pages.css";
 
 document.title = PRODUCT_NAME;
 // spec 4: unregister service workers and reload once when a newer version is deployed.
-runStartupChecks();
+runStartupChecks(fetchDeployedVersion);
 
 // The toaster (sonner) loads after the first page; toasts shown meanwhile appear once it is there.
 const Toaster = lazy(() => import("sonner").then((m) => ({ default: m.Toaster })));

@@ -3,9 +3,9 @@ import { TOAST_SIGNED_IN_MS } from "../../common/constants";
 import { AppSwal } from "../lib/dialogs";
 import { navigateTo } from "../lib/navigation";
 import { warn } from "../lib/notify";
-import { queryClient } from "../lib/queryClient";
 import { clearSession, readToken } from "../lib/session";
 import { ApiError } from "./errors";
+import { queryClient } from "./queryClient";
 
 /**
  * The one HTTP client of the SPA (house style 7). Every call goes to `/api`, carries

@@ -1,5 +1,4 @@
 import { APP_VERSION } from "../../common/constants";
-import { fetchDeployedVersion } from "../api/meta";
 
 /**
  * Start-up housekeeping (spec 4 "Cache busting"): unregister any service worker, compare the
@@ -50,12 +49,15 @@ async function clearCacheStorage(): Promise<void> {
   await Promise.all(names.map((name) => caches.delete(name)));
 }
 
+/** Reads the deployed version (GET /meta.json, no-store); `web/api/meta` provides it. */
+export type FetchDeployedVersion = (signal: AbortSignal) => Promise<string>;
+
 /**
- * Checks /meta.json (no-store). When its `version` is newer than APP_VERSION and no reload was
+ * Checks /meta.json (no-store) through `fetchDeployedVersion`. When its `version` is newer than APP_VERSION and no reload was
  * made for that version in this tab yet, clears Cache Storage and reloads the page. Resolves
  * whether a reload was started; any failure is logged and resolves false.
  */
-export async function reloadIfNewerVersion(): Promise<boolean> {
+export async function reloadIfNewerVersion(fetchDeployedVersion: FetchDeployedVersion): Promise<boolean> {
   try {
     const deployed = await fetchDeployedVersion(AbortSignal.timeout(META_TIMEOUT_MS));
     if (!isNewerVersion(deployed, APP_VERSION)) return false;
@@ -73,8 +75,11 @@ export async function reloadIfNewerVersion(): Promise<boolean> {
   }
 }
 
-/** Runs the start-up housekeeping in the background; never throws. */
-export function runStartupChecks(): void {
+/**
+ * Runs the start-up housekeeping in the background; never throws. The version reader is passed
+ * in so that `web/lib` never imports `web/api`.
+ */
+export function runStartupChecks(fetchDeployedVersion: FetchDeployedVersion): void {
   void unregisterServiceWorkers();
-  void reloadIfNewerVersion();
+  void reloadIfNewerVersion(fetchDeployedVersion);
 }

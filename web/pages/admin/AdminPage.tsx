@@ -1,13 +1,13 @@
 import { useState } from "react";
 import { Navigate } from "react-router";
 import { Spinner } from "../../components/Spinner";
-import { useAdminAccess } from "../../hooks/useAdminAccess";
 import { AuditSection } from "./components/AuditSection";
 import { ContactSection } from "./components/ContactSection";
 import { FreeSubscriptionsSection } from "./components/FreeSubscriptionsSection";
 import { PlansSection } from "./components/PlansSection";
 import { PresetsSection } from "./components/PresetsSection";
 import { UsersSection } from "./components/UsersSection";
+import { useAdminAccess } from "./hooks/useAdminAccess";
 
 const TABS = [
   { id: "plans", label: "Plans", Panel: PlansSection },

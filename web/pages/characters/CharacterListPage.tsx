@@ -1,11 +1,11 @@
 import { type KeyboardEvent, useId, useState } from "react";
 import { Spinner } from "../../components/Spinner";
-import { useCharacters } from "../../hooks/useCharacters";
-import { useGroups } from "../../hooks/useGroups";
 import { useSessionUser } from "../../hooks/useSessionUser";
 import { CharactersTable } from "./components/CharactersTable";
 import { CreateCharacterMenu } from "./components/CreateCharacterMenu";
 import { GroupsTable } from "./components/GroupsTable";
+import { useCharacters } from "./hooks/useCharacters";
+import { useGroups } from "./hooks/useGroups";
 
 type Tab = "characters" | "groups";
 const TABS: { id: Tab; label: string }[] = [

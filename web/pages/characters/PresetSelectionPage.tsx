@@ -2,10 +2,10 @@ import { useNavigate } from "react-router";
 import type { PresetCharacter } from "../../../common/api";
 import { Avatar } from "../../components/Avatar";
 import { Spinner } from "../../components/Spinner";
-import { useCreateFromPreset } from "../../hooks/useCreateFromPreset";
-import { usePresets } from "../../hooks/usePresets";
 import { contentUrl } from "../../lib/content";
 import { succeed } from "../../lib/notify";
+import { useCreateFromPreset } from "./hooks/useCreateFromPreset";
+import { usePresets } from "./hooks/usePresets";
 import { confirmPreset, showPresetDetails } from "./presetDialogs";
 
 /**

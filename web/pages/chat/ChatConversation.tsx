@@ -1,16 +1,7 @@
 import { useEffect, useId, useMemo, useState } from "react";
 import type { ChatProfileInfo } from "../../../common/api";
-import { useAdultGate } from "../../hooks/useAdultGate";
-import { useChatCapabilities } from "../../hooks/useChatCapabilities";
-import { useChatCharacters } from "../../hooks/useChatCharacters";
-import { useChatHistory } from "../../hooks/useChatHistory";
-import { useChatPictures, withStoredPicture } from "../../hooks/useChatPictures";
-import { useChatRoomActions } from "../../hooks/useChatRoomActions";
-import { type LiveChatItem, useChatSender } from "../../hooks/useChatSender";
 import { useChatSettings } from "../../hooks/useChatSettings";
-import { useChatVoice } from "../../hooks/useChatVoice";
 import { useMediaQuery } from "../../hooks/useMediaQuery";
-import { useScreenWake } from "../../hooks/useScreenWake";
 import { useSessionUser } from "../../hooks/useSessionUser";
 import { AppSwal } from "../../lib/dialogs";
 import { ChatHeader } from "./components/ChatHeader";
@@ -19,6 +10,15 @@ import { Composer } from "./components/Composer";
 import { MessageList } from "./components/MessageList";
 import { PhotoListSidebar } from "./components/PhotoListSidebar";
 import { SettingsDialog } from "./components/SettingsDialog";
+import { useAdultGate } from "./hooks/useAdultGate";
+import { useChatCapabilities } from "./hooks/useChatCapabilities";
+import { useChatCharacters } from "./hooks/useChatCharacters";
+import { useChatHistory } from "./hooks/useChatHistory";
+import { useChatPictures, withStoredPicture } from "./hooks/useChatPictures";
+import { useChatRoomActions } from "./hooks/useChatRoomActions";
+import { type LiveChatItem, useChatSender } from "./hooks/useChatSender";
+import { useChatVoice } from "./hooks/useChatVoice";
+import { useScreenWake } from "./hooks/useScreenWake";
 import { chatTexts } from "./texts";
 
 interface ChatConversationProps {

@@ -1,10 +1,12 @@
 import { Link, useLocation } from "react-router";
 import { Spinner } from "../../components/Spinner";
-import { useChatProfile } from "../../hooks/useChatProfile";
 import { useDarkMode } from "../../hooks/useDarkMode";
 import { useSessionUser } from "../../hooks/useSessionUser";
 import { ChatConversation } from "./ChatConversation";
+import { useChatProfile } from "./hooks/useChatProfile";
 import { chatTexts } from "./texts";
+import "./images.css";
+import "./voice.css";
 
 /** The chat session id from the navigation state (spec 2: empty when none was given). */
 function sessionIdFrom(state: unknown): string {

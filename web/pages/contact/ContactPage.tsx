@@ -1,8 +1,8 @@
 import type { FormEvent } from "react";
 import { TextAreaField } from "../../components/TextAreaField";
 import { TextField } from "../../components/TextField";
-import { useContactAdmin } from "../../hooks/useContactAdmin";
 import { useRequiredFields } from "../../hooks/useRequiredFields";
+import { useContactAdmin } from "./hooks/useContactAdmin";
 
 /**
  * `/contact` (spec 2 "Contact"): name, email, subject and message, all required (spec 5: red

@@ -1,8 +1,8 @@
 import type { FormEvent } from "react";
 import { FREE_DAILY_MESSAGES } from "../../../common/constants";
 import { TextField } from "../../components/TextField";
-import { useFreeSubscribe } from "../../hooks/useFreeSubscribe";
 import { useRequiredFields } from "../../hooks/useRequiredFields";
+import { useFreeSubscribe } from "./hooks/useFreeSubscribe";
 
 /**
  * `/free-chat` and `/Free-chat` (spec 2 "Free chat subscribe"): how the free tier works

@@ -1,12 +1,12 @@
 import { useEffect, useMemo, useRef, useState } from "react";
 import { useParams, useSearchParams } from "react-router";
 import { BrandMark } from "../../components/BrandMark";
-import { useForgotPassword } from "../../hooks/useForgotPassword";
-import { useLogin } from "../../hooks/useLogin";
 import { decideAutomaticLogin } from "../../lib/autoLogin";
 import { LoginIllustration, type LoginVisual } from "./components/LoginIllustration";
 import { RecoverForm } from "./components/RecoverForm";
 import { SignInForm } from "./components/SignInForm";
+import { useForgotPassword } from "./hooks/useForgotPassword";
+import { useLogin } from "./hooks/useLogin";
 
 type Mode = "signin" | "recover";
 

@@ -1,6 +1,6 @@
 import { useEffect, useRef } from "react";
 import { Spinner } from "../../components/Spinner";
-import { useLogout } from "../../hooks/useLogout";
+import { useLogout } from "./hooks/useLogout";
 
 /** `/logout` (spec 2): logs out, then the logout itself goes to `/`. */
 export function LogoutPage() {

@@ -1,7 +1,7 @@
 import { PRODUCT_NAME } from "../../../common/constants";
-import { usePricingPlans } from "../../hooks/usePricingPlans";
 import { PlanAction } from "./components/PlanAction";
 import { PricingCard } from "./components/PricingCard";
+import { usePricingPlans } from "./hooks/usePricingPlans";
 
 /**
  * `/pricing` (spec 2 "Pricing"): plan cards from GET /payment/pricing and a footer with the

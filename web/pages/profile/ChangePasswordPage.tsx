@@ -2,10 +2,10 @@ import type { FormEvent } from "react";
 import { useState } from "react";
 import { useNavigate } from "react-router";
 import { TextField } from "../../components/TextField";
-import { useChangePassword } from "../../hooks/useChangePassword";
 import { useRequiredFields } from "../../hooks/useRequiredFields";
 import { useSessionUser } from "../../hooks/useSessionUser";
 import { succeed, warn } from "../../lib/notify";
+import { useChangePassword } from "./hooks/useChangePassword";
 
 const LIST_PATH = "/characters/list";
 

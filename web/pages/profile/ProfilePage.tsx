@@ -1,11 +1,12 @@
 import { useSearchParams } from "react-router";
 import { Spinner } from "../../components/Spinner";
-import { useProfile } from "../../hooks/useProfile";
 import { useSessionUser } from "../../hooks/useSessionUser";
-import { useSessionUserRefresh } from "../../hooks/useSessionUserRefresh";
 import { DevicesPanel } from "./components/DevicesPanel";
 import { PlanPanel } from "./components/PlanPanel";
 import { ProfileForm } from "./components/ProfileForm";
+import { useProfile } from "./hooks/useProfile";
+import { useSessionUserRefresh } from "./hooks/useSessionUserRefresh";
+import "./profile.css";
 
 /**
  * `/user/profile` (spec 2 "Profile"): loads GET /users/profile/?id=<user id> and shows the form,

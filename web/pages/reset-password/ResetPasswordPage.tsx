@@ -2,8 +2,8 @@ import type { FormEvent } from "react";
 import { useParams } from "react-router";
 import { TextField } from "../../components/TextField";
 import { useRequiredFields } from "../../hooks/useRequiredFields";
-import { useResetPassword } from "../../hooks/useResetPassword";
 import { warnPublic } from "../../lib/notify";
+import { useResetPassword } from "./hooks/useResetPassword";
 
 /** spec 5, 8: the toast when the two passwords differ. */
 export const RESET_MISMATCH = "New and Confirm password do not match.";

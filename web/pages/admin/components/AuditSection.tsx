@@ -1,4 +1,4 @@
-import { useAdminAudit } from "../../../hooks/useAdminAudit";
+import { useAdminAudit } from "../hooks/useAdminAudit";
 
 /** Every admin action, newest first (issue 9). */
 export function AuditSection() {

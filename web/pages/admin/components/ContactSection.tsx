@@ -1,4 +1,4 @@
-import { useAdminContactMessages } from "../../../hooks/useAdminContactMessages";
+import { useAdminContactMessages } from "../hooks/useAdminContactMessages";
 
 /** Messages sent through the contact form, newest first (issue 9). */
 export function ContactSection() {

@@ -1,6 +1,6 @@
-import { useAdminFreeSubscriptions } from "../../../hooks/useAdminFreeSubscriptions";
-import { useApproveFreeSubscription } from "../../../hooks/useApproveFreeSubscription";
 import { succeed } from "../../../lib/notify";
+import { useAdminFreeSubscriptions } from "../hooks/useAdminFreeSubscriptions";
+import { useApproveFreeSubscription } from "../hooks/useApproveFreeSubscription";
 
 /**
  * Free-subscription requests (issue 9). Approve creates the Free account and mails the login

@@ -1,8 +1,8 @@
 import { type FormEvent, useState } from "react";
 import type { AdminPlan, PlanEdit } from "../../../api/admin";
-import { useAdminPlans } from "../../../hooks/useAdminPlans";
-import { useUpdateAdminPlan } from "../../../hooks/useUpdateAdminPlan";
 import { succeed } from "../../../lib/notify";
+import { useAdminPlans } from "../hooks/useAdminPlans";
+import { useUpdateAdminPlan } from "../hooks/useUpdateAdminPlan";
 import { AdminField } from "./AdminField";
 
 /** The plans: price, description, URL, Stripe price and grants (issue 9). */

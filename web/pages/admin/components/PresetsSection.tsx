@@ -1,11 +1,11 @@
 import { type FormEvent, useState } from "react";
 import type { AdminPreset, PresetEdit } from "../../../api/admin";
-import { useAdminPresets } from "../../../hooks/useAdminPresets";
 import { useLanguages } from "../../../hooks/useLanguages";
-import { useSaveAdminPreset } from "../../../hooks/useSaveAdminPreset";
 import { useVoices } from "../../../hooks/useVoices";
 import { contentUrl } from "../../../lib/content";
 import { succeed } from "../../../lib/notify";
+import { useAdminPresets } from "../hooks/useAdminPresets";
+import { useSaveAdminPreset } from "../hooks/useSaveAdminPreset";
 import { AdminField } from "./AdminField";
 
 /** Preset characters: create, edit, photo (issue 9). */

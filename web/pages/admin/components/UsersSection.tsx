@@ -1,9 +1,9 @@
 import { type FormEvent, useState } from "react";
 import type { AdminUser } from "../../../api/admin";
-import { useAdminPlans } from "../../../hooks/useAdminPlans";
-import { useAdminUserAction } from "../../../hooks/useAdminUserAction";
-import { useAdminUsers } from "../../../hooks/useAdminUsers";
 import { succeed } from "../../../lib/notify";
+import { useAdminPlans } from "../hooks/useAdminPlans";
+import { useAdminUserAction } from "../hooks/useAdminUserAction";
+import { useAdminUsers } from "../hooks/useAdminUsers";
 import { AdminField } from "./AdminField";
 
 /** Users: search, plan, limits, block, reset the count (issue 9). */

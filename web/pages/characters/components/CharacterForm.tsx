@@ -13,12 +13,12 @@ import { showRequiredFieldsAlert } from "../../../components/signedInDialogs";
 import { TextField } from "../../../components/TextField";
 import { useLanguages } from "../../../hooks/useLanguages";
 import { useRequiredFields } from "../../../hooks/useRequiredFields";
-import { useSaveCharacter } from "../../../hooks/useSaveCharacter";
 import { useSessionUser } from "../../../hooks/useSessionUser";
-import { useVoicePreview } from "../../../hooks/useVoicePreview";
 import { useVoices } from "../../../hooks/useVoices";
 import { contentUrl } from "../../../lib/content";
 import { succeed } from "../../../lib/notify";
+import { useSaveCharacter } from "../hooks/useSaveCharacter";
+import { useVoicePreview } from "../hooks/useVoicePreview";
 import { VoicePreviewButton } from "./VoicePreviewButton";
 
 /** spec 5: sex options Female ('0') and Male ('1'). */

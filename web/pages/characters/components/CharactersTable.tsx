@@ -2,11 +2,11 @@ import { Link } from "react-router";
 import type { CharacterListItem } from "../../../../common/api";
 import { Avatar } from "../../../components/Avatar";
 import { confirmDelete } from "../../../components/signedInDialogs";
-import { useDeleteCharacter } from "../../../hooks/useDeleteCharacter";
-import { useExportCharacterCard } from "../../../hooks/useExportCharacterCard";
 import { contentUrl } from "../../../lib/content";
 import { showTextPopup } from "../../../lib/dialogs";
 import { truncate } from "../../../lib/text";
+import { useDeleteCharacter } from "../hooks/useDeleteCharacter";
+import { useExportCharacterCard } from "../hooks/useExportCharacterCard";
 
 /**
  * The Characters tab (spec 2): Photo (with the name), Backstory cut to 50 characters with

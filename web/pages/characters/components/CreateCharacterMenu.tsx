@@ -1,9 +1,9 @@
 import { useCallback, useId, useRef, useState } from "react";
 import { Link } from "react-router";
-import { useCreateRandomCharacter } from "../../../hooks/useCreateRandomCharacter";
 import { useDismiss } from "../../../hooks/useDismiss";
-import { useImportCharacterCard } from "../../../hooks/useImportCharacterCard";
 import { succeed } from "../../../lib/notify";
+import { useCreateRandomCharacter } from "../hooks/useCreateRandomCharacter";
+import { useImportCharacterCard } from "../hooks/useImportCharacterCard";
 
 /** Character cards come as PNG (with a `chara`/`ccv3` chunk) or as the JSON itself. */
 const CARD_ACCEPT = ".png,.json";

@@ -2,8 +2,8 @@ import { Link } from "react-router";
 import type { CharacterGroup } from "../../../api/characters";
 import { Avatar } from "../../../components/Avatar";
 import { confirmDelete } from "../../../components/signedInDialogs";
-import { useDeleteGroup } from "../../../hooks/useDeleteGroup";
 import { contentUrl } from "../../../lib/content";
+import { useDeleteGroup } from "../hooks/useDeleteGroup";
 
 /** The members' names, for the row's accessible labels ('group of Ann and Bea'). */
 function groupLabel(group: CharacterGroup): string {

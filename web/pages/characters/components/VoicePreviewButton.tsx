@@ -1,4 +1,4 @@
-import type { VoicePreviewState } from "../../../hooks/useVoicePreview";
+import type { VoicePreviewState } from "../hooks/useVoicePreview";
 
 interface VoicePreviewButtonProps {
   state: VoicePreviewState;

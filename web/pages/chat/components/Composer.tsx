@@ -2,7 +2,7 @@ import { type FormEvent, type KeyboardEvent, useCallback, useId, useRef, useStat
 import { MESSAGE_MAX_LENGTH, PHOTO_TYPE_PORTRAIT, type PhotoType } from "../../../../common/constants";
 import type { Capability } from "../../../api/chat";
 import { useDismiss } from "../../../hooks/useDismiss";
-import type { VoiceInputState } from "../../../hooks/useVoiceInput";
+import type { VoiceInputState } from "../hooks/useVoiceInput";
 import { imageTexts } from "../imageTexts";
 import { chatTexts } from "../texts";
 import { voiceTexts } from "../voiceTexts";

@@ -2,9 +2,9 @@ import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } fr
 import type { ChatHistoryEntry, ChatProfileCharacter } from "../../../../common/api";
 import { FIRST_MESSAGE_MARKER, SCROLL_BUTTON_THRESHOLD_PX } from "../../../../common/constants";
 import { Spinner } from "../../../components/Spinner";
-import type { LiveChatItem } from "../../../hooks/useChatSender";
 import { chatImageUrl, contentUrl } from "../../../lib/content";
 import { formatHourMinute } from "../../../lib/text";
+import type { LiveChatItem } from "../hooks/useChatSender";
 import { chatTexts } from "../texts";
 import { ReplyMessage, UserMessage } from "./MessageBubble";
 import { TypingIndicator } from "./TypingIndicator";

@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { Spinner } from "../../../components/Spinner";
-import { useChatPhotos } from "../../../hooks/useChatPhotos";
 import { chatImageUrl } from "../../../lib/content";
+import { useChatPhotos } from "../hooks/useChatPhotos";
 import { imageTexts } from "../imageTexts";
 import { PhotoGallery } from "./PhotoGallery";
 import "../images.css";

@@ -1,6 +1,6 @@
-import { useAudioPlayer } from "../../../hooks/useAudioPlayer";
 import { audioPlayer } from "../../../lib/audioPlayer";
 import { isAppleDevice } from "../../../lib/device";
+import { useAudioPlayer } from "../hooks/useAudioPlayer";
 import { voiceTexts } from "../voiceTexts";
 import "../voice.css";
 

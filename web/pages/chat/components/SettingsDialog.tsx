@@ -1,9 +1,9 @@
 import { useEffect, useId, useRef, useState } from "react";
 import type { Capability } from "../../../api/chat";
 import { Spinner } from "../../../components/Spinner";
-import { useChatMemories } from "../../../hooks/useChatMemories";
 import { type ChatSettings, SILENCE_OPTIONS_MS, useChatSettings } from "../../../hooks/useChatSettings";
 import { succeed } from "../../../lib/notify";
+import { useChatMemories } from "../hooks/useChatMemories";
 import { chatTexts } from "../texts";
 import { voiceTexts } from "../voiceTexts";
 

@@ -1,6 +1,6 @@
 import type { PricingPlan } from "../../../api/public";
 import { useSessionUser } from "../../../hooks/useSessionUser";
-import { useStartCheckout } from "../../../hooks/useStartCheckout";
+import { useStartCheckout } from "../hooks/useStartCheckout";
 
 /**
  * Under a plan card, for a signed-in user (issue 9): "Your current plan", or a Subscribe button

@@ -1,8 +1,8 @@
 import { Link } from "react-router";
 import { ADDON_MESSAGES, ADDON_PRICE_CENTS } from "../../../../common/constants";
 import type { UserProfile } from "../../../api/users";
-import { useBillingPortal } from "../../../hooks/useBillingPortal";
-import { useBuyAddOn } from "../../../hooks/useBuyAddOn";
+import { useBillingPortal } from "../hooks/useBillingPortal";
+import { useBuyAddOn } from "../hooks/useBuyAddOn";
 
 /**
  * The plan part of the profile (issue 9; spec 9): the plan, its chat limit and this period's

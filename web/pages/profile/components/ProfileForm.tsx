@@ -5,9 +5,9 @@ import { PhotoField } from "../../../components/PhotoField";
 import { showRequiredFieldsAlert } from "../../../components/signedInDialogs";
 import { TextField } from "../../../components/TextField";
 import { useRequiredFields } from "../../../hooks/useRequiredFields";
-import { useUpdateProfile } from "../../../hooks/useUpdateProfile";
 import { contentUrl } from "../../../lib/content";
 import { succeed } from "../../../lib/notify";
+import { useUpdateProfile } from "../hooks/useUpdateProfile";
 import { ReadOnlyField } from "./ReadOnlyField";
 
 const LIST_PATH = "/characters/list";

@@ -1,0 +1,74 @@
+import { useInfiniteQuery } from "@tanstack/react-query";
+import { useMemo } from "react";
+import type { ChatHistoryEntry } from "../../../../common/api";
+import { HISTORY_PAGE_SIZE } from "../../../../common/constants";
+import { getHistoryPage } from "../../../api/chat";
+
+/** How often a chat whose newest reply is still pending is fetched again, milliseconds. */
+const PENDING_POLL_MS = 2000;
+
+export interface ChatHistory {
+  /** Loaded entries, oldest first, each chatHistoryUUID once. */
+  entries: ChatHistoryEntry[];
+  isLoading: boolean;
+  isError: boolean;
+  /** True while an earlier page is being fetched. */
+  isLoadingEarlier: boolean;
+  /** False once a page shorter than the page size came back. */
+  hasEarlier: boolean;
+  /** Loads the previous page (offset += 10, spec 4 "Scrolling") and prepends it. */
+  loadEarlier: () => void;
+}
+
+/**
+ * The paged chat history of one chat (GET /chat/history/paginated, spec 4, 9): page 0 is the
+ * newest 10 entries; each earlier page is fetched at offset + 10. Messages sent meanwhile can
+ * shift the pages, so entries are de-duplicated by chatHistoryUUID. Failures are only logged
+ * (spec 8: "History page load failure: only clears the loading state").
+ */
+export function useChatHistory(userId: string | undefined, chatId: string): ChatHistory {
+  const query = useInfiniteQuery({
+    queryKey: ["chat-history", userId, chatId],
+    queryFn: ({ pageParam }) => getHistoryPage(userId ?? "", chatId, pageParam, HISTORY_PAGE_SIZE),
+    initialPageParam: 0,
+    getNextPageParam: (lastPage, _pages, lastOffset) =>
+      lastPage.length < HISTORY_PAGE_SIZE ? undefined : lastOffset + HISTORY_PAGE_SIZE,
+    enabled: Boolean(userId) && chatId !== "",
+    staleTime: Number.POSITIVE_INFINITY,
+    // A reply still being written (e.g. the page was reloaded mid-reply) shows up when done.
+    // …and a reply's picture being made (chatHistoryImageLoading 1, issue 8) shows up when done.
+    refetchInterval: (current) =>
+      current.state.data?.pages[0]?.at(-1)?.chatHistoryStatus === "pending" ||
+      current.state.data?.pages[0]?.some((entry) => entry.chatHistoryImageLoading === 1)
+        ? PENDING_POLL_MS
+        : false,
+    meta: { silent: true },
+  });
+
+  const pages = query.data?.pages;
+  const entries = useMemo(() => {
+    const seen = new Set<string>();
+    const result: ChatHistoryEntry[] = [];
+    // pages[0] is the newest page; walk from the oldest page forwards.
+    for (const page of [...(pages ?? [])].reverse()) {
+      for (const entry of page) {
+        if (seen.has(entry.chatHistoryUUID)) continue;
+        seen.add(entry.chatHistoryUUID);
+        result.push(entry);
+      }
+    }
+    return result;
+  }, [pages]);
+
+  const { fetchNextPage, hasNextPage, isFetchingNextPage } = query;
+  return {
+    entries,
+    isLoading: query.isLoading,
+    isError: query.isError,
+    isLoadingEarlier: isFetchingNextPage,
+    hasEarlier: hasNextPage,
+    loadEarlier: () => {
+      if (hasNextPage && !isFetchingNextPage) void fetchNextPage();
+    },
+  };
+}

@@ -1,0 +1,79 @@
+import { useQueryClient } from "@tanstack/react-query";
+import { useEffect, useMemo, useRef } from "react";
+import type { ChatHistoryEntry } from "../../../../common/api";
+import type { ChatCapabilities } from "../../../api/chat";
+import type { ComposerPictures } from "../components/Composer";
+import type { LiveChatItem } from "./useChatSender";
+import { useImageSender } from "./useImageSender";
+
+export interface ChatPictures {
+  /** Pictures on request are on for this user on this server (the request menu, the Photo List). */
+  enabled: boolean;
+  /** Photos and picture requests sent on this screen, until the history holds them. */
+  items: LiveChatItem[];
+  /** The composer's request menu, or undefined when image generation is off (spec 2). */
+  composer: ComposerPictures | undefined;
+  /** Whether a message's Retry belongs here (a failed photo or picture request). */
+  owns: (key: string) => boolean;
+  retry: (key: string) => void;
+}
+
+/**
+ * Pictures and photos of one chat (issue 8): the request menu's actions, and the history kept
+ * fresh while a reply's picture is made. A text reply that carries a picture (genimage 1) makes
+ * the history load again, and the history then polls until the picture is there.
+ */
+export function useChatPictures(
+  userId: string,
+  chatId: string,
+  characterId: string,
+  mute: boolean,
+  capabilities: ChatCapabilities | undefined,
+  sentItems: LiveChatItem[],
+): ChatPictures {
+  const client = useQueryClient();
+  const target = useMemo(
+    () => (characterId === "" ? null : { chatId, characterId, mute }),
+    [chatId, characterId, mute],
+  );
+  const sender = useImageSender(userId, target);
+  const requests = capabilities?.imageRequests.enabled ?? false;
+  const photos = capabilities?.photoUpload.enabled ?? false;
+
+  const asked = useRef(new Set<string>());
+  useEffect(() => {
+    const loading = sentItems.filter(
+      (item) => item.entry.chatHistoryImageLoading === 1 && !asked.current.has(item.entry.chatHistoryUUID),
+    );
+    if (loading.length === 0) return;
+    for (const item of loading) asked.current.add(item.entry.chatHistoryUUID);
+    void client.invalidateQueries({ queryKey: ["chat-history", userId, chatId] });
+  }, [client, sentItems, userId, chatId]);
+
+  const composer = useMemo<ComposerPictures | undefined>(
+    () =>
+      requests
+        ? { requests, photos, onRequest: sender.requestPicture, onSendPhoto: sender.sendPhoto }
+        : undefined,
+    [requests, photos, sender.requestPicture, sender.sendPhoto],
+  );
+  return { enabled: requests, items: sender.items, composer, owns: sender.owns, retry: sender.retry };
+}
+
+/**
+ * The item to show for a stored history entry: the live item sent on this screen when there is
+ * one, with the picture's state taken from the history (which polls while it loads).
+ */
+export function withStoredPicture(live: LiveChatItem | undefined, entry: ChatHistoryEntry): LiveChatItem {
+  if (live === undefined) return { key: entry.chatHistoryUUID, entry, delivery: "sent" };
+  const stored = entry.chatHistoryImageLoading === 1 || entry.chatHistoryReplyImage !== "";
+  if (live.streaming || !stored) return live;
+  return {
+    ...live,
+    entry: {
+      ...live.entry,
+      chatHistoryImageLoading: entry.chatHistoryImageLoading,
+      chatHistoryReplyImage: entry.chatHistoryReplyImage,
+    },
+  };
+}

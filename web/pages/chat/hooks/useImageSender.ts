@@ -1,0 +1,198 @@
+import { useQueryClient } from "@tanstack/react-query";
+import { useCallback, useEffect, useRef, useState } from "react";
+import type { ChatHistoryEntry } from "../../../../common/api";
+import type { PhotoType } from "../../../../common/constants";
+import { ApiError } from "../../../api/errors";
+import { requestPicture, sendPhoto } from "../../../api/images";
+import { warn } from "../../../lib/notify";
+import { imageTexts } from "../imageTexts";
+import type { LiveChatItem } from "./useChatSender";
+
+export interface ImageSender {
+  /** Photos and picture requests sent on this screen, until the history holds them. */
+  items: LiveChatItem[];
+  busy: boolean;
+  /** Sends the user's photo with their words (POST /chat/photo-process). */
+  sendPhoto: (photo: Blob, text: string) => void;
+  /** Asks the character for a picture (POST /chat/request-photo): type 1 portrait, 2 landscape. */
+  requestPicture: (message: string, type: PhotoType) => void;
+  /** Whether `key` is one of these items (its Retry comes here). */
+  owns: (key: string) => boolean;
+  /** Sends a failed photo or picture request again. */
+  retry: (key: string) => void;
+}
+
+type Sent =
+  | { kind: "photo"; photo: Blob; text: string }
+  | { kind: "picture"; message: string; type: PhotoType };
+
+let counter = 0;
+
+function localEntry(characterId: string, message: string, image: string): ChatHistoryEntry {
+  return {
+    chatHistoryUUID: "",
+    characterUUID: characterId,
+    chatHistoryMessage: message,
+    chatHistoryMessageImage: image,
+    chatHistorySendTime: new Date().toISOString(),
+    chatHistoryReplyMessage: "",
+    chatHistoryReplyImage: "",
+    chatHistoryReplyAudioUrl: "",
+    chatHistoryReplyTime: "",
+    chatHistoryImageLoading: 0,
+  };
+}
+
+/**
+ * Photos from the user and pictures on request (spec 4 "Photo flow", "Image generation", spec 8).
+ * A photo shows at once with an upload spinner; once stored, the history (refetched) takes over.
+ * A refused photo shows the server message as a warning toast, a network error 'Failed to send
+ * photo.'; either way the bubble reads 'Photo upload failed. Please check and try again.' with the
+ * 'Failed' mark. A picture request's entry then loads its image while the history polls.
+ */
+export function useImageSender(
+  userId: string,
+  target: { chatId: string; characterId: string; mute: boolean } | null,
+): ImageSender {
+  const client = useQueryClient();
+  const [items, setItems] = useState<LiveChatItem[]>([]);
+  const [busy, setBusy] = useState(false);
+  const urls = useRef<string[]>([]);
+  const sent = useRef(new Map<string, Sent>());
+  useEffect(
+    () => () => {
+      for (const url of urls.current) URL.revokeObjectURL(url);
+    },
+    [],
+  );
+
+  const update = useCallback((key: string, change: (item: LiveChatItem) => LiveChatItem) => {
+    setItems((previous) => previous.map((item) => (item.key === key ? change(item) : item)));
+  }, []);
+
+  /** The stored entry replaces the local one once the refetched history has it. */
+  const settle = useCallback(
+    async (key: string, stored: ChatHistoryEntry | undefined) => {
+      if (stored) update(key, (item) => ({ ...item, entry: stored, delivery: "sent" }));
+      await client.invalidateQueries({ queryKey: ["chat-history", userId, target?.chatId] });
+      client.removeQueries({ queryKey: ["chat-photos", userId, target?.chatId] });
+      if (stored) setItems((previous) => previous.filter((item) => item.key !== key));
+    },
+    [client, target?.chatId, update, userId],
+  );
+
+  const upload = useCallback(
+    (key: string, photo: Blob, text: string) => {
+      if (target === null) return;
+      setBusy(true);
+      const failed = (message: string) => {
+        warn(message);
+        update(key, (item) => ({
+          ...item,
+          delivery: "failed",
+          entry: { ...item.entry, chatHistoryMessage: imageTexts.photoUploadFailed },
+        }));
+      };
+      sendPhoto({ chatId: target.chatId, characterId: target.characterId, photo, message: text })
+        .then(async (answer) => {
+          if (answer.success !== 1) {
+            failed(answer.message || imageTexts.failedToSendPhoto);
+            return;
+          }
+          sent.current.delete(key);
+          await settle(key, answer.history?.[0]);
+        })
+        .catch((error: unknown) => {
+          console.error("chat/photo-process", error);
+          if (error instanceof ApiError && (error.kind === "session" || error.kind === "maintenance")) return;
+          failed(imageTexts.failedToSendPhoto);
+        })
+        .finally(() => setBusy(false));
+    },
+    [settle, target, update],
+  );
+
+  const ask = useCallback(
+    (key: string, message: string, type: PhotoType) => {
+      if (target === null) return;
+      setBusy(true);
+      requestPicture({
+        message,
+        chatId: target.chatId,
+        characterId: target.characterId,
+        type,
+        mute: target.mute,
+      })
+        .then(async (answer) => {
+          if (answer.success !== 1) {
+            warn(answer.message || imageTexts.failedToRequest);
+            update(key, (item) => ({ ...item, delivery: "failed" }));
+            return;
+          }
+          sent.current.delete(key);
+          await settle(key, answer.history?.[0]);
+        })
+        .catch((error: unknown) => {
+          console.error("chat/request-photo", error);
+          update(key, (item) => ({ ...item, delivery: "failed" }));
+        })
+        .finally(() => setBusy(false));
+    },
+    [settle, target, update],
+  );
+
+  const send = useCallback(
+    (photo: Blob, text: string) => {
+      if (target === null || busy) return;
+      counter += 1;
+      const key = `photo-${counter}`;
+      const preview = URL.createObjectURL(photo);
+      urls.current.push(preview);
+      sent.current.set(key, { kind: "photo", photo, text: text.trim() });
+      setItems((previous) => [
+        ...previous,
+        { key, entry: localEntry(target.characterId, text.trim(), preview), delivery: "pending" },
+      ]);
+      upload(key, photo, text.trim());
+    },
+    [busy, target, upload],
+  );
+
+  const request = useCallback(
+    (message: string, type: PhotoType) => {
+      if (target === null || busy) return;
+      counter += 1;
+      const key = `picture-${counter}`;
+      sent.current.set(key, { kind: "picture", message, type });
+      setItems((previous) => [
+        ...previous,
+        { key, entry: localEntry(target.characterId, message, ""), delivery: "pending" },
+      ]);
+      ask(key, message, type);
+    },
+    [ask, busy, target],
+  );
+
+  const owns = useCallback((key: string) => sent.current.has(key), []);
+
+  const retry = useCallback(
+    (key: string) => {
+      const what = sent.current.get(key);
+      if (what === undefined || busy) return;
+      if (what.kind === "photo") {
+        update(key, (item) => ({
+          ...item,
+          delivery: "pending",
+          entry: { ...item.entry, chatHistoryMessage: what.text },
+        }));
+        upload(key, what.photo, what.text);
+      } else {
+        update(key, (item) => ({ ...item, delivery: "pending" }));
+        ask(key, what.message, what.type);
+      }
+    },
+    [ask, busy, update, upload],
+  );
+
+  return { items, busy, sendPhoto: send, requestPicture: request, owns, retry };
+}

@@ -1,0 +1,29 @@
+import { type UseMutationResult, useMutation } from "@tanstack/react-query";
+import type { Envelope } from "../../../../common/api";
+import { forgotPassword } from "../../../api/auth";
+import { classifyFailure } from "../../../api/failure";
+import { succeed, warnPublic } from "../../../lib/notify";
+
+/**
+ * The Recover Password request (POST /auth/forgot-password with `email`). Shows the server's
+ * message: a success toast on success 1, else a warning toast (spec 8). `onDone` runs after a
+ * success (spec 4: the screen returns to sign-in mode).
+ */
+export function useForgotPassword(onDone: () => void): UseMutationResult<Envelope, Error, string> {
+  return useMutation({
+    mutationFn: forgotPassword,
+    meta: { silent: true },
+    onSuccess: (answer) => {
+      if (answer.success === 1) {
+        succeed(answer.message || "Check your email for the reset link.");
+        onDone();
+      } else {
+        warnPublic(answer.message || "Request failed.");
+      }
+    },
+    onError: (error) => {
+      console.error("forgot-password", error);
+      if (classifyFailure(error) !== "handled") warnPublic(error.message || "Request failed.");
+    },
+  });
+}
