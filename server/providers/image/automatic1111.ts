@@ -1,20 +1,19 @@
+import { joinUrl, type ModelEndpointOptions, postJson } from "../http";
 import {
   decodeBase64Image,
-  fetchOk,
   type GeneratedImage,
   type ImageProvider,
   ImageProviderError,
   type ImageRequest,
-  joinUrl,
 } from "./image";
 
-export interface Automatic1111Options {
-  /** The web UI started with --api, e.g. http://127.0.0.1:7860 */
-  baseUrl: string;
-  /** Basic auth "user:password" when the UI is started with --api-auth; empty otherwise. */
-  apiKey: string;
-  /** Checkpoint to use (override_settings.sd_model_checkpoint); empty keeps the loaded one. */
-  model: string;
+/**
+ * `baseUrl`: the web UI started with --api, e.g. http://127.0.0.1:7860; `apiKey`: basic auth
+ * "user:password" when the UI is started with --api-auth, empty otherwise; `model`: the
+ * checkpoint to use (override_settings.sd_model_checkpoint), empty keeps the loaded one.
+ */
+export interface Automatic1111Options extends ModelEndpointOptions {
+  /** Sampling steps per image. */
   steps: number;
 }
 
@@ -45,15 +44,10 @@ export class Automatic1111Provider implements ImageProvider {
       save_images: false,
     };
     if (this.options.model) body.override_settings = { sd_model_checkpoint: this.options.model };
-    const response = await fetchOk(joinUrl(this.options.baseUrl, "sdapi/v1/txt2img"), {
-      method: "POST",
-      headers: {
-        "content-type": "application/json",
-        ...(this.options.apiKey
-          ? { authorization: `Basic ${Buffer.from(this.options.apiKey).toString("base64")}` }
-          : {}),
-      },
-      body: JSON.stringify(body),
+    const response = await postJson(joinUrl(this.options.baseUrl, "sdapi/v1/txt2img"), body, {
+      headers: this.options.apiKey
+        ? { authorization: `Basic ${Buffer.from(this.options.apiKey).toString("base64")}` }
+        : {},
       signal: request.signal,
     });
     const answer = (await response.json()) as { images?: string[] };

@@ -1,22 +1,16 @@
 import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import {
-  fetchOk,
-  type GeneratedImage,
-  type ImageProvider,
-  ImageProviderError,
-  type ImageRequest,
-  joinUrl,
-} from "./image";
+import { bearer, fetchOk, joinUrl, type ModelEndpointOptions, postJson } from "../http";
+import { type GeneratedImage, type ImageProvider, ImageProviderError, type ImageRequest } from "./image";
 
-export interface ComfyUiOptions {
-  /** e.g. http://127.0.0.1:8188 */
-  baseUrl: string;
-  /** Bearer token for a ComfyUI behind an authenticating proxy; empty otherwise. */
-  apiKey: string;
-  /** Checkpoint file name for `{{model}}`; default v1-5-pruned-emaonly.safetensors. */
-  model: string;
+/**
+ * `baseUrl` e.g. http://127.0.0.1:8188; `apiKey`: bearer token for a ComfyUI behind an
+ * authenticating proxy, empty otherwise; `model`: the checkpoint file name for `{{model}}`
+ * (empty: v1-5-pruned-emaonly.safetensors).
+ */
+export interface ComfyUiOptions extends ModelEndpointOptions {
+  /** Sampling steps per image. */
   steps: number;
   /** A workflow in ComfyUI's API format ("Save (API)"); empty uses the built-in SD 1.5 workflow. */
   workflowPath: string;
@@ -130,13 +124,6 @@ export class ComfyUiProvider implements ImageProvider {
     return { ready: true, message: "ready" };
   }
 
-  private headers(json = false): Record<string, string> {
-    return {
-      ...(json ? { "content-type": "application/json" } : {}),
-      ...(this.options.apiKey ? { authorization: `Bearer ${this.options.apiKey}` } : {}),
-    };
-  }
-
   async generate(request: ImageRequest): Promise<GeneratedImage> {
     const prompt = fillWorkflow(this.workflow, {
       prompt: request.prompt,
@@ -147,12 +134,12 @@ export class ComfyUiProvider implements ImageProvider {
       steps: this.options.steps,
       model: this.options.model || DEFAULT_CHECKPOINT,
     });
-    const queued = await fetchOk(joinUrl(this.options.baseUrl, "prompt"), {
-      method: "POST",
-      headers: this.headers(true),
-      body: JSON.stringify({ prompt, client_id: this.clientId }),
-      signal: request.signal,
-    });
+    const headers = bearer(this.options.apiKey);
+    const queued = await postJson(
+      joinUrl(this.options.baseUrl, "prompt"),
+      { prompt, client_id: this.clientId },
+      { headers, signal: request.signal },
+    );
     const { prompt_id: promptId, node_errors: nodeErrors } = (await queued.json()) as {
       prompt_id?: string;
       node_errors?: Record<string, unknown>;
@@ -164,10 +151,7 @@ export class ComfyUiProvider implements ImageProvider {
     for (;;) {
       const history = await fetchOk(
         joinUrl(this.options.baseUrl, `history/${encodeURIComponent(promptId)}`),
-        {
-          headers: this.headers(),
-          signal: request.signal,
-        },
+        { headers, signal: request.signal },
       );
       const item = ((await history.json()) as Record<string, HistoryItem>)[promptId];
       if (item) {
@@ -184,7 +168,7 @@ export class ComfyUiProvider implements ImageProvider {
             type: image.type ?? "output",
           });
           const file = await fetchOk(joinUrl(this.options.baseUrl, `view?${query.toString()}`), {
-            headers: this.headers(),
+            headers,
             signal: request.signal,
           });
           return { bytes: Buffer.from(await file.arrayBuffer()) };

@@ -1,3 +1,5 @@
+import { ProviderError } from "../http";
+
 /**
  * Image generation behind one interface (issue 8). Implementations: `openai` (any
  * OpenAI-compatible Images API), `automatic1111` (AUTOMATIC1111 / Forge web UI API), `comfyui`
@@ -29,14 +31,17 @@ export interface ImageProvider {
   status(): { ready: boolean; message: string };
   /**
    * Makes one image.
-   * @throws ImageProviderError when the provider fails or answers something unusable;
-   *   the signal's reason when aborted.
+   * @throws ImageProviderError when the provider answers something unusable; ProviderHttpError
+   *   when it cannot be reached or answers non-2xx; the signal's reason when aborted.
    */
   generate(request: ImageRequest): Promise<GeneratedImage>;
 }
 
-/** A provider answered with an error or an unusable body. The message is for logs, not users. */
-export class ImageProviderError extends Error {
+/**
+ * An image provider answered something unusable, or is not configured. The message is for logs,
+ * not users. (An endpoint that cannot be reached or answers non-2xx throws ProviderHttpError.)
+ */
+export class ImageProviderError extends ProviderError {
   constructor(message: string) {
     super(message);
     this.name = "ImageProviderError";
@@ -55,30 +60,6 @@ export class NoImageProvider implements ImageProvider {
   async generate(): Promise<GeneratedImage> {
     throw new ImageProviderError(IMAGE_NOT_CONFIGURED);
   }
-}
-
-/** Joins a base URL and a path without doubling or dropping the slash. */
-export function joinUrl(base: string, path: string): string {
-  return `${base.replace(/\/+$/, "")}/${path.replace(/^\/+/, "")}`;
-}
-
-/**
- * fetch with the provider's error handling: a non-2xx answer becomes ImageProviderError with the
- * status and the start of the body.
- */
-export async function fetchOk(url: string, init: RequestInit): Promise<Response> {
-  let response: Response;
-  try {
-    response = await fetch(url, init);
-  } catch (error) {
-    if (init.signal?.aborted) throw init.signal.reason;
-    throw new ImageProviderError(`${url}: ${error instanceof Error ? error.message : String(error)}`);
-  }
-  if (!response.ok) {
-    const body = (await response.text().catch(() => "")).slice(0, 300);
-    throw new ImageProviderError(`${url}: HTTP ${response.status} ${body}`);
-  }
-  return response;
 }
 
 /** Decodes base64 image data (with or without a data: URL prefix). */

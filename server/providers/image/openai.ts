@@ -1,20 +1,17 @@
+import { bearer, fetchOk, joinUrl, type ModelEndpointOptions, postJson } from "../http";
 import {
   decodeBase64Image,
-  fetchOk,
   type GeneratedImage,
   type ImageProvider,
   ImageProviderError,
   type ImageRequest,
-  joinUrl,
 } from "./image";
 
-export interface OpenAiImagesOptions {
-  /** e.g. https://api.openai.com/v1 or http://localhost:8080/v1 */
-  baseUrl: string;
-  apiKey: string;
-  /** e.g. gpt-image-1, dall-e-3, or the model a local server serves. */
-  model: string;
-}
+/**
+ * `baseUrl` e.g. https://api.openai.com/v1 or http://localhost:8080/v1; `model` e.g. gpt-image-1,
+ * dall-e-3, or the model a local server serves.
+ */
+export type OpenAiImagesOptions = ModelEndpointOptions;
 
 interface ImagesResponse {
   data?: Array<{ b64_json?: string; url?: string }>;
@@ -51,13 +48,8 @@ export class OpenAiImageProvider implements ImageProvider {
       body.seed = request.seed;
       if (request.negativePrompt) body.negative_prompt = request.negativePrompt;
     }
-    const response = await fetchOk(joinUrl(this.options.baseUrl, "images/generations"), {
-      method: "POST",
-      headers: {
-        "content-type": "application/json",
-        ...(this.options.apiKey ? { authorization: `Bearer ${this.options.apiKey}` } : {}),
-      },
-      body: JSON.stringify(body),
+    const response = await postJson(joinUrl(this.options.baseUrl, "images/generations"), body, {
+      headers: bearer(this.options.apiKey),
       signal: request.signal,
     });
     const answer = (await response.json()) as ImagesResponse;

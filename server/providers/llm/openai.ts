@@ -1,4 +1,5 @@
-import OpenAI from "openai";
+import type OpenAI from "openai";
+import { type ChatEndpointOptions, openAiClient } from "../openai-client";
 import {
   estimateTokens,
   type GenerateRequest,
@@ -7,13 +8,9 @@ import {
   type ProviderStatus,
 } from "./llm";
 
-export interface OpenAiOptions {
-  baseUrl: string;
-  apiKey: string;
-  model: string;
+export interface OpenAiOptions extends ChatEndpointOptions {
   /** Context window of the served model in tokens (the endpoint does not report it). */
   contextSize: number;
-  timeoutMs: number;
 }
 
 /**
@@ -26,13 +23,7 @@ export class OpenAiProvider implements LlmProvider {
   private readonly client: OpenAI;
 
   constructor(private readonly options: OpenAiOptions) {
-    this.client = new OpenAI({
-      baseURL: options.baseUrl,
-      // Local servers accept any key; the SDK insists on one.
-      apiKey: options.apiKey || "not-needed",
-      timeout: options.timeoutMs,
-      maxRetries: 1,
-    });
+    this.client = openAiClient(options);
   }
 
   contextWindow(): number {

@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
+import { fetchWithTimeout } from "../http";
 
 /** Endpoints and client of an OAuth 2.0 authorization-code provider (configurable, issue 3). */
 export interface OAuthClientConfig {
@@ -53,10 +54,11 @@ export class OAuthClient {
   /**
    * Exchanges the authorization code (with the PKCE verifier) for an access token, then reads the
    * user's identity from the userinfo endpoint.
-   * @throws Error with the provider's error when the code is refused or the answer is malformed.
+   * @throws Error with the provider's error when the code is refused or the answer is malformed;
+   *   ProviderHttpError when an endpoint cannot be reached within 10 s.
    */
   async identify(code: string, verifier: string): Promise<OAuthIdentity> {
-    const tokenResponse = await fetch(this.config.tokenUrl, {
+    const tokenResponse = await fetchWithTimeout(this.config.tokenUrl, {
       method: "POST",
       headers: { "content-type": "application/x-www-form-urlencoded", accept: "application/json" },
       body: new URLSearchParams({
@@ -67,15 +69,15 @@ export class OAuthClient {
         client_secret: this.config.clientSecret,
         code_verifier: verifier,
       }),
-      signal: AbortSignal.timeout(10_000),
+      timeoutMs: 10_000,
     });
     const token = (await tokenResponse.json().catch(() => ({}))) as { access_token?: string; error?: string };
     if (!tokenResponse.ok || !token.access_token) {
       throw new Error(`token endpoint refused the code: ${token.error ?? tokenResponse.status}`);
     }
-    const infoResponse = await fetch(this.config.userInfoUrl, {
+    const infoResponse = await fetchWithTimeout(this.config.userInfoUrl, {
       headers: { authorization: `Bearer ${token.access_token}`, accept: "application/json" },
-      signal: AbortSignal.timeout(10_000),
+      timeoutMs: 10_000,
     });
     const info = (await infoResponse.json().catch(() => ({}))) as {
       sub?: unknown;

@@ -1,12 +1,13 @@
 import { AppError } from "../../http/errors";
+import { bearer, fetchWithTimeout, joinUrl, type ModelEndpointOptions, ProviderHttpError } from "../http";
 import type { SpeechAudio, SttProvider } from "./stt";
 
-export interface OpenAiSttOptions {
-  /** Base URL up to and including /v1, e.g. http://localhost:8000/v1 (faster-whisper-server). */
-  baseUrl: string;
-  apiKey: string;
-  /** e.g. "whisper-1", "Systran/faster-whisper-small". */
-  model: string;
+/**
+ * `baseUrl` up to and including /v1, e.g. http://localhost:8000/v1 (faster-whisper-server);
+ * `model` e.g. "whisper-1", "Systran/faster-whisper-small".
+ */
+export interface OpenAiSttOptions extends ModelEndpointOptions {
+  /** Milliseconds before one transcription request is given up (STT_TIMEOUT_MS). */
   timeoutMs: number;
 }
 
@@ -27,14 +28,15 @@ export class OpenAiStt implements SttProvider {
     if (language) form.append("language", language);
     let response: Response;
     try {
-      response = await fetch(`${this.options.baseUrl.replace(/\/+$/, "")}/audio/transcriptions`, {
+      response = await fetchWithTimeout(joinUrl(this.options.baseUrl, "audio/transcriptions"), {
         method: "POST",
-        headers: this.options.apiKey ? { authorization: `Bearer ${this.options.apiKey}` } : {},
+        headers: bearer(this.options.apiKey),
         body: form,
-        signal: AbortSignal.timeout(this.options.timeoutMs),
+        timeoutMs: this.options.timeoutMs,
       });
     } catch (error) {
-      throw new AppError("stt_failed", `Speech could not be transcribed right now (${String(error)}).`);
+      const cause = error instanceof ProviderHttpError ? error.cause : error;
+      throw new AppError("stt_failed", `Speech could not be transcribed right now (${String(cause)}).`);
     }
     if (!response.ok) {
       throw new AppError(

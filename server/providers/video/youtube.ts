@@ -1,3 +1,5 @@
+import { fetchWithTimeout, joinUrl } from "../http";
+
 /**
  * Reads a video's comments through the YouTube Data API v3 `commentThreads.list`
  * (base URL configurable, so tests point it at a local server speaking the same JSON).
@@ -15,13 +17,14 @@ export class YouTubeComments {
   /**
    * Whether a top-level comment on the video contains `text` (case-insensitive). Reads at most
    * `maxPages` pages of 100 comments, newest first, searching with `searchTerms`.
-   * @throws Error when the API answers an error (quota, bad key, unknown video).
+   * @throws Error when the API answers an error (quota, bad key, unknown video); ProviderHttpError
+   *   when it cannot be reached within 10 s.
    */
   async hasCommentContaining(videoId: string, text: string, maxPages = 5): Promise<boolean> {
     const needle = text.toLowerCase();
     let pageToken = "";
     for (let page = 0; page < maxPages; page++) {
-      const url = new URL(`${this.baseUrl.replace(/\/+$/, "")}/commentThreads`);
+      const url = new URL(joinUrl(this.baseUrl, "commentThreads"));
       url.searchParams.set("part", "snippet");
       url.searchParams.set("videoId", videoId);
       url.searchParams.set("maxResults", "100");
@@ -30,7 +33,7 @@ export class YouTubeComments {
       url.searchParams.set("searchTerms", text);
       url.searchParams.set("key", this.apiKey);
       if (pageToken) url.searchParams.set("pageToken", pageToken);
-      const response = await fetch(url, { signal: AbortSignal.timeout(10_000) });
+      const response = await fetchWithTimeout(url, { timeoutMs: 10_000 });
       const body = (await response.json().catch(() => ({}))) as {
         items?: Array<{
           snippet?: { topLevelComment?: { snippet?: { textOriginal?: string; textDisplay?: string } } };

@@ -1,12 +1,8 @@
-import OpenAI from "openai";
+import type OpenAI from "openai";
+import { type ChatEndpointOptions, openAiClient } from "../openai-client";
 import type { VisionProvider, VisionRequest } from "./vision";
 
-export interface OpenAiVisionOptions {
-  baseUrl: string;
-  apiKey: string;
-  model: string;
-  timeoutMs: number;
-}
+export type OpenAiVisionOptions = ChatEndpointOptions;
 
 /**
  * Vision through an OpenAI-compatible Chat Completions endpoint: the last user message carries
@@ -18,12 +14,7 @@ export class OpenAiVision implements VisionProvider {
   private readonly client: OpenAI;
 
   constructor(private readonly options: OpenAiVisionOptions) {
-    this.client = new OpenAI({
-      baseURL: options.baseUrl,
-      apiKey: options.apiKey || "not-needed",
-      timeout: options.timeoutMs,
-      maxRetries: 1,
-    });
+    this.client = openAiClient(options);
   }
 
   async answer(request: VisionRequest): Promise<string> {
