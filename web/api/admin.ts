@@ -120,7 +120,7 @@ function form(fields: Record<string, string | number | boolean | undefined>): UR
 export async function getAdminMe(): Promise<AdminMe> {
   const answer = await apiRequest<Envelope<AdminMe>>("/admin/me");
   if (answer.success !== 1 || answer.data === undefined) {
-    throw new ApiError(answer.message || "Forbidden", "envelope", 403);
+    throw ApiError.fromEnvelope(answer, 403, "Forbidden");
   }
   return answer.data;
 }

@@ -45,6 +45,51 @@ function buildUrl(path: string, query: RequestOptions["query"]): string {
   return `${API_BASE}${path}?${params.toString()}`;
 }
 
+/** The HTTP status each envelope arrived with, so `ensureSuccess` can put it on its error. */
+const envelopeStatus = new WeakMap<Envelope, number>();
+
+/**
+ * The one `fetch` of the SPA: adds `Accept` and `Authorization: Bearer <token>` (spec 7; the
+ * stored token unless `token` is given). Throws `ApiError('network')` when no answer arrives.
+ */
+async function send(
+  url: string,
+  init: { method?: string; body?: BodyInit; signal?: AbortSignal; accept?: string; token?: string },
+): Promise<Response> {
+  const token = init.token ?? readToken()?.token;
+  const headers: Record<string, string> = {};
+  if (init.accept !== undefined) headers.Accept = init.accept;
+  if (token) headers.Authorization = `Bearer ${token}`;
+  try {
+    return await fetch(url, { method: init.method ?? "GET", headers, body: init.body, signal: init.signal });
+  } catch (error) {
+    throw new ApiError(error instanceof Error ? error.message : "Network error", "network");
+  }
+}
+
+/** Which of the spec 8 answers a call lets the client handle (both on by default). */
+interface StatusPolicy {
+  expireOn401?: boolean;
+  maintenanceOn503?: boolean;
+}
+
+/**
+ * The one place that answers HTTP 401 and 503 (spec 8): 401 ends the session (toast, back to
+ * `/`) and 503 opens the maintenance dialog, each then thrown as `ApiError` of kind `session` or
+ * `maintenance` (with the envelope's message and code). Any other status returns normally.
+ */
+function handleSessionStatus(status: number, payload: unknown, policy: StatusPolicy = {}): void {
+  const envelope = isEnvelope(payload) ? payload : null;
+  if (status === 401 && policy.expireOn401 !== false) {
+    expireSession();
+    throw ApiError.fromEnvelope(envelope, 401, "Unauthorized", "session");
+  }
+  if (status === 503 && policy.maintenanceOn503 !== false) {
+    void showMaintenance(envelope?.message ?? "");
+    throw ApiError.fromEnvelope(envelope, 503, "Service unavailable", "maintenance");
+  }
+}
+
 /**
  * Sends one request and returns the parsed envelope, whatever its `success` (HTTP 4xx/5xx
  * bodies use the same envelope). Throws `ApiError` of kind `network` when there is no JSON
@@ -54,43 +99,36 @@ export async function apiRequest<T extends Envelope = Envelope>(
   path: string,
   options: RequestOptions = {},
 ): Promise<T> {
-  const { method = "GET", query, body, expireOn401 = true, maintenanceOn503 = true, signal } = options;
-  const token = options.token ?? readToken()?.token;
-  const headers: Record<string, string> = { Accept: "application/json" };
-  if (token) headers.Authorization = `Bearer ${token}`;
-
-  let response: Response;
-  try {
-    response = await fetch(buildUrl(path, query), { method, headers, body, signal });
-  } catch (error) {
-    throw new ApiError(error instanceof Error ? error.message : "Network error", "network");
-  }
-
+  const { method = "GET", query, body, signal, token } = options;
+  const response = await send(buildUrl(path, query), {
+    method,
+    body,
+    signal,
+    token,
+    accept: "application/json",
+  });
   let payload: unknown = null;
   try {
     payload = await response.json();
   } catch {
     payload = null;
   }
-  const serverMessage = isEnvelope(payload) ? payload.message : "";
-
-  if (response.status === 401 && expireOn401) {
-    expireSession();
-    throw new ApiError(serverMessage || "Unauthorized", "session", 401);
-  }
-  if (response.status === 503 && maintenanceOn503) {
-    void showMaintenance(serverMessage);
-    throw new ApiError(serverMessage || "Service unavailable", "maintenance", 503);
-  }
+  handleSessionStatus(response.status, payload, options);
   if (!isEnvelope(payload)) {
-    throw new ApiError(`HTTP ${response.status}`, "network", response.status);
+    throw new ApiError(`HTTP ${response.status}`, "network", { status: response.status });
   }
+  envelopeStatus.set(payload, response.status);
   return payload as T;
 }
 
-/** Returns the envelope when `success` is 1; otherwise throws `ApiError('envelope', message)`. */
+/**
+ * Returns the envelope when `success` is 1; otherwise throws `ApiError('envelope')` with the
+ * server's message, its `code` and `page` and the HTTP status it came with.
+ */
 export function ensureSuccess<T extends Envelope>(envelope: T): T {
-  if (envelope.success !== 1) throw new ApiError(envelope.message || "Request failed", "envelope");
+  if (envelope.success !== 1) {
+    throw ApiError.fromEnvelope(envelope, envelopeStatus.get(envelope), "Request failed");
+  }
   return envelope;
 }
 
@@ -190,28 +228,19 @@ export async function apiStream(
   onEvent: (event: StreamEvent) => void,
   signal?: AbortSignal,
 ): Promise<StreamEvent> {
-  const token = readToken()?.token;
-  const headers: Record<string, string> = { Accept: "text/event-stream" };
-  if (token) headers.Authorization = `Bearer ${token}`;
-  let response: Response;
-  try {
-    response = await fetch(buildUrl(path, undefined), { method: "POST", headers, body, signal });
-  } catch (error) {
-    throw new ApiError(error instanceof Error ? error.message : "Network error", "network");
-  }
+  const response = await send(buildUrl(path, undefined), {
+    method: "POST",
+    body,
+    signal,
+    accept: "text/event-stream",
+  });
   const isStream = (response.headers.get("Content-Type") ?? "").includes("text/event-stream");
   if (!isStream || response.body === null) {
     const payload: unknown = await response.json().catch(() => null);
-    const serverMessage = isEnvelope(payload) ? payload.message : "";
-    if (response.status === 401) {
-      expireSession();
-      throw new ApiError(serverMessage || "Unauthorized", "session", 401);
+    handleSessionStatus(response.status, payload);
+    if (!isEnvelope(payload)) {
+      throw new ApiError(`HTTP ${response.status}`, "network", { status: response.status });
     }
-    if (response.status === 503) {
-      void showMaintenance(serverMessage);
-      throw new ApiError(serverMessage || "Service unavailable", "maintenance", 503);
-    }
-    if (!isEnvelope(payload)) throw new ApiError(`HTTP ${response.status}`, "network", response.status);
     const final = { event: payload.success === 1 ? "done" : "error", data: payload };
     onEvent(final);
     return final;
@@ -254,29 +283,12 @@ export async function apiDownload(
   query: RequestOptions["query"],
   fallbackName: string,
 ): Promise<{ blob: Blob; fileName: string }> {
-  const token = readToken()?.token;
-  const headers: Record<string, string> = {};
-  if (token) headers.Authorization = `Bearer ${token}`;
-  let response: Response;
-  try {
-    response = await fetch(buildUrl(path, query), { headers });
-  } catch (error) {
-    throw new ApiError(error instanceof Error ? error.message : "Network error", "network");
-  }
+  const response = await send(buildUrl(path, query), {});
   const isJson = (response.headers.get("Content-Type") ?? "").includes("application/json");
   const payload: unknown = isJson ? await response.json().catch(() => null) : null;
-  const serverMessage = isEnvelope(payload) ? payload.message : "";
-  if (response.status === 401) {
-    expireSession();
-    throw new ApiError(serverMessage || "Unauthorized", "session", 401);
-  }
-  if (response.status === 503) {
-    void showMaintenance(serverMessage);
-    throw new ApiError(serverMessage || "Service unavailable", "maintenance", 503);
-  }
-  if (isEnvelope(payload))
-    throw new ApiError(payload.message || "Request failed", "envelope", response.status);
-  if (!response.ok) throw new ApiError(`HTTP ${response.status}`, "network", response.status);
+  handleSessionStatus(response.status, payload);
+  if (isEnvelope(payload)) throw ApiError.fromEnvelope(payload, response.status, "Request failed");
+  if (!response.ok) throw new ApiError(`HTTP ${response.status}`, "network", { status: response.status });
   return {
     blob: await response.blob(),
     fileName: attachmentName(response.headers.get("Content-Disposition"), fallbackName),

@@ -1,20 +1,72 @@
+import type { Envelope } from "../../common/api";
+import { type ErrorCode, isErrorCode } from "../../common/errors";
+
 /**
  * Why an API call failed:
- * - `envelope`: the server answered `{success: 0, message}` (spec 8: show `message`);
+ * - `envelope`: the server answered `{success: 0, message, code}` (spec 8: show `message`);
  * - `network`: no usable answer (offline, timeout, not JSON) (spec 8: only logged);
  * - `session`: HTTP 401, already handled by the client (spec 8: toast and redirect to /);
  * - `maintenance`: HTTP 503, already handled by the client (spec 8: 'Oops...' dialog).
  */
 export type ApiErrorKind = "envelope" | "network" | "session" | "maintenance";
 
-/** The one error type thrown by `web/api/*`. `message` is the text to show for `envelope`. */
+/** What an `ApiError` knows besides its message and kind. */
+export interface ApiErrorDetails {
+  /** The HTTP status, when an answer arrived. */
+  status?: number;
+  /** The stable code of the failure envelope (issue 14 error contract), when the server sent one. */
+  code?: ErrorCode;
+  /** The in-app page the failure envelope points to (e.g. the pricing page), when there is one. */
+  page?: string;
+}
+
+/**
+ * The one error type thrown by `web/api/*`. `message` is the text to show for `envelope`;
+ * programs decide from `code` (never from the wording), `status` and `page`.
+ */
 export class ApiError extends Error {
+  readonly status?: number;
+  readonly code?: ErrorCode;
+  readonly page?: string;
+
   constructor(
     message: string,
     readonly kind: ApiErrorKind,
-    readonly status?: number,
+    details: ApiErrorDetails = {},
   ) {
     super(message);
     this.name = "ApiError";
+    this.status = details.status;
+    this.code = details.code;
+    this.page = details.page;
   }
+
+  /**
+   * The error of a failure envelope `{success: 0, message, code?, page?}` answered with HTTP
+   * `status`: kind `envelope`, or `kind` when given (401/503). An unknown `code` is left out.
+   */
+  static fromEnvelope(
+    envelope: Envelope | null,
+    status: number | undefined,
+    fallback: string,
+    kind: ApiErrorKind = "envelope",
+  ): ApiError {
+    const code: unknown = envelope?.code;
+    const page: unknown = envelope?.page;
+    return new ApiError(envelope?.message || fallback, kind, {
+      status,
+      code: isErrorCode(code) ? code : undefined,
+      page: typeof page === "string" && page !== "" ? page : undefined,
+    });
+  }
+
+  /** True for 401 and 503: the client already told the user (toast or dialog), callers stay quiet. */
+  get handled(): boolean {
+    return this.kind === "session" || this.kind === "maintenance";
+  }
+}
+
+/** True when `error` is an `ApiError` the client already answered (401 or 503, spec 8). */
+export function isHandledApiError(error: unknown): boolean {
+  return error instanceof ApiError && error.handled;
 }

@@ -12,7 +12,7 @@ export type FailureKind = "handled" | "network" | "other";
 /** Classifies an error thrown by `web/api/*` (see `FailureKind`). */
 export function classifyFailure(error: unknown): FailureKind {
   if (!(error instanceof ApiError)) return "other";
-  if (error.kind === "session" || error.kind === "maintenance") return "handled";
+  if (error.handled) return "handled";
   if (error.kind === "network" && error.status === undefined) return "network";
   return "other";
 }

@@ -1,6 +1,6 @@
 import { MutationCache, QueryCache, QueryClient } from "@tanstack/react-query";
 import { warn } from "../lib/notify";
-import { ApiError } from "./errors";
+import { ApiError, isHandledApiError } from "./errors";
 
 /**
  * Spec 8 for the signed-in area: an answer with success other than 1 shows the server's
@@ -9,7 +9,7 @@ import { ApiError } from "./errors";
  * can opt out with `meta: { silent: true }` (spec 8: chat data load failures are only logged).
  */
 function reportError(error: Error, meta: Record<string, unknown> | undefined): void {
-  if (error instanceof ApiError && (error.kind === "session" || error.kind === "maintenance")) return;
+  if (isHandledApiError(error)) return;
   console.error(error);
   if (meta?.silent === true) return;
   if (error instanceof ApiError && error.kind === "envelope") warn(error.message);

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import type { ChatHistoryEntry, MessageReply } from "../../../../common/api";
 import { SPLIT_MESSAGE_DELAY_MS } from "../../../../common/constants";
 import { continueReplyStream, sendGroupMessage, sendMessageStream, stopReply } from "../../../api/chat";
-import { ApiError } from "../../../api/errors";
+import { isHandledApiError } from "../../../api/errors";
 import { audioPlayer } from "../../../lib/audioPlayer";
 import { warn } from "../../../lib/notify";
 import { playReplySound } from "../../../lib/replySound";
@@ -269,7 +269,7 @@ export function useChatSender(target: ChatTarget | null): ChatSender {
       } catch (error) {
         setStreamingId("");
         console.error("chat/message", error);
-        if (error instanceof ApiError && (error.kind === "session" || error.kind === "maintenance")) return;
+        if (isHandledApiError(error)) return;
         fail(key, current.isGroup ? chatTexts.failedToReply : null);
       }
     },

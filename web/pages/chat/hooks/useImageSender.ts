@@ -2,7 +2,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useRef, useState } from "react";
 import type { ChatHistoryEntry } from "../../../../common/api";
 import type { PhotoType } from "../../../../common/constants";
-import { ApiError } from "../../../api/errors";
+import { isHandledApiError } from "../../../api/errors";
 import { requestPicture, sendPhoto } from "../../../api/images";
 import { warn } from "../../../lib/notify";
 import { imageTexts } from "../imageTexts";
@@ -104,7 +104,7 @@ export function useImageSender(
         })
         .catch((error: unknown) => {
           console.error("chat/photo-process", error);
-          if (error instanceof ApiError && (error.kind === "session" || error.kind === "maintenance")) return;
+          if (isHandledApiError(error)) return;
           failed(imageTexts.failedToSendPhoto);
         })
         .finally(() => setBusy(false));
