@@ -135,3 +135,9 @@ export interface PhotoHistoryEntry {
   chatHistoryMessageImage: string;
   chatHistoryReplyImage: string;
 }
+
+/** Ours (issue 6): one capability of the chat screen; off comes with the reason to show. */
+export interface Capability {
+  enabled: boolean;
+  reason: string;
+}

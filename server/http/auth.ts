@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from "fastify";
 import type { User } from "../db/schema";
 import { notFound, unauthorized } from "./errors";
 
@@ -60,4 +60,20 @@ export function assertSelf(userId: string, id: string | undefined): void {
  */
 export function secretHash(secret: string): string {
   return createHash("sha256").update(secret).digest("hex");
+}
+
+/**
+ * Registers `routes` in their own plugin scope behind the session hook (`requireUser`), so every
+ * route of the scope needs a valid session and none can be added without it (issue 14: auth once
+ * per route scope). The hook runs at `onRequest`, before any body is read.
+ */
+export async function signedIn(
+  app: FastifyInstance,
+  auth: onRequestAsyncHookHandler,
+  routes: (scope: FastifyInstance) => void | Promise<void>,
+): Promise<void> {
+  await app.register(async (scope) => {
+    scope.addHook("onRequest", auth);
+    await routes(scope);
+  });
 }

@@ -83,7 +83,7 @@ describeEachDatabase("admin console API", (dialect) => {
         expect({ url, status: res.status, body: res.body }).toEqual({
           url,
           status: 403,
-          body: { success: 0, message: "This area is for administrators only." },
+          body: { success: 0, message: "This area is for administrators only.", code: "not_admin" },
         });
       }
       expect((await call(t.app, route.method, url)).status).toBe(401);

@@ -1,6 +1,6 @@
 import type { FastifyInstance, onRequestAsyncHookHandler } from "fastify";
 import { z } from "zod";
-import { bearerToken, currentUser } from "../../http/auth";
+import { bearerToken, currentUser, signedIn } from "../../http/auth";
 import { ok } from "../../http/envelope";
 import { unauthorized } from "../../http/errors";
 import { emailOf, limitBy, rateLimit } from "../../http/rate-limit";
@@ -19,12 +19,15 @@ const DeviceIdQuery = z.object({ id: z.string().trim().min(1, "is required").max
 const DemoBody = z.object({ id: z.string().trim().min(1, "is required").max(100) });
 const TokenBody = z.object({ token: z.string().optional() });
 
-/** spec 7 "Authentication": login, demo-login, extend, logout. */
-export function authRoutes(
+/**
+ * spec 7 "Authentication": login, demo-login, extend, logout; ours (issue 13): device login and
+ * the signed-in user's devices (behind the session, in their own scope).
+ */
+export async function authRoutes(
   app: FastifyInstance,
   auth: AuthService,
   requireAuth: onRequestAsyncHookHandler,
-): void {
+): Promise<void> {
   const minute = 60_000;
   // issue 13 (credential stuffing): per client address across all e-mails, and per e-mail across
   // all addresses. The per-e-mail window is short: while an account is under attack its owner
@@ -52,28 +55,6 @@ export function authRoutes(
     return presentSignIn(await auth.deviceLogin(body.id), "Login successful.");
   });
 
-  /** Registers a device for device login; answers the secret once and the user agent marker to use. */
-  app.post("/api/auth/devices", { onRequest: requireAuth }, async (request) => {
-    const body = parseInput(DeviceRegisterBody, request.body);
-    const device = await auth.registerDevice(currentUser(request), body.name);
-    return ok("Device registered.", {
-      data: { deviceId: device.secret, userAgentMarker: `CompanionDevice/${device.secret}` },
-    });
-  });
-
-  /** Ours (issue 13): the signed-in user's devices, for the profile's list. */
-  app.get("/api/auth/devices", { onRequest: requireAuth }, async (request) => {
-    const devices = await auth.listDevices(currentUser(request));
-    return ok("Devices.", { data: devices.map(presentDevice) });
-  });
-
-  /** Ours (issue 13): revokes one device (`?id=`) and the sessions it started; 404 for others' ids. */
-  app.delete("/api/auth/devices", { onRequest: requireAuth }, async (request) => {
-    const { id } = parseInput(DeviceIdQuery, request.query);
-    await auth.revokeDevice(currentUser(request), id);
-    return ok("Device revoked.");
-  });
-
   app.post("/api/auth/demo-login", { config: rateLimit(60, 10 * minute) }, async (request) => {
     const body = parseInput(DemoBody, request.body);
     return presentSignIn(await auth.demoLogin(body.id), "Welcome! Enjoy your demo.");
@@ -93,5 +74,32 @@ export function authRoutes(
     const token = bearerToken(request) ?? parseInput(TokenBody, request.body).token;
     if (token) await auth.logout(token);
     return ok("Logged out.", { page: "/" });
+  });
+
+  await signedIn(app, requireAuth, (scope) => deviceRoutes(scope, auth));
+}
+
+/** The signed-in user's devices (issue 13); registered behind the session hook. */
+function deviceRoutes(app: FastifyInstance, auth: AuthService): void {
+  /** Registers a device for device login; answers the secret once and the user agent marker to use. */
+  app.post("/api/auth/devices", async (request) => {
+    const body = parseInput(DeviceRegisterBody, request.body);
+    const device = await auth.registerDevice(currentUser(request), body.name);
+    return ok("Device registered.", {
+      data: { deviceId: device.secret, userAgentMarker: `CompanionDevice/${device.secret}` },
+    });
+  });
+
+  /** Ours (issue 13): the signed-in user's devices, for the profile's list. */
+  app.get("/api/auth/devices", async (request) => {
+    const devices = await auth.listDevices(currentUser(request));
+    return ok("Devices.", { data: devices.map(presentDevice) });
+  });
+
+  /** Ours (issue 13): revokes one device (`?id=`) and the sessions it started; 404 for others' ids. */
+  app.delete("/api/auth/devices", async (request) => {
+    const { id } = parseInput(DeviceIdQuery, request.query);
+    await auth.revokeDevice(currentUser(request), id);
+    return ok("Device revoked.");
   });
 }

@@ -1,7 +1,7 @@
 import type { FastifyInstance, onRequestAsyncHookHandler } from "fastify";
 import { z } from "zod";
 import type { User } from "../../db/schema";
-import { bearerToken, currentUser } from "../../http/auth";
+import { bearerToken, currentUser, signedIn } from "../../http/auth";
 import { ok } from "../../http/envelope";
 import { parseInput } from "../../http/validate";
 import type { PaymentsService, PricedPlan } from "./payments.service";
@@ -45,20 +45,22 @@ export async function paymentsRoutes(
     return ok("Plans.", { data: plans.map(presentPricingPlan) });
   });
 
-  app.post("/api/payment/checkout", { onRequest: auth }, async (request) => {
-    const body = parseInput(CheckoutBody, request.body);
-    const url = await payments.checkout(currentUser(request), body.plan);
-    return ok("Redirecting to the payment page.", { data: { url } });
-  });
+  await signedIn(app, auth, (scope) => {
+    scope.post("/api/payment/checkout", async (request) => {
+      const body = parseInput(CheckoutBody, request.body);
+      const url = await payments.checkout(currentUser(request), body.plan);
+      return ok("Redirecting to the payment page.", { data: { url } });
+    });
 
-  app.post("/api/payment/addon", { onRequest: auth }, async (request) => {
-    const url = await payments.addOn(currentUser(request));
-    return ok("Redirecting to the payment page.", { data: { url } });
-  });
+    scope.post("/api/payment/addon", async (request) => {
+      const url = await payments.addOn(currentUser(request));
+      return ok("Redirecting to the payment page.", { data: { url } });
+    });
 
-  app.post("/api/payment/portal", { onRequest: auth }, async (request) => {
-    const url = await payments.portal(currentUser(request));
-    return ok("Redirecting to your subscription.", { data: { url } });
+    scope.post("/api/payment/portal", async (request) => {
+      const url = await payments.portal(currentUser(request));
+      return ok("Redirecting to your subscription.", { data: { url } });
+    });
   });
 
   await app.register(async (scope) => {

@@ -1,29 +1,32 @@
 import type { FastifyInstance, onRequestAsyncHookHandler } from "fastify";
+import type { Capability } from "../../../common/api";
 import { APP_VERSION } from "../../../common/constants";
 import type { User } from "../../db/schema";
-import { currentUser } from "../../http/auth";
+import { currentUser, signedIn } from "../../http/auth";
 import { ok } from "../../http/envelope";
 import type { LlmProvider } from "../../providers/llm/llm";
 import type { TtsProvider } from "../../providers/tts/tts";
-import type { Capability } from "../images/images.service";
+
+/** What the system routes read: the engines' status and the user's picture capabilities (ports). */
+export interface SystemDeps {
+  llm: LlmProvider;
+  tts: TtsProvider;
+  dialect: string;
+  /** issue 7: whether recordings can be transcribed on this server (STT_BASE_URL). */
+  transcribes?: boolean;
+  /** issue 8: pictures on request and photo upload for this user (filled by the images service). */
+  images?: (user: User) => { imageRequests: Capability; photoUpload: Capability };
+}
 
 /**
  * Health, the version file of spec 4 (cache busting) and the capabilities the chat screen uses
  * to show or hide its controls with a reason (issue 6: no fake behaviour).
  */
-export function systemRoutes(
+export async function systemRoutes(
   app: FastifyInstance,
-  deps: {
-    llm: LlmProvider;
-    tts: TtsProvider;
-    dialect: string;
-    /** issue 7: whether recordings can be transcribed on this server (STT_BASE_URL). */
-    transcribes?: boolean;
-    /** issue 8: pictures on request and photo upload for this user (ImagesService.capabilities). */
-    images?: (user: User) => { imageRequests: Capability; photoUpload: Capability };
-  },
+  deps: SystemDeps,
   auth: onRequestAsyncHookHandler,
-): void {
+): Promise<void> {
   app.get("/api/health", async () => {
     const status = deps.llm.status();
     return ok("ok", {
@@ -36,7 +39,12 @@ export function systemRoutes(
     return { version: APP_VERSION };
   });
 
-  app.get("/api/chat/capabilities", { onRequest: auth }, async (request) => {
+  await signedIn(app, auth, (scope) => capabilityRoutes(scope, deps));
+}
+
+/** The chat screen's capabilities for the signed-in user; registered behind the session hook. */
+function capabilityRoutes(app: FastifyInstance, deps: SystemDeps): void {
+  app.get("/api/chat/capabilities", async (request) => {
     const user = currentUser(request);
     const llm = deps.llm.status();
     const off = (reason: string) => ({ enabled: false, reason });

@@ -1,6 +1,6 @@
 import type { FastifyInstance, onRequestAsyncHookHandler } from "fastify";
 import { z } from "zod";
-import { assertSelf, currentUser } from "../../http/auth";
+import { assertSelf, currentUser, signedIn } from "../../http/auth";
 import { ok } from "../../http/envelope";
 import { optionalUpload } from "../../http/uploads";
 import { parseInput } from "../../http/validate";
@@ -24,13 +24,17 @@ const PasswordBody = z.object({
   id: z.string().max(100).optional(),
 });
 
-/** spec 7: users/profile, users/update, users/update-password. */
-export function usersRoutes(
+/** spec 7: users/profile, users/update, users/update-password; all behind the session. */
+export async function usersRoutes(
   app: FastifyInstance,
   users: UsersService,
   auth: onRequestAsyncHookHandler,
-): void {
-  app.get("/api/users/profile/", { onRequest: auth }, async (request) => {
+): Promise<void> {
+  await signedIn(app, auth, (scope) => userRoutes(scope, users));
+}
+
+function userRoutes(app: FastifyInstance, users: UsersService): void {
+  app.get("/api/users/profile/", async (request) => {
     const user = currentUser(request);
     assertSelf(user.id, parseInput(SelfQuery, request.query).id);
     const { planName, chatCount } = await users.profile(user);
@@ -48,13 +52,13 @@ export function usersRoutes(
   });
 
   /** Ours: stores the 18+ confirmation; answers the fresh session user (`adult` '1'). */
-  app.post("/api/users/confirm-age", { onRequest: auth }, async (request) => {
+  app.post("/api/users/confirm-age", async (request) => {
     parseInput(ConfirmAgeBody, request.body);
     const updated = await users.confirmAdult(currentUser(request));
     return ok("Thank you.", { data: presentSessionUser(updated) });
   });
 
-  app.post("/api/users/update", { onRequest: auth }, async (request) => {
+  app.post("/api/users/update", async (request) => {
     const user = currentUser(request);
     const body = parseInput(UpdateBody, request.body);
     assertSelf(user.id, body.id);
@@ -66,7 +70,7 @@ export function usersRoutes(
     return ok("Profile updated.", { page: "/characters/list", data: presentSessionUser(updated) });
   });
 
-  app.patch("/api/users/update-password", { onRequest: auth }, async (request) => {
+  app.patch("/api/users/update-password", async (request) => {
     const user = currentUser(request);
     const body = parseInput(PasswordBody, request.body);
     assertSelf(user.id, body.id);

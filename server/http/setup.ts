@@ -1,0 +1,120 @@
+import fs from "node:fs";
+import path from "node:path";
+import formbody from "@fastify/formbody";
+import multipart from "@fastify/multipart";
+import rateLimit from "@fastify/rate-limit";
+import fastifyStatic from "@fastify/static";
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
+import type { AppConfig } from "../env";
+import { fail, failBody, failStatus } from "./envelope";
+import { AppError } from "./errors";
+import { rateLimitError } from "./rate-limit";
+import {
+  registerSecurity,
+  transportOptions,
+  UPLOAD_FILE_LIMIT_BYTES,
+  UPLOAD_MAX_FIELDS,
+  UPLOAD_MAX_FILES,
+} from "./security";
+
+declare module "fastify" {
+  interface FastifyRequest {
+    startedAt?: number;
+  }
+}
+
+/**
+ * The Fastify instance of the server: logger from LOG_LEVEL, trailing slashes ignored (spec 7
+ * writes some paths with one), transport limits and proxy trust from `transportOptions`.
+ */
+export function createServer(config: AppConfig): FastifyInstance {
+  return Fastify({
+    logger: config.LOG_LEVEL === "silent" ? false : { level: config.LOG_LEVEL },
+    routerOptions: { ignoreTrailingSlash: true },
+    ...transportOptions(config),
+  });
+}
+
+/**
+ * Everything every route shares, registered before the routes: the rate limiter (routes name
+ * their own limits; tests turn it off with RATE_LIMIT_ENABLED=0 except in the tests of the limits
+ * themselves), security headers and input checks, form and multipart parsers with their limits,
+ * the Server-Timing header and the error handler that answers the failure envelope.
+ */
+export async function registerPlugins(app: FastifyInstance, config: AppConfig): Promise<void> {
+  if (config.RATE_LIMIT_ENABLED === "1") {
+    await app.register(rateLimit, { global: false, errorResponseBuilder: rateLimitError });
+  }
+  await registerSecurity(app);
+  await app.register(formbody);
+  await app.register(multipart, {
+    attachFieldsToBody: "keyValues",
+    limits: {
+      fileSize: UPLOAD_FILE_LIMIT_BYTES,
+      files: UPLOAD_MAX_FILES,
+      fields: UPLOAD_MAX_FIELDS,
+      parts: UPLOAD_MAX_FILES + UPLOAD_MAX_FIELDS,
+      fieldSize: 64 * 1024,
+      headerPairs: 100,
+    },
+  });
+
+  app.addHook("onRequest", async (request) => {
+    request.startedAt = performance.now();
+  });
+  // Server-Timing lets the benchmark (and a browser's devtools) split server time from model time.
+  app.addHook("onSend", async (request, reply, payload) => {
+    if (request.modelMs !== undefined && request.startedAt !== undefined) {
+      const total = performance.now() - request.startedAt;
+      reply.header(
+        "Server-Timing",
+        `total;dur=${total.toFixed(3)}, model;dur=${request.modelMs.toFixed(3)}, app;dur=${(total - request.modelMs).toFixed(3)}`,
+      );
+    }
+    return payload;
+  });
+
+  app.setErrorHandler((error, request, reply) => {
+    // Errors of ours that are not the client's (no AppError) are logged; the wire gets a plain line.
+    if (!(error instanceof AppError) && failStatus(error) >= 500) request.log.error(error);
+    return reply.status(failStatus(error)).send(failBody(error));
+  });
+}
+
+/**
+ * Registers `reply.sendFile` (no static route: /content/ is served by the content routes, which
+ * authorise the same normalised path they send, issue 13) and creates the content folder.
+ */
+export async function registerFileSending(app: FastifyInstance, contentDir: string): Promise<void> {
+  fs.mkdirSync(contentDir, { recursive: true });
+  await app.register(fastifyStatic, { root: contentDir, serve: false, decorateReply: true });
+}
+
+/**
+ * The built SPA (WEB_DIST_DIR) and the answer to every unknown path: the API's 404 envelope for
+ * /api/, `missingContent` for /content/ (spec 3: a missing public picture is user.jpg), the SPA's
+ * index.html for a GET without a file extension (client-side routes), otherwise a 404 envelope.
+ * Registered after every route.
+ */
+export async function registerSpa(
+  app: FastifyInstance,
+  webDistDir: string,
+  missingContent: (request: FastifyRequest, reply: FastifyReply) => Promise<unknown> | unknown,
+): Promise<void> {
+  const webRoot = path.resolve(webDistDir);
+  const hasWeb = fs.existsSync(path.join(webRoot, "index.html"));
+  if (hasWeb) {
+    await app.register(fastifyStatic, { root: webRoot, prefix: "/", decorateReply: false, wildcard: false });
+  }
+  app.setNotFoundHandler((request, reply) => {
+    const url = request.url.split("?")[0] ?? "";
+    if (url.startsWith("/api/") || url === "/api") {
+      return reply.status(404).send(fail(`Unknown API path: ${request.method} ${url}`, "not_found"));
+    }
+    if (url.startsWith("/content/")) return missingContent(request, reply);
+    if (request.method === "GET" && hasWeb && !path.extname(url)) {
+      return reply.sendFile("index.html", webRoot);
+    }
+    return reply.status(404).send(fail("Not found.", "not_found"));
+  });
+}
