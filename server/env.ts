@@ -145,18 +145,62 @@ function parseTrustProxy(value: string): boolean | number | string[] {
     .filter(Boolean);
 }
 
+type Settings = z.infer<typeof schema>;
+
 /**
- * Reads and validates the configuration.
+ * Rules between variables, checked at boot so that a contradictory setting stops the process with
+ * a clear line instead of failing on the first request (issue 14). The provider factories choose
+ * the same way: LLM_PROVIDER=auto with LLM_BASE_URL means openai, with LLM_MODEL_PATH llama.
+ * @returns one "VARIABLE: what is wrong" line per broken rule; empty when all hold.
+ */
+export function crossFieldProblems(cfg: Settings): string[] {
+  const problems: string[] = [];
+  const auto = cfg.LLM_PROVIDER === "auto";
+  if (cfg.LLM_PROVIDER === "openai" || (auto && cfg.LLM_BASE_URL)) {
+    if (!cfg.LLM_BASE_URL) problems.push("LLM_BASE_URL: required with LLM_PROVIDER=openai");
+    if (!cfg.LLM_MODEL) problems.push("LLM_MODEL: required with LLM_PROVIDER=openai (or with LLM_BASE_URL)");
+  }
+  if (cfg.LLM_PROVIDER === "llama" && !cfg.LLM_MODEL_PATH) {
+    problems.push("LLM_MODEL_PATH: required with LLM_PROVIDER=llama");
+  }
+  if (cfg.STRIPE_SECRET_KEY && !cfg.STRIPE_WEBHOOK_SECRET) {
+    problems.push("STRIPE_WEBHOOK_SECRET: required with STRIPE_SECRET_KEY (webhooks could not be verified)");
+  }
+  if (cfg.IMAGE_PROVIDER !== "none" && !cfg.IMAGE_BASE_URL) {
+    problems.push(`IMAGE_BASE_URL: required with IMAGE_PROVIDER=${cfg.IMAGE_PROVIDER}`);
+  }
+  if (cfg.VISION_BASE_URL && !cfg.VISION_MODEL) problems.push("VISION_MODEL: required with VISION_BASE_URL");
+  if (!cfg.VISION_BASE_URL && cfg.VISION_USE_LLM === "1" && !cfg.LLM_BASE_URL) {
+    problems.push("VISION_USE_LLM: needs LLM_BASE_URL (an OpenAI-compatible endpoint)");
+  }
+  if (cfg.TTS_PROVIDER === "openai" && !cfg.TTS_BASE_URL)
+    problems.push("TTS_BASE_URL: required with TTS_PROVIDER=openai");
+  if (cfg.TTS_PROVIDER === "elevenlabs" && !cfg.ELEVENLABS_API_KEY) {
+    problems.push("ELEVENLABS_API_KEY: required with TTS_PROVIDER=elevenlabs");
+  }
+  if (cfg.HTTP_HEADERS_TIMEOUT_MS > cfg.HTTP_REQUEST_TIMEOUT_MS) {
+    problems.push(
+      `HTTP_HEADERS_TIMEOUT_MS: must be at most HTTP_REQUEST_TIMEOUT_MS (${cfg.HTTP_HEADERS_TIMEOUT_MS} > ${cfg.HTTP_REQUEST_TIMEOUT_MS})`,
+    );
+  }
+  return problems;
+}
+
+/**
+ * Reads and validates the configuration: each variable, then the rules between them.
  * @param source environment to read (defaults to process.env); tests pass their own.
- * @throws Error naming every invalid variable.
+ * @throws Error "Invalid configuration:" naming every invalid variable, one per line.
  */
 export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
   const parsed = schema.safeParse(source);
+  const invalid = (lines: string[]) =>
+    new Error(`Invalid configuration:\n${lines.map((l) => `  ${l}`).join("\n")}`);
   if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
-    throw new Error(`Invalid configuration:\n${lines.join("\n")}`);
+    throw invalid(parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`));
   }
   const cfg = parsed.data;
+  const problems = crossFieldProblems(cfg);
+  if (problems.length > 0) throw invalid(problems);
   const dataDir = path.resolve(cfg.DATA_DIR);
   return {
     ...cfg,

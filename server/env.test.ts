@@ -1,0 +1,74 @@
+import os from "node:os";
+import { describe, expect, it } from "vitest";
+import { loadConfig } from "./env";
+
+const base = { DATA_DIR: os.tmpdir() };
+const refused = (env: Record<string, string>) => () => loadConfig({ ...base, ...env });
+
+describe("loadConfig: rules between variables, checked at boot (issue 14)", () => {
+  it("accepts the defaults and complete settings", () => {
+    expect(loadConfig(base).LLM_PROVIDER).toBe("auto");
+    const full = loadConfig({
+      ...base,
+      LLM_PROVIDER: "openai",
+      LLM_BASE_URL: "http://127.0.0.1:9/v1",
+      LLM_MODEL: "m",
+      STRIPE_SECRET_KEY: "sk_test_x",
+      STRIPE_WEBHOOK_SECRET: "whsec_x",
+      IMAGE_PROVIDER: "automatic1111",
+      IMAGE_BASE_URL: "http://127.0.0.1:9",
+      VISION_BASE_URL: "http://127.0.0.1:9/v1",
+      VISION_MODEL: "llava",
+      HTTP_REQUEST_TIMEOUT_MS: "2000",
+      HTTP_HEADERS_TIMEOUT_MS: "2000",
+    });
+    expect(full.LLM_MODEL).toBe("m");
+  });
+
+  it("refuses an OpenAI-compatible model without its endpoint or its name", () => {
+    expect(refused({ LLM_PROVIDER: "openai" })).toThrow(/LLM_BASE_URL: required with LLM_PROVIDER=openai/);
+    expect(refused({ LLM_PROVIDER: "openai", LLM_BASE_URL: "http://x/v1" })).toThrow(/LLM_MODEL: required/);
+    // auto with an endpoint means openai, as the factory chooses.
+    expect(refused({ LLM_BASE_URL: "http://x/v1" })).toThrow(/LLM_MODEL: required/);
+    expect(refused({ LLM_PROVIDER: "llama" })).toThrow(/LLM_MODEL_PATH: required with LLM_PROVIDER=llama/);
+  });
+
+  it("refuses a Stripe key without the webhook secret", () => {
+    expect(refused({ STRIPE_SECRET_KEY: "sk_test_x" })).toThrow(/STRIPE_WEBHOOK_SECRET: required/);
+  });
+
+  it("refuses an image engine without its address, and a vision endpoint without its model", () => {
+    expect(refused({ IMAGE_PROVIDER: "comfyui" })).toThrow(
+      /IMAGE_BASE_URL: required with IMAGE_PROVIDER=comfyui/,
+    );
+    expect(refused({ VISION_BASE_URL: "http://x/v1" })).toThrow(
+      /VISION_MODEL: required with VISION_BASE_URL/,
+    );
+    expect(refused({ VISION_USE_LLM: "1" })).toThrow(/VISION_USE_LLM: needs LLM_BASE_URL/);
+  });
+
+  it("refuses a remote voice without its address or key", () => {
+    expect(refused({ TTS_PROVIDER: "openai" })).toThrow(/TTS_BASE_URL: required/);
+    expect(refused({ TTS_PROVIDER: "elevenlabs" })).toThrow(/ELEVENLABS_API_KEY: required/);
+  });
+
+  it("refuses a headers timeout longer than the whole request's", () => {
+    expect(refused({ HTTP_REQUEST_TIMEOUT_MS: "5000" })).toThrow(
+      /HTTP_HEADERS_TIMEOUT_MS: must be at most HTTP_REQUEST_TIMEOUT_MS \(15000 > 5000\)/,
+    );
+  });
+
+  it("names every broken rule at once, one per line", () => {
+    let message = "";
+    try {
+      loadConfig({ ...base, STRIPE_SECRET_KEY: "sk", IMAGE_PROVIDER: "openai" });
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message.split("\n")).toEqual([
+      "Invalid configuration:",
+      "  STRIPE_WEBHOOK_SECRET: required with STRIPE_SECRET_KEY (webhooks could not be verified)",
+      "  IMAGE_BASE_URL: required with IMAGE_PROVIDER=openai",
+    ]);
+  });
+});
