@@ -1,5 +1,13 @@
-import type { z } from "zod";
+import { z } from "zod";
 import { badRequest } from "./errors";
+
+/** A normalised e-mail address: trimmed, lower case, checked (issue 3). */
+export const EmailField = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .max(254)
+  .pipe(z.email("is not a valid e-mail address"));
 
 /**
  * Validates client input against a zod schema.

@@ -2,16 +2,8 @@ import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { ok } from "../../http/envelope";
 import { emailOf, limitBy, rateLimit } from "../../http/rate-limit";
-import { parseInput } from "../../http/validate";
+import { EmailField, parseInput } from "../../http/validate";
 import { type AccountService, FORGOT_PASSWORD_ANSWER } from "./account.service";
-
-/** A normalised e-mail address: trimmed, lower case, checked (issue 3). */
-export const EmailField = z
-  .string()
-  .trim()
-  .toLowerCase()
-  .max(254)
-  .pipe(z.email("is not a valid e-mail address"));
 
 const ForgotBody = z.object({ email: EmailField });
 /** Passwords: at least 8 characters; the spec names no rule, this is ours. */

@@ -5,7 +5,6 @@ import { badRequest, forbidden, notFound } from "../../http/errors";
 import { normalisePicture } from "../../http/uploads";
 import type { FileStorage } from "../../providers/storage/storage";
 import type { PlansRepo } from "../plans/plans.repo";
-import type { SubscribeService } from "../subscribe/subscribe.service";
 import type { AdminRepo } from "./admin.repo";
 
 /** Plan fields an admin may change (prices in cents; grants as in the plans table). */
@@ -54,6 +53,18 @@ function defined<T extends Record<string, unknown>>(fields: T): Partial<T> {
 }
 
 /**
+ * What the admin console needs of free subscriptions (a port: the composition root passes the
+ * subscribe service, so admin does not depend on that module).
+ */
+export interface FreeSubscriptionApproval {
+  /**
+   * Creates the Free account of a pending request and mails its login details.
+   * @returns the request's e-mail, or undefined when there is no such pending request.
+   */
+  approve(id: string): Promise<string | undefined>;
+}
+
+/**
  * The admin console (issue 9): plans, preset characters, users, contact messages and
  * free-subscription requests. Every method is called only for an admin (checked by the routes'
  * hook, on the server); every change writes one audit row naming the admin, the action, the
@@ -64,7 +75,7 @@ export class AdminService {
     private readonly repo: AdminRepo,
     private readonly plans: PlansRepo,
     private readonly storage: FileStorage,
-    private readonly subscribe: SubscribeService,
+    private readonly subscribe: FreeSubscriptionApproval,
     private readonly now: () => number = Date.now,
   ) {}
 

@@ -2,8 +2,7 @@ import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { ok } from "../../http/envelope";
 import { rateLimit } from "../../http/rate-limit";
-import { parseInput } from "../../http/validate";
-import { EmailField } from "../account/account.routes";
+import { EmailField, parseInput } from "../../http/validate";
 import type { SiteService } from "./site.service";
 
 const Required = (max: number) =>

@@ -2,8 +2,7 @@ import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { ok } from "../../http/envelope";
 import { ipAndEmail, rateLimit } from "../../http/rate-limit";
-import { parseInput } from "../../http/validate";
-import { EmailField } from "../account/account.routes";
+import { EmailField, parseInput } from "../../http/validate";
 import { SUBSCRIBE_ANSWER, type SubscribeService } from "./subscribe.service";
 
 const SubscribeBody = z.object({ email: EmailField });
