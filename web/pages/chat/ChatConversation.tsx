@@ -14,11 +14,12 @@ import { useAdultGate } from "./hooks/useAdultGate";
 import { useChatCapabilities } from "./hooks/useChatCapabilities";
 import { useChatCharacters } from "./hooks/useChatCharacters";
 import { useChatHistory } from "./hooks/useChatHistory";
-import { useChatPictures, withStoredPicture } from "./hooks/useChatPictures";
+import { useChatPictures } from "./hooks/useChatPictures";
 import { useChatRoomActions } from "./hooks/useChatRoomActions";
-import { type LiveChatItem, useChatSender } from "./hooks/useChatSender";
+import { useChatSender, useLiveChat } from "./hooks/useChatSender";
 import { useChatVoice } from "./hooks/useChatVoice";
 import { useScreenWake } from "./hooks/useScreenWake";
+import { conversationItems } from "./liveChat";
 import { chatTexts } from "./texts";
 
 interface ChatConversationProps {
@@ -77,9 +78,11 @@ export function ChatConversation({ userId, info, chatId, isGroup }: ChatConversa
     () => ({ chatId, characterId: replier, isGroup, mute, notify: settings.enableNotifications }),
     [chatId, replier, isGroup, mute, settings.enableNotifications],
   );
-  const sender = useChatSender(replier === "" ? null : target);
+  // Everything sent on this screen (messages, continued replies, photos) lives in one store.
+  const live = useLiveChat();
+  const sender = useChatSender(replier === "" ? null : target, live);
   // issue 8: photos from the user and pictures on request.
-  const pictures = useChatPictures(userId, chatId, replier, mute, capabilities, sender.items);
+  const pictures = useChatPictures(userId, chatId, replier, mute, capabilities, live);
   const actions = useChatRoomActions(userId, chatId, isGroup ? chatId : "");
   // issue 7: the microphone and hands-free voice chat.
   const voice = useChatVoice({
@@ -92,26 +95,14 @@ export function ChatConversation({ userId, info, chatId, isGroup }: ChatConversa
     isReplying: sender.isReplying,
   });
 
-  const items = useMemo<LiveChatItem[]>(() => {
-    const live = new Map(
-      sender.items
-        .concat(pictures.items)
-        .filter((item) => item.entry.chatHistoryUUID !== "")
-        .map((item) => [item.entry.chatHistoryUUID, item]),
-    );
-    const stored = new Set(history.entries.map((entry) => entry.chatHistoryUUID));
-    const fromHistory: LiveChatItem[] = history.entries.map((entry) =>
-      withStoredPicture(live.get(entry.chatHistoryUUID), entry),
-    );
-    const fresh = [...sender.items, ...pictures.items].filter(
-      (item) => item.entry.chatHistoryUUID === "" || !stored.has(item.entry.chatHistoryUUID),
-    );
-    return [...fromHistory, ...fresh];
-  }, [history.entries, sender.items, pictures.items]);
+  const items = useMemo(
+    () => conversationItems(history.entries, live.state.items),
+    [history.entries, live.state.items],
+  );
 
   const pictureLoading = items.some((item) => item.entry.chatHistoryImageLoading === 1);
   const status = sender.status === "online" && pictureLoading ? "downloading..." : sender.status;
-  const streamingText = sender.items.some(
+  const streamingText = live.state.items.some(
     (item) => item.streaming && item.entry.chatHistoryReplyMessage !== "",
   );
 

@@ -4,7 +4,7 @@ import { FIRST_MESSAGE_MARKER, SCROLL_BUTTON_THRESHOLD_PX } from "../../../../co
 import { Spinner } from "../../../components/Spinner";
 import { chatImageUrl, contentUrl } from "../../../lib/content";
 import { formatHourMinute } from "../../../lib/text";
-import type { LiveChatItem } from "../hooks/useChatSender";
+import type { LiveChatItem } from "../liveChat";
 import { chatTexts } from "../texts";
 import { ReplyMessage, UserMessage } from "./MessageBubble";
 import { TypingIndicator } from "./TypingIndicator";

@@ -1,16 +1,13 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useMemo, useRef } from "react";
-import type { ChatHistoryEntry } from "../../../../common/api";
 import type { ChatCapabilities } from "../../../api/chat";
 import type { ComposerPictures } from "../components/Composer";
-import type { LiveChatItem } from "./useChatSender";
+import type { LiveChat } from "./useChatSender";
 import { useImageSender } from "./useImageSender";
 
 export interface ChatPictures {
   /** Pictures on request are on for this user on this server (the request menu, the Photo List). */
   enabled: boolean;
-  /** Photos and picture requests sent on this screen, until the history holds them. */
-  items: LiveChatItem[];
   /** The composer's request menu, or undefined when image generation is off (spec 2). */
   composer: ComposerPictures | undefined;
   /** Whether a message's Retry belongs here (a failed photo or picture request). */
@@ -29,26 +26,31 @@ export function useChatPictures(
   characterId: string,
   mute: boolean,
   capabilities: ChatCapabilities | undefined,
-  sentItems: LiveChatItem[],
+  live: LiveChat,
 ): ChatPictures {
   const client = useQueryClient();
   const target = useMemo(
     () => (characterId === "" ? null : { chatId, characterId, mute }),
     [chatId, characterId, mute],
   );
-  const sender = useImageSender(userId, target);
+  const sender = useImageSender(userId, target, live);
   const requests = capabilities?.imageRequests.enabled ?? false;
   const photos = capabilities?.photoUpload.enabled ?? false;
 
+  // A text reply whose picture is being made: the history loads again, then polls until it is there.
+  const items = live.state.items;
   const asked = useRef(new Set<string>());
   useEffect(() => {
-    const loading = sentItems.filter(
-      (item) => item.entry.chatHistoryImageLoading === 1 && !asked.current.has(item.entry.chatHistoryUUID),
+    const loading = items.filter(
+      (item) =>
+        item.source === "message" &&
+        item.entry.chatHistoryImageLoading === 1 &&
+        !asked.current.has(item.entry.chatHistoryUUID),
     );
     if (loading.length === 0) return;
     for (const item of loading) asked.current.add(item.entry.chatHistoryUUID);
     void client.invalidateQueries({ queryKey: ["chat-history", userId, chatId] });
-  }, [client, sentItems, userId, chatId]);
+  }, [client, items, userId, chatId]);
 
   const composer = useMemo<ComposerPictures | undefined>(
     () =>
@@ -57,23 +59,5 @@ export function useChatPictures(
         : undefined,
     [requests, photos, sender.requestPicture, sender.sendPhoto],
   );
-  return { enabled: requests, items: sender.items, composer, owns: sender.owns, retry: sender.retry };
-}
-
-/**
- * The item to show for a stored history entry: the live item sent on this screen when there is
- * one, with the picture's state taken from the history (which polls while it loads).
- */
-export function withStoredPicture(live: LiveChatItem | undefined, entry: ChatHistoryEntry): LiveChatItem {
-  if (live === undefined) return { key: entry.chatHistoryUUID, entry, delivery: "sent" };
-  const stored = entry.chatHistoryImageLoading === 1 || entry.chatHistoryReplyImage !== "";
-  if (live.streaming || !stored) return live;
-  return {
-    ...live,
-    entry: {
-      ...live.entry,
-      chatHistoryImageLoading: entry.chatHistoryImageLoading,
-      chatHistoryReplyImage: entry.chatHistoryReplyImage,
-    },
-  };
+  return { enabled: requests, composer, owns: sender.owns, retry: sender.retry };
 }

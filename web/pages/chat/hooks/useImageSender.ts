@@ -6,11 +6,10 @@ import { isHandledApiError } from "../../../api/errors";
 import { requestPicture, sendPhoto } from "../../../api/images";
 import { warn } from "../../../lib/notify";
 import { imageTexts } from "../imageTexts";
-import type { LiveChatItem } from "./useChatSender";
+import { localEntry } from "../liveChat";
+import type { LiveChat } from "./useChatSender";
 
 export interface ImageSender {
-  /** Photos and picture requests sent on this screen, until the history holds them. */
-  items: LiveChatItem[];
   busy: boolean;
   /** Sends the user's photo with their words (POST /chat/photo-process). */
   sendPhoto: (photo: Blob, text: string) => void;
@@ -28,34 +27,21 @@ type Sent =
 
 let counter = 0;
 
-function localEntry(characterId: string, message: string, image: string): ChatHistoryEntry {
-  return {
-    chatHistoryUUID: "",
-    characterUUID: characterId,
-    chatHistoryMessage: message,
-    chatHistoryMessageImage: image,
-    chatHistorySendTime: new Date().toISOString(),
-    chatHistoryReplyMessage: "",
-    chatHistoryReplyImage: "",
-    chatHistoryReplyAudioUrl: "",
-    chatHistoryReplyTime: "",
-    chatHistoryImageLoading: 0,
-  };
-}
-
 /**
  * Photos from the user and pictures on request (spec 4 "Photo flow", "Image generation", spec 8).
  * A photo shows at once with an upload spinner; once stored, the history (refetched) takes over.
  * A refused photo shows the server message as a warning toast, a network error 'Failed to send
  * photo.'; either way the bubble reads 'Photo upload failed. Please check and try again.' with the
  * 'Failed' mark. A picture request's entry then loads its image while the history polls.
+ * The items live in the chat's one live store (`live`) until the history holds them.
  */
 export function useImageSender(
   userId: string,
   target: { chatId: string; characterId: string; mute: boolean } | null,
+  live: LiveChat,
 ): ImageSender {
   const client = useQueryClient();
-  const [items, setItems] = useState<LiveChatItem[]>([]);
+  const { dispatch } = live;
   const [busy, setBusy] = useState(false);
   const urls = useRef<string[]>([]);
   const sent = useRef(new Map<string, Sent>());
@@ -66,19 +52,15 @@ export function useImageSender(
     [],
   );
 
-  const update = useCallback((key: string, change: (item: LiveChatItem) => LiveChatItem) => {
-    setItems((previous) => previous.map((item) => (item.key === key ? change(item) : item)));
-  }, []);
-
   /** The stored entry replaces the local one once the refetched history has it. */
   const settle = useCallback(
     async (key: string, stored: ChatHistoryEntry | undefined) => {
-      if (stored) update(key, (item) => ({ ...item, entry: stored, delivery: "sent" }));
+      if (stored) dispatch({ type: "pictureStored", key, entry: stored });
       await client.invalidateQueries({ queryKey: ["chat-history", userId, target?.chatId] });
       client.removeQueries({ queryKey: ["chat-photos", userId, target?.chatId] });
-      if (stored) setItems((previous) => previous.filter((item) => item.key !== key));
+      if (stored) dispatch({ type: "pictureSettled", key });
     },
-    [client, target?.chatId, update, userId],
+    [client, dispatch, target?.chatId, userId],
   );
 
   const upload = useCallback(
@@ -87,11 +69,7 @@ export function useImageSender(
       setBusy(true);
       const failed = (message: string) => {
         warn(message);
-        update(key, (item) => ({
-          ...item,
-          delivery: "failed",
-          entry: { ...item.entry, chatHistoryMessage: imageTexts.photoUploadFailed },
-        }));
+        dispatch({ type: "pictureFailed", key, message: imageTexts.photoUploadFailed });
       };
       sendPhoto({ chatId: target.chatId, characterId: target.characterId, photo, message: text })
         .then(async (answer) => {
@@ -109,7 +87,7 @@ export function useImageSender(
         })
         .finally(() => setBusy(false));
     },
-    [settle, target, update],
+    [dispatch, settle, target],
   );
 
   const ask = useCallback(
@@ -126,7 +104,7 @@ export function useImageSender(
         .then(async (answer) => {
           if (answer.success !== 1) {
             warn(answer.message || imageTexts.failedToRequest);
-            update(key, (item) => ({ ...item, delivery: "failed" }));
+            dispatch({ type: "pictureFailed", key });
             return;
           }
           sent.current.delete(key);
@@ -134,11 +112,11 @@ export function useImageSender(
         })
         .catch((error: unknown) => {
           console.error("chat/request-photo", error);
-          update(key, (item) => ({ ...item, delivery: "failed" }));
+          dispatch({ type: "pictureFailed", key });
         })
         .finally(() => setBusy(false));
     },
-    [settle, target, update],
+    [dispatch, settle, target],
   );
 
   const send = useCallback(
@@ -149,13 +127,14 @@ export function useImageSender(
       const preview = URL.createObjectURL(photo);
       urls.current.push(preview);
       sent.current.set(key, { kind: "photo", photo, text: text.trim() });
-      setItems((previous) => [
-        ...previous,
-        { key, entry: localEntry(target.characterId, text.trim(), preview), delivery: "pending" },
-      ]);
+      dispatch({
+        type: "pictureQueued",
+        key,
+        entry: localEntry(target.characterId, text.trim(), new Date(), preview),
+      });
       upload(key, photo, text.trim());
     },
-    [busy, target, upload],
+    [busy, dispatch, target, upload],
   );
 
   const request = useCallback(
@@ -164,13 +143,10 @@ export function useImageSender(
       counter += 1;
       const key = `picture-${counter}`;
       sent.current.set(key, { kind: "picture", message, type });
-      setItems((previous) => [
-        ...previous,
-        { key, entry: localEntry(target.characterId, message, ""), delivery: "pending" },
-      ]);
+      dispatch({ type: "pictureQueued", key, entry: localEntry(target.characterId, message, new Date()) });
       ask(key, message, type);
     },
-    [ask, busy, target],
+    [ask, busy, dispatch, target],
   );
 
   const owns = useCallback((key: string) => sent.current.has(key), []);
@@ -180,19 +156,15 @@ export function useImageSender(
       const what = sent.current.get(key);
       if (what === undefined || busy) return;
       if (what.kind === "photo") {
-        update(key, (item) => ({
-          ...item,
-          delivery: "pending",
-          entry: { ...item.entry, chatHistoryMessage: what.text },
-        }));
+        dispatch({ type: "pictureRetried", key, message: what.text });
         upload(key, what.photo, what.text);
       } else {
-        update(key, (item) => ({ ...item, delivery: "pending" }));
+        dispatch({ type: "pictureRetried", key });
         ask(key, what.message, what.type);
       }
     },
-    [ask, busy, update, upload],
+    [ask, busy, dispatch, upload],
   );
 
-  return { items, busy, sendPhoto: send, requestPicture: request, owns, retry };
+  return { busy, sendPhoto: send, requestPicture: request, owns, retry };
 }
