@@ -401,7 +401,9 @@ describeEachDatabase("held: IDOR, user B with user A's ids on every id-taking ro
       const expected = attack.status ?? 404;
       if (attack.form?.stream === "1") {
         // A streamed answer has begun (200) before the chat is resolved: the refusal is its error event.
-        if (!/event: error\ndata: \{"success":0,"message":"[^"]*","status":404\}/.test(text)) {
+        if (
+          !/event: error\ndata: \{"success":0,"message":"[^"]*","code":"not_found","status":404\}/.test(text)
+        ) {
           failures.push(`${attack.name}: ${answer.status} ${text.slice(0, 200)}`);
         }
       } else if (answer.status !== expected || answer.json.success !== 0) {

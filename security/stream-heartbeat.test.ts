@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { SSE_HEARTBEAT_MS } from "../server/modules/chat/chat.routes";
+import { SSE_HEARTBEAT_MS } from "../server/http/sse";
 import { demoWithCharacter } from "../server/testing/api";
 import { ScriptedLlm } from "../server/testing/fake-llm";
 import { type ListeningApp, startListening } from "./support/server";

@@ -14,6 +14,8 @@ import { authRoutes } from "./modules/auth/auth.routes";
 import type { AuthService } from "./modules/auth/auth.service";
 import { characterRoutes } from "./modules/characters/characters.routes";
 import { chatRoutes } from "./modules/chat/chat.routes";
+import { groupsRoutes } from "./modules/chat/groups.routes";
+import { historyRoutes } from "./modules/chat/history.routes";
 import { answerMissingContent, contentRoutes } from "./modules/images/content.routes";
 import { contentSecret, guardChatContent } from "./modules/images/content-access";
 import type { ImageWorker } from "./modules/images/image-worker";
@@ -112,10 +114,12 @@ async function registerRoutes(app: FastifyInstance, config: AppConfig, c: Contai
   subscribeRoutes(app, c.subscribe);
   await usersRoutes(app, c.users, auth);
   characterRoutes(app, c.characters, auth);
-  chatRoutes(app, c.chat, auth, c.voice, c.images);
-  imagesRoutes(app, c.images, auth);
+  historyRoutes(app, c.conversation, auth);
+  chatRoutes(app, c, auth);
+  groupsRoutes(app, c, auth);
+  imagesRoutes(app, c.images, c.conversation, auth);
   voiceRoutes(app, c.voice, auth);
-  memoryRoutes(app, c.memory, c.chat, auth);
+  memoryRoutes(app, c.memory, c.conversation, auth);
   await systemRoutes(
     app,
     {

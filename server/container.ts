@@ -12,9 +12,14 @@ import { CharactersRepo } from "./modules/characters/characters.repo";
 import { CharactersService } from "./modules/characters/characters.service";
 import { ChatRepo } from "./modules/chat/chat.repo";
 import { ChatService } from "./modules/chat/chat.service";
+import { GroupsService } from "./modules/chat/groups.service";
+import { TurnService } from "./modules/chat/turn.service";
+import { ConversationRepo } from "./modules/conversation/conversation.repo";
+import { ConversationService } from "./modules/conversation/conversation.service";
 import { ImageWorker } from "./modules/images/image-worker";
 import { ImagesRepo } from "./modules/images/images.repo";
 import { ImagesService } from "./modules/images/images.service";
+import { MemoryRepo } from "./modules/memory/memory.repo";
 import { MemoryService } from "./modules/memory/memory.service";
 import { OAuthService } from "./modules/oauth/oauth.service";
 import { PaymentsService } from "./modules/payments/payments.service";
@@ -24,6 +29,7 @@ import { QuotaService } from "./modules/quota/quota.service";
 import { SiteService } from "./modules/site/site.service";
 import { SubscribeService } from "./modules/subscribe/subscribe.service";
 import { UsersService } from "./modules/users/users.service";
+import { VoiceRepo } from "./modules/voice/voice.repo";
 import { VoiceService } from "./modules/voice/voice.service";
 import { createImageProvider, parseSize } from "./providers/image/index";
 import type { ManagedLlm } from "./providers/llm/index";
@@ -125,12 +131,15 @@ export function buildContainer(config: AppConfig, deps: ContainerDeps) {
     preview: (voiceName) => voice.preview(voiceName),
   });
   const jobs = new BackgroundQueue(logError);
-  const memory = new MemoryService(kysely, llm);
+  const memory = new MemoryService(new MemoryRepo(kysely), llm, jobs);
   const quota = new QuotaService(new QuotaRepo(kysely));
+  // The one home of a conversation: chats, sessions, the user's entries and their rules.
+  const conversation = new ConversationService(new ConversationRepo(kysely), quota);
+  const chatRepo = new ChatRepo(kysely);
   const chat = new ChatService(
-    new ChatRepo(kysely),
+    chatRepo,
+    conversation,
     quota,
-    charactersRepo,
     llm,
     {
       maxReplyTokens: config.LLM_MAX_TOKENS,
@@ -138,23 +147,21 @@ export function buildContainer(config: AppConfig, deps: ContainerDeps) {
       timeoutMs: config.LLM_TIMEOUT_MS,
     },
     memory,
-    jobs,
     storage,
   );
+  const groups = new GroupsService(chatRepo, conversation);
   const voice = new VoiceService(
     tts,
     createStt(config),
     storage,
-    charactersRepo,
-    new ChatRepo(kysely),
-    chat,
+    new VoiceRepo(kysely),
+    conversation,
     { maxRecordingBytes: config.STT_MAX_BYTES },
     logError,
   );
 
   // issue 8: pictures on request (durable jobs) and photos from the user.
   const imagesRepo = new ImagesRepo(kysely);
-  const chatRepoForImages = new ChatRepo(kysely);
   const imageProvider = createImageProvider(config);
   const imageWorker = new ImageWorker(imagesRepo, quota, imageProvider, storage, {
     concurrency: config.IMAGE_CONCURRENCY,
@@ -163,9 +170,8 @@ export function buildContainer(config: AppConfig, deps: ContainerDeps) {
   });
   const images = new ImagesService(
     imagesRepo,
-    chatRepoForImages,
+    conversation,
     quota,
-    chat,
     imageProvider,
     createVision(config),
     llm,
@@ -179,6 +185,8 @@ export function buildContainer(config: AppConfig, deps: ContainerDeps) {
       timeoutMs: config.LLM_TIMEOUT_MS,
     },
   );
+  // What one message sets off: the reply, its speech (voice) and the picture it may carry.
+  const turns = new TurnService(chat, conversation, voice, images, logError);
 
   const stops: Array<() => void> = [];
   return {
@@ -200,7 +208,10 @@ export function buildContainer(config: AppConfig, deps: ContainerDeps) {
     characters,
     quota,
     memory,
+    conversation,
     chat,
+    groups,
+    turns,
     voice,
     images,
     imageWorker,

@@ -5,8 +5,8 @@ import { assertSelf, currentUser } from "../../http/auth";
 import { ok } from "../../http/envelope";
 import { optionalUpload } from "../../http/uploads";
 import { parseInput } from "../../http/validate";
-import { displayName } from "../chat/chat.service";
-import { fillPlaceholders } from "../chat/prompt";
+import { displayName } from "../conversation/conversation.service";
+import { fillPlaceholders } from "../conversation/prompt";
 import {
   presentCharacterDetail,
   presentCharacterListItem,

@@ -1,27 +1,7 @@
-import type { ChatHistoryEntry, ChatProfileCharacter } from "../../../common/api";
+import type { ChatProfileCharacter, MessageReply } from "../../../common/api";
 import type { Character, ChatHistoryRow } from "../../db/schema";
-
-const STATUSES = new Set(["pending", "replied", "stopped", "partial", "failed"]);
-const iso = (ms: number | null) => (ms === null ? "" : new Date(ms).toISOString());
-
-/** spec 3 "Chat history entry"; times as ISO 8601, reply fields empty until the reply exists. */
-export function presentHistoryEntry(row: ChatHistoryRow): ChatHistoryEntry {
-  return {
-    chatHistoryUUID: row.id,
-    characterUUID: row.character_id,
-    chatHistoryMessage: row.message,
-    chatHistoryMessageImage: row.message_image,
-    chatHistorySendTime: iso(row.send_time),
-    chatHistoryReplyMessage: row.reply_message,
-    chatHistoryReplyImage: row.reply_image,
-    chatHistoryReplyAudioUrl: row.reply_audio_url,
-    chatHistoryReplyTime: iso(row.reply_time),
-    chatHistoryImageLoading: row.image_loading ? 1 : 0,
-    chatHistoryStatus: STATUSES.has(row.status)
-      ? (row.status as ChatHistoryEntry["chatHistoryStatus"])
-      : "replied",
-  };
-}
+import { presentHistoryEntry } from "../conversation/conversation.presenter";
+import { splitReply } from "../conversation/split-reply";
 
 /** spec 3 "Chat profile" character; gId is empty outside a group. */
 export function presentProfileCharacter(c: Character, groupId: string): ChatProfileCharacter {
@@ -33,5 +13,66 @@ export function presentProfileCharacter(c: Character, groupId: string): ChatProf
     name: c.name,
     greeting: c.greeting,
     voice: c.voice,
+  };
+}
+
+/** The outcome of one model run on an entry (a send, a continuation, a repeated send). */
+export interface ReplyOutcome {
+  success: boolean;
+  /** The user-facing message (the reason when success is false). */
+  message: string;
+  /** The stored entry, present whenever the user's message was stored. */
+  entry?: ChatHistoryRow;
+}
+
+/**
+ * The spec's message reply (spec 3) for a send, a continuation or a repeated send.
+ * @param audioUrl the reply's spoken audio ("" when muted or none).
+ */
+export function presentReply(result: ReplyOutcome, audioUrl = ""): MessageReply {
+  const history = result.entry ? [presentHistoryEntry(result.entry)] : [];
+  const text = result.entry?.reply_message ?? "";
+  // A stopped or cut-short reply is one unfinished message that Continue extends: never split.
+  const parts = result.entry?.status === "replied" ? splitReply(text) : text ? [text] : [];
+  return {
+    success: result.success ? 1 : 0,
+    message: result.message,
+    text,
+    history,
+    audioUrl,
+    genimage: 0,
+    options: { splitCount: parts.length, splitMessages: parts, picDesc: "" },
+  };
+}
+
+/**
+ * A text reply that also carries a picture (spec 3: genimage 1, options.picDesc, the entry with
+ * its picture loading). Pure: the picture's job was started by the turn service.
+ */
+export function withPicture(
+  reply: MessageReply,
+  picture: { picDesc: string; entry: ChatHistoryRow } | undefined,
+): MessageReply {
+  if (!picture) return reply;
+  return {
+    ...reply,
+    genimage: 1,
+    history: [presentHistoryEntry(picture.entry)],
+    options: { ...(reply.options ?? { splitCount: 0, splitMessages: [] }), picDesc: picture.picDesc },
+  };
+}
+
+/** spec 7 `chat/group/reply`: who answered, in order, and their entries. */
+export function presentGroupReply(result: {
+  success: boolean;
+  message: string;
+  whoReplies: string[];
+  entries: ChatHistoryRow[];
+}) {
+  return {
+    success: result.success ? 1 : 0,
+    message: result.message,
+    whoReplies: result.whoReplies,
+    history: result.entries.map(presentHistoryEntry),
   };
 }

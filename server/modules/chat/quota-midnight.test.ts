@@ -5,7 +5,9 @@ import { LocalStorage } from "../../providers/storage/local";
 import { demoWithCharacter, describeEachDatabase } from "../../testing/api";
 import { ScriptedLlm } from "../../testing/fake-llm";
 import { createTestApp, type TestApp } from "../../testing/server";
-import { CharactersRepo } from "../characters/characters.repo";
+import { ConversationRepo } from "../conversation/conversation.repo";
+import { ConversationService } from "../conversation/conversation.service";
+import { MemoryRepo } from "../memory/memory.repo";
 import { MemoryService } from "../memory/memory.service";
 import { QuotaRepo } from "../quota/quota.repo";
 import { QuotaService } from "../quota/quota.service";
@@ -30,14 +32,14 @@ describeEachDatabase("a failed reply across midnight", (dialect) => {
   beforeAll(async () => {
     t = await createTestApp({ dialect });
     const db = t.db.db;
+    const quota = new QuotaService(new QuotaRepo(db));
     chat = new ChatService(
       new ChatRepo(db),
-      new QuotaService(new QuotaRepo(db)),
-      new CharactersRepo(db),
+      new ConversationService(new ConversationRepo(db), quota, () => clock),
+      quota,
       llm,
       { maxReplyTokens: 64, temperature: 0.7, timeoutMs: 5000 },
-      new MemoryService(db, llm, () => clock),
-      new BackgroundQueue(() => {}),
+      new MemoryService(new MemoryRepo(db), llm, new BackgroundQueue(() => {}), () => clock),
       new LocalStorage(path.join(t.dataDir, "content")),
       () => clock,
     );

@@ -152,7 +152,7 @@ describe.skipIf(!hasModel)("streaming replies from the real local model", () => 
       id: other.characterId,
     });
     expect(events).toEqual([
-      { event: "error", data: { success: 0, message: "Chat not found.", status: 404 } },
+      { event: "error", data: { success: 0, message: "Chat not found.", code: "not_found", status: 404 } },
     ]);
   });
 });

@@ -1,7 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { PHOTO_CAPTIONS } from "../../../common/constants";
-import { buildImagePrompt, detectPictureInReply, detectPictureRequest, seedFor } from "./image-prompt";
-import { describeRequest } from "./images.service";
+import {
+  buildImagePrompt,
+  describeRequest,
+  detectPictureInReply,
+  detectPictureRequest,
+  seedFor,
+} from "./image-prompt";
 
 describe("image prompts (issue 8)", () => {
   it("a character's seed is fixed by its id and differs between characters", () => {

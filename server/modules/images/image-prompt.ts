@@ -1,5 +1,10 @@
 import { createHash } from "node:crypto";
-import { PHOTO_TYPE_LANDSCAPE, type PhotoType } from "../../../common/constants";
+import {
+  PHOTO_CAPTIONS,
+  PHOTO_TYPE_LANDSCAPE,
+  PHOTO_TYPE_PORTRAIT,
+  type PhotoType,
+} from "../../../common/constants";
 
 /** The character fields a picture is drawn from (spec 3 "Character (detail)"). */
 export interface PictureSubject {
@@ -93,4 +98,24 @@ export function detectPictureInReply(reply: string): { description: string; type
   if (!match) return undefined;
   const description = (match[1] ?? (/selfie/i.test(match[0]) ? "selfie" : "")).trim();
   return { description, type: LANDSCAPE_WORDS.test(match[0]) ? PHOTO_TYPE_LANDSCAPE : 1 };
+}
+
+/** The request menu's fixed texts (spec 2); their words say what to draw. */
+export const PORTRAIT_REQUEST = "Send a portrait photo";
+export const LANDSCAPE_REQUEST = "Send a landscape photo";
+export const PHOTO_OF_PREFIX = "Send a photo of..";
+
+/** What a request's words ask to draw: the menu texts name only the framing, captions and 'Send a photo of..' the scene. */
+export function describeRequest(message: string): string {
+  const text = message.trim();
+  if (text === PORTRAIT_REQUEST || text === LANDSCAPE_REQUEST) return "";
+  if (text.toLowerCase().startsWith(PHOTO_OF_PREFIX.toLowerCase()))
+    return text.slice(PHOTO_OF_PREFIX.length).trim();
+  const caption = PHOTO_CAPTIONS.find((c) => c.text.toLowerCase() === text.toLowerCase());
+  return caption ? caption.text : text;
+}
+
+/** Parses the request's type: 1 portrait (default), 2 landscape (spec 7, 9). */
+export function photoType(value: string | number | undefined): PhotoType {
+  return Number(value) === PHOTO_TYPE_LANDSCAPE ? PHOTO_TYPE_LANDSCAPE : PHOTO_TYPE_PORTRAIT;
 }

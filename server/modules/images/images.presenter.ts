@@ -1,7 +1,7 @@
 import type { MessageReply, PhotoHistoryEntry } from "../../../common/api";
 import type { ChatHistoryRow } from "../../db/schema";
-import { presentHistoryEntry } from "../chat/chat.presenter";
-import { splitReply } from "../chat/split-reply";
+import { presentHistoryEntry } from "../conversation/conversation.presenter";
+import { splitReply } from "../conversation/split-reply";
 
 /** spec 3 "Message reply" for a picture request: genimage 1 and options.picDesc. */
 export function presentPictureReply(entry: ChatHistoryRow, picDesc: string, message: string): MessageReply {
@@ -33,42 +33,4 @@ export function presentPhoto(
     chatHistoryMessageImage: row.message_image,
     chatHistoryReplyImage: row.reply_image,
   };
-}
-
-/** What the chat engine needs to offer a picture with a text reply (issue 8: genimage). */
-export interface PictureOffer {
-  offerForReply(
-    user: import("../../db/schema").User,
-    userMessage: string,
-    entry: ChatHistoryRow,
-  ): Promise<{ picDesc: string; entry: ChatHistoryRow } | undefined>;
-}
-
-/**
- * A text reply that also carries a picture (spec 3: genimage 1, options.picDesc): asks `offer`
- * whether the user asked for one in words, and if so marks the reply and its entry (loading 1).
- * Failures of the offer leave the text reply as it is.
- */
-export async function withPicture(
-  reply: MessageReply,
-  offer: PictureOffer | undefined,
-  user: import("../../db/schema").User,
-  userMessage: string,
-  entry: ChatHistoryRow | undefined,
-  log: (error: unknown) => void,
-): Promise<MessageReply> {
-  if (!offer || !entry || reply.success !== 1) return reply;
-  try {
-    const picture = await offer.offerForReply(user, userMessage, entry);
-    if (!picture) return reply;
-    return {
-      ...reply,
-      genimage: 1,
-      history: [presentHistoryEntry(picture.entry)],
-      options: { ...(reply.options ?? { splitCount: 0, splitMessages: [] }), picDesc: picture.picDesc },
-    };
-  } catch (error) {
-    log(error);
-    return reply;
-  }
 }

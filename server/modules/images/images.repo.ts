@@ -97,20 +97,4 @@ export class ImagesRepo {
       .where("status", "=", "running")
       .execute();
   }
-
-  /**
-   * The chat's photos for the Photo List (spec 2, 3 "Photo history entry"): entries with the
-   * user's attached photo or a finished reply image, oldest first.
-   */
-  photos(
-    sessionId: string,
-  ): Promise<Array<Pick<ChatHistoryRow, "id" | "message_image" | "reply_image" | "send_time">>> {
-    return this.db
-      .selectFrom("chat_history")
-      .select(["id", "message_image", "reply_image", "send_time"])
-      .where("session_id", "=", sessionId)
-      .where((eb) => eb.or([eb("message_image", "<>", ""), eb("reply_image", "<>", "")]))
-      .orderBy("seq")
-      .execute();
-  }
 }

@@ -3,9 +3,12 @@ import { z } from "zod";
 import { assertSelf, currentUser } from "../../http/auth";
 import { ok } from "../../http/envelope";
 import { parseInput } from "../../http/validate";
-import { presentHistoryEntry } from "../chat/chat.presenter";
+import { presentHistoryEntry } from "../conversation/conversation.presenter";
+import type { ConversationService } from "../conversation/conversation.service";
+import { ClientMessageId } from "../conversation/inputs";
+import { photoType } from "./image-prompt";
 import { presentPhoto, presentPictureReply } from "./images.presenter";
-import { type ImagesService, photoType } from "./images.service";
+import type { ImagesService } from "./images.service";
 
 const Id = z.string().max(100).default("");
 /** spec 7 chat/request-photo (multipart): message, id, cid, mute; ours: type 1 portrait, 2 landscape. */
@@ -16,6 +19,7 @@ const RequestPhotoBody = z.object({
   cId: Id,
   mute: z.string().optional(),
   type: z.union([z.string(), z.number()]).optional(),
+  clientMessageId: ClientMessageId,
 });
 /** spec 7 chat/image: id (the entry), message, description, gid, cid, reply, ratio. */
 const ImageBody = z.object({
@@ -34,6 +38,7 @@ const PhotoBody = z.object({
   message: z.string().max(1000).default(""),
   cid: Id,
   cId: Id,
+  clientMessageId: ClientMessageId,
 });
 const PhotosQuery = z.object({ id: Id, uId: z.string().max(100).optional() });
 
@@ -41,6 +46,7 @@ const PhotosQuery = z.object({ id: Id, uId: z.string().max(100).optional() });
 export function imagesRoutes(
   app: FastifyInstance,
   images: ImagesService,
+  conversation: ConversationService,
   auth: onRequestAsyncHookHandler,
 ): void {
   app.post("/api/chat/request-photo", { onRequest: auth }, async (request) => {
@@ -50,6 +56,7 @@ export function imagesRoutes(
       characterId: body.cid || body.cId,
       message: body.message,
       type: photoType(body.type),
+      clientMessageId: body.clientMessageId,
     });
     return presentPictureReply(entry, picDesc, "The picture is on its way.");
   });
@@ -76,6 +83,7 @@ export function imagesRoutes(
       characterId: body.cid || body.cId,
       photo: body.photo,
       message: body.message,
+      clientMessageId: body.clientMessageId,
     });
     return {
       success: result.success ? 1 : 0,
@@ -90,7 +98,7 @@ export function imagesRoutes(
     const user = currentUser(request);
     const query = parseInput(PhotosQuery, request.query);
     assertSelf(user.id, query.uId);
-    const { chat, rows } = await images.photos(user, query.id);
+    const { chat, rows } = await conversation.photoHistory(user, query.id);
     return ok("Photos.", { data: rows.map((row) => presentPhoto(row, chat.chatKey, Boolean(chat.groupId))) });
   });
 }

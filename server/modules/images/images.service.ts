@@ -1,11 +1,5 @@
 import { randomUUID } from "node:crypto";
-import {
-  MESSAGE_MAX_LENGTH,
-  PHOTO_CAPTIONS,
-  PHOTO_TYPE_LANDSCAPE,
-  PHOTO_TYPE_PORTRAIT,
-  type PhotoType,
-} from "../../../common/constants";
+import { MESSAGE_MAX_LENGTH, type PhotoType } from "../../../common/constants";
 import type { Character, ChatHistoryRow, ChatSession, ImageJob, User } from "../../db/schema";
 import { AppError, badRequest, forbidden, notFound } from "../../http/errors";
 import { normalisePicture } from "../../http/uploads";
@@ -13,9 +7,12 @@ import type { ImageProvider } from "../../providers/image/image";
 import { type LlmProvider, LlmUnavailableError } from "../../providers/llm/llm";
 import type { FileStorage } from "../../providers/storage/storage";
 import type { VisionProvider } from "../../providers/vision/vision";
-import { type ChatRepo, newHistoryEntry } from "../chat/chat.repo";
-import { type ChatService, displayName, type ResolvedChat } from "../chat/chat.service";
-import { buildPrompt, cleanReply, stopStrings } from "../chat/prompt";
+import {
+  type ConversationService,
+  displayName,
+  type ResolvedChat,
+} from "../conversation/conversation.service";
+import { cleanReply } from "../conversation/prompt";
 import { encodeReservation, type QuotaService, type Reservation } from "../quota/quota.service";
 import {
   assertAdultConfirmed,
@@ -25,6 +22,7 @@ import {
 } from "../safety/content-rules";
 import {
   buildImagePrompt,
+  describeRequest,
   detectPictureInReply,
   detectPictureRequest,
   seedFor,
@@ -48,24 +46,9 @@ export interface ImagesOptions {
   timeoutMs: number;
 }
 
-/** The request menu's fixed texts (spec 2); their words say what to draw. */
-export const PORTRAIT_REQUEST = "Send a portrait photo";
-export const LANDSCAPE_REQUEST = "Send a landscape photo";
-export const PHOTO_OF_PREFIX = "Send a photo of..";
-
 const NO_PLAN_PICTURES = "Your plan does not include pictures. Premium Plus does.";
 const NO_PLAN_PHOTOS = "Your plan does not include sending photos. Premium Plus does.";
 const UNCENSORED_ONLY = "Uncensored pictures are part of Premium Plus.";
-
-/** What a request's words ask to draw: the menu texts name only the framing, captions and 'Send a photo of..' the scene. */
-export function describeRequest(message: string): string {
-  const text = message.trim();
-  if (text === PORTRAIT_REQUEST || text === LANDSCAPE_REQUEST) return "";
-  if (text.toLowerCase().startsWith(PHOTO_OF_PREFIX.toLowerCase()))
-    return text.slice(PHOTO_OF_PREFIX.length).trim();
-  const caption = PHOTO_CAPTIONS.find((c) => c.text.toLowerCase() === text.toLowerCase());
-  return caption ? caption.text : text;
-}
 
 /**
  * Pictures on request and photos from the user (issue 8; spec 2, 3, 4 "Image generation",
@@ -77,9 +60,9 @@ export function describeRequest(message: string): string {
 export class ImagesService {
   constructor(
     private readonly repo: ImagesRepo,
-    private readonly chats: ChatRepo,
+    /** Chats, sessions and the user's entries (their rules: content, quota, idempotency). */
+    private readonly conversation: ConversationService,
     private readonly quota: QuotaService,
-    private readonly chat: ChatService,
     private readonly provider: ImageProvider,
     private readonly vision: VisionProvider,
     private readonly llm: LlmProvider,
@@ -172,10 +155,16 @@ export class ImagesService {
    */
   async requestPhoto(
     user: User,
-    input: { chatId: string; characterId: string; message: string; type: PhotoType },
+    input: {
+      chatId: string;
+      characterId: string;
+      message: string;
+      type: PhotoType;
+      clientMessageId?: string;
+    },
   ): Promise<{ entry: ChatHistoryRow; picDesc: string }> {
     this.assertPictures(user);
-    const chat = await this.chat.resolveChat(user, input.chatId);
+    const chat = await this.conversation.resolveChat(user, input.chatId);
     if (chat.members.length === 0) throw badRequest("This group has no members yet.");
     const character = this.member(chat, input.characterId);
     const message = input.message.trim();
@@ -184,25 +173,27 @@ export class ImagesService {
       throw badRequest(`message: must be at most ${MESSAGE_MAX_LENGTH} characters`);
     this.assertPictureContent(user, message);
     const picDesc = describeRequest(message);
-    const session = await this.chats.ensureSession(user.id, chat.chatKey, Boolean(chat.groupId), this.now());
-    const charge = await this.quota.reserve(user, this.now());
-    const entry: ChatHistoryRow = {
-      ...newHistoryEntry(session.id, character.id, message, this.now()),
-      reply_message: IMAGE_PENDING_TEXT,
-      reply_time: this.now(),
-      image_loading: 1,
-      status: "replied",
-    };
-    const job = this.newJob(user, entry.id, chat.chatKey, character, picDesc, input.type, charge);
-    try {
-      await this.repo.insertEntryWithJob(entry, job);
-    } catch (error) {
-      await this.quota.refund(user.id, charge);
-      throw error;
-    }
-    await this.chats.touchSession(session.id, this.now());
+    const stored = await this.conversation.appendUserEntry(user, chat, {
+      characterId: character.id,
+      message,
+      clientMessageId: input.clientMessageId,
+      contentLabel: "Picture request",
+      fields: {
+        reply_message: IMAGE_PENDING_TEXT,
+        reply_time: this.now(),
+        image_loading: 1,
+        status: "replied",
+      },
+      // The entry and its durable job are stored together.
+      store: (entry, charge) =>
+        this.repo.insertEntryWithJob(
+          entry,
+          this.newJob(user, entry.id, chat.chatKey, character, picDesc, input.type, charge),
+        ),
+    });
+    if ("repeated" in stored) return { entry: stored.repeated, picDesc };
     this.worker.kick();
-    return { entry, picDesc };
+    return { entry: stored.entry, picDesc };
   }
 
   /**
@@ -215,16 +206,15 @@ export class ImagesService {
     user: User,
     input: { entryId: string; description: string; type: PhotoType },
   ): Promise<{ entry: ChatHistoryRow; job: ImageJob }> {
-    const owned = await this.chats.findOwnedEntry(user.id, input.entryId);
+    const owned = await this.conversation.findOwnedEntry(user, input.entryId);
     if (!owned) throw notFound("Message not found.");
     this.assertPictures(user);
     const existing = await this.repo.jobForEntry(owned.id);
     if (existing && existing.status !== "failed") return { entry: owned, job: existing };
     const description = input.description.trim().slice(0, 300);
     this.assertPictureContent(user, description);
-    const session = await this.chats.sessionById(owned.session_id);
-    if (!session) throw notFound("Message not found.");
-    const chat = await this.chat.resolveChat(user, session.chat_key);
+    const { chat } = (await this.conversation.chatOfEntry(user, owned)) ?? {};
+    if (!chat) throw notFound("Message not found.");
     const character = chat.members.find((m) => m.id === owned.character_id) ?? chat.members[0];
     if (!character) throw notFound("Character not found.");
     const charge = await this.quota.reserve(user, this.now());
@@ -264,9 +254,7 @@ export class ImagesService {
       return undefined;
     }
     if (await this.repo.jobForEntry(entry.id)) return undefined;
-    const session = await this.chats.sessionById(entry.session_id);
-    if (!session) return undefined;
-    const chat = await this.chat.resolveChat(user, session.chat_key).catch(() => undefined);
+    const { chat } = (await this.conversation.chatOfEntry(user, entry).catch(() => undefined)) ?? {};
     const character = chat?.members.find((m) => m.id === entry.character_id);
     if (!chat || !character) return undefined;
     const charge = await this.quota.tryReserve(user, this.now());
@@ -286,45 +274,50 @@ export class ImagesService {
    */
   async photoProcess(
     user: User,
-    input: { chatId: string; characterId: string; photo: Buffer; message: string },
+    input: { chatId: string; characterId: string; photo: Buffer; message: string; clientMessageId?: string },
   ): Promise<{ success: boolean; message: string; entry: ChatHistoryRow }> {
     if (!user.image_generation) throw forbidden(NO_PLAN_PHOTOS, "plan:photos");
     assertAdultConfirmed(user);
     const jpeg = await normalisePicture(input.photo);
-    const chat = await this.chat.resolveChat(user, input.chatId);
+    const chat = await this.conversation.resolveChat(user, input.chatId);
     if (chat.members.length === 0) throw badRequest("This group has no members yet.");
     const character = this.member(chat, input.characterId);
     const words = input.message.trim();
     if (words.length > MESSAGE_MAX_LENGTH)
       throw badRequest(`message: must be at most ${MESSAGE_MAX_LENGTH} characters`);
-    assertAllowedContent("Message", words);
-    const session = await this.chats.ensureSession(user.id, chat.chatKey, Boolean(chat.groupId), this.now());
-    const charge = await this.quota.reserve(user, this.now());
     const file = `${randomUUID()}.jpg`;
-    const entry: ChatHistoryRow = {
-      ...newHistoryEntry(session.id, character.id, words, this.now()),
-      message_image: file,
-    };
-    try {
-      await this.storage.put(`${chat.chatKey}/user_photo/${file}`, jpeg);
-      await this.repo.insertEntry(entry);
-    } catch (error) {
-      await this.quota.refund(user.id, charge);
-      throw error;
+    const stored = await this.conversation.appendUserEntry(user, chat, {
+      characterId: character.id,
+      message: words,
+      clientMessageId: input.clientMessageId,
+      fields: { message_image: file },
+      store: async (entry) => {
+        await this.storage.put(`${chat.chatKey}/user_photo/${file}`, jpeg);
+        await this.repo.insertEntry(entry);
+      },
+    });
+    if ("repeated" in stored) {
+      const earlier = stored.repeated;
+      const answered = earlier.status === "replied";
+      return {
+        success: answered,
+        message: answered ? "Photo sent." : "This photo was sent before.",
+        entry: earlier,
+      };
     }
-    await this.chats.touchSession(session.id, this.now());
+    const { entry, session, reservation } = stored;
     try {
       const reply = await this.answerPhoto(user, chat, session, character, words, jpeg);
       const done = { ...entry, reply_message: reply, reply_time: this.now(), status: "replied" };
-      await this.repo.updateEntry(entry.id, {
+      await this.conversation.updateEntry(entry.id, {
         reply_message: reply,
         reply_time: done.reply_time,
         status: "replied",
       });
       return { success: true, message: "Photo sent.", entry: done };
     } catch (error) {
-      await this.repo.updateEntry(entry.id, { status: "failed", error: String(error).slice(0, 500) });
-      await this.quota.refund(user.id, charge);
+      await this.conversation.updateEntry(entry.id, { status: "failed", error: String(error).slice(0, 500) });
+      await this.quota.refund(user.id, reservation);
       const message =
         error instanceof LlmUnavailableError
           ? error.message
@@ -342,37 +335,25 @@ export class ImagesService {
     jpeg: Buffer,
   ): Promise<string> {
     const userName = displayName(user);
-    const others = chat.groupId ? chat.members.filter((m) => m.id !== character.id).map((m) => m.name) : [];
-    const names = new Map(chat.members.map((m) => [m.id, m.name]));
-    const history = await this.chats.recentTexts(session.id, 20, session.summary_until_seq);
     const seeing = this.vision.enabled;
     const note = seeing
       ? words
       : `[${userName} sent you a photo. You cannot see photos: do not describe it or pretend to see it; answer ${
           words ? "their words" : "warmly"
         } and you may ask what it shows.]${words ? ` ${words}` : ""}`;
-    const exchanges = history.map((h, index) => ({
-      userMessage: index === history.length - 1 ? note || "(photo)" : h.message,
-      reply: h.reply_message,
-      speaker: chat.groupId ? names.get(h.character_id) : undefined,
-    }));
-    const prompt = buildPrompt({
-      character: {
-        name: character.name,
-        sex: character.sex,
-        backstory: character.description,
-        appearance: character.appearance,
-        greeting: character.greeting,
-        language: await this.chats.languageName(character.language_id),
-      },
-      userName,
-      summary: session.summary,
-      history: exchanges,
-      contextWindow: this.llm.contextWindow(),
+    const {
+      messages: prompt,
+      stop,
+      others,
+    } = await this.conversation.replyPrompt({
+      user,
+      chat,
+      session,
+      character,
+      historyLimit: 20,
+      model: this.llm,
       replyTokens: this.options.maxReplyTokens,
-      countTokens: (t) => this.llm.countTokens(t),
-      otherMembers: others,
-      uncensored: Boolean(user.uncensored),
+      lastUserMessage: note || "(photo)",
     });
     const signal = AbortSignal.timeout(this.options.timeoutMs);
     let raw: string;
@@ -393,29 +374,11 @@ export class ImagesService {
         messages: prompt,
         maxTokens: this.options.maxReplyTokens,
         temperature: this.options.temperature,
-        stop: stopStrings(userName, others),
+        stop,
         signal,
       });
       raw = result.text;
     }
     return cleanReply(raw, character.name, userName, others) || "…";
   }
-
-  /**
-   * GET /chat/history/photos: the chat's photos (spec 3 "Photo history entry"), oldest first.
-   * @throws 404 for another user's chat.
-   */
-  async photos(
-    user: User,
-    chatId: string,
-  ): Promise<{ chat: ResolvedChat; rows: Awaited<ReturnType<ImagesRepo["photos"]>> }> {
-    const chat = await this.chat.resolveChat(user, chatId);
-    const session = await this.chats.ensureSession(user.id, chat.chatKey, Boolean(chat.groupId), this.now());
-    return { chat, rows: await this.repo.photos(session.id) };
-  }
-}
-
-/** Parses the request's type: 1 portrait (default), 2 landscape (spec 7, 9). */
-export function photoType(value: string | number | undefined): PhotoType {
-  return Number(value) === PHOTO_TYPE_LANDSCAPE ? PHOTO_TYPE_LANDSCAPE : PHOTO_TYPE_PORTRAIT;
 }

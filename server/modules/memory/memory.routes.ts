@@ -4,7 +4,7 @@ import { currentUser } from "../../http/auth";
 import { ok } from "../../http/envelope";
 import { notFound } from "../../http/errors";
 import { parseInput } from "../../http/validate";
-import type { ChatService } from "../chat/chat.service";
+import type { ConversationService } from "../conversation/conversation.service";
 import type { MemoryService } from "./memory.service";
 
 const ListQuery = z.object({ id: z.string().max(100).default("") });
@@ -17,12 +17,12 @@ const DeleteQuery = z.object({ id: z.uuid("must be a memory id") });
 export function memoryRoutes(
   app: FastifyInstance,
   memory: MemoryService,
-  chat: ChatService,
+  conversation: ConversationService,
   auth: onRequestAsyncHookHandler,
 ): void {
   app.get("/api/chat/memories", { onRequest: auth }, async (request) => {
     const user = currentUser(request);
-    const resolved = await chat.resolveChat(user, parseInput(ListQuery, request.query).id);
+    const resolved = await conversation.resolveChat(user, parseInput(ListQuery, request.query).id);
     const data = [];
     for (const member of resolved.members) {
       for (const fact of await memory.listFacts(user.id, member.id)) {

@@ -1,6 +1,7 @@
-import { randomUUID } from "node:crypto";
-import type { Db } from "../../db/index";
+import { FIRST_MESSAGE_MARKER } from "../../../common/constants";
+import type { BackgroundQueue } from "../../jobs/queue";
 import type { LlmProvider } from "../../providers/llm/llm";
+import type { MemoryRepo } from "./memory.repo";
 
 /** Exchanges beyond the summary before a refresh is queued. */
 export const SUMMARY_TRIGGER = 30;
@@ -24,30 +25,66 @@ export function keywords(text: string): Set<string> {
 }
 
 /**
+ * Whether a message may tell something lasting about the user: it speaks of them in the first
+ * person ("I", "my", "me", …). Others are not sent to the fact extractor, which saves a model call.
+ */
+export function mightHoldFacts(message: string): boolean {
+  return (
+    /\b(i|i'm|im|i've|i'd|my|me|mine|we|our)\b/i.test(message) && message.trim().split(/\s+/).length >= 3
+  );
+}
+
+/**
  * Memory (issue 5): a rolling summary of older messages per chat session and long-term facts
  * about the user per character. Both are written in the background by the language model and
  * read when a prompt is built.
  */
 export class MemoryService {
   constructor(
-    private readonly db: Db,
+    private readonly repo: MemoryRepo,
     private readonly llm: LlmProvider,
+    /** Facts and summaries are written in the background, after the reply is sent. */
+    private readonly jobs: BackgroundQueue,
     private readonly now: () => number = Date.now,
   ) {}
+
+  /**
+   * Queues the background work after a reply (the chat's ReplyMemory port): facts from the
+   * user's words when they may hold some, and the summary once more than SUMMARY_TRIGGER
+   * exchanges lie beyond it.
+   */
+  afterReply(input: {
+    userId: string;
+    userName: string;
+    characterId: string;
+    entry: { id: string; message: string };
+    sessionId: string;
+    names: Map<string, string>;
+    exchanges: number;
+  }): void {
+    const { entry } = input;
+    if (entry.message !== FIRST_MESSAGE_MARKER && mightHoldFacts(entry.message)) {
+      this.jobs.push(`facts:${entry.id}`, async () => {
+        await this.extractFacts({
+          userId: input.userId,
+          characterId: input.characterId,
+          userName: input.userName,
+          message: entry.message,
+        });
+      });
+    }
+    if (input.exchanges <= SUMMARY_TRIGGER) return;
+    this.jobs.push(`summary:${input.sessionId}`, async () => {
+      await this.refreshSummary({ sessionId: input.sessionId, userName: input.userName, names: input.names });
+    });
+  }
 
   /**
    * The facts most relevant to `message`: ranked by shared keywords, then recency; facts about
    * the user's name always count as relevant. At most FACTS_PER_PROMPT.
    */
   async relevantFacts(userId: string, characterId: string, message: string): Promise<string[]> {
-    const rows = await this.db
-      .selectFrom("memories")
-      .select(["fact", "created_at"])
-      .where("user_id", "=", userId)
-      .where("character_id", "=", characterId)
-      .orderBy("created_at", "desc")
-      .limit(MAX_FACTS)
-      .execute();
+    const rows = await this.repo.listFacts(userId, characterId, MAX_FACTS);
     const query = keywords(message);
     return rows
       .map((row, index) => {
@@ -65,23 +102,12 @@ export class MemoryService {
 
   /** The facts a character remembers about the user, newest first (Settings: visible, deletable). */
   listFacts(userId: string, characterId: string) {
-    return this.db
-      .selectFrom("memories")
-      .select(["id", "fact", "created_at"])
-      .where("user_id", "=", userId)
-      .where("character_id", "=", characterId)
-      .orderBy("created_at", "desc")
-      .execute();
+    return this.repo.listFacts(userId, characterId);
   }
 
   /** Deletes one of the user's facts. @returns false when it is not the user's. */
-  async deleteFact(userId: string, id: string): Promise<boolean> {
-    const result = await this.db
-      .deleteFrom("memories")
-      .where("id", "=", id)
-      .where("user_id", "=", userId)
-      .executeTakeFirst();
-    return Number(result.numDeletedRows) > 0;
+  deleteFact(userId: string, id: string): Promise<boolean> {
+    return this.repo.deleteOwnedFact(userId, id);
   }
 
   /**
@@ -124,20 +150,11 @@ export class MemoryService {
       if (fact.length < 3 || known.has(fact.toLowerCase())) continue;
       known.add(fact.toLowerCase());
       added.push(fact);
-      await this.db
-        .insertInto("memories")
-        .values({
-          id: randomUUID(),
-          user_id: input.userId,
-          character_id: input.characterId,
-          fact,
-          created_at: this.now(),
-        })
-        .execute();
+      await this.repo.insertFact(input.userId, input.characterId, fact, this.now());
     }
     if (existing.length + added.length > MAX_FACTS) {
       const overflow = existing.slice(MAX_FACTS - added.length).map((f) => f.id);
-      if (overflow.length) await this.db.deleteFrom("memories").where("id", "in", overflow).execute();
+      await this.repo.deleteFacts(overflow);
     }
     return added;
   }
@@ -152,19 +169,9 @@ export class MemoryService {
     userName: string;
     names: Map<string, string>;
   }): Promise<boolean> {
-    const session = await this.db
-      .selectFrom("chat_sessions")
-      .select(["summary", "summary_until_seq"])
-      .where("id", "=", input.sessionId)
-      .executeTakeFirst();
+    const session = await this.repo.summaryOf(input.sessionId);
     if (!session || !this.llm.status().ready) return false;
-    const pending = await this.db
-      .selectFrom("chat_history")
-      .select(["message", "reply_message", "character_id", "seq"])
-      .where("session_id", "=", input.sessionId)
-      .where("seq", ">", session.summary_until_seq)
-      .orderBy("seq")
-      .execute();
+    const pending = await this.repo.exchangesAfter(input.sessionId, session.summary_until_seq);
     if (pending.length <= SUMMARY_TRIGGER) return false;
     const fold = pending.slice(0, pending.length - SUMMARY_KEEP_RECENT);
     const transcript = fold
@@ -191,12 +198,7 @@ export class MemoryService {
     });
     const summary = result.text.trim().slice(0, 2000);
     if (!summary) return false;
-    await this.db
-      .updateTable("chat_sessions")
-      .set({ summary, summary_until_seq: fold.at(-1)!.seq })
-      .where("id", "=", input.sessionId)
-      .where("summary_until_seq", "=", session.summary_until_seq)
-      .execute();
+    await this.repo.saveSummary(input.sessionId, summary, session.summary_until_seq, fold.at(-1)!.seq);
     return true;
   }
 }

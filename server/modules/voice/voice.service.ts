@@ -1,19 +1,12 @@
 import { createHash } from "node:crypto";
-import { FIRST_MESSAGE_MARKER } from "../../../common/constants";
-import {
-  LISTENING_PLACEHOLDER,
-  SentenceStream,
-  speechSentences,
-  uncensorTranscript,
-} from "../../../common/speech";
+import { SentenceStream, speechSentences, uncensorTranscript } from "../../../common/speech";
 import type { ChatHistoryRow, User } from "../../db/schema";
 import { AppError, badRequest } from "../../http/errors";
 import type { FileStorage } from "../../providers/storage/storage";
 import type { SpeechAudio, SttProvider } from "../../providers/stt/stt";
 import type { TtsProvider, VoiceEntry } from "../../providers/tts/tts";
-import type { CharactersRepo } from "../characters/characters.repo";
-import type { ChatRepo } from "../chat/chat.repo";
-import type { ChatService, SendResult } from "../chat/chat.service";
+import type { ConversationService } from "../conversation/conversation.service";
+import type { VoiceRepo } from "./voice.repo";
 
 /** One sentence of a streamed reply, spoken (SSE event `audio`). */
 export interface SentenceAudio {
@@ -67,9 +60,9 @@ export class VoiceService {
     private readonly tts: TtsProvider,
     private readonly stt: SttProvider,
     private readonly storage: FileStorage,
-    private readonly characters: CharactersRepo,
-    private readonly chatRepo: ChatRepo,
-    private readonly chat: ChatService,
+    private readonly repo: VoiceRepo,
+    /** The user's characters (whose voice speaks) and the entries their audio is recorded on. */
+    private readonly conversation: ConversationService,
     private readonly options: { maxRecordingBytes: number },
     private readonly log: (error: unknown) => void = () => {},
   ) {}
@@ -118,7 +111,7 @@ export class VoiceService {
    * @throws AppError 404 for an unknown voice; TtsUnavailableError when voices are off.
    */
   async preview(voiceName: string): Promise<string> {
-    const voice = await this.characters.findVoice(voiceName);
+    const voice = await this.repo.findVoice(voiceName);
     if (!voice) throw new AppError("not_found", "Unknown voice.");
     return this.speak(voice, PREVIEW_TEXT[voice.language_code] ?? PREVIEW_TEXT.en!);
   }
@@ -134,7 +127,7 @@ export class VoiceService {
       const voice = await this.voiceOf(user, entry.character_id);
       if (!voice) return "";
       const url = await this.speakAll(voice, speechSentences(entry.reply_message));
-      if (url) await this.chatRepo.updateEntry(entry.id, { reply_audio_url: url });
+      if (url) await this.conversation.updateEntry(entry.id, { reply_audio_url: url });
       entry.reply_audio_url = url;
       return url;
     } catch (error) {
@@ -207,49 +200,11 @@ export class VoiceService {
     return uncensorTranscript(await this.stt.transcribe(audio, language));
   }
 
-  /**
-   * The audio-message call (spec 7, path ours: POST /api/chat/audio-message). With
-   * `isGreeting`, nothing is sent: the newest greeting of the chat (by `characterId`, else any)
-   * is answered with its audio. Otherwise the message (spoken in voice chat; empty means
-   * 'listening', spec 5) is sent like `chat/message` and the reply comes with its audio.
-   * `mute` answers without audio.
-   * @throws as ChatService.sendMessage; AppError 404 when there is no greeting.
-   */
-  async audioMessage(
-    user: User,
-    input: { message: string; chatId: string; characterId: string; isGreeting: boolean; mute: boolean },
-  ): Promise<{ result: SendResult; audioUrl: string }> {
-    let result: SendResult;
-    if (input.isGreeting) {
-      const rows = await this.chat.historyPage(user, input.chatId, 0, 100);
-      const greeting = rows
-        .filter(
-          (r) =>
-            r.message === FIRST_MESSAGE_MARKER &&
-            (!input.characterId || r.character_id === input.characterId),
-        )
-        .at(-1);
-      if (!greeting) throw new AppError("not_found", "This chat has no greeting.");
-      result = { success: true, message: "Greeting.", entry: greeting, modelMs: 0 };
-    } else {
-      result = await this.chat.sendMessage(user, {
-        message: input.message.trim() || LISTENING_PLACEHOLDER,
-        chatId: input.chatId,
-        characterId: input.characterId,
-      });
-    }
-    const audioUrl =
-      input.mute || !result.success
-        ? ""
-        : result.entry?.reply_audio_url || (await this.replyAudio(user, result.entry));
-    return { result, audioUrl };
-  }
-
   /** The voice of one of the user's characters, or undefined when it has none. */
   private async voiceOf(user: User, characterId: string): Promise<VoiceEntry | undefined> {
-    const character = await this.characters.findOwned(user.id, characterId);
+    const character = await this.conversation.findOwnedCharacter(user, characterId);
     if (!character) return undefined;
-    return this.characters.findVoice(character.voice);
+    return this.repo.findVoice(character.voice);
   }
 
   private hash(providerVoice: string, text: string): string {

@@ -1,0 +1,66 @@
+import { z } from "zod";
+import { HISTORY_PAGE_SIZE, MESSAGE_MAX_LENGTH } from "../../../common/constants";
+import { ClientMessageId } from "../conversation/inputs";
+
+/** Request shapes of spec 7 "Chat" (validated by the routes before any service is called). */
+
+export const ProfileQuery = z.object({
+  uid: z.string().max(100).optional(),
+  id: z.string().max(100).default(""),
+});
+export const HistoryQuery = z.object({
+  uId: z.string().max(100).optional(),
+  id: z.string().max(100).default(""),
+  offset: z.coerce.number().int().min(0).default(0),
+  limit: z.coerce.number().int().min(1).max(100).default(HISTORY_PAGE_SIZE),
+});
+/** spec 5: a chat message is trimmed and at most 150 characters; empty is not sent. */
+export const MessageBody = z.object({
+  message: z
+    .string()
+    .trim()
+    .min(1, "is empty")
+    .max(MESSAGE_MAX_LENGTH, `must be at most ${MESSAGE_MAX_LENGTH} characters`),
+  id: z.string().max(100).default(""),
+  cId: z.string().max(100).default(""),
+  mute: z.string().optional(),
+  time: z.string().optional(),
+  /** Ours: "1" asks for server-sent events (tokens as they are generated). */
+  stream: z.string().optional(),
+  clientMessageId: ClientMessageId,
+});
+/** Ours: `chat/continue-message` and `chat/stop` name the entry (chatHistoryUUID). */
+export const EntryBody = z.object({ id: z.uuid("must be a message id"), stream: z.string().optional() });
+/** spec 7 `chat/group/reply`: message, id (the group), plus our client message id. */
+export const GroupReplyBody = MessageBody.pick({
+  message: true,
+  id: true,
+  clientMessageId: true,
+  mute: true,
+});
+export const NewChatQuery = z.object({
+  id: z.string().max(100).default(""),
+  uid: z.string().max(100).optional(),
+});
+export const GroupNewQuery = z.object({ cId: z.uuid("must be a character id") });
+export const GroupMemberQuery = z.object({
+  gId: z.uuid("must be a group id"),
+  cId: z.uuid("must be a character id"),
+});
+/** spec 7 audio-message call: message, id, characterId, is_greeting, mute. */
+export const AudioMessageBody = z.object({
+  message: z
+    .string()
+    .trim()
+    .max(MESSAGE_MAX_LENGTH, `must be at most ${MESSAGE_MAX_LENGTH} characters`)
+    .default(""),
+  id: z.string().max(100).default(""),
+  characterId: z.string().max(100).default(""),
+  is_greeting: z.string().optional(),
+  mute: z.string().optional(),
+});
+
+/** spec 7 `mute`: "1" or "true" means the reply is not spoken. */
+export function isMuted(mute: string | undefined): boolean {
+  return mute === "1" || mute === "true";
+}

@@ -1,0 +1,54 @@
+import { randomUUID } from "node:crypto";
+import { GROUP_MAX_MEMBERS } from "../../../common/constants";
+import type { User } from "../../db/schema";
+import { badRequest, forbidden, notFound } from "../../http/errors";
+import type { ConversationService } from "../conversation/conversation.service";
+import type { ChatRepo } from "./chat.repo";
+
+/**
+ * Group chats' membership (spec 6, 7 `chat/group/new`, `chat/group/member/add|remove`): only the
+ * user's own characters, at most GROUP_MAX_MEMBERS. Ids are checked against the user first.
+ */
+export class GroupsService {
+  constructor(
+    private readonly repo: ChatRepo,
+    private readonly conversation: ConversationService,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /**
+   * Starts a group chat with one of the user's characters (spec 7 `chat/group/new`).
+   * @returns the page to open: the group's chat. @throws AppError 404 for another user's character.
+   */
+  async newGroup(user: User, characterId: string): Promise<string> {
+    if (!(await this.conversation.findOwnedCharacter(user, characterId)))
+      throw notFound("Character not found.");
+    const groupId = randomUUID();
+    await this.repo.createGroup(user.id, groupId, characterId, this.now());
+    return `/character-select/${groupId}`;
+  }
+
+  /**
+   * Adds one of the user's characters to one of their groups (spec 6: at most 4 members, only
+   * the user's own characters). @returns the page to open.
+   * @throws AppError 404 for a group or character that is not the user's; 403 when full; 400 when already in.
+   */
+  async addMember(user: User, groupId: string, characterId: string): Promise<string> {
+    if (!(await this.conversation.findOwnedGroup(user, groupId))) throw notFound("Group not found.");
+    if (!(await this.conversation.findOwnedCharacter(user, characterId)))
+      throw notFound("Character not found.");
+    const result = await this.repo.addMember(groupId, characterId, GROUP_MAX_MEMBERS);
+    if (result === "full")
+      throw forbidden(`A group chat holds at most ${GROUP_MAX_MEMBERS} members.`, "group_full");
+    if (result === "already") throw badRequest("This character is already in the group.");
+    return `/character-select/${groupId}`;
+  }
+
+  /** Removes a member from one of the user's groups. @throws AppError 404 when not the user's or not a member. */
+  async removeMember(user: User, groupId: string, characterId: string): Promise<string> {
+    if (!(await this.conversation.findOwnedGroup(user, groupId))) throw notFound("Group not found.");
+    if (!(await this.repo.removeMember(groupId, characterId)))
+      throw notFound("This character is not in the group.");
+    return `/character-select/${groupId}`;
+  }
+}

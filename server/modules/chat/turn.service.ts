@@ -1,0 +1,189 @@
+import type { MessageReply } from "../../../common/api";
+import { FIRST_MESSAGE_MARKER } from "../../../common/constants";
+import { LISTENING_PLACEHOLDER } from "../../../common/speech";
+import type { ChatHistoryRow, User } from "../../db/schema";
+import { AppError } from "../../http/errors";
+import { presentHistoryEntry } from "../conversation/conversation.presenter";
+import type { ConversationService } from "../conversation/conversation.service";
+import { presentGroupReply, presentReply, withPicture } from "./chat.presenter";
+import type { ChatService, SendResult } from "./chat.service";
+
+/** One sentence of a streamed reply, spoken (SSE event `audio`, issue 7). */
+export interface SentenceAudio {
+  /** The entry the reply belongs to (chatHistoryUUID). */
+  chatHistoryUUID: string;
+  /** 0 for the first sentence. */
+  index: number;
+  /** The words spoken (narration dropped). */
+  text: string;
+  /** /content/voice/<hash>.mp3 */
+  audioUrl: string;
+}
+
+/** What a turn needs of voice (issue 7), a port the composition root fills with the voice service. */
+export interface ReplyVoice {
+  /** Speaks a stored reply and records its audio on the entry; "" when it cannot (never throws). */
+  replyAudio(user: User, entry: ChatHistoryRow | undefined): Promise<string>;
+  /** Speaks a reply sentence by sentence while it streams: `start`, `push` each token, `finish`. */
+  replySpeaker(
+    user: User,
+    onAudio: (audio: SentenceAudio) => void,
+  ): {
+    start(entry: ChatHistoryRow): void;
+    push(text: string): void;
+    finish(entry: ChatHistoryRow | undefined): Promise<string>;
+  };
+}
+
+/** What a turn needs of pictures (issue 8: genimage), a port filled with the images service. */
+export interface PictureOffer {
+  /**
+   * Starts the picture a text reply carries when the user asked for one in words (or the reply
+   * sends one as an action). @returns its description and the entry (loading 1), or undefined.
+   */
+  offerForReply(
+    user: User,
+    userMessage: string,
+    entry: ChatHistoryRow,
+  ): Promise<{ picDesc: string; entry: ChatHistoryRow } | undefined>;
+}
+
+/** The events of a streamed turn (server-sent events): the stored entry, tokens, spoken sentences. */
+export type TurnEmit = (event: "entry" | "token" | "audio", data: unknown) => void;
+
+/** A turn's answer (spec 3 "Message reply") and the time spent in the model, milliseconds. */
+export interface TurnAnswer {
+  reply: MessageReply;
+  modelMs: number;
+}
+
+/**
+ * What one user message sets off (spec 4 "Sending", issues 7 and 8): the character's reply
+ * (streamed or not), its speech unless muted, and the picture it may carry. Routes are adapters
+ * around it; voice and pictures are reached through ports, never imported.
+ */
+export class TurnService {
+  constructor(
+    private readonly chat: ChatService,
+    private readonly conversation: ConversationService,
+    private readonly voice: ReplyVoice | undefined,
+    private readonly pictures: PictureOffer | undefined,
+    private readonly log: (error: unknown) => void = () => {},
+  ) {}
+
+  /**
+   * POST /chat/message: sends the message and answers with the reply, spoken when `speak`, with
+   * a picture when one was asked for. With `emit` the reply streams (`entry`, `token`, `audio`).
+   * @throws as ChatService.sendMessage.
+   */
+  async send(
+    user: User,
+    input: { message: string; chatId: string; characterId: string; clientMessageId?: string; speak: boolean },
+    emit?: TurnEmit,
+  ): Promise<TurnAnswer> {
+    const { speak, ...send } = input;
+    const voice = speak ? this.voice : undefined;
+    if (!emit) {
+      const result = await this.chat.sendMessage(user, send);
+      const reply = presentReply(result, voice ? await voice.replyAudio(user, result.entry) : "");
+      return {
+        reply: await this.offerPicture(reply, user, input.message, result.entry),
+        modelMs: result.modelMs,
+      };
+    }
+    // Each sentence is spoken as soon as it is written: event `audio` (SentenceAudio).
+    const speaker = voice?.replySpeaker(user, (audio) => emit("audio", audio));
+    const result = await this.chat.sendMessage(user, {
+      ...send,
+      onStored: (entry) => {
+        emit("entry", presentHistoryEntry(entry));
+        speaker?.start(entry);
+      },
+      onToken: (text) => {
+        emit("token", { text });
+        speaker?.push(text);
+      },
+    });
+    const reply = presentReply(result, speaker ? await speaker.finish(result.entry) : "");
+    return {
+      reply: await this.offerPicture(reply, user, input.message, result.entry),
+      modelMs: result.modelMs,
+    };
+  }
+
+  /** POST /chat/continue-message (streamed with `emit`). @throws as ChatService.continueReply. */
+  async continueReply(user: User, entryId: string, emit?: TurnEmit): Promise<TurnAnswer> {
+    const onToken = emit ? (text: string) => emit("token", { text }) : undefined;
+    const result = await this.chat.continueReply(user, entryId, onToken);
+    return { reply: presentReply(result), modelMs: result.modelMs };
+  }
+
+  /**
+   * POST /chat/group/reply: the group's answers, each spoken in its member's voice
+   * (chatHistoryReplyAudioUrl) unless muted. @throws as ChatService.groupReply.
+   */
+  async groupReply(
+    user: User,
+    input: { message: string; chatId: string; clientMessageId?: string; speak: boolean },
+  ) {
+    const result = await this.chat.groupReply(user, input);
+    if (input.speak && this.voice) {
+      for (const entry of result.entries) await this.voice.replyAudio(user, entry);
+    }
+    return { reply: presentGroupReply(result), modelMs: result.modelMs };
+  }
+
+  /**
+   * The audio-message call (spec 7, path ours: POST /api/chat/audio-message). With
+   * `isGreeting`, nothing is sent: the newest greeting of the chat (by `characterId`, else any)
+   * is answered with its audio. Otherwise the message (spoken in voice chat; empty means
+   * 'listening', spec 5) is sent like `chat/message` and the reply comes with its audio.
+   * `mute` answers without audio.
+   * @throws as ChatService.sendMessage; AppError 404 when there is no greeting.
+   */
+  async audioMessage(
+    user: User,
+    input: { message: string; chatId: string; characterId: string; isGreeting: boolean; mute: boolean },
+  ): Promise<TurnAnswer> {
+    let result: SendResult;
+    if (input.isGreeting) {
+      const rows = await this.conversation.historyPage(user, input.chatId, 0, 100);
+      const greeting = rows
+        .filter(
+          (r) =>
+            r.message === FIRST_MESSAGE_MARKER &&
+            (!input.characterId || r.character_id === input.characterId),
+        )
+        .at(-1);
+      if (!greeting) throw new AppError("not_found", "This chat has no greeting.");
+      result = { success: true, message: "Greeting.", entry: greeting, modelMs: 0 };
+    } else {
+      result = await this.chat.sendMessage(user, {
+        message: input.message.trim() || LISTENING_PLACEHOLDER,
+        chatId: input.chatId,
+        characterId: input.characterId,
+      });
+    }
+    const audioUrl =
+      input.mute || !result.success || !this.voice
+        ? ""
+        : result.entry?.reply_audio_url || (await this.voice.replyAudio(user, result.entry));
+    return { reply: presentReply(result, audioUrl), modelMs: result.modelMs };
+  }
+
+  /** The reply with the picture the user asked for; a failure of the offer leaves it text only. */
+  private async offerPicture(
+    reply: MessageReply,
+    user: User,
+    userMessage: string,
+    entry: ChatHistoryRow | undefined,
+  ): Promise<MessageReply> {
+    if (!this.pictures || !entry || reply.success !== 1) return reply;
+    try {
+      return withPicture(reply, await this.pictures.offerForReply(user, userMessage, entry));
+    } catch (error) {
+      this.log(error);
+      return reply;
+    }
+  }
+}

@@ -1,0 +1,24 @@
+import type { ChatHistoryEntry } from "../../../common/api";
+import type { ChatHistoryRow } from "../../db/schema";
+
+const STATUSES = new Set(["pending", "replied", "stopped", "partial", "failed"]);
+const iso = (ms: number | null) => (ms === null ? "" : new Date(ms).toISOString());
+
+/** spec 3 "Chat history entry"; times as ISO 8601, reply fields empty until the reply exists. */
+export function presentHistoryEntry(row: ChatHistoryRow): ChatHistoryEntry {
+  return {
+    chatHistoryUUID: row.id,
+    characterUUID: row.character_id,
+    chatHistoryMessage: row.message,
+    chatHistoryMessageImage: row.message_image,
+    chatHistorySendTime: iso(row.send_time),
+    chatHistoryReplyMessage: row.reply_message,
+    chatHistoryReplyImage: row.reply_image,
+    chatHistoryReplyAudioUrl: row.reply_audio_url,
+    chatHistoryReplyTime: iso(row.reply_time),
+    chatHistoryImageLoading: row.image_loading ? 1 : 0,
+    chatHistoryStatus: STATUSES.has(row.status)
+      ? (row.status as ChatHistoryEntry["chatHistoryStatus"])
+      : "replied",
+  };
+}

@@ -1,0 +1,285 @@
+import { randomUUID } from "node:crypto";
+import type { Db } from "../../db/index";
+import type { Character, ChatHistoryRow, ChatSession } from "../../db/schema";
+
+let lastSeq = 0;
+/** Order key of a new history entry: epoch microseconds, strictly increasing in this process. */
+export function nextSeq(now: number): number {
+  lastSeq = Math.max(now * 1000, lastSeq + 1);
+  return lastSeq;
+}
+
+/**
+ * A new history entry of `sessionId`: the user's `message` to `characterId`, sent at `now` (epoch
+ * ms), pending its reply. Not stored yet.
+ */
+export function newHistoryEntry(
+  sessionId: string,
+  characterId: string,
+  message: string,
+  now: number,
+): ChatHistoryRow {
+  return {
+    id: randomUUID(),
+    session_id: sessionId,
+    character_id: characterId,
+    message,
+    message_image: "",
+    send_time: now,
+    reply_message: "",
+    reply_image: "",
+    reply_audio_url: "",
+    reply_time: null,
+    image_loading: 0,
+    status: "pending",
+    error: "",
+    seq: nextSeq(now),
+    client_message_id: "",
+    continue_count: 0,
+  };
+}
+
+/** The fields of a stored entry a reply, its speech or its failure may change. */
+export type EntryPatch = Partial<
+  Pick<ChatHistoryRow, "reply_message" | "reply_time" | "status" | "error" | "reply_audio_url">
+>;
+
+/** A photo of the Photo List (spec 3 "Photo history entry"). */
+export type PhotoRow = Pick<ChatHistoryRow, "id" | "message_image" | "reply_image" | "send_time">;
+
+/**
+ * Database access of the conversation: the user's characters and groups as chats, chat sessions
+ * and their history entries. The only code that reads or writes `chat_sessions` and
+ * `chat_history` rows one entry at a time.
+ */
+export class ConversationRepo {
+  private readonly languageNames = new Map<string, string>();
+  constructor(private readonly db: Db) {}
+
+  /** A character only when it belongs to `userId`. */
+  findOwnedCharacter(userId: string, id: string): Promise<Character | undefined> {
+    return this.db
+      .selectFrom("characters")
+      .selectAll()
+      .where("id", "=", id)
+      .where("user_id", "=", userId)
+      .executeTakeFirst();
+  }
+
+  /** The user's oldest character (the chat opened when none is named), if any. */
+  firstCharacter(userId: string): Promise<Character | undefined> {
+    return this.db
+      .selectFrom("characters")
+      .selectAll()
+      .where("user_id", "=", userId)
+      .orderBy("created_at")
+      .orderBy("id")
+      .limit(1)
+      .executeTakeFirst();
+  }
+
+  /** The group with its members (in position order) when it belongs to the user. */
+  async findOwnedGroup(
+    userId: string,
+    groupId: string,
+  ): Promise<{ id: string; members: Character[] } | undefined> {
+    const group = await this.db
+      .selectFrom("chat_groups")
+      .select("id")
+      .where("id", "=", groupId)
+      .where("user_id", "=", userId)
+      .executeTakeFirst();
+    if (!group) return undefined;
+    const members = await this.db
+      .selectFrom("chat_group_members")
+      .innerJoin("characters", "characters.id", "chat_group_members.character_id")
+      .selectAll("characters")
+      .where("chat_group_members.group_id", "=", groupId)
+      .orderBy("chat_group_members.position")
+      .execute();
+    return { id: group.id, members };
+  }
+
+  /** The chat key the user talked in last, if any. */
+  async latestChatKey(userId: string): Promise<string | undefined> {
+    const row = await this.db
+      .selectFrom("chat_sessions")
+      .select("chat_key")
+      .where("user_id", "=", userId)
+      .orderBy("updated_at", "desc")
+      .limit(1)
+      .executeTakeFirst();
+    return row?.chat_key;
+  }
+
+  /** The session of (user, chat key), created on first use. */
+  async ensureSession(userId: string, chatKey: string, isGroup: boolean, now: number): Promise<ChatSession> {
+    const existing = await this.findSession(userId, chatKey);
+    if (existing) return existing;
+    await this.db
+      .insertInto("chat_sessions")
+      .values({
+        id: randomUUID(),
+        user_id: userId,
+        chat_key: chatKey,
+        is_group: isGroup ? 1 : 0,
+        summary: "",
+        greeted: 0,
+        created_at: now,
+        updated_at: now,
+      })
+      .onConflict((oc) => oc.columns(["user_id", "chat_key"]).doNothing())
+      .execute();
+    const created = await this.findSession(userId, chatKey);
+    if (!created) throw new Error(`chat session of ${chatKey} vanished after insert`);
+    return created;
+  }
+
+  private findSession(userId: string, chatKey: string): Promise<ChatSession | undefined> {
+    return this.db
+      .selectFrom("chat_sessions")
+      .selectAll()
+      .where("user_id", "=", userId)
+      .where("chat_key", "=", chatKey)
+      .executeTakeFirst();
+  }
+
+  sessionById(sessionId: string): Promise<ChatSession | undefined> {
+    return this.db.selectFrom("chat_sessions").selectAll().where("id", "=", sessionId).executeTakeFirst();
+  }
+
+  async touchSession(sessionId: string, now: number): Promise<void> {
+    await this.db.updateTable("chat_sessions").set({ updated_at: now }).where("id", "=", sessionId).execute();
+  }
+
+  /**
+   * Stores the greetings of a chat whose history is empty, once: the session's `greeted` flag is
+   * flipped in the same transaction, so a concurrent caller waits on the row and then sees them.
+   * @returns true when this call stored them.
+   */
+  async storeGreetingsOnce(sessionId: string, entries: ChatHistoryRow[]): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      const claimed = await trx
+        .updateTable("chat_sessions")
+        .set({ greeted: 1 })
+        .where("id", "=", sessionId)
+        .where("greeted", "=", 0)
+        .executeTakeFirst();
+      if (Number(claimed.numUpdatedRows) === 0) return false;
+      const existing = await trx
+        .selectFrom("chat_history")
+        .select("id")
+        .where("session_id", "=", sessionId)
+        .limit(1)
+        .executeTakeFirst();
+      if (existing || entries.length === 0) return false;
+      await trx.insertInto("chat_history").values(entries).execute();
+      return true;
+    });
+  }
+
+  /**
+   * A page of history counted from the newest entry (spec 9: offset grows by the page size),
+   * returned oldest first.
+   */
+  async page(sessionId: string, offset: number, limit: number): Promise<ChatHistoryRow[]> {
+    const rows = await this.db
+      .selectFrom("chat_history")
+      .selectAll()
+      .where("session_id", "=", sessionId)
+      .orderBy("seq", "desc")
+      .limit(limit)
+      .offset(offset)
+      .execute();
+    return rows.reverse();
+  }
+
+  /**
+   * The newest `limit` exchanges' texts after `afterSeq` (what the rolling summary does not
+   * cover), oldest first: the prompt's history.
+   */
+  async recentTexts(
+    sessionId: string,
+    limit: number,
+    afterSeq = 0,
+  ): Promise<Array<{ message: string; reply_message: string; character_id: string }>> {
+    const rows = await this.db
+      .selectFrom("chat_history")
+      .select(["message", "reply_message", "character_id"])
+      .where("session_id", "=", sessionId)
+      .where("seq", ">", afterSeq)
+      .orderBy("seq", "desc")
+      .limit(limit)
+      .execute();
+    return rows.reverse();
+  }
+
+  /** A history entry when it belongs to one of the user's chats. */
+  findOwnedEntry(userId: string, entryId: string): Promise<ChatHistoryRow | undefined> {
+    return this.db
+      .selectFrom("chat_history")
+      .innerJoin("chat_sessions", "chat_sessions.id", "chat_history.session_id")
+      .selectAll("chat_history")
+      .where("chat_history.id", "=", entryId)
+      .where("chat_sessions.user_id", "=", userId)
+      .executeTakeFirst();
+  }
+
+  /** The entry a client sent with this id in this session, if any. */
+  findByClientMessageId(sessionId: string, clientMessageId: string): Promise<ChatHistoryRow | undefined> {
+    return this.db
+      .selectFrom("chat_history")
+      .selectAll()
+      .where("session_id", "=", sessionId)
+      .where("client_message_id", "=", clientMessageId)
+      .executeTakeFirst();
+  }
+
+  async insertEntry(entry: ChatHistoryRow): Promise<void> {
+    await this.db.insertInto("chat_history").values(entry).execute();
+  }
+
+  async updateEntry(id: string, patch: EntryPatch): Promise<void> {
+    await this.db.updateTable("chat_history").set(patch).where("id", "=", id).execute();
+  }
+
+  /**
+   * The chat's photos for the Photo List (spec 2, 3 "Photo history entry"): entries with the
+   * user's attached photo or a finished reply image, oldest first.
+   */
+  photos(sessionId: string): Promise<PhotoRow[]> {
+    return this.db
+      .selectFrom("chat_history")
+      .select(["id", "message_image", "reply_image", "send_time"])
+      .where("session_id", "=", sessionId)
+      .where((eb) => eb.or([eb("message_image", "<>", ""), eb("reply_image", "<>", "")]))
+      .orderBy("seq")
+      .execute();
+  }
+
+  /** The language's display name (the reply language of the prompt), cached: languages are seed data. */
+  async languageName(languageId: string): Promise<string> {
+    const cached = this.languageNames.get(languageId);
+    if (cached) return cached;
+    const row = await this.db
+      .selectFrom("languages")
+      .select("name")
+      .where("id", "=", languageId)
+      .executeTakeFirst();
+    const name = row?.name ?? "English";
+    this.languageNames.set(languageId, name);
+    return name;
+  }
+
+  /** Deletes a session's history and its summary; the greeting comes again on the next load. */
+  async clearSession(sessionId: string): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      await trx.deleteFrom("chat_history").where("session_id", "=", sessionId).execute();
+      await trx
+        .updateTable("chat_sessions")
+        .set({ summary: "", summary_until_seq: 0, greeted: 0 })
+        .where("id", "=", sessionId)
+        .execute();
+    });
+  }
+}

@@ -1,0 +1,284 @@
+import { FIRST_MESSAGE_MARKER } from "../../../common/constants";
+import type { Character, ChatHistoryRow, ChatSession, User } from "../../db/schema";
+import { AppError, badRequest, notFound } from "../../http/errors";
+import type { ChatMessage } from "../../providers/llm/llm";
+import type { QuotaService, Reservation } from "../quota/quota.service";
+import { assertAdultConfirmed, assertAllowedContent } from "../safety/content-rules";
+import { type ConversationRepo, type EntryPatch, newHistoryEntry, type PhotoRow } from "./conversation.repo";
+import { buildPrompt, fillPlaceholders, stopStrings } from "./prompt";
+
+/** A chat as the client names it: one character, or a group of them. */
+export interface ResolvedChat {
+  /** The id the client uses: the character's or the group's. */
+  chatKey: string;
+  /** The group's id; "" for a chat with one character. */
+  groupId: string;
+  /** The characters of the chat, in the group's position order. */
+  members: Character[];
+}
+
+/** What storing a user's entry gave: a new entry, or the one sent earlier with the same client id. */
+export type AppendResult =
+  | { repeated: ChatHistoryRow }
+  | { session: ChatSession; entry: ChatHistoryRow; reservation: Reservation };
+
+/** What a prompt for a character's reply is built with (the model's budget). */
+export interface PromptModel {
+  contextWindow(): number;
+  countTokens(text: string): number;
+}
+
+/** How characters address the user: the full name, else the user name. */
+export function displayName(user: User): string {
+  return user.full_name.trim() || user.user_name.trim() || "friend";
+}
+
+/**
+ * The conversation (spec 4, 7 "Chat"): which chat an id names for a user, its session, the
+ * greeting, the user's entries and the history. Chat, pictures, voice and memory all reach a
+ * conversation through this service, so the rules of storing a user's entry (adult check,
+ * content rules, quota, client-id idempotency) live in one place. Every id from the client is
+ * checked against the signed-in user before anything is read or written.
+ */
+export class ConversationService {
+  constructor(
+    private readonly repo: ConversationRepo,
+    /** Every user entry reserves one message of the quota first. */
+    private readonly quota: QuotaService,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /**
+   * Resolves a chat id to the user's character or group. An empty id means the chat the user
+   * had last, else their first character (spec 2: the chat id is empty if none was given).
+   * @throws AppError 404 for an id that is not the user's; 404 "no_character" when the user has none.
+   */
+  async resolveChat(user: User, id: string): Promise<ResolvedChat> {
+    const key = id || (await this.repo.latestChatKey(user.id)) || "";
+    if (key) {
+      const character = await this.repo.findOwnedCharacter(user.id, key);
+      if (character) return { chatKey: character.id, groupId: "", members: [character] };
+      const group = await this.repo.findOwnedGroup(user.id, key);
+      if (group) return { chatKey: group.id, groupId: group.id, members: group.members };
+      if (id) throw notFound("Chat not found.");
+    }
+    const first = await this.repo.firstCharacter(user.id);
+    if (!first) throw new AppError("no_character", "Choose a character first.");
+    return { chatKey: first.id, groupId: "", members: [first] };
+  }
+
+  /** One of the user's characters, or undefined when the id is not theirs. */
+  findOwnedCharacter(user: User, characterId: string): Promise<Character | undefined> {
+    return this.repo.findOwnedCharacter(user.id, characterId);
+  }
+
+  /** One of the user's groups with its members, or undefined when the id is not theirs. */
+  findOwnedGroup(user: User, groupId: string): Promise<{ id: string; members: Character[] } | undefined> {
+    return this.repo.findOwnedGroup(user.id, groupId);
+  }
+
+  /** The session of a resolved chat, created on first use. */
+  session(user: User, chat: ResolvedChat): Promise<ChatSession> {
+    return this.repo.ensureSession(user.id, chat.chatKey, Boolean(chat.groupId), this.now());
+  }
+
+  /** A session by id (after an ownership check of one of its entries). */
+  sessionById(sessionId: string): Promise<ChatSession | undefined> {
+    return this.repo.sessionById(sessionId);
+  }
+
+  /**
+   * One page of history, oldest first (spec 9: page size 10, offset from the newest). When the
+   * chat has no history yet, each member with a greeting greets once first (spec 4), stored
+   * with the ##first-message## marker.
+   * @throws as resolveChat.
+   */
+  async historyPage(user: User, id: string, offset: number, limit: number): Promise<ChatHistoryRow[]> {
+    const chat = await this.resolveChat(user, id);
+    const session = await this.session(user, chat);
+    if (offset === 0 && !session.greeted) await this.greet(session, chat, user);
+    return this.repo.page(session.id, offset, limit);
+  }
+
+  /** The newest entry of a session, if any. */
+  async newestEntry(sessionId: string): Promise<ChatHistoryRow | undefined> {
+    const [newest] = await this.repo.page(sessionId, 0, 1);
+    return newest;
+  }
+
+  /**
+   * GET /chat/history/photos: the chat's photos (spec 3 "Photo history entry"), oldest first.
+   * @throws as resolveChat.
+   */
+  async photoHistory(user: User, chatId: string): Promise<{ chat: ResolvedChat; rows: PhotoRow[] }> {
+    const chat = await this.resolveChat(user, chatId);
+    const session = await this.session(user, chat);
+    return { chat, rows: await this.repo.photos(session.id) };
+  }
+
+  /** A history entry when it belongs to one of the user's chats, else undefined. */
+  findOwnedEntry(user: User, entryId: string): Promise<ChatHistoryRow | undefined> {
+    return this.repo.findOwnedEntry(user.id, entryId);
+  }
+
+  /**
+   * The chat an entry of the user belongs to, with its session. Undefined when the session or
+   * the chat is gone. @throws as resolveChat.
+   */
+  async chatOfEntry(
+    user: User,
+    entry: ChatHistoryRow,
+  ): Promise<{ chat: ResolvedChat; session: ChatSession } | undefined> {
+    const session = await this.repo.sessionById(entry.session_id);
+    if (!session || session.user_id !== user.id) return undefined;
+    return { chat: await this.resolveChat(user, session.chat_key), session };
+  }
+
+  private async greet(session: ChatSession, chat: ResolvedChat, user: User): Promise<void> {
+    const now = this.now();
+    const greetings = chat.members
+      .filter((member) => member.greeting.trim())
+      .map((member) => ({
+        ...newHistoryEntry(session.id, member.id, FIRST_MESSAGE_MARKER, now),
+        reply_message: fillPlaceholders(member.greeting, member.name, displayName(user)),
+        reply_time: now,
+        status: "replied",
+      }));
+    await this.repo.storeGreetingsOnce(session.id, greetings);
+  }
+
+  /**
+   * Stores a user's entry in a chat, the one place of its rules: the adult check (spec 5), the
+   * reserved marker and the content rules of every plan, one message of the quota reserved
+   * atomically (issue 13), the greeting first when the chat has none yet (spec 4), and at most
+   * one entry per client message id (a retry answers the earlier entry, nothing is charged).
+   * @param input.message the user's words, already trimmed and length-checked by the route.
+   * @param input.contentLabel what the content rules call the text ("Message").
+   * @param input.fields the entry's fields beyond the message (a photo's file, a loading picture).
+   * @param input.store stores the new entry (default: insert it), e.g. with its picture job in one
+   *   transaction; given the reservation to record. On a failure the message is given back.
+   * @throws AppError 403 before the adult confirmation; 400 for the marker or refused content;
+   *   429 "rate_limit:chat" at the quota's limit.
+   */
+  async appendUserEntry(
+    user: User,
+    chat: ResolvedChat,
+    input: {
+      characterId: string;
+      message: string;
+      clientMessageId?: string;
+      contentLabel?: string;
+      fields?: Partial<ChatHistoryRow>;
+      store?: (entry: ChatHistoryRow, reservation: Reservation) => Promise<void>;
+    },
+  ): Promise<AppendResult> {
+    const clientMessageId = input.clientMessageId ?? "";
+    assertAdultConfirmed(user);
+    if (input.message === FIRST_MESSAGE_MARKER) throw badRequest("message: this text is reserved.");
+    assertAllowedContent(input.contentLabel ?? "Message", input.message);
+    const now = this.now();
+    const session = await this.repo.ensureSession(user.id, chat.chatKey, Boolean(chat.groupId), now);
+    if (clientMessageId) {
+      const earlier = await this.repo.findByClientMessageId(session.id, clientMessageId);
+      if (earlier) return { repeated: earlier };
+    }
+    const reservation = await this.quota.reserve(user, now);
+    if (!session.greeted) await this.greet(session, chat, user);
+    const entry: ChatHistoryRow = {
+      ...newHistoryEntry(session.id, input.characterId, input.message, now),
+      ...input.fields,
+      client_message_id: clientMessageId,
+    };
+    try {
+      await (input.store ? input.store(entry, reservation) : this.repo.insertEntry(entry));
+    } catch (error) {
+      await this.quota.refund(user.id, reservation);
+      // The same client id sent twice at once: the unique index let one in; answer with it.
+      const earlier = clientMessageId
+        ? await this.repo.findByClientMessageId(session.id, clientMessageId)
+        : undefined;
+      if (!earlier) throw error;
+      return { repeated: earlier };
+    }
+    await this.repo.touchSession(session.id, now);
+    return { session, entry, reservation };
+  }
+
+  /** Stores a further answer's entry of a group turn (no user words, pending its reply). */
+  async appendReplyEntry(session: ChatSession, characterId: string): Promise<ChatHistoryRow> {
+    const entry = newHistoryEntry(session.id, characterId, "", this.now());
+    await this.repo.insertEntry(entry);
+    return entry;
+  }
+
+  /** Records a reply, its speech or its failure on an entry. */
+  updateEntry(entryId: string, patch: EntryPatch): Promise<void> {
+    return this.repo.updateEntry(entryId, patch);
+  }
+
+  /**
+   * New chat (spec 4): deletes the chat's history and summary; the greeting comes again on the
+   * next load. @returns the chat. @throws as resolveChat.
+   */
+  async clear(user: User, chatId: string): Promise<ResolvedChat> {
+    const chat = await this.resolveChat(user, chatId);
+    const session = await this.session(user, chat);
+    await this.repo.clearSession(session.id);
+    return chat;
+  }
+
+  /**
+   * The prompt of `character`'s next reply (spec 4): its card, the summary, the newest
+   * `historyLimit` exchanges (the token budget keeps what fits), the other members' names.
+   * @param input.facts what the character remembers, given the user's last words.
+   * @param input.lastUserMessage replaces the newest exchange's user words (a photo's note).
+   * @returns the messages, the stop strings, and how many exchanges were read.
+   */
+  async replyPrompt(input: {
+    user: User;
+    chat: ResolvedChat;
+    session: ChatSession;
+    character: Character;
+    historyLimit: number;
+    model: PromptModel;
+    replyTokens: number;
+    facts?: (lastUserMessage: string) => Promise<string[]>;
+    lastUserMessage?: string;
+  }): Promise<{ messages: ChatMessage[]; stop: string[]; others: string[]; exchanges: number }> {
+    const { user, chat, session, character } = input;
+    const userName = displayName(user);
+    const others = chat.groupId ? chat.members.filter((m) => m.id !== character.id).map((m) => m.name) : [];
+    const names = new Map(chat.members.map((m) => [m.id, m.name]));
+    const history = await this.repo.recentTexts(session.id, input.historyLimit, session.summary_until_seq);
+    const lastWords = [...history].reverse().find((h) => h.message && h.message !== FIRST_MESSAGE_MARKER);
+    const facts = input.facts ? await input.facts(lastWords?.message ?? "") : undefined;
+    const messages = buildPrompt({
+      character: {
+        name: character.name,
+        sex: character.sex,
+        backstory: character.description,
+        appearance: character.appearance,
+        greeting: character.greeting,
+        language: await this.repo.languageName(character.language_id),
+      },
+      userName,
+      summary: session.summary,
+      history: history.map((h, index) => ({
+        userMessage:
+          input.lastUserMessage !== undefined && index === history.length - 1
+            ? input.lastUserMessage
+            : h.message,
+        // A reply being continued is sent as the assistant's last, unfinished message.
+        reply: h.reply_message,
+        speaker: chat.groupId ? names.get(h.character_id) : undefined,
+      })),
+      contextWindow: input.model.contextWindow(),
+      replyTokens: input.replyTokens,
+      countTokens: (t) => input.model.countTokens(t),
+      otherMembers: others,
+      facts,
+      uncensored: Boolean(user.uncensored),
+    });
+    return { messages, stop: stopStrings(userName, others), others, exchanges: history.length };
+  }
+}
