@@ -1,10 +1,7 @@
 import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler } from "fastify";
-import { z } from "zod";
-import { APPEARANCE_MAX_LENGTH, BACKSTORY_MAX_LENGTH, GREETING_MAX_LENGTH } from "../../../common/constants";
 import { currentUser } from "../../http/auth";
 import { ok } from "../../http/envelope";
 import { forbidden } from "../../http/errors";
-import { optionalUpload } from "../../http/uploads";
 import { parseInput } from "../../http/validate";
 import {
   presentAdminUser,
@@ -14,61 +11,19 @@ import {
   presentPlan,
   presentPreset,
 } from "./admin.presenter";
+import {
+  BlockBody,
+  IdParams,
+  LimitsBody,
+  PlanBody,
+  PresetBody,
+  SearchQuery,
+  UserPlanBody,
+} from "./admin.schemas";
 import type { AdminService } from "./admin.service";
 
 /** Every admin route, as registered (method and path): the tests check each answers 403. */
 export const ADMIN_ROUTES: Array<{ method: "GET" | "POST"; url: string }> = [];
-
-const IdParams = z.object({ id: z.uuid("must be an id") });
-const count = z.coerce.number().int().min(0).max(1_000_000);
-const flag = z.enum(["0", "1"]).transform((v) => v === "1");
-const text = (max: number) => z.string().trim().max(max, `must be at most ${max} characters`);
-
-const PlanBody = z.object({
-  name: text(100).min(1, "is required").optional(),
-  /** Monthly price in dollars, e.g. "9.99". */
-  price: z
-    .string()
-    .trim()
-    .regex(/^\d{1,5}(\.\d{1,2})?$/, "must be a price in dollars, e.g. 9.99")
-    .transform((v) => Math.round(Number(v) * 100))
-    .optional(),
-  description: text(5000).optional(),
-  url: text(500).optional(),
-  stripePriceId: z
-    .string()
-    .trim()
-    .regex(/^(price_[A-Za-z0-9_]+)?$/, "must be a Stripe price id (price_...) or empty")
-    .optional(),
-  cl: count.optional(),
-  vl: count.optional(),
-  pl: flag.optional(),
-  il: flag.optional(),
-  messageLimit: count.optional(),
-  quotaPeriod: z.enum(["day", "month"]).optional(),
-  uncensored: flag.optional(),
-});
-const PresetBody = z.object({
-  name: text(50).min(1, "is required").optional(),
-  sex: z.enum(["0", "1"], "must be '0' (female) or '1' (male)").optional(),
-  voice: text(100).min(1, "is required").optional(),
-  languageId: text(100).min(1, "is required").optional(),
-  description: text(BACKSTORY_MAX_LENGTH).min(1, "is required").optional(),
-  greeting: text(GREETING_MAX_LENGTH).optional(),
-  appearance: text(APPEARANCE_MAX_LENGTH).optional(),
-  photo: optionalUpload,
-});
-const SearchQuery = z.object({ q: z.string().max(200).default("") });
-const UserPlanBody = z.object({ plan: z.uuid("must be a plan id") });
-const LimitsBody = z.object({
-  cl: count.optional(),
-  vl: count.optional(),
-  pl: flag.optional(),
-  il: flag.optional(),
-  chatLimit: count.optional(),
-  extraMessages: count.optional(),
-});
-const BlockBody = z.object({ blocked: flag });
 
 /**
  * The admin console's API under /api/admin (issue 9). Every route sits behind the session and
