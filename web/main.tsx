@@ -3,12 +3,11 @@ import { lazy, StrictMode, Suspense } from "react";
 import { createRoot } from "react-dom/client";
 import { BrowserRouter } from "react-router";
 import { PRODUCT_NAME } from "../common/constants";
+import "./styles/base.css";
 import { AppRoutes } from "./App";
 import { fetchDeployedVersion } from "./api/meta";
 import { queryClient } from "./api/queryClient";
 import { runStartupChecks } from "./lib/appUpdate";
-import "./styles.css";
-import "./public-pages.css";
 
 document.title = PRODUCT_NAME;
 // spec 4: unregister service workers and reload once when a newer version is deployed.

@@ -5,6 +5,7 @@ import { BrandMark } from "./BrandMark";
 import { SiteFooter } from "./SiteFooter";
 import { SIGNED_IN_MENU, SiteMenu } from "./SiteMenu";
 import { Spinner } from "./Spinner";
+import "../styles/signed-in.css";
 
 /**
  * Frame of the signed-in pages (spec 2): header with the sliding menu, the page, the footer.

@@ -7,6 +7,7 @@ import { PUBLIC_MENU, SiteMenu } from "../SiteMenu";
 import { CustomCursor } from "./CustomCursor";
 import { LoadingOverlay } from "./LoadingOverlay";
 import { SocialLinks } from "./SocialLinks";
+import "./public-layout.css";
 
 // The particle engine is the biggest piece of the public pages: load it after the first paint.
 const ParticleBackground = lazy(() => import("./ParticleBackground"));

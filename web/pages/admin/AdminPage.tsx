@@ -8,6 +8,7 @@ import { PlansSection } from "./components/PlansSection";
 import { PresetsSection } from "./components/PresetsSection";
 import { UsersSection } from "./components/UsersSection";
 import { useAdminAccess } from "./hooks/useAdminAccess";
+import "./admin.css";
 
 const TABS = [
   { id: "plans", label: "Plans", Panel: PlansSection },

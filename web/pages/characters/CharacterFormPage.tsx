@@ -2,6 +2,7 @@ import { Link, Navigate, useLocation } from "react-router";
 import { Spinner } from "../../components/Spinner";
 import { CharacterForm } from "./components/CharacterForm";
 import { useCharacter } from "./hooks/useCharacter";
+import "./characters.css";
 
 /** The character id from the navigation state `{ id }` (spec 2: the list's edit button passes it). */
 function idFromState(state: unknown): string {

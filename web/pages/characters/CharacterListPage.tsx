@@ -6,6 +6,7 @@ import { CreateCharacterMenu } from "./components/CreateCharacterMenu";
 import { GroupsTable } from "./components/GroupsTable";
 import { useCharacters } from "./hooks/useCharacters";
 import { useGroups } from "./hooks/useGroups";
+import "./characters.css";
 
 type Tab = "characters" | "groups";
 const TABS: { id: Tab; label: string }[] = [

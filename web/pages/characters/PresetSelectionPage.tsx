@@ -7,6 +7,7 @@ import { succeed } from "../../lib/notify";
 import { useCreateFromPreset } from "./hooks/useCreateFromPreset";
 import { usePresets } from "./hooks/usePresets";
 import { confirmPreset, showPresetDetails } from "./presetDialogs";
+import "./characters.css";
 
 /**
  * `/characters/selection` (spec 2 "Preset selection", spec 4): preset cards; a card opens its

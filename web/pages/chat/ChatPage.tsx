@@ -5,6 +5,9 @@ import { useSessionUser } from "../../hooks/useSessionUser";
 import { ChatConversation } from "./ChatConversation";
 import { useChatProfile } from "./hooks/useChatProfile";
 import { chatTexts } from "./texts";
+import "../../styles/signed-in.css";
+import "./chat.css";
+import "./chat-panels.css";
 import "./images.css";
 import "./voice.css";
 

@@ -1,6 +1,7 @@
 import { useId } from "react";
 import { FaqAccordion } from "./components/FaqAccordion";
 import { FAQ_GROUPS } from "./faqContent";
+import "./faq.css";
 
 /** `/faq` (spec 2 "FAQ"): 21 questions in five groups, each group an accordion. */
 export function FaqPage() {

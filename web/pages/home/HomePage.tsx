@@ -2,6 +2,7 @@ import { Link } from "react-router";
 import { FREE_DAILY_MESSAGES } from "../../../common/constants";
 import { RotatingText } from "../../components/RotatingText";
 import { useHomeTokenCheck } from "./hooks/useHomeTokenCheck";
+import "./home.css";
 
 /** spec 2 "Home": the phrases of the rotating tagline, in order. */
 export const HOME_TAGLINES = ["Beautiful girls", "Virtual AI companions", "Uncensored chats"] as const;

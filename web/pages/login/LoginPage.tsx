@@ -7,6 +7,7 @@ import { RecoverForm } from "./components/RecoverForm";
 import { SignInForm } from "./components/SignInForm";
 import { useForgotPassword } from "./hooks/useForgotPassword";
 import { useLogin } from "./hooks/useLogin";
+import "./login.css";
 
 type Mode = "signin" | "recover";
 

@@ -2,6 +2,7 @@ import { PRODUCT_NAME } from "../../../common/constants";
 import { PlanAction } from "./components/PlanAction";
 import { PricingCard } from "./components/PricingCard";
 import { usePricingPlans } from "./hooks/usePricingPlans";
+import "./pricing.css";
 
 /**
  * `/pricing` (spec 2 "Pricing"): plan cards from GET /payment/pricing and a footer with the

@@ -4,6 +4,7 @@ import { TextField } from "../../components/TextField";
 import { useRequiredFields } from "../../hooks/useRequiredFields";
 import { warnPublic } from "../../lib/notify";
 import { useResetPassword } from "./hooks/useResetPassword";
+import "../login/login.css";
 
 /** spec 5, 8: the toast when the two passwords differ. */
 export const RESET_MISMATCH = "New and Confirm password do not match.";

@@ -1,5 +1,6 @@
 import { Link } from "react-router";
 import { TERMS_EFFECTIVE_DATE, TERMS_SECTIONS } from "./termsContent";
+import "./terms.css";
 
 /** `/terms` (spec 2 "Terms of Service"): the effective date and the 11 numbered sections. */
 export function TermsPage() {

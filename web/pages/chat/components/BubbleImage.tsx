@@ -2,7 +2,6 @@ import { useState } from "react";
 import { Spinner } from "../../../components/Spinner";
 import { imageTexts } from "../imageTexts";
 import { PhotoGallery } from "./PhotoGallery";
-import "../images.css";
 
 /**
  * A picture inside a message bubble (spec 2): the user's photo or the reply's picture, opening in

@@ -2,7 +2,6 @@ import { useEffect, useRef, useState } from "react";
 import { CAMERA_HEIGHT, CAMERA_WIDTH } from "../../../../common/constants";
 import { warn } from "../../../lib/notify";
 import { imageTexts } from "../imageTexts";
-import "../images.css";
 
 interface CameraWindowProps {
   onCapture: (photo: File) => void;

@@ -1,7 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import { IMAGE_VIEWER_MAX_SCALE, IMAGE_VIEWER_MIN_SCALE } from "../../../../common/constants";
 import { imageTexts } from "../imageTexts";
-import "../images.css";
 
 const ZOOM_STEP = 0.5;
 

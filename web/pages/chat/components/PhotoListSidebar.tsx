@@ -4,7 +4,6 @@ import { chatImageUrl } from "../../../lib/content";
 import { useChatPhotos } from "../hooks/useChatPhotos";
 import { imageTexts } from "../imageTexts";
 import { PhotoGallery } from "./PhotoGallery";
-import "../images.css";
 
 /**
  * The right sidebar 'Photo List' (spec 2): the chat's photos (the user's attachments and the

@@ -1,6 +1,5 @@
 import { useEffect, useState } from "react";
 import { imageTexts } from "../imageTexts";
-import "../images.css";
 
 /** The chosen or captured photo above the message box, with Remove (spec 2, 4 "Photo flow"). */
 export function PhotoPreview({ photo, onRemove }: { photo: Blob; onRemove: () => void }) {

@@ -1,6 +1,5 @@
 import { useEffect, useRef } from "react";
 import { voiceTexts } from "../voiceTexts";
-import "../voice.css";
 
 /**
  * The recording waveform (spec 2 footer): the microphone's signal drawn on a canvas each frame

@@ -2,7 +2,6 @@ import { audioPlayer } from "../../../lib/audioPlayer";
 import { isAppleDevice } from "../../../lib/device";
 import { useAudioPlayer } from "../hooks/useAudioPlayer";
 import { voiceTexts } from "../voiceTexts";
-import "../voice.css";
 
 /**
  * A reply's audio (spec 2): a play/stop icon that uses the chat's one player (only one reply

@@ -9,7 +9,6 @@ import {
 import { useDismiss } from "../../../hooks/useDismiss";
 import { isAppleDevice } from "../../../lib/device";
 import { imageTexts } from "../imageTexts";
-import "../images.css";
 
 interface RequestMenuProps {
   /** Pictures on request are on (capability imageRequests). */

@@ -2,7 +2,6 @@ import type { SignedInDevice } from "../../../../common/api";
 import { Spinner } from "../../../components/Spinner";
 import { succeed, warn } from "../../../lib/notify";
 import { useDevices, useRevokeDevice } from "../hooks/useDevices";
-import "../profile.css";
 
 /** "5 Mar 2026, 14:05" in the reader's locale and time zone. */
 const when = (ms: number): string =>
