@@ -1,0 +1,97 @@
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { FIRST_MESSAGE_MARKER } from "../../../common/constants";
+import type { User } from "../../db/schema";
+import { AppError } from "../../http/errors";
+import { demoLogin, demoWithCharacter, describeEachDatabase } from "../../testing/api";
+import { createTestApp, type TestApp } from "../../testing/server";
+import { QuotaRepo } from "../quota/quota.repo";
+import { QuotaService } from "../quota/quota.service";
+import { ConversationRepo } from "./conversation.repo";
+import { ConversationService } from "./conversation.service";
+
+/**
+ * The one place a user's entry is stored (issue 14): the same rules whoever stores it (a chat
+ * message, a picture request, a photo), on SQLite and PostgreSQL.
+ */
+describeEachDatabase("conversation", (dialect) => {
+  let t: TestApp;
+  let conversation: ConversationService;
+
+  beforeAll(async () => {
+    t = await createTestApp({ dialect });
+    conversation = new ConversationService(
+      new ConversationRepo(t.db.db),
+      new QuotaService(new QuotaRepo(t.db.db)),
+    );
+  });
+  afterAll(async () => {
+    await t?.dispose();
+  });
+
+  const userRow = (userId: string): Promise<User> =>
+    t.db.db.selectFrom("users").selectAll().where("id", "=", userId).executeTakeFirstOrThrow();
+  const entries = async (userId: string) => {
+    const user = await userRow(userId);
+    return conversation.historyPage(user, "", 0, 100);
+  };
+
+  it("resolves the user's character, refuses another's with 404, and asks for a character when none", async () => {
+    const a = await demoWithCharacter(t.app);
+    const b = await demoWithCharacter(t.app);
+    const chat = await conversation.resolveChat(await userRow(a.userId), a.characterId);
+    expect(chat).toMatchObject({ chatKey: a.characterId, groupId: "" });
+    expect(chat.members.map((m) => m.id)).toEqual([a.characterId]);
+    await expect(conversation.resolveChat(await userRow(a.userId), b.characterId)).rejects.toMatchObject({
+      status: 404,
+    });
+    const none = await demoLogin(t.app);
+    await expect(conversation.resolveChat(await userRow(none.userId), "")).rejects.toMatchObject({
+      code: "no_character",
+    });
+  });
+
+  it("stores the greeting first, charges one message, and answers a repeated client id with the first entry", async () => {
+    const s = await demoWithCharacter(t.app);
+    const user = await userRow(s.userId);
+    const chat = await conversation.resolveChat(user, s.characterId);
+    const input = { characterId: s.characterId, message: "hello there", clientMessageId: "c-1" };
+    const first = await conversation.appendUserEntry(user, chat, input);
+    if ("repeated" in first) throw new Error("the first send is new");
+    const again = await conversation.appendUserEntry(await userRow(s.userId), chat, input);
+    expect(again).toEqual({ repeated: expect.objectContaining({ id: first.entry.id }) });
+    const rows = await entries(s.userId);
+    expect(rows.map((r) => r.message)).toEqual([FIRST_MESSAGE_MARKER, "hello there"]);
+    expect((await userRow(s.userId)).chat_count).toBe(user.chat_count + 1);
+  });
+
+  it("gives the message back when storing fails, and refuses the reserved marker and refused content before charging", async () => {
+    const s = await demoWithCharacter(t.app);
+    const user = await userRow(s.userId);
+    const chat = await conversation.resolveChat(user, s.characterId);
+    const failing = conversation.appendUserEntry(user, chat, {
+      characterId: s.characterId,
+      message: "a photo",
+      store: async () => {
+        throw new Error("disk full");
+      },
+    });
+    await expect(failing).rejects.toThrow("disk full");
+    expect((await userRow(s.userId)).chat_count).toBe(user.chat_count);
+    const marker = conversation.appendUserEntry(user, chat, {
+      characterId: s.characterId,
+      message: FIRST_MESSAGE_MARKER,
+    });
+    await expect(marker).rejects.toBeInstanceOf(AppError);
+    expect((await userRow(s.userId)).chat_count).toBe(user.chat_count);
+  });
+
+  it("refuses a user who has not confirmed their age (spec 5) before anything is stored", async () => {
+    const s = await demoWithCharacter(t.app);
+    await t.db.db.updateTable("users").set({ adult_confirmed_at: null }).where("id", "=", s.userId).execute();
+    const user = await userRow(s.userId);
+    const chat = await conversation.resolveChat(user, s.characterId);
+    await expect(
+      conversation.appendUserEntry(user, chat, { characterId: s.characterId, message: "hi" }),
+    ).rejects.toMatchObject({ status: 403 });
+  });
+});
