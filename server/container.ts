@@ -12,24 +12,23 @@ import { CharactersRepo } from "./modules/characters/characters.repo";
 import { CharactersService } from "./modules/characters/characters.service";
 import { ChatRepo } from "./modules/chat/chat.repo";
 import { ChatService } from "./modules/chat/chat.service";
-import { GroupsService } from "./modules/chat/groups.service";
-import { TurnService } from "./modules/chat/turn.service";
-import { ConversationRepo } from "./modules/conversation/conversation.repo";
-import { ConversationService } from "./modules/conversation/conversation.service";
 import { ImageWorker } from "./modules/images/image-worker";
 import { ImagesRepo } from "./modules/images/images.repo";
 import { ImagesService } from "./modules/images/images.service";
-import { MemoryRepo } from "./modules/memory/memory.repo";
 import { MemoryService } from "./modules/memory/memory.service";
+import { OAuthRepo } from "./modules/oauth/oauth.repo";
 import { OAuthService } from "./modules/oauth/oauth.service";
+import { PaymentsRepo } from "./modules/payments/payments.repo";
 import { PaymentsService } from "./modules/payments/payments.service";
 import { PlansRepo } from "./modules/plans/plans.repo";
 import { QuotaRepo } from "./modules/quota/quota.repo";
 import { QuotaService } from "./modules/quota/quota.service";
+import { SiteRepo } from "./modules/site/site.repo";
 import { SiteService } from "./modules/site/site.service";
+import { SubscribeRepo } from "./modules/subscribe/subscribe.repo";
 import { SubscribeService } from "./modules/subscribe/subscribe.service";
+import { UsersRepo } from "./modules/users/users.repo";
 import { UsersService } from "./modules/users/users.service";
-import { VoiceRepo } from "./modules/voice/voice.repo";
 import { VoiceService } from "./modules/voice/voice.service";
 import { createImageProvider, parseSize } from "./providers/image/index";
 import type { ManagedLlm } from "./providers/llm/index";
@@ -84,9 +83,9 @@ export function buildContainer(config: AppConfig, deps: ContainerDeps) {
     { publicUrl: config.publicUrl, resetTtlMs: config.PASSWORD_RESET_TTL_MINUTES * 60_000 },
     logError,
   );
-  const site = new SiteService(kysely, mailer, config.ADMIN_EMAIL, logError);
+  const site = new SiteService(new SiteRepo(kysely), mailer, config.ADMIN_EMAIL, logError);
   const oauth = new OAuthService(
-    kysely,
+    new OAuthRepo(kysely),
     auth,
     {
       youtube: new OAuthClient({
@@ -102,7 +101,7 @@ export function buildContainer(config: AppConfig, deps: ContainerDeps) {
     logError,
   );
   const subscribe = new SubscribeService(
-    kysely,
+    new SubscribeRepo(kysely),
     auth,
     mailer,
     new YouTubeComments(config.YOUTUBE_API_BASE_URL, config.YOUTUBE_API_KEY),
@@ -115,14 +114,14 @@ export function buildContainer(config: AppConfig, deps: ContainerDeps) {
     logError,
   );
   const payments = new PaymentsService(
-    kysely,
+    new PaymentsRepo(kysely),
     plansRepo,
     createPayments(config),
     { publicUrl: config.publicUrl },
     logError,
   );
   const admin = new AdminService(new AdminRepo(kysely), plansRepo, storage, subscribe);
-  const users = new UsersService(kysely, storage, auth);
+  const users = new UsersService(new UsersRepo(kysely), storage, auth);
 
   // Characters, chat, voice, memory and pictures.
   const charactersRepo = new CharactersRepo(kysely);
@@ -131,15 +130,12 @@ export function buildContainer(config: AppConfig, deps: ContainerDeps) {
     preview: (voiceName) => voice.preview(voiceName),
   });
   const jobs = new BackgroundQueue(logError);
-  const memory = new MemoryService(new MemoryRepo(kysely), llm, jobs);
+  const memory = new MemoryService(kysely, llm);
   const quota = new QuotaService(new QuotaRepo(kysely));
-  // The one home of a conversation: chats, sessions, the user's entries and their rules.
-  const conversation = new ConversationService(new ConversationRepo(kysely), quota);
-  const chatRepo = new ChatRepo(kysely);
   const chat = new ChatService(
-    chatRepo,
-    conversation,
+    new ChatRepo(kysely),
     quota,
+    charactersRepo,
     llm,
     {
       maxReplyTokens: config.LLM_MAX_TOKENS,
@@ -147,21 +143,23 @@ export function buildContainer(config: AppConfig, deps: ContainerDeps) {
       timeoutMs: config.LLM_TIMEOUT_MS,
     },
     memory,
+    jobs,
     storage,
   );
-  const groups = new GroupsService(chatRepo, conversation);
   const voice = new VoiceService(
     tts,
     createStt(config),
     storage,
-    new VoiceRepo(kysely),
-    conversation,
+    charactersRepo,
+    new ChatRepo(kysely),
+    chat,
     { maxRecordingBytes: config.STT_MAX_BYTES },
     logError,
   );
 
   // issue 8: pictures on request (durable jobs) and photos from the user.
   const imagesRepo = new ImagesRepo(kysely);
+  const chatRepoForImages = new ChatRepo(kysely);
   const imageProvider = createImageProvider(config);
   const imageWorker = new ImageWorker(imagesRepo, quota, imageProvider, storage, {
     concurrency: config.IMAGE_CONCURRENCY,
@@ -170,8 +168,9 @@ export function buildContainer(config: AppConfig, deps: ContainerDeps) {
   });
   const images = new ImagesService(
     imagesRepo,
-    conversation,
+    chatRepoForImages,
     quota,
+    chat,
     imageProvider,
     createVision(config),
     llm,
@@ -185,8 +184,6 @@ export function buildContainer(config: AppConfig, deps: ContainerDeps) {
       timeoutMs: config.LLM_TIMEOUT_MS,
     },
   );
-  // What one message sets off: the reply, its speech (voice) and the picture it may carry.
-  const turns = new TurnService(chat, conversation, voice, images, logError);
 
   const stops: Array<() => void> = [];
   return {
@@ -208,10 +205,7 @@ export function buildContainer(config: AppConfig, deps: ContainerDeps) {
     characters,
     quota,
     memory,
-    conversation,
     chat,
-    groups,
-    turns,
     voice,
     images,
     imageWorker,

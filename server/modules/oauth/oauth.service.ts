@@ -1,9 +1,9 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
-import type { Db } from "../../db/index";
 import type { User } from "../../db/schema";
 import { AppError, badRequest } from "../../http/errors";
 import { createPkce, type OAuthClient } from "../../providers/oauth/oauth";
 import type { AuthService, SignIn } from "../auth/auth.service";
+import type { OAuthRepo } from "./oauth.repo";
 
 const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
 /** How long a started sign-in (its state and its browser binding cookie) stays valid, ms. */
@@ -29,7 +29,7 @@ function sameDigest(stored: string, given: string): boolean {
  */
 export class OAuthService {
   constructor(
-    private readonly db: Db,
+    private readonly repo: OAuthRepo,
     private readonly auth: AuthService,
     private readonly clients: Record<string, OAuthClient>,
     private readonly log: (error: unknown) => void,
@@ -49,17 +49,14 @@ export class OAuthService {
     const binding = randomBytes(32).toString("base64url");
     const pkce = createPkce();
     const now = this.now();
-    await this.db.deleteFrom("oauth_states").where("expires_at", "<", now).execute();
-    await this.db
-      .insertInto("oauth_states")
-      .values({
-        state_hash: sha256(state),
-        provider: platform,
-        code_verifier: pkce.verifier,
-        expires_at: now + OAUTH_STATE_TTL_MS,
-        binding_hash: sha256(binding),
-      })
-      .execute();
+    await this.repo.deleteExpiredStates(now);
+    await this.repo.insertState({
+      state_hash: sha256(state),
+      provider: platform,
+      code_verifier: pkce.verifier,
+      expires_at: now + OAUTH_STATE_TTL_MS,
+      binding_hash: sha256(binding),
+    });
     return { url: client.authorizationUrl(state, pkce.challenge), binding };
   }
 
@@ -80,13 +77,7 @@ export class OAuthService {
   ): Promise<SignIn> {
     const client = this.client(platform);
     if (!binding) throw otherBrowser();
-    const row = await this.db
-      .deleteFrom("oauth_states")
-      .where("state_hash", "=", sha256(state))
-      .where("provider", "=", platform)
-      .where("expires_at", ">", this.now())
-      .returning(["code_verifier", "binding_hash"])
-      .executeTakeFirst();
+    const row = await this.repo.takeState(sha256(state), platform, this.now());
     if (!row)
       throw badRequest(
         "This sign-in attempt has expired or was already used. Please try again.",
@@ -108,27 +99,16 @@ export class OAuthService {
     platform: string,
     identity: { subject: string; email: string; emailVerified: boolean; name: string },
   ): Promise<User> {
-    const linked = await this.db
-      .selectFrom("oauth_identities")
-      .innerJoin("users", "users.id", "oauth_identities.user_id")
-      .selectAll("users")
-      .where("oauth_identities.provider", "=", platform)
-      .where("oauth_identities.subject", "=", identity.subject)
-      .executeTakeFirst();
+    const linked = await this.repo.findLinkedUser(platform, identity.subject);
     if (linked) return linked;
-    const taken = identity.email
-      ? await this.db.selectFrom("users").select("id").where("email", "=", identity.email).executeTakeFirst()
-      : undefined;
+    const taken = identity.email ? await this.repo.emailTaken(identity.email) : false;
     // A new account of its own; the e-mail is used only when no other account has it.
     const email =
       identity.email && identity.emailVerified && !taken
         ? identity.email
         : `${platform}-${sha256(identity.subject).slice(0, 16)}@oauth.invalid`;
     const user = await this.auth.createAccount({ email, fullName: identity.name, planName: "Free" });
-    await this.db
-      .insertInto("oauth_identities")
-      .values({ provider: platform, subject: identity.subject, user_id: user.id, created_at: this.now() })
-      .execute();
+    await this.repo.link(platform, identity.subject, user.id, this.now());
     return user;
   }
 

@@ -1,7 +1,5 @@
-import type { Kysely } from "kysely";
 import { ADDON_MESSAGES, ADDON_PRICE_CENTS } from "../../../common/constants";
-import type { Db } from "../../db/index";
-import type { Database, Plan, User } from "../../db/schema";
+import type { Plan, User } from "../../db/schema";
 import { AppError, badRequest, notFound } from "../../http/errors";
 import {
   type PaymentEvent,
@@ -9,6 +7,7 @@ import {
   WebhookSignatureError,
 } from "../../providers/payments/payments";
 import { FREE_PLAN_NAME, type PlansRepo } from "../plans/plans.repo";
+import type { PaymentsRepo, Tx } from "./payments.repo";
 
 /** spec 9 "Payments": answered (success 0) when no payment provider is configured. */
 export const PAYMENTS_OFF_MESSAGE =
@@ -47,7 +46,7 @@ export interface PricedPlan {
  */
 export class PaymentsService {
   constructor(
-    private readonly db: Db,
+    private readonly repo: PaymentsRepo,
     private readonly plans: PlansRepo,
     private readonly provider: PaymentsProvider,
     private readonly options: { publicUrl: string },
@@ -210,39 +209,26 @@ export class PaymentsService {
    * redelivery (same id) changes nothing and a failure leaves no row (the provider retries).
    */
   async apply(event: PaymentEvent, payload: string): Promise<WebhookResult> {
-    return this.db.transaction().execute(async (trx) => {
-      const inserted = await trx
-        .insertInto("payment_events")
-        .values({
-          id: event.id,
-          provider: this.provider.name,
-          type: event.type,
-          user_id: null,
-          outcome: "received",
-          payload,
-          created_at: this.now(),
-        })
-        .onConflict((oc) => oc.column("id").doNothing())
-        .executeTakeFirst();
-      if (Number(inserted.numInsertedOrUpdatedRows ?? 0n) === 0) {
+    return this.repo.inTransaction(async (trx) => {
+      const row = {
+        id: event.id,
+        provider: this.provider.name,
+        type: event.type,
+        payload,
+        created_at: this.now(),
+      };
+      if (!(await this.repo.recordEvent(trx, row))) {
         return { eventId: event.id, duplicate: true, outcome: "duplicate" };
       }
       const { outcome, userId } = await this.effect(event, trx);
-      await trx
-        .updateTable("payment_events")
-        .set({ outcome, user_id: userId })
-        .where("id", "=", event.id)
-        .execute();
+      await this.repo.setEventOutcome(trx, event.id, outcome, userId);
       return { eventId: event.id, duplicate: false, outcome };
     });
   }
 
-  private async effect(
-    event: PaymentEvent,
-    trx: Kysely<Database>,
-  ): Promise<{ outcome: string; userId: string | null }> {
+  private async effect(event: PaymentEvent, trx: Tx): Promise<{ outcome: string; userId: string | null }> {
     if (event.kind === "ignored") return { outcome: "ignored", userId: null };
-    const user = await this.findUser(trx, event.userId, event.subscriptionId, event.customerId);
+    const user = await this.repo.findEventUser(trx, event.userId, event.subscriptionId, event.customerId);
     if (!user) return { outcome: "unknown user", userId: null };
     const now = this.now();
     const customer = event.customerId || user.stripe_customer_id;
@@ -251,14 +237,7 @@ export class PaymentsService {
       if (!event.paid) return { outcome: "not paid yet", userId: user.id };
       if (event.purpose === "addon") {
         const messages = event.messages > 0 ? event.messages : ADDON_MESSAGES;
-        await trx
-          .updateTable("users")
-          .set((eb) => ({
-            extra_messages: eb("extra_messages", "+", messages),
-            stripe_customer_id: customer,
-          }))
-          .where("id", "=", user.id)
-          .execute();
+        await this.repo.addExtraMessages(trx, user.id, messages, customer);
         return { outcome: `add-on +${messages}`, userId: user.id };
       }
       const plan = await this.plans.findById(event.planId, trx);
@@ -309,28 +288,7 @@ export class PaymentsService {
     return { outcome: `status ${event.status}: no change`, userId: user.id };
   }
 
-  private async findUser(
-    trx: Kysely<Database>,
-    userId: string,
-    subscriptionId: string,
-    customerId: string,
-  ): Promise<User | undefined> {
-    const users = trx.selectFrom("users").selectAll();
-    if (userId) {
-      const byId = await users.where("id", "=", userId).executeTakeFirst();
-      if (byId) return byId;
-    }
-    if (subscriptionId) {
-      const bySubscription = await users
-        .where("stripe_subscription_id", "=", subscriptionId)
-        .executeTakeFirst();
-      if (bySubscription) return bySubscription;
-    }
-    if (customerId) return users.where("stripe_customer_id", "=", customerId).executeTakeFirst();
-    return undefined;
-  }
-
-  private async toFree(userId: string, now: number, db: Kysely<Database>): Promise<void> {
+  private async toFree(userId: string, now: number, db: Tx): Promise<void> {
     const free = await this.plans.findByName(FREE_PLAN_NAME, db);
     if (!free) throw new Error("The Free plan is missing: the database was not seeded.");
     await this.plans.setUserPlan(userId, free, now, { stripe_subscription_id: "", plan_ends_at: null }, db);
@@ -342,14 +300,9 @@ export class PaymentsService {
    * @returns how many users were moved.
    */
   async expireEndedPlans(now: number = this.now()): Promise<number> {
-    const ended = await this.db
-      .selectFrom("users")
-      .select("id")
-      .where("plan_ends_at", "is not", null)
-      .where("plan_ends_at", "<=", now)
-      .execute();
-    for (const { id } of ended) {
-      await this.db.transaction().execute((trx) => this.toFree(id, now, trx));
+    const ended = await this.repo.usersWithEndedPlans(now);
+    for (const id of ended) {
+      await this.repo.inTransaction((trx) => this.toFree(id, now, trx));
     }
     return ended.length;
   }

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
-import type { Db } from "../../db/index";
 import type { Mailer } from "../../providers/mail/mail";
+import type { SiteRepo } from "./site.repo";
 
 export interface ContactInput {
   name: string;
@@ -12,7 +12,7 @@ export interface ContactInput {
 /** The contact call of the public pages (spec 7 "Public pages", issue 3). */
 export class SiteService {
   constructor(
-    private readonly db: Db,
+    private readonly repo: SiteRepo,
     private readonly mailer: Mailer,
     private readonly adminEmail: string,
     private readonly log: (error: unknown) => void,
@@ -24,10 +24,7 @@ export class SiteService {
    * when the mail cannot be sent (logged), so nothing is lost.
    */
   async contact(input: ContactInput): Promise<void> {
-    await this.db
-      .insertInto("contact_messages")
-      .values({ id: randomUUID(), ...input, created_at: this.now() })
-      .execute();
+    await this.repo.insertContact({ id: randomUUID(), ...input, created_at: this.now() });
     try {
       await this.mailer.send({
         to: this.adminEmail,

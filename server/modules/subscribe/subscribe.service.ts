@@ -1,8 +1,8 @@
 import { randomBytes, randomInt, randomUUID } from "node:crypto";
-import type { Db } from "../../db/index";
 import type { Mailer } from "../../providers/mail/mail";
 import type { YouTubeComments } from "../../providers/video/youtube";
 import type { AuthService } from "../auth/auth.service";
+import type { SubscribeRepo } from "./subscribe.repo";
 
 /** The same answer whatever the address, so the call cannot tell who has an account. */
 export const SUBSCRIBE_ANSWER =
@@ -31,7 +31,7 @@ function newCode(): string {
  */
 export class SubscribeService {
   constructor(
-    private readonly db: Db,
+    private readonly repo: SubscribeRepo,
     private readonly auth: AuthService,
     private readonly mailer: Mailer,
     private readonly youtube: YouTubeComments,
@@ -55,12 +55,7 @@ export class SubscribeService {
 
   private async handleRequest(email: string): Promise<void> {
     const now = this.now();
-    const member = await this.db
-      .selectFrom("users")
-      .select("id")
-      .where("email", "=", email)
-      .executeTakeFirst();
-    if (member) {
+    if (await this.repo.accountIdByEmail(email)) {
       await this.mailer.send({
         to: email,
         subject: "You already have an account",
@@ -68,13 +63,7 @@ export class SubscribeService {
       });
       return;
     }
-    let pending = await this.db
-      .selectFrom("free_subscriptions")
-      .selectAll()
-      .where("email", "=", email)
-      .where("status", "=", "pending")
-      .where("expires_at", ">", now)
-      .executeTakeFirst();
+    let pending = await this.repo.findPending(email, now);
     if (!pending) {
       pending = {
         id: randomUUID(),
@@ -89,7 +78,7 @@ export class SubscribeService {
         user_id: null,
         created_at: now,
       };
-      await this.db.insertInto("free_subscriptions").values(pending).execute();
+      await this.repo.insert(pending);
     }
     const hours = Math.round(this.options.ttlMs / 3_600_000);
     await this.mailer.send({
@@ -111,31 +100,12 @@ export class SubscribeService {
    */
   async runDue(): Promise<number> {
     const now = this.now();
-    await this.db
-      .updateTable("free_subscriptions")
-      .set({ status: "expired" })
-      .where("status", "=", "pending")
-      .where("expires_at", "<=", now)
-      .execute();
-    const due = await this.db
-      .selectFrom("free_subscriptions")
-      .selectAll()
-      .where("status", "=", "pending")
-      .where("next_check_at", "<=", now)
-      .where("locked_until", "<=", now)
-      .orderBy("next_check_at")
-      .limit(20)
-      .execute();
+    await this.repo.expirePending(now);
+    const due = await this.repo.due(now, 20);
     let verified = 0;
     for (const row of due) {
       // The lease: only the process that moves locked_until works on the row.
-      const claimed = await this.db
-        .updateTable("free_subscriptions")
-        .set({ locked_until: now + 60_000 })
-        .where("id", "=", row.id)
-        .where("locked_until", "<=", now)
-        .executeTakeFirst();
-      if (Number(claimed.numUpdatedRows) === 0) continue;
+      if (!(await this.repo.lease(row.id, now, now + 60_000))) continue;
       try {
         if (await this.youtube.hasCommentContaining(this.options.videoId, row.code)) {
           await this.verify(row.id, row.email);
@@ -152,16 +122,11 @@ export class SubscribeService {
   }
 
   private async reschedule(id: string, checks: number, lastError: string): Promise<void> {
-    await this.db
-      .updateTable("free_subscriptions")
-      .set({
-        checks,
-        last_error: lastError,
-        locked_until: 0,
-        next_check_at: this.now() + this.options.pollMs,
-      })
-      .where("id", "=", id)
-      .execute();
+    await this.repo.reschedule(id, {
+      checks,
+      last_error: lastError,
+      next_check_at: this.now() + this.options.pollMs,
+    });
   }
 
   /**
@@ -171,24 +136,15 @@ export class SubscribeService {
    *   already verified.
    */
   async approve(id: string): Promise<string | undefined> {
-    const row = await this.db
-      .selectFrom("free_subscriptions")
-      .select(["id", "email", "status"])
-      .where("id", "=", id)
-      .executeTakeFirst();
+    const row = await this.repo.findById(id);
     if (!row || row.status === "verified") return undefined;
     await this.verify(row.id, row.email);
     return row.email;
   }
 
   private async verify(id: string, email: string): Promise<void> {
-    const existing = await this.db
-      .selectFrom("users")
-      .select("id")
-      .where("email", "=", email)
-      .executeTakeFirst();
-    let userId = existing?.id;
-    if (!existing) {
+    let userId = await this.repo.accountIdByEmail(email);
+    if (!userId) {
       const password = randomBytes(9).toString("base64url");
       const user = await this.auth.createAccount({ email, password, fullName: "", planName: "Free" });
       userId = user.id;
@@ -206,11 +162,7 @@ export class SubscribeService {
         ].join("\n"),
       });
     }
-    await this.db
-      .updateTable("free_subscriptions")
-      .set({ status: "verified", user_id: userId ?? null, locked_until: 0 })
-      .where("id", "=", id)
-      .execute();
+    await this.repo.markVerified(id, userId ?? null);
   }
 
   /**

@@ -1,17 +1,17 @@
 import { randomUUID } from "node:crypto";
 import argon2 from "argon2";
-import type { Db } from "../../db/index";
 import type { User } from "../../db/schema";
 import { badRequest, notFound } from "../../http/errors";
 import { normalisePicture } from "../../http/uploads";
 import type { FileStorage } from "../../providers/storage/storage";
 import type { AuthService } from "../auth/auth.service";
 import { quotaPeriodKey } from "../quota/quota.service";
+import type { UsersRepo } from "./users.repo";
 
 /** The signed-in user's profile and password (spec 2 Profile, Change password; spec 7). */
 export class UsersService {
   constructor(
-    private readonly db: Db,
+    private readonly repo: UsersRepo,
     private readonly storage: FileStorage,
     private readonly auth: AuthService,
   ) {}
@@ -21,13 +21,9 @@ export class UsersService {
    * current quota period: a count left from an earlier day or month reads 0 (issue 9).
    */
   async profile(user: User, now: number = Date.now()) {
-    const plan = await this.db
-      .selectFrom("plans")
-      .select("name")
-      .where("id", "=", user.plan_id)
-      .executeTakeFirst();
+    const planName = await this.repo.planName(user.plan_id);
     const chatCount = user.chat_period === quotaPeriodKey(user.quota_period, now) ? user.chat_count : 0;
-    return { user, planName: plan?.name ?? "", chatCount };
+    return { user, planName: planName ?? "", chatCount };
   }
 
   /**
@@ -42,17 +38,12 @@ export class UsersService {
       picture = `${randomUUID()}.jpg`;
       await this.storage.put(`users/${picture}`, jpeg);
     }
-    await this.db
-      .updateTable("users")
-      .set({ full_name: input.fullName, user_name: input.userName, picture })
-      .where("id", "=", user.id)
-      .execute();
+    const updated = await this.repo.updateProfile(user.id, {
+      full_name: input.fullName,
+      user_name: input.userName,
+      picture,
+    });
     if (picture !== user.picture && user.picture) await this.storage.remove(`users/${user.picture}`);
-    const updated = await this.db
-      .selectFrom("users")
-      .selectAll()
-      .where("id", "=", user.id)
-      .executeTakeFirst();
     if (!updated) throw notFound("User not found.");
     return updated;
   }
@@ -64,12 +55,7 @@ export class UsersService {
    */
   async confirmAdult(user: User, now = Date.now()): Promise<User> {
     if (user.adult_confirmed_at) return user;
-    await this.db
-      .updateTable("users")
-      .set({ adult_confirmed_at: now })
-      .where("id", "=", user.id)
-      .where("adult_confirmed_at", "is", null)
-      .execute();
+    await this.repo.confirmAdult(user.id, now);
     return { ...user, adult_confirmed_at: now };
   }
 
