@@ -12,9 +12,14 @@ import { CharactersRepo } from "./modules/characters/characters.repo";
 import { CharactersService } from "./modules/characters/characters.service";
 import { ChatRepo } from "./modules/chat/chat.repo";
 import { ChatService } from "./modules/chat/chat.service";
+import { GroupsService } from "./modules/chat/groups.service";
+import { TurnService } from "./modules/chat/turn.service";
+import { ConversationRepo } from "./modules/conversation/conversation.repo";
+import { ConversationService } from "./modules/conversation/conversation.service";
 import { ImageWorker } from "./modules/images/image-worker";
 import { ImagesRepo } from "./modules/images/images.repo";
 import { ImagesService } from "./modules/images/images.service";
+import { MemoryRepo } from "./modules/memory/memory.repo";
 import { MemoryService } from "./modules/memory/memory.service";
 import { OAuthRepo } from "./modules/oauth/oauth.repo";
 import { OAuthService } from "./modules/oauth/oauth.service";
@@ -29,6 +34,7 @@ import { SubscribeRepo } from "./modules/subscribe/subscribe.repo";
 import { SubscribeService } from "./modules/subscribe/subscribe.service";
 import { UsersRepo } from "./modules/users/users.repo";
 import { UsersService } from "./modules/users/users.service";
+import { VoiceRepo } from "./modules/voice/voice.repo";
 import { VoiceService } from "./modules/voice/voice.service";
 import { createImageProvider, parseSize } from "./providers/image/index";
 import type { ManagedLlm } from "./providers/llm/index";
@@ -130,12 +136,15 @@ export function buildContainer(config: AppConfig, deps: ContainerDeps) {
     preview: (voiceName) => voice.preview(voiceName),
   });
   const jobs = new BackgroundQueue(logError);
-  const memory = new MemoryService(kysely, llm);
+  const memory = new MemoryService(new MemoryRepo(kysely), llm, jobs);
   const quota = new QuotaService(new QuotaRepo(kysely));
+  // The one home of a conversation: chats, sessions, the user's entries and their rules.
+  const conversation = new ConversationService(new ConversationRepo(kysely), quota);
+  const chatRepo = new ChatRepo(kysely);
   const chat = new ChatService(
-    new ChatRepo(kysely),
+    chatRepo,
+    conversation,
     quota,
-    charactersRepo,
     llm,
     {
       maxReplyTokens: config.LLM_MAX_TOKENS,
@@ -143,23 +152,21 @@ export function buildContainer(config: AppConfig, deps: ContainerDeps) {
       timeoutMs: config.LLM_TIMEOUT_MS,
     },
     memory,
-    jobs,
     storage,
   );
+  const groups = new GroupsService(chatRepo, conversation);
   const voice = new VoiceService(
     tts,
     createStt(config),
     storage,
-    charactersRepo,
-    new ChatRepo(kysely),
-    chat,
+    new VoiceRepo(kysely),
+    conversation,
     { maxRecordingBytes: config.STT_MAX_BYTES },
     logError,
   );
 
   // issue 8: pictures on request (durable jobs) and photos from the user.
   const imagesRepo = new ImagesRepo(kysely);
-  const chatRepoForImages = new ChatRepo(kysely);
   const imageProvider = createImageProvider(config);
   const imageWorker = new ImageWorker(imagesRepo, quota, imageProvider, storage, {
     concurrency: config.IMAGE_CONCURRENCY,
@@ -168,9 +175,8 @@ export function buildContainer(config: AppConfig, deps: ContainerDeps) {
   });
   const images = new ImagesService(
     imagesRepo,
-    chatRepoForImages,
+    conversation,
     quota,
-    chat,
     imageProvider,
     createVision(config),
     llm,
@@ -184,6 +190,8 @@ export function buildContainer(config: AppConfig, deps: ContainerDeps) {
       timeoutMs: config.LLM_TIMEOUT_MS,
     },
   );
+  // What one message sets off: the reply, its speech (voice) and the picture it may carry.
+  const turns = new TurnService(chat, conversation, voice, images, logError);
 
   const stops: Array<() => void> = [];
   return {
@@ -205,7 +213,10 @@ export function buildContainer(config: AppConfig, deps: ContainerDeps) {
     characters,
     quota,
     memory,
+    conversation,
     chat,
+    groups,
+    turns,
     voice,
     images,
     imageWorker,
