@@ -137,18 +137,8 @@ export function updateAdminPlan(id: string, plan: PlanEdit): Promise<Envelope> {
 
 export const listAdminPresets = () => getList<AdminPreset>("/presets");
 
-/** What the preset form sends; `photo` only when one was chosen. */
-export interface PresetEdit {
-  id?: string;
-  name: string;
-  sex: "0" | "1";
-  voice: string;
-  languageId: string;
-  description: string;
-  greeting: string;
-  appearance: string;
-  photo?: File;
-}
+/** What the preset form sends: a preset's fields, no id for a new one, `photo` only when one was chosen. */
+export type PresetEdit = Omit<AdminPreset, "id" | "photo"> & { id?: string; photo?: File };
 
 /** POST /admin/presets (new) or /admin/presets/:id (edit), multipart. */
 export function saveAdminPreset(preset: PresetEdit): Promise<Envelope> {

@@ -58,12 +58,8 @@ export interface SendMessageInput {
   clientMessageId?: string;
 }
 
-/**
- * POST /chat/message as multipart (spec 7) with `message`, `id`, `cId`, `mute`, `time` (ISO).
- * Returns the reply envelope whatever its `success`: on success 0 it may still carry the
- * stored entry in `history[0]`.
- */
-export function sendMessage(input: SendMessageInput): Promise<MessageReply> {
+/** The multipart body of POST /chat/message (spec 7): message, id, cId, mute, time (ISO). */
+function messageForm(input: SendMessageInput): FormData {
   const body = new FormData();
   body.set("message", input.message);
   body.set("id", input.chatId);
@@ -71,7 +67,16 @@ export function sendMessage(input: SendMessageInput): Promise<MessageReply> {
   body.set("mute", input.mute);
   body.set("time", input.time.toISOString());
   if (input.clientMessageId) body.set("clientMessageId", input.clientMessageId);
-  return apiRequest<MessageReply>("/chat/message", { method: "POST", body });
+  return body;
+}
+
+/**
+ * POST /chat/message as multipart (spec 7) with `message`, `id`, `cId`, `mute`, `time` (ISO).
+ * Returns the reply envelope whatever its `success`: on success 0 it may still carry the
+ * stored entry in `history[0]`.
+ */
+export function sendMessage(input: SendMessageInput): Promise<MessageReply> {
+  return apiRequest<MessageReply>("/chat/message", { method: "POST", body: messageForm(input) });
 }
 
 /** What a streamed reply reports while it is generated. */
@@ -117,14 +122,8 @@ export async function sendMessageStream(
   input: SendMessageInput,
   handlers: ReplyStreamHandlers,
 ): Promise<MessageReply> {
-  const body = new FormData();
-  body.set("message", input.message);
-  body.set("id", input.chatId);
-  body.set("cId", input.characterId);
-  body.set("mute", input.mute);
-  body.set("time", input.time.toISOString());
+  const body = messageForm(input);
   body.set("stream", "1");
-  if (input.clientMessageId) body.set("clientMessageId", input.clientMessageId);
   return finalReply(await apiStream("/chat/message", body, dispatch(handlers)));
 }
 

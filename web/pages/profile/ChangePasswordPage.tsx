@@ -1,6 +1,7 @@
 import type { FormEvent } from "react";
 import { useState } from "react";
 import { useNavigate } from "react-router";
+import { FormActions } from "../../components/FormActions";
 import { TextField } from "../../components/TextField";
 import { useRequiredFields } from "../../hooks/useRequiredFields";
 import { useSessionUser } from "../../hooks/useSessionUser";
@@ -74,19 +75,12 @@ export function ChangePasswordPage() {
             invalid={invalid.retyped}
             autoComplete="new-password"
           />
-          <div className="entity-form__actions">
-            <button type="button" className="button button--ghost" onClick={() => navigate(LIST_PATH)}>
-              Cancel
-            </button>
-            <button
-              type="submit"
-              className="button button--primary"
-              disabled={change.isPending || done}
-              aria-busy={change.isPending}
-            >
-              Change
-            </button>
-          </div>
+          <FormActions
+            onCancel={() => navigate(LIST_PATH)}
+            submitLabel="Change"
+            pending={change.isPending}
+            done={done}
+          />
         </form>
       </div>
     </section>

@@ -1,5 +1,6 @@
 import { type FormEvent, useState } from "react";
 import type { AdminPlan, PlanEdit } from "../../../api/admin";
+import { FormActions } from "../../../components/FormActions";
 import { succeed } from "../../../lib/notify";
 import { useAdminPlans } from "../hooks/useAdminPlans";
 import { useUpdateAdminPlan } from "../hooks/useUpdateAdminPlan";
@@ -163,14 +164,7 @@ function PlanForm({ plan, onDone }: { plan: AdminPlan; onDone: () => void }) {
         value={values.uncensored}
         onChange={(v) => set("uncensored", v)}
       />
-      <div className="entity-form__actions">
-        <button type="button" className="button button--ghost" onClick={onDone}>
-          Cancel
-        </button>
-        <button type="submit" className="button button--primary" disabled={save.isPending}>
-          Save plan
-        </button>
-      </div>
+      <FormActions onCancel={onDone} submitLabel="Save plan" pending={save.isPending} />
     </form>
   );
 }

@@ -1,5 +1,6 @@
 import { type FormEvent, useState } from "react";
 import type { AdminPreset, PresetEdit } from "../../../api/admin";
+import { FormActions } from "../../../components/FormActions";
 import { useLanguages } from "../../../hooks/useLanguages";
 import { useVoices } from "../../../hooks/useVoices";
 import { contentUrl } from "../../../lib/content";
@@ -166,14 +167,7 @@ function PresetForm({ preset, onDone }: { preset?: AdminPreset; onDone: () => vo
           onChange={(event) => set("photo", event.target.files?.[0])}
         />
       </div>
-      <div className="entity-form__actions">
-        <button type="button" className="button button--ghost" onClick={onDone}>
-          Cancel
-        </button>
-        <button type="submit" className="button button--primary" disabled={save.isPending}>
-          Save preset
-        </button>
-      </div>
+      <FormActions onCancel={onDone} submitLabel="Save preset" pending={save.isPending} />
     </form>
   );
 }

@@ -7,6 +7,7 @@ import {
 } from "../../../../common/constants";
 import type { CharacterDetail } from "../../../api/characters";
 import { CountedTextArea } from "../../../components/CountedTextArea";
+import { FormActions } from "../../../components/FormActions";
 import { PhotoField } from "../../../components/PhotoField";
 import { SelectField } from "../../../components/SelectField";
 import { showRequiredFieldsAlert } from "../../../components/signedInDialogs";
@@ -172,19 +173,12 @@ export function CharacterForm({ character }: CharacterFormProps) {
           rows={2}
         />
       )}
-      <div className="entity-form__actions">
-        <button type="button" className="button button--ghost" onClick={() => navigate(LIST_PATH)}>
-          Cancel
-        </button>
-        <button
-          type="submit"
-          className="button button--primary"
-          disabled={save.isPending || saved}
-          aria-busy={save.isPending}
-        >
-          Save
-        </button>
-      </div>
+      <FormActions
+        onCancel={() => navigate(LIST_PATH)}
+        submitLabel="Save"
+        pending={save.isPending}
+        done={saved}
+      />
     </form>
   );
 }

@@ -7,6 +7,7 @@ import { showTextPopup } from "../../../lib/dialogs";
 import { truncate } from "../../../lib/text";
 import { useDeleteCharacter } from "../hooks/useDeleteCharacter";
 import { useExportCharacterCard } from "../hooks/useExportCharacterCard";
+import { StartChatLink } from "./StartChatLink";
 
 /**
  * The Characters tab (spec 2): Photo (with the name), Backstory cut to 50 characters with
@@ -76,13 +77,7 @@ export function CharactersTable({ characters }: { characters: CharacterListItem[
               </td>
               <td data-label="Actions">
                 <div className="row-actions">
-                  <Link
-                    className="button button--primary button--small"
-                    to="/chat"
-                    state={{ id: character.characterUUID }}
-                  >
-                    Start Chatting
-                  </Link>
+                  <StartChatLink chatId={character.characterUUID} />
                   <Link
                     className="button button--ghost button--small"
                     to="/characters/update"

@@ -1,9 +1,9 @@
-import { Link } from "react-router";
 import type { CharacterGroup } from "../../../api/characters";
 import { Avatar } from "../../../components/Avatar";
 import { confirmDelete } from "../../../components/signedInDialogs";
 import { contentUrl } from "../../../lib/content";
 import { useDeleteGroup } from "../hooks/useDeleteGroup";
+import { StartChatLink } from "./StartChatLink";
 
 /** The members' names, for the row's accessible labels ('group of Ann and Bea'). */
 function groupLabel(group: CharacterGroup): string {
@@ -65,13 +65,7 @@ export function GroupsTable({ groups }: { groups: CharacterGroup[] }) {
             </td>
             <td data-label="Actions">
               <div className="row-actions">
-                <Link
-                  className="button button--primary button--small"
-                  to="/chat"
-                  state={{ id: group.groupUUID }}
-                >
-                  Start Chatting
-                </Link>
+                <StartChatLink chatId={group.groupUUID} />
                 <button
                   type="button"
                   className="button button--danger button--small"

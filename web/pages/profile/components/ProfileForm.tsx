@@ -1,6 +1,7 @@
 import { type FormEvent, useState } from "react";
 import { useNavigate } from "react-router";
 import type { UserProfile } from "../../../api/users";
+import { FormActions } from "../../../components/FormActions";
 import { PhotoField } from "../../../components/PhotoField";
 import { showRequiredFieldsAlert } from "../../../components/signedInDialogs";
 import { TextField } from "../../../components/TextField";
@@ -81,19 +82,12 @@ export function ProfileForm({ userId, profile }: ProfileFormProps) {
       <ReadOnlyField label="Plan" value={profile.pricingPlanName} />
       <ReadOnlyField label="Chat Limit" value={String(profile.chatLimit)} />
       <ReadOnlyField label="Chat Count" value={String(profile.chatCount)} />
-      <div className="entity-form__actions">
-        <button type="button" className="button button--ghost" onClick={() => navigate(LIST_PATH)}>
-          Cancel
-        </button>
-        <button
-          type="submit"
-          className="button button--primary"
-          disabled={update.isPending || saved}
-          aria-busy={update.isPending}
-        >
-          Save
-        </button>
-      </div>
+      <FormActions
+        onCancel={() => navigate(LIST_PATH)}
+        submitLabel="Save"
+        pending={update.isPending}
+        done={saved}
+      />
     </form>
   );
 }

@@ -1,0 +1,27 @@
+/**
+ * The footer of an edit form: 'Cancel' (a plain button calling `onCancel`) and the submit
+ * button labelled `submitLabel`, disabled while `pending` (the request is in flight, also
+ * announced by `aria-busy`) or once `done` (a saved form is not sent twice).
+ */
+export function FormActions({
+  onCancel,
+  submitLabel,
+  pending,
+  done = false,
+}: {
+  onCancel: () => void;
+  submitLabel: string;
+  pending: boolean;
+  done?: boolean;
+}) {
+  return (
+    <div className="entity-form__actions">
+      <button type="button" className="button button--ghost" onClick={onCancel}>
+        Cancel
+      </button>
+      <button type="submit" className="button button--primary" disabled={pending || done} aria-busy={pending}>
+        {submitLabel}
+      </button>
+    </div>
+  );
+}
