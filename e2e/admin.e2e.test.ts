@@ -131,7 +131,7 @@ describe.skipIf(!hasChromium)("admin console in Chromium", () => {
       }, session.token);
       expect(status).toEqual({
         status: 403,
-        body: { success: 0, message: "This area is for administrators only." },
+        body: { success: 0, message: "This area is for administrators only.", code: "not_admin" },
       });
       await closePage(page);
     },
