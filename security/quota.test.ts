@@ -131,7 +131,11 @@ describeEachDatabase("quota: every model run is accounted", (dialect) => {
     const calls = state.chatCalls;
     const refused = await continueReply(s.token, s.entryId);
     expect(refused.status).toBe(400);
-    expect(refused.body).toEqual({ success: 0, message: "This reply cannot be continued any more.", code: "continue_limit" });
+    expect(refused.body).toEqual({
+      success: 0,
+      message: "This reply cannot be continued any more.",
+      code: "continue_limit",
+    });
     expect(state.chatCalls).toBe(calls);
     expect((await quota(s.userId)).chat_count).toBe(count);
   });

@@ -71,7 +71,11 @@ describeEachDatabase("password recovery by e-mail", (dialect) => {
     const { email, user } = await member("old-password-1");
     const code = await requestCode(email);
     const mismatch = await reset(code, "new-password-2", "new-password-3");
-    expect(mismatch.json()).toEqual({ success: 0, message: "New and Confirm password do not match.", code: "bad_request" });
+    expect(mismatch.json()).toEqual({
+      success: 0,
+      message: "New and Confirm password do not match.",
+      code: "bad_request",
+    });
     await t.db.db
       .updateTable("password_resets")
       .set({ expires_at: Date.now() - 1 })

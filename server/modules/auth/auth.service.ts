@@ -18,8 +18,7 @@ export interface SignIn {
 }
 
 /** issue 9: a blocked account cannot sign in (its tokens are refused too, see AuthRepo). */
-const blockedAccount = () =>
-  new AppError("account_blocked", "This account is blocked. Please contact us.");
+const blockedAccount = () => new AppError("account_blocked", "This account is blocked. Please contact us.");
 
 const hashToken = secretHash;
 

@@ -64,7 +64,11 @@ describeEachDatabase("auth API", (dialect) => {
     const unknown = await call(t.app, "POST", "/api/auth/login", {
       form: { email: "who@example.com", password: "nope" },
     });
-    expect(wrong.body).toEqual({ success: 0, message: "Invalid email or password.", code: "invalid_credentials" });
+    expect(wrong.body).toEqual({
+      success: 0,
+      message: "Invalid email or password.",
+      code: "invalid_credentials",
+    });
     expect(unknown.body).toEqual(wrong.body);
   });
 
@@ -86,7 +90,11 @@ describeEachDatabase("auth API", (dialect) => {
   it("answers an unknown API path with a 404 envelope", async () => {
     const res = await call(t.app, "GET", "/api/no/such/path");
     expect(res.status).toBe(404);
-    expect(res.body).toEqual({ success: 0, message: "Unknown API path: GET /api/no/such/path", code: "not_found" });
+    expect(res.body).toEqual({
+      success: 0,
+      message: "Unknown API path: GET /api/no/such/path",
+      code: "not_found",
+    });
   });
 
   it("requires a valid bearer token on protected calls, and logout revokes it", async () => {
@@ -98,7 +106,11 @@ describeEachDatabase("auth API", (dialect) => {
     expect(out.body.success).toBe(1);
     const after = await call(t.app, "GET", "/api/characters/selection", { token });
     expect(after.status).toBe(401);
-    expect(after.body).toEqual({ success: 0, message: "Session expired, please login again.", code: "unauthorized" });
+    expect(after.body).toEqual({
+      success: 0,
+      message: "Session expired, please login again.",
+      code: "unauthorized",
+    });
   });
 
   it("extends a token by an hour and rejects an expired one", async () => {

@@ -75,7 +75,11 @@ describeEachDatabase("profile and password change", (dialect) => {
       npassword: "second-pass-2",
       rtpassword: "other-pass-3",
     });
-    expect(mismatch.json()).toEqual({ success: 0, message: "New and ReTyped password do not match.", code: "bad_request" });
+    expect(mismatch.json()).toEqual({
+      success: 0,
+      message: "New and ReTyped password do not match.",
+      code: "bad_request",
+    });
     const wrong = await patch(a, {
       cpassword: "nope",
       npassword: "second-pass-2",
