@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from "fastify";
 import type { User } from "../db/schema";
-import { notFound, unauthorized } from "./errors";
+import { notFound, unauthorized } from "../errors";
 
 declare module "fastify" {
   interface FastifyRequest {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { codeForStatus, ERROR_STATUS, isErrorCode } from "../../common/errors";
+import { AppError, badRequest, forbidden, notFound, tooMany, unauthorized } from "../errors";
 import { failBody, failStatus, ok } from "./envelope";
-import { AppError, badRequest, forbidden, notFound, tooMany, unauthorized } from "./errors";
 
 describe("error contract (issue 14)", () => {
   it("derives every status from the code, with the spec's 200 refusals kept", () => {

@@ -1,6 +1,6 @@
 import type { Envelope } from "../../common/api";
 import { codeForStatus, type ErrorCode } from "../../common/errors";
-import { AppError } from "./errors";
+import { AppError } from "../errors";
 
 /** Builds the spec's success envelope `{ success: 1, message, page?, data? }` (spec 3). */
 export function ok<T>(message: string, extra: { data?: T; page?: string } = {}): Envelope<T> {

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { AppError } from "./errors";
+import { AppError } from "../errors";
 
 /**
  * Route options for @fastify/rate-limit: at most `max` calls per `windowMs` for the same key

@@ -2,7 +2,7 @@ import type { ServerOptions } from "node:http";
 import helmet from "@fastify/helmet";
 import type { FastifyInstance, FastifyServerOptions } from "fastify";
 import type { AppConfig } from "../env";
-import { AppError, badRequest } from "./errors";
+import { AppError, badRequest } from "../errors";
 
 /** Largest JSON or form body, bytes (uploads are multipart and bounded below). */
 export const BODY_LIMIT_BYTES = 1024 * 1024;

@@ -6,8 +6,8 @@ import rateLimit from "@fastify/rate-limit";
 import fastifyStatic from "@fastify/static";
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import type { AppConfig } from "../env";
+import { AppError } from "../errors";
 import { fail, failBody, failStatus } from "./envelope";
-import { AppError } from "./errors";
 import { rateLimitError } from "./rate-limit";
 import {
   registerSecurity,

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { badRequest } from "./errors";
+import { badRequest } from "../errors";
 
 /** A normalised e-mail address: trimmed, lower case, checked (issue 3). */
 export const EmailField = z

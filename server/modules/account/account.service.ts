@@ -1,5 +1,5 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
-import { badRequest } from "../../http/errors";
+import { badRequest } from "../../errors";
 import type { Mailer } from "../../providers/mail/mail";
 import type { AuthService } from "../auth/auth.service";
 import type { AccountRepo } from "./account.repo";

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler } from "fastify";
+import { forbidden } from "../../errors";
 import { currentUser } from "../../http/auth";
 import { ok } from "../../http/envelope";
-import { forbidden } from "../../http/errors";
 import { parseInput } from "../../http/validate";
 import {
   presentAdminUser,

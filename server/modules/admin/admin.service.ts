@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import type { Updateable } from "kysely";
 import type { PlansTable, PresetCharactersTable, User, UsersTable } from "../../db/schema";
-import { badRequest, forbidden, notFound } from "../../http/errors";
-import { normalisePicture } from "../../http/uploads";
+import { badRequest, forbidden, notFound } from "../../errors";
+import { normalisePicture } from "../../media/picture";
 import type { FileStorage } from "../../providers/storage/storage";
 import type { PlansRepo } from "../plans/plans.repo";
 import type { AdminRepo } from "./admin.repo";

@@ -1,8 +1,8 @@
 import type { FastifyInstance, onRequestAsyncHookHandler } from "fastify";
 import { z } from "zod";
+import { unauthorized } from "../../errors";
 import { bearerToken, currentUser, signedIn } from "../../http/auth";
 import { ok } from "../../http/envelope";
-import { unauthorized } from "../../http/errors";
 import { emailOf, limitBy, rateLimit } from "../../http/rate-limit";
 import { parseInput } from "../../http/validate";
 import { presentDevice, presentSessionUser, presentSignIn } from "./auth.presenter";

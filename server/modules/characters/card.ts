@@ -1,5 +1,5 @@
 import { APPEARANCE_MAX_LENGTH, BACKSTORY_MAX_LENGTH, GREETING_MAX_LENGTH } from "../../../common/constants";
-import { badRequest } from "../../http/errors";
+import { badRequest } from "../../errors";
 import { readPngTextChunks } from "./png-chunks";
 
 /** Largest card JSON accepted, bytes. */

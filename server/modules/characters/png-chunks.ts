@@ -1,4 +1,4 @@
-import { badRequest } from "../../http/errors";
+import { badRequest } from "../../errors";
 
 const SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 /** Largest metadata chunk we read from a card, bytes (issue 4: "a metadata chunk over a few MB"). */

@@ -1,6 +1,6 @@
 import { CONTINUE_MAX_PER_REPLY } from "../../../common/constants";
 import type { Character, ChatHistoryRow, ChatSession, User } from "../../db/schema";
-import { badRequest, notFound } from "../../http/errors";
+import { badRequest, notFound } from "../../errors";
 import { type LlmProvider, LlmUnavailableError } from "../../providers/llm/llm";
 import type { FileStorage } from "../../providers/storage/storage";
 import {

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { GROUP_MAX_MEMBERS } from "../../../common/constants";
 import type { User } from "../../db/schema";
-import { badRequest, forbidden, notFound } from "../../http/errors";
+import { badRequest, forbidden, notFound } from "../../errors";
 import type { ConversationService } from "../conversation/conversation.service";
 import type { ChatRepo } from "./chat.repo";
 

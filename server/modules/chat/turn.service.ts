@@ -2,7 +2,7 @@ import type { MessageReply } from "../../../common/api";
 import { FIRST_MESSAGE_MARKER } from "../../../common/constants";
 import { LISTENING_PLACEHOLDER } from "../../../common/speech";
 import type { ChatHistoryRow, User } from "../../db/schema";
-import { AppError } from "../../http/errors";
+import { AppError } from "../../errors";
 import { presentHistoryEntry } from "../conversation/conversation.presenter";
 import type { ConversationService } from "../conversation/conversation.service";
 import { presentGroupReply, presentReply, withPicture } from "./chat.presenter";

@@ -1,6 +1,6 @@
 import { FIRST_MESSAGE_MARKER } from "../../../common/constants";
 import type { Character, ChatHistoryRow, ChatSession, User } from "../../db/schema";
-import { AppError, badRequest, notFound } from "../../http/errors";
+import { AppError, badRequest, notFound } from "../../errors";
 import type { ChatMessage } from "../../providers/llm/llm";
 import type { QuotaService, Reservation } from "../quota/quota.service";
 import { assertAdultConfirmed, assertAllowedContent } from "../safety/content-rules";

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { FIRST_MESSAGE_MARKER } from "../../../common/constants";
 import type { User } from "../../db/schema";
-import { AppError } from "../../http/errors";
+import { AppError } from "../../errors";
 import { demoLogin, demoWithCharacter, describeEachDatabase } from "../../testing/api";
 import { createTestApp, type TestApp } from "../../testing/server";
 import { QuotaRepo } from "../quota/quota.repo";

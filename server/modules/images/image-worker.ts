@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import sharp from "sharp";
 import type { ImageJob } from "../../db/schema";
-import { MAX_INPUT_PIXELS } from "../../http/uploads";
+import { MAX_INPUT_PIXELS } from "../../media/picture";
 import type { ImageProvider } from "../../providers/image/image";
 import type { FileStorage } from "../../providers/storage/storage";
 import { decodeReservation, type QuotaService } from "../quota/quota.service";

@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { MESSAGE_MAX_LENGTH, type PhotoType } from "../../../common/constants";
 import type { Character, ChatHistoryRow, ChatSession, ImageJob, User } from "../../db/schema";
-import { AppError, badRequest, forbidden, notFound } from "../../http/errors";
-import { normalisePicture } from "../../http/uploads";
+import { AppError, badRequest, forbidden, notFound } from "../../errors";
+import { normalisePicture } from "../../media/picture";
 import type { ImageProvider } from "../../providers/image/image";
 import { type LlmProvider, LlmUnavailableError } from "../../providers/llm/llm";
 import type { FileStorage } from "../../providers/storage/storage";

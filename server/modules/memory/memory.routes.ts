@@ -1,8 +1,8 @@
 import type { FastifyInstance, onRequestAsyncHookHandler } from "fastify";
 import { z } from "zod";
+import { notFound } from "../../errors";
 import { currentUser } from "../../http/auth";
 import { ok } from "../../http/envelope";
-import { notFound } from "../../http/errors";
 import { parseInput } from "../../http/validate";
 import type { ConversationService } from "../conversation/conversation.service";
 import type { MemoryService } from "./memory.service";

@@ -1,6 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import type { User } from "../../db/schema";
-import { AppError, badRequest } from "../../http/errors";
+import { AppError, badRequest } from "../../errors";
 import { createPkce, type OAuthClient } from "../../providers/oauth/oauth";
 import type { AuthService, SignIn } from "../auth/auth.service";
 import type { OAuthRepo } from "./oauth.repo";

@@ -1,6 +1,6 @@
 import { ADDON_MESSAGES, ADDON_PRICE_CENTS } from "../../../common/constants";
 import type { Plan, User } from "../../db/schema";
-import { AppError, badRequest, notFound } from "../../http/errors";
+import { AppError, badRequest, notFound } from "../../errors";
 import {
   type PaymentEvent,
   type PaymentsProvider,

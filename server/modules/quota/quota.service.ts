@@ -1,6 +1,6 @@
 import { ADDON_MESSAGES, ADDON_PRICE_CENTS } from "../../../common/constants";
 import type { User } from "../../db/schema";
-import { type AppError, tooMany } from "../../http/errors";
+import { type AppError, tooMany } from "../../errors";
 import type { QuotaBucket, QuotaRepo, Reservation } from "./quota.repo";
 
 export type { QuotaBucket, Reservation } from "./quota.repo";

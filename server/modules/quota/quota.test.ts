@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { User } from "../../db/schema";
-import { AppError } from "../../http/errors";
+import { AppError } from "../../errors";
 import { demoLogin, describeEachDatabase } from "../../testing/api";
 import { createTestApp, type TestApp } from "../../testing/server";
 import { QuotaRepo } from "./quota.repo";

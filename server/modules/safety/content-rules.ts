@@ -1,4 +1,4 @@
-import { badRequest, forbidden } from "../../http/errors";
+import { badRequest, forbidden } from "../../errors";
 
 /**
  * Content rules that hold on every plan (issue 5): sexual content involving minors is refused,

@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import argon2 from "argon2";
 import type { User } from "../../db/schema";
-import { badRequest, notFound } from "../../http/errors";
-import { normalisePicture } from "../../http/uploads";
+import { badRequest, notFound } from "../../errors";
+import { normalisePicture } from "../../media/picture";
 import type { FileStorage } from "../../providers/storage/storage";
 import type { AuthService } from "../auth/auth.service";
 import { quotaPeriodKey } from "../quota/quota.service";

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { SentenceStream, speechSentences, uncensorTranscript } from "../../../common/speech";
 import type { ChatHistoryRow, User } from "../../db/schema";
-import { AppError, badRequest } from "../../http/errors";
+import { AppError, badRequest } from "../../errors";
 import type { FileStorage } from "../../providers/storage/storage";
 import type { SpeechAudio, SttProvider } from "../../providers/stt/stt";
 import type { TtsProvider, VoiceEntry } from "../../providers/tts/tts";

@@ -1,4 +1,4 @@
-import { AppError } from "../../http/errors";
+import { AppError } from "../../errors";
 
 /** One message of a prompt, in the common chat-completions form. */
 export interface ChatMessage {

@@ -1,4 +1,4 @@
-import { AppError } from "../../http/errors";
+import { AppError } from "../../errors";
 import { bearer, fetchWithTimeout, joinUrl, type ModelEndpointOptions, ProviderHttpError } from "../http";
 import type { SpeechAudio, SttProvider } from "./stt";
 

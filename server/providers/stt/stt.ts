@@ -1,4 +1,4 @@
-import { AppError } from "../../http/errors";
+import { AppError } from "../../errors";
 
 /** Audio recorded in the browser (MediaRecorder: webm/opus, ogg, mp4) or any file to transcribe. */
 export interface SpeechAudio {

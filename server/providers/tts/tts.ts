@@ -1,4 +1,4 @@
-import { AppError } from "../../http/errors";
+import { AppError } from "../../errors";
 
 /** A voice of the seeded list (voices table) as the providers see it. */
 export interface VoiceEntry {

@@ -1,4 +1,4 @@
-import { ERROR_STATUS, type ErrorCode } from "../../common/errors";
+import { ERROR_STATUS, type ErrorCode } from "../common/errors";
 
 /**
  * The one error type of the server: a stable code (common/errors.ts), the HTTP status derived from
