@@ -1,5 +1,6 @@
 import type { CharacterListItem, PresetCharacter } from "../../../common/api";
 import type { Character, PresetCharacterRow } from "../../db/schema";
+import { fillPlaceholders } from "../conversation/prompt";
 
 /** spec 3 "Character (list)": photo is a file name under /content/characters/. */
 export function presentCharacterListItem(c: Character): CharacterListItem {
@@ -9,6 +10,17 @@ export function presentCharacterListItem(c: Character): CharacterListItem {
     characterPhoto: c.photo,
     characterDescription: c.description,
     characterGreeting: c.greeting,
+  };
+}
+
+/**
+ * spec 3 "Character (list)" as the chat's character list shows it: the greeting with its
+ * placeholders filled in for `userName`, as the chat itself shows it.
+ */
+export function presentChatListItem(c: Character, userName: string): CharacterListItem {
+  return {
+    ...presentCharacterListItem(c),
+    characterGreeting: fillPlaceholders(c.greeting, c.name, userName),
   };
 }
 

@@ -1,50 +1,25 @@
 import type { FastifyInstance, onRequestAsyncHookHandler } from "fastify";
-import { z } from "zod";
-import { APPEARANCE_MAX_LENGTH, BACKSTORY_MAX_LENGTH, GREETING_MAX_LENGTH } from "../../../common/constants";
 import { assertSelf, currentUser } from "../../http/auth";
 import { ok } from "../../http/envelope";
-import { optionalUpload } from "../../http/uploads";
 import { parseInput } from "../../http/validate";
 import { displayName } from "../conversation/conversation.service";
-import { fillPlaceholders } from "../conversation/prompt";
 import {
   presentCharacterDetail,
   presentCharacterListItem,
+  presentChatListItem,
   presentGroup,
   presentPreset,
 } from "./characters.presenter";
+import {
+  CardBody,
+  CharacterBody,
+  IdQuery,
+  PresetBody,
+  UpdateBody,
+  UserIdQuery,
+  VoiceQuery,
+} from "./characters.schemas";
 import type { CharactersService } from "./characters.service";
-
-const UserIdQuery = z.object({ id: z.string().max(100).optional() });
-const IdQuery = z.object({ id: z.uuid("must be an id") });
-const VoiceQuery = z.object({ v: z.string().trim().min(1, "is required").max(100) });
-/** spec 5: required fields and lengths of the character form; the same rules as the browser's. */
-const CharacterBody = z.object({
-  name: z.string().trim().min(1, "is required").max(50, "must be at most 50 characters"),
-  sex: z.enum(["0", "1"], "must be '0' (female) or '1' (male)"),
-  voice: z.string().trim().min(1, "is required").max(100),
-  language: z.string().trim().min(1, "is required").max(100),
-  description: z
-    .string()
-    .trim()
-    .min(1, "is required")
-    .max(BACKSTORY_MAX_LENGTH, `must be at most ${BACKSTORY_MAX_LENGTH} characters`),
-  greeting: z
-    .string()
-    .trim()
-    .max(GREETING_MAX_LENGTH, `must be at most ${GREETING_MAX_LENGTH} characters`)
-    .default(""),
-  appearance: z
-    .string()
-    .trim()
-    .max(APPEARANCE_MAX_LENGTH, `must be at most ${APPEARANCE_MAX_LENGTH} characters`)
-    .default(""),
-  photo: optionalUpload,
-  old_photo: z.string().max(200).optional(),
-});
-const UpdateBody = CharacterBody.extend({ id: z.uuid("must be an id") });
-const CardBody = z.object({ card: z.instanceof(Buffer, { message: "is required (a PNG or JSON file)" }) });
-const PresetBody = z.object({ id: z.uuid("must be a preset character id") });
 
 /** spec 7 "Characters and profile" (issue 2 subset). */
 export function characterRoutes(
@@ -62,15 +37,7 @@ export function characterRoutes(
   app.get("/api/characters/list/chat", { onRequest: auth }, async (request) => {
     const user = currentUser(request);
     const list = await characters.list(user);
-    // The chat sidebar shows greetings as the chat does: placeholders filled in.
-    const userName = displayName(user);
-    return {
-      ...ok("Characters."),
-      characters: list.map((c) => ({
-        ...presentCharacterListItem(c),
-        characterGreeting: fillPlaceholders(c.greeting, c.name, userName),
-      })),
-    };
+    return { ...ok("Characters."), characters: list.map((c) => presentChatListItem(c, displayName(user))) };
   });
 
   app.get("/api/characters/group/list/", { onRequest: auth }, async (request) => {
