@@ -1,0 +1,261 @@
+import { type Kysely, type Migration, sql } from "kysely";
+
+/**
+ * The schema changes of each feature after the first schema, named `NNNN_feature`. Features built
+ * apart may have run in any order on a database (see `allowUnorderedMigrations` in migrations.ts).
+ */
+export const featureMigrations: Record<string, Migration> = {
+  "0002_accounts": {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable("password_resets")
+        .addColumn("id", "text", (c) => c.primaryKey())
+        .addColumn("user_id", "text", (c) => c.notNull().references("users.id").onDelete("cascade"))
+        .addColumn("code_hash", "text", (c) => c.notNull().unique())
+        .addColumn("expires_at", "bigint", (c) => c.notNull())
+        .addColumn("used_at", "bigint")
+        .addColumn("created_at", "bigint", (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createTable("devices")
+        .addColumn("id", "text", (c) => c.primaryKey())
+        .addColumn("user_id", "text", (c) => c.notNull().references("users.id").onDelete("cascade"))
+        .addColumn("secret_hash", "text", (c) => c.notNull().unique())
+        .addColumn("name", "text", (c) => c.notNull())
+        .addColumn("created_at", "bigint", (c) => c.notNull())
+        .addColumn("last_used_at", "bigint")
+        .execute();
+      await db.schema
+        .createTable("oauth_states")
+        .addColumn("state_hash", "text", (c) => c.primaryKey())
+        .addColumn("provider", "text", (c) => c.notNull())
+        .addColumn("code_verifier", "text", (c) => c.notNull())
+        .addColumn("expires_at", "bigint", (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createTable("oauth_identities")
+        .addColumn("provider", "text", (c) => c.notNull())
+        .addColumn("subject", "text", (c) => c.notNull())
+        .addColumn("user_id", "text", (c) => c.notNull().references("users.id").onDelete("cascade"))
+        .addColumn("created_at", "bigint", (c) => c.notNull())
+        .addPrimaryKeyConstraint("oauth_identities_pk", ["provider", "subject"])
+        .execute();
+      await db.schema
+        .createTable("free_subscriptions")
+        .addColumn("id", "text", (c) => c.primaryKey())
+        .addColumn("email", "text", (c) => c.notNull())
+        .addColumn("code", "text", (c) => c.notNull().unique())
+        .addColumn("status", "text", (c) => c.notNull())
+        .addColumn("expires_at", "bigint", (c) => c.notNull())
+        .addColumn("next_check_at", "bigint", (c) => c.notNull())
+        .addColumn("locked_until", "bigint", (c) => c.notNull())
+        .addColumn("checks", "integer", (c) => c.notNull())
+        .addColumn("last_error", "text", (c) => c.notNull())
+        .addColumn("user_id", "text")
+        .addColumn("created_at", "bigint", (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createIndex("free_subscriptions_due")
+        .on("free_subscriptions")
+        .columns(["status", "next_check_at"])
+        .execute();
+      await db.schema
+        .createIndex("free_subscriptions_email")
+        .on("free_subscriptions")
+        .column("email")
+        .execute();
+    },
+  },
+  "0003_character_cards": {
+    async up(db: Kysely<unknown>) {
+      // The full Character Card (V2/V3 `data`) a character was imported from, as JSON; '' if none.
+      await db.schema
+        .alterTable("characters")
+        .addColumn("card", "text", (c) => c.notNull().defaultTo(""))
+        .execute();
+    },
+  },
+  "0004_client_message_ids": {
+    async up(db: Kysely<unknown>) {
+      // The id the client gives each send, so a retried send never makes a second entry.
+      await db.schema
+        .alterTable("chat_history")
+        .addColumn("client_message_id", "text", (c) => c.notNull().defaultTo(""))
+        .execute();
+      await db.schema
+        .createIndex("chat_history_client_message")
+        .on("chat_history")
+        .columns(["session_id", "client_message_id"])
+        .unique()
+        .where(sql.ref("client_message_id"), "<>", "")
+        .execute();
+    },
+  },
+  "0005_memory": {
+    async up(db: Kysely<unknown>) {
+      // The rolling summary covers the history up to this entry order (seq); 0 = nothing yet.
+      await db.schema
+        .alterTable("chat_sessions")
+        .addColumn("summary_until_seq", "bigint", (c) => c.notNull().defaultTo(0))
+        .execute();
+      await db.schema
+        .createTable("memories")
+        .addColumn("id", "text", (c) => c.primaryKey())
+        .addColumn("user_id", "text", (c) => c.notNull().references("users.id").onDelete("cascade"))
+        .addColumn("character_id", "text", (c) => c.notNull().references("characters.id").onDelete("cascade"))
+        .addColumn("fact", "text", (c) => c.notNull())
+        .addColumn("created_at", "bigint", (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createIndex("memories_owner")
+        .on("memories")
+        .columns(["user_id", "character_id"])
+        .execute();
+    },
+  },
+  "0006_quotas": {
+    async up(db: Kysely<unknown>) {
+      // A plan's message limit is per day (Free) or per calendar month (paid plans), UTC.
+      await db.schema.alterTable("plans").renameColumn("daily_message_limit", "message_limit").execute();
+      await db.schema
+        .alterTable("plans")
+        .addColumn("quota_period", "text", (c) => c.notNull().defaultTo("day"))
+        .execute();
+      await db.schema
+        .alterTable("plans")
+        .addColumn("uncensored", "integer", (c) => c.notNull().defaultTo(0))
+        .execute();
+      await db.schema.alterTable("users").renameColumn("chat_count_day", "chat_period").execute();
+      await db.schema
+        .alterTable("users")
+        .addColumn("quota_period", "text", (c) => c.notNull().defaultTo("day"))
+        .execute();
+      // Add-on messages bought when the limit is reached (spec 9: 100 for $1.99); used after the plan's.
+      await db.schema
+        .alterTable("users")
+        .addColumn("extra_messages", "integer", (c) => c.notNull().defaultTo(0))
+        .execute();
+      await db.schema
+        .alterTable("users")
+        .addColumn("uncensored", "integer", (c) => c.notNull().defaultTo(0))
+        .execute();
+      for (const [name, limit, uncensored] of [
+        ["Basic Plan", 1000, 0],
+        ["Premium", 3000, 0],
+        ["Premium Plus", 6000, 1],
+      ] as const) {
+        await sql`update plans set quota_period = 'month', message_limit = ${limit}, uncensored = ${uncensored} where name = ${name}`.execute(
+          db,
+        );
+      }
+    },
+  },
+  "0009_payments_admin": {
+    async up(db: Kysely<unknown>) {
+      // Issue 9: plans sold through Stripe (a recurring price id), the user's role, block flag and
+      // subscription, the webhook event log (idempotency) and the audit log of admin actions.
+      await db.schema
+        .alterTable("plans")
+        .addColumn("stripe_price_id", "text", (c) => c.notNull().defaultTo(""))
+        .execute();
+      for (const [column, type, fallback] of [
+        ["role", "text", "user"],
+        ["blocked", "integer", 0],
+        ["stripe_customer_id", "text", ""],
+        ["stripe_subscription_id", "text", ""],
+      ] as const) {
+        await db.schema
+          .alterTable("users")
+          .addColumn(column, type, (c) => c.notNull().defaultTo(fallback))
+          .execute();
+      }
+      // A cancelled subscription keeps its plan until this time (epoch ms), then the user is on Free.
+      await db.schema.alterTable("users").addColumn("plan_ends_at", "bigint").execute();
+      await db.schema
+        .createIndex("users_stripe_subscription")
+        .on("users")
+        .column("stripe_subscription_id")
+        .execute();
+      await db.schema
+        .createTable("payment_events")
+        .addColumn("id", "text", (c) => c.primaryKey())
+        .addColumn("provider", "text", (c) => c.notNull())
+        .addColumn("type", "text", (c) => c.notNull())
+        .addColumn("user_id", "text")
+        .addColumn("outcome", "text", (c) => c.notNull())
+        .addColumn("payload", "text", (c) => c.notNull())
+        .addColumn("created_at", "bigint", (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createTable("admin_audit")
+        .addColumn("id", "text", (c) => c.primaryKey())
+        .addColumn("admin_id", "text", (c) => c.notNull())
+        .addColumn("admin_email", "text", (c) => c.notNull())
+        .addColumn("action", "text", (c) => c.notNull())
+        .addColumn("target", "text", (c) => c.notNull())
+        .addColumn("details", "text", (c) => c.notNull())
+        .addColumn("created_at", "bigint", (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex("admin_audit_time").on("admin_audit").column("created_at").execute();
+    },
+  },
+  "0008_images_jobs": {
+    async up(db: Kysely<unknown>) {
+      // Issue 8: durable image jobs. A job is queued with everything it needs (prompt, size, seed),
+      // claimed by a worker, and resumed at start when the process ended while it ran.
+      await db.schema
+        .createTable("image_jobs")
+        .addColumn("id", "text", (c) => c.primaryKey())
+        .addColumn("user_id", "text", (c) => c.notNull().references("users.id").onDelete("cascade"))
+        .addColumn("entry_id", "text", (c) => c.notNull())
+        .addColumn("chat_key", "text", (c) => c.notNull())
+        .addColumn("prompt", "text", (c) => c.notNull())
+        .addColumn("negative_prompt", "text", (c) => c.notNull())
+        .addColumn("width", "integer", (c) => c.notNull())
+        .addColumn("height", "integer", (c) => c.notNull())
+        .addColumn("seed", "bigint", (c) => c.notNull())
+        .addColumn("status", "text", (c) => c.notNull())
+        .addColumn("quota_bucket", "text", (c) => c.notNull())
+        .addColumn("attempts", "integer", (c) => c.notNull())
+        .addColumn("error", "text", (c) => c.notNull())
+        .addColumn("created_at", "bigint", (c) => c.notNull())
+        .addColumn("started_at", "bigint")
+        .addColumn("finished_at", "bigint")
+        .execute();
+      await db.schema
+        .createIndex("image_jobs_status")
+        .on("image_jobs")
+        .columns(["status", "created_at"])
+        .execute();
+      await db.schema.createIndex("image_jobs_entry").on("image_jobs").column("entry_id").execute();
+    },
+  },
+  "0010_age_confirmation": {
+    async up(db: Kysely<unknown>) {
+      // Issue 5: an 18+ confirmation is stored for every account before it can chat.
+      await db.schema.alterTable("users").addColumn("adult_confirmed_at", "bigint").execute();
+    },
+  },
+  "0011_session_security": {
+    async up(db: Kysely<unknown>) {
+      // Issue 13: an OAuth state is bound to the browser that started the flow (sha256 of the
+      // value of its HttpOnly cookie), and a session started by device login names its device,
+      // so revoking the device ends that session too.
+      await db.schema
+        .alterTable("oauth_states")
+        .addColumn("binding_hash", "text", (c) => c.notNull().defaultTo(""))
+        .execute();
+      await db.schema.alterTable("auth_tokens").addColumn("device_id", "text").execute();
+      await db.schema.createIndex("auth_tokens_device").on("auth_tokens").column("device_id").execute();
+    },
+  },
+  "0012_quota_accounting": {
+    async up(db: Kysely<unknown>) {
+      // Issue 13: every model run is accounted; one reply can be continued a bounded number of times.
+      await db.schema
+        .alterTable("chat_history")
+        .addColumn("continue_count", "integer", (c) => c.notNull().defaultTo(0))
+        .execute();
+    },
+  },
+};
