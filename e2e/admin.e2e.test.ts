@@ -1,8 +1,7 @@
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Envelope, LoginData } from "../common/api";
-import { startTestServer } from "../server/testing/server";
-import { closePage, hasChromium, launchBrowser, openPage, storeSession } from "./support/browser";
+import { closePage, hasChromium } from "./support/browser";
+import { useBrowserSuite } from "./support/suite";
 
 /**
  * The admin console in Chromium against the real server (issue 9): an admin edits a plan's
@@ -16,56 +15,23 @@ if (!hasChromium) console.warn("admin e2e skipped: /usr/bin/chromium does not ex
 const TIMEOUT = 90_000;
 
 describe.skipIf(!hasChromium)("admin console in Chromium", () => {
-  let server: Awaited<ReturnType<typeof startTestServer>> | undefined;
-  let browser: Browser | undefined;
+  const suite = useBrowserSuite({ env: { LLM_PROVIDER: "none" } });
 
-  beforeAll(async () => {
-    [server, browser] = await Promise.all([
-      startTestServer({ env: { LLM_PROVIDER: "none" } }),
-      launchBrowser(),
-    ]);
-  }, 120_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
-
-  const base = (): string => {
-    if (server === undefined) throw new Error("server did not start");
-    return server.url;
-  };
+  const base = (): string => suite.url;
 
   /** A member with a password (Free plan), signed in through the API. */
-  const member = async (email: string, role: "user" | "admin" = "user"): Promise<LoginData> => {
-    if (server === undefined) throw new Error("server did not start");
-    const id = await server.createMember(email, "admin e2e password");
-    if (role === "admin")
-      await server.db.updateTable("users").set({ role: "admin" }).where("id", "=", id).execute();
-    const answer = await fetch(`${base()}/api/auth/login`, {
-      method: "POST",
-      body: new URLSearchParams({ id: "", email, password: "admin e2e password" }),
+  const member = (email: string, role: "user" | "admin" = "user"): Promise<LoginData> =>
+    suite.member(email, "admin e2e password", async (id) => {
+      if (role === "admin")
+        await suite.server.db.updateTable("users").set({ role: "admin" }).where("id", "=", id).execute();
     });
-    const envelope = (await answer.json()) as Envelope<LoginData>;
-    if (envelope.success !== 1 || envelope.data === undefined) throw new Error(envelope.message);
-    return envelope.data;
-  };
-
-  const openSignedIn = async (session: LoginData, path: string): Promise<Page> => {
-    if (browser === undefined) throw new Error("browser did not start");
-    const page = await openPage(browser);
-    await page.goto(`${base()}/maintenance`);
-    await storeSession(page, session);
-    await page.goto(`${base()}${path}`);
-    return page;
-  };
 
   it(
     "an admin edits a plan's price (shown on /pricing) and changes a user's plan",
     async () => {
       const admin = await member("boss@example.com", "admin");
       const user = await member("someone@example.com");
-      const page = await openSignedIn(admin, "/admin");
+      const page = await suite.openSignedIn(admin, "/admin");
       await page.getByRole("heading", { name: "Admin console" }).waitFor();
 
       // Plans: edit Premium's price.
@@ -120,7 +86,7 @@ describe.skipIf(!hasChromium)("admin console in Chromium", () => {
     "a normal user is sent to /forbidden, sees nothing of the console and gets 403 from the admin API",
     async () => {
       const session = await member("plain@example.com");
-      const page = await openSignedIn(session, "/admin");
+      const page = await suite.openSignedIn(session, "/admin");
       await page.waitForURL("**/forbidden");
       expect(await page.getByRole("heading", { name: "Admin console" }).count()).toBe(0);
       expect(await page.getByRole("table", { name: "Plans" }).count()).toBe(0);

@@ -1,20 +1,18 @@
-import type { Browser, Locator, Page } from "playwright-core";
+import type { Locator, Page } from "playwright-core";
 import sharp from "sharp";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { CharacterListItem, Envelope, LoginData } from "../common/api";
-import { startTestServer } from "../server/testing/server";
 import {
   closePage,
   demoSession,
   expectRed,
   expectToast,
   hasChromium,
-  launchBrowser,
-  openPage,
+  SIGNED_IN_WARNING,
   SUCCESS,
-  storeSession,
-  type ToastRule,
 } from "./support/browser";
+import { recordForms, sentForm } from "./support/forms";
+import { useBrowserSuite } from "./support/suite";
 
 /**
  * The character form in Chromium against the real server (spec 2 "Character form"; spec 4, 5,
@@ -25,46 +23,8 @@ import {
 
 if (!hasChromium) console.warn("character form e2e skipped: /usr/bin/chromium does not exist");
 
-/** spec 8: warnings in the signed-in area sit bottom-right for 2 s. */
-const SIGNED_IN_WARNING: ToastRule = { type: "warning", x: "right", y: "bottom", durationMs: 2000 };
 const NO_TTS = "Voices are not available yet: no text-to-speech engine is configured on this server.";
 const TIMEOUT = 90_000;
-
-/** Field name → text, or `file:<name>` for a file: what the page last sent as FormData, by path. */
-type SentForms = Record<string, Record<string, string>>;
-
-/**
- * Wraps the page's fetch to record the FormData bodies it sends (Chromium does not report
- * multipart bodies that hold a file to the test). Read them with `sentForm`.
- */
-function recordForms(page: Page): Promise<void> {
-  return page.evaluate(() => {
-    const store = window as unknown as { sentForms?: SentForms };
-    if (store.sentForms !== undefined) return;
-    const forms: SentForms = {};
-    store.sentForms = forms;
-    const original = window.fetch.bind(window);
-    window.fetch = (input: RequestInfo | URL, init?: RequestInit) => {
-      if (init?.body instanceof FormData) {
-        const href = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
-        const entries = [...init.body.entries()].map(([key, value]) => [
-          key,
-          typeof value === "string" ? value : `file:${value.name}`,
-        ]);
-        forms[new URL(href, window.location.href).pathname] = Object.fromEntries(entries);
-      }
-      return original(input, init);
-    };
-  });
-}
-
-/** The FormData last sent to `path` (see `recordForms`), or null. */
-function sentForm(page: Page, path: string): Promise<Record<string, string> | null> {
-  return page.evaluate(
-    (target) => (window as unknown as { sentForms?: SentForms }).sentForms?.[target] ?? null,
-    path,
-  );
-}
 
 /** A mono 16-bit PCM WAV of silence lasting `seconds`. */
 function silentWav(seconds: number, sampleRate = 8000): Buffer {
@@ -91,25 +51,9 @@ const jpeg = (colour: string) =>
     .toBuffer();
 
 describe.skipIf(!hasChromium)("character form in Chromium", () => {
-  let server: Awaited<ReturnType<typeof startTestServer>> | undefined;
-  let browser: Browser | undefined;
+  const suite = useBrowserSuite({ env: { LLM_PROVIDER: "none" } });
 
-  beforeAll(async () => {
-    [server, browser] = await Promise.all([
-      startTestServer({ env: { LLM_PROVIDER: "none" } }),
-      launchBrowser(),
-    ]);
-  }, 120_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
-
-  const base = (): string => {
-    if (server === undefined) throw new Error("server did not start");
-    return server.url;
-  };
+  const base = (): string => suite.url;
 
   const createRandom = async (session: LoginData): Promise<CharacterListItem> => {
     const answer = await fetch(`${base()}/api/characters/create-random`, {
@@ -122,32 +66,14 @@ describe.skipIf(!hasChromium)("character form in Chromium", () => {
   };
 
   /** A member on a plan with photo upload and image generation, signed in after the change. */
-  const flaggedMember = async (email: string): Promise<LoginData> => {
-    if (server === undefined) throw new Error("server did not start");
-    const password = "a long enough password";
-    const userId = await server.createMember(email, password);
-    await server.db
-      .updateTable("users")
-      .set({ photo_upload: 1, image_generation: 1, character_limit: 5 })
-      .where("id", "=", userId)
-      .execute();
-    const answer = await fetch(`${base()}/api/auth/login`, {
-      method: "POST",
-      body: new URLSearchParams({ id: "", email, password }),
+  const flaggedMember = (email: string): Promise<LoginData> =>
+    suite.member(email, "a long enough password", async (userId) => {
+      await suite.server.db
+        .updateTable("users")
+        .set({ photo_upload: 1, image_generation: 1, character_limit: 5 })
+        .where("id", "=", userId)
+        .execute();
     });
-    const envelope = (await answer.json()) as Envelope<LoginData>;
-    if (envelope.success !== 1 || envelope.data === undefined) throw new Error(envelope.message);
-    return envelope.data;
-  };
-
-  const openSignedIn = async (session: LoginData, path: string): Promise<Page> => {
-    if (browser === undefined) throw new Error("browser did not start");
-    const page = await openPage(browser);
-    await page.goto(`${base()}/maintenance`);
-    await storeSession(page, session);
-    await page.goto(`${base()}${path}`);
-    return page;
-  };
 
   const field = (page: Page, label: string): Locator => page.getByLabel(label, { exact: true });
   const rowOf = (page: Page, name: string) => page.locator(".tab-panel tbody tr").filter({ hasText: name });
@@ -162,7 +88,7 @@ describe.skipIf(!hasChromium)("character form in Chromium", () => {
     async () => {
       const session = await demoSession(base());
       expect(session.user).toMatchObject({ pl: "0", il: "0", cl: 3 });
-      const page = await openSignedIn(session, "/characters/add");
+      const page = await suite.openSignedIn(session, "/characters/add");
       await page.getByRole("heading", { name: "New Character" }).waitFor();
       await listsLoaded(page);
       expect(await field(page, "Photo").count()).toBe(0);
@@ -315,7 +241,7 @@ describe.skipIf(!hasChromium)("character form in Chromium", () => {
     async () => {
       const session = await flaggedMember("flags@example.com");
       expect(session.user).toMatchObject({ pl: "1", il: "1", cl: 5 });
-      const page = await openSignedIn(session, "/characters/add");
+      const page = await suite.openSignedIn(session, "/characters/add");
       await listsLoaded(page);
       const photo = field(page, "Photo");
       expect(await photo.getAttribute("accept")).toBe(".jpg,.jpeg,.png");

@@ -1,22 +1,19 @@
 import { readFile } from "node:fs/promises";
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import sharp from "sharp";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { CharacterListItem, Envelope, LoginData } from "../common/api";
 import { readPngTextChunks, writePngTextChunks } from "../server/modules/characters/png-chunks";
-import { startTestServer } from "../server/testing/server";
 import {
   closePage,
   demoSession,
   expectToast,
   hasChromium,
   json,
-  launchBrowser,
-  openPage,
   SUCCESS,
-  storeSession,
   type ToastRule,
 } from "./support/browser";
+import { useBrowserSuite } from "./support/suite";
 
 /**
  * The characters list in Chromium against the real server (spec 2 "Characters and Groups",
@@ -65,25 +62,9 @@ async function cardPng(name: string, description: string, firstMessage: string):
 }
 
 describe.skipIf(!hasChromium)("characters list in Chromium", () => {
-  let server: Awaited<ReturnType<typeof startTestServer>> | undefined;
-  let browser: Browser | undefined;
+  const suite = useBrowserSuite({ env: { LLM_PROVIDER: "none" } });
 
-  beforeAll(async () => {
-    [server, browser] = await Promise.all([
-      startTestServer({ env: { LLM_PROVIDER: "none" } }),
-      launchBrowser(),
-    ]);
-  }, 120_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
-
-  const base = (): string => {
-    if (server === undefined) throw new Error("server did not start");
-    return server.url;
-  };
+  const base = (): string => suite.url;
 
   /** Calls the API as the given session (bearer token), returning the envelope. */
   const api = async <T extends Envelope>(session: LoginData, path: string, init: RequestInit = {}) => {
@@ -111,14 +92,8 @@ describe.skipIf(!hasChromium)("characters list in Chromium", () => {
   };
 
   /** Opens `path` in a new page signed in as `session`. */
-  const openSignedIn = async (session: LoginData, path: string): Promise<Page> => {
-    if (browser === undefined) throw new Error("browser did not start");
-    const page = await openPage(browser, { acceptDownloads: true });
-    await page.goto(`${base()}/maintenance`);
-    await storeSession(page, session);
-    await page.goto(`${base()}${path}`);
-    return page;
-  };
+  const openSignedIn = (session: LoginData, path: string): Promise<Page> =>
+    suite.openSignedIn(session, path, { context: { acceptDownloads: true } });
 
   const rows = (page: Page) => page.getByRole("tabpanel").locator("tbody tr");
   const rowOf = (page: Page, name: string) => rows(page).filter({ hasText: name });

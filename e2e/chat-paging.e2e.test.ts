@@ -1,11 +1,10 @@
 import { mkdirSync } from "node:fs";
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { HISTORY_PAGE_SIZE } from "../common/constants";
-import { startTestServer } from "../server/testing/server";
 import { DESKTOP, ensureCharacters, openChat, PHONE, signedInPage } from "./chat.helpers";
-import { closePage, hasChromium, launchBrowser } from "./support/browser";
+import { closePage, hasChromium } from "./support/browser";
 import { storeHistory } from "./support/history";
+import { useBrowserSuite } from "./support/suite";
 
 /**
  * Issue 6 acceptance "Paging test with 95 stored messages": the chat opens on the newest 10
@@ -20,17 +19,10 @@ import { storeHistory } from "./support/history";
 const STORED = 95;
 
 describe.skipIf(!hasChromium)("chat history paging in Chromium", () => {
-  let server: Awaited<ReturnType<typeof startTestServer>> | undefined;
-  let browser: Browser | undefined;
+  const suite = useBrowserSuite();
 
-  beforeAll(async () => {
+  beforeAll(() => {
     mkdirSync("test-results/screenshots", { recursive: true });
-    [server, browser] = await Promise.all([startTestServer(), launchBrowser()]);
-  }, 120_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
   });
 
   for (const [label, viewport] of [
@@ -38,7 +30,7 @@ describe.skipIf(!hasChromium)("chat history paging in Chromium", () => {
     ["desktop", DESKTOP],
   ] as const) {
     it(`${label}: scrolling up loads pages of 10 until the first of ${STORED} messages, no duplicate, no jump`, async () => {
-      if (server === undefined || browser === undefined) throw new Error("setup failed");
+      const { server, browser } = suite;
       const { url, db } = server;
       const { page, session } = await signedInPage(browser, url, viewport);
       const [character] = await ensureCharacters(page, 1);
@@ -164,7 +156,7 @@ describe.skipIf(!hasChromium)("chat history paging in Chromium", () => {
     }, 90_000);
 
     it(`${label}: reading up and down through 300 exchanges keeps at most 200 bubbles in the page`, async () => {
-      if (server === undefined || browser === undefined) throw new Error("setup failed");
+      const { server, browser } = suite;
       const { url, db } = server;
       const { page, session } = await signedInPage(browser, url, viewport);
       const [character] = await ensureCharacters(page, 1);

@@ -1,19 +1,11 @@
 import { mkdirSync } from "node:fs";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { ChatHistoryEntry } from "../common/api";
-import { startTestServer } from "../server/testing/server";
 import { DESKTOP, ensureCharacters, openChat, PHONE, signedInPage } from "./chat.helpers";
-import {
-  closePage,
-  expectToast,
-  hasChromium,
-  json,
-  launchBrowser,
-  SUCCESS,
-  toastWith,
-} from "./support/browser";
+import { closePage, expectToast, hasChromium, json, SUCCESS, toastWith } from "./support/browser";
 import { storeHistory } from "./support/history";
+import { useBrowserSuite } from "./support/suite";
 
 /**
  * Issue 6 "The chat screen, complete", point by point, in Chromium at 375x812 (phone) and
@@ -105,21 +97,14 @@ async function recordAppearance(page: Page, texts: string[]): Promise<void> {
 }
 
 describe.skipIf(!hasChromium)("the complete chat screen at 375x812 and 1280x800", () => {
-  let server: Awaited<ReturnType<typeof startTestServer>> | undefined;
-  let browser: Browser | undefined;
+  const suite = useBrowserSuite();
 
-  beforeAll(async () => {
+  beforeAll(() => {
     mkdirSync(SHOTS, { recursive: true });
-    [server, browser] = await Promise.all([startTestServer(), launchBrowser()]);
-  }, 120_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
   });
 
   const ctx = () => {
-    if (server === undefined || browser === undefined) throw new Error("setup failed");
+    const { server, browser } = suite;
     return { server, browser, url: server.url };
   };
 

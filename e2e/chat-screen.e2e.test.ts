@@ -1,7 +1,6 @@
 import { randomUUID } from "node:crypto";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer } from "../server/testing/server";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
 import {
   callApi,
   DESKTOP,
@@ -11,7 +10,8 @@ import {
   signedInPage,
   withoutBrowserSpeech,
 } from "./chat.helpers";
-import { closePage, expectToast, hasChromium, launchBrowser, SUCCESS } from "./support/browser";
+import { closePage, expectToast, hasChromium, SUCCESS } from "./support/browser";
+import { useBrowserSuite } from "./support/suite";
 
 /**
  * The chat screen in Chromium against the real server and the tiny model (spec 2 "Chat
@@ -20,20 +20,10 @@ import { closePage, expectToast, hasChromium, launchBrowser, SUCCESS } from "./s
  */
 
 describe.skipIf(!hasChromium)("chat screen in Chromium", () => {
-  let server: Awaited<ReturnType<typeof startTestServer>> | undefined;
-  let browser: Browser | undefined;
-
-  beforeAll(async () => {
-    [server, browser] = await Promise.all([startTestServer(), launchBrowser()]);
-  }, 120_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  const suite = useBrowserSuite();
 
   const ctx = () => {
-    if (server === undefined || browser === undefined) throw new Error("setup failed");
+    const { server, browser } = suite;
     return { server, browser, url: server.url };
   };
 

@@ -1,9 +1,8 @@
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { ChatHistoryEntry } from "../common/api";
-import { startTestServer } from "../server/testing/server";
 import { callApi, DESKTOP, ensureCharacters, openChat, PHONE, signedInPage } from "./chat.helpers";
-import { closePage, hasChromium, launchBrowser } from "./support/browser";
+import { closePage, hasChromium } from "./support/browser";
+import { useBrowserSuite } from "./support/suite";
 
 /**
  * Sending on the chat screen against the real server and the tiny model, with replies long
@@ -13,23 +12,10 @@ import { closePage, hasChromium, launchBrowser } from "./support/browser";
  */
 
 describe.skipIf(!hasChromium)("chat sending in Chromium", () => {
-  let server: Awaited<ReturnType<typeof startTestServer>> | undefined;
-  let browser: Browser | undefined;
-
-  beforeAll(async () => {
-    [server, browser] = await Promise.all([
-      startTestServer({ env: { LLM_MAX_TOKENS: "200" } }),
-      launchBrowser(),
-    ]);
-  }, 120_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  const suite = useBrowserSuite({ env: { LLM_MAX_TOKENS: "200" } });
 
   const ctx = () => {
-    if (server === undefined || browser === undefined) throw new Error("setup failed");
+    const { server, browser } = suite;
     return { server, browser, url: server.url };
   };
 

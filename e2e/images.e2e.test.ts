@@ -1,22 +1,14 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PhotoHistoryEntry } from "../common/api";
 import { type ImageDouble, startImageDouble } from "../server/testing/image-servers";
-import { startTestServer } from "../server/testing/server";
 import { callApi, DESKTOP, ensureCharacters, openChat, signedInPage } from "./chat.helpers";
-import {
-  closePage,
-  demoSession,
-  hasChromium,
-  launchBrowser,
-  openPage,
-  storeSession,
-  toastWith,
-} from "./support/browser";
+import { closePage, demoSession, hasChromium, openPage, storeSession, toastWith } from "./support/browser";
+import { useBrowserSuite } from "./support/suite";
 
 /**
  * Pictures and photos on the chat screen (issue 8) against the real server, an AUTOMATIC1111
@@ -27,8 +19,6 @@ import {
  */
 
 describe.skipIf(!hasChromium)("pictures and photos in Chromium", () => {
-  let server: Awaited<ReturnType<typeof startTestServer>> | undefined;
-  let browser: Browser | undefined;
   let double: ImageDouble | undefined;
   const jpegPath = path.join(os.tmpdir(), `img-e2e-${process.pid}.jpg`);
 
@@ -40,30 +30,26 @@ describe.skipIf(!hasChromium)("pictures and photos in Chromium", () => {
         .jpeg()
         .toBuffer(),
     );
-    [server, browser] = await Promise.all([
-      startTestServer({
-        env: {
-          IMAGE_PROVIDER: "automatic1111",
-          IMAGE_BASE_URL: double.baseUrl,
-          IMAGE_PORTRAIT_SIZE: "384x512",
-          IMAGE_LANDSCAPE_SIZE: "512x384",
-        },
-      }),
-      launchBrowser(["--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream"]),
-    ]);
   }, 120_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await server?.close();
     await double?.close();
     fs.rmSync(jpegPath, { force: true });
   });
 
+  const suite = useBrowserSuite({
+    env: () => ({
+      IMAGE_PROVIDER: "automatic1111",
+      IMAGE_BASE_URL: double?.baseUrl ?? "",
+      IMAGE_PORTRAIT_SIZE: "384x512",
+      IMAGE_LANDSCAPE_SIZE: "512x384",
+    }),
+    browserArgs: ["--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream"],
+  });
+
   const ctx = () => {
-    if (server === undefined || browser === undefined || double === undefined)
-      throw new Error("setup failed");
-    return { server, browser, double, url: server.url };
+    if (double === undefined) throw new Error("setup failed");
+    return { server: suite.server, browser: suite.browser, double, url: suite.url };
   };
 
   /** A demo user whose plan has il = '1', in the chat of their first character. */

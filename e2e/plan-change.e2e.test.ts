@@ -1,7 +1,6 @@
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Envelope, LoginData, SessionUser } from "../common/api";
-import { startTestServer } from "../server/testing/server";
 import {
   type StripeDouble,
   signedEvent,
@@ -9,7 +8,8 @@ import {
   TEST_STRIPE_KEY,
   TEST_WEBHOOK_SECRET,
 } from "../server/testing/stripe-server";
-import { closePage, hasChromium, launchBrowser, openPage, storeSession } from "./support/browser";
+import { closePage, hasChromium } from "./support/browser";
+import { useBrowserSuite } from "./support/suite";
 
 /**
  * A plan change seen by the SPA without signing out (issue 9), in Chromium against the real
@@ -25,65 +25,46 @@ const TIMEOUT = 90_000;
 const PRICE_BASIC = "price_basic_e2e";
 
 describe.skipIf(!hasChromium)("plan changes in the SPA", () => {
-  let server: Awaited<ReturnType<typeof startTestServer>> | undefined;
-  let browser: Browser | undefined;
   let stripe: StripeDouble | undefined;
 
   beforeAll(async () => {
     stripe = await startStripeDouble();
-    [server, browser] = await Promise.all([
-      startTestServer({
-        env: {
-          LLM_PROVIDER: "none",
-          STRIPE_SECRET_KEY: TEST_STRIPE_KEY,
-          STRIPE_WEBHOOK_SECRET: TEST_WEBHOOK_SECRET,
-          STRIPE_API_BASE: stripe.url,
-        },
-      }),
-      launchBrowser(),
-    ]);
-    await server.db
+  });
+
+  afterAll(async () => {
+    await stripe?.close();
+  });
+
+  const suite = useBrowserSuite({
+    env: () => ({
+      LLM_PROVIDER: "none",
+      STRIPE_SECRET_KEY: TEST_STRIPE_KEY,
+      STRIPE_WEBHOOK_SECRET: TEST_WEBHOOK_SECRET,
+      STRIPE_API_BASE: stripe?.url ?? "",
+    }),
+  });
+
+  beforeAll(async () => {
+    await suite.server.db
       .updateTable("plans")
       .set({ stripe_price_id: PRICE_BASIC })
       .where("name", "=", "Basic Plan")
       .execute();
-  }, 120_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-    await stripe?.close();
   });
 
-  const base = (): string => {
-    if (server === undefined) throw new Error("server did not start");
-    return server.url;
-  };
+  const base = (): string => suite.url;
 
-  const member = async (email: string): Promise<LoginData> => {
-    if (server === undefined) throw new Error("server did not start");
-    await server.createMember(email, "plan e2e password");
-    const answer = await fetch(`${base()}/api/auth/login`, {
-      method: "POST",
-      body: new URLSearchParams({ id: "", email, password: "plan e2e password" }),
+  const member = (email: string): Promise<LoginData> => suite.member(email, "plan e2e password");
+
+  const openSignedIn = (session: LoginData, path: string): Promise<Page> =>
+    suite.openSignedIn(session, path, {
+      // The hosted Stripe pages are not reachable here: answer them with a stand-in page.
+      beforeVisit: async (page) => {
+        await page.route(/^https:\/\/(checkout|billing)\.stripe\.test\//, (route) =>
+          route.fulfill({ status: 200, contentType: "text/html", body: "<h1>Stripe (test stand-in)</h1>" }),
+        );
+      },
     });
-    const envelope = (await answer.json()) as Envelope<LoginData>;
-    if (envelope.success !== 1 || envelope.data === undefined) throw new Error(envelope.message);
-    return envelope.data;
-  };
-
-  const openSignedIn = async (session: LoginData, path: string): Promise<Page> => {
-    if (browser === undefined) throw new Error("browser did not start");
-    const page = await openPage(browser);
-    // The hosted Stripe pages are not reachable here: answer them with a stand-in page.
-    await page.route(/^https:\/\/(checkout|billing)\.stripe\.test\//, (route) =>
-      route.fulfill({ status: 200, contentType: "text/html", body: "<h1>Stripe (test stand-in)</h1>" }),
-    );
-    await page.goto(`${base()}/maintenance`);
-    await storeSession(page, session);
-    await page.goto(`${base()}${path}`);
-    return page;
-  };
 
   const storedUser = (page: Page) =>
     page.evaluate(() => JSON.parse(localStorage.getItem("user") ?? "null") as SessionUser | null);
@@ -111,7 +92,7 @@ describe.skipIf(!hasChromium)("plan changes in the SPA", () => {
       });
 
       // Stripe confirms the payment with a signed webhook.
-      const plan = await server?.db
+      const plan = await suite.server.db
         .selectFrom("plans")
         .select("id")
         .where("name", "=", "Basic Plan")
@@ -172,8 +153,12 @@ describe.skipIf(!hasChromium)("plan changes in the SPA", () => {
 
       // An admin grants Premium through the admin API (e.g. bought on an external membership site).
       const admin = await member("granter@example.com");
-      await server?.db.updateTable("users").set({ role: "admin" }).where("id", "=", admin.user.id).execute();
-      const premium = await server?.db
+      await suite.server.db
+        .updateTable("users")
+        .set({ role: "admin" })
+        .where("id", "=", admin.user.id)
+        .execute();
+      const premium = await suite.server.db
         .selectFrom("plans")
         .selectAll()
         .where("name", "=", "Premium")

@@ -1,20 +1,18 @@
-import type { Browser, Locator, Page } from "playwright-core";
+import type { Locator, Page } from "playwright-core";
 import sharp from "sharp";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Envelope, LoginData, SessionUser } from "../common/api";
 import { APP_VERSION, PRODUCT_NAME } from "../common/constants";
-import { startTestServer } from "../server/testing/server";
 import {
   closePage,
   expectRed,
   expectToast,
   hasChromium,
-  launchBrowser,
-  openPage,
+  SIGNED_IN_WARNING,
   SUCCESS,
-  storeSession,
-  type ToastRule,
 } from "./support/browser";
+import { recordForms, sentForm } from "./support/forms";
+import { passwordLogin, useBrowserSuite } from "./support/suite";
 
 /**
  * Profile, signed-in password change, and the signed-in menu and footer in Chromium against
@@ -23,92 +21,17 @@ import {
 
 if (!hasChromium) console.warn("profile e2e skipped: /usr/bin/chromium does not exist");
 
-/** spec 8: warnings in the signed-in area sit bottom-right for 2 s. */
-const SIGNED_IN_WARNING: ToastRule = { type: "warning", x: "right", y: "bottom", durationMs: 2000 };
 const TIMEOUT = 90_000;
 
-/** Field name → text, or `file:<name>` for a file: what the page last sent as FormData, by path. */
-type SentForms = Record<string, Record<string, string>>;
-
-/**
- * Wraps the page's fetch to record the FormData bodies it sends (Chromium does not report
- * multipart bodies that hold a file to the test). Read them with `sentForm`.
- */
-function recordForms(page: Page): Promise<void> {
-  return page.evaluate(() => {
-    const store = window as unknown as { sentForms?: SentForms };
-    if (store.sentForms !== undefined) return;
-    const forms: SentForms = {};
-    store.sentForms = forms;
-    const original = window.fetch.bind(window);
-    window.fetch = (input: RequestInfo | URL, init?: RequestInit) => {
-      if (init?.body instanceof FormData) {
-        const href = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
-        const entries = [...init.body.entries()].map(([key, value]) => [
-          key,
-          typeof value === "string" ? value : `file:${value.name}`,
-        ]);
-        forms[new URL(href, window.location.href).pathname] = Object.fromEntries(entries);
-      }
-      return original(input, init);
-    };
-  });
-}
-
-/** The FormData last sent to `path` (see `recordForms`), or null. */
-function sentForm(page: Page, path: string): Promise<Record<string, string> | null> {
-  return page.evaluate(
-    (target) => (window as unknown as { sentForms?: SentForms }).sentForms?.[target] ?? null,
-    path,
-  );
-}
-
 describe.skipIf(!hasChromium)("profile and password in Chromium", () => {
-  let server: Awaited<ReturnType<typeof startTestServer>> | undefined;
-  let browser: Browser | undefined;
+  const suite = useBrowserSuite({ env: { LLM_PROVIDER: "none" } });
 
-  beforeAll(async () => {
-    [server, browser] = await Promise.all([
-      startTestServer({ env: { LLM_PROVIDER: "none" } }),
-      launchBrowser(),
-    ]);
-  }, 120_000);
+  const base = (): string => suite.url;
 
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
-
-  const base = (): string => {
-    if (server === undefined) throw new Error("server did not start");
-    return server.url;
-  };
-
-  const login = async (email: string, password: string): Promise<Envelope<LoginData>> => {
-    const answer = await fetch(`${base()}/api/auth/login`, {
-      method: "POST",
-      body: new URLSearchParams({ id: "", email, password }),
-    });
-    return (await answer.json()) as Envelope<LoginData>;
-  };
+  const login = (email: string, password: string) => passwordLogin(base(), email, password);
 
   /** A new member with a password (Free plan), signed in. */
-  const member = async (email: string, password: string): Promise<LoginData> => {
-    if (server === undefined) throw new Error("server did not start");
-    await server.createMember(email, password);
-    const envelope = await login(email, password);
-    if (envelope.success !== 1 || envelope.data === undefined) throw new Error(envelope.message);
-    return envelope.data;
-  };
-
-  const openSignedIn = async (session: LoginData, path: string): Promise<Page> => {
-    if (browser === undefined) throw new Error("browser did not start");
-    const page = await openPage(browser);
-    await page.goto(`${base()}/maintenance`);
-    await storeSession(page, session);
-    await page.goto(`${base()}${path}`);
-    return page;
-  };
+  const member = (email: string, password: string): Promise<LoginData> => suite.member(email, password);
 
   const field = (page: Page, label: string): Locator => page.getByLabel(label, { exact: true });
   const storedUser = (page: Page) =>
@@ -118,7 +41,7 @@ describe.skipIf(!hasChromium)("profile and password in Chromium", () => {
     "shows the profile, flags blank names with the 'Oops...' modal, saves name and photo and stores the new user",
     async () => {
       const session = await member("profile@example.com", "first password 1");
-      const page = await openSignedIn(session, "/user/profile");
+      const page = await suite.openSignedIn(session, "/user/profile");
       await page.getByRole("heading", { name: "My Profile" }).waitFor();
       await expect.poll(() => field(page, "Full Name").inputValue()).toBe("Test Member");
       expect(await field(page, "User Name").inputValue()).toBe("profile");
@@ -198,7 +121,7 @@ describe.skipIf(!hasChromium)("profile and password in Chromium", () => {
     "changes the password: required fields, the mismatch toast, the server's refusal, then success",
     async () => {
       const session = await member("password@example.com", "old password 123");
-      const page = await openSignedIn(session, "/user/change-password");
+      const page = await suite.openSignedIn(session, "/user/change-password");
       await page.getByRole("heading", { name: "Change Password" }).waitFor();
 
       // All blank: three red fields and nothing sent.
@@ -270,7 +193,7 @@ describe.skipIf(!hasChromium)("profile and password in Chromium", () => {
       };
       const phone = await register("Kitchen tablet");
       await register("Work phone");
-      const page = await openSignedIn(session, "/user/profile");
+      const page = await suite.openSignedIn(session, "/user/profile");
       const panel = page.getByRole("region", { name: "Signed-in devices" });
       const devices = panel.getByRole("list", { name: "Signed-in devices" });
       await devices.getByRole("listitem").filter({ hasText: "Kitchen tablet" }).waitFor();
@@ -305,7 +228,7 @@ describe.skipIf(!hasChromium)("profile and password in Chromium", () => {
     "slides the signed-in menu over 0.3 s, follows its entries, shows the footer and logs out",
     async () => {
       const session = await member("menu@example.com", "menu password 1");
-      const page = await openSignedIn(session, "/characters/list");
+      const page = await suite.openSignedIn(session, "/characters/list");
       await page.getByRole("heading", { name: "My Characters" }).waitFor();
 
       const footer = page.getByRole("contentinfo");

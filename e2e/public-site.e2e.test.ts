@@ -1,7 +1,6 @@
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startMailCatcher } from "../server/testing/mail";
-import { startTestServer } from "../server/testing/server";
 import {
   closePage,
   demoSession,
@@ -9,7 +8,6 @@ import {
   expectToast,
   hasChromium,
   json,
-  launchBrowser,
   openPage,
   PUBLIC_WARNING,
   SUCCESS,
@@ -17,6 +15,7 @@ import {
   takeCspViolations,
   toastWith,
 } from "./support/browser";
+import { useBrowserSuite } from "./support/suite";
 
 /**
  * The public site in Chromium against the real server (spec 2, 4, 5, 8): the shared layout,
@@ -28,30 +27,21 @@ import {
 if (!hasChromium) console.warn("public site e2e skipped: /usr/bin/chromium does not exist");
 
 describe.skipIf(!hasChromium)("public site in Chromium", () => {
-  let server: Awaited<ReturnType<typeof startTestServer>> | undefined;
   let mail: Awaited<ReturnType<typeof startMailCatcher>> | undefined;
-  let browser: Browser | undefined;
 
   beforeAll(async () => {
     mail = await startMailCatcher();
-    [server, browser] = await Promise.all([
-      startTestServer({ env: { LLM_PROVIDER: "none", SMTP_URL: mail.smtpUrl } }),
-      launchBrowser(),
-    ]);
-  }, 120_000);
+  });
 
   afterAll(async () => {
-    await browser?.close();
-    await server?.close();
     await mail?.close();
   });
 
-  const base = (): string => {
-    if (server === undefined) throw new Error("server did not start");
-    return server.url;
-  };
+  const suite = useBrowserSuite({ env: () => ({ LLM_PROVIDER: "none", SMTP_URL: mail?.smtpUrl ?? "" }) });
+
+  const base = (): string => suite.url;
   const open = (options?: Parameters<typeof openPage>[1]): Promise<Page> => {
-    if (browser === undefined) throw new Error("browser did not start");
+    const { browser } = suite;
     return openPage(browser, options);
   };
   const catcher = () => {

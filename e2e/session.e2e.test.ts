@@ -1,15 +1,15 @@
-import type { Browser, Page, Route } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
 import type { ChatHistoryEntry, ChatProfileInfo, LoginData } from "../common/api";
-import { startTestServer } from "../server/testing/server";
 import {
   CHROMIUM,
   demoSession,
   expectToast,
   hasChromium,
   installToastRecorder,
-  launchBrowser,
+  json,
 } from "./support/browser";
+import { useBrowserSuite } from "./support/suite";
 
 /**
  * Session and error rules of the SPA in a real browser against the real server (spec 4, 5, 8):
@@ -19,30 +19,13 @@ import {
 
 if (!hasChromium) console.warn(`session e2e skipped: ${CHROMIUM} does not exist`);
 
-const json = (route: Route, status: number, body: unknown) =>
-  route.fulfill({ status, contentType: "application/json", body: JSON.stringify(body) });
-
 describe.skipIf(!hasChromium)("session and errors in Chromium", () => {
-  let server: Awaited<ReturnType<typeof startTestServer>> | undefined;
-  let browser: Browser | undefined;
+  const suite = useBrowserSuite();
 
-  beforeAll(async () => {
-    server = await startTestServer();
-    browser = await launchBrowser();
-  }, 120_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
-
-  const base = (): string => {
-    if (server === undefined) throw new Error("server did not start");
-    return server.url;
-  };
+  const base = (): string => suite.url;
 
   const newPage = async (): Promise<Page> => {
-    if (browser === undefined) throw new Error("browser did not start");
+    const { browser } = suite;
     const context = await browser.newContext({ viewport: { width: 1024, height: 800 } });
     await installToastRecorder(context);
     const page = await context.newPage();

@@ -1,8 +1,7 @@
 import { OAuth2Server } from "oauth2-mock-server";
-import type { Browser, BrowserContextOptions, Page } from "playwright-core";
+import type { BrowserContextOptions, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startMailCatcher } from "../server/testing/mail";
-import { startTestServer } from "../server/testing/server";
 import {
   closePage,
   expectRed,
@@ -10,12 +9,12 @@ import {
   hasChromium,
   json,
   LOGIN_SUCCESS,
-  launchBrowser,
   openPage,
   PUBLIC_WARNING,
   SUCCESS,
   toastWith,
 } from "./support/browser";
+import { useBrowserSuite } from "./support/suite";
 
 /**
  * Every sign-in route and the account recovery in Chromium against the real server (spec 2
@@ -31,9 +30,7 @@ if (!hasChromium) console.warn("sign-in e2e skipped: /usr/bin/chromium does not 
 const PUBLIC_URL = "http://companion.test";
 
 describe.skipIf(!hasChromium)("sign-in and account recovery in Chromium", () => {
-  let server: Awaited<ReturnType<typeof startTestServer>> | undefined;
   let mail: Awaited<ReturnType<typeof startMailCatcher>> | undefined;
-  let browser: Browser | undefined;
   const provider = new OAuth2Server();
   /** What the provider's userinfo answers for the next sign-in. */
   let identity: Record<string, unknown> = {};
@@ -44,39 +41,35 @@ describe.skipIf(!hasChromium)("sign-in and account recovery in Chromium", () => 
     provider.service.on("beforeUserinfo", (response: { body: unknown }) => {
       response.body = identity;
     });
-    const issuer = provider.issuer.url ?? "";
     mail = await startMailCatcher();
-    [server, browser] = await Promise.all([
-      startTestServer({
-        env: {
-          LLM_PROVIDER: "none",
-          SMTP_URL: mail.smtpUrl,
-          PUBLIC_URL,
-          OAUTH_YOUTUBE_CLIENT_ID: "companion-client",
-          OAUTH_YOUTUBE_CLIENT_SECRET: "companion-secret",
-          OAUTH_YOUTUBE_AUTHORIZE_URL: `${issuer}/authorize`,
-          OAUTH_YOUTUBE_TOKEN_URL: `${issuer}/token`,
-          OAUTH_YOUTUBE_USERINFO_URL: `${issuer}/userinfo`,
-        },
-      }),
-      launchBrowser(),
-    ]);
-  }, 120_000);
+  });
 
   afterAll(async () => {
-    await browser?.close();
-    await server?.close();
     await mail?.close();
     await provider.stop();
   });
 
-  const base = (): string => {
-    if (server === undefined) throw new Error("server did not start");
-    return server.url;
-  };
+  const suite = useBrowserSuite({
+    env: () => {
+      const issuer = provider.issuer.url ?? "";
+      return {
+        LLM_PROVIDER: "none",
+        SMTP_URL: mail?.smtpUrl ?? "",
+        PUBLIC_URL,
+        OAUTH_YOUTUBE_CLIENT_ID: "companion-client",
+        OAUTH_YOUTUBE_CLIENT_SECRET: "companion-secret",
+        OAUTH_YOUTUBE_AUTHORIZE_URL: `${issuer}/authorize`,
+        OAUTH_YOUTUBE_TOKEN_URL: `${issuer}/token`,
+        OAUTH_YOUTUBE_USERINFO_URL: `${issuer}/userinfo`,
+      };
+    },
+  });
+
+  const base = (): string => suite.url;
+
   /** A page whose visits to the public address land on the test server. */
   const open = async (options?: BrowserContextOptions): Promise<Page> => {
-    if (browser === undefined) throw new Error("browser did not start");
+    const { browser } = suite;
     const page = await openPage(browser, options);
     await page.context().route(`${PUBLIC_URL}/**`, (route) => {
       const url = new URL(route.request().url());
@@ -273,7 +266,7 @@ describe.skipIf(!hasChromium)("sign-in and account recovery in Chromium", () => 
 
   it("device login runs by itself for a CompanionDevice/<id> user agent", async () => {
     // Guests get no devices (issue 13): a member registers one.
-    await server?.createMember("device-e2e@example.com", "device password 1");
+    await suite.server.createMember("device-e2e@example.com", "device password 1");
     const signedIn = await fetch(`${base()}/api/auth/login`, {
       method: "POST",
       body: new URLSearchParams({ email: "device-e2e@example.com", password: "device password 1" }),

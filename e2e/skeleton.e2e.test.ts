@@ -1,8 +1,8 @@
 import { mkdirSync } from "node:fs";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer } from "../server/testing/server";
-import { CHROMIUM, hasChromium, launchBrowser } from "./support/browser";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { CHROMIUM, hasChromium } from "./support/browser";
+import { useBrowserSuite } from "./support/suite";
 
 /**
  * The walking skeleton in a real browser against the real server (built SPA, SQLite, the
@@ -52,23 +52,12 @@ function normalise(text: string): string {
 }
 
 describe.skipIf(!hasChromium)("walking skeleton in Chromium", () => {
-  let server: Awaited<ReturnType<typeof startTestServer>> | undefined;
-  let browser: Browser | undefined;
-
-  beforeAll(async () => {
-    server = await startTestServer();
-    browser = await launchBrowser();
-  }, 120_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  const suite = useBrowserSuite();
 
   it(
     "demo login, pick a preset, chat with it and keep the chat after a reload",
     async () => {
-      if (server === undefined || browser === undefined) throw new Error("setup failed");
+      const { server, browser } = suite;
       const page = await browser.newPage({ viewport: { width: 1024, height: 800 } });
       page.on("pageerror", (error) => console.error("[page error]", error.message));
       page.on("console", (message) => {

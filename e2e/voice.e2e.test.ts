@@ -1,15 +1,15 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EspeakTts } from "../server/providers/tts/espeak";
 import { wavFile } from "../server/testing/audio";
 import { startScriptedCompletions } from "../server/testing/completions-server";
-import { startTestServer } from "../server/testing/server";
 import { startTranscriptionDouble } from "../server/testing/voice-servers";
 import { DESKTOP, ensureCharacters, openChat, signedInPage } from "./chat.helpers";
-import { CHROMIUM, closePage, hasChromium, launchBrowser } from "./support/browser";
+import { closePage, hasChromium } from "./support/browser";
+import { useBrowserSuite } from "./support/suite";
 
 /**
  * Hands-free voice chat in Chromium with a fake microphone (issue 7 acceptance): the microphone
@@ -46,8 +46,6 @@ async function recordAudio(page: Page): Promise<void> {
 const played = (page: Page) => page.evaluate(() => (window as unknown as { __audio: Played }).__audio);
 
 describe.skipIf(!hasChromium)("voice chat in Chromium with a fake microphone", () => {
-  let server: Awaited<ReturnType<typeof startTestServer>> | undefined;
-  let browser: Browser | undefined;
   let stt: Awaited<ReturnType<typeof startTranscriptionDouble>> | undefined;
   let llm: Awaited<ReturnType<typeof startScriptedCompletions>> | undefined;
   let wavPath = "";
@@ -69,34 +67,32 @@ describe.skipIf(!hasChromium)("voice chat in Chromium with a fake microphone", (
       call.file.readUInt32BE(0) === 0x1a45dfa3 && call.file.length > 2000 ? SAID : "",
     );
     llm = await startScriptedCompletions(() => REPLY);
-    [server, browser] = await Promise.all([
-      startTestServer({
-        env: {
-          LLM_PROVIDER: "openai",
-          LLM_BASE_URL: `${llm.baseUrl}`,
-          LLM_MODEL: "scripted",
-          TTS_PROVIDER: "espeak",
-          STT_BASE_URL: `${stt.url}/v1`,
-        },
-      }),
-      launchBrowser([
-        "--use-fake-ui-for-media-stream",
-        "--use-fake-device-for-media-stream",
-        `--use-file-for-fake-audio-capture=${wavPath}`,
-      ]),
-    ]);
   }, 120_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await server?.close();
     await stt?.close();
     await llm?.close();
     if (wavPath) fs.rmSync(path.dirname(wavPath), { recursive: true, force: true });
   });
 
+  const suite = useBrowserSuite({
+    env: () => ({
+      LLM_PROVIDER: "openai",
+      LLM_BASE_URL: `${llm?.baseUrl}`,
+      LLM_MODEL: "scripted",
+      TTS_PROVIDER: "espeak",
+      STT_BASE_URL: `${stt?.url}/v1`,
+    }),
+    browserArgs: () => [
+      "--use-fake-ui-for-media-stream",
+      "--use-fake-device-for-media-stream",
+      `--use-file-for-fake-audio-capture=${wavPath}`,
+    ],
+  });
+
   it("speak, silence, the message is sent, the reply's audio plays, listening resumes", async () => {
-    if (!server || !browser || !stt) throw new Error("setup failed");
+    if (!stt) throw new Error("setup failed");
+    const { server, browser } = suite;
     const { page } = await signedInPage(browser, server.url, DESKTOP);
     await recordAudio(page);
     const [character] = await ensureCharacters(page, 1);
@@ -176,7 +172,7 @@ describe.skipIf(!hasChromium)("voice chat in Chromium with a fake microphone", (
   }, 120_000);
 
   it("the character form's voice preview: stop image while the sample loads and plays, play again at its end", async () => {
-    if (!server || !browser) throw new Error("setup failed");
+    const { server, browser } = suite;
     const { page } = await signedInPage(browser, server.url, DESKTOP);
     await recordAudio(page);
     await page.goto(`${server.url}/characters/add`);
@@ -198,7 +194,7 @@ describe.skipIf(!hasChromium)("voice chat in Chromium with a fake microphone", (
   }, 60_000);
 
   it("the browser's own recognition: silence ends it, censored words come in full, nothing heard sends 'listening'", async () => {
-    if (!server || !browser) throw new Error("setup failed");
+    const { server, browser } = suite;
     const { page } = await signedInPage(browser, server.url, DESKTOP);
     // Chromium's recogniser needs Google's online service, which a test cannot reach: a stand-in
     // with the Web Speech API's shape hears a censored sentence once, then nothing (no-speech).

@@ -157,6 +157,8 @@ export interface ToastRule {
 }
 
 export const PUBLIC_WARNING: ToastRule = { type: "warning", x: "right", y: "bottom", durationMs: 3000 };
+/** spec 8: warnings in the signed-in area sit bottom-right for 2 s. */
+export const SIGNED_IN_WARNING: ToastRule = { type: "warning", x: "right", y: "bottom", durationMs: 2000 };
 export const SUCCESS: ToastRule = { type: "success", x: "right", y: "top", durationMs: 2000 };
 export const LOGIN_SUCCESS: ToastRule = { type: "success", x: "right", y: "top", durationMs: 4000 };
 

@@ -2,9 +2,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { type App, buildApp } from "../app";
-import { loadConfig } from "../env";
 import type { LlmProvider } from "../providers/llm/llm";
-import { createTestDatabase, type TestApp } from "./server";
+import { createTestDatabase, type TestApp, testConfig } from "./server";
 
 /** Gives a user the plan flags of pictures (il = '1') and, optionally, uncensored pictures. */
 export async function allowPictures(app: TestApp | App, userId: string, uncensored = false): Promise<void> {
@@ -32,21 +31,7 @@ export async function restartableData(
       : { url: "", drop: async () => {} };
   return {
     dataDir,
-    start: () =>
-      buildApp(
-        loadConfig({
-          DATA_DIR: dataDir,
-          DATABASE_URL: databaseUrl,
-          LOG_LEVEL: "silent",
-          LLM_PROVIDER: "none",
-          TTS_PROVIDER: "none",
-          PORT: "0",
-          HOST: "127.0.0.1",
-          RATE_LIMIT_ENABLED: "0",
-          ...env,
-        }),
-        { llm },
-      ),
+    start: () => buildApp(testConfig(dataDir, databaseUrl, env), { llm }),
     async dispose() {
       await drop();
       fs.rmSync(dataDir, { recursive: true, force: true });

@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { type App, buildApp } from "../app";
-import { loadConfig } from "../env";
+import { type AppConfig, loadConfig } from "../env";
 import type { LlmProvider } from "../providers/llm/llm";
 
 /** The tiny real GGUF model shipped beside the project (../shared/models). */
@@ -44,6 +44,31 @@ export async function createTestDatabase(prefix: string): Promise<{ url: string;
 }
 
 /**
+ * The settings every test app starts from: data in `dataDir`, the database at `databaseUrl`
+ * (empty: SQLite in `dataDir`), silent logs, no model, no speech, no rate limits, any free port;
+ * `env` on top.
+ * @throws Error (from loadConfig) when `env` holds an invalid setting.
+ */
+export function testConfig(
+  dataDir: string,
+  databaseUrl: string,
+  env: Record<string, string> = {},
+): AppConfig {
+  return loadConfig({
+    DATA_DIR: dataDir,
+    DATABASE_URL: databaseUrl,
+    LOG_LEVEL: "silent",
+    LLM_PROVIDER: "none",
+    // Spoken replies cost CPU in every chat test: on only where a test asks (TTS_PROVIDER=espeak).
+    TTS_PROVIDER: "none",
+    PORT: "0",
+    HOST: "127.0.0.1",
+    RATE_LIMIT_ENABLED: "0",
+    ...env,
+  });
+}
+
+/**
  * Builds a server on a temporary data directory.
  * @param options.dialect "postgres" creates a fresh database on TEST_DATABASE_URL's server.
  * @param options.llm provider to use; default: none configured (LLM_PROVIDER=none).
@@ -57,19 +82,7 @@ export async function createTestApp(
     options.dialect === "postgres"
       ? await createTestDatabase("companion_test")
       : { url: "", drop: async () => {} };
-  const config = loadConfig({
-    DATA_DIR: dataDir,
-    DATABASE_URL: databaseUrl,
-    LOG_LEVEL: "silent",
-    LLM_PROVIDER: "none",
-    // Spoken replies cost CPU in every chat test: on only where a test asks (TTS_PROVIDER=espeak).
-    TTS_PROVIDER: "none",
-    PORT: "0",
-    HOST: "127.0.0.1",
-    RATE_LIMIT_ENABLED: "0",
-    ...options.env,
-  });
-  const app = await buildApp(config, { llm: options.llm });
+  const app = await buildApp(testConfig(dataDir, databaseUrl, options.env), { llm: options.llm });
   return {
     ...app,
     dataDir,
