@@ -27,9 +27,13 @@ function sheets(dir: string): string[] {
 
 /** The sheet with comments removed and, in the base sheet, the token blocks blanked (lines kept). */
 function checkedText(path: string): string {
-  let text = readFileSync(path, "utf8").replace(/\/\*[\s\S]*?\*\//g, (comment) => comment.replace(/[^\n]/g, " "));
+  let text = readFileSync(path, "utf8").replace(/\/\*[\s\S]*?\*\//g, (comment) =>
+    comment.replace(/[^\n]/g, " "),
+  );
   if (path === BASE) {
-    text = text.replace(/^(?::root|html\.theme-dark) \{[\s\S]*?^\}/gm, (block) => block.replace(/[^\n]/g, " "));
+    text = text.replace(/^(?::root|html\.theme-dark) \{[\s\S]*?^\}/gm, (block) =>
+      block.replace(/[^\n]/g, " "),
+    );
   }
   return text;
 }
