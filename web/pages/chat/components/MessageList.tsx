@@ -231,12 +231,13 @@ export function MessageList(props: MessageListProps) {
     if (element.scrollHeight <= element.clientHeight + LOAD_EARLIER_PX) requestEarlier();
   }, [bubbleCount, isLoading, requestEarlier]);
 
-  const onScroll = () => {
-    const element = container.current;
-    if (element === null) return;
+  /**
+   * Shows REVEAL_ROWS of the bubbles waiting below when the rendered end is within
+   * SHOW_LATER_PX of the view, dropping as many above (MAX_RENDERED) without moving what is in
+   * view. @returns the view's distance from the bottom, pixels.
+   */
+  const showLaterIfNear = (element: HTMLDivElement): number => {
     const fromBottom = element.scrollHeight - element.scrollTop - element.clientHeight;
-    followBottom.current = fromBottom < STICK_TO_BOTTOM_PX && below === 0;
-    setShowJump(fromBottom > SCROLL_BUTTON_THRESHOLD_PX || below > 0);
     if (below > 0 && fromBottom < SHOW_LATER_PX) {
       const nextBelow = Math.max(0, below - REVEAL_ROWS);
       const nextHidden = Math.max(hidden, rows.length - nextBelow - MAX_RENDERED);
@@ -250,6 +251,23 @@ export function MessageList(props: MessageListProps) {
       }
       setHiddenBelow(nextBelow);
     }
+    return fromBottom;
+  };
+
+  // A scroll that arrived while the previous reveal was still being rendered saw the old rows:
+  // check again once they are in the page, so reading down never stalls at the rendered end.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: re-check after each change of the window
+  useEffect(() => {
+    const element = container.current;
+    if (element !== null && below > 0 && !followBottom.current) showLaterIfNear(element);
+  }, [below, hidden]);
+
+  const onScroll = () => {
+    const element = container.current;
+    if (element === null) return;
+    const fromBottom = showLaterIfNear(element);
+    followBottom.current = fromBottom < STICK_TO_BOTTOM_PX && below === 0;
+    setShowJump(fromBottom > SCROLL_BUTTON_THRESHOLD_PX || below > 0);
     // Trim only once the list rests at the very bottom (not during a smooth scroll to it).
     if (fromBottom < 2 && below === 0 && rows.length - hidden > MAX_RENDERED_AT_BOTTOM) {
       trimmed.current = true;
