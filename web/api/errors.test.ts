@@ -17,10 +17,11 @@ describe("ApiError (issue 14 error contract)", () => {
     });
   });
 
-  it("leaves out a code the client does not know and falls back to the given message", () => {
-    const envelope = { success: 0, message: "", code: "made_up" } as unknown as Parameters<
-      typeof ApiError.fromEnvelope
-    >[0];
+  it("keeps a code newer than the bundle, leaves out one that is not a string, falls back to the given message", () => {
+    type Sent = Parameters<typeof ApiError.fromEnvelope>[0];
+    const newer = { success: 0, message: "", code: "made_up" } as unknown as Sent;
+    expect(ApiError.fromEnvelope(newer, undefined, "Request failed").code).toBe("made_up");
+    const envelope = { success: 0, message: "", code: 42 } as unknown as Sent;
     const error = ApiError.fromEnvelope(envelope, undefined, "Request failed");
     expect(error.code).toBeUndefined();
     expect(error.message).toBe("Request failed");

@@ -1,5 +1,5 @@
 import type { Envelope } from "../../common/api";
-import { type ErrorCode, isErrorCode } from "../../common/errors";
+import type { ErrorCode } from "../../common/errors";
 
 /**
  * Why an API call failed:
@@ -10,12 +10,19 @@ import { type ErrorCode, isErrorCode } from "../../common/errors";
  */
 export type ApiErrorKind = "envelope" | "network" | "session" | "maintenance";
 
+/** A code of `common/errors.ts`, or one this bundle does not know yet (kept as a string). */
+export type ApiErrorCode = ErrorCode | (string & {});
+
 /** What an `ApiError` knows besides its message and kind. */
 export interface ApiErrorDetails {
   /** The HTTP status, when an answer arrived. */
   status?: number;
-  /** The stable code of the failure envelope (issue 14 error contract), when the server sent one. */
-  code?: ErrorCode;
+  /**
+   * The stable code of the failure envelope (issue 14 error contract), when the server sent one.
+   * A server newer than this bundle may send a code not in `ErrorCode`; it is kept as sent (the
+   * client does not ship the server's code table: it only compares against codes it acts on).
+   */
+  code?: ApiErrorCode;
   /** The in-app page the failure envelope points to (e.g. the pricing page), when there is one. */
   page?: string;
 }
@@ -26,7 +33,7 @@ export interface ApiErrorDetails {
  */
 export class ApiError extends Error {
   readonly status?: number;
-  readonly code?: ErrorCode;
+  readonly code?: ApiErrorCode;
   readonly page?: string;
 
   constructor(
@@ -43,7 +50,8 @@ export class ApiError extends Error {
 
   /**
    * The error of a failure envelope `{success: 0, message, code?, page?}` answered with HTTP
-   * `status`: kind `envelope`, or `kind` when given (401/503). An unknown `code` is left out.
+   * `status`: kind `envelope`, or `kind` when given (401/503). A `code` or `page` that is not a
+   * non-empty string is left out.
    */
   static fromEnvelope(
     envelope: Envelope | null,
@@ -55,7 +63,7 @@ export class ApiError extends Error {
     const page: unknown = envelope?.page;
     return new ApiError(envelope?.message || fallback, kind, {
       status,
-      code: isErrorCode(code) ? code : undefined,
+      code: typeof code === "string" && code !== "" ? code : undefined,
       page: typeof page === "string" && page !== "" ? page : undefined,
     });
   }
