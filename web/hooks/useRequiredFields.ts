@@ -7,6 +7,11 @@ export interface RequiredFields<K extends string> {
   setValue: (name: K, value: string) => void;
   /** Flags every blank field; true when none is blank (then the form may be sent). */
   validate: () => boolean;
+  /**
+   * The props of one field's input (`TextField`, `TextAreaField`, `SelectField`,
+   * `CountedTextArea`): its value, its flag and a change handler that sets it.
+   */
+  bind: (name: K) => { value: string; invalid: boolean; onChange: (value: string) => void };
   /** Back to the initial values with nothing flagged (spec 2: the contact form is cleared after sending). */
   reset: () => void;
 }
@@ -44,5 +49,11 @@ export function useRequiredFields<K extends string>(initial: Record<K, string>):
     setTouched({});
   }, [initialValues]);
 
-  return { values, invalid, setValue, validate, reset };
+  const bind = (name: K) => ({
+    value: values[name],
+    invalid: invalid[name],
+    onChange: (value: string) => setValue(name, value),
+  });
+
+  return { values, invalid, setValue, validate, reset, bind };
 }

@@ -30,33 +30,10 @@ export function ContactPage() {
       <h1>Contact us</h1>
       <p className="public-page__lead">Questions, ideas or trouble? Write to us and we answer by e-mail.</p>
       <form className="form card public-form" onSubmit={submit} noValidate aria-label="Contact">
-        <TextField
-          label="Name"
-          autoComplete="name"
-          value={fields.values.name}
-          invalid={fields.invalid.name}
-          onChange={(value) => fields.setValue("name", value)}
-        />
-        <TextField
-          label="Email"
-          type="email"
-          autoComplete="email"
-          value={fields.values.email}
-          invalid={fields.invalid.email}
-          onChange={(value) => fields.setValue("email", value)}
-        />
-        <TextField
-          label="Subject"
-          value={fields.values.subject}
-          invalid={fields.invalid.subject}
-          onChange={(value) => fields.setValue("subject", value)}
-        />
-        <TextAreaField
-          label="Message"
-          value={fields.values.message}
-          invalid={fields.invalid.message}
-          onChange={(value) => fields.setValue("message", value)}
-        />
+        <TextField label="Name" autoComplete="name" {...fields.bind("name")} />
+        <TextField label="Email" type="email" autoComplete="email" {...fields.bind("email")} />
+        <TextField label="Subject" {...fields.bind("subject")} />
+        <TextAreaField label="Message" {...fields.bind("message")} />
         <button
           type="submit"
           className="button button--primary button--block"

@@ -33,14 +33,7 @@ export function FreeChatPage() {
         <li>Once the code is verified, you receive your login details by e-mail.</li>
       </ol>
       <form className="form card public-form" onSubmit={submit} noValidate aria-label="Free subscription">
-        <TextField
-          label="Email"
-          type="email"
-          autoComplete="email"
-          value={fields.values.email}
-          invalid={fields.invalid.email}
-          onChange={(value) => fields.setValue("email", value)}
-        />
+        <TextField label="Email" type="email" autoComplete="email" {...fields.bind("email")} />
         <button
           type="submit"
           className="button button--primary button--block"

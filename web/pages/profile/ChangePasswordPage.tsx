@@ -23,7 +23,7 @@ export function ChangePasswordPage() {
   const change = useChangePassword();
   const required = useRequiredFields({ current: "", password: "", retyped: "" });
   const [done, setDone] = useState(false);
-  const { values, invalid, setValue } = required;
+  const { values, bind } = required;
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
@@ -54,25 +54,14 @@ export function ChangePasswordPage() {
           <TextField
             label="Current Password"
             type="password"
-            value={values.current}
-            onChange={(value) => setValue("current", value)}
-            invalid={invalid.current}
+            {...bind("current")}
             autoComplete="current-password"
           />
-          <TextField
-            label="New Password"
-            type="password"
-            value={values.password}
-            onChange={(value) => setValue("password", value)}
-            invalid={invalid.password}
-            autoComplete="new-password"
-          />
+          <TextField label="New Password" type="password" {...bind("password")} autoComplete="new-password" />
           <TextField
             label="ReTyped Password"
             type="password"
-            value={values.retyped}
-            onChange={(value) => setValue("retyped", value)}
-            invalid={invalid.retyped}
+            {...bind("retyped")}
             autoComplete="new-password"
           />
           <FormActions

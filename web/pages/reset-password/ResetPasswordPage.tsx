@@ -41,17 +41,13 @@ export function ResetPasswordPage() {
           type="password"
           autoComplete="new-password"
           autoFocus
-          value={fields.values.npassword}
-          invalid={fields.invalid.npassword}
-          onChange={(value) => fields.setValue("npassword", value)}
+          {...fields.bind("npassword")}
         />
         <TextField
           label="Confirm Password"
           type="password"
           autoComplete="new-password"
-          value={fields.values.rtpassword}
-          invalid={fields.invalid.rtpassword}
-          onChange={(value) => fields.setValue("rtpassword", value)}
+          {...fields.bind("rtpassword")}
         />
         <button
           type="submit"

@@ -64,7 +64,7 @@ export function CharacterForm({ character }: CharacterFormProps) {
 
   const showPhoto = user?.pl === "1";
   const showAppearance = user?.il === "1";
-  const { values, invalid, setValue } = required;
+  const { values, invalid, setValue, bind } = required;
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
@@ -106,20 +106,8 @@ export function CharacterForm({ character }: CharacterFormProps) {
           onChange={setPhoto}
         />
       )}
-      <TextField
-        label="Name"
-        value={values.name}
-        onChange={(value) => setValue("name", value)}
-        invalid={invalid.name}
-      />
-      <SelectField
-        label="Sex"
-        value={values.sex}
-        options={SEX_OPTIONS}
-        placeholder="Select sex"
-        onChange={(value) => setValue("sex", value)}
-        invalid={invalid.sex}
-      />
+      <TextField label="Name" {...bind("name")} />
+      <SelectField label="Sex" {...bind("sex")} options={SEX_OPTIONS} placeholder="Select sex" />
       <div className="voice-row">
         <SelectField
           label="Voice"
@@ -140,23 +128,14 @@ export function CharacterForm({ character }: CharacterFormProps) {
       </div>
       <SelectField
         label="Language"
-        value={values.language}
+        {...bind("language")}
         options={(languages.data ?? []).map((language) => ({
           value: language.languageUUID,
           label: language.languageName,
         }))}
         placeholder={languages.isLoading ? "Loading languages..." : "Select a language"}
-        onChange={(value) => setValue("language", value)}
-        invalid={invalid.language}
       />
-      <CountedTextArea
-        label="Backstory"
-        value={values.backstory}
-        onChange={(value) => setValue("backstory", value)}
-        maxLength={BACKSTORY_MAX_LENGTH}
-        invalid={invalid.backstory}
-        rows={7}
-      />
+      <CountedTextArea label="Backstory" {...bind("backstory")} maxLength={BACKSTORY_MAX_LENGTH} rows={7} />
       <CountedTextArea
         label="Greeting"
         value={greeting}

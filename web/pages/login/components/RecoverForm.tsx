@@ -22,15 +22,7 @@ export function RecoverForm({ busy, onSubmit, onBackToLogin }: RecoverFormProps)
     <form className="form" onSubmit={submit} noValidate aria-label="Recover Password">
       <h1 className="form__title">Recover Password</h1>
       <p className="form__lead">Enter your email and we will send you a link to reset your password.</p>
-      <TextField
-        label="Email"
-        type="email"
-        autoComplete="email"
-        autoFocus
-        value={fields.values.email}
-        invalid={fields.invalid.email}
-        onChange={(value) => fields.setValue("email", value)}
-      />
+      <TextField label="Email" type="email" autoComplete="email" autoFocus {...fields.bind("email")} />
       <button type="submit" className="button button--primary button--block" disabled={busy} aria-busy={busy}>
         {busy ? "Sending..." : "Submit"}
       </button>

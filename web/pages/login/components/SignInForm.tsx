@@ -27,22 +27,12 @@ export function SignInForm({ busy, onSubmit, onForgotPassword }: SignInFormProps
   return (
     <form className="form" onSubmit={submit} noValidate aria-label="Member Sign in">
       <h1 className="form__title">Member Sign in</h1>
-      <TextField
-        label="Email"
-        type="email"
-        autoComplete="email"
-        autoFocus
-        value={fields.values.email}
-        invalid={fields.invalid.email}
-        onChange={(value) => fields.setValue("email", value)}
-      />
+      <TextField label="Email" type="email" autoComplete="email" autoFocus {...fields.bind("email")} />
       <TextField
         label="Password"
         type="password"
         autoComplete="current-password"
-        value={fields.values.password}
-        invalid={fields.invalid.password}
-        onChange={(value) => fields.setValue("password", value)}
+        {...fields.bind("password")}
       />
       <button type="submit" className="button button--primary button--block" disabled={busy} aria-busy={busy}>
         {busy ? "Signing in..." : "Login"}

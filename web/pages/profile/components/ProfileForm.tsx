@@ -30,7 +30,7 @@ export function ProfileForm({ userId, profile }: ProfileFormProps) {
   const required = useRequiredFields({ fullName: profile.name, userName: profile.userName });
   const [photo, setPhoto] = useState<File | undefined>(undefined);
   const [saved, setSaved] = useState(false);
-  const { values, invalid, setValue } = required;
+  const { values, bind } = required;
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
@@ -64,20 +64,8 @@ export function ProfileForm({ userId, profile }: ProfileFormProps) {
         file={photo}
         onChange={setPhoto}
       />
-      <TextField
-        label="Full Name"
-        value={values.fullName}
-        onChange={(value) => setValue("fullName", value)}
-        invalid={invalid.fullName}
-        autoComplete="name"
-      />
-      <TextField
-        label="User Name"
-        value={values.userName}
-        onChange={(value) => setValue("userName", value)}
-        invalid={invalid.userName}
-        autoComplete="nickname"
-      />
+      <TextField label="Full Name" {...bind("fullName")} autoComplete="name" />
+      <TextField label="User Name" {...bind("userName")} autoComplete="nickname" />
       <ReadOnlyField label="Email" value={profile.userEmail} />
       <ReadOnlyField label="Plan" value={profile.pricingPlanName} />
       <ReadOnlyField label="Chat Limit" value={String(profile.chatLimit)} />
