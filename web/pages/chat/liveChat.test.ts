@@ -29,6 +29,7 @@ const queued = (key: string, message = "hi"): LiveChatAction => ({
   key,
   entry: localEntry("char-1", message, SENT_AT),
   clientMessageId: `client-${key}`,
+  source: "message",
 });
 
 describe("planSend (spec 4 'Sending', spec 5 repeat)", () => {
@@ -50,7 +51,7 @@ describe("planSend (spec 4 'Sending', spec 5 repeat)", () => {
 
 describe("liveChatReducer: one streamed send", () => {
   it("goes pending → sending → replying (tokens) → online with the stored entry", () => {
-    let state = run([{ type: "started" }, queued("local-1"), { type: "sending", group: false }]);
+    let state = run([{ type: "started" }, queued("local-1"), { type: "status", status: "sending..." }]);
     expect(state.status).toBe("sending...");
     expect(state.replyingCharacterId).toBe("char-1");
     expect(state.items).toEqual([
@@ -94,13 +95,19 @@ describe("liveChatReducer: one streamed send", () => {
     ]);
     expect(state.items[0]?.replyParts).toEqual([]);
     state = run(
-      [{ type: "revealStarted" }, { type: "partsRevealed", key: "local-1", parts: ["a", "b"], count: 1 }],
+      [
+        { type: "reveal", step: 1 },
+        { type: "partsRevealed", key: "local-1", parts: ["a"] },
+      ],
       state,
     );
     expect(state.items[0]?.replyParts).toEqual(["a"]);
     expect(liveChatView(state, true).isReplying).toBe(true);
     state = run(
-      [{ type: "partsRevealed", key: "local-1", parts: ["a", "b"], count: 2 }, { type: "revealEnded" }],
+      [
+        { type: "partsRevealed", key: "local-1", parts: ["a", "b"] },
+        { type: "reveal", step: -1 },
+      ],
       state,
     );
     expect(state.items[0]?.replyParts).toEqual(["a", "b"]);
@@ -140,7 +147,7 @@ describe("retry (spec 4: same clientMessageId)", () => {
     expect(planRetry(failed, "local-1")).toEqual({ message: "again", clientMessageId: "client-local-1" });
     expect(planRetry({ ...failed, busy: true }, "local-1")).toBeNull();
     expect(planRetry(failed, "unknown")).toBeNull();
-    expect(run([{ type: "retried", key: "local-1" }], failed).items[0]?.delivery).toBe("pending");
+    expect(run([{ type: "pending", key: "local-1" }], failed).items[0]?.delivery).toBe("pending");
   });
 
   it("does not retry a message that did not fail", () => {
@@ -152,13 +159,13 @@ describe("group replies (spec 4 'Group chat')", () => {
   it("fills the sent item with the first reply and adds the others after it", () => {
     const state = run([
       queued("local-1"),
-      { type: "sending", group: true },
-      { type: "revealStarted" },
-      { type: "groupReplied", key: "local-1", index: 0, entry: stored("e1") },
-      { type: "groupReplyNext", characterId: "char-2" },
-      { type: "groupReplied", key: "local-1", index: 1, entry: stored("e2", { characterUUID: "char-2" }) },
-      { type: "revealEnded" },
-      { type: "online" },
+      { type: "status", status: "replying..." },
+      { type: "reveal", step: 1 },
+      { type: "stored", key: "local-1", entry: stored("e1") },
+      { type: "replyingTo", characterId: "char-2" },
+      { type: "added", key: "local-1:1", entry: stored("e2", { characterUUID: "char-2" }) },
+      { type: "reveal", step: -1 },
+      { type: "status", status: "online" },
     ]);
     expect(state.status).toBe("online");
     expect(state.replyingCharacterId).toBe("char-2");
@@ -169,7 +176,7 @@ describe("group replies (spec 4 'Group chat')", () => {
   });
 
   it("is 'replying...' from the start", () => {
-    expect(run([queued("local-1"), { type: "sending", group: true }]).status).toBe("replying...");
+    expect(run([queued("local-1"), { type: "status", status: "replying..." }]).status).toBe("replying...");
   });
 });
 
@@ -208,22 +215,31 @@ describe("continue a reply", () => {
 describe("photos and picture requests (issue 8)", () => {
   it("pending → failed (the photo's bubble says so) → retried with its words → stored → settled", () => {
     const entry = localEntry("char-1", "look", SENT_AT, "blob:preview");
-    let state = run([{ type: "pictureQueued", key: "photo-1", entry }]);
+    let state = run([{ type: "queued", key: "photo-1", entry, source: "picture" }]);
     expect(state.items[0]).toMatchObject({ delivery: "pending", source: "picture" });
     state = run([{ type: "pictureFailed", key: "photo-1", message: "Photo upload failed." }], state);
     expect(state.items[0]).toMatchObject({ delivery: "failed" });
     expect(state.items[0]?.entry.chatHistoryMessage).toBe("Photo upload failed.");
-    state = run([{ type: "pictureRetried", key: "photo-1", message: "look" }], state);
+    state = run([{ type: "pending", key: "photo-1", message: "look" }], state);
     expect(state.items[0]?.entry.chatHistoryMessage).toBe("look");
-    state = run([{ type: "pictureStored", key: "photo-1", entry: stored("p1") }], state);
+    state = run([{ type: "stored", key: "photo-1", entry: stored("p1") }], state);
     expect(state.items[0]).toMatchObject({ delivery: "sent", entry: stored("p1") });
-    expect(run([{ type: "pictureSettled", key: "photo-1" }], state).items).toEqual([]);
+    expect(run([{ type: "settled", key: "photo-1" }], state).items).toEqual([]);
+  });
+
+  it("a picture queued during a text send leaves the awaited character as it is", () => {
+    const state = run([
+      queued("local-1"),
+      { type: "queued", key: "picture-1", entry: localEntry("char-2", "draw", SENT_AT), source: "picture" },
+    ]);
+    expect(state.replyingCharacterId).toBe("char-1");
+    expect(state.items[1]).toMatchObject({ delivery: "pending", source: "picture" });
   });
 
   it("a picture request keeps its words when it fails", () => {
     const entry = localEntry("char-1", "draw me", SENT_AT);
     const state = run([
-      { type: "pictureQueued", key: "picture-1", entry },
+      { type: "queued", key: "picture-1", entry, source: "picture" },
       { type: "pictureFailed", key: "picture-1" },
     ]);
     expect(state.items[0]?.entry.chatHistoryMessage).toBe("draw me");
@@ -234,7 +250,12 @@ describe("conversationItems: the one list shown", () => {
   it("shows the history, then what the history does not hold yet (messages, then pictures)", () => {
     const history = [stored("h1"), stored("h2")];
     const live = run([
-      { type: "pictureQueued", key: "photo-1", entry: localEntry("char-1", "p", SENT_AT, "blob:x") },
+      {
+        type: "queued",
+        key: "photo-1",
+        entry: localEntry("char-1", "p", SENT_AT, "blob:x"),
+        source: "picture",
+      },
       queued("local-1"),
     ]).items;
     expect(conversationItems(history, live).map((item) => item.key)).toEqual([

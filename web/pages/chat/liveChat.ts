@@ -56,12 +56,21 @@ export type LiveChatAction =
   /** A text send (or continue) starts: no other text send until `finished`. */
   | { type: "started" }
   | { type: "finished" }
-  /** One round of a send: its pending item appears; `characterId` is the one to reply. */
-  | { type: "queued"; key: string; entry: ChatHistoryEntry; clientMessageId: string }
-  /** Retry of a failed text message: pending again, same client id. */
-  | { type: "retried"; key: string }
-  /** The request left: one-to-one waits for the stored entry, a group for its replies. */
-  | { type: "sending"; group: boolean }
+  /**
+   * A pending item appears: one round of a text send (it awaits the reply of the entry's
+   * character), or a photo or picture request (`source` "picture").
+   */
+  | {
+      type: "queued";
+      key: string;
+      entry: ChatHistoryEntry;
+      source: "message" | "picture";
+      clientMessageId?: string;
+    }
+  /** Retry of a failed item: pending again (same client id); a photo's bubble reads `message` again. */
+  | { type: "pending"; key: string; message?: string }
+  /** The request left ('sending...' one-to-one, 'replying...' in a group), or a reply is done ('online'). */
+  | { type: "status"; status: ChatStatus }
   /** spec 4 stream: the stored entry arrived (gives chatHistoryUUID); the reply starts empty. */
   | { type: "entryStored"; key: string; entry: ChatHistoryEntry }
   /** One piece of reply text for item `key`. */
@@ -72,34 +81,52 @@ export type LiveChatAction =
   | { type: "streamEnded" }
   /** The send failed: the stored entry when the server kept the message, else 'Failed'. */
   | { type: "failed"; key: string; stored?: ChatHistoryEntry }
-  /** A split or group reveal starts or ends (the typing indicator stays meanwhile). */
-  | { type: "revealStarted" }
-  | { type: "revealEnded" }
-  /** Split reply: the first `count` parts are shown. */
-  | { type: "partsRevealed"; key: string; parts: string[]; count: number }
-  /** Group reply `index` from `characterId`: index 0 fills the sent item, the others follow it. */
-  | { type: "groupReplyNext"; characterId: string }
-  | { type: "groupReplied"; key: string; index: number; entry: ChatHistoryEntry }
-  | { type: "online" }
+  /** A split or group reveal starts (+1) or ends (-1); the typing indicator stays meanwhile. */
+  | { type: "reveal"; step: 1 | -1 }
+  /** Split reply: these first parts are shown. */
+  | { type: "partsRevealed"; key: string; parts: string[] }
+  /** The next group member to reply (for the typing indicator). */
+  | { type: "replyingTo"; characterId: string }
+  /** The server's entry replaces item `key` (the first group reply, a stored photo or picture). */
+  | { type: "stored"; key: string; entry: ChatHistoryEntry }
+  /** A stored entry appears after the others (the next group reply). */
+  | { type: "added"; key: string; entry: ChatHistoryEntry }
   /** Continue the reply of `entry` (its bubble is item `key`, added when not on screen yet). */
   | { type: "continueStarted"; key: string; entry: ChatHistoryEntry }
   | { type: "continueEnded"; key: string; ok: boolean; stored?: ChatHistoryEntry }
-  /** A photo or picture request appears (pending). */
-  | { type: "pictureQueued"; key: string; entry: ChatHistoryEntry }
-  /** It failed; a photo's bubble then reads `message` (spec 8 'Photo upload failed...'). */
+  /** A photo or picture request failed; a photo's bubble then reads `message` (spec 8). */
   | { type: "pictureFailed"; key: string; message?: string }
-  /** Retry: pending again; a photo's bubble reads its own words again. */
-  | { type: "pictureRetried"; key: string; message?: string }
-  /** Stored: the server's entry replaces the local one until the refetched history has it. */
-  | { type: "pictureStored"; key: string; entry: ChatHistoryEntry }
-  | { type: "pictureSettled"; key: string };
+  /** The refetched history holds item `key`: it leaves the live items. */
+  | { type: "settled"; key: string };
 
+/** `state` with item `key` changed by `change`. */
 function update(
   state: LiveChatState,
   key: string,
-  change: (item: LiveChatItem) => LiveChatItem,
-): LiveChatItem[] {
-  return state.items.map((item) => (item.key === key ? change(item) : item));
+  change: (item: LiveChatItem) => Partial<LiveChatItem>,
+): LiveChatState {
+  return {
+    ...state,
+    items: state.items.map((item) => (item.key === key ? { ...item, ...change(item) } : item)),
+  };
+}
+
+/** `state` with a stored entry added after the others. */
+function added(state: LiveChatState, key: string, entry: ChatHistoryEntry): LiveChatState {
+  return { ...state, items: [...state.items, { key, entry, delivery: "sent", source: "message" }] };
+}
+
+/** The bubble of item `key` reads `message` (when given) and is `delivery`. */
+function marked(
+  state: LiveChatState,
+  key: string,
+  delivery: LiveChatItem["delivery"],
+  message: string | undefined,
+): LiveChatState {
+  return update(state, key, (item) => ({
+    delivery,
+    entry: message === undefined ? item.entry : { ...item.entry, chatHistoryMessage: message },
+  }));
 }
 
 /** The live-chat reducer: pure, one action at a time (see `LiveChatAction`). */
@@ -109,154 +136,82 @@ export function liveChatReducer(state: LiveChatState, action: LiveChatAction): L
       return { ...state, busy: true };
     case "finished":
       return { ...state, busy: false, replyingCharacterId: "" };
-    case "queued":
+    case "queued": {
+      const { key, entry, source, clientMessageId } = action;
       return {
         ...state,
-        replyingCharacterId: action.entry.characterUUID,
-        items: [
-          ...state.items,
-          {
-            key: action.key,
-            entry: action.entry,
-            delivery: "pending",
-            clientMessageId: action.clientMessageId,
-            source: "message",
-          },
-        ],
+        replyingCharacterId: source === "message" ? entry.characterUUID : state.replyingCharacterId,
+        items: [...state.items, { key, entry, delivery: "pending", source, clientMessageId }],
       };
-    case "retried":
-      return { ...state, items: update(state, action.key, (item) => ({ ...item, delivery: "pending" })) };
-    case "sending":
-      return { ...state, status: action.group ? "replying..." : "sending..." };
+    }
+    case "pending":
+      return marked(state, action.key, "pending", action.message);
+    case "pictureFailed":
+      return marked(state, action.key, "failed", action.message);
+    case "status":
+      return { ...state, status: action.status };
     case "entryStored":
-      return {
-        ...state,
-        status: "replying...",
-        streamingId: action.entry.chatHistoryUUID,
-        items: update(state, action.key, (item) => ({
-          ...item,
+      return update(
+        { ...state, status: "replying...", streamingId: action.entry.chatHistoryUUID },
+        action.key,
+        () => ({
           delivery: "sent",
           streaming: true,
           entry: { ...action.entry, chatHistoryReplyMessage: "" },
-        })),
-      };
+        }),
+      );
     case "token":
-      return {
-        ...state,
-        status: "replying...",
-        items: update(state, action.key, (item) => ({
-          ...item,
-          streaming: true,
-          entry: { ...item.entry, chatHistoryReplyMessage: item.entry.chatHistoryReplyMessage + action.text },
-        })),
-      };
+      return update({ ...state, status: "replying..." }, action.key, (item) => ({
+        streaming: true,
+        entry: { ...item.entry, chatHistoryReplyMessage: item.entry.chatHistoryReplyMessage + action.text },
+      }));
     case "replied":
-      return {
-        ...state,
-        status: "online",
-        streamingId: "",
-        items: update(state, action.key, (item) => ({
-          ...item,
-          entry: action.entry,
-          delivery: "sent",
-          streaming: false,
-          // Text the user already watched stream in is not hidden again to be revealed part by part.
-          replyParts: action.parts ? (action.streamed ? action.parts : []) : undefined,
-        })),
-      };
+      return update({ ...state, status: "online", streamingId: "" }, action.key, () => ({
+        entry: action.entry,
+        delivery: "sent",
+        streaming: false,
+        // Text the user already watched stream in is not hidden again to be revealed part by part.
+        replyParts: action.parts && (action.streamed ? action.parts : []),
+      }));
     case "streamEnded":
       return { ...state, streamingId: "" };
     case "failed":
-      return {
-        ...state,
-        status: "away",
-        streamingId: "",
-        items: update(state, action.key, (item) =>
-          action.stored
-            ? { ...item, entry: action.stored, delivery: "sent", streaming: false }
-            : { ...item, delivery: "failed", streaming: false },
-        ),
-      };
-    case "revealStarted":
-      return { ...state, revealing: state.revealing + 1 };
-    case "revealEnded":
-      return { ...state, revealing: state.revealing - 1 };
+      return update({ ...state, status: "away", streamingId: "" }, action.key, (item) => ({
+        entry: action.stored ?? item.entry,
+        delivery: action.stored ? "sent" : "failed",
+        streaming: false,
+      }));
+    case "reveal":
+      return { ...state, revealing: state.revealing + action.step };
     case "partsRevealed":
-      return {
-        ...state,
-        items: update(state, action.key, (item) => ({
-          ...item,
-          replyParts: action.parts.slice(0, action.count),
-        })),
-      };
-    case "groupReplyNext":
+      return update(state, action.key, () => ({ replyParts: action.parts }));
+    case "replyingTo":
       return { ...state, replyingCharacterId: action.characterId };
-    case "groupReplied":
-      if (action.index === 0) {
-        return {
-          ...state,
-          items: update(state, action.key, (item) => ({ ...item, entry: action.entry, delivery: "sent" })),
-        };
-      }
-      return {
-        ...state,
-        items: [
-          ...state.items,
-          { key: `${action.key}:${action.index}`, entry: action.entry, delivery: "sent", source: "message" },
-        ],
-      };
-    case "online":
-      return { ...state, status: "online" };
+    case "stored":
+      return update(state, action.key, () => ({ entry: action.entry, delivery: "sent" }));
+    case "added":
+      return added(state, action.key, action.entry);
     case "continueStarted": {
-      const onScreen = state.items.some((item) => item.key === action.key);
-      return {
+      const next: LiveChatState = {
         ...state,
         status: "replying...",
         replyingCharacterId: action.entry.characterUUID,
         streamingId: action.entry.chatHistoryUUID,
-        items: onScreen
-          ? update(state, action.key, (item) => ({ ...item, replyParts: undefined }))
-          : [...state.items, { key: action.key, entry: action.entry, delivery: "sent", source: "message" }],
       };
+      return state.items.some((item) => item.key === action.key)
+        ? update(next, action.key, () => ({ replyParts: undefined }))
+        : added(next, action.key, action.entry);
     }
     case "continueEnded":
-      return {
-        ...state,
-        status: action.ok ? "online" : "away",
-        streamingId: "",
-        items: update(state, action.key, (item) => ({
-          ...item,
+      return update(
+        { ...state, status: action.ok ? "online" : "away", streamingId: "" },
+        action.key,
+        (item) => ({
           entry: action.stored ?? item.entry,
           streaming: false,
-        })),
-      };
-    case "pictureQueued":
-      return {
-        ...state,
-        items: [
-          ...state.items,
-          { key: action.key, entry: action.entry, delivery: "pending", source: "picture" },
-        ],
-      };
-    case "pictureFailed":
-    case "pictureRetried": {
-      const delivery = action.type === "pictureFailed" ? "failed" : "pending";
-      const message = action.message;
-      return {
-        ...state,
-        items: update(state, action.key, (item) => ({
-          ...item,
-          delivery,
-          entry: message === undefined ? item.entry : { ...item.entry, chatHistoryMessage: message },
-        })),
-      };
-    }
-    case "pictureStored":
-      return {
-        ...state,
-        items: update(state, action.key, (item) => ({ ...item, entry: action.entry, delivery: "sent" })),
-      };
-    case "pictureSettled":
+        }),
+      );
+    case "settled":
       return { ...state, items: state.items.filter((item) => item.key !== action.key) };
   }
 }

@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import { Link } from "react-router";
 import type { CharacterListItem, ChatProfileCharacter } from "../../../../common/api";
 import { Avatar } from "../../../components/Avatar";
@@ -56,88 +57,108 @@ export function ChatSidebar(props: ChatSidebarProps) {
         {isGroup ? (
           <>
             {showMembers && (
-              <section aria-labelledby={`${props.id}-members`}>
-                <h2 id={`${props.id}-members`} className="chat-sidebar__title">
-                  {chatTexts.currentMembers}
-                </h2>
-                <ul className="chat-sidebar__list">
-                  {members.map((member) => (
-                    <li key={member.id} className="chat-sidebar__item">
-                      <Avatar src={contentUrl("characters", member.photo)} alt="" size={40} />
-                      <div className="chat-sidebar__text">
-                        <p className="chat-sidebar__name">{member.name}</p>
-                        <p className="chat-sidebar__greeting">{member.greeting}</p>
-                      </div>
-                      <button
-                        type="button"
-                        className="chat-sidebar__action"
-                        aria-label={chatTexts.removeMember(member.name)}
-                        title={chatTexts.removeMember(member.name)}
-                        disabled={props.busy}
-                        onClick={() => props.onRemove(member.id)}
-                      >
-                        −
-                      </button>
-                    </li>
-                  ))}
-                </ul>
-              </section>
-            )}
-            <section aria-labelledby={`${props.id}-outside`}>
-              <h2 id={`${props.id}-outside`} className="chat-sidebar__title">
-                {chatTexts.notInGroup}
-              </h2>
-              {outside.length === 0 && <p className="chat-sidebar__empty">{chatTexts.noOtherCharacters}</p>}
-              <ul className="chat-sidebar__list">
-                {outside.map((character) => (
-                  <li key={character.characterUUID} className="chat-sidebar__item">
-                    <Avatar src={contentUrl("characters", character.characterPhoto)} alt="" size={40} />
-                    <div className="chat-sidebar__text">
-                      <p className="chat-sidebar__name">{character.characterName}</p>
-                      <p className="chat-sidebar__greeting">{character.characterGreeting}</p>
-                    </div>
-                    <button
-                      type="button"
-                      className="chat-sidebar__action"
-                      aria-label={chatTexts.addMember(character.characterName)}
-                      title={chatTexts.addMember(character.characterName)}
-                      disabled={props.busy}
-                      onClick={() => props.onAdd(character.characterUUID)}
+              <SidebarSection id={`${props.id}-members`} title={chatTexts.currentMembers}>
+                {members.map((member) => (
+                  <li key={member.id} className="chat-sidebar__item">
+                    <CharacterLine photo={member.photo} name={member.name} greeting={member.greeting} />
+                    <MemberButton
+                      label={chatTexts.removeMember(member.name)}
+                      busy={props.busy}
+                      onClick={() => props.onRemove(member.id)}
                     >
-                      +
-                    </button>
+                      −
+                    </MemberButton>
                   </li>
                 ))}
-              </ul>
-            </section>
-          </>
-        ) : (
-          <section aria-labelledby={`${props.id}-characters`}>
-            <h2 id={`${props.id}-characters`} className="chat-sidebar__title">
-              {chatTexts.characters}
-            </h2>
-            <ul className="chat-sidebar__list">
-              {characters.map((character) => (
-                <li key={character.characterUUID}>
-                  <Link
-                    className="chat-sidebar__item chat-sidebar__link"
-                    to={`/character-select/${character.characterUUID}`}
-                    aria-label={chatTexts.chatWith(character.characterName)}
-                    aria-current={memberIds.has(character.characterUUID) ? "page" : undefined}
-                    onClick={props.onClose}
+              </SidebarSection>
+            )}
+            <SidebarSection
+              id={`${props.id}-outside`}
+              title={chatTexts.notInGroup}
+              empty={outside.length === 0 ? chatTexts.noOtherCharacters : undefined}
+            >
+              {outside.map((character) => (
+                <li key={character.characterUUID} className="chat-sidebar__item">
+                  <CharacterLine
+                    photo={character.characterPhoto}
+                    name={character.characterName}
+                    greeting={character.characterGreeting}
+                  />
+                  <MemberButton
+                    label={chatTexts.addMember(character.characterName)}
+                    busy={props.busy}
+                    onClick={() => props.onAdd(character.characterUUID)}
                   >
-                    <Avatar src={contentUrl("characters", character.characterPhoto)} alt="" size={40} />
-                    <div className="chat-sidebar__text">
-                      <p className="chat-sidebar__name">{character.characterName}</p>
-                      <p className="chat-sidebar__greeting">{character.characterGreeting}</p>
-                    </div>
-                  </Link>
+                    +
+                  </MemberButton>
                 </li>
               ))}
-            </ul>
-          </section>
+            </SidebarSection>
+          </>
+        ) : (
+          <SidebarSection id={`${props.id}-characters`} title={chatTexts.characters}>
+            {characters.map((character) => (
+              <li key={character.characterUUID}>
+                <Link
+                  className="chat-sidebar__item chat-sidebar__link"
+                  to={`/character-select/${character.characterUUID}`}
+                  aria-label={chatTexts.chatWith(character.characterName)}
+                  aria-current={memberIds.has(character.characterUUID) ? "page" : undefined}
+                  onClick={props.onClose}
+                >
+                  <CharacterLine
+                    photo={character.characterPhoto}
+                    name={character.characterName}
+                    greeting={character.characterGreeting}
+                  />
+                </Link>
+              </li>
+            ))}
+          </SidebarSection>
         )}
       </aside>
     </>
+  );
+}
+
+/** One titled list of the sidebar; `empty` shows under the title when the list has nothing. */
+function SidebarSection(props: { id: string; title: string; empty?: string; children: ReactNode }) {
+  return (
+    <section aria-labelledby={props.id}>
+      <h2 id={props.id} className="chat-sidebar__title">
+        {props.title}
+      </h2>
+      {props.empty !== undefined && <p className="chat-sidebar__empty">{props.empty}</p>}
+      <ul className="chat-sidebar__list">{props.children}</ul>
+    </section>
+  );
+}
+
+/** A character's picture, name and greeting, as each sidebar row shows them. */
+function CharacterLine(props: { photo: string; name: string; greeting: string }) {
+  return (
+    <>
+      <Avatar src={contentUrl("characters", props.photo)} alt="" size={40} />
+      <div className="chat-sidebar__text">
+        <p className="chat-sidebar__name">{props.name}</p>
+        <p className="chat-sidebar__greeting">{props.greeting}</p>
+      </div>
+    </>
+  );
+}
+
+/** The add (+) or remove (−) button of a group row, labelled with what it does. */
+function MemberButton(props: { label: string; busy: boolean; onClick: () => void; children: ReactNode }) {
+  return (
+    <button
+      type="button"
+      className="chat-sidebar__action"
+      aria-label={props.label}
+      title={props.label}
+      disabled={props.busy}
+      onClick={props.onClick}
+    >
+      {props.children}
+    </button>
   );
 }

@@ -109,13 +109,13 @@ export function useChatSender(target: ChatTarget | null, live: LiveChat): ChatSe
   /** Shows split parts one after another, 1000 ms apart (spec 4, 9). */
   const reveal = useCallback(
     async (key: string, parts: string[]) => {
-      dispatch({ type: "revealStarted" });
+      dispatch({ type: "reveal", step: 1 });
       for (let index = 0; index < parts.length; index += 1) {
         if (index > 0) await wait(SPLIT_MESSAGE_DELAY_MS);
         if (!mounted.current) return;
-        dispatch({ type: "partsRevealed", key, parts, count: index + 1 });
+        dispatch({ type: "partsRevealed", key, parts: parts.slice(0, index + 1) });
       }
-      dispatch({ type: "revealEnded" });
+      dispatch({ type: "reveal", step: -1 });
     },
     [dispatch],
   );
@@ -131,7 +131,7 @@ export function useChatSender(target: ChatTarget | null, live: LiveChat): ChatSe
   /** One group send: every member's reply in turn, 1000 ms apart (spec 4 "Group chat"). */
   const sendGroup = useCallback(
     async (current: ChatTarget, key: string, message: string, clientMessageId: string) => {
-      dispatch({ type: "sending", group: true });
+      dispatch({ type: "status", status: "replying..." });
       const answer = await sendGroupMessage({
         message,
         groupId: current.chatId,
@@ -143,22 +143,24 @@ export function useChatSender(target: ChatTarget | null, live: LiveChat): ChatSe
         fail(key, answer.message || chatTexts.failedToReply, entries[0]);
         return;
       }
-      dispatch({ type: "revealStarted" });
+      dispatch({ type: "reveal", step: 1 });
       const who = answer.whoReplies ?? [];
       for (const [index, entry] of entries.entries()) {
         if (index > 0) {
-          dispatch({ type: "groupReplyNext", characterId: who[index] ?? entry.characterUUID });
+          dispatch({ type: "replyingTo", characterId: who[index] ?? entry.characterUUID });
           await wait(SPLIT_MESSAGE_DELAY_MS);
           if (!mounted.current) return;
         }
-        dispatch({ type: "groupReplied", key, index, entry });
+        dispatch(
+          index === 0 ? { type: "stored", key, entry } : { type: "added", key: `${key}:${index}`, entry },
+        );
         // issue 7: each member's answer is heard in turn (spec 4).
         if (!current.mute && entry.chatHistoryReplyAudioUrl) {
           audioPlayer.autoplay(entry.chatHistoryReplyAudioUrl, index > 0);
         }
       }
-      dispatch({ type: "revealEnded" });
-      dispatch({ type: "online" });
+      dispatch({ type: "reveal", step: -1 });
+      dispatch({ type: "status", status: "online" });
       if (current.notify) playReplySound();
     },
     [dispatch, fail],
@@ -168,7 +170,7 @@ export function useChatSender(target: ChatTarget | null, live: LiveChat): ChatSe
   const sendStream = useCallback(
     async (current: ChatTarget, key: string, message: string, clientMessageId: string) => {
       const sentAt = new Date();
-      dispatch({ type: "sending", group: false });
+      dispatch({ type: "status", status: "sending..." });
       let spokenSentences = 0;
       let streamed = false;
       const reply = await sendMessageStream(
@@ -260,7 +262,7 @@ export function useChatSender(target: ChatTarget | null, live: LiveChat): ChatSe
           const key = `local-${localCounter}`;
           const clientMessageId = newClientMessageId();
           const entry = localEntry(current.characterId, plan.message, new Date());
-          dispatch({ type: "queued", key, entry, clientMessageId });
+          dispatch({ type: "queued", key, entry, clientMessageId, source: "message" });
           await sendOne(key, plan.message, clientMessageId);
         }
       });
@@ -273,7 +275,7 @@ export function useChatSender(target: ChatTarget | null, live: LiveChat): ChatSe
     (key: string) => {
       const plan = planRetry({ ...stateRef.current, busy: busyRef.current }, key);
       if (plan === null) return;
-      dispatch({ type: "retried", key });
+      dispatch({ type: "pending", key });
       void run(() => sendOne(key, plan.message, plan.clientMessageId));
     },
     [dispatch, run, sendOne],

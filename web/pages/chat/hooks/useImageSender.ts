@@ -55,10 +55,10 @@ export function useImageSender(
   /** The stored entry replaces the local one once the refetched history has it. */
   const settle = useCallback(
     async (key: string, stored: ChatHistoryEntry | undefined) => {
-      if (stored) dispatch({ type: "pictureStored", key, entry: stored });
+      if (stored) dispatch({ type: "stored", key, entry: stored });
       await client.invalidateQueries({ queryKey: ["chat-history", userId, target?.chatId] });
       client.removeQueries({ queryKey: ["chat-photos", userId, target?.chatId] });
-      if (stored) dispatch({ type: "pictureSettled", key });
+      if (stored) dispatch({ type: "settled", key });
     },
     [client, dispatch, target?.chatId, userId],
   );
@@ -128,9 +128,10 @@ export function useImageSender(
       urls.current.push(preview);
       sent.current.set(key, { kind: "photo", photo, text: text.trim() });
       dispatch({
-        type: "pictureQueued",
+        type: "queued",
         key,
         entry: localEntry(target.characterId, text.trim(), new Date(), preview),
+        source: "picture",
       });
       upload(key, photo, text.trim());
     },
@@ -143,7 +144,12 @@ export function useImageSender(
       counter += 1;
       const key = `picture-${counter}`;
       sent.current.set(key, { kind: "picture", message, type });
-      dispatch({ type: "pictureQueued", key, entry: localEntry(target.characterId, message, new Date()) });
+      dispatch({
+        type: "queued",
+        key,
+        entry: localEntry(target.characterId, message, new Date()),
+        source: "picture",
+      });
       ask(key, message, type);
     },
     [ask, busy, dispatch, target],
@@ -156,10 +162,10 @@ export function useImageSender(
       const what = sent.current.get(key);
       if (what === undefined || busy) return;
       if (what.kind === "photo") {
-        dispatch({ type: "pictureRetried", key, message: what.text });
+        dispatch({ type: "pending", key, message: what.text });
         upload(key, what.photo, what.text);
       } else {
-        dispatch({ type: "pictureRetried", key });
+        dispatch({ type: "pending", key });
         ask(key, what.message, what.type);
       }
     },
