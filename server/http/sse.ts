@@ -47,8 +47,21 @@ export function openEventStream(reply: FastifyReply): EventStream {
     raw.end();
   };
   raw.on("close", () => clearInterval(heartbeat));
+  // Events written in the same tick (a burst of tokens from one network read) leave in one
+  // socket write (issue 19: a write per token was the largest CPU cost of a streamed reply).
+  let corked = false;
+  const uncork = () => {
+    corked = false;
+    raw.uncork();
+  };
   const write = (event: string, data: unknown) => {
-    if (open()) raw.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+    if (!open()) return;
+    if (!corked) {
+      corked = true;
+      raw.cork();
+      process.nextTick(uncork);
+    }
+    raw.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
   };
   return {
     send(event, data) {

@@ -1,5 +1,5 @@
-import type OpenAI from "openai";
-import { type ChatEndpointOptions, openAiClient } from "../openai-client";
+import type { ChatEndpointOptions } from "../openai-client";
+import { ChatCompletionsClient } from "./chat-completions";
 import {
   estimateTokens,
   type GenerateRequest,
@@ -14,16 +14,17 @@ export interface OpenAiOptions extends ChatEndpointOptions {
 }
 
 /**
- * Any OpenAI-compatible Chat Completions endpoint through the official SDK (issue 2, provider
- * `openai`): llama.cpp server, Ollama, vLLM, LM Studio, OpenAI, OpenRouter. Streams the reply
- * when a chunk callback is given. Token counts are estimates (no tokenizer is at hand).
+ * Any OpenAI-compatible Chat Completions endpoint (issue 2, provider `openai`): llama.cpp server,
+ * Ollama, vLLM, LM Studio, OpenAI, OpenRouter, through `ChatCompletionsClient` (issue 19: the
+ * official SDK is kept for the vision provider, off the chat's hot path). Streams the reply when
+ * a chunk callback is given. Token counts are estimates (no tokenizer is at hand).
  */
 export class OpenAiProvider implements LlmProvider {
   readonly name = "openai";
-  private readonly client: OpenAI;
+  private readonly client: ChatCompletionsClient;
 
   constructor(private readonly options: OpenAiOptions) {
-    this.client = openAiClient(options);
+    this.client = new ChatCompletionsClient(options);
   }
 
   contextWindow(): number {
@@ -40,32 +41,16 @@ export class OpenAiProvider implements LlmProvider {
 
   async generate(request: GenerateRequest): Promise<GenerateResult> {
     const started = performance.now();
-    const base = {
+    const body = {
       model: this.options.model,
       messages: request.messages,
       max_tokens: request.maxTokens,
       temperature: request.temperature,
       stop: request.stop?.length ? request.stop.slice(0, 4) : undefined,
     };
-    if (!request.onTextChunk) {
-      const completion = await this.client.chat.completions.create(
-        { ...base, stream: false },
-        { signal: request.signal },
-      );
-      return { text: completion.choices[0]?.message?.content ?? "", modelMs: performance.now() - started };
-    }
-    const stream = await this.client.chat.completions.create(
-      { ...base, stream: true },
-      { signal: request.signal },
-    );
-    let text = "";
-    for await (const chunk of stream) {
-      const piece = chunk.choices[0]?.delta?.content ?? "";
-      if (piece) {
-        text += piece;
-        request.onTextChunk(piece);
-      }
-    }
+    const text = request.onTextChunk
+      ? await this.client.stream(body, request.onTextChunk, request.signal)
+      : await this.client.complete(body, request.signal);
     return { text, modelMs: performance.now() - started };
   }
 
