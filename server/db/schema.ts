@@ -99,8 +99,12 @@ export interface VoicesTable {
   provider_voice: string;
 }
 
-export interface PresetCharactersTable {
-  id: string;
+/**
+ * The profile of a character (spec 2 "Character form"): what a preset holds and what choosing it
+ * copies into the user's own character. `photo` is a file name under /content/characters/ (a
+ * preset's under /content/predefined-characters/).
+ */
+export interface CharacterProfile {
   name: string;
   sex: string;
   voice: string;
@@ -109,21 +113,17 @@ export interface PresetCharactersTable {
   greeting: string;
   appearance: string;
   photo: string;
+}
+
+export interface PresetCharactersTable extends CharacterProfile {
+  id: string;
   sort_order: number;
 }
 
-export interface CharactersTable {
+export interface CharactersTable extends CharacterProfile {
   id: string;
   user_id: string;
   preset_id: string | null;
-  name: string;
-  sex: string;
-  voice: string;
-  language_id: string;
-  description: string;
-  greeting: string;
-  appearance: string;
-  photo: string;
   created_at: number;
   /** The Character Card `data` (JSON) the character was imported from; '' if none. */
   card: Generated<string>;
