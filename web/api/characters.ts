@@ -1,5 +1,6 @@
 import type { CharacterListItem, Envelope, PresetCharacter } from "../../common/api";
-import { apiDownload, apiRequest, ensureSuccess } from "./client";
+import { apiRequest, ensureSuccess } from "./client";
+import { apiDownload } from "./download";
 
 /** Characters and groups calls (spec 7, Characters and profile). */
 
@@ -26,13 +27,6 @@ export interface CharacterDetail {
 export interface Language {
   languageUUID: string;
   languageName: string;
-}
-
-/** spec 3: a voice of the character form (`characters/voices`). voiceSex '0' female, '1' male. */
-export interface Voice {
-  voiceName: string;
-  voiceSex: string;
-  languageCode: string;
 }
 
 /**
@@ -100,12 +94,6 @@ export async function listLanguages(): Promise<Language[]> {
     await apiRequest<Envelope & { languages?: Language[] }>("/characters/languages"),
   );
   return answer.languages ?? [];
-}
-
-/** GET /characters/voices: `voices` of the form's voice select. Throws on success 0. */
-export async function listVoices(): Promise<Voice[]> {
-  const answer = ensureSuccess(await apiRequest<Envelope & { voices?: Voice[] }>("/characters/voices"));
-  return answer.voices ?? [];
 }
 
 /**

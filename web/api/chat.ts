@@ -4,10 +4,12 @@ import type {
   ChatProfileInfo,
   Envelope,
   MessageReply,
+  SessionUser,
 } from "../../common/api";
 import { HISTORY_PAGE_SIZE } from "../../common/constants";
-import { apiRequest, apiStream, ensureSuccess, type StreamEvent } from "./client";
+import { apiRequest, ensureSuccess } from "./client";
 import { ApiError } from "./errors";
+import { apiStream, type StreamEvent } from "./stream";
 
 /** Chat calls (spec 7, Chat). */
 
@@ -243,4 +245,19 @@ export async function listMemories(chatId: string): Promise<ChatMemory[]> {
 /** DELETE /chat/memories/?id=<memoryUUID>: forgets one fact. */
 export async function deleteMemory(memoryId: string): Promise<void> {
   ensureSuccess(await apiRequest("/chat/memories/", { method: "DELETE", query: { id: memoryId } }));
+}
+
+/**
+ * POST /users/confirm-age (ours, issue 5), the chat's adult gate: stores that the person confirmed being 18 or older.
+ * @returns the fresh session user (`adult` '1'). Throws on success 0.
+ */
+export async function confirmAdult(): Promise<SessionUser> {
+  const answer = ensureSuccess(
+    await apiRequest<Envelope<SessionUser>>("/users/confirm-age", {
+      method: "POST",
+      body: new URLSearchParams({ confirm: "1" }),
+    }),
+  );
+  if (answer.data === undefined) throw new Error("The user is missing from the answer.");
+  return answer.data;
 }

@@ -34,11 +34,13 @@ export interface RequestOptions {
   signal?: AbortSignal;
 }
 
-function isEnvelope(value: unknown): value is Envelope {
+/** Whether `value` has the shape of a server envelope (`{success, ...}`). */
+export function isEnvelope(value: unknown): value is Envelope {
   return typeof value === "object" && value !== null && "success" in value;
 }
 
-function buildUrl(path: string, query: RequestOptions["query"]): string {
+/** `/api<path>`, with `query` appended as a query string when given. */
+export function buildUrl(path: string, query: RequestOptions["query"]): string {
   if (query === undefined) return `${API_BASE}${path}`;
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(query)) params.set(key, String(value));
@@ -52,7 +54,7 @@ const envelopeStatus = new WeakMap<Envelope, number>();
  * The one `fetch` of the SPA: adds `Accept` and `Authorization: Bearer <token>` (spec 7; the
  * stored token unless `token` is given). Throws `ApiError('network')` when no answer arrives.
  */
-async function send(
+export async function send(
   url: string,
   init: { method?: string; body?: BodyInit; signal?: AbortSignal; accept?: string; token?: string },
 ): Promise<Response> {
@@ -78,7 +80,7 @@ interface StatusPolicy {
  * `/`) and 503 opens the maintenance dialog, each then thrown as `ApiError` of kind `session` or
  * `maintenance` (with the envelope's message and code). Any other status returns normally.
  */
-function handleSessionStatus(status: number, payload: unknown, policy: StatusPolicy = {}): void {
+export function handleSessionStatus(status: number, payload: unknown, policy: StatusPolicy = {}): void {
   const envelope = isEnvelope(payload) ? payload : null;
   if (status === 401 && policy.expireOn401 !== false) {
     expireSession();
@@ -183,114 +185,4 @@ async function showMaintenance(message: string): Promise<void> {
   } finally {
     maintenanceOpen = false;
   }
-}
-
-/** One server-sent event: its `event:` name and its `data:` parsed as JSON. */
-export interface StreamEvent {
-  event: string;
-  data: unknown;
-}
-
-/** Parses the complete `event:`/`data:` blocks of `buffer`; returns them and the unfinished rest. */
-function parseEventBlocks(buffer: string): { events: StreamEvent[]; rest: string } {
-  const blocks = buffer.split("\n\n");
-  const rest = blocks.pop() ?? "";
-  const events: StreamEvent[] = [];
-  for (const block of blocks) {
-    let event = "message";
-    const data: string[] = [];
-    for (const line of block.split("\n")) {
-      if (line.startsWith("event:")) event = line.slice(6).trim();
-      else if (line.startsWith("data:")) data.push(line.slice(5).trimStart());
-    }
-    if (data.length === 0) continue;
-    try {
-      events.push({ event, data: JSON.parse(data.join("\n")) });
-    } catch {
-      events.push({ event, data: data.join("\n") });
-    }
-  }
-  return { events, rest };
-}
-
-/**
- * POSTs `body` asking for server-sent events (`Accept: text/event-stream`, bearer token as in
- * `apiRequest`) and calls `onEvent` for every event as it arrives (fetch + stream reader,
- * since EventSource cannot POST). Returns the last event: `done` or `error` for a stream.
- * When the server answers plain JSON instead (e.g. 429 at the daily limit), that envelope is
- * returned as a `done` event (success 1) or an `error` event. 401 and 503 are mapped like
- * `apiRequest` (spec 8). Throws `ApiError('network')` when the connection fails or the
- * stream ends without a final event.
- */
-export async function apiStream(
-  path: string,
-  body: URLSearchParams | FormData,
-  onEvent: (event: StreamEvent) => void,
-  signal?: AbortSignal,
-): Promise<StreamEvent> {
-  const response = await send(buildUrl(path, undefined), {
-    method: "POST",
-    body,
-    signal,
-    accept: "text/event-stream",
-  });
-  const isStream = (response.headers.get("Content-Type") ?? "").includes("text/event-stream");
-  if (!isStream || response.body === null) {
-    const payload: unknown = await response.json().catch(() => null);
-    handleSessionStatus(response.status, payload);
-    if (!isEnvelope(payload)) {
-      throw new ApiError(`HTTP ${response.status}`, "network", { status: response.status });
-    }
-    const final = { event: payload.success === 1 ? "done" : "error", data: payload };
-    onEvent(final);
-    return final;
-  }
-  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
-  let buffer = "";
-  let last: StreamEvent | null = null;
-  try {
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      const parsed = parseEventBlocks(buffer + value.replace(/\r\n/g, "\n"));
-      buffer = parsed.rest;
-      for (const event of parsed.events) {
-        if (event.event === "done" || event.event === "error") last = event;
-        onEvent(event);
-      }
-    }
-  } catch (error) {
-    throw new ApiError(error instanceof Error ? error.message : "Stream interrupted", "network");
-  }
-  if (last === null) throw new ApiError("The answer ended early.", "network");
-  return last;
-}
-
-/** The file name of a `Content-Disposition: attachment; filename="..."` header, or `fallback`. */
-function attachmentName(header: string | null, fallback: string): string {
-  const match = header ? /filename="?([^";]+)"?/i.exec(header) : null;
-  return match?.[1]?.trim() || fallback;
-}
-
-/**
- * Downloads a file with GET and the bearer token (e.g. a character card), mapping 401 and 503
- * like `apiRequest`. Returns the bytes and the file name from `Content-Disposition`.
- * Throws `ApiError('envelope', message)` when the server answers a JSON envelope instead of a
- * file (e.g. 404 for a character that is not the user's), `network` when there is no answer.
- */
-export async function apiDownload(
-  path: string,
-  query: RequestOptions["query"],
-  fallbackName: string,
-): Promise<{ blob: Blob; fileName: string }> {
-  const response = await send(buildUrl(path, query), {});
-  const isJson = (response.headers.get("Content-Type") ?? "").includes("application/json");
-  const payload: unknown = isJson ? await response.json().catch(() => null) : null;
-  handleSessionStatus(response.status, payload);
-  if (isEnvelope(payload)) throw ApiError.fromEnvelope(payload, response.status, "Request failed");
-  if (!response.ok) throw new ApiError(`HTTP ${response.status}`, "network", { status: response.status });
-  return {
-    blob: await response.blob(),
-    fileName: attachmentName(response.headers.get("Content-Disposition"), fallbackName),
-  };
 }

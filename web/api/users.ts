@@ -69,18 +69,3 @@ export async function changePassword(input: PasswordChange): Promise<Envelope> {
   });
   return ensureSuccess(await apiRequest("/users/update-password", { method: "PATCH", body }));
 }
-
-/**
- * POST /users/confirm-age (ours, issue 5): stores that the person confirmed being 18 or older.
- * @returns the fresh session user (`adult` '1'). Throws on success 0.
- */
-export async function confirmAdult(): Promise<SessionUser> {
-  const answer = ensureSuccess(
-    await apiRequest<Envelope<SessionUser>>("/users/confirm-age", {
-      method: "POST",
-      body: new URLSearchParams({ confirm: "1" }),
-    }),
-  );
-  if (answer.data === undefined) throw new Error("The user is missing from the answer.");
-  return answer.data;
-}

@@ -1,7 +1,23 @@
 import type { Envelope, MessageReply } from "../../common/api";
 import { apiRequest, ensureSuccess } from "./client";
 
-/** Voice calls of the chat screen (issue 7). */
+/**
+ * Voice calls (issue 7): the voices of the character form and of the chat, and the chat's
+ * transcription.
+ */
+
+/** spec 3: a voice of the character form (`characters/voices`). voiceSex '0' female, '1' male. */
+export interface Voice {
+  voiceName: string;
+  voiceSex: string;
+  languageCode: string;
+}
+
+/** GET /characters/voices: `voices` of the form's voice select. Throws on success 0. */
+export async function listVoices(): Promise<Voice[]> {
+  const answer = ensureSuccess(await apiRequest<Envelope & { voices?: Voice[] }>("/characters/voices"));
+  return answer.voices ?? [];
+}
 
 /**
  * POST /chat/transcribe (ours), multipart `audio` (a MediaRecorder recording) and `language`:

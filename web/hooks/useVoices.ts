@@ -1,5 +1,5 @@
 import { type UseQueryResult, useQuery } from "@tanstack/react-query";
-import { listVoices, type Voice } from "../api/characters";
+import { listVoices, type Voice } from "../api/voice";
 
 /** The voices of the character form (GET /characters/voices, `voices`). */
 export function useVoices(): UseQueryResult<Voice[]> {
