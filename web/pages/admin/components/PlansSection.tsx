@@ -2,6 +2,7 @@ import { type FormEvent, useState } from "react";
 import type { AdminPlan, PlanEdit } from "../../../api/admin";
 import { FormActions } from "../../../components/FormActions";
 import { succeed } from "../../../lib/notify";
+import { useAdminForm } from "../hooks/useAdminForm";
 import { useAdminPlans } from "../hooks/useAdminPlans";
 import { useUpdateAdminPlan } from "../hooks/useUpdateAdminPlan";
 import { AdminField } from "./AdminField";
@@ -66,7 +67,7 @@ export function PlansSection() {
 
 function PlanForm({ plan, onDone }: { plan: AdminPlan; onDone: () => void }) {
   const save = useUpdateAdminPlan();
-  const [values, setValues] = useState<PlanEdit>({
+  const form = useAdminForm<PlanEdit>({
     name: plan.name,
     price: plan.price,
     description: plan.description,
@@ -80,9 +81,7 @@ function PlanForm({ plan, onDone }: { plan: AdminPlan; onDone: () => void }) {
     quotaPeriod: plan.quotaPeriod,
     uncensored: plan.uncensored,
   });
-  const set = <K extends keyof PlanEdit>(key: K, value: PlanEdit[K]) =>
-    setValues((v) => ({ ...v, [key]: value }));
-  const num = (value: string) => Math.max(0, Number.parseInt(value, 10) || 0);
+  const { values, set } = form;
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     save.mutate(
@@ -98,56 +97,20 @@ function PlanForm({ plan, onDone }: { plan: AdminPlan; onDone: () => void }) {
   return (
     <form className="form admin-form" aria-label={`Edit plan ${plan.name}`} onSubmit={onSubmit}>
       <h2>Edit {plan.name}</h2>
-      <AdminField label="Name" kind="text" value={values.name} onChange={(v) => set("name", v)} />
-      <AdminField
-        label="Monthly price ($)"
-        kind="text"
-        value={values.price}
-        onChange={(v) => set("price", v)}
-      />
-      <AdminField
-        label="Description (HTML)"
-        kind="textarea"
-        value={values.description}
-        onChange={(v) => set("description", v)}
-      />
-      <AdminField label="Plan URL" kind="text" value={values.url} onChange={(v) => set("url", v)} />
+      <AdminField label="Name" kind="text" {...form.text("name")} />
+      <AdminField label="Monthly price ($)" kind="text" {...form.text("price")} />
+      <AdminField label="Description (HTML)" kind="textarea" {...form.text("description")} />
+      <AdminField label="Plan URL" kind="text" {...form.text("url")} />
       <AdminField
         label="Stripe price id (empty: granted by an admin)"
         kind="text"
-        value={values.stripePriceId}
-        onChange={(v) => set("stripePriceId", v)}
+        {...form.text("stripePriceId")}
       />
-      <AdminField
-        label="Character limit (cl)"
-        kind="number"
-        value={String(values.cl)}
-        onChange={(v) => set("cl", num(v))}
-      />
-      <AdminField
-        label="Voice limit (vl)"
-        kind="number"
-        value={String(values.vl)}
-        onChange={(v) => set("vl", num(v))}
-      />
-      <AdminField
-        label="Photo upload (pl)"
-        kind="checkbox"
-        value={values.pl}
-        onChange={(v) => set("pl", v)}
-      />
-      <AdminField
-        label="Appearance and images (il)"
-        kind="checkbox"
-        value={values.il}
-        onChange={(v) => set("il", v)}
-      />
-      <AdminField
-        label="Message limit"
-        kind="number"
-        value={String(values.messageLimit)}
-        onChange={(v) => set("messageLimit", num(v))}
-      />
+      <AdminField label="Character limit (cl)" kind="number" {...form.count("cl")} />
+      <AdminField label="Voice limit (vl)" kind="number" {...form.count("vl")} />
+      <AdminField label="Photo upload (pl)" kind="checkbox" {...form.flag("pl")} />
+      <AdminField label="Appearance and images (il)" kind="checkbox" {...form.flag("il")} />
+      <AdminField label="Message limit" kind="number" {...form.count("messageLimit")} />
       <AdminField
         label="Quota period"
         kind="select"
@@ -158,12 +121,7 @@ function PlanForm({ plan, onDone }: { plan: AdminPlan; onDone: () => void }) {
           { value: "month", label: "per month" },
         ]}
       />
-      <AdminField
-        label="Uncensored replies and images"
-        kind="checkbox"
-        value={values.uncensored}
-        onChange={(v) => set("uncensored", v)}
-      />
+      <AdminField label="Uncensored replies and images" kind="checkbox" {...form.flag("uncensored")} />
       <FormActions onCancel={onDone} submitLabel="Save plan" pending={save.isPending} />
     </form>
   );

@@ -5,6 +5,7 @@ import { useLanguages } from "../../../hooks/useLanguages";
 import { useVoices } from "../../../hooks/useVoices";
 import { contentUrl } from "../../../lib/content";
 import { succeed } from "../../../lib/notify";
+import { useAdminForm } from "../hooks/useAdminForm";
 import { useAdminPresets } from "../hooks/useAdminPresets";
 import { useSaveAdminPreset } from "../hooks/useSaveAdminPreset";
 import { AdminField } from "./AdminField";
@@ -77,7 +78,7 @@ function PresetForm({ preset, onDone }: { preset?: AdminPreset; onDone: () => vo
   const save = useSaveAdminPreset();
   const languages = useLanguages();
   const voices = useVoices();
-  const [values, setValues] = useState<PresetEdit>({
+  const form = useAdminForm<PresetEdit>({
     id: preset?.id,
     name: preset?.name ?? "",
     sex: preset?.sex ?? "0",
@@ -87,8 +88,7 @@ function PresetForm({ preset, onDone }: { preset?: AdminPreset; onDone: () => vo
     greeting: preset?.greeting ?? "",
     appearance: preset?.appearance ?? "",
   });
-  const set = <K extends keyof PresetEdit>(key: K, value: PresetEdit[K]) =>
-    setValues((v) => ({ ...v, [key]: value }));
+  const { values, set } = form;
   const languageOptions = (languages.data ?? []).map((l) => ({
     value: l.languageUUID,
     label: l.languageName,
@@ -115,7 +115,7 @@ function PresetForm({ preset, onDone }: { preset?: AdminPreset; onDone: () => vo
       onSubmit={onSubmit}
     >
       <h2>{preset ? `Edit ${preset.name}` : "New preset character"}</h2>
-      <AdminField label="Name" kind="text" value={values.name} onChange={(v) => set("name", v)} />
+      <AdminField label="Name" kind="text" {...form.text("name")} />
       <AdminField
         label="Sex"
         kind="select"
@@ -140,24 +140,9 @@ function PresetForm({ preset, onDone }: { preset?: AdminPreset; onDone: () => vo
         onChange={(v) => set("languageId", v)}
         options={languageOptions}
       />
-      <AdminField
-        label="Backstory"
-        kind="textarea"
-        value={values.description}
-        onChange={(v) => set("description", v)}
-      />
-      <AdminField
-        label="Greeting"
-        kind="textarea"
-        value={values.greeting}
-        onChange={(v) => set("greeting", v)}
-      />
-      <AdminField
-        label="Appearance"
-        kind="text"
-        value={values.appearance}
-        onChange={(v) => set("appearance", v)}
-      />
+      <AdminField label="Backstory" kind="textarea" {...form.text("description")} />
+      <AdminField label="Greeting" kind="textarea" {...form.text("greeting")} />
+      <AdminField label="Appearance" kind="text" {...form.text("appearance")} />
       <div className="field">
         <label htmlFor="admin-preset-photo">Photo (JPEG or PNG)</label>
         <input
