@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import sharp from "sharp";
 import { renderAvatarJpeg, renderDefaultPictureJpeg } from "../../db/avatars";
-import type { Character, User } from "../../db/schema";
+import type { Character, CharacterProfile, User } from "../../db/schema";
 import { badRequest, forbidden, notFound } from "../../errors";
 import { normalisePicture } from "../../media/picture";
 import type { LlmProvider } from "../../providers/llm/llm";
@@ -23,6 +23,20 @@ export interface CharacterInput {
   appearance: string;
   /** Uploaded photo bytes, if any. */
   photo?: Buffer;
+}
+
+/** The stored profile a checked form describes, with the photo's file name under characters/. */
+function profileOf(input: CharacterInput, photo: string): CharacterProfile {
+  return {
+    name: input.name,
+    sex: input.sex,
+    voice: input.voice,
+    language_id: input.language,
+    description: input.description,
+    greeting: input.greeting,
+    appearance: input.appearance,
+    photo,
+  };
 }
 
 /** Characters, presets, voices and cards of the signed-in user (spec 7 "Characters and profile"). */
@@ -97,17 +111,7 @@ export class CharactersService {
     const photo = input.photo
       ? await this.storePhoto(input.photo)
       : await this.defaultPhoto(input.sex, input.name);
-    return this.insert(user, {
-      preset_id: null,
-      name: input.name,
-      sex: input.sex,
-      voice: input.voice,
-      language_id: input.language,
-      description: input.description,
-      greeting: input.greeting,
-      appearance: input.appearance,
-      photo,
-    });
+    return this.insert(user, { preset_id: null, ...profileOf(input, photo) });
   }
 
   /**
@@ -119,16 +123,7 @@ export class CharactersService {
     const character = await this.get(user, id);
     await this.checkInput(user, input);
     const photo = input.photo ? await this.storePhoto(input.photo) : character.photo;
-    await this.repo.updateOwned(user.id, id, {
-      name: input.name,
-      sex: input.sex,
-      voice: input.voice,
-      language_id: input.language,
-      description: input.description,
-      greeting: input.greeting,
-      appearance: input.appearance,
-      photo,
-    });
+    await this.repo.updateOwned(user.id, id, profileOf(input, photo));
     if (photo !== character.photo) await this.storage.remove(`characters/${character.photo}`);
     return this.get(user, id);
   }
