@@ -1,6 +1,7 @@
 import type { Insertable, Updateable } from "kysely";
 import type { Db } from "../../db/index";
 import type { Character, CharactersTable, PresetCharacterRow } from "../../db/schema";
+import { charactersOfUser, findOwnedCharacter } from "../conversation/character-queries";
 
 export type NewCharacter = Insertable<CharactersTable>;
 
@@ -10,23 +11,12 @@ export class CharactersRepo {
 
   /** The user's characters, oldest first. */
   listByUser(userId: string): Promise<Character[]> {
-    return this.db
-      .selectFrom("characters")
-      .selectAll()
-      .where("user_id", "=", userId)
-      .orderBy("created_at")
-      .orderBy("id")
-      .execute();
+    return charactersOfUser(this.db, userId).execute();
   }
 
   /** A character only when it belongs to `userId`. */
   findOwned(userId: string, id: string): Promise<Character | undefined> {
-    return this.db
-      .selectFrom("characters")
-      .selectAll()
-      .where("id", "=", id)
-      .where("user_id", "=", userId)
-      .executeTakeFirst();
+    return findOwnedCharacter(this.db, userId, id);
   }
 
   countByUser(userId: string): Promise<number> {

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Db } from "../../db/index";
 import type { Character, ChatHistoryRow, ChatSession } from "../../db/schema";
+import { charactersOfUser, findOwnedCharacter } from "./character-queries";
 
 let lastSeq = 0;
 /** Order key of a new history entry: epoch microseconds, strictly increasing in this process. */
@@ -58,24 +59,12 @@ export class ConversationRepo {
 
   /** A character only when it belongs to `userId`. */
   findOwnedCharacter(userId: string, id: string): Promise<Character | undefined> {
-    return this.db
-      .selectFrom("characters")
-      .selectAll()
-      .where("id", "=", id)
-      .where("user_id", "=", userId)
-      .executeTakeFirst();
+    return findOwnedCharacter(this.db, userId, id);
   }
 
   /** The user's oldest character (the chat opened when none is named), if any. */
   firstCharacter(userId: string): Promise<Character | undefined> {
-    return this.db
-      .selectFrom("characters")
-      .selectAll()
-      .where("user_id", "=", userId)
-      .orderBy("created_at")
-      .orderBy("id")
-      .limit(1)
-      .executeTakeFirst();
+    return charactersOfUser(this.db, userId).limit(1).executeTakeFirst();
   }
 
   /** The group with its members (in position order) when it belongs to the user. */

@@ -1,0 +1,28 @@
+import type { Db } from "../../db/index";
+import type { Character } from "../../db/schema";
+
+/**
+ * The one home of the owned-character reads (issue 14): the conversation resolves a chat with
+ * them and the characters module lists and opens the user's characters with them. Functions of
+ * the database, not a repo, so each module keeps its own repo and neither reaches into the other.
+ */
+
+/** The user's characters, oldest first (creation time, then id: a stable order for equal times). */
+export function charactersOfUser(db: Db, userId: string) {
+  return db
+    .selectFrom("characters")
+    .selectAll()
+    .where("user_id", "=", userId)
+    .orderBy("created_at")
+    .orderBy("id");
+}
+
+/** A character only when it belongs to `userId`; undefined for an unknown id or another user's. */
+export function findOwnedCharacter(db: Db, userId: string, id: string): Promise<Character | undefined> {
+  return db
+    .selectFrom("characters")
+    .selectAll()
+    .where("id", "=", id)
+    .where("user_id", "=", userId)
+    .executeTakeFirst();
+}
