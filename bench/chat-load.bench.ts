@@ -24,14 +24,15 @@ import { demoChatUser } from "../e2e/support/demo";
  * - messages per second; and the server's RSS after the run (MB).
  * Targets (issue 19) are checked on each line; exits with code 1 when one fails.
  * BENCH_ENGINES=sqlite (or postgres) runs one engine; BENCH_LEVELS=10 chosen levels;
- * BENCH_CPU_PROF=<dir> makes the server write a CPU profile (`node --cpu-prof`) there.
+ * BENCH_CPU_PROF=<dir> makes the server write a CPU profile (`node --cpu-prof`) there;
+ * BENCH_NODE_FLAGS adds node flags to the server (e.g. `--perf-basic-prof` for Linux perf).
  */
 
 const TOKENS = 32;
 const LEVELS = (process.env.BENCH_LEVELS ?? "1,10,50").split(",").map(Number);
 /** Messages per level: enough for stable percentiles, a few seconds each. */
 const MESSAGES_PER_LEVEL = 600;
-const WARMUP_MESSAGES = 100;
+const WARMUP_MESSAGES = 1000;
 const TARGETS = {
   cpuMs: 1,
   addedP50: new Map([
@@ -109,7 +110,8 @@ async function startServer(env: Record<string, string>): Promise<RunningServer> 
   const profile = process.env.BENCH_CPU_PROF
     ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
     : [];
-  const child = spawn(process.execPath, [...profile, serverEntry], {
+  const extra = (process.env.BENCH_NODE_FLAGS ?? "").split(" ").filter(Boolean);
+  const child = spawn(process.execPath, [...profile, ...extra, serverEntry], {
     stdio: ["ignore", "pipe", "inherit"],
     env: { ...process.env, ...env },
   });
@@ -133,8 +135,14 @@ async function startServer(env: Record<string, string>): Promise<RunningServer> 
 
 /** CPU time (user + system) of a process so far, ms (Linux /proc, 100 ticks a second). */
 function cpuMs(pid: number): number {
+  const { user, system } = cpuSplit(pid);
+  return user + system;
+}
+
+/** User and system CPU time of a process so far, ms. */
+function cpuSplit(pid: number): { user: number; system: number } {
   const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-  return (Number(fields[11]) + Number(fields[12])) * 10;
+  return { user: Number(fields[11]) * 10, system: Number(fields[12]) * 10 };
 }
 
 function rssMb(pid: number): number {
@@ -311,16 +319,19 @@ async function runEngine(engine: "SQLite" | "PostgreSQL", modelUrl: string, pgBa
       `\n${engine}: streamed messages, ${TOKENS} tokens from an instant model, one user per client`,
     );
     console.log(
-      "clients | TTFT model p50/p99 ms | TTFT server p50/p99 ms | added p50/p99 ms | CPU ms/msg | msg/s",
+      "clients | TTFT model p50/p99 ms | TTFT server p50/p99 ms | added p50/p99 ms | CPU ms/msg (user+sys) | msg/s",
     );
     for (const level of LEVELS) {
       const direct = await closedLoop(level, MESSAGES_PER_LEVEL, (_w, i) => sendToModel(modelUrl, i));
-      const cpuBefore = cpuMs(pid);
+      const cpuBefore = cpuSplit(pid);
       const through = await closedLoop(level, MESSAGES_PER_LEVEL, (w, i) =>
         sendThroughServer(server.base, clients[w]!, i),
       );
       await settle(pid);
-      const cpu = (cpuMs(pid) - cpuBefore) / MESSAGES_PER_LEVEL;
+      const cpuAfter = cpuSplit(pid);
+      const userMs = (cpuAfter.user - cpuBefore.user) / MESSAGES_PER_LEVEL;
+      const systemMs = (cpuAfter.system - cpuBefore.system) / MESSAGES_PER_LEVEL;
+      const cpu = userMs + systemMs;
       const rate = (MESSAGES_PER_LEVEL * 1000) / through.wallMs;
       const addedP50 = percentile(through.ttft, 50) - percentile(direct.ttft, 50);
       const addedP99 = percentile(through.ttft, 99) - percentile(direct.ttft, 99);
@@ -339,7 +350,7 @@ async function runEngine(engine: "SQLite" | "PostgreSQL", modelUrl: string, pgBa
       const pair = (values: number[]) =>
         `${percentile(values, 50).toFixed(1)} / ${percentile(values, 99).toFixed(1)}`;
       console.log(
-        `${String(level).padStart(7)} | ${pair(direct.ttft).padStart(21)} | ${pair(through.ttft).padStart(22)} | ${`${addedP50.toFixed(1)} / ${addedP99.toFixed(1)}`.padStart(16)} | ${cpu.toFixed(2).padStart(10)} | ${rate.toFixed(0).padStart(5)}   ${checks.join(", ")}`,
+        `${String(level).padStart(7)} | ${pair(direct.ttft).padStart(21)} | ${pair(through.ttft).padStart(22)} | ${`${addedP50.toFixed(1)} / ${addedP99.toFixed(1)}`.padStart(16)} | ${`${cpu.toFixed(2)} (${userMs.toFixed(2)}+${systemMs.toFixed(2)})`.padStart(21)} | ${rate.toFixed(0).padStart(5)}   ${checks.join(", ")}`,
       );
     }
     const rss = rssMb(pid);

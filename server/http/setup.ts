@@ -25,11 +25,13 @@ declare module "fastify" {
 
 /**
  * The Fastify instance of the server: logger from LOG_LEVEL, trailing slashes ignored (spec 7
- * writes some paths with one), transport limits and proxy trust from `transportOptions`.
+ * writes some paths with one), transport limits and proxy trust from `transportOptions`. Each
+ * request is logged once, when its answer has left (`logRequests`), not on arrival as well.
  */
 export function createServer(config: AppConfig): FastifyInstance {
   return Fastify({
     logger: config.LOG_LEVEL === "silent" ? false : { level: config.LOG_LEVEL },
+    disableRequestLogging: true,
     routerOptions: { ignoreTrailingSlash: true },
     ...transportOptions(config),
   });
@@ -59,11 +61,13 @@ export async function registerPlugins(app: FastifyInstance, config: AppConfig): 
     },
   });
 
-  app.addHook("onRequest", async (request) => {
+  // Callback hooks, not async ones: these run on every request (issue 19: a promise each).
+  app.addHook("onRequest", (request, _reply, done) => {
     request.startedAt = performance.now();
+    done();
   });
   // Server-Timing lets the benchmark (and a browser's devtools) split server time from model time.
-  app.addHook("onSend", async (request, reply, payload) => {
+  app.addHook("onSend", (request, reply, payload, done) => {
     if (request.modelMs !== undefined && request.startedAt !== undefined) {
       const total = performance.now() - request.startedAt;
       reply.header(
@@ -71,7 +75,20 @@ export async function registerPlugins(app: FastifyInstance, config: AppConfig): 
         `total;dur=${total.toFixed(3)}, model;dur=${request.modelMs.toFixed(3)}, app;dur=${(total - request.modelMs).toFixed(3)}`,
       );
     }
-    return payload;
+    done(null, payload);
+  });
+  // One log line per request, when the answer has left (a streamed reply: when it has ended).
+  app.addHook("onResponse", (request, reply, done) => {
+    request.log.info(
+      {
+        method: request.method,
+        url: request.url,
+        statusCode: reply.statusCode,
+        ms: request.startedAt === undefined ? undefined : Math.round(performance.now() - request.startedAt),
+      },
+      "request",
+    );
+    done();
   });
 
   app.setErrorHandler((error, request, reply) => {

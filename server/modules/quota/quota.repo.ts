@@ -26,13 +26,17 @@ export class QuotaRepo {
    * @returns the reservation, or undefined when both buckets are empty.
    */
   async reserve(user: User, period: string): Promise<Reservation | undefined> {
-    // Read from the row, not `user`: another request may have moved the period since sign-in.
-    await this.db
-      .updateTable("users")
-      .set({ chat_count: 0, chat_period: period })
-      .where("id", "=", user.id)
-      .where("chat_period", "<>", period)
-      .execute();
+    // `user` was read at the start of this request. When it already counts in `period`, the row
+    // does too (a period only moves forwards); otherwise the row is moved, read from the row, not
+    // `user`: another request may have moved it meanwhile.
+    if (user.chat_period !== period) {
+      await this.db
+        .updateTable("users")
+        .set({ chat_count: 0, chat_period: period })
+        .where("id", "=", user.id)
+        .where("chat_period", "<>", period)
+        .execute();
+    }
     const plan = await this.db
       .updateTable("users")
       .set((eb) => ({ chat_count: eb("chat_count", "+", 1) }))
