@@ -1,5 +1,5 @@
-import { Link } from "react-router";
 import { RotatingText } from "../../components/RotatingText";
+import { SystemCard } from "../../components/SystemCard";
 
 /** spec 2 "Access Denied": the rotating hints, in order. */
 export const FORBIDDEN_HINTS = [
@@ -11,19 +11,10 @@ export const FORBIDDEN_HINTS = [
 /** `/forbidden` (spec 2 "Access Denied"): rotating hints and a Check Pricing button to /pricing. */
 export function ForbiddenPage() {
   return (
-    <section className="public-page system-page">
-      <div className="card card--narrow system-card">
-        <p className="system-card__code" aria-hidden="true">
-          403
-        </p>
-        <h1>Access Denied</h1>
-        <p className="system-card__hint">
-          <RotatingText phrases={FORBIDDEN_HINTS} />
-        </p>
-        <Link className="button button--primary" to="/pricing">
-          Check Pricing
-        </Link>
-      </div>
-    </section>
+    <SystemCard code="403" title="Access Denied" to="/pricing" action="Check Pricing">
+      <p className="system-card__hint">
+        <RotatingText phrases={FORBIDDEN_HINTS} />
+      </p>
+    </SystemCard>
   );
 }
