@@ -4,7 +4,12 @@ import formbody from "@fastify/formbody";
 import multipart from "@fastify/multipart";
 import rateLimit from "@fastify/rate-limit";
 import fastifyStatic from "@fastify/static";
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
+import Fastify, {
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  LogController,
+} from "fastify";
 import type { AppConfig } from "../env";
 import { AppError } from "../errors";
 import { fail, failBody, failStatus } from "./envelope";
@@ -24,6 +29,34 @@ declare module "fastify" {
 }
 
 /**
+ * Fastify's request log with one line per request, when its answer has left (a streamed reply:
+ * when it has ended), instead of one on arrival and one on completion (issue 19).
+ */
+class OneLinePerRequest extends LogController {
+  override incomingRequest(): void {}
+
+  override requestCompleted(
+    error: Error | null | undefined,
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ): void {
+    if (error) {
+      super.requestCompleted(error, request, reply);
+      return;
+    }
+    reply.log.info(
+      {
+        method: request.method,
+        url: request.url,
+        statusCode: reply.statusCode,
+        ms: Math.round(reply.elapsedTime),
+      },
+      "request",
+    );
+  }
+}
+
+/**
  * The Fastify instance of the server: logger from LOG_LEVEL, trailing slashes ignored (spec 7
  * writes some paths with one), transport limits and proxy trust from `transportOptions`. Each
  * request is logged once, when its answer has left (`logRequests`), not on arrival as well.
@@ -31,7 +64,7 @@ declare module "fastify" {
 export function createServer(config: AppConfig): FastifyInstance {
   return Fastify({
     logger: config.LOG_LEVEL === "silent" ? false : { level: config.LOG_LEVEL },
-    disableRequestLogging: true,
+    logController: new OneLinePerRequest(),
     routerOptions: { ignoreTrailingSlash: true },
     ...transportOptions(config),
   });
@@ -76,19 +109,6 @@ export async function registerPlugins(app: FastifyInstance, config: AppConfig): 
       );
     }
     done(null, payload);
-  });
-  // One log line per request, when the answer has left (a streamed reply: when it has ended).
-  app.addHook("onResponse", (request, reply, done) => {
-    request.log.info(
-      {
-        method: request.method,
-        url: request.url,
-        statusCode: reply.statusCode,
-        ms: request.startedAt === undefined ? undefined : Math.round(performance.now() - request.startedAt),
-      },
-      "request",
-    );
-    done();
   });
 
   app.setErrorHandler((error, request, reply) => {
