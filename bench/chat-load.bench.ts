@@ -118,7 +118,10 @@ async function startServer(env: Record<string, string>): Promise<RunningServer> 
   for await (const line of createInterface({ input: child.stdout! })) {
     const match = /running at (http:\/\/[^\s]+)/.exec(line);
     if (match) {
-      child.stdout!.resume();
+      // BENCH_SERVER_LOG=<file>: the server's output (its request log, traces) goes there.
+      if (process.env.BENCH_SERVER_LOG)
+        child.stdout!.pipe(fs.createWriteStream(process.env.BENCH_SERVER_LOG));
+      else child.stdout!.resume();
       return {
         base: match[1]!,
         child,
