@@ -1,12 +1,13 @@
 import { Link } from "react-router";
 import type { CharacterListItem } from "../../../../common/api";
 import { Avatar } from "../../../components/Avatar";
-import { confirmDelete } from "../../../components/signedInDialogs";
 import { contentUrl } from "../../../lib/content";
 import { showTextPopup } from "../../../lib/dialogs";
 import { truncate } from "../../../lib/text";
 import { useDeleteCharacter } from "../hooks/useDeleteCharacter";
 import { useExportCharacterCard } from "../hooks/useExportCharacterCard";
+import { DeleteRowButton } from "./DeleteRowButton";
+import { ListTable } from "./ListTable";
 import { StartChatLink } from "./StartChatLink";
 
 /**
@@ -20,12 +21,6 @@ export function CharactersTable({ characters }: { characters: CharacterListItem[
   const remove = useDeleteCharacter();
   const exportCard = useExportCharacterCard();
   const canDelete = characters.length > 1;
-
-  const onDelete = async (character: CharacterListItem) => {
-    if (remove.isPending) return;
-    if (!(await confirmDelete("character"))) return;
-    remove.mutate(character.characterUUID);
-  };
 
   if (characters.length === 0) {
     return (
@@ -43,75 +38,63 @@ export function CharactersTable({ characters }: { characters: CharacterListItem[
     );
   }
   return (
-    <table className="data-table">
-      <thead>
-        <tr>
-          <th scope="col">Photo</th>
-          <th scope="col">Backstory</th>
-          <th scope="col">Actions</th>
-        </tr>
-      </thead>
-      <tbody>
-        {characters.map((character) => {
-          const preview = truncate(character.characterDescription);
-          const name = character.characterName;
-          return (
-            <tr key={character.characterUUID}>
-              <td data-label="Photo">
-                <div className="identity">
-                  <Avatar src={contentUrl("characters", character.characterPhoto)} alt={name} size={56} />
-                  <span className="identity__name">{name}</span>
-                </div>
-              </td>
-              <td data-label="Backstory" className="backstory">
-                {preview.text}{" "}
-                {preview.truncated && (
-                  <button
-                    type="button"
-                    className="link-button link-button--inline"
-                    onClick={() => void showTextPopup(name, character.characterDescription)}
-                  >
-                    Show more
-                  </button>
+    <ListTable columns={["Photo", "Backstory", "Actions"]}>
+      {characters.map((character) => {
+        const preview = truncate(character.characterDescription);
+        const name = character.characterName;
+        return (
+          <tr key={character.characterUUID}>
+            <td data-label="Photo">
+              <div className="identity">
+                <Avatar src={contentUrl("characters", character.characterPhoto)} alt={name} size={56} />
+                <span className="identity__name">{name}</span>
+              </div>
+            </td>
+            <td data-label="Backstory" className="backstory">
+              {preview.text}{" "}
+              {preview.truncated && (
+                <button
+                  type="button"
+                  className="link-button link-button--inline"
+                  onClick={() => void showTextPopup(name, character.characterDescription)}
+                >
+                  Show more
+                </button>
+              )}
+            </td>
+            <td data-label="Actions">
+              <div className="row-actions">
+                <StartChatLink chatId={character.characterUUID} />
+                <Link
+                  className="button button--ghost button--small"
+                  to="/characters/update"
+                  state={{ id: character.characterUUID }}
+                  aria-label={`Edit ${name}`}
+                >
+                  Edit
+                </Link>
+                <button
+                  type="button"
+                  className="button button--ghost button--small"
+                  onClick={() => exportCard.mutate(character.characterUUID)}
+                  disabled={exportCard.isPending}
+                  aria-label={`Export card of ${name}`}
+                >
+                  Export card
+                </button>
+                {canDelete && (
+                  <DeleteRowButton
+                    kind="character"
+                    remove={remove}
+                    id={character.characterUUID}
+                    label={name}
+                  />
                 )}
-              </td>
-              <td data-label="Actions">
-                <div className="row-actions">
-                  <StartChatLink chatId={character.characterUUID} />
-                  <Link
-                    className="button button--ghost button--small"
-                    to="/characters/update"
-                    state={{ id: character.characterUUID }}
-                    aria-label={`Edit ${name}`}
-                  >
-                    Edit
-                  </Link>
-                  <button
-                    type="button"
-                    className="button button--ghost button--small"
-                    onClick={() => exportCard.mutate(character.characterUUID)}
-                    disabled={exportCard.isPending}
-                    aria-label={`Export card of ${name}`}
-                  >
-                    Export card
-                  </button>
-                  {canDelete && (
-                    <button
-                      type="button"
-                      className="button button--danger button--small"
-                      onClick={() => void onDelete(character)}
-                      disabled={remove.isPending}
-                      aria-label={`Delete ${name}`}
-                    >
-                      Delete
-                    </button>
-                  )}
-                </div>
-              </td>
-            </tr>
-          );
-        })}
-      </tbody>
-    </table>
+              </div>
+            </td>
+          </tr>
+        );
+      })}
+    </ListTable>
   );
 }

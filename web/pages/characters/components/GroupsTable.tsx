@@ -1,8 +1,9 @@
 import type { CharacterGroup } from "../../../api/characters";
 import { Avatar } from "../../../components/Avatar";
-import { confirmDelete } from "../../../components/signedInDialogs";
 import { contentUrl } from "../../../lib/content";
 import { useDeleteGroup } from "../hooks/useDeleteGroup";
+import { DeleteRowButton } from "./DeleteRowButton";
+import { ListTable } from "./ListTable";
 import { StartChatLink } from "./StartChatLink";
 
 /** The members' names, for the row's accessible labels ('group of Ann and Bea'). */
@@ -21,12 +22,6 @@ function groupLabel(group: CharacterGroup): string {
 export function GroupsTable({ groups }: { groups: CharacterGroup[] }) {
   const remove = useDeleteGroup();
 
-  const onDelete = async (group: CharacterGroup) => {
-    if (remove.isPending) return;
-    if (!(await confirmDelete("group"))) return;
-    remove.mutate(group.groupUUID);
-  };
-
   if (groups.length === 0) {
     return (
       <div className="empty-state">
@@ -35,51 +30,35 @@ export function GroupsTable({ groups }: { groups: CharacterGroup[] }) {
     );
   }
   return (
-    <table className="data-table">
-      <thead>
-        <tr>
-          <th scope="col">Characters</th>
-          <th scope="col">Actions</th>
-        </tr>
-      </thead>
-      <tbody>
-        {groups.map((group) => (
-          <tr key={group.groupUUID}>
-            <td data-label="Characters">
-              {group.members.length === 0 ? (
-                <span className="muted">No Members</span>
-              ) : (
-                <div className="avatar-stack">
-                  {group.members.map((member, index) => (
-                    <Avatar
-                      // biome-ignore lint/suspicious/noArrayIndexKey: the order is stable and names may repeat
-                      key={`${member.memberUUID ?? member.memberName}-${index}`}
-                      src={contentUrl("characters", member.memberPhoto)}
-                      alt={member.memberName}
-                      title={member.memberName}
-                      size={40}
-                    />
-                  ))}
-                </div>
-              )}
-            </td>
-            <td data-label="Actions">
-              <div className="row-actions">
-                <StartChatLink chatId={group.groupUUID} />
-                <button
-                  type="button"
-                  className="button button--danger button--small"
-                  onClick={() => void onDelete(group)}
-                  disabled={remove.isPending}
-                  aria-label={`Delete ${groupLabel(group)}`}
-                >
-                  Delete
-                </button>
+    <ListTable columns={["Characters", "Actions"]}>
+      {groups.map((group) => (
+        <tr key={group.groupUUID}>
+          <td data-label="Characters">
+            {group.members.length === 0 ? (
+              <span className="muted">No Members</span>
+            ) : (
+              <div className="avatar-stack">
+                {group.members.map((member, index) => (
+                  <Avatar
+                    // biome-ignore lint/suspicious/noArrayIndexKey: the order is stable and names may repeat
+                    key={`${member.memberUUID ?? member.memberName}-${index}`}
+                    src={contentUrl("characters", member.memberPhoto)}
+                    alt={member.memberName}
+                    title={member.memberName}
+                    size={40}
+                  />
+                ))}
               </div>
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+            )}
+          </td>
+          <td data-label="Actions">
+            <div className="row-actions">
+              <StartChatLink chatId={group.groupUUID} />
+              <DeleteRowButton kind="group" remove={remove} id={group.groupUUID} label={groupLabel(group)} />
+            </div>
+          </td>
+        </tr>
+      ))}
+    </ListTable>
   );
 }

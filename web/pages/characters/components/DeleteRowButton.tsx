@@ -1,0 +1,35 @@
+import type { UseMutationResult } from "@tanstack/react-query";
+import { confirmDelete } from "../../../components/signedInDialogs";
+
+interface DeleteRowButtonProps {
+  /** What the confirmation names (spec 8: 'delete this character?' or 'group?'). */
+  kind: "character" | "group";
+  /** The delete mutation, called with `id` once confirmed. */
+  remove: UseMutationResult<unknown, Error, string>;
+  id: string;
+  /** The row's accessible name after 'Delete ' ('Ann', 'group of Ann and Bea'). */
+  label: string;
+}
+
+/**
+ * A list row's Delete button (spec 2): asks first (spec 8 delete confirmation) and deletes
+ * only when confirmed; while a delete is under way it is disabled and a click does nothing.
+ */
+export function DeleteRowButton({ kind, remove, id, label }: DeleteRowButtonProps) {
+  const onDelete = async () => {
+    if (remove.isPending) return;
+    if (!(await confirmDelete(kind))) return;
+    remove.mutate(id);
+  };
+  return (
+    <button
+      type="button"
+      className="button button--danger button--small"
+      onClick={() => void onDelete()}
+      disabled={remove.isPending}
+      aria-label={`Delete ${label}`}
+    >
+      Delete
+    </button>
+  );
+}
