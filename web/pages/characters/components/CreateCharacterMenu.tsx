@@ -67,14 +67,14 @@ export function CreateCharacterMenu() {
             </Link>
           </li>
           <li>
-            <button type="button" className="create-menu__action" onClick={onRandom} disabled={busy}>
+            <button type="button" className="dropdown__item" onClick={onRandom} disabled={busy}>
               Random Character
             </button>
           </li>
           <li>
             <button
               type="button"
-              className="create-menu__action"
+              className="dropdown__item"
               onClick={() => fileInput.current?.click()}
               disabled={busy}
             >

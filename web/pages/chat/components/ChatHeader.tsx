@@ -140,13 +140,13 @@ export function ChatHeader(props: ChatHeaderProps) {
           inert={!menuOpen}
         >
           <li>
-            <button type="button" className="chat-menu-item" onClick={pick(props.onNewChat)}>
+            <button type="button" className="dropdown__item" onClick={pick(props.onNewChat)}>
               {chatTexts.newChat}
             </button>
           </li>
           {!isGroup && (
             <li>
-              <button type="button" className="chat-menu-item" onClick={pick(props.onStartGroup)}>
+              <button type="button" className="dropdown__item" onClick={pick(props.onStartGroup)}>
                 {chatTexts.startGroup}
               </button>
             </li>
@@ -155,7 +155,7 @@ export function ChatHeader(props: ChatHeaderProps) {
             <Link to="/characters/list">{chatTexts.changeCharacter}</Link>
           </li>
           <li>
-            <button type="button" className="chat-menu-item" onClick={pick(props.onOpenSettings)}>
+            <button type="button" className="dropdown__item" onClick={pick(props.onOpenSettings)}>
               {chatTexts.settings}
             </button>
           </li>

@@ -85,14 +85,14 @@ export function RequestMenu(props: RequestMenuProps) {
           <button
             type="button"
             role="menuitem"
-            className="chat-menu-item"
+            className="dropdown__item"
             onClick={pick(() => file.current?.click())}
           >
             {imageTexts.attach}
           </button>
         )}
         {props.photos && !isAppleDevice() && (
-          <button type="button" role="menuitem" className="chat-menu-item" onClick={pick(props.onCamera)}>
+          <button type="button" role="menuitem" className="dropdown__item" onClick={pick(props.onCamera)}>
             {imageTexts.camera}
           </button>
         )}
@@ -101,7 +101,7 @@ export function RequestMenu(props: RequestMenuProps) {
             <button
               type="button"
               role="menuitem"
-              className="chat-menu-item"
+              className="dropdown__item"
               onClick={pick(() => props.onRequest(imageTexts.sendPortrait, PHOTO_TYPE_PORTRAIT))}
             >
               {imageTexts.sendPortrait}
@@ -109,12 +109,12 @@ export function RequestMenu(props: RequestMenuProps) {
             <button
               type="button"
               role="menuitem"
-              className="chat-menu-item"
+              className="dropdown__item"
               onClick={pick(() => props.onRequest(imageTexts.sendLandscape, PHOTO_TYPE_LANDSCAPE))}
             >
               {imageTexts.sendLandscape}
             </button>
-            <button type="button" role="menuitem" className="chat-menu-item" onClick={pick(props.onPhotoOf)}>
+            <button type="button" role="menuitem" className="dropdown__item" onClick={pick(props.onPhotoOf)}>
               {imageTexts.sendPhotoOf}
             </button>
             <p className="request-menu__heading">{imageTexts.captions}</p>
@@ -123,7 +123,7 @@ export function RequestMenu(props: RequestMenuProps) {
                 key={caption.text}
                 type="button"
                 role="menuitem"
-                className="chat-menu-item"
+                className="dropdown__item"
                 onClick={pick(() => props.onRequest(caption.text, caption.type))}
               >
                 {caption.text}
