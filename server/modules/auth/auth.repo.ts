@@ -23,14 +23,16 @@ export class AuthRepo {
   }
 
   /**
-   * The session of a token with this hash: its user and when it started (epoch ms). None when the
-   * token is expired, started at or before `startedAfter` (the absolute lifetime, issue 13) or
-   * belongs to a blocked user (issue 9).
+   * The session of a token with this hash (`auth_tokens.token_hash`, what sign-in stores): its
+   * user and when it started (epoch ms). None when the token is expired at `now` (epoch ms),
+   * removed (logout, password change or reset, device revoked), belongs to a blocked user (issue
+   * 9), or, when `startedAfter` is given, started at or before it (the absolute lifetime, issue 13).
+   * The one session lookup by token hash: the bearer check and the picture cookie both use it.
    */
   async findSession(
     tokenHash: string,
     now: number,
-    startedAfter: number,
+    startedAfter?: number,
   ): Promise<{ user: User; startedAt: number } | undefined> {
     const row = await this.db
       .selectFrom("auth_tokens")
@@ -39,7 +41,7 @@ export class AuthRepo {
       .select("auth_tokens.created_at as session_started_at")
       .where("auth_tokens.token_hash", "=", tokenHash)
       .where("auth_tokens.expires_at", ">", now)
-      .where("auth_tokens.created_at", ">", startedAfter)
+      .$if(startedAfter !== undefined, (qb) => qb.where("auth_tokens.created_at", ">", startedAfter!))
       .where("users.blocked", "=", 0)
       .executeTakeFirst();
     if (!row) return undefined;

@@ -4,6 +4,7 @@ import path from "node:path";
 import type { FastifyInstance } from "fastify";
 import type { Db } from "../../db/index";
 import { secretHash } from "../../http/auth";
+import { AuthRepo } from "../auth/auth.repo";
 import { ContentAccessRepo } from "./content-access.repo";
 
 /** The cookie that lets a browser's <img> tags load its own chat pictures. */
@@ -37,6 +38,9 @@ export const sessionHash = secretHash;
 
 const sign = (secret: string, payload: string) =>
   createHmac("sha256", secret).update(payload).digest("base64url");
+
+/** The session lookup the cookie check needs (AuthRepo's: the one lookup by token hash). */
+export type SessionLookup = Pick<AuthRepo, "findSession">;
 
 /** What a valid picture cookie says. */
 export interface ContentCookie {
@@ -97,6 +101,7 @@ export function readContentCookie(
 export class ContentAccess {
   constructor(
     private readonly repo: ContentAccessRepo,
+    private readonly sessions: SessionLookup,
     private readonly secret: string,
     private readonly now: () => number = Date.now,
   ) {}
@@ -110,7 +115,9 @@ export class ContentAccess {
   async mayRead(cookieHeader: string | undefined, chatKey: string): Promise<boolean> {
     const cookie = readContentCookie(this.secret, cookieHeader, this.now());
     if (!cookie) return false;
-    if (!(await this.repo.sessionIsOpen(cookie.userId, cookie.session, this.now()))) return false;
+    // Expired, logged out, revoked (password change or reset) or blocked: no session (issue 9, 13).
+    const session = await this.sessions.findSession(cookie.session, this.now());
+    if (session?.user.id !== cookie.userId) return false;
     return this.repo.ownsChat(cookie.userId, chatKey);
   }
 
@@ -149,7 +156,7 @@ export function guardChatContent(
   secret: string,
   now: () => number = Date.now,
 ): ContentAccess {
-  const access = new ContentAccess(new ContentAccessRepo(db), secret, now);
+  const access = new ContentAccess(new ContentAccessRepo(db), new AuthRepo(db), secret, now);
   app.addHook("onSend", async (request, reply, payload) => {
     const secure = request.protocol === "https" ? "; Secure" : "";
     if (request.url.startsWith("/api/auth/logout")) {
