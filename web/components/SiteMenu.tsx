@@ -1,6 +1,6 @@
-import { useCallback, useEffect, useId, useRef, useState } from "react";
+import { useEffect, useRef } from "react";
 import { NavLink, useLocation } from "react-router";
-import { useDismiss } from "../hooks/useDismiss";
+import { usePopup } from "../hooks/usePopup";
 
 /** One entry of a site menu: the label as the spec spells it and the in-app path. */
 export interface MenuItem {
@@ -40,14 +40,10 @@ interface SiteMenuProps {
  * outside closes it.
  */
 export function SiteMenu({ items, variant = "top" }: SiteMenuProps) {
-  const [open, setOpen] = useState(false);
+  const { open, setOpen, close, root, id: menuId } = usePopup();
   const { pathname } = useLocation();
-  const menuId = useId();
-  const root = useRef<HTMLDivElement>(null);
   /** The address the menu was opened on: a page that arrives later for it keeps it open. */
   const openedFor = useRef("");
-  const close = useCallback(() => setOpen(false), []);
-  useDismiss(root, open, close);
   const shown = pathname === "/characters/selection" ? items.filter((item) => item.to !== "/faq") : items;
 
   // A new page closes the menu (back, forward, a link elsewhere). Navigations render as transitions:
@@ -55,7 +51,7 @@ export function SiteMenu({ items, variant = "top" }: SiteMenuProps) {
   // the new address, stays open.
   useEffect(() => {
     if (pathname !== openedFor.current) setOpen(false);
-  }, [pathname]);
+  }, [pathname, setOpen]);
 
   const toggle = () => {
     if (!open) openedFor.current = window.location.pathname;

@@ -1,6 +1,6 @@
-import { useCallback, useId, useRef, useState } from "react";
+import { useRef } from "react";
 import { Link } from "react-router";
-import { useDismiss } from "../../../hooks/useDismiss";
+import { usePopup } from "../../../hooks/usePopup";
 import { succeed } from "../../../lib/notify";
 import { useCreateRandomCharacter } from "../hooks/useCreateRandomCharacter";
 import { useImportCharacterCard } from "../hooks/useImportCharacterCard";
@@ -14,16 +14,11 @@ const CARD_ACCEPT = ".png,.json";
  * closes, the list reloads) and 'Import Character Card' (a .png or .json card file).
  */
 export function CreateCharacterMenu() {
-  const [open, setOpen] = useState(false);
-  const menuId = useId();
-  const root = useRef<HTMLDivElement>(null);
+  const { open, toggle, close, root, id: menuId } = usePopup();
   const fileInput = useRef<HTMLInputElement>(null);
   const random = useCreateRandomCharacter();
   const importCard = useImportCharacterCard();
   const busy = random.isPending || importCard.isPending;
-
-  const close = useCallback(() => setOpen(false), []);
-  useDismiss(root, open, close);
 
   const onRandom = () => {
     random.mutate(undefined, {
@@ -49,7 +44,7 @@ export function CreateCharacterMenu() {
         aria-expanded={open}
         aria-controls={menuId}
         aria-busy={busy}
-        onClick={() => setOpen((value) => !value)}
+        onClick={toggle}
       >
         Create Character <span aria-hidden="true">▾</span>
       </button>

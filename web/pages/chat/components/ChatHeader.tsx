@@ -1,11 +1,12 @@
-import { useCallback, useId, useRef, useState } from "react";
+import { useState } from "react";
 import { Link } from "react-router";
 import type { ChatProfileCharacter } from "../../../../common/api";
 import { Avatar } from "../../../components/Avatar";
-import { useDismiss } from "../../../hooks/useDismiss";
+import { usePopup } from "../../../hooks/usePopup";
 import { contentUrl } from "../../../lib/content";
 import { imageTexts } from "../imageTexts";
 import { type ChatStatus, chatTexts } from "../texts";
+import { ChatIcon } from "./ChatIcon";
 import { PhotoViewer } from "./PhotoViewer";
 
 interface ChatHeaderProps {
@@ -30,20 +31,11 @@ interface ChatHeaderProps {
  */
 export function ChatHeader(props: ChatHeaderProps) {
   const { characters, isGroup, status } = props;
-  const [menuOpen, setMenuOpen] = useState(false);
+  const { open: menuOpen, toggle, root, id: menuId, pick } = usePopup();
   const [viewing, setViewing] = useState<ChatProfileCharacter | null>(null);
-  const menuId = useId();
-  const root = useRef<HTMLDivElement>(null);
   const first = characters[0];
   const name = isGroup ? characters.map((character) => character.name).join(", ") : (first?.name ?? "");
   const statusClass = status === "online" ? "online" : status === "away" ? "away" : "busy";
-
-  const close = useCallback(() => setMenuOpen(false), []);
-  useDismiss(root, menuOpen, close);
-  const pick = (action: () => void) => () => {
-    setMenuOpen(false);
-    action();
-  };
 
   return (
     <header className="chat-header">
@@ -55,9 +47,7 @@ export function ChatHeader(props: ChatHeaderProps) {
         aria-expanded={props.sidebarOpen}
         onClick={props.onToggleSidebar}
       >
-        <svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true">
-          <path d="M3 6h18v2H3zm0 5h18v2H3zm0 5h18v2H3z" fill="currentColor" />
-        </svg>
+        <ChatIcon d="M3 6h18v2H3zm0 5h18v2H3zm0 5h18v2H3z" />
       </button>
       <div className="chat-header__who">
         <div className="chat-header__photo">
@@ -108,12 +98,7 @@ export function ChatHeader(props: ChatHeaderProps) {
           aria-label={imageTexts.photoList}
           onClick={props.onOpenPhotos}
         >
-          <svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true">
-            <path
-              d="M21 19V5a2 2 0 0 0-2-2H5a2 2 0 0 0-2 2v14a2 2 0 0 0 2 2h14a2 2 0 0 0 2-2zM8.5 13.5l2.5 3 3.5-4.5 4.5 6H5l3.5-4.5z"
-              fill="currentColor"
-            />
-          </svg>
+          <ChatIcon d="M21 19V5a2 2 0 0 0-2-2H5a2 2 0 0 0-2 2v14a2 2 0 0 0 2 2h14a2 2 0 0 0 2-2zM8.5 13.5l2.5 3 3.5-4.5 4.5 6H5l3.5-4.5z" />
         </button>
       )}
       <div className="dropdown dropdown--right" ref={root}>
@@ -124,13 +109,13 @@ export function ChatHeader(props: ChatHeaderProps) {
           aria-haspopup="menu"
           aria-expanded={menuOpen}
           aria-controls={menuId}
-          onClick={() => setMenuOpen((value) => !value)}
+          onClick={toggle}
         >
-          <svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true">
+          <ChatIcon>
             <circle cx="12" cy="5" r="2" fill="currentColor" />
             <circle cx="12" cy="12" r="2" fill="currentColor" />
             <circle cx="12" cy="19" r="2" fill="currentColor" />
-          </svg>
+          </ChatIcon>
         </button>
         <ul
           id={menuId}

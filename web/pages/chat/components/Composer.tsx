@@ -1,12 +1,13 @@
-import { type FormEvent, type KeyboardEvent, useCallback, useId, useRef, useState } from "react";
+import { type FormEvent, type KeyboardEvent, useId, useRef, useState } from "react";
 import { MESSAGE_MAX_LENGTH, PHOTO_TYPE_PORTRAIT, type PhotoType } from "../../../../common/constants";
 import type { Capability } from "../../../api/chat";
-import { useDismiss } from "../../../hooks/useDismiss";
+import { usePopup } from "../../../hooks/usePopup";
 import type { VoiceInputState } from "../hooks/useVoiceInput";
 import { imageTexts } from "../imageTexts";
 import { chatTexts } from "../texts";
 import { voiceTexts } from "../voiceTexts";
 import { CameraWindow } from "./CameraWindow";
+import { ChatIcon } from "./ChatIcon";
 import { EmojiPicker } from "./EmojiPicker";
 import { PhotoPreview } from "./PhotoPreview";
 import { RecordingWaveform } from "./RecordingWaveform";
@@ -47,9 +48,8 @@ export interface ComposerPictures {
  */
 export function Composer({ canSend, onSend, chat, speechInput, onFocus, pictures, voice }: ComposerProps) {
   const [text, setText] = useState("");
-  const [emojiOpen, setEmojiOpen] = useState(false);
+  const { open: emojiOpen, toggle: toggleEmoji, root: emojiRoot } = usePopup();
   const input = useRef<HTMLTextAreaElement>(null);
-  const emojiRoot = useRef<HTMLDivElement>(null);
   const counterId = useId();
   const chatOff = chat !== undefined && !chat.enabled;
   const hasText = text.trim() !== "";
@@ -57,9 +57,6 @@ export function Composer({ canSend, onSend, chat, speechInput, onFocus, pictures
   const [photo, setPhoto] = useState<Blob | null>(null);
   const [cameraOpen, setCameraOpen] = useState(false);
   const ready = canSend && (hasText || photo !== null) && !chatOff;
-
-  const closeEmoji = useCallback(() => setEmojiOpen(false), []);
-  useDismiss(emojiRoot, emojiOpen, closeEmoji);
 
   const submit = () => {
     if (!ready) return;
@@ -122,14 +119,9 @@ export function Composer({ canSend, onSend, chat, speechInput, onFocus, pictures
             aria-label={chatTexts.emoji}
             aria-expanded={emojiOpen}
             aria-haspopup="dialog"
-            onClick={() => setEmojiOpen((open) => !open)}
+            onClick={toggleEmoji}
           >
-            <svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true">
-              <path
-                d="M12 2a10 10 0 1 0 0 20 10 10 0 0 0 0-20zm0 18a8 8 0 1 1 0-16 8 8 0 0 1 0 16zm-3.5-9A1.5 1.5 0 1 0 8.5 8a1.5 1.5 0 0 0 0 3zm7 0A1.5 1.5 0 1 0 15.5 8a1.5 1.5 0 0 0 0 3zM12 17.5c2.3 0 4.3-1.5 5.1-3.5H6.9c.8 2 2.8 3.5 5.1 3.5z"
-                fill="currentColor"
-              />
-            </svg>
+            <ChatIcon d="M12 2a10 10 0 1 0 0 20 10 10 0 0 0 0-20zm0 18a8 8 0 1 1 0-16 8 8 0 0 1 0 16zm-3.5-9A1.5 1.5 0 1 0 8.5 8a1.5 1.5 0 0 0 0 3zm7 0A1.5 1.5 0 1 0 15.5 8a1.5 1.5 0 0 0 0 3zM12 17.5c2.3 0 4.3-1.5 5.1-3.5H6.9c.8 2 2.8 3.5 5.1 3.5z" />
           </button>
           {emojiOpen && <EmojiPicker onSelect={insertEmoji} />}
         </div>
@@ -175,9 +167,7 @@ export function Composer({ canSend, onSend, chat, speechInput, onFocus, pictures
         )}
         {hasText || photo ? (
           <button type="submit" className="composer__send" aria-label={chatTexts.send} disabled={!ready}>
-            <svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true">
-              <path d="M3.4 20.4 21 12 3.4 3.6 3.4 10l12.6 2-12.6 2z" fill="currentColor" />
-            </svg>
+            <ChatIcon d="M3.4 20.4 21 12 3.4 3.6 3.4 10l12.6 2-12.6 2z" />
           </button>
         ) : (
           <button
@@ -192,14 +182,14 @@ export function Composer({ canSend, onSend, chat, speechInput, onFocus, pictures
             disabled={micOff}
             onClick={voice?.toggle}
           >
-            <svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true">
+            <ChatIcon>
               {recording && <circle cx="12" cy="12" r="7" fill="currentColor" />}
               <path
                 visibility={recording ? "hidden" : undefined}
                 d="M12 14a3 3 0 0 0 3-3V5a3 3 0 0 0-6 0v6a3 3 0 0 0 3 3zm5-3a5 5 0 0 1-10 0H5a7 7 0 0 0 6 6.9V21h2v-3.1A7 7 0 0 0 19 11z"
                 fill="currentColor"
               />
-            </svg>
+            </ChatIcon>
           </button>
         )}
       </form>

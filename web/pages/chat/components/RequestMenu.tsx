@@ -1,4 +1,4 @@
-import { type ChangeEvent, useCallback, useId, useRef, useState } from "react";
+import { type ChangeEvent, useRef } from "react";
 import {
   PHOTO_ACCEPT,
   PHOTO_CAPTIONS,
@@ -6,9 +6,19 @@ import {
   PHOTO_TYPE_PORTRAIT,
   type PhotoType,
 } from "../../../../common/constants";
-import { useDismiss } from "../../../hooks/useDismiss";
+import { usePopup } from "../../../hooks/usePopup";
 import { isAppleDevice } from "../../../lib/device";
 import { imageTexts } from "../imageTexts";
+import { ChatIcon } from "./ChatIcon";
+
+/** One entry of the request menu: a menu item button. */
+function MenuEntry({ label, onPick }: { label: string; onPick: () => void }) {
+  return (
+    <button type="button" role="menuitem" className="dropdown__item" onClick={onPick}>
+      {label}
+    </button>
+  );
+}
 
 interface RequestMenuProps {
   /** Pictures on request are on (capability imageRequests). */
@@ -29,16 +39,8 @@ interface RequestMenuProps {
  * captions (spec 9). Render it only when image generation is enabled.
  */
 export function RequestMenu(props: RequestMenuProps) {
-  const [open, setOpen] = useState(false);
-  const root = useRef<HTMLDivElement>(null);
+  const { open, toggle, root, id: menuId, pick } = usePopup();
   const file = useRef<HTMLInputElement>(null);
-  const menuId = useId();
-  const close = useCallback(() => setOpen(false), []);
-  useDismiss(root, open, close);
-  const pick = (action: () => void) => () => {
-    setOpen(false);
-    action();
-  };
   const onFile = (event: ChangeEvent<HTMLInputElement>) => {
     const chosen = event.target.files?.[0];
     event.target.value = "";
@@ -55,14 +57,9 @@ export function RequestMenu(props: RequestMenuProps) {
         aria-expanded={open}
         aria-controls={menuId}
         disabled={props.disabled}
-        onClick={() => setOpen((value) => !value)}
+        onClick={toggle}
       >
-        <svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true">
-          <path
-            d="M20 5h-3.2L15 3H9L7.2 5H4a2 2 0 0 0-2 2v12a2 2 0 0 0 2 2h16a2 2 0 0 0 2-2V7a2 2 0 0 0-2-2zm-8 13a5 5 0 1 1 0-10 5 5 0 0 1 0 10zm0-8a3 3 0 1 0 0 6 3 3 0 0 0 0-6z"
-            fill="currentColor"
-          />
-        </svg>
+        <ChatIcon d="M20 5h-3.2L15 3H9L7.2 5H4a2 2 0 0 0-2 2v12a2 2 0 0 0 2 2h16a2 2 0 0 0 2-2V7a2 2 0 0 0-2-2zm-8 13a5 5 0 1 1 0-10 5 5 0 0 1 0 10zm0-8a3 3 0 1 0 0 6 3 3 0 0 0 0-6z" />
       </button>
       <input
         ref={file}
@@ -81,53 +78,28 @@ export function RequestMenu(props: RequestMenuProps) {
         }
         inert={!open}
       >
-        {props.photos && (
-          <button
-            type="button"
-            role="menuitem"
-            className="dropdown__item"
-            onClick={pick(() => file.current?.click())}
-          >
-            {imageTexts.attach}
-          </button>
-        )}
+        {props.photos && <MenuEntry label={imageTexts.attach} onPick={pick(() => file.current?.click())} />}
         {props.photos && !isAppleDevice() && (
-          <button type="button" role="menuitem" className="dropdown__item" onClick={pick(props.onCamera)}>
-            {imageTexts.camera}
-          </button>
+          <MenuEntry label={imageTexts.camera} onPick={pick(props.onCamera)} />
         )}
         {props.pictures && (
           <>
-            <button
-              type="button"
-              role="menuitem"
-              className="dropdown__item"
-              onClick={pick(() => props.onRequest(imageTexts.sendPortrait, PHOTO_TYPE_PORTRAIT))}
-            >
-              {imageTexts.sendPortrait}
-            </button>
-            <button
-              type="button"
-              role="menuitem"
-              className="dropdown__item"
-              onClick={pick(() => props.onRequest(imageTexts.sendLandscape, PHOTO_TYPE_LANDSCAPE))}
-            >
-              {imageTexts.sendLandscape}
-            </button>
-            <button type="button" role="menuitem" className="dropdown__item" onClick={pick(props.onPhotoOf)}>
-              {imageTexts.sendPhotoOf}
-            </button>
+            <MenuEntry
+              label={imageTexts.sendPortrait}
+              onPick={pick(() => props.onRequest(imageTexts.sendPortrait, PHOTO_TYPE_PORTRAIT))}
+            />
+            <MenuEntry
+              label={imageTexts.sendLandscape}
+              onPick={pick(() => props.onRequest(imageTexts.sendLandscape, PHOTO_TYPE_LANDSCAPE))}
+            />
+            <MenuEntry label={imageTexts.sendPhotoOf} onPick={pick(props.onPhotoOf)} />
             <p className="request-menu__heading">{imageTexts.captions}</p>
             {PHOTO_CAPTIONS.map((caption) => (
-              <button
+              <MenuEntry
                 key={caption.text}
-                type="button"
-                role="menuitem"
-                className="dropdown__item"
-                onClick={pick(() => props.onRequest(caption.text, caption.type))}
-              >
-                {caption.text}
-              </button>
+                label={caption.text}
+                onPick={pick(() => props.onRequest(caption.text, caption.type))}
+              />
             ))}
           </>
         )}
