@@ -15,6 +15,21 @@ import type {
 
 const iso = (ms: number | null) => (ms === null ? "" : new Date(ms).toISOString());
 
+/**
+ * The grants the console shows for a plan and for a user (whose row holds a copy of its plan's,
+ * possibly changed by an admin): limits as numbers, flags as booleans (spec 3: cl, vl, pl, il).
+ */
+function presentGrants(
+  grants: Pick<Plan, "character_limit" | "voice_limit" | "photo_upload" | "image_generation">,
+) {
+  return {
+    cl: grants.character_limit,
+    vl: grants.voice_limit,
+    pl: grants.photo_upload === 1,
+    il: grants.image_generation === 1,
+  };
+}
+
 /** A plan with everything it grants and how many users are on it. */
 export function presentPlan(plan: Plan & { user_count: number | string | bigint }) {
   return {
@@ -25,10 +40,7 @@ export function presentPlan(plan: Plan & { user_count: number | string | bigint 
     url: plan.url,
     image: plan.image,
     stripePriceId: plan.stripe_price_id,
-    cl: plan.character_limit,
-    vl: plan.voice_limit,
-    pl: plan.photo_upload === 1,
-    il: plan.image_generation === 1,
+    ...presentGrants(plan),
     messageLimit: plan.message_limit,
     quotaPeriod: plan.quota_period,
     uncensored: plan.uncensored === 1,
@@ -63,10 +75,7 @@ export function presentAdminUser(user: User & { plan_name: string }) {
     planId: user.plan_id,
     planName: user.plan_name,
     planEndsAt: iso(user.plan_ends_at),
-    cl: user.character_limit,
-    vl: user.voice_limit,
-    pl: user.photo_upload === 1,
-    il: user.image_generation === 1,
+    ...presentGrants(user),
     chatLimit: user.chat_limit,
     chatCount: user.chat_count,
     extraMessages: user.extra_messages,
