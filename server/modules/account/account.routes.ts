@@ -1,8 +1,9 @@
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { ok } from "../../http/envelope";
-import { emailOf, limitBy, rateLimit } from "../../http/rate-limit";
+import { rateLimit } from "../../http/rate-limit";
 import { EmailField, parseInput } from "../../http/validate";
+import { limitPerAddressAndEmail } from "../auth/credential-limits";
 import { type AccountService, FORGOT_PASSWORD_ANSWER } from "./account.service";
 
 const ForgotBody = z.object({ email: EmailField });
@@ -21,16 +22,16 @@ export function accountRoutes(app: FastifyInstance, account: AccountService): vo
   // can be flooded with reset mail by many clients).
   app.post(
     "/api/auth/forgot-password",
-    {
-      config: rateLimit(10, 15 * minute),
-      preHandler: limitBy(app, {
+    limitPerAddressAndEmail(
+      app,
+      { max: 10, windowMs: 15 * minute },
+      {
         name: "forgot-email",
         max: 5,
         windowMs: 15 * minute,
-        key: emailOf,
         message: "Too many reset requests for this e-mail.",
-      }),
-    },
+      },
+    ),
     async (request) => {
       const body = parseInput(ForgotBody, request.body);
       account.requestReset(body.email);

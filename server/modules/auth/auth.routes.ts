@@ -3,10 +3,11 @@ import { z } from "zod";
 import { unauthorized } from "../../errors";
 import { bearerToken, currentUser, signedIn } from "../../http/auth";
 import { ok } from "../../http/envelope";
-import { emailOf, limitBy, rateLimit } from "../../http/rate-limit";
+import { rateLimit } from "../../http/rate-limit";
 import { parseInput } from "../../http/validate";
 import { presentDevice, presentSessionUser, presentSignIn } from "./auth.presenter";
 import type { AuthService } from "./auth.service";
+import { limitPerAddressAndEmail } from "./credential-limits";
 
 const LoginBody = z.object({
   email: z.string().trim().toLowerCase().min(1, "is required").max(254),
@@ -34,16 +35,16 @@ export async function authRoutes(
   // waits at most five minutes too (README, Security).
   app.post(
     "/api/auth/login",
-    {
-      config: rateLimit(30, 15 * minute),
-      preHandler: limitBy(app, {
+    limitPerAddressAndEmail(
+      app,
+      { max: 30, windowMs: 15 * minute },
+      {
         name: "login-email",
         max: 10,
         windowMs: 5 * minute,
-        key: emailOf,
         message: "Too many sign-in attempts for this account.",
-      }),
-    },
+      },
+    ),
     async (request) => {
       const body = parseInput(LoginBody, request.body);
       return presentSignIn(await auth.login(body.email, body.password), "Login successful.");
