@@ -1,18 +1,14 @@
-import { type RefObject, useCallback, useEffect, useId, useRef, useState } from "react";
+import { type RefObject, useEffect, useId, useRef, useState } from "react";
 
-/** A popup's state (a dropdown menu, the emoji picker), from {@link usePopup}. */
+/** A popup's state (a dropdown menu, the emoji picker), from {@link usePopup}: toggle with `setOpen(!open)`. */
 export interface Popup {
   open: boolean;
   setOpen: (open: boolean) => void;
-  /** Opens a closed popup, closes an open one. */
-  toggle: () => void;
   close: () => void;
   /** Wraps the popup and its button: a press outside it closes the popup. */
   root: RefObject<HTMLDivElement | null>;
   /** For the popup's `id` and its button's `aria-controls`. */
   id: string;
-  /** A menu entry's click handler: closes the popup, then runs `action`. */
-  pick: (action: () => void) => () => void;
 }
 
 /**
@@ -23,14 +19,13 @@ export function usePopup(): Popup {
   const [open, setOpen] = useState(false);
   const root = useRef<HTMLDivElement>(null);
   const id = useId();
-  const close = useCallback(() => setOpen(false), []);
   useEffect(() => {
     if (!open) return;
     const onPointer = (event: MouseEvent) => {
-      if (!root.current?.contains(event.target as Node)) close();
+      if (!root.current?.contains(event.target as Node)) setOpen(false);
     };
     const onKey = (event: KeyboardEvent) => {
-      if (event.key === "Escape") close();
+      if (event.key === "Escape") setOpen(false);
     };
     document.addEventListener("mousedown", onPointer);
     document.addEventListener("keydown", onKey);
@@ -38,17 +33,12 @@ export function usePopup(): Popup {
       document.removeEventListener("mousedown", onPointer);
       document.removeEventListener("keydown", onKey);
     };
-  }, [open, close]);
+  }, [open]);
   return {
     open,
     setOpen,
-    toggle: () => setOpen((value) => !value),
-    close,
+    close: () => setOpen(false),
     root,
     id,
-    pick: (action) => () => {
-      setOpen(false);
-      action();
-    },
   };
 }

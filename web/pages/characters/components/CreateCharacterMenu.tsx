@@ -14,7 +14,7 @@ const CARD_ACCEPT = ".png,.json";
  * closes, the list reloads) and 'Import Character Card' (a .png or .json card file).
  */
 export function CreateCharacterMenu() {
-  const { open, toggle, close, root, id: menuId } = usePopup();
+  const { open, setOpen, close, root, id: menuId } = usePopup();
   const fileInput = useRef<HTMLInputElement>(null);
   const random = useCreateRandomCharacter();
   const importCard = useImportCharacterCard();
@@ -44,7 +44,7 @@ export function CreateCharacterMenu() {
         aria-expanded={open}
         aria-controls={menuId}
         aria-busy={busy}
-        onClick={toggle}
+        onClick={() => setOpen(!open)}
       >
         Create Character <span aria-hidden="true">▾</span>
       </button>

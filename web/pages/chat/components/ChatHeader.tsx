@@ -2,8 +2,8 @@ import { useState } from "react";
 import { Link } from "react-router";
 import type { ChatProfileCharacter } from "../../../../common/api";
 import { Avatar } from "../../../components/Avatar";
-import { usePopup } from "../../../hooks/usePopup";
 import { contentUrl } from "../../../lib/content";
+import { useChatMenu } from "../hooks/useChatMenu";
 import { imageTexts } from "../imageTexts";
 import { type ChatStatus, chatTexts } from "../texts";
 import { ChatIcon } from "./ChatIcon";
@@ -31,7 +31,7 @@ interface ChatHeaderProps {
  */
 export function ChatHeader(props: ChatHeaderProps) {
   const { characters, isGroup, status } = props;
-  const { open: menuOpen, toggle, root, id: menuId, pick } = usePopup();
+  const { open: menuOpen, setOpen, root, id: menuId, pick } = useChatMenu();
   const [viewing, setViewing] = useState<ChatProfileCharacter | null>(null);
   const first = characters[0];
   const name = isGroup ? characters.map((character) => character.name).join(", ") : (first?.name ?? "");
@@ -109,7 +109,7 @@ export function ChatHeader(props: ChatHeaderProps) {
           aria-haspopup="menu"
           aria-expanded={menuOpen}
           aria-controls={menuId}
-          onClick={toggle}
+          onClick={() => setOpen(!menuOpen)}
         >
           <ChatIcon>
             <circle cx="12" cy="5" r="2" fill="currentColor" />

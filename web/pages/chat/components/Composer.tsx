@@ -48,7 +48,7 @@ export interface ComposerPictures {
  */
 export function Composer({ canSend, onSend, chat, speechInput, onFocus, pictures, voice }: ComposerProps) {
   const [text, setText] = useState("");
-  const { open: emojiOpen, toggle: toggleEmoji, root: emojiRoot } = usePopup();
+  const { open: emojiOpen, setOpen: setEmojiOpen, root: emojiRoot } = usePopup();
   const input = useRef<HTMLTextAreaElement>(null);
   const counterId = useId();
   const chatOff = chat !== undefined && !chat.enabled;
@@ -119,7 +119,7 @@ export function Composer({ canSend, onSend, chat, speechInput, onFocus, pictures
             aria-label={chatTexts.emoji}
             aria-expanded={emojiOpen}
             aria-haspopup="dialog"
-            onClick={toggleEmoji}
+            onClick={() => setEmojiOpen(!emojiOpen)}
           >
             <ChatIcon d="M12 2a10 10 0 1 0 0 20 10 10 0 0 0 0-20zm0 18a8 8 0 1 1 0-16 8 8 0 0 1 0 16zm-3.5-9A1.5 1.5 0 1 0 8.5 8a1.5 1.5 0 0 0 0 3zm7 0A1.5 1.5 0 1 0 15.5 8a1.5 1.5 0 0 0 0 3zM12 17.5c2.3 0 4.3-1.5 5.1-3.5H6.9c.8 2 2.8 3.5 5.1 3.5z" />
           </button>

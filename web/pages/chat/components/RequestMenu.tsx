@@ -6,8 +6,8 @@ import {
   PHOTO_TYPE_PORTRAIT,
   type PhotoType,
 } from "../../../../common/constants";
-import { usePopup } from "../../../hooks/usePopup";
 import { isAppleDevice } from "../../../lib/device";
+import { useChatMenu } from "../hooks/useChatMenu";
 import { imageTexts } from "../imageTexts";
 import { ChatIcon } from "./ChatIcon";
 
@@ -39,7 +39,7 @@ interface RequestMenuProps {
  * captions (spec 9). Render it only when image generation is enabled.
  */
 export function RequestMenu(props: RequestMenuProps) {
-  const { open, toggle, root, id: menuId, pick } = usePopup();
+  const { open, setOpen, root, id: menuId, pick } = useChatMenu();
   const file = useRef<HTMLInputElement>(null);
   const onFile = (event: ChangeEvent<HTMLInputElement>) => {
     const chosen = event.target.files?.[0];
@@ -57,7 +57,7 @@ export function RequestMenu(props: RequestMenuProps) {
         aria-expanded={open}
         aria-controls={menuId}
         disabled={props.disabled}
-        onClick={toggle}
+        onClick={() => setOpen(!open)}
       >
         <ChatIcon d="M20 5h-3.2L15 3H9L7.2 5H4a2 2 0 0 0-2 2v12a2 2 0 0 0 2 2h16a2 2 0 0 0 2-2V7a2 2 0 0 0-2-2zm-8 13a5 5 0 1 1 0-10 5 5 0 0 1 0 10zm0-8a3 3 0 1 0 0 6 3 3 0 0 0 0-6z" />
       </button>
