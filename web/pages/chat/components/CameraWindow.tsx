@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from "react";
 import { CAMERA_HEIGHT, CAMERA_WIDTH } from "../../../../common/constants";
 import { warn } from "../../../lib/notify";
 import { imageTexts } from "../imageTexts";
+import { ChatDialog } from "./ChatDialog";
 
 interface CameraWindowProps {
   onCapture: (photo: File) => void;
@@ -18,11 +19,6 @@ export function CameraWindow({ onCapture, onClose }: CameraWindowProps) {
   const video = useRef<HTMLVideoElement>(null);
   const [facing, setFacing] = useState<"user" | "environment">("user");
   const [ready, setReady] = useState(false);
-
-  useEffect(() => {
-    const element = dialog.current;
-    if (element && !element.open) element.showModal();
-  }, []);
 
   useEffect(() => {
     let stream: MediaStream | undefined;
@@ -85,9 +81,9 @@ export function CameraWindow({ onCapture, onClose }: CameraWindowProps) {
   };
 
   return (
-    <dialog
-      ref={dialog}
-      className="chat-dialog camera-window"
+    <ChatDialog
+      dialog={dialog}
+      className="camera-window"
       aria-label={imageTexts.cameraWindow}
       onClose={onClose}
     >
@@ -107,6 +103,6 @@ export function CameraWindow({ onCapture, onClose }: CameraWindowProps) {
           {imageTexts.closeCamera}
         </button>
       </div>
-    </dialog>
+    </ChatDialog>
   );
 }

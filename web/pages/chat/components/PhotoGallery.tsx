@@ -1,6 +1,7 @@
-import { useEffect, useRef, useState } from "react";
+import { useRef, useState } from "react";
 import { IMAGE_VIEWER_MAX_SCALE, IMAGE_VIEWER_MIN_SCALE } from "../../../../common/constants";
 import { imageTexts } from "../imageTexts";
+import { ChatDialog } from "./ChatDialog";
 
 const ZOOM_STEP = 0.5;
 
@@ -21,10 +22,6 @@ export function PhotoGallery({
   const dialog = useRef<HTMLDialogElement>(null);
   const [index, setIndex] = useState(start);
   const [scale, setScale] = useState(IMAGE_VIEWER_MIN_SCALE);
-  useEffect(() => {
-    const element = dialog.current;
-    if (element && !element.open) element.showModal();
-  }, []);
   const clamp = (value: number) => Math.min(IMAGE_VIEWER_MAX_SCALE, Math.max(IMAGE_VIEWER_MIN_SCALE, value));
   const go = (step: number) => {
     setIndex((value) => (value + step + photos.length) % photos.length);
@@ -33,9 +30,9 @@ export function PhotoGallery({
   const src = photos[index] ?? "";
   const label = imageTexts.photoNumber(index + 1, photos.length);
   return (
-    <dialog
-      ref={dialog}
-      className="chat-dialog photo-gallery"
+    <ChatDialog
+      dialog={dialog}
+      className="photo-gallery"
       aria-label={imageTexts.gallery}
       onClose={onClose}
       onKeyDown={(event) => {
@@ -92,6 +89,6 @@ export function PhotoGallery({
           {imageTexts.close}
         </button>
       </div>
-    </dialog>
+    </ChatDialog>
   );
 }

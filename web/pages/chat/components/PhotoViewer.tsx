@@ -1,17 +1,14 @@
-import { useEffect, useRef } from "react";
+import { useRef } from "react";
 import { chatTexts } from "../texts";
+import { ChatDialog } from "./ChatDialog";
 
 /** A photo shown full size in a modal dialog with a Close button (spec 2); Escape closes it. */
 export function PhotoViewer({ src, name, onClose }: { src: string; name: string; onClose: () => void }) {
   const dialog = useRef<HTMLDialogElement>(null);
-  useEffect(() => {
-    const element = dialog.current;
-    if (element && !element.open) element.showModal();
-  }, []);
   return (
-    <dialog
-      ref={dialog}
-      className="chat-dialog photo-viewer"
+    <ChatDialog
+      dialog={dialog}
+      className="photo-viewer"
       aria-label={chatTexts.photoOf(name)}
       onClose={onClose}
     >
@@ -19,6 +16,6 @@ export function PhotoViewer({ src, name, onClose }: { src: string; name: string;
       <button type="button" className="button button--primary" onClick={() => dialog.current?.close()}>
         {chatTexts.close}
       </button>
-    </dialog>
+    </ChatDialog>
   );
 }

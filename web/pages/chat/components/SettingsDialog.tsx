@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState } from "react";
+import { useId, useRef, useState } from "react";
 import type { Capability } from "../../../api/chat";
 import { Spinner } from "../../../components/Spinner";
 import { type ChatSettings, SILENCE_OPTIONS_MS, useChatSettings } from "../../../hooks/useChatSettings";
@@ -6,6 +6,7 @@ import { succeed } from "../../../lib/notify";
 import { useChatMemories } from "../hooks/useChatMemories";
 import { chatTexts } from "../texts";
 import { voiceTexts } from "../voiceTexts";
+import { ChatDialog } from "./ChatDialog";
 
 type Flag = Exclude<keyof ChatSettings, "silenceDuration">;
 
@@ -31,11 +32,6 @@ export function SettingsDialog({ chatId, speechInput, serverSpeech, onClose }: S
   const memories = useChatMemories(chatId, true);
   const titleId = useId();
   const baseId = useId();
-
-  useEffect(() => {
-    const element = dialog.current;
-    if (element && !element.open) element.showModal();
-  }, []);
 
   const wakeSupported = typeof navigator !== "undefined" && "wakeLock" in navigator;
   const voiceOff = speechInput !== undefined && !speechInput.enabled;
@@ -68,7 +64,7 @@ export function SettingsDialog({ chatId, speechInput, serverSpeech, onClose }: S
   };
 
   return (
-    <dialog ref={dialog} className="chat-dialog chat-settings" aria-labelledby={titleId} onClose={onClose}>
+    <ChatDialog dialog={dialog} className="chat-settings" aria-labelledby={titleId} onClose={onClose}>
       <h2 id={titleId}>{chatTexts.settingsTitle}</h2>
       <form
         method="dialog"
@@ -141,6 +137,6 @@ export function SettingsDialog({ chatId, speechInput, serverSpeech, onClose }: S
           </button>
         </div>
       </form>
-    </dialog>
+    </ChatDialog>
   );
 }
