@@ -82,3 +82,8 @@ export const CAMERA_HEIGHT = 720;
 /** spec 9: the image viewer zooms from scale 1 to 2. */
 export const IMAGE_VIEWER_MIN_SCALE = 1;
 export const IMAGE_VIEWER_MAX_SCALE = 2;
+
+/** A price in cents as the spec writes it, in dollars with two decimals ("1.99"; spec 3 `price`). */
+export function dollars(cents: number): string {
+  return (cents / 100).toFixed(2);
+}

@@ -1,4 +1,5 @@
 import type { Selectable } from "kysely";
+import { dollars } from "../../../common/constants";
 import type {
   AdminAuditTable,
   ContactMessagesTable,
@@ -35,7 +36,7 @@ export function presentPlan(plan: Plan & { user_count: number | string | bigint 
   return {
     id: plan.id,
     name: plan.name,
-    price: (plan.price_cents / 100).toFixed(2),
+    price: dollars(plan.price_cents),
     description: plan.description_html,
     url: plan.url,
     image: plan.image,

@@ -1,5 +1,6 @@
 import type { FastifyInstance, onRequestAsyncHookHandler } from "fastify";
 import { z } from "zod";
+import { dollars } from "../../../common/constants";
 import type { User } from "../../db/schema";
 import { bearerToken, currentUser, signedIn } from "../../http/auth";
 import { ok } from "../../http/envelope";
@@ -17,7 +18,7 @@ export function presentPricingPlan({ plan, checkout, current }: PricedPlan) {
   return {
     pricingUrl: plan.url,
     pricingImage: plan.image,
-    pricingPrice: (plan.price_cents / 100).toFixed(2),
+    pricingPrice: dollars(plan.price_cents),
     pricingPlanName: plan.name,
     pricingDescription: plan.description_html,
     pricingPlanUUID: plan.id,

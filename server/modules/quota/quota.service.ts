@@ -1,4 +1,4 @@
-import { ADDON_MESSAGES, ADDON_PRICE_CENTS } from "../../../common/constants";
+import { ADDON_MESSAGES, ADDON_PRICE_CENTS, dollars } from "../../../common/constants";
 import type { User } from "../../db/schema";
 import { type AppError, tooMany } from "../../errors";
 import type { QuotaBucket, QuotaRepo, Reservation } from "./quota.repo";
@@ -19,7 +19,7 @@ export function quotaPeriodKey(period: string, now: number): string {
  * offered the add-on (ADDON_MESSAGES for ADDON_PRICE_CENTS), daily ones an upgrade.
  */
 export function quotaLimitError(user: User): AppError {
-  const price = `$${(ADDON_PRICE_CENTS / 100).toFixed(2)}`;
+  const price = `$${dollars(ADDON_PRICE_CENTS)}`;
   return tooMany(
     user.quota_period === "month"
       ? `You have reached your limit of ${user.chat_limit} messages for this month. Add ${ADDON_MESSAGES} messages for ${price} or upgrade your plan.`
