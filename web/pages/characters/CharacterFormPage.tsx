@@ -3,6 +3,7 @@ import { Spinner } from "../../components/Spinner";
 import { CharacterForm } from "./components/CharacterForm";
 import { useCharacter } from "./hooks/useCharacter";
 import "./characters.css";
+import { EntityPage } from "../../components/EntityForm";
 
 /** The character id from the navigation state `{ id }` (spec 2: the list's edit button passes it). */
 function idFromState(state: unknown): string {
@@ -26,10 +27,7 @@ export function CharacterFormPage({ mode }: { mode: "add" | "update" }) {
 
   const title = mode === "add" ? "New Character" : "Edit Character";
   return (
-    <section className="entity-page">
-      <div className="page-heading">
-        <h1>{title}</h1>
-      </div>
+    <EntityPage title={title}>
       <div className="card entity-card">
         {mode === "add" ? (
           <CharacterForm />
@@ -48,6 +46,6 @@ export function CharacterFormPage({ mode }: { mode: "add" | "update" }) {
           <CharacterForm key={character.data.characterUUID} character={character.data} />
         )}
       </div>
-    </section>
+    </EntityPage>
   );
 }

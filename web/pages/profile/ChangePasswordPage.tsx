@@ -1,7 +1,7 @@
 import type { FormEvent } from "react";
 import { useState } from "react";
 import { useNavigate } from "react-router";
-import { FormActions } from "../../components/FormActions";
+import { EntityPage, FormActions } from "../../components/EntityForm";
 import { TextField } from "../../components/TextField";
 import { useRequiredFields } from "../../hooks/useRequiredFields";
 import { useSessionUser } from "../../hooks/useSessionUser";
@@ -45,10 +45,7 @@ export function ChangePasswordPage() {
   };
 
   return (
-    <section className="entity-page">
-      <div className="page-heading">
-        <h1>Change Password</h1>
-      </div>
+    <EntityPage title="Change Password">
       <div className="card entity-card entity-card--narrow">
         <form className="form entity-form" onSubmit={onSubmit} noValidate>
           <TextField
@@ -72,6 +69,6 @@ export function ChangePasswordPage() {
           />
         </form>
       </div>
-    </section>
+    </EntityPage>
   );
 }

@@ -7,6 +7,7 @@ import { ProfileForm } from "./components/ProfileForm";
 import { useProfile } from "./hooks/useProfile";
 import { useSessionUserRefresh } from "./hooks/useSessionUserRefresh";
 import "./profile.css";
+import { EntityPage } from "../../components/EntityForm";
 
 /**
  * `/user/profile` (spec 2 "Profile"): loads GET /users/profile/?id=<user id> and shows the form,
@@ -19,10 +20,7 @@ export function ProfilePage() {
   useSessionUserRefresh(search.get("checkout") === "success");
   const profile = useProfile(user?.id);
   return (
-    <section className="entity-page">
-      <div className="page-heading">
-        <h1>My Profile</h1>
-      </div>
+    <EntityPage title="My Profile">
       <div className="card entity-card">
         {profile.isLoading ? (
           <div className="center-block">
@@ -41,6 +39,6 @@ export function ProfilePage() {
       )}
       {/* A guest's session user carries no e-mail (spec 3); guests get no devices (issue 13). */}
       {user !== null && <DevicesPanel guest={user.userEmail === ""} />}
-    </section>
+    </EntityPage>
   );
 }

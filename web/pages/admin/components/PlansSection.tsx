@@ -1,6 +1,6 @@
 import { type FormEvent, useState } from "react";
 import type { AdminPlan, PlanEdit } from "../../../api/admin";
-import { FormActions } from "../../../components/FormActions";
+import { FormActions } from "../../../components/EntityForm";
 import { succeed } from "../../../lib/notify";
 import { useAdminForm } from "../hooks/useAdminForm";
 import { useAdminPlans } from "../hooks/useAdminPlans";

@@ -1,6 +1,6 @@
 import { type FormEvent, useState } from "react";
 import type { AdminPreset, PresetEdit } from "../../../api/admin";
-import { FormActions } from "../../../components/FormActions";
+import { FormActions } from "../../../components/EntityForm";
 import { useLanguages } from "../../../hooks/useLanguages";
 import { useVoices } from "../../../hooks/useVoices";
 import { contentUrl } from "../../../lib/content";

@@ -7,7 +7,7 @@ import {
 } from "../../../../common/constants";
 import type { CharacterDetail } from "../../../api/characters";
 import { CountedTextArea } from "../../../components/CountedTextArea";
-import { FormActions } from "../../../components/FormActions";
+import { FormActions } from "../../../components/EntityForm";
 import { PhotoField } from "../../../components/PhotoField";
 import { SelectField } from "../../../components/SelectField";
 import { showRequiredFieldsAlert } from "../../../components/signedInDialogs";

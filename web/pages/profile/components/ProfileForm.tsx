@@ -1,7 +1,7 @@
 import { type FormEvent, useState } from "react";
 import { useNavigate } from "react-router";
 import type { UserProfile } from "../../../api/users";
-import { FormActions } from "../../../components/FormActions";
+import { FormActions } from "../../../components/EntityForm";
 import { PhotoField } from "../../../components/PhotoField";
 import { showRequiredFieldsAlert } from "../../../components/signedInDialogs";
 import { TextField } from "../../../components/TextField";

@@ -1,3 +1,20 @@
+import type { ReactNode } from "react";
+
+/**
+ * A signed-in form page's frame (the profile, change password, a character's form): the page
+ * heading with its `<h1>` title, then the page's cards.
+ */
+export function EntityPage({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <section className="entity-page">
+      <div className="page-heading">
+        <h1>{title}</h1>
+      </div>
+      {children}
+    </section>
+  );
+}
+
 /**
  * The footer of an edit form: 'Cancel' (a plain button calling `onCancel`) and the submit
  * button labelled `submitLabel`, disabled while `pending` (the request is in flight, also
