@@ -33,7 +33,7 @@ import { voiceRoutes } from "./modules/voice/voice.routes";
 import { createLlm, type ManagedLlm, wrap } from "./providers/llm/index";
 import type { LlmProvider } from "./providers/llm/llm";
 import type { Mailer } from "./providers/mail/mail";
-import { LocalStorage } from "./providers/storage/local";
+import { createStorage } from "./providers/storage/index";
 
 export interface App {
   app: FastifyInstance;
@@ -68,7 +68,7 @@ export async function buildApp(config: AppConfig, options: { llm?: LlmProvider }
 
   const db = openDatabase(config.DATABASE_URL, config.dataDir);
   await migrateToLatest(db.db as never);
-  const storage = new LocalStorage(config.contentDir);
+  const storage = createStorage(config);
   await seed(db.db, storage);
 
   const configured = options.llm ? undefined : createLlm(config, log);
@@ -113,13 +113,13 @@ async function registerRoutes(app: FastifyInstance, config: AppConfig, c: Contai
   oauthRoutes(app, c.oauth);
   subscribeRoutes(app, c.subscribe);
   await usersRoutes(app, c.users, auth);
-  characterRoutes(app, c.characters, auth);
-  historyRoutes(app, c.conversation, auth);
-  chatRoutes(app, c, auth);
-  groupsRoutes(app, c, auth);
-  imagesRoutes(app, c.images, c.conversation, auth);
-  voiceRoutes(app, c.voice, auth);
-  memoryRoutes(app, c.memory, c.conversation, auth);
+  await characterRoutes(app, c.characters, auth);
+  await historyRoutes(app, c.conversation, auth);
+  await chatRoutes(app, c, auth);
+  await groupsRoutes(app, c, auth);
+  await imagesRoutes(app, c.images, c.conversation, auth);
+  await voiceRoutes(app, c.voice, auth);
+  await memoryRoutes(app, c.memory, c.conversation, auth);
   await systemRoutes(
     app,
     {

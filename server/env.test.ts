@@ -58,6 +58,68 @@ describe("loadConfig: rules between variables, checked at boot (issue 14)", () =
     );
   });
 
+  it("groups S3 object storage settings; no S3_BUCKET means content on local disk (issue 15)", () => {
+    expect(loadConfig(base).s3).toBeUndefined();
+    const minio = loadConfig({
+      ...base,
+      S3_BUCKET: "content",
+      S3_ENDPOINT: "http://127.0.0.1:9000",
+      S3_ACCESS_KEY_ID: "id",
+      S3_SECRET_ACCESS_KEY: "secret",
+      S3_PREFIX: "/companion/",
+    });
+    expect(minio.s3).toEqual({
+      bucket: "content",
+      endpoint: "http://127.0.0.1:9000",
+      region: "us-east-1",
+      accessKeyId: "id",
+      secretAccessKey: "secret",
+      forcePathStyle: true,
+      prefix: "companion",
+      timeoutMs: 30_000,
+    });
+    const aws = loadConfig({
+      ...base,
+      S3_BUCKET: "content",
+      S3_REGION: "eu-west-3",
+      S3_ACCESS_KEY_ID: "id",
+      S3_SECRET_ACCESS_KEY: "secret",
+    });
+    expect(aws.s3).toMatchObject({ endpoint: "", region: "eu-west-3", forcePathStyle: false, prefix: "" });
+    const r2 = loadConfig({
+      ...base,
+      S3_BUCKET: "content",
+      S3_ENDPOINT: "https://account.r2.cloudflarestorage.com",
+      S3_FORCE_PATH_STYLE: "0",
+      S3_ACCESS_KEY_ID: "id",
+      S3_SECRET_ACCESS_KEY: "secret",
+    });
+    expect(r2.s3?.forcePathStyle).toBe(false);
+  });
+
+  it("refuses a bucket without credentials, and S3 settings without a bucket", () => {
+    expect(refused({ S3_BUCKET: "content", S3_ACCESS_KEY_ID: "id" })).toThrow(
+      /S3_SECRET_ACCESS_KEY: required with S3_BUCKET/,
+    );
+    expect(refused({ S3_BUCKET: "content", S3_SECRET_ACCESS_KEY: "secret" })).toThrow(
+      /S3_ACCESS_KEY_ID: required with S3_BUCKET/,
+    );
+    expect(refused({ S3_ENDPOINT: "http://127.0.0.1:9000" })).toThrow(
+      /S3_BUCKET: required with S3_ENDPOINT \(content would stay on local disk\)/,
+    );
+    expect(
+      refused({
+        S3_BUCKET: "b",
+        S3_ACCESS_KEY_ID: "i",
+        S3_SECRET_ACCESS_KEY: "s",
+        S3_ENDPOINT: "minio:9000",
+      }),
+    ).toThrow(/S3_ENDPOINT: must be an http\(s\) URL/);
+    expect(
+      refused({ S3_BUCKET: "b", S3_ACCESS_KEY_ID: "i", S3_SECRET_ACCESS_KEY: "s", S3_PREFIX: "a/../b" }),
+    ).toThrow(/S3_PREFIX: must not contain/);
+  });
+
   it("names every broken rule at once, one per line", () => {
     let message = "";
     try {

@@ -119,6 +119,26 @@ const schema = z.object({
    * that many hops; otherwise a comma-separated list of proxy addresses or CIDR ranges.
    */
   TRUST_PROXY: z.string().default(""),
+  // issue 15: S3-compatible object storage for /content/ (AWS S3, MinIO, Cloudflare R2, Garage).
+  /** The bucket; set, content lives there instead of CONTENT_DIR. */
+  S3_BUCKET: z.string().default(""),
+  /** The S3 API's address for a server other than AWS (e.g. http://minio:9000); empty: AWS. */
+  S3_ENDPOINT: z
+    .string()
+    .refine((v) => v === "" || /^https?:\/\/[^/]/.test(v), "must be an http(s) URL, e.g. http://minio:9000")
+    .default(""),
+  S3_REGION: z.string().min(1).default("us-east-1"),
+  S3_ACCESS_KEY_ID: z.string().default(""),
+  S3_SECRET_ACCESS_KEY: z.string().default(""),
+  /** Path-style URLs (host/bucket/key); empty: on when S3_ENDPOINT is set, off for AWS. */
+  S3_FORCE_PATH_STYLE: z.enum(["", "0", "1"]).default(""),
+  /** Folder inside the bucket for every key (e.g. "companion"); empty: the bucket's root. */
+  S3_PREFIX: z
+    .string()
+    .refine((v) => !v.split("/").some((s) => s === "." || s === ".."), "must not contain . or .. segments")
+    .default(""),
+  /** Time limit of one storage call, milliseconds (a file's body may stream for longer). */
+  S3_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
 
@@ -131,7 +151,40 @@ export type AppConfig = z.infer<typeof schema> & {
   dataDir: string;
   /** TRUST_PROXY as Fastify takes it. */
   trustProxy: boolean | number | string[];
+  /** The S3_* variables, grouped; undefined when S3_BUCKET is empty (content on local disk). */
+  s3: S3Config | undefined;
 };
+
+/** Where S3-compatible object storage is and how to reach it (issue 15). */
+export interface S3Config {
+  bucket: string;
+  /** e.g. "http://minio:9000" or "https://<account>.r2.cloudflarestorage.com"; empty: AWS S3. */
+  endpoint: string;
+  region: string;
+  accessKeyId: string;
+  secretAccessKey: string;
+  /** `host/bucket/key` instead of `bucket.host/key` (MinIO, Garage, s3rver need it). */
+  forcePathStyle: boolean;
+  /** Folder inside the bucket every key lives under, without slashes at either end; "" for the root. */
+  prefix: string;
+  /** Time limit of one call, milliseconds. */
+  timeoutMs: number;
+}
+
+/** Groups the S3_* variables; undefined without S3_BUCKET. */
+function s3Config(cfg: Settings): S3Config | undefined {
+  if (!cfg.S3_BUCKET) return undefined;
+  return {
+    bucket: cfg.S3_BUCKET,
+    endpoint: cfg.S3_ENDPOINT,
+    region: cfg.S3_REGION,
+    accessKeyId: cfg.S3_ACCESS_KEY_ID,
+    secretAccessKey: cfg.S3_SECRET_ACCESS_KEY,
+    forcePathStyle: cfg.S3_FORCE_PATH_STYLE ? cfg.S3_FORCE_PATH_STYLE === "1" : Boolean(cfg.S3_ENDPOINT),
+    prefix: cfg.S3_PREFIX.replace(/^\/+|\/+$/g, ""),
+    timeoutMs: cfg.S3_TIMEOUT_MS,
+  };
+}
 
 /** Reads TRUST_PROXY (see the schema) into Fastify's `trustProxy` option. */
 function parseTrustProxy(value: string): boolean | number | string[] {
@@ -183,6 +236,16 @@ export function crossFieldProblems(cfg: Settings): string[] {
       `HTTP_HEADERS_TIMEOUT_MS: must be at most HTTP_REQUEST_TIMEOUT_MS (${cfg.HTTP_HEADERS_TIMEOUT_MS} > ${cfg.HTTP_REQUEST_TIMEOUT_MS})`,
     );
   }
+  if (cfg.S3_BUCKET) {
+    for (const name of ["S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY"] as const) {
+      if (!cfg[name]) problems.push(`${name}: required with S3_BUCKET (object storage credentials)`);
+    }
+  } else {
+    // Half an S3 setting would silently keep content on the local disk of one instance.
+    for (const name of ["S3_ENDPOINT", "S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY", "S3_PREFIX"] as const) {
+      if (cfg[name]) problems.push(`S3_BUCKET: required with ${name} (content would stay on local disk)`);
+    }
+  }
   return problems;
 }
 
@@ -208,5 +271,6 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     publicUrl: (cfg.PUBLIC_URL || `http://localhost:${cfg.PORT}`).replace(/\/+$/, ""),
     contentDir: cfg.CONTENT_DIR ? path.resolve(cfg.CONTENT_DIR) : path.join(dataDir, "content"),
     trustProxy: parseTrustProxy(cfg.TRUST_PROXY),
+    s3: s3Config(cfg),
   };
 }

@@ -568,6 +568,8 @@ describeEachDatabase("images API", (dialect) => {
         removeFolder: async () => {},
         exists: async () => false,
         read: async () => undefined,
+        stat: async () => undefined,
+        stream: async () => undefined,
       },
       { concurrency: 1, timeoutMs: 400, log: () => {} },
     );

@@ -1,6 +1,7 @@
 import fs from "node:fs/promises";
 import path from "node:path";
-import type { FileStorage } from "./storage";
+import type { Readable } from "node:stream";
+import { type ByteRange, contentTypeOf, type FileStorage, type StoredFile } from "./storage";
 
 /** FileStorage on the local disk under `root` (default `data/content`). */
 export class LocalStorage implements FileStorage {
@@ -47,5 +48,28 @@ export class LocalStorage implements FileStorage {
     } catch {
       return undefined;
     }
+  }
+
+  async stat(key: string): Promise<StoredFile | undefined> {
+    const stat = await fs.stat(this.resolve(key)).catch(() => undefined);
+    if (!stat?.isFile()) return undefined;
+    return {
+      size: stat.size,
+      lastModified: stat.mtime,
+      contentType: contentTypeOf(key),
+      // The weak tag @fastify/static (send) gave, so browsers' cached copies stay valid.
+      etag: `W/"${stat.size.toString(16)}-${stat.mtime.getTime().toString(16)}"`,
+    };
+  }
+
+  async stream(key: string, range?: ByteRange): Promise<Readable | undefined> {
+    // Opened first, so a missing file is undefined here rather than an error on the stream.
+    const handle = await fs.open(this.resolve(key), "r").catch(() => undefined);
+    if (!handle) return undefined;
+    if (!(await handle.stat()).isFile()) {
+      await handle.close();
+      return undefined;
+    }
+    return handle.createReadStream(range ? { start: range.start, end: range.end } : {});
   }
 }

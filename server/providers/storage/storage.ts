@@ -1,7 +1,31 @@
+import type { Readable } from "node:stream";
+
+/** What the content route needs to answer for a stored file without reading it (issue 15). */
+export interface StoredFile {
+  /** Bytes. */
+  size: number;
+  /** Last write, to the second or better. */
+  lastModified: Date;
+  /** The MIME type by the key's extension (`contentTypeOf`), e.g. "image/jpeg". */
+  contentType: string;
+  /**
+   * An HTTP entity tag, quoted: the object's own ETag on S3, a weak `W/"<size>-<mtime>"` (hex, as
+   * @fastify/static sent) on local disk.
+   */
+  etag: string;
+}
+
+/** A byte range of a file, both ends inclusive (HTTP `Range: bytes=start-end`). */
+export interface ByteRange {
+  start: number;
+  end: number;
+}
+
 /**
  * File storage behind the /content/ area (spec 3 image locations: users/, characters/,
  * predefined-characters/, voice/, {group or character id}/...). Keys are relative paths
- * such as "characters/abc.jpg"; they never contain "..".
+ * such as "characters/abc.jpg"; they never contain "..". Implementations: LocalStorage (disk,
+ * the default) and S3Storage (S3-compatible object storage, issue 15), chosen by `createStorage`.
  */
 export interface FileStorage {
   /** Writes bytes at key, replacing any file there. */
@@ -15,4 +39,33 @@ export interface FileStorage {
   exists(key: string): Promise<boolean>;
   /** The file's bytes, or undefined when it does not exist. */
   read(key: string): Promise<Buffer | undefined>;
+  /** Size, date, type and entity tag of the file, or undefined when it does not exist. */
+  stat(key: string): Promise<StoredFile | undefined>;
+  /**
+   * The file's bytes as a stream (all of them, or `range`, which must lie inside the file), or
+   * undefined when it does not exist. The caller consumes or destroys the stream.
+   */
+  stream(key: string, range?: ByteRange): Promise<Readable | undefined>;
+}
+
+/** MIME types of the files the server stores (pictures, voice, uploads), by extension. */
+const TYPES: Record<string, string> = {
+  jpg: "image/jpeg",
+  jpeg: "image/jpeg",
+  png: "image/png",
+  webp: "image/webp",
+  gif: "image/gif",
+  mp3: "audio/mpeg",
+  wav: "audio/wav",
+  ogg: "audio/ogg",
+  webm: "audio/webm",
+  m4a: "audio/mp4",
+  txt: "text/plain; charset=utf-8",
+  json: "application/json; charset=utf-8",
+};
+
+/** The MIME type of `key` by its extension; `application/octet-stream` when unknown. */
+export function contentTypeOf(key: string): string {
+  const dot = key.lastIndexOf(".");
+  return (dot >= 0 && TYPES[key.slice(dot + 1).toLowerCase()]) || "application/octet-stream";
 }

@@ -1,0 +1,13 @@
+import type { AppConfig } from "../../env";
+import { LocalStorage } from "./local";
+import { S3Storage } from "./s3";
+import type { FileStorage } from "./storage";
+
+/**
+ * The one place that maps configuration to file storage (issue 15): S3-compatible object storage
+ * when S3_BUCKET is set (`config.s3`), else the local disk under CONTENT_DIR (default
+ * DATA_DIR/content), as before.
+ */
+export function createStorage(config: Pick<AppConfig, "s3" | "contentDir">): FileStorage {
+  return config.s3 ? new S3Storage(config.s3) : new LocalStorage(config.contentDir);
+}

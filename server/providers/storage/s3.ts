@@ -1,0 +1,176 @@
+import { Readable } from "node:stream";
+import {
+  CopyObjectCommand,
+  DeleteObjectCommand,
+  DeleteObjectsCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  ListObjectsCommand,
+  PutObjectCommand,
+  S3Client,
+} from "@aws-sdk/client-s3";
+import type { S3Config } from "../../env";
+import { type ByteRange, contentTypeOf, type FileStorage, type StoredFile } from "./storage";
+
+/** DeleteObjects takes at most this many keys per request, and a listing page holds as many. */
+const DELETE_BATCH = 1000;
+
+/**
+ * FileStorage on an S3-compatible bucket (AWS S3, MinIO, Cloudflare R2, Garage; issue 15), keys
+ * as on disk ("characters/abc.jpg") under `prefix`. Every call has a time limit (`timeoutMs`):
+ * the whole call, except for `stream`, where it covers the answer's headers and then each wait
+ * for more bytes. Objects are written with the Content-Type of
+ * their extension, so a bucket or CDN serving the public areas directly sends the right type.
+ */
+export class S3Storage implements FileStorage {
+  private readonly client: S3Client;
+  private readonly prefix: string;
+
+  constructor(private readonly settings: S3Config) {
+    this.client = new S3Client({
+      region: settings.region,
+      endpoint: settings.endpoint || undefined,
+      forcePathStyle: settings.forcePathStyle,
+      credentials: { accessKeyId: settings.accessKeyId, secretAccessKey: settings.secretAccessKey },
+      requestHandler: { connectionTimeout: settings.timeoutMs, requestTimeout: settings.timeoutMs },
+      // Checksums only where the API requires them: several S3-compatible servers reject the
+      // SDK's default CRC32 headers on every request.
+      requestChecksumCalculation: "WHEN_REQUIRED",
+      responseChecksumValidation: "WHEN_REQUIRED",
+      maxAttempts: 3,
+    });
+    this.prefix = settings.prefix ? `${settings.prefix}/` : "";
+  }
+
+  /** The object key of storage key `key`. @throws Error on an empty, "." or ".." segment. */
+  private objectKey(key: string): string {
+    if (key.split("/").some((s) => s === "" || s === "." || s === "..") || key.includes("\\"))
+      throw new Error(`Invalid storage key: ${key}`);
+    return this.prefix + key;
+  }
+
+  private call<T>(send: (abortSignal: AbortSignal) => Promise<T>): Promise<T> {
+    return send(AbortSignal.timeout(this.settings.timeoutMs));
+  }
+
+  async put(key: string, bytes: Buffer): Promise<void> {
+    const command = new PutObjectCommand({
+      Bucket: this.settings.bucket,
+      Key: this.objectKey(key),
+      Body: bytes,
+      ContentLength: bytes.length,
+      ContentType: contentTypeOf(key),
+    });
+    await this.call((abortSignal) => this.client.send(command, { abortSignal }));
+  }
+
+  async copy(from: string, to: string): Promise<void> {
+    const source = `${this.settings.bucket}/${this.objectKey(from)}`;
+    const command = new CopyObjectCommand({
+      Bucket: this.settings.bucket,
+      Key: this.objectKey(to),
+      // CopySource is URL-encoded, its slashes kept.
+      CopySource: source.split("/").map(encodeURIComponent).join("/"),
+    });
+    await this.call((abortSignal) => this.client.send(command, { abortSignal }));
+  }
+
+  async remove(key: string): Promise<void> {
+    const command = new DeleteObjectCommand({ Bucket: this.settings.bucket, Key: this.objectKey(key) });
+    await this.call((abortSignal) => this.client.send(command, { abortSignal }));
+  }
+
+  /**
+   * Lists the keys under `prefix/` page by page and deletes each page (at most 1000 keys, one
+   * DeleteObjects request). Pages by `Marker` (ListObjects v1, which AWS, MinIO, R2 and Garage all
+   * serve): s3rver's v2 continuation tokens need a cipher Node 17+ no longer has.
+   * @throws Error naming the first key S3 could not delete.
+   */
+  async removeFolder(prefix: string): Promise<void> {
+    const folder = `${this.objectKey(prefix)}/`;
+    let marker: string | undefined;
+    do {
+      const list = new ListObjectsCommand({
+        Bucket: this.settings.bucket,
+        Prefix: folder,
+        Marker: marker,
+        MaxKeys: DELETE_BATCH,
+      });
+      const page = await this.call((abortSignal) => this.client.send(list, { abortSignal }));
+      const keys = (page.Contents ?? []).flatMap((o) => (o.Key ? [{ Key: o.Key }] : []));
+      if (keys.length > 0) {
+        const batch = new DeleteObjectsCommand({
+          Bucket: this.settings.bucket,
+          Delete: { Objects: keys, Quiet: true },
+        });
+        const result = await this.call((abortSignal) => this.client.send(batch, { abortSignal }));
+        const failed = result.Errors ?? [];
+        if (failed.length > 0)
+          throw new Error(
+            `S3 could not delete ${failed.length} object(s) under ${folder}, first ${failed[0]?.Key}: ${failed[0]?.Code} ${failed[0]?.Message}`,
+          );
+      }
+      marker = page.IsTruncated ? keys.at(-1)?.Key : undefined;
+    } while (marker);
+  }
+
+  async exists(key: string): Promise<boolean> {
+    return (await this.stat(key)) !== undefined;
+  }
+
+  async read(key: string): Promise<Buffer | undefined> {
+    const command = new GetObjectCommand({ Bucket: this.settings.bucket, Key: this.objectKey(key) });
+    try {
+      return await this.call(async (abortSignal) => {
+        const answer = await this.client.send(command, { abortSignal });
+        return Buffer.from((await answer.Body?.transformToByteArray()) ?? new Uint8Array());
+      });
+    } catch (error) {
+      if (isNotFound(error)) return undefined;
+      throw error;
+    }
+  }
+
+  async stat(key: string): Promise<StoredFile | undefined> {
+    const command = new HeadObjectCommand({ Bucket: this.settings.bucket, Key: this.objectKey(key) });
+    try {
+      const head = await this.call((abortSignal) => this.client.send(command, { abortSignal }));
+      return {
+        size: head.ContentLength ?? 0,
+        lastModified: head.LastModified ?? new Date(0),
+        contentType: contentTypeOf(key),
+        etag: head.ETag ?? `"${head.ContentLength ?? 0}-${head.LastModified?.getTime() ?? 0}"`,
+      };
+    } catch (error) {
+      if (isNotFound(error)) return undefined;
+      throw error;
+    }
+  }
+
+  async stream(key: string, range?: ByteRange): Promise<Readable | undefined> {
+    const command = new GetObjectCommand({
+      Bucket: this.settings.bucket,
+      Key: this.objectKey(key),
+      Range: range ? `bytes=${range.start}-${range.end}` : undefined,
+    });
+    // The time limit covers the answer's headers only: the body flows for as long as it takes.
+    const abort = new AbortController();
+    const timer = setTimeout(() => abort.abort(new Error("S3 GetObject timed out")), this.settings.timeoutMs);
+    try {
+      const answer = await this.client.send(command, { abortSignal: abort.signal });
+      if (!(answer.Body instanceof Readable)) throw new Error("S3 GetObject answered without a Node stream");
+      return answer.Body;
+    } catch (error) {
+      if (isNotFound(error)) return undefined;
+      throw error;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}
+
+/** Whether an S3 error means "no such object" (HeadObject says NotFound, GetObject NoSuchKey). */
+function isNotFound(error: unknown): boolean {
+  const e = error as { name?: string; $metadata?: { httpStatusCode?: number } };
+  return e?.name === "NotFound" || e?.name === "NoSuchKey" || e?.$metadata?.httpStatusCode === 404;
+}
