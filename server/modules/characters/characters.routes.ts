@@ -1,5 +1,5 @@
 import type { FastifyInstance, onRequestAsyncHookHandler } from "fastify";
-import { assertSelf, currentUser } from "../../http/auth";
+import { assertSelf, currentUser, signedIn } from "../../http/auth";
 import { ok } from "../../http/envelope";
 import { parseInput } from "../../http/validate";
 import { displayName } from "../conversation/conversation.service";
@@ -22,124 +22,126 @@ import {
 import type { CharactersService } from "./characters.service";
 
 /** spec 7 "Characters and profile" (issue 2 subset). */
-export function characterRoutes(
+export async function characterRoutes(
   app: FastifyInstance,
   characters: CharactersService,
   auth: onRequestAsyncHookHandler,
-): void {
-  app.get("/api/characters/list/", { onRequest: auth }, async (request) => {
-    const user = currentUser(request);
-    assertSelf(user.id, parseInput(UserIdQuery, request.query).id);
-    const list = await characters.list(user);
-    return ok("Characters.", { data: list.map(presentCharacterListItem) });
-  });
-
-  app.get("/api/characters/list/chat", { onRequest: auth }, async (request) => {
-    const user = currentUser(request);
-    const list = await characters.list(user);
-    return { ...ok("Characters."), characters: list.map((c) => presentChatListItem(c, displayName(user))) };
-  });
-
-  app.get("/api/characters/group/list/", { onRequest: auth }, async (request) => {
-    const user = currentUser(request);
-    assertSelf(user.id, parseInput(UserIdQuery, request.query).id);
-    const groups = await characters.listGroups(user);
-    return ok("Groups.", { data: groups.map(presentGroup) });
-  });
-
-  app.get("/api/characters/selection", { onRequest: auth }, async () => {
-    const presets = await characters.listPresets();
-    return ok("Preset characters.", { data: presets.map(presentPreset) });
-  });
-
-  app.post("/api/characters/create-preselect", { onRequest: auth }, async (request) => {
-    const body = parseInput(PresetBody, request.body);
-    const character = await characters.createFromPreset(currentUser(request), body.id);
-    return ok(`${character.name} is ready to chat with you!`, {
-      page: "/characters/list",
-      data: presentCharacterListItem(character),
+): Promise<void> {
+  await signedIn(app, auth, (app) => {
+    app.get("/api/characters/list/", async (request) => {
+      const user = currentUser(request);
+      assertSelf(user.id, parseInput(UserIdQuery, request.query).id);
+      const list = await characters.list(user);
+      return ok("Characters.", { data: list.map(presentCharacterListItem) });
     });
-  });
 
-  app.get("/api/characters/languages", { onRequest: auth }, async () => {
-    const languages = await characters.languages();
-    return {
-      ...ok("Languages."),
-      languages: languages.map((l) => ({ languageUUID: l.id, languageName: l.name })),
+    app.get("/api/characters/list/chat", async (request) => {
+      const user = currentUser(request);
+      const list = await characters.list(user);
+      return { ...ok("Characters."), characters: list.map((c) => presentChatListItem(c, displayName(user))) };
+    });
+
+    app.get("/api/characters/group/list/", async (request) => {
+      const user = currentUser(request);
+      assertSelf(user.id, parseInput(UserIdQuery, request.query).id);
+      const groups = await characters.listGroups(user);
+      return ok("Groups.", { data: groups.map(presentGroup) });
+    });
+
+    app.get("/api/characters/selection", async () => {
+      const presets = await characters.listPresets();
+      return ok("Preset characters.", { data: presets.map(presentPreset) });
+    });
+
+    app.post("/api/characters/create-preselect", async (request) => {
+      const body = parseInput(PresetBody, request.body);
+      const character = await characters.createFromPreset(currentUser(request), body.id);
+      return ok(`${character.name} is ready to chat with you!`, {
+        page: "/characters/list",
+        data: presentCharacterListItem(character),
+      });
+    });
+
+    app.get("/api/characters/languages", async () => {
+      const languages = await characters.languages();
+      return {
+        ...ok("Languages."),
+        languages: languages.map((l) => ({ languageUUID: l.id, languageName: l.name })),
+      };
+    });
+
+    const voicesHandler = async () => {
+      const voices = await characters.voices();
+      return {
+        ...ok("Voices."),
+        voices: voices.map((v) => ({ voiceName: v.name, voiceSex: v.sex, languageCode: v.language_code })),
+      };
     };
-  });
+    app.get("/api/characters/voices", voicesHandler);
+    app.get("/api/characters/voice", voicesHandler);
 
-  const voicesHandler = async () => {
-    const voices = await characters.voices();
-    return {
-      ...ok("Voices."),
-      voices: voices.map((v) => ({ voiceName: v.name, voiceSex: v.sex, languageCode: v.language_code })),
-    };
-  };
-  app.get("/api/characters/voices", { onRequest: auth }, voicesHandler);
-  app.get("/api/characters/voice", { onRequest: auth }, voicesHandler);
-
-  app.get("/api/characters/voice/preview/", { onRequest: auth }, async (request) => {
-    const query = parseInput(VoiceQuery, request.query);
-    const audioUrl = await characters.previewVoice(query.v);
-    return { ...ok("Voice preview."), audioUrl };
-  });
-
-  app.get("/api/characters/", { onRequest: auth }, async (request) => {
-    const query = parseInput(IdQuery, request.query);
-    const character = await characters.get(currentUser(request), query.id);
-    return ok("Character.", { data: presentCharacterDetail(character) });
-  });
-
-  app.post("/api/characters/create", { onRequest: auth }, async (request) => {
-    const body = parseInput(CharacterBody, request.body);
-    const character = await characters.create(currentUser(request), body);
-    return ok(`${character.name} has been created.`, {
-      page: "/characters/list",
-      data: presentCharacterListItem(character),
+    app.get("/api/characters/voice/preview/", async (request) => {
+      const query = parseInput(VoiceQuery, request.query);
+      const audioUrl = await characters.previewVoice(query.v);
+      return { ...ok("Voice preview."), audioUrl };
     });
-  });
 
-  app.post("/api/characters/update", { onRequest: auth }, async (request) => {
-    const body = parseInput(UpdateBody, request.body);
-    const character = await characters.update(currentUser(request), body.id, body);
-    return ok(`${character.name} has been updated.`, {
-      page: "/characters/list",
-      data: presentCharacterListItem(character),
+    app.get("/api/characters/", async (request) => {
+      const query = parseInput(IdQuery, request.query);
+      const character = await characters.get(currentUser(request), query.id);
+      return ok("Character.", { data: presentCharacterDetail(character) });
     });
-  });
 
-  app.delete("/api/characters/delete/", { onRequest: auth }, async (request) => {
-    const query = parseInput(IdQuery, request.query);
-    await characters.delete(currentUser(request), query.id);
-    return ok("Character deleted.");
-  });
-
-  app.delete("/api/characters/group/delete/", { onRequest: auth }, async (request) => {
-    const query = parseInput(IdQuery, request.query);
-    await characters.deleteGroup(currentUser(request), query.id);
-    return ok("Group deleted.");
-  });
-
-  app.post("/api/characters/create-random", { onRequest: auth }, async (request) => {
-    const character = await characters.createRandom(currentUser(request));
-    return ok(`Meet ${character.name}, your new companion!`, { data: presentCharacterListItem(character) });
-  });
-
-  app.post("/api/characters/import", { onRequest: auth }, async (request) => {
-    const body = parseInput(CardBody, request.body);
-    const character = await characters.importCard(currentUser(request), body.card);
-    return ok(`${character.name} has been imported.`, {
-      page: "/characters/list",
-      data: presentCharacterListItem(character),
+    app.post("/api/characters/create", async (request) => {
+      const body = parseInput(CharacterBody, request.body);
+      const character = await characters.create(currentUser(request), body);
+      return ok(`${character.name} has been created.`, {
+        page: "/characters/list",
+        data: presentCharacterListItem(character),
+      });
     });
-  });
 
-  app.get("/api/characters/export/", { onRequest: auth }, async (request, reply) => {
-    const query = parseInput(IdQuery, request.query);
-    const card = await characters.exportCard(currentUser(request), query.id);
-    reply.header("Content-Type", "image/png");
-    reply.header("Content-Disposition", `attachment; filename="${card.fileName}"`);
-    return reply.send(card.png);
+    app.post("/api/characters/update", async (request) => {
+      const body = parseInput(UpdateBody, request.body);
+      const character = await characters.update(currentUser(request), body.id, body);
+      return ok(`${character.name} has been updated.`, {
+        page: "/characters/list",
+        data: presentCharacterListItem(character),
+      });
+    });
+
+    app.delete("/api/characters/delete/", async (request) => {
+      const query = parseInput(IdQuery, request.query);
+      await characters.delete(currentUser(request), query.id);
+      return ok("Character deleted.");
+    });
+
+    app.delete("/api/characters/group/delete/", async (request) => {
+      const query = parseInput(IdQuery, request.query);
+      await characters.deleteGroup(currentUser(request), query.id);
+      return ok("Group deleted.");
+    });
+
+    app.post("/api/characters/create-random", async (request) => {
+      const character = await characters.createRandom(currentUser(request));
+      return ok(`Meet ${character.name}, your new companion!`, { data: presentCharacterListItem(character) });
+    });
+
+    app.post("/api/characters/import", async (request) => {
+      const body = parseInput(CardBody, request.body);
+      const character = await characters.importCard(currentUser(request), body.card);
+      return ok(`${character.name} has been imported.`, {
+        page: "/characters/list",
+        data: presentCharacterListItem(character),
+      });
+    });
+
+    app.get("/api/characters/export/", async (request, reply) => {
+      const query = parseInput(IdQuery, request.query);
+      const card = await characters.exportCard(currentUser(request), query.id);
+      reply.header("Content-Type", "image/png");
+      reply.header("Content-Disposition", `attachment; filename="${card.fileName}"`);
+      return reply.send(card.png);
+    });
   });
 }

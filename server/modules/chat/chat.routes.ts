@@ -1,5 +1,5 @@
 import type { FastifyInstance, onRequestAsyncHookHandler } from "fastify";
-import { assertSelf, currentUser } from "../../http/auth";
+import { assertSelf, currentUser, signedIn } from "../../http/auth";
 import { ok } from "../../http/envelope";
 import { openEventStream, wantsStream } from "../../http/sse";
 import { parseInput } from "../../http/validate";
@@ -11,79 +11,81 @@ import type { TurnService } from "./turn.service";
  * spec 7 "Chat": sending a message (plain or streamed), continuing and stopping a reply, New
  * Chat, and the audio-message call (issue 7). What a message sets off is the turn service's.
  */
-export function chatRoutes(
+export async function chatRoutes(
   app: FastifyInstance,
   services: { chat: ChatService; turns: TurnService },
   auth: onRequestAsyncHookHandler,
-): void {
-  const { chat, turns } = services;
+): Promise<void> {
+  await signedIn(app, auth, (app) => {
+    const { chat, turns } = services;
 
-  app.post("/api/chat/message", { onRequest: auth }, async (request, reply) => {
-    const user = currentUser(request);
-    const body = parseInput(MessageBody, request.body);
-    const input = {
-      message: body.message,
-      chatId: body.id,
-      characterId: body.cId,
-      clientMessageId: body.clientMessageId,
-      // issue 7: the reply is spoken unless muted (spec 7 `mute`).
-      speak: !isMuted(body.mute),
-    };
-    if (!wantsStream(request, body.stream)) {
-      const answer = await turns.send(user, input);
-      request.modelMs = answer.modelMs;
-      return answer.reply;
-    }
-    const events = openEventStream(reply);
-    try {
-      const answer = await turns.send(user, input, events.send);
-      events.send("done", answer.reply);
-    } catch (error) {
-      events.fail(error, request.log);
-    }
-  });
-
-  app.post("/api/chat/continue-message", { onRequest: auth }, async (request, reply) => {
-    const user = currentUser(request);
-    const body = parseInput(EntryBody, request.body);
-    if (!wantsStream(request, body.stream)) {
-      const answer = await turns.continueReply(user, body.id);
-      request.modelMs = answer.modelMs;
-      return answer.reply;
-    }
-    const events = openEventStream(reply);
-    try {
-      events.send("done", (await turns.continueReply(user, body.id, events.send)).reply);
-    } catch (error) {
-      events.fail(error, request.log);
-    }
-  });
-
-  app.post("/api/chat/stop", { onRequest: auth }, async (request) => {
-    const body = parseInput(EntryBody, request.body);
-    const stopped = await chat.stop(currentUser(request), body.id);
-    return ok(stopped ? "Stopped." : "Nothing is being generated for this message.");
-  });
-
-  app.get("/api/chat/new", { onRequest: auth }, async (request) => {
-    const user = currentUser(request);
-    const query = parseInput(NewChatQuery, request.query);
-    assertSelf(user.id, query.uid);
-    const page = await chat.newChat(user, query.id);
-    return ok("Your chat history has been deleted.", { page });
-  });
-
-  /** spec 7 audio-message (path ours): the message-reply shape of `chat/message` with `audioUrl`. */
-  app.post("/api/chat/audio-message", { onRequest: auth }, async (request) => {
-    const body = parseInput(AudioMessageBody, request.body);
-    const answer = await turns.audioMessage(currentUser(request), {
-      message: body.message,
-      chatId: body.id,
-      characterId: body.characterId,
-      isGreeting: body.is_greeting === "1" || body.is_greeting === "true",
-      mute: isMuted(body.mute),
+    app.post("/api/chat/message", async (request, reply) => {
+      const user = currentUser(request);
+      const body = parseInput(MessageBody, request.body);
+      const input = {
+        message: body.message,
+        chatId: body.id,
+        characterId: body.cId,
+        clientMessageId: body.clientMessageId,
+        // issue 7: the reply is spoken unless muted (spec 7 `mute`).
+        speak: !isMuted(body.mute),
+      };
+      if (!wantsStream(request, body.stream)) {
+        const answer = await turns.send(user, input);
+        request.modelMs = answer.modelMs;
+        return answer.reply;
+      }
+      const events = openEventStream(reply);
+      try {
+        const answer = await turns.send(user, input, events.send);
+        events.send("done", answer.reply);
+      } catch (error) {
+        events.fail(error, request.log);
+      }
     });
-    request.modelMs = answer.modelMs;
-    return answer.reply;
+
+    app.post("/api/chat/continue-message", async (request, reply) => {
+      const user = currentUser(request);
+      const body = parseInput(EntryBody, request.body);
+      if (!wantsStream(request, body.stream)) {
+        const answer = await turns.continueReply(user, body.id);
+        request.modelMs = answer.modelMs;
+        return answer.reply;
+      }
+      const events = openEventStream(reply);
+      try {
+        events.send("done", (await turns.continueReply(user, body.id, events.send)).reply);
+      } catch (error) {
+        events.fail(error, request.log);
+      }
+    });
+
+    app.post("/api/chat/stop", async (request) => {
+      const body = parseInput(EntryBody, request.body);
+      const stopped = await chat.stop(currentUser(request), body.id);
+      return ok(stopped ? "Stopped." : "Nothing is being generated for this message.");
+    });
+
+    app.get("/api/chat/new", async (request) => {
+      const user = currentUser(request);
+      const query = parseInput(NewChatQuery, request.query);
+      assertSelf(user.id, query.uid);
+      const page = await chat.newChat(user, query.id);
+      return ok("Your chat history has been deleted.", { page });
+    });
+
+    /** spec 7 audio-message (path ours): the message-reply shape of `chat/message` with `audioUrl`. */
+    app.post("/api/chat/audio-message", async (request) => {
+      const body = parseInput(AudioMessageBody, request.body);
+      const answer = await turns.audioMessage(currentUser(request), {
+        message: body.message,
+        chatId: body.id,
+        characterId: body.characterId,
+        isGreeting: body.is_greeting === "1" || body.is_greeting === "true",
+        mute: isMuted(body.mute),
+      });
+      request.modelMs = answer.modelMs;
+      return answer.reply;
+    });
   });
 }

@@ -1,6 +1,6 @@
 import type { FastifyInstance, onRequestAsyncHookHandler } from "fastify";
 import { z } from "zod";
-import { assertSelf, currentUser } from "../../http/auth";
+import { assertSelf, currentUser, signedIn } from "../../http/auth";
 import { ok } from "../../http/envelope";
 import { parseInput } from "../../http/validate";
 import { presentHistoryEntry } from "../conversation/conversation.presenter";
@@ -43,62 +43,66 @@ const PhotoBody = z.object({
 const PhotosQuery = z.object({ id: Id, uId: z.string().max(100).optional() });
 
 /** spec 7: chat/request-photo, chat/image, chat/photo-process, chat/history/photos (issue 8). */
-export function imagesRoutes(
+export async function imagesRoutes(
   app: FastifyInstance,
   images: ImagesService,
   conversation: ConversationService,
   auth: onRequestAsyncHookHandler,
-): void {
-  app.post("/api/chat/request-photo", { onRequest: auth }, async (request) => {
-    const body = parseInput(RequestPhotoBody, request.body);
-    const { entry, picDesc } = await images.requestPhoto(currentUser(request), {
-      chatId: body.id,
-      characterId: body.cid || body.cId,
-      message: body.message,
-      type: photoType(body.type),
-      clientMessageId: body.clientMessageId,
+): Promise<void> {
+  await signedIn(app, auth, (app) => {
+    app.post("/api/chat/request-photo", async (request) => {
+      const body = parseInput(RequestPhotoBody, request.body);
+      const { entry, picDesc } = await images.requestPhoto(currentUser(request), {
+        chatId: body.id,
+        characterId: body.cid || body.cId,
+        message: body.message,
+        type: photoType(body.type),
+        clientMessageId: body.clientMessageId,
+      });
+      return presentPictureReply(entry, picDesc, "The picture is on its way.");
     });
-    return presentPictureReply(entry, picDesc, "The picture is on its way.");
-  });
 
-  app.post("/api/chat/image", { onRequest: auth }, async (request) => {
-    const body = parseInput(ImageBody, request.body);
-    const { entry } = await images.imageForEntry(currentUser(request), {
-      entryId: body.id,
-      description: body.description || body.message || "",
-      type: photoType(body.ratio),
+    app.post("/api/chat/image", async (request) => {
+      const body = parseInput(ImageBody, request.body);
+      const { entry } = await images.imageForEntry(currentUser(request), {
+        entryId: body.id,
+        description: body.description || body.message || "",
+        type: photoType(body.ratio),
+      });
+      const presented = presentHistoryEntry(entry);
+      return {
+        ...ok(entry.reply_image ? "Picture." : "The picture is on its way."),
+        image: entry.reply_image,
+        history: [presented],
+      };
     });
-    const presented = presentHistoryEntry(entry);
-    return {
-      ...ok(entry.reply_image ? "Picture." : "The picture is on its way."),
-      image: entry.reply_image,
-      history: [presented],
-    };
-  });
 
-  app.post("/api/chat/photo-process", { onRequest: auth }, async (request) => {
-    const body = parseInput(PhotoBody, request.body);
-    const result = await images.photoProcess(currentUser(request), {
-      chatId: body.id,
-      characterId: body.cid || body.cId,
-      photo: body.photo,
-      message: body.message,
-      clientMessageId: body.clientMessageId,
+    app.post("/api/chat/photo-process", async (request) => {
+      const body = parseInput(PhotoBody, request.body);
+      const result = await images.photoProcess(currentUser(request), {
+        chatId: body.id,
+        characterId: body.cid || body.cId,
+        photo: body.photo,
+        message: body.message,
+        clientMessageId: body.clientMessageId,
+      });
+      return {
+        success: result.success ? 1 : 0,
+        message: result.message,
+        photo: result.entry.message_image,
+        text: result.entry.reply_message,
+        history: [presentHistoryEntry(result.entry)],
+      };
     });
-    return {
-      success: result.success ? 1 : 0,
-      message: result.message,
-      photo: result.entry.message_image,
-      text: result.entry.reply_message,
-      history: [presentHistoryEntry(result.entry)],
-    };
-  });
 
-  app.get("/api/chat/history/photos", { onRequest: auth }, async (request) => {
-    const user = currentUser(request);
-    const query = parseInput(PhotosQuery, request.query);
-    assertSelf(user.id, query.uId);
-    const { chat, rows } = await conversation.photoHistory(user, query.id);
-    return ok("Photos.", { data: rows.map((row) => presentPhoto(row, chat.chatKey, Boolean(chat.groupId))) });
+    app.get("/api/chat/history/photos", async (request) => {
+      const user = currentUser(request);
+      const query = parseInput(PhotosQuery, request.query);
+      assertSelf(user.id, query.uId);
+      const { chat, rows } = await conversation.photoHistory(user, query.id);
+      return ok("Photos.", {
+        data: rows.map((row) => presentPhoto(row, chat.chatKey, Boolean(chat.groupId))),
+      });
+    });
   });
 }

@@ -1,7 +1,7 @@
 import type { FastifyInstance, onRequestAsyncHookHandler } from "fastify";
 import { z } from "zod";
 import { notFound } from "../../errors";
-import { currentUser } from "../../http/auth";
+import { currentUser, signedIn } from "../../http/auth";
 import { ok } from "../../http/envelope";
 import { parseInput } from "../../http/validate";
 import type { ConversationService } from "../conversation/conversation.service";
@@ -14,32 +14,34 @@ const DeleteQuery = z.object({ id: z.uuid("must be a memory id") });
  * Ours (issue 5): what the characters of a chat remember about the user, for the chat screen's
  * Settings, where each fact can be deleted.
  */
-export function memoryRoutes(
+export async function memoryRoutes(
   app: FastifyInstance,
   memory: MemoryService,
   conversation: ConversationService,
   auth: onRequestAsyncHookHandler,
-): void {
-  app.get("/api/chat/memories", { onRequest: auth }, async (request) => {
-    const user = currentUser(request);
-    const resolved = await conversation.resolveChat(user, parseInput(ListQuery, request.query).id);
-    const data = [];
-    for (const member of resolved.members) {
-      for (const fact of await memory.listFacts(user.id, member.id)) {
-        data.push({
-          memoryUUID: fact.id,
-          characterUUID: member.id,
-          characterName: member.name,
-          fact: fact.fact,
-        });
+): Promise<void> {
+  await signedIn(app, auth, (app) => {
+    app.get("/api/chat/memories", async (request) => {
+      const user = currentUser(request);
+      const resolved = await conversation.resolveChat(user, parseInput(ListQuery, request.query).id);
+      const data = [];
+      for (const member of resolved.members) {
+        for (const fact of await memory.listFacts(user.id, member.id)) {
+          data.push({
+            memoryUUID: fact.id,
+            characterUUID: member.id,
+            characterName: member.name,
+            fact: fact.fact,
+          });
+        }
       }
-    }
-    return ok("Memories.", { data });
-  });
+      return ok("Memories.", { data });
+    });
 
-  app.delete("/api/chat/memories/", { onRequest: auth }, async (request) => {
-    const query = parseInput(DeleteQuery, request.query);
-    if (!(await memory.deleteFact(currentUser(request).id, query.id))) throw notFound("Memory not found.");
-    return ok("Forgotten.");
+    app.delete("/api/chat/memories/", async (request) => {
+      const query = parseInput(DeleteQuery, request.query);
+      if (!(await memory.deleteFact(currentUser(request).id, query.id))) throw notFound("Memory not found.");
+      return ok("Forgotten.");
+    });
   });
 }

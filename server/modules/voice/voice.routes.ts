@@ -1,5 +1,6 @@
 import type { FastifyInstance, onRequestAsyncHookHandler } from "fastify";
 import { z } from "zod";
+import { signedIn } from "../../http/auth";
 import { ok } from "../../http/envelope";
 import { parseInput } from "../../http/validate";
 import type { VoiceService } from "./voice.service";
@@ -20,14 +21,16 @@ const TranscribeBody = z.object({
  * rule applied. The audio-message call is a turn (chat routes); the voice preview stays in the
  * characters routes (`GET /api/characters/voice/preview/?v=`).
  */
-export function voiceRoutes(
+export async function voiceRoutes(
   app: FastifyInstance,
   voice: VoiceService,
   auth: onRequestAsyncHookHandler,
-): void {
-  app.post("/api/chat/transcribe", { onRequest: auth }, async (request) => {
-    const body = parseInput(TranscribeBody, request.body);
-    const text = await voice.transcribe(body.audio, body.language || undefined);
-    return { ...ok(text ? "Transcript." : "Nothing was heard."), text };
+): Promise<void> {
+  await signedIn(app, auth, (app) => {
+    app.post("/api/chat/transcribe", async (request) => {
+      const body = parseInput(TranscribeBody, request.body);
+      const text = await voice.transcribe(body.audio, body.language || undefined);
+      return { ...ok(text ? "Transcript." : "Nothing was heard."), text };
+    });
   });
 }
