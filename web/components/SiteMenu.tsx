@@ -1,4 +1,4 @@
-import { useEffect, useRef } from "react";
+import { useEffect, useId, useRef } from "react";
 import { NavLink, useLocation } from "react-router";
 import { usePopup } from "../hooks/usePopup";
 
@@ -40,7 +40,9 @@ interface SiteMenuProps {
  * outside closes it.
  */
 export function SiteMenu({ items, variant = "top" }: SiteMenuProps) {
-  const { open, setOpen, close, root, id: menuId } = usePopup();
+  const { open, setOpen, root } = usePopup();
+  const menuId = useId();
+  const close = () => setOpen(false);
   const { pathname } = useLocation();
   /** The address the menu was opened on: a page that arrives later for it keeps it open. */
   const openedFor = useRef("");

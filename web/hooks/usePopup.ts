@@ -1,14 +1,15 @@
-import { type RefObject, useEffect, useId, useRef, useState } from "react";
+import { type RefObject, useEffect, useRef, useState } from "react";
 
-/** A popup's state (a dropdown menu, the emoji picker), from {@link usePopup}: toggle with `setOpen(!open)`. */
+/**
+ * A popup's state (a dropdown menu, the emoji picker), from {@link usePopup}: toggle with
+ * `setOpen(!open)`, close with `setOpen(false)`. (Kept this small: the site menu brings it into
+ * the entry chunk.)
+ */
 export interface Popup {
   open: boolean;
   setOpen: (open: boolean) => void;
-  close: () => void;
   /** Wraps the popup and its button: a press outside it closes the popup. */
   root: RefObject<HTMLDivElement | null>;
-  /** For the popup's `id` and its button's `aria-controls`. */
-  id: string;
 }
 
 /**
@@ -18,7 +19,6 @@ export interface Popup {
 export function usePopup(): Popup {
   const [open, setOpen] = useState(false);
   const root = useRef<HTMLDivElement>(null);
-  const id = useId();
   useEffect(() => {
     if (!open) return;
     const onPointer = (event: MouseEvent) => {
@@ -37,8 +37,6 @@ export function usePopup(): Popup {
   return {
     open,
     setOpen,
-    close: () => setOpen(false),
     root,
-    id,
   };
 }

@@ -1,4 +1,4 @@
-import { useRef } from "react";
+import { useId, useRef } from "react";
 import { Link } from "react-router";
 import { usePopup } from "../../../hooks/usePopup";
 import { succeed } from "../../../lib/notify";
@@ -14,7 +14,9 @@ const CARD_ACCEPT = ".png,.json";
  * closes, the list reloads) and 'Import Character Card' (a .png or .json card file).
  */
 export function CreateCharacterMenu() {
-  const { open, setOpen, close, root, id: menuId } = usePopup();
+  const { open, setOpen, root } = usePopup();
+  const menuId = useId();
+  const close = () => setOpen(false);
   const fileInput = useRef<HTMLInputElement>(null);
   const random = useCreateRandomCharacter();
   const importCard = useImportCharacterCard();

@@ -1,7 +1,10 @@
+import { useId } from "react";
 import { type Popup, usePopup } from "../../../hooks/usePopup";
 
-/** A chat menu's state: {@link usePopup}'s, and `pick` for its entries. */
+/** A chat menu's state: {@link usePopup}'s, its `id`, and `pick` for its entries. */
 export interface ChatMenu extends Popup {
+  /** For the menu's `id` and its button's `aria-controls`. */
+  id: string;
   /** An entry's click handler: closes the menu, then runs `action`. */
   pick: (action: () => void) => () => void;
 }
@@ -9,10 +12,12 @@ export interface ChatMenu extends Popup {
 /** The chat header's menu and the footer's request menu (spec 2): a popup whose entries close it. */
 export function useChatMenu(): ChatMenu {
   const popup = usePopup();
+  const id = useId();
   return {
     ...popup,
+    id,
     pick: (action) => () => {
-      popup.close();
+      popup.setOpen(false);
       action();
     },
   };
