@@ -1,8 +1,24 @@
 import { Link } from "react-router";
 import { ADDON_MESSAGES, ADDON_PRICE_CENTS } from "../../../../common/constants";
+import { openBillingPortal, startAddOnCheckout } from "../../../api/payments";
 import type { UserProfile } from "../../../api/users";
-import { useBillingPortal } from "../hooks/useBillingPortal";
-import { useBuyAddOn } from "../hooks/useBuyAddOn";
+import { usePaymentPage } from "../hooks/usePaymentPage";
+
+/** A button that sends the browser to a payment page `start` asks the server for; busy meanwhile. */
+function PaymentButton({ start, label }: { start: () => Promise<string>; label: string }) {
+  const page = usePaymentPage(start);
+  return (
+    <button
+      type="button"
+      className="button button--ghost"
+      disabled={page.isPending}
+      aria-busy={page.isPending}
+      onClick={() => page.mutate()}
+    >
+      {label}
+    </button>
+  );
+}
 
 /**
  * The plan part of the profile (issue 9; spec 9): the plan, its chat limit and this period's
@@ -11,8 +27,6 @@ import { useBuyAddOn } from "../hooks/useBuyAddOn";
  * period; no refunds).
  */
 export function PlanPanel({ profile }: { profile: UserProfile }) {
-  const addOn = useBuyAddOn();
-  const portal = useBillingPortal();
   const price = (ADDON_PRICE_CENTS / 100).toFixed(2);
   return (
     <section className="plan-panel" aria-labelledby="plan-panel-title">
@@ -25,24 +39,8 @@ export function PlanPanel({ profile }: { profile: UserProfile }) {
         <Link className="button button--ghost" to="/pricing">
           Change plan
         </Link>
-        <button
-          type="button"
-          className="button button--ghost"
-          disabled={addOn.isPending}
-          aria-busy={addOn.isPending}
-          onClick={() => addOn.mutate()}
-        >
-          Buy {ADDON_MESSAGES} messages for ${price}
-        </button>
-        <button
-          type="button"
-          className="button button--ghost"
-          disabled={portal.isPending}
-          aria-busy={portal.isPending}
-          onClick={() => portal.mutate()}
-        >
-          Manage subscription
-        </button>
+        <PaymentButton start={startAddOnCheckout} label={`Buy ${ADDON_MESSAGES} messages for $${price}`} />
+        <PaymentButton start={openBillingPortal} label="Manage subscription" />
       </div>
       <p className="muted">
         Cancelling keeps your plan until the end of the period you paid for. Payments are not refunded.
