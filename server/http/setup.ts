@@ -13,6 +13,7 @@ import Fastify, {
 import type { AppConfig } from "../env";
 import { AppError } from "../errors";
 import { fail, failBody, failStatus } from "./envelope";
+import { observeRequest } from "./metrics";
 import { rateLimitError } from "./rate-limit";
 import {
   registerSecurity,
@@ -74,7 +75,7 @@ export function createServer(config: AppConfig): FastifyInstance {
  * Everything every route shares, registered before the routes: the rate limiter (routes name
  * their own limits; tests turn it off with RATE_LIMIT_ENABLED=0 except in the tests of the limits
  * themselves), security headers and input checks, form and multipart parsers with their limits,
- * the Server-Timing header and the error handler that answers the failure envelope.
+ * the Server-Timing header, the request-duration metric and the error handler that answers the failure envelope.
  */
 export async function registerPlugins(app: FastifyInstance, config: AppConfig): Promise<void> {
   if (config.RATE_LIMIT_ENABLED === "1") {
@@ -97,6 +98,11 @@ export async function registerPlugins(app: FastifyInstance, config: AppConfig): 
   // Callback hooks, not async ones: these run on every request (issue 19: a promise each).
   app.addHook("onRequest", (request, _reply, done) => {
     request.startedAt = performance.now();
+    done();
+  });
+  // Request duration by route pattern for /metrics (issue 15); a streamed reply counts when it ends.
+  app.addHook("onResponse", (request, reply, done) => {
+    observeRequest(request, reply);
     done();
   });
   // Server-Timing lets the benchmark (and a browser's devtools) split server time from model time.

@@ -1,11 +1,17 @@
 import type { FastifyInstance, onRequestAsyncHookHandler } from "fastify";
 import type { Capability } from "../../../common/api";
 import { APP_VERSION } from "../../../common/constants";
+import type { Db } from "../../db/index";
 import type { User } from "../../db/schema";
 import { currentUser, signedIn } from "../../http/auth";
-import { ok } from "../../http/envelope";
+import { fail, ok } from "../../http/envelope";
+import { renderMetrics } from "../../http/metrics";
 import type { LlmProvider } from "../../providers/llm/llm";
+import type { FileStorage } from "../../providers/storage/storage";
 import type { TtsProvider } from "../../providers/tts/tts";
+import { Lifecycle } from "./lifecycle";
+import { DEFAULT_METRICS_OPTIONS, type MetricsOptions, mayReadMetrics } from "./metrics-access";
+import { type ReadinessCheck, runChecks, standardChecks } from "./readiness";
 
 /** What the system routes read: the engines' status and the user's picture capabilities (ports). */
 export interface SystemDeps {
@@ -16,11 +22,24 @@ export interface SystemDeps {
   transcribes?: boolean;
   /** issue 8: pictures on request and photo upload for this user (filled by the images service). */
   images?: (user: User) => { imageRequests: Capability; photoUpload: Capability };
+  /** issue 15: the database readiness checks with `select 1` (none when absent). */
+  db?: Db;
+  /** issue 15: the content storage readiness checks with a cheap `exists` (none when absent). */
+  storage?: FileStorage;
+  /** issue 15: more readiness checks after the standard ones (Redis, the job queue...). */
+  checks?: ReadinessCheck[];
+  /** issue 15: who may read /metrics (METRICS_ENABLED, METRICS_TOKEN); default: loopback and private addresses. */
+  metrics?: MetricsOptions;
+  /** issue 15: the bound of each readiness check, milliseconds (default READY_CHECK_TIMEOUT_MS). */
+  readyTimeoutMs?: number;
 }
 
 /**
  * Health, the version file of spec 4 (cache busting) and the capabilities the chat screen uses
- * to show or hide its controls with a reason (issue 6: no fake behaviour).
+ * to show or hide its controls with a reason (issue 6: no fake behaviour). Issue 15 (many
+ * instances behind a load balancer): /api/health says the process is alive, /api/ready whether it
+ * should get traffic, /metrics serves Prometheus metrics; the Fastify instance is decorated with
+ * the `lifecycle` that server/main.ts marks on shutdown.
  */
 export async function systemRoutes(
   app: FastifyInstance,
@@ -33,6 +52,41 @@ export async function systemRoutes(
       data: { version: APP_VERSION, database: deps.dialect, llm: { provider: deps.llm.name, ...status } },
     });
   });
+
+  const lifecycle = new Lifecycle();
+  app.decorate("lifecycle", lifecycle);
+  const checks = [...standardChecks(deps), ...(deps.checks ?? [])];
+  app.get("/api/ready", async (request, reply) => {
+    reply.header("Cache-Control", "no-store");
+    if (lifecycle.shuttingDown) {
+      return reply.status(503).send({ success: 0, message: "Shutting down.", data: { shuttingDown: true } });
+    }
+    const result = await runChecks(checks, deps.readyTimeoutMs);
+    const failed = Object.entries(result.checks).filter(([, check]) => !check.ok);
+    for (const [name, check] of failed) request.log.warn({ check: name, reason: check.reason }, "not ready");
+    // The reasons stay in the log: they may name hosts or accounts, and this answer is public.
+    const data = {
+      shuttingDown: false,
+      checks: Object.fromEntries(
+        Object.entries(result.checks).map(([name, { ok, ms, failure }]) => [name, { ok, ms, failure }]),
+      ),
+    };
+    if (result.ready) return ok("Ready.", { data });
+    const names = failed.map(([name, check]) => (check.failure === "timeout" ? `${name} (timed out)` : name));
+    return reply.status(503).send({ success: 0, message: `Not ready: ${names.join(", ")}.`, data });
+  });
+
+  const metrics = deps.metrics ?? DEFAULT_METRICS_OPTIONS;
+  if (metrics.enabled) {
+    app.get("/metrics", async (request, reply) => {
+      reply.header("Cache-Control", "no-store");
+      if (!mayReadMetrics(request, metrics)) {
+        return reply.status(403).send(fail("The metrics are not available to this client.", "forbidden"));
+      }
+      const { contentType, body } = await renderMetrics();
+      return reply.type(contentType).send(body);
+    });
+  }
 
   app.get("/meta.json", async (_request, reply) => {
     reply.header("Cache-Control", "no-store");

@@ -1,0 +1,208 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import Fastify, { type FastifyInstance } from "fastify";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { type DbHandle, openDatabase } from "../../db/index";
+import { LocalStorage } from "../../providers/storage/local";
+import { NoTts } from "../../providers/tts/tts";
+import { call } from "../../testing/api";
+import { ScriptedLlm } from "../../testing/fake-llm";
+import { createTestApp, type TestApp } from "../../testing/server";
+import { type SystemDeps, systemRoutes } from "./system.routes";
+
+/** Issue 15, Operations: liveness, readiness with named checks, and who may read /metrics. */
+
+describe("health, readiness and metrics of the whole app", () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ llm: new ScriptedLlm() });
+  });
+  afterAll(async () => {
+    await t?.dispose();
+  });
+
+  it("/api/health keeps its fields: version, database and the model's status", async () => {
+    const health = await call(t.app, "GET", "/api/health");
+    expect(health.status).toBe(200);
+    expect(health.body).toMatchObject({
+      success: 1,
+      data: { version: expect.any(String), database: "sqlite", llm: { provider: "scripted", ready: true } },
+    });
+  });
+
+  it("/api/ready answers 200 with each check while every check passes", async () => {
+    const ready = await call(t.app, "GET", "/api/ready");
+    expect(ready.status).toBe(200);
+    expect(ready.body).toMatchObject({
+      success: 1,
+      message: "Ready.",
+      data: { shuttingDown: false, checks: { model: { ok: true, ms: expect.any(Number) } } },
+    });
+  });
+
+  it("exposes the request histogram by route pattern, never by raw URL", async () => {
+    await t.app.inject({ method: "GET", url: "/api/auth/oauth/provider-4711/start" });
+    await t.app.inject({ method: "GET", url: "/api/no-such-thing/4712" });
+    const response = await t.app.inject({ method: "GET", url: "/metrics" });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers["content-type"]).toContain("text/plain");
+    const text = response.body;
+    expect(text).toMatch(
+      /companion_http_request_duration_seconds_count\{method="GET",route="\/api\/auth\/oauth\/:platform\/start",status_code="\d+"\} [1-9]/,
+    );
+    expect(text).toMatch(/route="unmatched",status_code="404"/);
+    expect(text).not.toContain("4711");
+    expect(text).not.toContain("4712");
+    // Node's default process metrics come along.
+    expect(text).toContain("companion_process_resident_memory_bytes");
+    expect(text).toContain("companion_nodejs_eventloop_lag_seconds");
+  });
+
+  it("answers /metrics to loopback and private addresses only when no token is set", async () => {
+    for (const remoteAddress of ["127.0.0.1", "::1", "10.1.2.3", "172.20.0.5", "192.168.1.9", "fd00::7"]) {
+      const response = await t.app.inject({ method: "GET", url: "/metrics", remoteAddress });
+      expect(response.statusCode, remoteAddress).toBe(200);
+    }
+    for (const remoteAddress of ["203.0.113.9", "8.8.8.8", "2001:db8::1", "172.32.0.1"]) {
+      const response = await t.app.inject({ method: "GET", url: "/metrics", remoteAddress });
+      expect(response.statusCode, remoteAddress).toBe(403);
+      expect(response.json()).toMatchObject({ success: 0, code: "forbidden" });
+    }
+  });
+
+  it("/api/ready answers 503 once the shutdown has begun; health still answers", async () => {
+    t.app.lifecycle.beginShutdown();
+    const ready = await call(t.app, "GET", "/api/ready");
+    expect(ready.status).toBe(503);
+    expect(ready.body).toMatchObject({ success: 0, message: "Shutting down.", data: { shuttingDown: true } });
+    expect((await call(t.app, "GET", "/api/health")).status).toBe(200);
+  });
+});
+
+describe("readiness without a language model", () => {
+  it("answers 503 naming the model check", async () => {
+    const t = await createTestApp();
+    try {
+      const ready = await call(t.app, "GET", "/api/ready");
+      expect(ready.status).toBe(503);
+      expect(ready.body).toMatchObject({
+        success: 0,
+        message: "Not ready: model.",
+        data: { checks: { model: { ok: false, failure: "error" } } },
+      });
+    } finally {
+      await t.dispose();
+    }
+  });
+});
+
+describe("system routes with every check and the metrics settings", () => {
+  let dir: string;
+  let handle: DbHandle;
+  let storage: LocalStorage;
+  let app: FastifyInstance | undefined;
+
+  beforeAll(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), "companion-system-"));
+    handle = openDatabase(":memory:", dir);
+    storage = new LocalStorage(dir);
+  });
+  afterEach(async () => {
+    await app?.close();
+    app = undefined;
+  });
+  afterAll(async () => {
+    await handle.db.destroy();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  async function build(deps: Partial<SystemDeps>): Promise<FastifyInstance> {
+    app = Fastify();
+    await systemRoutes(
+      app,
+      { llm: new ScriptedLlm(), tts: new NoTts(), dialect: "sqlite", db: handle.db, storage, ...deps },
+      async () => {},
+    );
+    return app;
+  }
+
+  it("checks the database, the storage, the model and the extra named checks", async () => {
+    const app = await build({ checks: [{ name: "redis", run: async () => {} }] });
+    const ready = await call(app, "GET", "/api/ready");
+    expect(ready.status).toBe(200);
+    const checks = (ready.body.data as { checks: Record<string, { ok: boolean }> }).checks;
+    expect(Object.keys(checks)).toEqual(["database", "storage", "model", "redis"]);
+    expect(Object.values(checks).every((check) => check.ok)).toBe(true);
+  });
+
+  it("bounds each check by its timeout and says which one failed, without its reason", async () => {
+    const hanging = new (class extends LocalStorage {
+      override exists = () => new Promise<boolean>(() => {});
+    })(dir);
+    const app = await build({
+      storage: hanging,
+      readyTimeoutMs: 100,
+      checks: [
+        {
+          name: "redis",
+          run: async () => {
+            throw new Error("connect ECONNREFUSED 10.0.0.7:6379");
+          },
+        },
+      ],
+    });
+    const started = Date.now();
+    const ready = await call(app, "GET", "/api/ready");
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(ready.status).toBe(503);
+    expect(ready.body).toMatchObject({
+      success: 0,
+      message: "Not ready: storage (timed out), redis.",
+      data: {
+        checks: {
+          database: { ok: true },
+          storage: { ok: false, failure: "timeout" },
+          model: { ok: true },
+          redis: { ok: false, failure: "error" },
+        },
+      },
+    });
+    expect(JSON.stringify(ready.body)).not.toContain("ECONNREFUSED");
+  });
+
+  it("fails the database check when the database does not answer", async () => {
+    // Nothing listens on port 1: the connection is refused at once.
+    const down = openDatabase("postgres://companion@127.0.0.1:1/companion", dir);
+    try {
+      const app = await build({ db: down.db });
+      const ready = await call(app, "GET", "/api/ready");
+      expect(ready.status).toBe(503);
+      expect(ready.body.message).toBe("Not ready: database.");
+    } finally {
+      await down.db.destroy();
+    }
+  });
+
+  it("with METRICS_TOKEN asks every client for the bearer token, loopback included", async () => {
+    const app = await build({ metrics: { enabled: true, token: "s3cret-token" } });
+    const get = (remoteAddress: string, authorization?: string) =>
+      app.inject({
+        method: "GET",
+        url: "/metrics",
+        remoteAddress,
+        headers: authorization ? { authorization } : {},
+      });
+    expect((await get("127.0.0.1")).statusCode).toBe(403);
+    expect((await get("127.0.0.1", "Bearer wrong")).statusCode).toBe(403);
+    expect((await get("203.0.113.9", "Bearer s3cret-token-and-more")).statusCode).toBe(403);
+    const allowed = await get("203.0.113.9", "Bearer s3cret-token");
+    expect(allowed.statusCode).toBe(200);
+    expect(allowed.body).toContain("companion_chat_replies_total");
+  });
+
+  it("with METRICS_ENABLED=0 serves no /metrics route", async () => {
+    const app = await build({ metrics: { enabled: false, token: "" } });
+    expect((await app.inject({ method: "GET", url: "/metrics" })).statusCode).toBe(404);
+  });
+});
