@@ -1,9 +1,15 @@
-import { buildApp } from "./app";
-import { loadConfig } from "./env";
+import type { Server } from "node:http";
+import { type App, buildApp } from "./app";
+import { type AppConfig, loadConfig } from "./env";
+
+/** How long running requests and reply streams get to finish after SIGTERM, milliseconds. */
+const DEFAULT_SHUTDOWN_GRACE_MS = 20_000;
+/** How often idle keep-alive connections are closed while draining, milliseconds. */
+const DRAIN_POLL_MS = 200;
 
 /** Entry point: `npm start`. Reads the environment, builds the server, listens. */
 async function main(): Promise<void> {
-  let config: ReturnType<typeof loadConfig>;
+  let config: AppConfig;
   try {
     config = loadConfig();
   } catch (error) {
@@ -14,12 +20,60 @@ async function main(): Promise<void> {
   const address = await server.app.listen({ port: config.PORT, host: config.HOST });
   console.log(`Companion is running at ${address.replace("0.0.0.0", "localhost")}`);
   console.log(`Demo: open ${address.replace("0.0.0.0", "localhost")}/login/${config.DEMO_LOGIN_ID}`);
-  const stop = async () => {
+  // SHUTDOWN_GRACE_MS joins server/env.ts with the rest of issue 15; until then the default holds.
+  const graceMs =
+    "SHUTDOWN_GRACE_MS" in config ? Number(config.SHUTDOWN_GRACE_MS) : DEFAULT_SHUTDOWN_GRACE_MS;
+  stopOnSignals(server, { graceMs, log: (line) => console.log(line) });
+}
+
+/**
+ * Graceful shutdown (issue 15) on SIGTERM or SIGINT: readiness answers 503 first, the listener
+ * closes (new connections are refused), running requests and open reply streams get `graceMs`
+ * to finish (idle keep-alive connections are closed as they fall idle), then the connections
+ * left are cut and the app is closed (jobs, image worker, database), and the process exits 0.
+ * A second signal exits at once with status 1. One line is logged at each step.
+ */
+function stopOnSignals(server: App, options: { graceMs: number; log: (line: string) => void }): void {
+  const { graceMs, log } = options;
+  let stopping = false;
+  const stop = async (signal: NodeJS.Signals) => {
+    if (stopping) {
+      log(`${signal} again: exiting now.`);
+      process.exit(1);
+    }
+    stopping = true;
+    server.app.lifecycle.beginShutdown();
+    log(`${signal}: shutting down; /api/ready answers 503.`);
+    log(`No new connections; running requests and reply streams have ${graceMs} ms to finish.`);
+    const finished = await drain(server.app.server, graceMs);
+    log(finished ? "Running requests finished." : "Grace period over: open connections closed.");
     await server.close();
+    log("Stopped: jobs, workers and database closed.");
     process.exit(0);
   };
-  process.on("SIGINT", () => void stop());
-  process.on("SIGTERM", () => void stop());
+  process.on("SIGINT", (signal) => void stop(signal));
+  process.on("SIGTERM", (signal) => void stop(signal));
+}
+
+/**
+ * Closes the listener and waits for every connection to end, closing keep-alive connections as
+ * soon as they are idle; after `graceMs` cuts the ones left.
+ * @returns true when all ended within the grace period.
+ */
+function drain(http: Server, graceMs: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const idle = setInterval(() => http.closeIdleConnections(), DRAIN_POLL_MS);
+    const deadline = setTimeout(() => {
+      clearInterval(idle);
+      http.closeAllConnections();
+      resolve(false);
+    }, graceMs);
+    http.close(() => {
+      clearInterval(idle);
+      clearTimeout(deadline);
+      resolve(true);
+    });
+  });
 }
 
 void main();

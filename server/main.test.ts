@@ -1,0 +1,213 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { startScriptedCompletions } from "./testing/completions-server";
+
+/**
+ * Graceful shutdown of `npm start`'s entry point (issue 15): the real server process (server/main.ts
+ * through tsx) with an OpenAI-compatible model double that answers slowly.
+ */
+
+const ROOT = path.resolve(import.meta.dirname, "..");
+/** How long the model double takes to answer a chat message, milliseconds. */
+const SLOW_REPLY_MS = 1500;
+
+interface Running {
+  child: ChildProcess;
+  base: string;
+  port: number;
+  output: () => string;
+  exited: Promise<number | null>;
+}
+
+let model: Awaited<ReturnType<typeof startScriptedCompletions>>;
+let dataDir: string;
+let replyDelayMs = SLOW_REPLY_MS;
+const children: ChildProcess[] = [];
+
+beforeAll(async () => {
+  model = await startScriptedCompletions(async () => {
+    await new Promise((resolve) => setTimeout(resolve, replyDelayMs));
+    return "Hello there, it is good to see you again.";
+  });
+});
+afterEach(() => {
+  for (const child of children.splice(0)) if (child.exitCode === null) child.kill("SIGKILL");
+  if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+});
+afterAll(async () => {
+  await model?.close();
+});
+
+/** Starts server/main.ts in its own process on a free port. @returns once it listens. */
+async function startServer(): Promise<Running> {
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "companion-main-"));
+  const child = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      DATA_DIR: dataDir,
+      DATABASE_URL: "",
+      PORT: "0",
+      HOST: "127.0.0.1",
+      LOG_LEVEL: "silent",
+      LLM_PROVIDER: "openai",
+      LLM_BASE_URL: model.baseUrl,
+      LLM_MODEL: "scripted",
+      TTS_PROVIDER: "none",
+      RATE_LIMIT_ENABLED: "0",
+      WEB_DIST_DIR: path.join(dataDir, "no-web"),
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  children.push(child);
+  let output = "";
+  child.stdout!.on("data", (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  child.stderr!.on("data", (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  const base = await waitFor(
+    () => /Companion is running at (http:\/\/\S+)/.exec(output)?.[1],
+    60_000,
+    () => output,
+  );
+  return { child, base, port: Number(new URL(base).port), output: () => output, exited };
+}
+
+async function waitFor<T>(probe: () => T | undefined, timeoutMs: number, explain: () => string): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting; output so far:\n${explain()}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** POSTs a form and returns the envelope's data. */
+async function post(base: string, url: string, form: Record<string, string>, token?: string) {
+  const response = await fetch(`${base}${url}`, {
+    method: "POST",
+    headers: token ? { authorization: `Bearer ${token}` } : {},
+    body: new URLSearchParams(form),
+  });
+  return ((await response.json()) as { data: unknown }).data;
+}
+
+/** A signed-in adult demo user with the first preset character. */
+async function demoWithCharacter(base: string): Promise<{ token: string; characterId: string }> {
+  const { token } = (await post(base, "/api/auth/demo-login", { id: "demo" })) as { token: string };
+  await post(base, "/api/users/confirm-age", { confirm: "1" }, token);
+  const presets = await fetch(`${base}/api/characters/selection`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
+  const preset = ((await presets.json()) as { data: Array<{ characterPreDefinedUUID: string }> }).data[0]!;
+  const created = (await post(
+    base,
+    "/api/characters/create-preselect",
+    { id: preset.characterPreDefinedUUID },
+    token,
+  )) as {
+    characterUUID: string;
+  };
+  return { token, characterId: created.characterUUID };
+}
+
+/** Sends a chat message as a stream; `events` grows as they arrive, `ended` resolves at the end. */
+function streamMessage(base: string, token: string, characterId: string) {
+  const events: string[] = [];
+  const ended = (async () => {
+    const response = await fetch(`${base}/api/chat/message`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, accept: "text/event-stream" },
+      body: new URLSearchParams({ message: "Are you there?", id: characterId }),
+    });
+    let body = "";
+    const decoder = new TextDecoder();
+    const reader = response.body!.getReader();
+    for (let read = await reader.read(); !read.done; read = await reader.read()) {
+      body += decoder.decode(read.value, { stream: true });
+      events.splice(0, events.length, ...body.split("\n\n").filter((block) => block.startsWith("event: ")));
+    }
+    return body;
+  })();
+  return { events, ended };
+}
+
+/** Whether a new TCP connection to `port` is accepted. */
+function connects(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, "127.0.0.1");
+    socket.once("connect", () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once("error", () => resolve(false));
+  });
+}
+
+describe("graceful shutdown of the server process", () => {
+  it("on SIGTERM refuses new connections, lets a streaming reply finish, then exits 0", async () => {
+    replyDelayMs = SLOW_REPLY_MS;
+    const server = await startServer();
+    const { token, characterId } = await demoWithCharacter(server.base);
+    const reply = streamMessage(server.base, token, characterId);
+    await waitFor(
+      () => (reply.events.some((e) => e.startsWith("event: entry")) ? true : undefined),
+      10_000,
+      server.output,
+    );
+
+    server.child.kill("SIGTERM");
+    await waitFor(
+      () => (server.output().includes("No new connections") ? true : undefined),
+      5000,
+      server.output,
+    );
+    expect(await connects(server.port)).toBe(false);
+
+    const body = await reply.ended;
+    const done = /event: done\ndata: (.*)/.exec(body)?.[1];
+    expect(done, body).toBeDefined();
+    expect(JSON.parse(done!)).toMatchObject({
+      success: 1,
+      text: "Hello there, it is good to see you again.",
+    });
+    expect(await server.exited).toBe(0);
+    const lines = server.output();
+    expect(lines).toContain("SIGTERM: shutting down; /api/ready answers 503.");
+    expect(lines).toContain("Running requests finished.");
+    expect(lines).toContain("Stopped: jobs, workers and database closed.");
+  }, 90_000);
+
+  it("exits at once on a second signal", async () => {
+    replyDelayMs = 30_000;
+    const server = await startServer();
+    const { token, characterId } = await demoWithCharacter(server.base);
+    const reply = streamMessage(server.base, token, characterId);
+    reply.ended.catch(() => {});
+    await waitFor(
+      () => (reply.events.some((e) => e.startsWith("event: entry")) ? true : undefined),
+      10_000,
+      server.output,
+    );
+
+    server.child.kill("SIGTERM");
+    await waitFor(
+      () => (server.output().includes("No new connections") ? true : undefined),
+      5000,
+      server.output,
+    );
+    const started = Date.now();
+    server.child.kill("SIGINT");
+    expect(await server.exited).toBe(1);
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(server.output()).toContain("SIGINT again: exiting now.");
+  }, 90_000);
+});
