@@ -7,6 +7,7 @@ import { useChatMenu } from "../hooks/useChatMenu";
 import { imageTexts } from "../imageTexts";
 import { type ChatStatus, chatTexts } from "../texts";
 import { ChatIcon } from "./ChatIcon";
+import { ChatMenuButton } from "./ChatMenuButton";
 import { PhotoViewer } from "./PhotoViewer";
 
 interface ChatHeaderProps {
@@ -31,7 +32,8 @@ interface ChatHeaderProps {
  */
 export function ChatHeader(props: ChatHeaderProps) {
   const { characters, isGroup, status } = props;
-  const { open: menuOpen, setOpen, root, id: menuId, pick } = useChatMenu();
+  const menu = useChatMenu();
+  const { root, pick } = menu;
   const [viewing, setViewing] = useState<ChatProfileCharacter | null>(null);
   const first = characters[0];
   const name = isGroup ? characters.map((character) => character.name).join(", ") : (first?.name ?? "");
@@ -102,28 +104,14 @@ export function ChatHeader(props: ChatHeaderProps) {
         </button>
       )}
       <div className="dropdown dropdown--right" ref={root}>
-        <button
-          type="button"
-          className="icon-button"
-          aria-label={chatTexts.chatMenu}
-          aria-haspopup="menu"
-          aria-expanded={menuOpen}
-          aria-controls={menuId}
-          onClick={() => setOpen(!menuOpen)}
-        >
+        <ChatMenuButton menu={menu} label={chatTexts.chatMenu}>
           <ChatIcon>
             <circle cx="12" cy="5" r="2" fill="currentColor" />
             <circle cx="12" cy="12" r="2" fill="currentColor" />
             <circle cx="12" cy="19" r="2" fill="currentColor" />
           </ChatIcon>
-        </button>
-        <ul
-          id={menuId}
-          className={
-            menuOpen ? "dropdown__menu dropdown__menu--slide open" : "dropdown__menu dropdown__menu--slide"
-          }
-          inert={!menuOpen}
-        >
+        </ChatMenuButton>
+        <ul {...menu.list}>
           <li>
             <button type="button" className="dropdown__item" onClick={pick(props.onNewChat)}>
               {chatTexts.newChat}

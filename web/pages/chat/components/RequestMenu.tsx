@@ -10,6 +10,7 @@ import { isAppleDevice } from "../../../lib/device";
 import { useChatMenu } from "../hooks/useChatMenu";
 import { imageTexts } from "../imageTexts";
 import { ChatIcon } from "./ChatIcon";
+import { ChatMenuButton } from "./ChatMenuButton";
 
 /** One entry of the request menu: a menu item button. */
 function MenuEntry({ label, onPick }: { label: string; onPick: () => void }) {
@@ -39,7 +40,8 @@ interface RequestMenuProps {
  * captions (spec 9). Render it only when image generation is enabled.
  */
 export function RequestMenu(props: RequestMenuProps) {
-  const { open, setOpen, root, id: menuId, pick } = useChatMenu();
+  const menu = useChatMenu();
+  const { root, pick } = menu;
   const file = useRef<HTMLInputElement>(null);
   const onFile = (event: ChangeEvent<HTMLInputElement>) => {
     const chosen = event.target.files?.[0];
@@ -49,18 +51,9 @@ export function RequestMenu(props: RequestMenuProps) {
 
   return (
     <div className="dropdown request-menu" ref={root}>
-      <button
-        type="button"
-        className="icon-button"
-        aria-label={imageTexts.requestMenu}
-        aria-haspopup="menu"
-        aria-expanded={open}
-        aria-controls={menuId}
-        disabled={props.disabled}
-        onClick={() => setOpen(!open)}
-      >
+      <ChatMenuButton menu={menu} label={imageTexts.requestMenu} disabled={props.disabled}>
         <ChatIcon d="M20 5h-3.2L15 3H9L7.2 5H4a2 2 0 0 0-2 2v12a2 2 0 0 0 2 2h16a2 2 0 0 0 2-2V7a2 2 0 0 0-2-2zm-8 13a5 5 0 1 1 0-10 5 5 0 0 1 0 10zm0-8a3 3 0 1 0 0 6 3 3 0 0 0 0-6z" />
-      </button>
+      </ChatMenuButton>
       <input
         ref={file}
         type="file"
@@ -69,15 +62,7 @@ export function RequestMenu(props: RequestMenuProps) {
         aria-label={imageTexts.attach}
         onChange={onFile}
       />
-      <div
-        id={menuId}
-        role="menu"
-        aria-label={imageTexts.requestMenu}
-        className={
-          open ? "dropdown__menu dropdown__menu--slide open" : "dropdown__menu dropdown__menu--slide"
-        }
-        inert={!open}
-      >
+      <div {...menu.list} role="menu" aria-label={imageTexts.requestMenu}>
         {props.photos && <MenuEntry label={imageTexts.attach} onPick={pick(() => file.current?.click())} />}
         {props.photos && !isAppleDevice() && (
           <MenuEntry label={imageTexts.camera} onPick={pick(props.onCamera)} />

@@ -7,6 +7,8 @@ export interface ChatMenu extends Popup {
   id: string;
   /** An entry's click handler: closes the menu, then runs `action`. */
   pick: (action: () => void) => () => void;
+  /** For the menu element: its id, the sliding dropdown's classes, inert while closed. */
+  list: { id: string; className: string; inert: boolean };
 }
 
 /** The chat header's menu and the footer's request menu (spec 2): a popup whose entries close it. */
@@ -16,6 +18,13 @@ export function useChatMenu(): ChatMenu {
   return {
     ...popup,
     id,
+    list: {
+      id,
+      className: popup.open
+        ? "dropdown__menu dropdown__menu--slide open"
+        : "dropdown__menu dropdown__menu--slide",
+      inert: !popup.open,
+    },
     pick: (action) => () => {
       popup.setOpen(false);
       action();
