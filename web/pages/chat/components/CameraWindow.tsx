@@ -1,8 +1,8 @@
 import { useEffect, useRef, useState } from "react";
 import { CAMERA_HEIGHT, CAMERA_WIDTH } from "../../../../common/constants";
 import { warn } from "../../../lib/notify";
+import { useModalDialog } from "../hooks/useModalDialog";
 import { imageTexts } from "../imageTexts";
-import { ChatDialog } from "./ChatDialog";
 
 interface CameraWindowProps {
   onCapture: (photo: File) => void;
@@ -15,7 +15,7 @@ interface CameraWindowProps {
  * stream. A camera that cannot start or a failed capture shows 'Failed to capture photo.' (spec 8).
  */
 export function CameraWindow({ onCapture, onClose }: CameraWindowProps) {
-  const dialog = useRef<HTMLDialogElement>(null);
+  const dialog = useModalDialog();
   const video = useRef<HTMLVideoElement>(null);
   const [facing, setFacing] = useState<"user" | "environment">("user");
   const [ready, setReady] = useState(false);
@@ -81,9 +81,9 @@ export function CameraWindow({ onCapture, onClose }: CameraWindowProps) {
   };
 
   return (
-    <ChatDialog
-      dialog={dialog}
-      className="camera-window"
+    <dialog
+      ref={dialog}
+      className="chat-dialog camera-window"
       aria-label={imageTexts.cameraWindow}
       onClose={onClose}
     >
@@ -103,6 +103,6 @@ export function CameraWindow({ onCapture, onClose }: CameraWindowProps) {
           {imageTexts.closeCamera}
         </button>
       </div>
-    </ChatDialog>
+    </dialog>
   );
 }

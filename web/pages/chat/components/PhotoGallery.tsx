@@ -1,7 +1,7 @@
-import { useRef, useState } from "react";
+import { useState } from "react";
 import { IMAGE_VIEWER_MAX_SCALE, IMAGE_VIEWER_MIN_SCALE } from "../../../../common/constants";
+import { useModalDialog } from "../hooks/useModalDialog";
 import { imageTexts } from "../imageTexts";
-import { ChatDialog } from "./ChatDialog";
 
 const ZOOM_STEP = 0.5;
 
@@ -19,7 +19,7 @@ export function PhotoGallery({
   start: number;
   onClose: () => void;
 }) {
-  const dialog = useRef<HTMLDialogElement>(null);
+  const dialog = useModalDialog();
   const [index, setIndex] = useState(start);
   const [scale, setScale] = useState(IMAGE_VIEWER_MIN_SCALE);
   const clamp = (value: number) => Math.min(IMAGE_VIEWER_MAX_SCALE, Math.max(IMAGE_VIEWER_MIN_SCALE, value));
@@ -30,9 +30,9 @@ export function PhotoGallery({
   const src = photos[index] ?? "";
   const label = imageTexts.photoNumber(index + 1, photos.length);
   return (
-    <ChatDialog
-      dialog={dialog}
-      className="photo-gallery"
+    <dialog
+      ref={dialog}
+      className="chat-dialog photo-gallery"
       aria-label={imageTexts.gallery}
       onClose={onClose}
       onKeyDown={(event) => {
@@ -89,6 +89,6 @@ export function PhotoGallery({
           {imageTexts.close}
         </button>
       </div>
-    </ChatDialog>
+    </dialog>
   );
 }

@@ -1,14 +1,13 @@
-import { useRef } from "react";
+import { useModalDialog } from "../hooks/useModalDialog";
 import { chatTexts } from "../texts";
-import { ChatDialog } from "./ChatDialog";
 
 /** A photo shown full size in a modal dialog with a Close button (spec 2); Escape closes it. */
 export function PhotoViewer({ src, name, onClose }: { src: string; name: string; onClose: () => void }) {
-  const dialog = useRef<HTMLDialogElement>(null);
+  const dialog = useModalDialog();
   return (
-    <ChatDialog
-      dialog={dialog}
-      className="photo-viewer"
+    <dialog
+      ref={dialog}
+      className="chat-dialog photo-viewer"
       aria-label={chatTexts.photoOf(name)}
       onClose={onClose}
     >
@@ -16,6 +15,6 @@ export function PhotoViewer({ src, name, onClose }: { src: string; name: string;
       <button type="button" className="button button--primary" onClick={() => dialog.current?.close()}>
         {chatTexts.close}
       </button>
-    </ChatDialog>
+    </dialog>
   );
 }

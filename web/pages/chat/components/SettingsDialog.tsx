@@ -1,12 +1,12 @@
-import { useId, useRef, useState } from "react";
+import { useId, useState } from "react";
 import type { Capability } from "../../../api/chat";
 import { Spinner } from "../../../components/Spinner";
 import { type ChatSettings, SILENCE_OPTIONS_MS, useChatSettings } from "../../../hooks/useChatSettings";
 import { succeed } from "../../../lib/notify";
 import { useChatMemories } from "../hooks/useChatMemories";
+import { useModalDialog } from "../hooks/useModalDialog";
 import { chatTexts } from "../texts";
 import { voiceTexts } from "../voiceTexts";
-import { ChatDialog } from "./ChatDialog";
 
 type Flag = Exclude<keyof ChatSettings, "silenceDuration">;
 
@@ -26,7 +26,7 @@ interface SettingsDialogProps {
  * A native modal <dialog>: Escape closes it.
  */
 export function SettingsDialog({ chatId, speechInput, serverSpeech, onClose }: SettingsDialogProps) {
-  const dialog = useRef<HTMLDialogElement>(null);
+  const dialog = useModalDialog();
   const [stored, save] = useChatSettings();
   const [draft, setDraft] = useState<ChatSettings>(stored);
   const memories = useChatMemories(chatId, true);
@@ -64,7 +64,7 @@ export function SettingsDialog({ chatId, speechInput, serverSpeech, onClose }: S
   };
 
   return (
-    <ChatDialog dialog={dialog} className="chat-settings" aria-labelledby={titleId} onClose={onClose}>
+    <dialog ref={dialog} className="chat-dialog chat-settings" aria-labelledby={titleId} onClose={onClose}>
       <h2 id={titleId}>{chatTexts.settingsTitle}</h2>
       <form
         method="dialog"
@@ -137,6 +137,6 @@ export function SettingsDialog({ chatId, speechInput, serverSpeech, onClose }: S
           </button>
         </div>
       </form>
-    </ChatDialog>
+    </dialog>
   );
 }
