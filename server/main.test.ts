@@ -152,24 +152,27 @@ function connects(port: number): Promise<boolean> {
   });
 }
 
+/**
+ * Starts the server, opens a streaming reply that the model double answers after `delayMs`, and
+ * sends SIGTERM once the reply has begun. @returns when the server says it has stopped listening.
+ */
+async function terminateDuringReply(delayMs: number) {
+  replyDelayMs = delayMs;
+  const server = await startServer();
+  const { token, characterId } = await demoWithCharacter(server.base);
+  const reply = streamMessage(server.base, token, characterId);
+  reply.ended.catch(() => {});
+  const began = () => (reply.events.some((e) => e.startsWith("event: entry")) ? true : undefined);
+  await waitFor(began, 10_000, server.output);
+  server.child.kill("SIGTERM");
+  const draining = () => (server.output().includes("No new connections") ? true : undefined);
+  await waitFor(draining, 5000, server.output);
+  return { server, reply };
+}
+
 describe("graceful shutdown of the server process", () => {
   it("on SIGTERM refuses new connections, lets a streaming reply finish, then exits 0", async () => {
-    replyDelayMs = SLOW_REPLY_MS;
-    const server = await startServer();
-    const { token, characterId } = await demoWithCharacter(server.base);
-    const reply = streamMessage(server.base, token, characterId);
-    await waitFor(
-      () => (reply.events.some((e) => e.startsWith("event: entry")) ? true : undefined),
-      10_000,
-      server.output,
-    );
-
-    server.child.kill("SIGTERM");
-    await waitFor(
-      () => (server.output().includes("No new connections") ? true : undefined),
-      5000,
-      server.output,
-    );
+    const { server, reply } = await terminateDuringReply(SLOW_REPLY_MS);
     expect(await connects(server.port)).toBe(false);
 
     const body = await reply.ended;
@@ -187,23 +190,7 @@ describe("graceful shutdown of the server process", () => {
   }, 90_000);
 
   it("exits at once on a second signal", async () => {
-    replyDelayMs = 30_000;
-    const server = await startServer();
-    const { token, characterId } = await demoWithCharacter(server.base);
-    const reply = streamMessage(server.base, token, characterId);
-    reply.ended.catch(() => {});
-    await waitFor(
-      () => (reply.events.some((e) => e.startsWith("event: entry")) ? true : undefined),
-      10_000,
-      server.output,
-    );
-
-    server.child.kill("SIGTERM");
-    await waitFor(
-      () => (server.output().includes("No new connections") ? true : undefined),
-      5000,
-      server.output,
-    );
+    const { server } = await terminateDuringReply(30_000);
     const started = Date.now();
     server.child.kill("SIGINT");
     expect(await server.exited).toBe(1);
