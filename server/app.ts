@@ -128,13 +128,17 @@ async function registerRoutes(app: FastifyInstance, config: AppConfig, c: Contai
       dialect: c.db.dialect,
       transcribes: c.voice.transcribes,
       images: (user) => c.images.capabilities(user),
+      // issue 15: /api/ready asks the database and the content storage (local disk or S3).
+      db: c.db.db,
+      storage: c.storage,
     },
     auth,
   );
 
+  // reply.sendFile is the SPA's (index.html); content goes through storage (local disk or S3).
   await registerFileSending(app, config.contentDir);
-  contentRoutes(app, config.contentDir, contentAccess);
+  contentRoutes(app, c.storage, contentAccess);
   await registerSpa(app, config.WEB_DIST_DIR, (request, reply) =>
-    answerMissingContent(request, reply, config.contentDir),
+    answerMissingContent(request, reply, c.storage),
   );
 }

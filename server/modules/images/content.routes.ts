@@ -1,29 +1,42 @@
-import fs from "node:fs/promises";
 import path from "node:path";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { fail } from "../../http/envelope";
+import type { FileStorage } from "../../providers/storage/storage";
 import type { ContentAccess } from "./content-access";
 import { type ContentPath, FALLBACK_PICTURE, resolveContentPath } from "./content-path";
+import { decideContentAnswer, validators } from "./content-send";
 
 /** Public content (preset and character photos, user pictures, voice, plan images), seconds. */
 export const PUBLIC_CONTENT_MAX_AGE_S = 3600;
 /** A chat's files: kept by no cache, so a closed session's cookie cannot leave copies behind. */
 export const PRIVATE_CONTENT_CACHE = "private, no-store";
+/** Headers `sendContent` sets for a file, none of which a 404 may keep. */
+const FILE_HEADERS = [
+  "content-disposition",
+  "content-type",
+  "content-length",
+  "content-range",
+  "etag",
+  "last-modified",
+  "accept-ranges",
+];
 const IMAGE = /\.(jpe?g|png|webp|gif)$/i;
 
 /**
- * Serves everything under /content/ from `contentDir` (issue 13 items 1 and 8), one handler for
- * GET and HEAD that decides on the normalised path (`resolveContentPath` of the raw request
- * target) and streams exactly the file it authorised:
+ * Serves everything under /content/ from `storage` (local disk or S3, issue 15; issue 13 items 1
+ * and 8), one handler for GET and HEAD that decides on the normalised path
+ * (`resolveContentPath` of the raw request target) and streams exactly the file it authorised:
  * - public files: `Cache-Control: public, max-age=3600`;
  * - a chat's files (`/content/{character or group id}/...`): only when `access` says the picture
  *   cookie's session is open and its user owns the chat; `Cache-Control: private, no-store`;
- * - every file: `Content-Disposition: inline; filename="<name>"`, `X-Content-Type-Options: nosniff`;
+ * - every file: `Content-Disposition: inline; filename="<name>"`, `X-Content-Type-Options: nosniff`,
+ *   its Content-Type and Content-Length, `ETag`, `Last-Modified`, `Accept-Ranges: bytes`; 304 on a
+ *   matching If-None-Match / If-Modified-Since, one byte range as 206 (voice: browsers seek), 416
+ *   for a range outside the file (`decideContentAnswer`); HEAD answers the headers only;
  * - a refused, malformed or missing private path: the same 404 `{ success: 0, message: "Not found." }`;
  *   a missing public picture: the fallback picture `user.jpg` (spec 3).
- * Needs `reply.sendFile` (@fastify/static registered with `serve: false`).
  */
-export function contentRoutes(app: FastifyInstance, contentDir: string, access: ContentAccess): void {
+export function contentRoutes(app: FastifyInstance, storage: FileStorage, access: ContentAccess): void {
   app.route({
     method: ["GET", "HEAD"],
     url: "/content/*",
@@ -32,24 +45,23 @@ export function contentRoutes(app: FastifyInstance, contentDir: string, access: 
       if (!target) return notFound(reply);
       if (target.area === "chat" && !(await access.mayRead(request.headers.cookie, target.chatKey)))
         return notFound(reply);
-      if (!(await isFile(contentDir, target.key))) return missing(reply, target, contentDir);
-      return sendContent(reply, target, contentDir);
+      return sendContent(request, reply, storage, target);
     },
   });
 }
 
 /**
- * The not-found answer under /content/ (other methods, or a file removed while being sent): the
+ * The not-found answer under /content/ (other methods, or a path no route matched): the
  * fallback picture for a GET or HEAD of a missing public picture, else the plain 404.
  */
 export async function answerMissingContent(
   request: FastifyRequest,
   reply: FastifyReply,
-  contentDir: string,
+  storage: FileStorage,
 ): Promise<FastifyReply> {
   const target = resolveContentPath(request.raw.url ?? "");
   if (!target || (request.method !== "GET" && request.method !== "HEAD")) return notFound(reply);
-  return missing(reply, target, contentDir);
+  return missing(request, reply, storage, target);
 }
 
 /**
@@ -67,7 +79,8 @@ export function inlineDisposition(name: string): string {
 }
 
 function notFound(reply: FastifyReply): FastifyReply {
-  reply.removeHeader("content-disposition");
+  // Headers of a file that vanished while being answered.
+  for (const name of FILE_HEADERS) reply.removeHeader(name);
   return reply.status(404).header("cache-control", "no-store").send(fail("Not found.", "not_found"));
 }
 
@@ -75,33 +88,50 @@ function notFound(reply: FastifyReply): FastifyReply {
  * A missing public picture is the fallback picture (when that exists); anything else missing is
  * the same 404 as a refusal.
  */
-async function missing(reply: FastifyReply, target: ContentPath, contentDir: string): Promise<FastifyReply> {
-  const fallback: ContentPath = { area: "public", key: FALLBACK_PICTURE };
-  if (target.area !== "public" || !IMAGE.test(target.key) || !(await isFile(contentDir, fallback.key)))
+async function missing(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  storage: FileStorage,
+  target: ContentPath,
+): Promise<FastifyReply> {
+  if (target.area !== "public" || !IMAGE.test(target.key) || target.key === FALLBACK_PICTURE)
     return notFound(reply);
-  return sendContent(reply, fallback, contentDir, "no-cache");
+  return sendContent(request, reply, storage, { area: "public", key: FALLBACK_PICTURE }, "no-cache");
 }
 
-function sendContent(
+/** Sends the stored file `target` (see contentRoutes), or `missing` when it is not there. */
+async function sendContent(
+  request: FastifyRequest,
   reply: FastifyReply,
+  storage: FileStorage,
   target: ContentPath,
-  contentDir: string,
   cacheControl = target.area === "chat"
     ? PRIVATE_CONTENT_CACHE
     : `public, max-age=${PUBLIC_CONTENT_MAX_AGE_S}`,
-): FastifyReply {
+): Promise<FastifyReply> {
+  const file = await storage.stat(target.key);
+  if (!file) return missing(request, reply, storage, target);
+  const answer = decideContentAnswer(request.headers, file);
   reply.header("cache-control", cacheControl);
   reply.header("content-disposition", inlineDisposition(path.posix.basename(target.key)));
   reply.header("x-content-type-options", "nosniff");
-  // The key has no dot segments and no dot-files; send's own checks stay on as a second line.
-  return reply.sendFile(target.key, contentDir, {
-    cacheControl: false,
-    dotfiles: "deny",
-    index: false,
-  });
-}
-
-async function isFile(root: string, key: string): Promise<boolean> {
-  const stat = await fs.stat(path.join(root, ...key.split("/"))).catch(() => undefined);
-  return stat?.isFile() === true;
+  reply.header("accept-ranges", "bytes");
+  reply.headers(validators(file));
+  switch (answer.status) {
+    case 304:
+    case 412:
+      return reply.status(answer.status).send();
+    case 416:
+      return reply.status(416).header("content-range", answer.contentRange).send();
+  }
+  reply
+    .status(answer.status)
+    .header("content-type", file.contentType)
+    .header("content-length", answer.length);
+  if (answer.status === 206) reply.header("content-range", answer.contentRange);
+  if (request.method === "HEAD") return reply.send();
+  const body = await storage.stream(target.key, answer.status === 206 ? answer.range : undefined);
+  // Removed between the two calls: answered as if it had never been there.
+  if (!body) return missing(request, reply, storage, target);
+  return reply.send(body);
 }
