@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { S3Storage } from "../../providers/storage/s3";
 import { call, callMultipart, demoWithCharacter, describeEachDatabase } from "../../testing/api";
 import { ScriptedLlm } from "../../testing/fake-llm";
@@ -149,5 +149,40 @@ describeEachDatabase("content on S3", (dialect) => {
     const stale = await get(url, { cookie, range: "bytes=0-9", "if-range": '"old"' });
     expect(stale.statusCode).toBe(200);
     expect(stale.rawPayload.equals(stored!)).toBe(true);
+  });
+});
+
+/** The same route on the default local disk: a voice file answers as @fastify/static did. */
+describe("content on local disk: caching and ranges of a voice file", () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await createTestApp();
+  });
+  afterAll(() => app?.dispose());
+
+  it("serves an mp3 with a weak ETag, 304, HEAD and a seekable byte range", async () => {
+    const bytes = Buffer.from(Array.from({ length: 4000 }, (_, i) => i % 251));
+    fs.mkdirSync(path.join(app.dataDir, "content", "voice"), { recursive: true });
+    fs.writeFileSync(path.join(app.dataDir, "content", "voice", "hello.mp3"), bytes);
+    const url = "/content/voice/hello.mp3";
+    const whole = await app.app.inject({ url });
+    expect(whole.statusCode).toBe(200);
+    expect(whole.headers).toMatchObject({
+      "content-type": "audio/mpeg",
+      "content-length": "4000",
+      "cache-control": "public, max-age=3600",
+      "accept-ranges": "bytes",
+    });
+    expect(whole.rawPayload.equals(bytes)).toBe(true);
+    const etag = String(whole.headers.etag);
+    expect(etag).toMatch(/^W\/"fa0-[0-9a-f]+"$/);
+    expect((await app.app.inject({ url, headers: { "if-none-match": etag } })).statusCode).toBe(304);
+    const head = await app.app.inject({ method: "HEAD", url });
+    expect(head.headers["content-length"]).toBe("4000");
+    expect(head.rawPayload.length).toBe(0);
+    const seek = await app.app.inject({ url, headers: { range: "bytes=3000-" } });
+    expect(seek.statusCode).toBe(206);
+    expect(seek.headers["content-range"]).toBe("bytes 3000-3999/4000");
+    expect(seek.rawPayload.equals(bytes.subarray(3000))).toBe(true);
   });
 });

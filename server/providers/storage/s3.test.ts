@@ -115,16 +115,15 @@ describe.each(kinds)("FileStorage contract: %s", (_name, make) => {
 });
 
 describe("S3Storage", () => {
-  it("removes a folder of more than one page (1000 keys) of objects", async () => {
-    const storage = new S3Storage(s3.config);
-    const keys = Array.from({ length: 1003 }, (_, i) => `big/${String(i).padStart(4, "0")}.jpg`);
-    for (let i = 0; i < keys.length; i += 50) {
-      await Promise.all(keys.slice(i, i + 50).map((key) => storage.put(key, Buffer.from("x"))));
-    }
+  it("removes a folder of more than one listing page, page by page", async () => {
+    const storage = new S3Storage(s3.config, { pageSize: 7 });
+    const keys = Array.from({ length: 30 }, (_, i) => `big/${String(i).padStart(2, "0")}.jpg`);
+    await Promise.all(keys.map((key) => storage.put(key, Buffer.from("x"))));
+    await storage.put("bigger/keep.jpg", Buffer.from("k"));
     await storage.removeFolder("big");
-    expect(await storage.exists(keys[0]!)).toBe(false);
-    expect(await storage.exists(keys.at(-1)!)).toBe(false);
-  }, 120_000);
+    for (const key of keys) expect(await storage.exists(key), key).toBe(false);
+    expect(await storage.exists("bigger/keep.jpg")).toBe(true);
+  });
 
   it("keeps every key under S3_PREFIX, with the extension's Content-Type", async () => {
     await new S3Storage({ ...s3.config, prefix: "tenant/two" }).put("users/p.png", Buffer.from("png"));

@@ -26,7 +26,14 @@ export class S3Storage implements FileStorage {
   private readonly client: S3Client;
   private readonly prefix: string;
 
-  constructor(private readonly settings: S3Config) {
+  /**
+   * @param options.pageSize keys listed and deleted per request in `removeFolder` (default and
+   * most 1000, the S3 limit; tests page with fewer).
+   */
+  constructor(
+    private readonly settings: S3Config,
+    private readonly options: { pageSize?: number } = {},
+  ) {
     this.client = new S3Client({
       region: settings.region,
       endpoint: settings.endpoint || undefined,
@@ -94,7 +101,7 @@ export class S3Storage implements FileStorage {
         Bucket: this.settings.bucket,
         Prefix: folder,
         Marker: marker,
-        MaxKeys: DELETE_BATCH,
+        MaxKeys: Math.min(this.options.pageSize ?? DELETE_BATCH, DELETE_BATCH),
       });
       const page = await this.call((abortSignal) => this.client.send(list, { abortSignal }));
       const keys = (page.Contents ?? []).flatMap((o) => (o.Key ? [{ Key: o.Key }] : []));
