@@ -355,6 +355,7 @@ export const PUBLIC_ROUTES = new Set([
   "GET /api/auth/oauth/:platform/start",
   "POST /api/:platform/callback",
   "GET /api/health",
+  "GET /api/ready",
   "GET /meta.json",
 ]);
 
