@@ -67,6 +67,7 @@ describe("loadConfig: rules between variables, checked at boot (issue 14)", () =
       S3_ACCESS_KEY_ID: "id",
       S3_SECRET_ACCESS_KEY: "secret",
       S3_PREFIX: "/companion/",
+      CONTENT_SECRET: "shared",
     });
     expect(minio.s3).toEqual({
       bucket: "content",
@@ -84,6 +85,7 @@ describe("loadConfig: rules between variables, checked at boot (issue 14)", () =
       S3_REGION: "eu-west-3",
       S3_ACCESS_KEY_ID: "id",
       S3_SECRET_ACCESS_KEY: "secret",
+      CONTENT_SECRET: "shared",
     });
     expect(aws.s3).toMatchObject({ endpoint: "", region: "eu-west-3", forcePathStyle: false, prefix: "" });
     const r2 = loadConfig({
@@ -93,6 +95,7 @@ describe("loadConfig: rules between variables, checked at boot (issue 14)", () =
       S3_FORCE_PATH_STYLE: "0",
       S3_ACCESS_KEY_ID: "id",
       S3_SECRET_ACCESS_KEY: "secret",
+      CONTENT_SECRET: "shared",
     });
     expect(r2.s3?.forcePathStyle).toBe(false);
   });
@@ -103,6 +106,9 @@ describe("loadConfig: rules between variables, checked at boot (issue 14)", () =
     );
     expect(refused({ S3_BUCKET: "content", S3_SECRET_ACCESS_KEY: "secret" })).toThrow(
       /S3_ACCESS_KEY_ID: required with S3_BUCKET/,
+    );
+    expect(refused({ S3_BUCKET: "content", S3_ACCESS_KEY_ID: "id", S3_SECRET_ACCESS_KEY: "s" })).toThrow(
+      /CONTENT_SECRET: required with S3_BUCKET/,
     );
     expect(refused({ S3_ENDPOINT: "http://127.0.0.1:9000" })).toThrow(
       /S3_BUCKET: required with S3_ENDPOINT \(content would stay on local disk\)/,

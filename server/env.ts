@@ -240,6 +240,11 @@ export function crossFieldProblems(cfg: Settings): string[] {
     for (const name of ["S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY"] as const) {
       if (!cfg[name]) problems.push(`${name}: required with S3_BUCKET (object storage credentials)`);
     }
+    // Shared content means several instances: a picture cookie signed by one must pass on all.
+    if (!cfg.CONTENT_SECRET)
+      problems.push(
+        "CONTENT_SECRET: required with S3_BUCKET (every instance must sign the picture cookie alike)",
+      );
   } else {
     // Half an S3 setting would silently keep content on the local disk of one instance.
     for (const name of ["S3_ENDPOINT", "S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY", "S3_PREFIX"] as const) {

@@ -8,7 +8,7 @@ import type { S3Config } from "../env";
 export interface TestS3 {
   /** Settings for S3Storage: the created bucket, path-style, s3rver's fixed credentials. */
   config: S3Config;
-  /** The same as environment variables, for `createTestApp({ env })`. */
+  /** The same as environment variables (with the CONTENT_SECRET S3 needs), for `createTestApp({ env })`. */
   env: Record<string, string>;
   close(): Promise<void>;
 }
@@ -48,6 +48,8 @@ export async function startTestS3(options: { bucket?: string; prefix?: string } 
       S3_ACCESS_KEY_ID: "S3RVER",
       S3_SECRET_ACCESS_KEY: "S3RVER",
       S3_PREFIX: config.prefix,
+      // Required with S3_BUCKET: instances sharing content sign the picture cookie alike.
+      CONTENT_SECRET: "test-content-secret",
     },
     async close() {
       await server.close();
