@@ -19,7 +19,8 @@ export const DEFAULT_METRICS_OPTIONS: MetricsOptions = { enabled: true, token: "
  * Loopback (127.0.0.0/8, ::1), private (10/8, 172.16/12, 192.168/16, IPv6 unique local fc00::/7)
  * and link-local (169.254/16, fe80::/10) ranges: addresses that cannot come straight from the
  * internet. Behind a proxy, `request.ip` is the client's own address only with TRUST_PROXY set;
- * without it every request seems to come from the proxy, so set METRICS_TOKEN there.
+ * without it every request seems to come from the proxy, so forwarded requests are refused (see
+ * mayReadMetrics); set METRICS_TOKEN or TRUST_PROXY there.
  */
 const PRIVATE_RANGES = new net.BlockList();
 PRIVATE_RANGES.addSubnet("127.0.0.0", 8, "ipv4");
@@ -39,9 +40,19 @@ export function isPrivateAddress(ip: string): boolean {
   return false;
 }
 
-/** Whether this request may read the metrics under `options` (see MetricsOptions). */
+/**
+ * Whether this request may read the metrics under `options` (see MetricsOptions). Without a token,
+ * a request that came through a proxy this server does not trust (X-Forwarded-For or Forwarded
+ * present, yet `request.ip` is the proxy's own address) is refused: its client is unknown and may
+ * be anywhere on the internet.
+ */
 export function mayReadMetrics(request: FastifyRequest, options: MetricsOptions): boolean {
-  if (!options.token) return isPrivateAddress(request.ip);
+  if (!options.token) {
+    const forwarded =
+      request.headers["x-forwarded-for"] !== undefined || request.headers.forwarded !== undefined;
+    const proxyUntrusted = forwarded && request.ip === request.socket.remoteAddress;
+    return !proxyUntrusted && isPrivateAddress(request.ip);
+  }
   const given = /^Bearer (.+)$/i.exec(request.headers.authorization ?? "")?.[1] ?? "";
   const a = crypto.createHash("sha256").update(given).digest();
   const b = crypto.createHash("sha256").update(options.token).digest();

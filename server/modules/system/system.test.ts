@@ -71,6 +71,17 @@ describe("health, readiness and metrics of the whole app", () => {
     }
   });
 
+  it("refuses /metrics without a token to a request forwarded by a proxy it does not trust", async () => {
+    // Without TRUST_PROXY the client behind the proxy is unknown: the proxy's private address does not count.
+    const forwarded = await t.app.inject({
+      method: "GET",
+      url: "/metrics",
+      remoteAddress: "10.0.0.2",
+      headers: { "x-forwarded-for": "203.0.113.9" },
+    });
+    expect(forwarded.statusCode).toBe(403);
+  });
+
   it("/api/ready answers 503 once the shutdown has begun; health still answers", async () => {
     t.app.lifecycle.beginShutdown();
     const ready = await call(t.app, "GET", "/api/ready");
@@ -199,6 +210,20 @@ describe("system routes with every check and the metrics settings", () => {
     const allowed = await get("203.0.113.9", "Bearer s3cret-token");
     expect(allowed.statusCode).toBe(200);
     expect(allowed.body).toContain("companion_chat_replies_total");
+  });
+
+  it("behind a trusted proxy judges the client's own address", async () => {
+    app = Fastify({ trustProxy: true });
+    await systemRoutes(app, { llm: new ScriptedLlm(), tts: new NoTts(), dialect: "sqlite" }, async () => {});
+    const get = (client: string) =>
+      app!.inject({
+        method: "GET",
+        url: "/metrics",
+        remoteAddress: "10.0.0.2",
+        headers: { "x-forwarded-for": client },
+      });
+    expect((await get("192.168.4.4")).statusCode).toBe(200);
+    expect((await get("203.0.113.9")).statusCode).toBe(403);
   });
 
   it("with METRICS_ENABLED=0 serves no /metrics route", async () => {
