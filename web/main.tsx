@@ -4,12 +4,13 @@ import { createRoot } from "react-dom/client";
 import { BrowserRouter } from "react-router";
 import { PRODUCT_NAME } from "../common/constants";
 import "./styles/base.css";
-import { AppRoutes } from "./App";
+import { AppRoutes, preloadRoute } from "./App";
 import { fetchDeployedVersion } from "./api/meta";
 import { queryClient } from "./api/queryClient";
 import { runStartupChecks } from "./lib/appUpdate";
 
 document.title = PRODUCT_NAME;
+preloadRoute(window.location.pathname);
 // spec 4: unregister service workers and reload once when a newer version is deployed.
 runStartupChecks(fetchDeployedVersion);
 

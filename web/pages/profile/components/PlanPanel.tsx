@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import { ADDON_MESSAGES, ADDON_PRICE_CENTS } from "../../../../common/constants";
+import { ADDON_MESSAGES, ADDON_PRICE_CENTS, dollars } from "../../../../common/constants";
 import { openBillingPortal, startAddOnCheckout } from "../../../api/payments";
 import type { UserProfile } from "../../../api/users";
 import { usePaymentPage } from "../hooks/usePaymentPage";
@@ -27,7 +27,7 @@ function PaymentButton({ start, label }: { start: () => Promise<string>; label: 
  * period; no refunds).
  */
 export function PlanPanel({ profile }: { profile: UserProfile }) {
-  const price = (ADDON_PRICE_CENTS / 100).toFixed(2);
+  const price = dollars(ADDON_PRICE_CENTS);
   return (
     <section className="plan-panel" aria-labelledby="plan-panel-title">
       <h2 id="plan-panel-title">Plan and messages</h2>
