@@ -5,6 +5,7 @@ import { migrateToLatest } from "./db/migrations";
 import { seed } from "./db/seed";
 import type { AppConfig } from "./env";
 import { requireUser } from "./http/auth";
+import { watchQueue } from "./http/metrics";
 import { createServer, registerFileSending, registerPlugins, registerSpa } from "./http/setup";
 import type { BackgroundQueue } from "./jobs/queue";
 import { accountRoutes } from "./modules/account/account.routes";
@@ -131,9 +132,12 @@ async function registerRoutes(app: FastifyInstance, config: AppConfig, c: Contai
       // issue 15: /api/ready asks the database and the content storage (local disk or S3).
       db: c.db.db,
       storage: c.storage,
+      metrics: { enabled: config.METRICS_ENABLED !== "0", token: config.METRICS_TOKEN },
     },
     auth,
   );
+
+  watchQueue("background", () => c.jobs.depth);
 
   // reply.sendFile is the SPA's (index.html); content goes through storage (local disk or S3).
   await registerFileSending(app, config.contentDir);

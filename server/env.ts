@@ -119,6 +119,13 @@ const schema = z.object({
    * that many hops; otherwise a comma-separated list of proxy addresses or CIDR ranges.
    */
   TRUST_PROXY: z.string().default(""),
+  // issue 15: operations.
+  /** "0" serves no /metrics; else loopback/private clients only, or only holders of METRICS_TOKEN. */
+  METRICS_ENABLED: z.enum(["0", "1"]).default("1"),
+  /** When set, /metrics asks every client for `Authorization: Bearer <token>`. */
+  METRICS_TOKEN: z.string().default(""),
+  /** Time running requests and reply streams get to finish after SIGTERM, milliseconds. */
+  SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(20_000),
   // issue 15: S3-compatible object storage for /content/ (AWS S3, MinIO, Cloudflare R2, Garage).
   /** The bucket; set, content lives there instead of CONTENT_DIR. */
   S3_BUCKET: z.string().default(""),

@@ -2,8 +2,6 @@ import type { Server } from "node:http";
 import { type App, buildApp } from "./app";
 import { type AppConfig, loadConfig } from "./env";
 
-/** How long running requests and reply streams get to finish after SIGTERM, milliseconds. */
-const DEFAULT_SHUTDOWN_GRACE_MS = 20_000;
 /** How often idle keep-alive connections are closed while draining, milliseconds. */
 const DRAIN_POLL_MS = 200;
 
@@ -20,10 +18,7 @@ async function main(): Promise<void> {
   const address = await server.app.listen({ port: config.PORT, host: config.HOST });
   console.log(`Companion is running at ${address.replace("0.0.0.0", "localhost")}`);
   console.log(`Demo: open ${address.replace("0.0.0.0", "localhost")}/login/${config.DEMO_LOGIN_ID}`);
-  // SHUTDOWN_GRACE_MS joins server/env.ts with the rest of issue 15; until then the default holds.
-  const graceMs =
-    "SHUTDOWN_GRACE_MS" in config ? Number(config.SHUTDOWN_GRACE_MS) : DEFAULT_SHUTDOWN_GRACE_MS;
-  stopOnSignals(server, { graceMs, log: (line) => console.log(line) });
+  stopOnSignals(server, { graceMs: config.SHUTDOWN_GRACE_MS, log: (line) => console.log(line) });
 }
 
 /**

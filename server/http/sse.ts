@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from "fastify";
 import { failBody, failStatus } from "./envelope";
+import { streamOpened } from "./metrics";
 
 /**
  * Longest silence of an open event stream, milliseconds (issue 13): a comment line is sent this
@@ -31,6 +32,7 @@ export interface EventStream {
 export function openEventStream(reply: FastifyReply): EventStream {
   reply.hijack();
   const raw = reply.raw;
+  streamOpened(raw);
   raw.writeHead(200, {
     "content-type": "text/event-stream; charset=utf-8",
     "cache-control": "no-cache, no-transform",

@@ -20,6 +20,11 @@ export class BackgroundQueue {
     this.running ??= this.drain();
   }
 
+  /** Jobs waiting or running (the queue-depth metric). */
+  get depth(): number {
+    return this.jobs.length + (this.running ? 1 : 0);
+  }
+
   /** Resolves when every queued job has run (tests, shutdown). */
   async idle(): Promise<void> {
     while (this.running) await this.running;

@@ -1,6 +1,7 @@
 import { CONTINUE_MAX_PER_REPLY } from "../../../common/constants";
 import type { Character, ChatHistoryRow, ChatSession, User } from "../../db/schema";
 import { badRequest, notFound } from "../../errors";
+import * as metrics from "../../http/metrics";
 import { type LlmProvider, LlmUnavailableError } from "../../providers/llm/llm";
 import type { FileStorage } from "../../providers/storage/storage";
 import {
@@ -234,12 +235,10 @@ export class ChatService {
       if (stream.charge) await this.quota.refund(user.id, stream.charge);
       if (prefix) await this.repo.releaseContinuation(entry.id);
     };
-    const cannotContinue = (modelMs: number): SendResult => ({
-      success: false,
-      message: `${character.name} could not continue right now.`,
-      entry,
-      modelMs,
-    });
+    const cannotContinue = (modelMs: number): SendResult => {
+      metrics.replyFinished("cannot_continue");
+      return { success: false, message: `${character.name} could not continue right now.`, entry, modelMs };
+    };
     const finish = async (text: string, status: string, modelMs: number): Promise<SendResult> => {
       const raw = prefix ? `${prefix}${text}` : text;
       const reply = cleanReply(raw, character.name, userName, prompt.others) || "…";
@@ -251,6 +250,7 @@ export class ChatService {
       });
       const message =
         status === "replied" ? "Reply." : status === "stopped" ? "Stopped." : "The reply was cut short.";
+      metrics.replyFinished(status);
       return { success: true, message, entry: done, modelMs };
     };
     try {
@@ -261,6 +261,7 @@ export class ChatService {
         stop: prompt.stop,
         signal: controller.signal,
         onTextChunk: (chunk) => {
+          if (!streamed) metrics.firstToken(performance.now() - started);
           streamed += chunk;
           stream.onToken?.(chunk);
         },
@@ -268,6 +269,10 @@ export class ChatService {
       if (prefix && !result.text.trim()) {
         await giveBack();
         return cannotContinue(result.modelMs);
+      }
+      // A timeout that ends the reply (kept as partial) is a model failure too.
+      if (controller.signal.aborted && stopReason(controller.signal) !== "stop") {
+        metrics.modelError(controller.signal.reason);
       }
       const status = !controller.signal.aborted
         ? "replied"
@@ -286,6 +291,9 @@ export class ChatService {
       });
       return done;
     } catch (error) {
+      if (stopReason(controller.signal) !== "stop") {
+        metrics.modelError(controller.signal.aborted ? controller.signal.reason : error);
+      }
       const modelMs = performance.now() - started;
       if (streamed.trim()) {
         // Broken mid-stream (stop, timeout, a dropped connection): keep what was said.
@@ -305,6 +313,7 @@ export class ChatService {
       await this.conversation.updateEntry(entry.id, { status: "failed", error: String(error).slice(0, 500) });
       // The user is not charged for a message no character could answer.
       await giveBack();
+      metrics.replyFinished("failed");
       return { success: false, message, entry: { ...entry, status: "failed" }, modelMs };
     } finally {
       clearTimeout(timer);

@@ -1,6 +1,7 @@
 import { ADDON_MESSAGES, ADDON_PRICE_CENTS, dollars } from "../../../common/constants";
 import type { User } from "../../db/schema";
 import { type AppError, tooMany } from "../../errors";
+import { quotaRefused } from "../../http/metrics";
 import type { QuotaBucket, QuotaRepo, Reservation } from "./quota.repo";
 
 export type { QuotaBucket, Reservation } from "./quota.repo";
@@ -60,7 +61,10 @@ export class QuotaService {
    */
   async reserve(user: User, now: number): Promise<Reservation> {
     const reservation = await this.tryReserve(user, now);
-    if (!reservation) throw quotaLimitError(user);
+    if (!reservation) {
+      quotaRefused();
+      throw quotaLimitError(user);
+    }
     return reservation;
   }
 

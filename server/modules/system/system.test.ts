@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type DbHandle, openDatabase } from "../../db/index";
 import { LocalStorage } from "../../providers/storage/local";
 import { NoTts } from "../../providers/tts/tts";
-import { call } from "../../testing/api";
+import { call, demoWithCharacter } from "../../testing/api";
 import { ScriptedLlm } from "../../testing/fake-llm";
 import { createTestApp, type TestApp } from "../../testing/server";
 import { type SystemDeps, systemRoutes } from "./system.routes";
@@ -57,6 +57,27 @@ describe("health, readiness and metrics of the whole app", () => {
     // Node's default process metrics come along.
     expect(text).toContain("companion_process_resident_memory_bytes");
     expect(text).toContain("companion_nodejs_eventloop_lag_seconds");
+  });
+
+  it("counts chat replies by outcome and quota refusals as chats happen", async () => {
+    const counter = async (pattern: RegExp) => {
+      const text = (await t.app.inject({ method: "GET", url: "/metrics" })).body;
+      return Number(pattern.exec(text)?.[1] ?? 0);
+    };
+    const replied = /companion_chat_replies_total\{outcome="replied"\} (\d+)/;
+    const refused = /companion_quota_refusals_total (\d+)/;
+    const before = { replied: await counter(replied), refused: await counter(refused) };
+    const user = await demoWithCharacter(t.app);
+    const send = () =>
+      call(t.app, "POST", "/api/chat/message", {
+        token: user.token,
+        form: { message: "Hello there", id: user.characterId },
+      });
+    expect((await send()).body.success).toBe(1);
+    expect(await counter(replied)).toBe(before.replied + 1);
+    await t.db.db.updateTable("users").set({ chat_limit: 0, extra_messages: 0 }).execute();
+    expect((await send()).status).toBe(429);
+    expect(await counter(refused)).toBe(before.refused + 1);
   });
 
   it("answers /metrics to loopback and private addresses only when no token is set", async () => {
