@@ -46,7 +46,8 @@ const TARGETS = {
 };
 
 const root = path.resolve(import.meta.dirname, "..");
-const serverEntry = path.join(root, "dist/server/main.js");
+/** BENCH_SERVER_ENTRY: another compiled server to measure (e.g. an older commit's, for a before/after). */
+const serverEntry = process.env.BENCH_SERVER_ENTRY ?? path.join(root, "dist/server/main.js");
 
 function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
