@@ -136,7 +136,7 @@ export async function registerFileSending(app: FastifyInstance, contentDir: stri
 /**
  * The built SPA (WEB_DIST_DIR) and the answer to every unknown path: the API's 404 envelope for
  * /api/, `missingContent` for /content/ (spec 3: a missing public picture is user.jpg), the SPA's
- * index.html for a GET without a file extension (client-side routes), otherwise a 404 envelope.
+ * index.html for a GET or HEAD without a file extension (client-side routes), otherwise a 404 envelope.
  * Registered after every route.
  */
 export async function registerSpa(
@@ -155,7 +155,7 @@ export async function registerSpa(
       return reply.status(404).send(fail(`Unknown API path: ${request.method} ${url}`, "not_found"));
     }
     if (url.startsWith("/content/")) return missingContent(request, reply);
-    if (request.method === "GET" && hasWeb && !path.extname(url)) {
+    if ((request.method === "GET" || request.method === "HEAD") && hasWeb && !path.extname(url)) {
       return reply.sendFile("index.html", webRoot);
     }
     return reply.status(404).send(fail("Not found.", "not_found"));
