@@ -9,6 +9,7 @@ import { createInterface } from "node:readline";
 import SQLite from "better-sqlite3";
 import pg from "pg";
 import { demoChatUser } from "../e2e/support/demo";
+import { cpuMs, cpuSplit, percentile, timeStream } from "./support/measure";
 
 /**
  * Streamed chat under load (issue 19), run by `npm run bench`. The compiled server
@@ -48,11 +49,6 @@ const TARGETS = {
 const root = path.resolve(import.meta.dirname, "..");
 /** BENCH_SERVER_ENTRY: another compiled server to measure (e.g. an older commit's, for a before/after). */
 const serverEntry = process.env.BENCH_SERVER_ENTRY ?? path.join(root, "dist/server/main.js");
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
-}
 
 /** The model double: OpenAI Chat Completions, streamed (32 tokens at once) or whole. */
 function startModel(): Promise<{ url: string; close(): void }> {
@@ -137,18 +133,6 @@ async function startServer(env: Record<string, string>): Promise<RunningServer> 
   throw new Error("the server did not start");
 }
 
-/** CPU time (user + system) of a process so far, ms (Linux /proc, 100 ticks a second). */
-function cpuMs(pid: number): number {
-  const { user, system } = cpuSplit(pid);
-  return user + system;
-}
-
-/** User and system CPU time of a process so far, ms. */
-function cpuSplit(pid: number): { user: number; system: number } {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-  return { user: Number(fields[11]) * 10, system: Number(fields[12]) * 10 };
-}
-
 function rssMb(pid: number): number {
   const line = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"));
   return Number(line?.[1] ?? Number.NaN) / 1024;
@@ -164,25 +148,6 @@ async function settle(pid: number): Promise<void> {
     if (now === last) return;
     last = now;
   }
-}
-
-/** Reads a stream to its end; returns ms from `started` to the first `marker` and to the end. */
-async function readStream(response: Response, started: number, marker: string): Promise<number> {
-  const reader = response.body!.getReader();
-  const decoder = new TextDecoder();
-  let first = Number.NaN;
-  let text = "";
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    if (Number.isNaN(first)) {
-      text += decoder.decode(value, { stream: true });
-      if (text.includes(marker)) first = performance.now() - started;
-    }
-  }
-  if (Number.isNaN(first))
-    throw new Error(`no ${JSON.stringify(marker)} in the answer: ${text.slice(0, 300)}`);
-  return first;
 }
 
 interface Client {
@@ -206,7 +171,7 @@ async function sendThroughServer(base: string, client: Client, i: number): Promi
     headers: { authorization: `Bearer ${client.token}`, accept: "text/event-stream" },
     body: form,
   });
-  return readStream(response, started, "event: token");
+  return (await timeStream(response, started, "event: token")).first;
 }
 
 async function sendToModel(modelUrl: string, i: number): Promise<number> {
@@ -220,7 +185,7 @@ async function sendToModel(modelUrl: string, i: number): Promise<number> {
       messages: [{ role: "user", content: `Tell me about your day, part ${i}` }],
     }),
   });
-  return readStream(response, started, "Hello");
+  return (await timeStream(response, started, "Hello")).first;
 }
 
 /** `concurrency` closed loops sharing `total` sends; returns each send's time to first token. */

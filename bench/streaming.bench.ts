@@ -1,10 +1,10 @@
 import { spawn } from "node:child_process";
-import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { demoChatUser } from "../e2e/support/demo";
+import { cpuMs, percentile, timeStream } from "./support/measure";
 
 /**
  * Streaming benchmark (issue 5), run by `npm run bench` after the chat-message one:
@@ -20,11 +20,6 @@ const TOKEN_GAP_MS = 5;
 const TOKENS = 20;
 const TTFT_SAMPLES = 60;
 const CONCURRENT_CHATS = 100;
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
-}
 
 function startModelEndpoint(): Promise<{ url: string; close(): void }> {
   const server = http.createServer((req, res) => {
@@ -76,32 +71,6 @@ async function startServer(
       return { base: `http://127.0.0.1:${match[1]}`, pid: child.pid!, stop: () => child.kill("SIGTERM") };
   }
   throw new Error("bench server did not start");
-}
-
-/** CPU time (user + system) of a process so far, milliseconds (Linux /proc). */
-function cpuMs(pid: number): number {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-  const ticks = Number(fields[11]) + Number(fields[12]);
-  return (ticks * 1000) / 100;
-}
-
-/** Reads a streamed answer until the first token event; returns ms to it and to the end. */
-async function timeStream(
-  response: Response,
-  started: number,
-  marker: string,
-): Promise<{ first: number; end: number }> {
-  const reader = response.body!.getReader();
-  const decoder = new TextDecoder();
-  let first = Number.NaN;
-  let text = "";
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    text += decoder.decode(value, { stream: true });
-    if (Number.isNaN(first) && text.includes(marker)) first = performance.now() - started;
-  }
-  return { first, end: performance.now() - started };
 }
 
 function sendStreaming(base: string, user: { token: string; characterId: string }, i: number) {
