@@ -10,6 +10,7 @@ import SQLite from "better-sqlite3";
 import pg from "pg";
 import { demoChatUser } from "../e2e/support/demo";
 import { cpuMs, cpuSplit, percentile, timeStream } from "./support/measure";
+import { freshPostgres, postgresUrl, type WriteCounters, writeCounters } from "./support/postgres";
 
 /**
  * Streamed chat under load (issue 19), run by `npm run bench`. The compiled server
@@ -225,38 +226,6 @@ async function liftLimits(database: { sqliteFile?: string; postgresUrl?: string 
   }
 }
 
-async function freshPostgres(baseUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `bench_${process.pid}_${Date.now()}`;
-  const admin = new pg.Client({ connectionString: baseUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(baseUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const again = new pg.Client({ connectionString: baseUrl });
-      await again.connect();
-      await again.query(`drop database if exists ${name} with (force)`);
-      await again.end();
-    },
-  };
-}
-
-async function postgresUrl(): Promise<string | undefined> {
-  const configured = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL;
-  if (configured) return configured;
-  const probe = new pg.Client({ connectionString: "postgres://postgres@127.0.0.1:5432/test" });
-  try {
-    await probe.connect();
-    await probe.end();
-    return "postgres://postgres@127.0.0.1:5432/test";
-  } catch {
-    return undefined;
-  }
-}
-
 const failures: string[] = [];
 
 async function runEngine(engine: "SQLite" | "PostgreSQL", modelUrl: string, pgBase?: string): Promise<void> {
@@ -290,14 +259,26 @@ async function runEngine(engine: "SQLite" | "PostgreSQL", modelUrl: string, pgBa
     console.log(
       "clients | TTFT model p50/p99 ms | TTFT server p50/p99 ms | added p50/p99 ms | CPU ms/msg (user+sys) | msg/s",
     );
+    // PostgreSQL only: what one message writes (the transactions and rows of the whole turn,
+    // background memory jobs included, and the write-ahead log bytes, other databases' too).
+    const writeLines: string[] = [];
     for (const level of LEVELS) {
       const direct = await closedLoop(level, MESSAGES_PER_LEVEL, (_w, i) => sendToModel(modelUrl, i));
+      const writesBefore = database ? await writeCounters(database.url) : undefined;
       const cpuBefore = cpuSplit(pid);
       const through = await closedLoop(level, MESSAGES_PER_LEVEL, (w, i) =>
         sendThroughServer(server.base, clients[w]!, i),
       );
       await settle(pid);
       const cpuAfter = cpuSplit(pid);
+      if (database && writesBefore) {
+        const after = await writeCounters(database.url);
+        const per = (field: keyof WriteCounters) =>
+          ((after[field] - writesBefore[field]) / MESSAGES_PER_LEVEL).toFixed(1);
+        writeLines.push(
+          `${String(level).padStart(7)} | ${per("commits").padStart(12)} | ${per("rows").padStart(12)} | ${per("walBytes").padStart(9)}`,
+        );
+      }
       const userMs = (cpuAfter.user - cpuBefore.user) / MESSAGES_PER_LEVEL;
       const systemMs = (cpuAfter.system - cpuBefore.system) / MESSAGES_PER_LEVEL;
       const cpu = userMs + systemMs;
@@ -321,6 +302,11 @@ async function runEngine(engine: "SQLite" | "PostgreSQL", modelUrl: string, pgBa
       console.log(
         `${String(level).padStart(7)} | ${pair(direct.ttft).padStart(21)} | ${pair(through.ttft).padStart(22)} | ${`${addedP50.toFixed(1)} / ${addedP99.toFixed(1)}`.padStart(16)} | ${`${cpu.toFixed(2)} (${userMs.toFixed(2)}+${systemMs.toFixed(2)})`.padStart(21)} | ${rate.toFixed(0).padStart(5)}   ${checks.join(", ")}`,
       );
+    }
+    if (writeLines.length > 0) {
+      console.log("PostgreSQL writes per message:");
+      console.log("clients | transactions |  rows changed | WAL bytes");
+      for (const line of writeLines) console.log(line);
     }
     const rss = rssMb(pid);
     const rssOk = rss < TARGETS.rssMb;

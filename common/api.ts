@@ -108,8 +108,8 @@ export interface ChatHistoryEntry {
   chatHistoryReplyTime: string;
   chatHistoryImageLoading: 0 | 1;
   /**
-   * Ours: where the reply stands. "pending" while the model writes it (a reloaded page polls until
-   * it is done), "replied", "stopped" or "partial" (kept, cut short), "failed" (no reply).
+   * Ours: where the reply stands. "pending" while the model writes it (a reloaded page follows it
+   * with GET /api/chat/stream, and polls only when that is not possible), "replied", "stopped" or "partial" (kept, cut short), "failed" (no reply).
    */
   chatHistoryStatus?: "pending" | "replied" | "stopped" | "partial" | "failed";
 }

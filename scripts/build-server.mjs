@@ -5,8 +5,9 @@ import { build } from "esbuild";
 /**
  * Compiles the API server to plain JavaScript in `dist/server/` (issue 19: production runs
  * compiled JS; `npm start` loads no TypeScript compiler and builds nothing). One ES module per
- * entry point (the server and the make-admin command), our code bundled, every npm package left
- * as an import (native modules such as better-sqlite3 and node-llama-cpp load as installed).
+ * entry point (the server, the job worker of `npm run worker`, issue 15, and the make-admin
+ * command), our code bundled, every npm package left as an import (native modules such as
+ * better-sqlite3 and node-llama-cpp load as installed).
  * Files the server opens next to its own code at run time are copied beside the bundle.
  */
 const root = path.resolve(import.meta.dirname, "..");
@@ -16,7 +17,11 @@ rmSync(outdir, { recursive: true, force: true });
 mkdirSync(outdir, { recursive: true });
 await build({
   absWorkingDir: root,
-  entryPoints: { main: "server/main.ts", "make-admin": "server/cli/make-admin.ts" },
+  entryPoints: {
+    main: "server/main.ts",
+    worker: "server/worker.ts",
+    "make-admin": "server/cli/make-admin.ts",
+  },
   outdir,
   bundle: true,
   splitting: true,

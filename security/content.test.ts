@@ -26,7 +26,6 @@ describeEachDatabase("private content", (dialect) => {
   let server: ListeningApp;
   let owner: Member;
   let stranger: Member;
-  let contentDir = "";
   const photo = Buffer.concat([Buffer.from("PRIVATE-PHOTO-"), randomBytes(64)]);
   const picture = Buffer.concat([Buffer.from("PRIVATE-PICTURE-"), randomBytes(64)]);
 
@@ -72,12 +71,22 @@ describeEachDatabase("private content", (dialect) => {
     return withCharacter(data.token, data.user.id);
   };
 
-  /** Puts the two private files of a chat on disk, as the image worker and photo upload do. */
-  const plantFiles = (characterId: string) => {
-    fs.mkdirSync(path.join(contentDir, characterId, "user_photo"), { recursive: true });
-    fs.writeFileSync(path.join(contentDir, characterId, "user_photo", "x.jpg"), photo);
-    fs.writeFileSync(path.join(contentDir, characterId, "pic.jpg"), picture);
+  /**
+   * Stores the two private files of a chat, as the image worker and photo upload do, through the
+   * app's storage (local disk, or S3 on the shared stack).
+   */
+  const plantFiles = async (characterId: string) => {
+    await server.storage.put(`${characterId}/user_photo/x.jpg`, photo);
+    await server.storage.put(`${characterId}/pic.jpg`, picture);
   };
+  /** The stored bytes at `key`. @throws Error when nothing is stored there. */
+  const stored = async (key: string) => {
+    const bytes = await server.storage.read(key);
+    if (!bytes) throw new Error(`nothing stored at ${key}`);
+    return bytes;
+  };
+  /** The name of the first stored file under the folder `prefix`. */
+  const firstName = async (prefix: string) => (await server.storage.list(prefix))[0]?.split("/").at(-1);
 
   const get = (target: string, cookie?: string, method = "GET") =>
     rawRequest(server.url, method, target, { headers: cookie ? { cookie } : {} });
@@ -92,10 +101,9 @@ describeEachDatabase("private content", (dialect) => {
 
   beforeAll(async () => {
     server = await startListening({ dialect });
-    contentDir = path.join(server.dataDir, "content");
     owner = await demo();
     stranger = await demo();
-    plantFiles(owner.characterId);
+    await plantFiles(owner.characterId);
   });
   afterAll(() => server.dispose());
 
@@ -204,7 +212,7 @@ describeEachDatabase("private content", (dialect) => {
   });
 
   it("a missing private file and a refused one answer the same 404, never the fallback picture", async () => {
-    const fallback = fs.readFileSync(path.join(contentDir, "user.jpg"));
+    const fallback = await stored("user.jpg");
     const missing = await get(`/content/${owner.characterId}/missing.jpg`, owner.cookie);
     const refused = await get(`/content/${owner.characterId}/pic.jpg`, stranger.cookie);
     const unknownChat = await get(`/content/${randomUUIDLike()}/pic.jpg`, owner.cookie);
@@ -216,7 +224,7 @@ describeEachDatabase("private content", (dialect) => {
   });
 
   it("public content stays public and cacheable; a missing public picture falls back to user.jpg", async () => {
-    const fallback = fs.readFileSync(path.join(contentDir, "user.jpg"));
+    const fallback = await stored("user.jpg");
     const root = await get("/content/user.jpg");
     expect(root.status).toBe(200);
     expect(root.body.equals(fallback)).toBe(true);
@@ -224,14 +232,17 @@ describeEachDatabase("private content", (dialect) => {
     expect(root.headers["content-disposition"]).toBe('inline; filename="user.jpg"');
     expect(root.headers["x-content-type-options"]).toBe("nosniff");
 
-    const [preset] = fs.readdirSync(path.join(contentDir, "predefined-characters"));
+    const preset = await firstName("predefined-characters");
+    expect(preset).toMatch(/\.(jpg|png|webp)$/);
     const presetAnswer = await get(`/content/predefined-characters/${preset}`);
     expect(presetAnswer.status).toBe(200);
     expect(presetAnswer.headers["cache-control"]).toMatch(/^public, max-age=\d+/);
     expect(presetAnswer.headers["content-disposition"]).toBe(`inline; filename="${preset}"`);
-    const [plan] = fs.readdirSync(path.join(contentDir, "pricing"));
+    const plan = await firstName("pricing");
+    expect(plan).toBeDefined();
     expect((await get(`/content/pricing/${plan}`)).status).toBe(200);
-    const [photoName] = fs.readdirSync(path.join(contentDir, "characters"));
+    const photoName = await firstName("characters");
+    expect(photoName).toBeDefined();
     expect((await get(`/content/characters/${photoName}`)).status).toBe(200);
 
     const missing = await get("/content/characters/no-such-photo.jpg");
@@ -241,16 +252,18 @@ describeEachDatabase("private content", (dialect) => {
     // Not a picture: no fallback.
     expect((await get("/content/voice/no-such-voice.mp3")).status).toBe(404);
     // Without the fallback picture itself, a plain 404 (and no loop).
-    fs.renameSync(path.join(contentDir, "user.jpg"), path.join(contentDir, "user.jpg.away"));
+    await server.storage.remove("user.jpg");
     try {
       expect((await get("/content/characters/no-such-photo.jpg")).status).toBe(404);
     } finally {
-      fs.renameSync(path.join(contentDir, "user.jpg.away"), path.join(contentDir, "user.jpg"));
+      await server.storage.put("user.jpg", fallback);
     }
     // Outside the known areas nothing is served, not even an existing file.
-    fs.writeFileSync(path.join(contentDir, "stray.txt"), "stray");
+    await server.storage.put("stray.txt", Buffer.from("stray"));
     expect((await get("/content/stray.txt")).status).toBe(404);
-    // Nor a path that leaves the content folder.
+    // Nor a path that leaves the content folder (the secret is a file beside it on the local disk).
+    const secret =
+      server.config.CONTENT_SECRET || fs.readFileSync(path.join(server.dataDir, "content-secret"), "utf8");
     for (const target of [
       "/content/../content-secret",
       "/content/%2e%2e/content-secret",
@@ -258,15 +271,13 @@ describeEachDatabase("private content", (dialect) => {
     ]) {
       const answer = await get(target);
       expect([400, 404], target).toContain(answer.status);
-      expect(answer.body.toString()).not.toContain(
-        fs.readFileSync(path.join(server.dataDir, "content-secret"), "utf8"),
-      );
+      expect(answer.body.toString()).not.toContain(secret);
     }
   });
 
   it("the picture cookie stops working after logout", async () => {
     const member = await demo();
-    plantFiles(member.characterId);
+    await plantFiles(member.characterId);
     const target = `/content/${member.characterId}/pic.jpg`;
     expect((await get(target, member.cookie)).status).toBe(200);
     const out = await api("POST", "/api/auth/logout", { token: member.token, form: { token: member.token } });
@@ -288,7 +299,7 @@ describeEachDatabase("private content", (dialect) => {
     });
     const token = (signIn.body.data as { token: string }).token;
     const member = await withCharacter(token, user.id);
-    plantFiles(member.characterId);
+    await plantFiles(member.characterId);
     const target = `/content/${member.characterId}/user_photo/x.jpg`;
     expect((await get(target, member.cookie)).status).toBe(200);
 
@@ -306,7 +317,7 @@ describeEachDatabase("private content", (dialect) => {
 
   it("the picture cookie stops working when an admin blocks the account", async () => {
     const member = await demo();
-    plantFiles(member.characterId);
+    await plantFiles(member.characterId);
     const target = `/content/${member.characterId}/pic.jpg`;
     expect((await get(target, member.cookie)).status).toBe(200);
     await server.db.db.updateTable("users").set({ blocked: 1 }).where("id", "=", member.userId).execute();

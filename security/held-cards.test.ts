@@ -1,4 +1,3 @@
-import path from "node:path";
 import { deflateSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BACKSTORY_MAX_LENGTH, GREETING_MAX_LENGTH } from "../common/constants";
@@ -8,7 +7,6 @@ import {
   crc32,
   firstLanguage,
   http,
-  listFiles,
   pngOf,
   pngWithText,
   type Session,
@@ -40,7 +38,6 @@ describe("held: oversized and hostile character cards, over HTTP, store nothing"
   let t: ListeningApp;
   let u: Session;
   let base: Buffer;
-  const contentDir = () => path.join(t.dataDir, "content");
 
   beforeAll(async () => {
     t = await startListening({ llm: new ScriptedLlm(() => "Hello.") });
@@ -56,7 +53,8 @@ describe("held: oversized and hostile character cards, over HTTP, store nothing"
     characters: (
       await t.db.db.selectFrom("characters").select(["id", "card"]).where("user_id", "=", u.userId).execute()
     ).length,
-    files: listFiles(contentDir()),
+    // Through the app's storage: the local disk, or S3 on the shared stack (issue 15).
+    files: await t.storage.list(""),
   });
   const importCard = (bytes: Buffer, filename = "card.png") =>
     http(t.url, "POST", "/api/characters/import", {

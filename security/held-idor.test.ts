@@ -1,6 +1,4 @@
 import { randomBytes, randomUUID } from "node:crypto";
-import fs from "node:fs";
-import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { ADMIN_ROUTES } from "../server/modules/admin/admin.routes";
 import { describeEachDatabase } from "../server/testing/api";
@@ -13,7 +11,6 @@ import {
   firstLanguage,
   http,
   jpegOf,
-  listFiles,
   type Part,
   protectedRoutes,
   type Session,
@@ -99,7 +96,8 @@ describeEachDatabase("held: IDOR, user B with user A's ids on every id-taking ro
       profile: await get("/api/users/profile/"),
       devices: await get("/api/auth/devices"),
       groupProfile: await get(`/api/chat/profile/?id=${A.group}`),
-      files: listFiles(path.join(t.dataDir, "content", A.char)),
+      // Through the app's storage: the local disk, or S3 on the shared stack (issue 15).
+      files: await t.storage.list(A.char),
       count: await t.db.db
         .selectFrom("users")
         .select(["chat_count", "full_name", "user_name", "picture"])
@@ -165,7 +163,7 @@ describeEachDatabase("held: IDOR, user B with user A's ids on every id-taking ro
 
   it("the set-up gave A a chat, a group chat, a photo and a memory (so the attacks aim at something)", () => {
     expect(A.photoFile).toMatch(/\.jpg$/);
-    expect(before.files).toContain(path.join("user_photo", A.photoFile));
+    expect(before.files).toContain(`${A.char}/user_photo/${A.photoFile}`);
     expect(JSON.stringify(before.history)).toContain(secret);
     expect(JSON.stringify(before.groupHistory)).toContain(secret);
     expect(JSON.stringify(before.memories)).toContain(fact);
@@ -292,6 +290,9 @@ describeEachDatabase("held: IDOR, user B with user A's ids on every id-taking ro
       form: { id: A.groupEntry },
     },
     { name: "stop A's reply", method: "POST", url: "/api/chat/stop", form: { id: A.entry } },
+    // issue 15: following a reply's live stream (any instance) takes the entry's id.
+    { name: "follow A's reply stream", method: "GET", url: `/api/chat/stream?id=${A.entry}&after=0` },
+    { name: "follow A's group reply stream", method: "GET", url: `/api/chat/stream?id=${A.groupEntry}` },
     {
       name: "request a photo in A's chat",
       method: "POST",
@@ -417,7 +418,8 @@ describeEachDatabase("held: IDOR, user B with user A's ids on every id-taking ro
   });
 
   it("B's content cookie does not open A's photo, nor does no cookie", async () => {
-    const file = fs.readFileSync(path.join(t.dataDir, "content", A.char, "user_photo", A.photoFile));
+    const file = await t.storage.read(`${A.char}/user_photo/${A.photoFile}`);
+    if (!file) throw new Error("A's photo is not stored");
     const url = `/content/${A.char}/user_photo/${A.photoFile}`;
     for (const cookie of [await contentCookieOf(t.url, b.token), undefined]) {
       const answer = await http(t.url, "GET", url, { cookie });
@@ -442,6 +444,6 @@ describeEachDatabase("held: IDOR, user B with user A's ids on every id-taking ro
       .where("user_id", "=", b.userId)
       .execute();
     expect(jobs).toEqual([]);
-    expect(listFiles(path.join(t.dataDir, "content", B.char))).toEqual([]);
+    expect(await t.storage.list(B.char)).toEqual([]);
   });
 });

@@ -3,6 +3,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { S3Storage } from "../server/providers/storage/s3";
+import type { FileStorage } from "../server/providers/storage/storage";
 import { describeEachDatabase } from "../server/testing/api";
 import { ScriptedLlm } from "../server/testing/fake-llm";
 import {
@@ -38,10 +40,29 @@ describe("held: path traversal in file names, stored names, voice names, ids and
   let sentinelText = "";
   let secretText = "";
   let victimPhoto = "";
+  /**
+   * On the shared stack (issue 15) the same files are also planted in the bucket outside the app's
+   * S3_PREFIX (where "../" from the prefix would lead): nothing may reach those either.
+   */
+  let bucket: FileStorage | undefined;
 
-  /** Every file of DATA_DIR and the temp folder whose name carries the marker. */
-  const markedFiles = () =>
-    [...listFiles(t.dataDir), ...fs.readdirSync(os.tmpdir())].filter((name) => name.includes(mark));
+  /** Writes `bytes` beside the content folder: in DATA_DIR, and at the bucket's root under S3. */
+  const plantOutside = async (name: string, bytes: Buffer) => {
+    fs.writeFileSync(path.join(t.dataDir, name), bytes);
+    await bucket?.put(name, bytes);
+    return path.join(t.dataDir, name);
+  };
+  /** The sentinel, as read from DATA_DIR and (S3) from the bucket's root. */
+  const sentinels = async () => [
+    fs.readFileSync(sentinel, "utf8"),
+    ...(bucket ? [(await bucket.read("sentinel.txt"))?.toString()] : []),
+  ];
+
+  /** Every file of DATA_DIR, the temp folder and the bucket whose name carries the marker. */
+  const markedFiles = async () =>
+    [...listFiles(t.dataDir), ...fs.readdirSync(os.tmpdir()), ...((await bucket?.list("")) ?? [])].filter(
+      (name) => name.includes(mark),
+    );
 
   beforeAll(async () => {
     t = await startListening({ llm: new ScriptedLlm(() => "Nice.") });
@@ -56,12 +77,13 @@ describe("held: path traversal in file names, stored names, voice names, ids and
       }
     ).characterPhoto;
     languageId = await firstLanguage(t.url, u.token);
+    if (t.config.s3) bucket = new S3Storage({ ...t.config.s3, prefix: "" });
     sentinelText = `sentinel ${mark}`;
-    sentinel = path.join(t.dataDir, "sentinel.txt");
-    fs.writeFileSync(sentinel, sentinelText);
-    outsideJpeg = path.join(t.dataDir, "outside.jpg");
-    fs.writeFileSync(outsideJpeg, await jpegOf(20, 20, "#00ff00"));
-    secretText = fs.readFileSync(path.join(t.dataDir, "content-secret"), "utf8").trim();
+    sentinel = await plantOutside("sentinel.txt", Buffer.from(sentinelText));
+    outsideJpeg = await plantOutside("outside.jpg", await jpegOf(20, 20, "#00ff00"));
+    // The picture cookie's secret: a file beside the content folder unless CONTENT_SECRET is set.
+    secretText =
+      t.config.CONTENT_SECRET || fs.readFileSync(path.join(t.dataDir, "content-secret"), "utf8").trim();
   });
   afterAll(async () => {
     await t?.dispose();
@@ -82,7 +104,7 @@ describe("held: path traversal in file names, stored names, voice names, ids and
     const photo = await jpegOf(24, 24);
     for (const filename of hostile()) {
       const file = { name: "photo", value: photo, filename, type: "image/jpeg" };
-      const contentBefore = listFiles(path.join(t.dataDir, "content"));
+      const contentBefore = await t.storage.list("");
 
       const created = await http(t.url, "POST", "/api/characters/create", {
         token: u.token,
@@ -124,14 +146,14 @@ describe("held: path traversal in file names, stored names, voice names, ids and
       });
       expect(card.json.success, `card with ${JSON.stringify(filename)}`).toBe(1);
 
-      const added = listFiles(path.join(t.dataDir, "content")).filter((f) => !contentBefore.includes(f));
+      const added = (await t.storage.list("")).filter((f) => !contentBefore.includes(f));
       for (const file of added) {
         expect(file).toMatch(/^(characters|users|[0-9a-f-]{36}\/user_photo)[/\\][0-9a-f-]{36}\.jpg$/);
       }
       // The user's profile picture replaced the previous one (removed), so 3 or 4 new files.
       expect(added.length).toBeGreaterThanOrEqual(3);
     }
-    expect(markedFiles()).toEqual([]);
+    expect(await markedFiles()).toEqual([]);
     expect(fs.existsSync(`/tmp/${mark}-abs.jpg`)).toBe(false);
   });
 
@@ -149,6 +171,8 @@ describe("held: path traversal in file names, stored names, voice names, ids and
       `x\u0000../../sentinel.txt`,
     ];
     for (const old of names) {
+      // A NUL in any field is refused before the handler (400); any other name is ignored.
+      const expected = old.includes("\u0000") ? 0 : 1;
       for (const withPhoto of [true, false]) {
         const answer = await http(t.url, "POST", "/api/characters/update", {
           token: u.token,
@@ -163,7 +187,7 @@ describe("held: path traversal in file names, stored names, voice names, ids and
             ...(withPhoto ? [{ name: "photo", value: photo, filename: "p.jpg", type: "image/jpeg" }] : []),
           ],
         });
-        expect(answer.json.success, `old_photo ${JSON.stringify(old)}`).toBe(1);
+        expect(answer.json.success, `old_photo ${JSON.stringify(old)}`).toBe(expected);
         const profile = await http(t.url, "POST", "/api/users/update", {
           token: u.token,
           parts: [
@@ -173,12 +197,14 @@ describe("held: path traversal in file names, stored names, voice names, ids and
             ...(withPhoto ? [{ name: "photo", value: photo, filename: "p.jpg", type: "image/jpeg" }] : []),
           ],
         });
-        expect(profile.json.success, `profile old_photo ${JSON.stringify(old)}`).toBe(1);
+        expect(profile.json.success, `profile old_photo ${JSON.stringify(old)}`).toBe(expected);
       }
     }
-    expect(fs.readFileSync(sentinel, "utf8")).toBe(sentinelText);
-    expect(fs.readFileSync(path.join(t.dataDir, "content-secret"), "utf8").trim()).toBe(secretText);
-    expect(fs.existsSync(path.join(t.dataDir, "content", "characters", victimPhoto))).toBe(true);
+    for (const text of await sentinels()) expect(text).toBe(sentinelText);
+    if (!t.config.CONTENT_SECRET) {
+      expect(fs.readFileSync(path.join(t.dataDir, "content-secret"), "utf8").trim()).toBe(secretText);
+    }
+    expect(await t.storage.exists(`characters/${victimPhoto}`)).toBe(true);
     const detail = await http(t.url, "GET", `/api/characters/?id=${characterId}`, { token: u.token });
     expect((detail.json.data as { characterPhoto: string }).characterPhoto).toMatch(SERVER_NAME);
   });
@@ -211,7 +237,7 @@ describe("held: path traversal in file names, stored names, voice names, ids and
   });
 
   it("chat, character and group ids with a path in them are refused (400/404) and touch no file", async () => {
-    const contentBefore = listFiles(path.join(t.dataDir, "content"));
+    const contentBefore = await t.storage.list("");
     const photo = await jpegOf(24, 24);
     const ids = [
       "..",
@@ -265,8 +291,8 @@ describe("held: path traversal in file names, stored names, voice names, ids and
       }
     }
     expect(failures).toEqual([]);
-    expect(listFiles(path.join(t.dataDir, "content"))).toEqual(contentBefore);
-    expect(fs.readFileSync(sentinel, "utf8")).toBe(sentinelText);
+    expect(await t.storage.list("")).toEqual(contentBefore);
+    for (const text of await sentinels()) expect(text).toBe(sentinelText);
   });
 
   it("raw /content paths that climb out of the content folder serve nothing from outside", async () => {
@@ -357,6 +383,25 @@ describeEachDatabase("NUL bytes in ids and text fields", (dialect) => {
       [t.url, "GET", `/api/chat/profile/?id=${characterId}%00`, { token: u.token }],
       [t.url, "GET", "/api/characters/voice/preview/?v=English%00Female", { token: u.token }],
       [t.url, "POST", "/api/chat/message", { token: u.token, form: { id: "\u0000", message: "hi" } }],
+      // Multipart fields too (issue 15: the shared stack found this one answering 500 on PostgreSQL).
+      [
+        t.url,
+        "POST",
+        "/api/chat/photo-process",
+        { token: u.token, parts: [{ name: "id", value: "\u0000" }] },
+      ],
+      [
+        t.url,
+        "POST",
+        "/api/chat/message",
+        {
+          token: u.token,
+          parts: [
+            { name: "id", value: "x\u0000" },
+            { name: "message", value: "hi" },
+          ],
+        },
+      ],
     ];
     const failures: string[] = [];
     for (const request of requests) {

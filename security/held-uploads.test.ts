@@ -1,5 +1,3 @@
-import fs from "node:fs";
-import path from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { writePngTextChunks } from "../server/modules/characters/png-chunks";
@@ -15,7 +13,6 @@ import {
   isJpegBytes,
   jpegClaiming,
   jpegOf,
-  listFiles,
   pngClaiming,
   pngOf,
   pngWithText,
@@ -35,7 +32,8 @@ describe("held: disguised uploads and pixel bombs on every route that takes a pi
   let admin: Session;
   let characterId = "";
   let languageId = "";
-  const contentDir = () => path.join(t.dataDir, "content");
+  /** Every stored file, through the app's storage: the local disk, or S3 on the shared stack (issue 15). */
+  const contentFiles = () => t.storage.list("");
 
   beforeAll(async () => {
     t = await startListening({ llm: new ScriptedLlm(() => "What a picture.") });
@@ -166,7 +164,7 @@ describe("held: disguised uploads and pixel bombs on every route that takes a pi
         type: "image/png",
       },
     ];
-    const before = listFiles(contentDir());
+    const before = await contentFiles();
     const failures: string[] = [];
     for (const upload of uploads) {
       for (const photo of disguised) {
@@ -183,7 +181,7 @@ describe("held: disguised uploads and pixel bombs on every route that takes a pi
       }
     }
     expect(failures).toEqual([]);
-    expect(listFiles(contentDir())).toEqual(before);
+    expect(await contentFiles()).toEqual(before);
   });
 
   it("a polyglot JPEG, a PNG named .jpg and a PNG with script in its text are stored as fresh JPEGs with no markup", async () => {
@@ -202,18 +200,18 @@ describe("held: disguised uploads and pixel bombs on every route that takes a pi
     const cookie = await contentCookieOf(t.url, u.token);
     for (const upload of uploads) {
       for (const photo of accepted) {
-        const before = listFiles(contentDir());
+        const before = await contentFiles();
         const answer = await upload.send(photo);
         expect(answer.json.success, `${upload.name} ${photo.filename}: ${answer.raw.toString()}`).toBe(1);
-        const added = listFiles(contentDir()).filter((f) => !before.includes(f));
+        const added = (await contentFiles()).filter((f) => !before.includes(f));
         expect(added, `${upload.name} ${photo.filename}`).toHaveLength(1);
-        const stored = fs.readFileSync(path.join(contentDir(), added[0]!));
+        const stored = (await t.storage.read(added[0]!))!;
         expect(isJpegBytes(stored)).toBe(true);
         expect((await sharp(stored).metadata()).format).toBe("jpeg");
         for (const markup of ["<script", "<html", "<svg", "alert("]) {
           expect(stored.includes(Buffer.from(markup)), `${markup} in ${added[0]}`).toBe(false);
         }
-        const served = await http(t.url, "GET", `/content/${added[0]!.split(path.sep).join("/")}`, {
+        const served = await http(t.url, "GET", `/content/${added[0]!}`, {
           cookie,
         });
         expect(served.status).toBe(200);
@@ -231,7 +229,7 @@ describe("held: disguised uploads and pixel bombs on every route that takes a pi
       { bytes: await jpegClaiming(65_000, 65_000), filename: "bomb.jpg", type: "image/jpeg" },
       { bytes: await jpegClaiming(8_000, 6_000), filename: "48mp.jpg", type: "image/jpeg" },
     ];
-    const before = listFiles(contentDir());
+    const before = await contentFiles();
     const failures: string[] = [];
     for (const upload of uploads) {
       for (const bomb of bombs) {
@@ -250,13 +248,13 @@ describe("held: disguised uploads and pixel bombs on every route that takes a pi
     const bomb = await uploads[0]!.send(bombs[0]!);
     expect(bomb.status).toBe(413);
     expect(bomb.json.message).toMatch(/too large/);
-    expect(listFiles(contentDir())).toEqual(before);
+    expect(await contentFiles()).toEqual(before);
   });
 
   it("a card PNG that is a pixel bomb is refused the same way and creates no character", async () => {
     const count = async () =>
       (await http(t.url, "GET", "/api/characters/list/", { token: u.token })).json.data as unknown[];
-    const before = { characters: (await count()).length, files: listFiles(contentDir()) };
+    const before = { characters: (await count()).length, files: await contentFiles() };
     const bomb = await pngClaiming(50_000, 50_000);
     const card = writePngTextChunks(bomb, { chara: cardV2Base64({ name: "Bomb" }) });
     const answer = await http(t.url, "POST", "/api/characters/import", {
@@ -266,7 +264,7 @@ describe("held: disguised uploads and pixel bombs on every route that takes a pi
     expect([400, 413]).toContain(answer.status);
     expect(answer.elapsedMs).toBeLessThan(BOUNDED_MS);
     expect((await count()).length).toBe(before.characters);
-    expect(listFiles(contentDir())).toEqual(before.files);
+    expect(await contentFiles()).toEqual(before.files);
   });
 
   it("twenty bombs at once are all refused in bounded time and the server keeps answering", async () => {

@@ -1,5 +1,3 @@
-import fs from "node:fs";
-import path from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { MessageReply } from "../common/api";
@@ -254,8 +252,10 @@ describeEachDatabase("plan flags hold for imported character cards", (dialect) =
       .selectAll()
       .where("id", "=", id)
       .executeTakeFirstOrThrow();
-    const file = path.join(t.dataDir, "content", "characters", character.photo);
-    const stats = await sharp(fs.readFileSync(file)).stats();
+    // Through the app's storage: the local disk, or S3 on the shared stack (issue 15).
+    const file = await t.storage.read(`characters/${character.photo}`);
+    if (!file) throw new Error(`no stored photo ${character.photo}`);
+    const stats = await sharp(file).stats();
     const [r, g, b] = stats.channels.map((c) => c.mean);
     return { character, colour: { r: r!, g: g!, b: b! }, uniform: stats.channels[0]!.stdev < 2 };
   }

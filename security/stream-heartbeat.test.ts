@@ -12,12 +12,18 @@ import { type ListeningApp, startListening } from "./support/server";
  */
 describe("server-sent events heartbeat", () => {
   let server: ListeningApp;
+  /**
+   * Holds the model until the test opens it. A gate, not the call's own resolver: the reply may
+   * start after the first event was sent (on the shared stack the entry goes out through Redis
+   * first), and opening it before the model is called must still let the reply through.
+   */
   let release: () => void = () => {};
+  const gate = new Promise<void>((resolve) => {
+    release = resolve;
+  });
   const llm = new ScriptedLlm(async (request) => {
     if (!request.messages[0]!.content.startsWith("You are")) return "[]";
-    await new Promise<void>((resolve) => {
-      release = resolve;
-    });
+    await gate;
     return "Sorry, I was thinking.";
   });
   beforeAll(async () => {

@@ -1,13 +1,11 @@
 import type { FastifyInstance } from "fastify";
-import { buildContainer, type Container } from "./container";
-import { type DbHandle, openDatabase } from "./db/index";
-import { migrateToLatest } from "./db/migrations";
-import { seed } from "./db/seed";
+import { buildContainer, type Container, type Engines, openDependencies } from "./container";
+import type { DbHandle } from "./db/index";
 import type { AppConfig } from "./env";
 import { requireUser } from "./http/auth";
 import { watchQueue } from "./http/metrics";
 import { createServer, registerFileSending, registerPlugins, registerSpa } from "./http/setup";
-import type { BackgroundQueue } from "./jobs/queue";
+import type { JobQueue } from "./jobs/queue";
 import { accountRoutes } from "./modules/account/account.routes";
 import type { AccountService } from "./modules/account/account.service";
 import { adminRoutes } from "./modules/admin/admin.routes";
@@ -31,13 +29,14 @@ import type { SubscribeService } from "./modules/subscribe/subscribe.service";
 import { systemRoutes } from "./modules/system/system.routes";
 import { usersRoutes } from "./modules/users/users.routes";
 import { voiceRoutes } from "./modules/voice/voice.routes";
-import { createLlm, type ManagedLlm, wrap } from "./providers/llm/index";
+import type { ManagedLlm } from "./providers/llm/index";
 import type { LlmProvider } from "./providers/llm/llm";
 import type { Mailer } from "./providers/mail/mail";
-import { createStorage } from "./providers/storage/index";
 
 export interface App {
   app: FastifyInstance;
+  /** Which engine holds each kind of shared state (issue 15). */
+  engines: Engines;
   db: DbHandle;
   llm: ManagedLlm;
   auth: AuthService;
@@ -46,8 +45,8 @@ export interface App {
   /** Plans and payments (issue 9); tests call `expireEndedPlans`. */
   payments: PaymentsService;
   mailer: Mailer;
-  /** Background jobs (memory); tests await `jobs.idle()`. */
-  jobs: BackgroundQueue;
+  /** Background jobs (memory, mail, scheduled clean-ups; issue 15); tests await `jobs.idle()`. */
+  jobs: JobQueue;
   /** Durable image jobs (issue 8); tests await `images.idle()`. */
   images: ImageWorker;
   /** Resolves when the language model has loaded (or failed to, with a logged line). */
@@ -67,22 +66,17 @@ export async function buildApp(config: AppConfig, options: { llm?: LlmProvider }
     if (config.LOG_LEVEL !== "silent") console.log(line);
   };
 
-  const db = openDatabase(config.DATABASE_URL, config.dataDir);
-  await migrateToLatest(db.db as never);
-  const storage = createStorage(config);
-  await seed(db.db, storage);
-
-  const configured = options.llm ? undefined : createLlm(config, log);
-  const llm = configured?.llm ?? wrap(options.llm!);
-  const llmReady = configured?.ready ?? Promise.resolve();
-
-  const c = buildContainer(config, { db, storage, llm, log, logError: (error) => app.log.error(error) });
-  await registerPlugins(app, config);
+  const logError = (error: unknown) => app.log.error(error);
+  const { llmReady, ...deps } = await openDependencies(config, { llm: options.llm, log, logError });
+  const { db, llm, redis } = deps;
+  const c = buildContainer(config, deps);
+  await registerPlugins(app, config, redis);
   await registerRoutes(app, config, c);
   await c.startWorkers();
 
   return {
     app,
+    engines: c.engines,
     db,
     llm,
     auth: c.auth,
@@ -132,12 +126,13 @@ async function registerRoutes(app: FastifyInstance, config: AppConfig, c: Contai
       // issue 15: /api/ready asks the database and the content storage (local disk or S3).
       db: c.db.db,
       storage: c.storage,
+      checks: c.redis ? [{ name: "redis", run: () => c.redis!.ping() }] : [],
       metrics: { enabled: config.METRICS_ENABLED !== "0", token: config.METRICS_TOKEN },
     },
     auth,
   );
 
-  watchQueue("background", () => c.jobs.depth);
+  watchQueue("background", () => c.jobs.depth());
 
   // reply.sendFile is the SPA's (index.html); content goes through storage (local disk or S3).
   await registerFileSending(app, config.contentDir);

@@ -1,7 +1,9 @@
 import path from "node:path";
-import type { DbHandle } from "./db/index";
+import { type DbHandle, openDatabase } from "./db/index";
+import { migrateToLatest } from "./db/migrations";
+import { seed } from "./db/seed";
 import type { AppConfig } from "./env";
-import { BackgroundQueue } from "./jobs/queue";
+import { createJobQueue, periodic } from "./jobs/index";
 import { AccountRepo } from "./modules/account/account.repo";
 import { AccountService } from "./modules/account/account.service";
 import { AdminRepo } from "./modules/admin/admin.repo";
@@ -37,11 +39,14 @@ import { UsersService } from "./modules/users/users.service";
 import { VoiceRepo } from "./modules/voice/voice.repo";
 import { VoiceService } from "./modules/voice/voice.service";
 import { createImageProvider, parseSize } from "./providers/image/index";
-import type { ManagedLlm } from "./providers/llm/index";
+import { createLlm, type ManagedLlm, wrap } from "./providers/llm/index";
+import type { LlmProvider } from "./providers/llm/llm";
 import type { Mailer } from "./providers/mail/mail";
 import { OutboxMailer, SmtpMailer } from "./providers/mail/nodemailer";
 import { OAuthClient } from "./providers/oauth/oauth";
 import { createPayments } from "./providers/payments/index";
+import { openRedis, type RedisHandle } from "./providers/redis/redis";
+import { createStorage } from "./providers/storage/index";
 import type { FileStorage } from "./providers/storage/storage";
 import { createStt } from "./providers/stt/index";
 import { createTts } from "./providers/tts/index";
@@ -57,7 +62,50 @@ export interface ContainerDeps {
   log: (line: string) => void;
   /** Where background failures go (the server's logger). */
   logError: (error: unknown) => void;
+  /** The shared Redis (REDIS_URL, issue 15); undefined: one instance, everything in memory. */
+  redis?: RedisHandle;
 }
+
+/**
+ * Which engine holds each kind of shared state (issue 15), as `/api/ready` and the tests read it:
+ * with REDIS_URL set nothing may be "memory" (a silent fall-back would split the cluster).
+ */
+export interface Engines {
+  database: "sqlite" | "postgres";
+  storage: "local" | "s3";
+  rateLimits: "memory" | "redis" | "off";
+  /** The job queue: in this process, or BullMQ on Redis (server/jobs). */
+  jobs: "memory" | "bullmq";
+  /** Live replies, Stop and the running generations (server/modules/chat/live-replies*.ts). */
+  streams: "memory" | "redis";
+}
+
+/**
+ * Opens what the container is built from, as every process of the server does (the web server,
+ * server/app.ts, and the job worker, server/worker.ts): the database (migrated to the latest
+ * schema and seeded, both idempotent), the content storage, the language model and, with
+ * REDIS_URL, Redis.
+ * @param options.llm a provider to use instead of the configured one (tests and benchmarks).
+ * @returns the container's dependencies and a promise that resolves when the model has loaded.
+ * @throws Error when the database cannot be opened or migrated.
+ */
+export async function openDependencies(
+  config: AppConfig,
+  options: { llm?: LlmProvider; log: (line: string) => void; logError: (error: unknown) => void },
+): Promise<ContainerDeps & { llmReady: Promise<void> }> {
+  const { log, logError } = options;
+  const db = openDatabase(config.DATABASE_URL, config.dataDir);
+  await migrateToLatest(db.db as never);
+  const storage = createStorage(config);
+  await seed(db.db, storage);
+  const configured = options.llm ? undefined : createLlm(config, log);
+  const llm = configured?.llm ?? wrap(options.llm!);
+  const redis = config.REDIS_URL ? openRedis(config.REDIS_URL, config.REDIS_PREFIX) : undefined;
+  return { db, storage, llm, log, logError, redis, llmReady: configured?.ready ?? Promise.resolve() };
+}
+
+/** How often pending replies whose generation stopped are looked for, milliseconds (issue 15). */
+const STALLED_SWEEP_MS = 5_000;
 
 /** Every repository, provider and service of the server, each built once. */
 export type Container = ReturnType<typeof buildContainer>;
@@ -69,8 +117,10 @@ export type Container = ReturnType<typeof buildContainer>;
  * stopping the background workers is `startWorkers` / `stopWorkers`.
  */
 export function buildContainer(config: AppConfig, deps: ContainerDeps) {
-  const { db, storage, llm, log, logError } = deps;
+  const { db, storage, llm, log, logError, redis } = deps;
   const kysely = db.db;
+  // issue 15: every background job goes through it (BullMQ on Redis when REDIS_URL is set).
+  const jobs = createJobQueue(redis, logError);
 
   // Sign-in, accounts and plans.
   const plansRepo = new PlansRepo(kysely);
@@ -87,9 +137,9 @@ export function buildContainer(config: AppConfig, deps: ContainerDeps) {
     auth,
     mailer,
     { publicUrl: config.publicUrl, resetTtlMs: config.PASSWORD_RESET_TTL_MINUTES * 60_000 },
-    logError,
+    jobs,
   );
-  const site = new SiteService(new SiteRepo(kysely), mailer, config.ADMIN_EMAIL, logError);
+  const site = new SiteService(new SiteRepo(kysely), mailer, config.ADMIN_EMAIL, jobs);
   const oauth = new OAuthService(
     new OAuthRepo(kysely),
     auth,
@@ -118,14 +168,11 @@ export function buildContainer(config: AppConfig, deps: ContainerDeps) {
       publicUrl: config.publicUrl,
     },
     logError,
+    jobs,
   );
-  const payments = new PaymentsService(
-    new PaymentsRepo(kysely),
-    plansRepo,
-    createPayments(config),
-    { publicUrl: config.publicUrl },
-    logError,
-  );
+  const payments = new PaymentsService(new PaymentsRepo(kysely), plansRepo, createPayments(config), {
+    publicUrl: config.publicUrl,
+  });
   const admin = new AdminService(new AdminRepo(kysely), plansRepo, storage, subscribe);
   const users = new UsersService(new UsersRepo(kysely), storage, auth);
 
@@ -135,7 +182,6 @@ export function buildContainer(config: AppConfig, deps: ContainerDeps) {
   const characters = new CharactersService(charactersRepo, storage, llm, {
     preview: (voiceName) => voice.preview(voiceName),
   });
-  const jobs = new BackgroundQueue(logError);
   const memory = new MemoryService(new MemoryRepo(kysely), llm, jobs);
   const quota = new QuotaService(new QuotaRepo(kysely));
   // The one home of a conversation: chats, sessions, the user's entries and their rules.
@@ -153,6 +199,8 @@ export function buildContainer(config: AppConfig, deps: ContainerDeps) {
     },
     memory,
     storage,
+    // issue 15: live replies, Stop and the running generations in Redis when the cluster has one.
+    ChatService.liveReplies(redis, logError),
   );
   const groups = new GroupsService(chatRepo, conversation);
   const voice = new VoiceService(
@@ -193,8 +241,34 @@ export function buildContainer(config: AppConfig, deps: ContainerDeps) {
   // What one message sets off: the reply, its speech (voice) and the picture it may carry.
   const turns = new TurnService(chat, conversation, voice, images, logError);
 
-  const stops: Array<() => void> = [];
+  // Scheduled jobs (issue 15): each runs once per cluster per interval (and soon after its
+  // schedule first starts), in whichever process runs workers. A new one is one line here.
+  periodic(jobs, "auth.remove-expired-demo-users", 3_600_000, async () => {
+    const removed = await auth.removeExpired();
+    if (removed) log(`Removed ${removed} expired demo users`);
+  });
+  periodic(jobs, "payments.expire-ended-plans", 60_000, () => payments.expireEndedPlans());
+  // A reply left "pending" by an instance that died is settled (partial or failed) within seconds.
+  periodic(jobs, "chat.settle-stalled-replies", STALLED_SWEEP_MS, async () => {
+    const settled = await chat.settleStalledReplies();
+    if (settled) log(`Settled ${settled} stalled replies`);
+  });
+  if (subscribe.checksComments) {
+    const every = Math.min(config.FREE_SUBSCRIBE_POLL_SECONDS * 1000, 10_000);
+    periodic(jobs, "subscribe.check-comments", every, () => subscribe.runDue());
+  }
+
+  const runsWorkers = config.JOB_WORKERS === "1";
+  const engines: Engines = {
+    database: db.dialect,
+    storage: config.s3 ? "s3" : "local",
+    rateLimits: config.RATE_LIMIT_ENABLED !== "1" ? "off" : redis ? "redis" : "memory",
+    jobs: jobs.engine,
+    streams: chat.live.engine,
+  };
   return {
+    engines,
+    redis,
     db,
     storage,
     llm,
@@ -222,31 +296,24 @@ export function buildContainer(config: AppConfig, deps: ContainerDeps) {
     imageWorker,
 
     /**
-     * Starts the background work: removes expired demo users now and hourly, resumes image jobs
-     * left by a previous process (issue 8), polls free subscriptions and expires ended plans.
+     * Starts this process's workers when it runs them (JOB_WORKERS=1, and `npm run worker`): the
+     * job queue (its jobs and schedules) and the image worker, which resumes image jobs left by a
+     * process that ended (issue 8). With JOB_WORKERS=0 the process only queues jobs; the image
+     * worker is stopped before it starts, so it claims nothing here (requests still queue image
+     * jobs in the database; a worker process finds them within its sweep, 5 s).
      */
     async startWorkers(): Promise<void> {
-      const cleanup = async () => {
-        try {
-          const removed = await auth.removeExpired();
-          if (removed) log(`Removed ${removed} expired demo users`);
-        } catch (error) {
-          logError(error);
-        }
-      };
-      await cleanup();
+      if (!runsWorkers) {
+        await imageWorker.stop();
+        return;
+      }
       imageWorker.start();
-      const timer = setInterval(() => void cleanup(), 3_600_000);
-      timer.unref();
-      stops.push(() => clearInterval(timer));
-      stops.push(subscribe.startWorker(Math.min(config.FREE_SUBSCRIBE_POLL_SECONDS * 1000, 10_000)));
-      stops.push(payments.startExpiryWorker(60_000));
+      await jobs.start();
     },
 
-    /** Stops the background work and waits for running jobs (before the HTTP server closes). */
+    /** Stops the workers and waits for running jobs; jobs can still be queued (before the HTTP server closes). */
     async stopWorkers(): Promise<void> {
       await imageWorker.stop();
-      for (const stop of stops.splice(0)) stop();
       await jobs.stop();
     },
 
@@ -254,7 +321,9 @@ export function buildContainer(config: AppConfig, deps: ContainerDeps) {
     async close(): Promise<void> {
       await llm.close();
       await tts.close();
+      await jobs.close();
       await db.db.destroy();
+      await redis?.close();
     },
   };
 }

@@ -146,6 +146,26 @@ const schema = z.object({
     .default(""),
   /** Time limit of one storage call, milliseconds (a file's body may stream for longer). */
   S3_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
+  // issue 15: shared engines for many instances.
+  /**
+   * A Redis-protocol server (Redis, Valkey, a managed one), e.g. redis://valkey:6379. Set, it holds
+   * the rate limits, the job queue, Stop across instances and the resumable reply streams; empty:
+   * all of them live in this process (one instance).
+   */
+  REDIS_URL: z
+    .string()
+    .refine((v) => v === "" || /^rediss?:\/\/./.test(v), "must be a redis:// or rediss:// URL")
+    .default(""),
+  /** Prefix of every Redis key, so several deployments (or tests) can share one server. */
+  REDIS_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9_.:-]*$/, "letters, digits and _ . : - only")
+    .default("companion:"),
+  /**
+   * "1": this process runs the background jobs (memory, mail, scheduled clean-ups) beside the web
+   * server; "0": it only queues them, for a separate `npm run worker` process (needs REDIS_URL).
+   */
+  JOB_WORKERS: z.enum(["0", "1"]).default("1"),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
 
@@ -257,6 +277,9 @@ export function crossFieldProblems(cfg: Settings): string[] {
     for (const name of ["S3_ENDPOINT", "S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY", "S3_PREFIX"] as const) {
       if (cfg[name]) problems.push(`S3_BUCKET: required with ${name} (content would stay on local disk)`);
     }
+  }
+  if (cfg.JOB_WORKERS === "0" && !cfg.REDIS_URL) {
+    problems.push("JOB_WORKERS: 0 needs REDIS_URL (without it no other process could run the jobs)");
   }
   return problems;
 }

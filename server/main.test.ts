@@ -133,7 +133,9 @@ function streamMessage(base: string, token: string, characterId: string) {
     const reader = response.body!.getReader();
     for (let read = await reader.read(); !read.done; read = await reader.read()) {
       body += decoder.decode(read.value, { stream: true });
-      events.splice(0, events.length, ...body.split("\n\n").filter((block) => block.startsWith("event: ")));
+      // Each event block: an optional `id:` line (issue 15: resumable streams), then `event:`.
+      const blocks = body.split("\n\n").map((block) => block.replace(/^id: [^\n]*\n/, ""));
+      events.splice(0, events.length, ...blocks.filter((block) => block.startsWith("event: ")));
     }
     return body;
   })();

@@ -12,46 +12,57 @@ import { SEED_LANGUAGES, SEED_PLANS, SEED_PRESETS, SEED_VOICES } from "./seed-da
 export async function seed(db: Db, storage: FileStorage): Promise<void> {
   const existing = await db.selectFrom("plans").select("id").limit(1).executeTakeFirst();
   if (!existing) {
-    await db.transaction().execute(async (trx) => {
-      await trx
-        .insertInto("plans")
-        .values(
-          SEED_PLANS.map((p, i) => ({
-            ...p,
-            id: randomUUID(),
-            url: "/login",
-            image: `plan-${i + 1}.jpg`,
-            sort_order: i,
-          })),
-        )
-        .execute();
-      const languages = SEED_LANGUAGES.map((l, i) => ({ id: randomUUID(), ...l, sort_order: i }));
-      await trx.insertInto("languages").values(languages).execute();
-      await trx
-        .insertInto("voices")
-        .values(SEED_VOICES.map((v) => ({ id: randomUUID(), ...v })))
-        .execute();
-      const english = languages[0]!.id;
-      await trx
-        .insertInto("preset_characters")
-        .values(
-          SEED_PRESETS.map((p, i) => ({
-            id: randomUUID(),
-            name: p.name,
-            sex: p.sex,
-            voice: p.sex === "0" ? "English Female" : "English Male",
-            language_id: english,
-            description: p.description,
-            greeting: p.greeting,
-            appearance: p.appearance,
-            photo: `${p.name.toLowerCase()}.jpg`,
-            sort_order: i,
-          })),
-        )
-        .execute();
-    });
+    try {
+      await seedTables(db);
+    } catch (error) {
+      // Replicas starting together on a new database (issue 15): another one seeded it first
+      // (its transaction committed; ours met a unique key and rolled back whole).
+      if (!(await db.selectFrom("plans").select("id").limit(1).executeTakeFirst())) throw error;
+    }
   }
   await drawMissingPictures(db, storage);
+}
+
+/** Inserts the seed rows in one transaction. @throws the database's error (e.g. a unique key). */
+async function seedTables(db: Db): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .insertInto("plans")
+      .values(
+        SEED_PLANS.map((p, i) => ({
+          ...p,
+          id: randomUUID(),
+          url: "/login",
+          image: `plan-${i + 1}.jpg`,
+          sort_order: i,
+        })),
+      )
+      .execute();
+    const languages = SEED_LANGUAGES.map((l, i) => ({ id: randomUUID(), ...l, sort_order: i }));
+    await trx.insertInto("languages").values(languages).execute();
+    await trx
+      .insertInto("voices")
+      .values(SEED_VOICES.map((v) => ({ id: randomUUID(), ...v })))
+      .execute();
+    const english = languages[0]!.id;
+    await trx
+      .insertInto("preset_characters")
+      .values(
+        SEED_PRESETS.map((p, i) => ({
+          id: randomUUID(),
+          name: p.name,
+          sex: p.sex,
+          voice: p.sex === "0" ? "English Female" : "English Male",
+          language_id: english,
+          description: p.description,
+          greeting: p.greeting,
+          appearance: p.appearance,
+          photo: `${p.name.toLowerCase()}.jpg`,
+          sort_order: i,
+        })),
+      )
+      .execute();
+  });
 }
 
 async function drawMissingPictures(db: Db, storage: FileStorage): Promise<void> {

@@ -12,6 +12,7 @@ import Fastify, {
 } from "fastify";
 import type { AppConfig } from "../env";
 import { AppError } from "../errors";
+import type { RedisHandle } from "../providers/redis/redis";
 import { fail, failBody, failStatus } from "./envelope";
 import { observeRequest } from "./metrics";
 import { rateLimitError } from "./rate-limit";
@@ -72,14 +73,23 @@ export function createServer(config: AppConfig): FastifyInstance {
 }
 
 /**
- * Everything every route shares, registered before the routes: the rate limiter (routes name
- * their own limits; tests turn it off with RATE_LIMIT_ENABLED=0 except in the tests of the limits
+ * Everything every route shares, registered before the routes: the rate limiter (in Redis when
+ * `redis` is given, else in memory; routes name their own limits; tests turn it off with RATE_LIMIT_ENABLED=0 except in the tests of the limits
  * themselves), security headers and input checks, form and multipart parsers with their limits,
  * the Server-Timing header, the request-duration metric and the error handler that answers the failure envelope.
  */
-export async function registerPlugins(app: FastifyInstance, config: AppConfig): Promise<void> {
+export async function registerPlugins(
+  app: FastifyInstance,
+  config: AppConfig,
+  redis?: RedisHandle,
+): Promise<void> {
   if (config.RATE_LIMIT_ENABLED === "1") {
-    await app.register(rateLimit, { global: false, errorResponseBuilder: rateLimitError });
+    await app.register(rateLimit, {
+      global: false,
+      errorResponseBuilder: rateLimitError,
+      // issue 15: with Redis every instance counts on the same counters (a limit is per cluster).
+      ...(redis ? { redis: redis.client, nameSpace: `${redis.prefix}rate-limit:` } : {}),
+    });
   }
   await registerSecurity(app);
   await app.register(formbody);

@@ -15,21 +15,43 @@ export function wantsStream(request: FastifyRequest, stream: string | undefined)
 
 /** An open server-sent events answer. */
 export interface EventStream {
-  /** Sends one event; `done` also ends the stream. */
-  send(event: string, data: unknown): void;
+  /**
+   * Sends one event, with `id: <id>` when given (issue 15: the client resumes after the last id
+   * it saw); `done` and `error` also end the stream.
+   */
+  send(event: string, data: unknown, id?: number): void;
   /** Ends the stream with an `error` event: the failure envelope plus its HTTP status. */
-  fail(error: unknown, log: FastifyBaseLogger): void;
+  fail(error: unknown, log: FastifyBaseLogger, id?: number): void;
+  /**
+   * Ends the stream without a last event (issue 15, graceful shutdown): a resumable end, after
+   * which the client reconnects with `Last-Event-ID`.
+   */
+  end(): void;
+  /** Whether the stream is still open (the client has not gone away). */
+  readonly open: boolean;
+}
+
+/**
+ * The data of the `error` event for a failure: the envelope `failBody` builds plus the HTTP
+ * `status` the plain answer would have had (at most 500). Failures of 500 and more are logged.
+ */
+export function errorEventData(error: unknown, log: FastifyBaseLogger): Record<string, unknown> {
+  const status = failStatus(error);
+  if (status >= 500) log.error(error);
+  return { ...failBody(error), status: Math.min(status, 500) };
 }
 
 /**
  * Opens a server-sent events answer: `entry` (the stored message), `token` ({text}) as the reply
  * is generated, then `done` (the same JSON as the plain answer) or `error` (the failure envelope
  * `failBody` builds, `{success: 0, message, code, page?}`, with the `status` the plain answer
- * would have had). The reply goes on to the end and is stored even if the browser goes away.
+ * would have had). Events of a live reply carry `id: <seq>` (issue 15). The reply goes on to the end and is stored even if the browser goes away.
  * While the stream is open a comment line (`: keep-alive`) is sent every SSE_HEARTBEAT_MS, which
  * clients ignore, so a silent model does not leave the connection idle.
+ * @param options.flushHead sends the head at once rather than with the first event (a stream
+ *   whose first event may be long in coming).
  */
-export function openEventStream(reply: FastifyReply): EventStream {
+export function openEventStream(reply: FastifyReply, options: { flushHead?: boolean } = {}): EventStream {
   reply.hijack();
   const raw = reply.raw;
   streamOpened(raw);
@@ -40,13 +62,16 @@ export function openEventStream(reply: FastifyReply): EventStream {
     "x-accel-buffering": "no",
     "x-content-type-options": "nosniff",
   });
+  // A follower may wait long for its next event: its head leaves now, so it knows it is open.
+  // (Other streams send their first event at once; their head leaves with it in one write.)
+  if (options.flushHead) raw.flushHeaders();
   const open = () => !raw.writableEnded && !raw.destroyed;
   const heartbeat = setInterval(() => {
     if (open()) raw.write(": keep-alive\n\n");
   }, SSE_HEARTBEAT_MS);
   const end = () => {
     clearInterval(heartbeat);
-    raw.end();
+    if (!raw.writableEnded) raw.end();
   };
   raw.on("close", () => clearInterval(heartbeat));
   // Events written in the same tick (a burst of tokens from one network read) leave in one
@@ -56,25 +81,28 @@ export function openEventStream(reply: FastifyReply): EventStream {
     corked = false;
     raw.uncork();
   };
-  const write = (event: string, data: unknown) => {
+  const write = (event: string, data: unknown, id: number | undefined) => {
     if (!open()) return;
     if (!corked) {
       corked = true;
       raw.cork();
       process.nextTick(uncork);
     }
-    raw.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+    const head = id === undefined ? "" : `id: ${id}\n`;
+    raw.write(`${head}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
   };
   return {
-    send(event, data) {
-      write(event, data);
-      if (event === "done") end();
+    send(event, data, id) {
+      write(event, data, id);
+      if (event === "done" || event === "error") end();
     },
-    fail(error, log) {
-      const status = failStatus(error);
-      if (status >= 500) log.error(error);
-      write("error", { ...failBody(error), status: Math.min(status, 500) });
+    fail(error, log, id) {
+      write("error", errorEventData(error, log), id);
       end();
+    },
+    end,
+    get open() {
+      return open();
     },
   };
 }

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import { describe } from "vitest";
-import { TEST_DATABASE_URL } from "./server";
+import { TEST_DATABASE_URL, TEST_STACK } from "./server";
 
 export type Dialect = "sqlite" | "postgres";
 
@@ -9,6 +9,11 @@ export type Dialect = "sqlite" | "postgres";
  * skipped with a printed reason (issue 2).
  */
 export function describeEachDatabase(name: string, suite: (dialect: Dialect) => void): void {
+  if (TEST_STACK === "shared") {
+    // issue 15: every app of the shared stack is on PostgreSQL, Redis and S3; a "sqlite" run would repeat it.
+    describe(`${name} [shared: postgres, redis, s3]`, () => suite("postgres"));
+    return;
+  }
   describe(`${name} [sqlite]`, () => suite("sqlite"));
   if (TEST_DATABASE_URL) {
     describe(`${name} [postgres]`, () => suite("postgres"));

@@ -10,15 +10,29 @@ export interface CompletionsRequest {
   max_tokens?: number;
 }
 
+/** How the scripted model paces a streamed answer. */
+export interface ScriptedCompletionsOptions {
+  /**
+   * Pause before each streamed piece (a word with its spaces), milliseconds, or a function of the
+   * request (e.g. slow chat replies, instant memory calls). Default 0: all pieces at once, as before.
+   * Pieces stop when the client goes away. Whole (non-streamed) answers are never delayed.
+   */
+  tokenDelayMs?: number | ((request: CompletionsRequest) => number);
+}
+
 /**
  * A local server speaking the OpenAI Chat Completions wire format (JSON and server-sent events)
  * whose answers come from `reply`: the scripted model of the engine tests (issue 5). Point the
- * app at it with LLM_PROVIDER=openai and LLM_BASE_URL=`baseUrl`.
+ * app at it with LLM_PROVIDER=openai and LLM_BASE_URL=`baseUrl`. `options.tokenDelayMs` makes a
+ * streamed answer slow (issue 15: replies followed, stopped or cut off mid-way).
  */
 export async function startScriptedCompletions(
   reply: (request: CompletionsRequest) => string | Promise<string>,
+  options: ScriptedCompletionsOptions = {},
 ): Promise<{ baseUrl: string; requests: CompletionsRequest[]; close(): Promise<void> }> {
   const requests: CompletionsRequest[] = [];
+  const delayOf = (request: CompletionsRequest) =>
+    typeof options.tokenDelayMs === "function" ? options.tokenDelayMs(request) : (options.tokenDelayMs ?? 0);
   const server = http.createServer((req, res) => {
     let raw = "";
     req.on("data", (chunk) => {
@@ -42,25 +56,60 @@ export async function startScriptedCompletions(
           return;
         }
         res.writeHead(200, { "content-type": "text/event-stream" });
-        for (const piece of text.match(/\S+\s*|\s+/g) ?? []) {
-          const chunk = {
-            id: "scripted",
-            object: "chat.completion.chunk",
-            created: 1,
-            model: body.model,
-            choices: [{ index: 0, delta: { content: piece }, finish_reason: null }],
-          };
-          res.write(`data: ${JSON.stringify(chunk)}\n\n`);
-        }
-        res.end("data: [DONE]\n\n");
+        void streamPieces(res, body.model, text.match(/\S+\s*|\s+/g) ?? [], delayOf(body));
       });
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const close = () =>
+    new Promise<void>((resolve) => {
+      // Slow answers still streaming must not hold the server open.
+      if (options.tokenDelayMs !== undefined) server.closeAllConnections();
+      server.close(() => resolve());
+    });
   const { port } = server.address() as AddressInfo;
   return {
     baseUrl: `http://127.0.0.1:${port}/v1`,
     requests,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close,
   };
+}
+
+/** Writes `pieces` as Chat Completions chunks, `delayMs` apart (0: at once), then `[DONE]`. */
+async function streamPieces(
+  res: http.ServerResponse,
+  model: string,
+  pieces: string[],
+  delayMs: number,
+): Promise<void> {
+  let gone = false;
+  res.once("close", () => {
+    gone = true;
+  });
+  for (const piece of pieces) {
+    if (delayMs > 0) await pause(res, delayMs);
+    if (gone || res.destroyed) return;
+    const chunk = {
+      id: "scripted",
+      object: "chat.completion.chunk",
+      created: 1,
+      model,
+      choices: [{ index: 0, delta: { content: piece }, finish_reason: null }],
+    };
+    res.write(`data: ${JSON.stringify(chunk)}\n\n`);
+  }
+  if (!gone && !res.destroyed) res.end("data: [DONE]\n\n");
+}
+
+/** Waits `ms`, or less when the client goes away first (so no timer outlives the answer). */
+function pause(res: http.ServerResponse, ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      res.off("close", done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    res.once("close", done);
+  });
 }

@@ -9,7 +9,7 @@ import type {
 import { HISTORY_PAGE_SIZE } from "../../common/constants";
 import { apiRequest, ensureSuccess } from "./client";
 import { ApiError } from "./errors";
-import { apiStream, type StreamEvent } from "./stream";
+import { apiStream, followStream, type StreamEvent } from "./stream";
 
 /** Chat calls (spec 7, Chat). */
 
@@ -94,51 +94,136 @@ export interface ReplyStreamHandlers {
   onAudio?: (audio: { index: number; text: string; audioUrl: string }) => void;
 }
 
-/** Turns the final event of a reply stream into the spec's message reply (spec 3). */
-function finalReply(last: StreamEvent): MessageReply {
+/**
+ * issue 15: a streamed reply whose connection dropped and could not be followed again, or whose
+ * generating server is gone (the stored entry is still "pending"): the reply settles in the
+ * history, which polls for it. `entryId` is its chatHistoryUUID.
+ */
+export class ReplyLostError extends ApiError {
+  constructor(readonly entryId: string) {
+    super("The reply stream was lost.", "network");
+    this.name = "ReplyLostError";
+  }
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null;
+
+/**
+ * Turns the final event of a reply stream into the spec's message reply (spec 3). A bare stored
+ * entry becomes `{success: 1, history: [entry]}`.
+ * @throws ReplyLostError when a `done` event holds a reply still "pending" (GET /chat/stream found
+ * no live reply: the server that wrote it is gone, the history settles it within a minute).
+ */
+export function finalReply(last: StreamEvent): MessageReply {
   const data = last.data;
-  if (typeof data === "object" && data !== null && "success" in data) return data as MessageReply;
-  return { success: 0, message: typeof data === "string" ? data : "" };
+  let reply: MessageReply = { success: 0, message: typeof data === "string" ? data : "" };
+  if (isObject(data) && "success" in data) reply = data as unknown as MessageReply;
+  else if (isObject(data) && typeof data.chatHistoryUUID === "string") {
+    reply = { success: 1, message: "", history: [data as unknown as ChatHistoryEntry] };
+  }
+  // GET /chat/stream answers an entry without a live reply as stored: `done`, success 0 while pending.
+  const entry = reply.history?.[0];
+  if (last.event === "done" && entry?.chatHistoryStatus === "pending") {
+    throw new ReplyLostError(entry.chatHistoryUUID);
+  }
+  return reply;
 }
 
 function dispatch(handlers: ReplyStreamHandlers) {
   return (event: StreamEvent) => {
     const data = event.data;
-    if (event.event === "token" && typeof data === "object" && data !== null && "text" in data) {
-      if (typeof data.text === "string") handlers.onToken(data.text);
-    } else if (event.event === "entry" && typeof data === "object" && data !== null) {
-      handlers.onEntry?.(data as ChatHistoryEntry);
-    } else if (event.event === "audio" && typeof data === "object" && data !== null && "audioUrl" in data) {
-      handlers.onAudio?.(data as { index: number; text: string; audioUrl: string });
+    if (!isObject(data)) return;
+    if (event.event === "token" && typeof data.text === "string") handlers.onToken(data.text);
+    else if (event.event === "entry") handlers.onEntry?.(data as unknown as ChatHistoryEntry);
+    else if (event.event === "audio" && "audioUrl" in data) {
+      handlers.onAudio?.(data as unknown as { index: number; text: string; audioUrl: string });
     }
   };
+}
+
+/**
+ * The reply of a stream of the reply `entryId()`: a connection lost for good once the entry is
+ * known becomes `ReplyLostError` (issue 15); other errors pass through.
+ */
+async function replyOf(
+  stream: Promise<StreamEvent>,
+  entryId: () => string,
+  signal: AbortSignal | undefined,
+): Promise<MessageReply> {
+  try {
+    return finalReply(await stream);
+  } catch (error) {
+    const id = entryId();
+    if (
+      id !== "" &&
+      !signal?.aborted &&
+      error instanceof ApiError &&
+      error.kind === "network" &&
+      !(error instanceof ReplyLostError)
+    ) {
+      throw new ReplyLostError(id);
+    }
+    throw error;
+  }
 }
 
 /**
  * POST /chat/message with `stream=1` (ours): server-sent events `entry`, `token` ({text}) and
  * finally `done` (the plain message reply) or `error` ({success: 0, message, status}), which
  * is returned as a reply with success 0. A plain JSON answer (e.g. 429 at the daily limit)
- * comes back the same way. Throws `ApiError` when the connection fails.
+ * comes back the same way. A connection that drops after the `entry` event is followed again
+ * (issue 15, `apiStream`). Throws `ApiError` when the request fails, `ReplyLostError` when the
+ * stored reply's stream was lost.
  */
 export async function sendMessageStream(
   input: SendMessageInput,
   handlers: ReplyStreamHandlers,
+  signal?: AbortSignal,
 ): Promise<MessageReply> {
   const body = messageForm(input);
   body.set("stream", "1");
-  return finalReply(await apiStream("/chat/message", body, dispatch(handlers)));
+  let entryId = "";
+  const onEvent = dispatch({
+    ...handlers,
+    onEntry: (entry) => {
+      entryId = entry.chatHistoryUUID;
+      handlers.onEntry?.(entry);
+    },
+  });
+  const resumeId = () => entryId;
+  return replyOf(apiStream("/chat/message", body, onEvent, { signal, resumeId }), resumeId, signal);
 }
 
 /**
  * POST /chat/continue-message (id=<chatHistoryUUID>, stream=1): the newest reply goes on;
- * `token` events carry the added text, `done` the whole stored entry.
+ * `token` events carry the added text, `done` the whole stored entry. A dropped connection is
+ * followed again (issue 15); throws like `sendMessageStream`.
  */
 export async function continueReplyStream(
   entryId: string,
   onToken: (text: string) => void,
+  signal?: AbortSignal,
 ): Promise<MessageReply> {
   const body = new URLSearchParams({ id: entryId, stream: "1" });
-  return finalReply(await apiStream("/chat/continue-message", body, dispatch({ onToken })));
+  const resumeId = () => entryId;
+  const stream = apiStream("/chat/continue-message", body, dispatch({ onToken }), { signal, resumeId });
+  return replyOf(stream, resumeId, signal);
+}
+
+/**
+ * GET /chat/stream?id=<chatHistoryUUID> (issue 15): follows a reply still being written (e.g.
+ * after a reload, or in a second tab) from its first event; `token` events reach `onToken`.
+ * Returns the reply of its `done` (the stored entry in `history[0]`) or `error`. Throws
+ * `ReplyLostError` when no live reply exists and the entry is still "pending", or the stream
+ * cannot be reached (`followStream`'s attempts); an aborted `signal` throws `ApiError('network')`.
+ */
+export function followReply(
+  entryId: string,
+  onToken: (text: string) => void,
+  signal: AbortSignal,
+): Promise<MessageReply> {
+  return replyOf(followStream(entryId, dispatch({ onToken }), { signal }), () => entryId, signal);
 }
 
 /** POST /chat/stop (id=<chatHistoryUUID>): stops the reply being generated; the part so far stays. */

@@ -258,4 +258,16 @@ export const featureMigrations: Record<string, Migration> = {
         .execute();
     },
   },
+  "0013_pending_replies": {
+    async up(db: Kysely<unknown>) {
+      // Issue 15: the settlement of replies left pending by a dead instance runs every few
+      // seconds; a partial index keeps it to the few pending rows instead of the whole history.
+      await db.schema
+        .createIndex("chat_history_pending")
+        .on("chat_history")
+        .column("send_time")
+        .where(sql.ref("status"), "=", "pending")
+        .execute();
+    },
+  },
 };

@@ -36,15 +36,16 @@ describeEachDatabase("admin console API", (dialect) => {
     t = await createTestApp({ dialect });
     const owner = await account("owner@example.com");
     if (dialect === "sqlite") {
-      // The documented command (README): npm run make-admin -- <email>, on the server's data dir.
+      // The documented command (README): npm run make-admin -- <email>, on the server's data dir
+      // and database (PostgreSQL on the shared stack, issue 15).
       const { stdout } = await run("npx", ["tsx", "server/cli/make-admin.ts", "owner@example.com"], {
         cwd: ROOT,
-        env: { ...process.env, DATA_DIR: t.dataDir, DATABASE_URL: "" },
+        env: { ...process.env, DATA_DIR: t.dataDir, DATABASE_URL: t.config.DATABASE_URL },
       });
       expect(stdout).toContain("owner@example.com is now an admin");
       const missing = await run("npx", ["tsx", "server/cli/make-admin.ts", "nobody@example.com"], {
         cwd: ROOT,
-        env: { ...process.env, DATA_DIR: t.dataDir, DATABASE_URL: "" },
+        env: { ...process.env, DATA_DIR: t.dataDir, DATABASE_URL: t.config.DATABASE_URL },
       }).catch((error: { code: number; stderr: string }) => error);
       expect(missing).toMatchObject({ code: 1, stderr: expect.stringContaining("No account") });
     } else {
@@ -267,7 +268,9 @@ describeEachDatabase("admin console API", (dialect) => {
       }),
     ]);
 
-    await t.subscribe.request("newbie@example.com").background;
+    await t.subscribe.request("newbie@example.com");
+    // The request mail is a background job (issue 15): done once the queue is idle.
+    await t.jobs.idle();
     const requests = await call(t.app, "GET", "/api/admin/free-subscriptions", { token: admin.token });
     const pending = (
       requests.body.data as Array<{ id: string; email: string; status: string; code: string }>

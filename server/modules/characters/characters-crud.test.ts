@@ -230,7 +230,9 @@ describeEachDatabase("character form, delete, random, voices and plan rules", (d
     const name = (res.body.data as { characterPhoto: string }).characterPhoto;
     expect(name).toMatch(/^[0-9a-f-]{36}\.jpg$/);
     expect(fs.existsSync(path.join(t.dataDir, "evil.jpg"))).toBe(false);
-    expect(fs.existsSync(path.join(t.dataDir, "content", "characters", name))).toBe(true);
+    // On disk or in S3 (issue 15): stored under its own name, no key named after the upload.
+    expect(await t.storage.exists(`characters/${name}`)).toBe(true);
+    expect((await t.storage.list("")).filter((key) => key.includes("evil"))).toEqual([]);
   });
 });
 
@@ -243,12 +245,12 @@ describeEachDatabase("deleting a character or a group removes its chat's files",
     await t?.dispose();
   });
 
-  const plant = (key: string) => {
-    const file = path.join(t.dataDir, "content", key);
-    fs.mkdirSync(path.dirname(file), { recursive: true });
-    fs.writeFileSync(file, "x");
-    return file;
+  /** Stores a file at `key` through the app's storage (disk or S3). @returns the key. */
+  const plant = async (key: string) => {
+    await t.storage.put(key, Buffer.from("x"));
+    return key;
   };
+  const present = (keys: string[]) => Promise.all(keys.map((key) => t.storage.exists(key)));
 
   it("removes {character id}/ and {group id}/ with the chat's pictures and photos, nothing else", async () => {
     const s = await demoWithCharacter(t.app);
@@ -256,23 +258,20 @@ describeEachDatabase("deleting a character or a group removes its chat's files",
     const secondId = (second.body.data as { characterUUID: string }).characterUUID;
     const group = await call(t.app, "GET", `/api/chat/group/new?cId=${s.characterId}`, { token: s.token });
     const groupId = /([0-9a-f-]{36})$/.exec(group.body.page!)![1]!;
-    const picture = plant(`${secondId}/picture.jpg`);
-    const photo = plant(`${secondId}/user_photo/mine.jpg`);
-    const groupPicture = plant(`${groupId}/picture.jpg`);
-    const other = plant(`${s.characterId}/picture.jpg`);
+    const picture = await plant(`${secondId}/picture.jpg`);
+    const photo = await plant(`${secondId}/user_photo/mine.jpg`);
+    const groupPicture = await plant(`${groupId}/picture.jpg`);
+    const other = await plant(`${s.characterId}/picture.jpg`);
+    expect(await present([picture, photo, groupPicture, other])).toEqual([true, true, true, true]);
 
     const deleted = await call(t.app, "DELETE", `/api/characters/delete/?id=${secondId}`, { token: s.token });
     expect(deleted.body.success).toBe(1);
-    expect([fs.existsSync(picture), fs.existsSync(photo), fs.existsSync(other)]).toEqual([
-      false,
-      false,
-      true,
-    ]);
+    expect(await present([picture, photo, other])).toEqual([false, false, true]);
 
     const removed = await call(t.app, "DELETE", `/api/characters/group/delete/?id=${groupId}`, {
       token: s.token,
     });
     expect(removed.body.success).toBe(1);
-    expect([fs.existsSync(groupPicture), fs.existsSync(other)]).toEqual([false, true]);
+    expect(await present([groupPicture, other])).toEqual([false, true]);
   });
 });

@@ -1,5 +1,3 @@
-import fs from "node:fs";
-import path from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, callMultipart, demoLogin } from "../../testing/api";
@@ -65,7 +63,8 @@ describe("uploads and character cards", () => {
       fields: { name: "Pic", sex: "0", voice: "English Female", language: languageId, description: "d" },
       files: { photo },
     });
-  const contentFiles = () => fs.readdirSync(path.join(t.dataDir, "content", "characters")).sort();
+  /** The stored character photos, through the app's storage (disk or S3). */
+  const contentFiles = () => t.storage.list("characters");
 
   it("re-encodes a PNG named .jpg as a clean JPEG without its metadata", async () => {
     const png = await sharp({ create: { width: 3000, height: 1500, channels: 3, background: "#ff0000" } })
@@ -74,14 +73,9 @@ describe("uploads and character cards", () => {
       .toBuffer();
     const res = await create({ bytes: png, filename: "holiday.jpg", type: "image/jpeg" });
     expect(res.body.success).toBe(1);
-    const stored = fs.readFileSync(
-      path.join(
-        t.dataDir,
-        "content",
-        "characters",
-        (res.body.data as { characterPhoto: string }).characterPhoto,
-      ),
-    );
+    const stored = (await t.storage.read(
+      `characters/${(res.body.data as { characterPhoto: string }).characterPhoto}`,
+    ))!;
     const meta = await sharp(stored).metadata();
     expect(meta.format).toBe("jpeg");
     expect(Math.max(meta.width!, meta.height!)).toBe(1024);
@@ -95,7 +89,7 @@ describe("uploads and character cards", () => {
   });
 
   it("refuses an SVG or an HTML page named .png, writing nothing", async () => {
-    const before = contentFiles();
+    const before = await contentFiles();
     const svg = await create({
       bytes: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"/>'),
       filename: "a.png",
@@ -109,17 +103,17 @@ describe("uploads and character cards", () => {
       type: "image/png",
     });
     expect(html.status).toBe(400);
-    expect(contentFiles()).toEqual(before);
+    expect(await contentFiles()).toEqual(before);
   });
 
   it("refuses a 50000x50000 PNG from its header, before decoding", async () => {
-    const before = contentFiles();
+    const before = await contentFiles();
     const started = performance.now();
     const res = await create({ bytes: await pngClaiming(50_000, 50_000), filename: "bomb.png" });
     expect(res.status).toBe(413);
     expect(res.body.message).toBe("photo: the image is too large (at most 40 megapixels).");
     expect(performance.now() - started).toBeLessThan(2000);
-    expect(contentFiles()).toEqual(before);
+    expect(await contentFiles()).toEqual(before);
   });
 
   it("answers 413 early for a body over the size limit", async () => {

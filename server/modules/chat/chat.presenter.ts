@@ -45,6 +45,26 @@ export function presentReply(result: ReplyOutcome, audioUrl = ""): MessageReply 
   };
 }
 
+/** What a stored entry's status says to a client who was not there when it was answered. */
+const STORED_OUTCOMES: Record<string, { success: boolean; message: string }> = {
+  replied: { success: true, message: "Reply." },
+  stopped: { success: true, message: "Stopped." },
+  partial: { success: true, message: "The reply was cut short." },
+  pending: { success: false, message: "This message is still being answered." },
+};
+
+/**
+ * The message reply (spec 3) of an entry as stored, in the shape of the plain `chat/message`
+ * answer: the `done` event of GET /api/chat/stream when the entry has no live reply (issue 15).
+ */
+export function presentStoredReply(entry: ChatHistoryRow): MessageReply {
+  const outcome = STORED_OUTCOMES[entry.status] ?? {
+    success: false,
+    message: "This message could not be answered. Please send it again.",
+  };
+  return presentReply({ ...outcome, entry }, entry.reply_audio_url);
+}
+
 /**
  * A text reply that also carries a picture (spec 3: genimage 1, options.picDesc, the entry with
  * its picture loading). Pure: the picture's job was started by the turn service.

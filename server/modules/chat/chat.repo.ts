@@ -47,6 +47,52 @@ export class ChatRepo {
       .execute();
   }
 
+  /**
+   * Entries still pending whose message was sent before `sentBefore` (epoch ms), oldest first,
+   * with what settling them needs: the user's quota period and names, the character's name.
+   * @param limit most rows (the settlement runs again for the rest).
+   */
+  pendingBefore(sentBefore: number, limit: number) {
+    return this.db
+      .selectFrom("chat_history")
+      .innerJoin("chat_sessions", "chat_sessions.id", "chat_history.session_id")
+      .innerJoin("users", "users.id", "chat_sessions.user_id")
+      .leftJoin("characters", "characters.id", "chat_history.character_id")
+      .select([
+        "chat_history.id",
+        "chat_history.message",
+        "chat_history.message_image",
+        "chat_history.send_time",
+        "chat_sessions.user_id",
+        "users.quota_period",
+        "users.full_name",
+        "users.user_name",
+        "characters.name as character_name",
+      ])
+      .where("chat_history.status", "=", "pending")
+      .where("chat_history.send_time", "<", sentBefore)
+      .orderBy("chat_history.send_time")
+      .limit(limit)
+      .execute();
+  }
+
+  /**
+   * Settles an entry that is still pending (issue 15: its generation died), atomically: an entry
+   * answered meanwhile is left as it is. @returns false when it was no longer pending.
+   */
+  async settlePending(
+    entryId: string,
+    patch: { status: "partial" | "failed"; reply_message?: string; reply_time?: number; error: string },
+  ): Promise<boolean> {
+    const result = await this.db
+      .updateTable("chat_history")
+      .set(patch)
+      .where("id", "=", entryId)
+      .where("status", "=", "pending")
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
   /** Creates a group of the user with one first member. */
   async createGroup(userId: string, groupId: string, characterId: string, now: number): Promise<void> {
     await this.db.transaction().execute(async (trx) => {

@@ -5,11 +5,15 @@ import { openEventStream, wantsStream } from "../../http/sse";
 import { parseInput } from "../../http/validate";
 import { AudioMessageBody, EntryBody, isMuted, MessageBody, NewChatQuery } from "./chat.schemas";
 import type { ChatService } from "./chat.service";
+import { StreamedReply } from "./reply-stream";
+import { resumeRoute } from "./resume.route";
 import type { TurnService } from "./turn.service";
 
 /**
  * spec 7 "Chat": sending a message (plain or streamed), continuing and stopping a reply, New
- * Chat, and the audio-message call (issue 7). What a message sets off is the turn service's.
+ * Chat, and the audio-message call (issue 7); following a live reply (issue 15, resume.route.ts).
+ * What a message sets off is the turn service's. Streamed events carry `id: <seq>` and are
+ * appended to the entry's live reply (reply-stream.ts).
  */
 export async function chatRoutes(
   app: FastifyInstance,
@@ -35,12 +39,14 @@ export async function chatRoutes(
         request.modelMs = answer.modelMs;
         return answer.reply;
       }
-      const events = openEventStream(reply);
+      const events = new StreamedReply(openEventStream(reply), chat.live);
       try {
-        const answer = await turns.send(user, input, events.send);
-        events.send("done", answer.reply);
+        const answer = await turns.send(user, input, events);
+        events.emit("done", answer.reply);
       } catch (error) {
         events.fail(error, request.log);
+      } finally {
+        events.close();
       }
     });
 
@@ -52,13 +58,17 @@ export async function chatRoutes(
         request.modelMs = answer.modelMs;
         return answer.reply;
       }
-      const events = openEventStream(reply);
+      const events = new StreamedReply(openEventStream(reply), chat.live);
       try {
-        events.send("done", (await turns.continueReply(user, body.id, events.send)).reply);
+        events.emit("done", (await turns.continueReply(user, body.id, events)).reply);
       } catch (error) {
         events.fail(error, request.log);
+      } finally {
+        events.close();
       }
     });
+
+    resumeRoute(app, chat);
 
     app.post("/api/chat/stop", async (request) => {
       const body = parseInput(EntryBody, request.body);

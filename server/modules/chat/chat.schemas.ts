@@ -38,6 +38,14 @@ export const GroupReplyBody = MessageBody.pick({
   clientMessageId: true,
   mute: true,
 });
+/**
+ * Ours (issue 15): GET /api/chat/stream follows an entry's live reply after the event id `after`
+ * (the `Last-Event-ID` header, when sent, is read into `after`).
+ */
+export const ReplyStreamQuery = z.object({
+  id: z.uuid("must be a message id"),
+  after: z.coerce.number().int("must be an event id").min(0).max(1_000_000_000).default(0),
+});
 export const NewChatQuery = z.object({
   id: z.string().max(100).default(""),
   uid: z.string().max(100).optional(),

@@ -1,62 +1,22 @@
 import { CONTINUE_MAX_PER_REPLY } from "../../../common/constants";
-import type { Character, ChatHistoryRow, ChatSession, User } from "../../db/schema";
+import type { ChatHistoryRow, User } from "../../db/schema";
 import { badRequest, notFound } from "../../errors";
-import * as metrics from "../../http/metrics";
-import { type LlmProvider, LlmUnavailableError } from "../../providers/llm/llm";
+import type { LlmProvider } from "../../providers/llm/llm";
+import type { RedisHandle } from "../../providers/redis/redis";
 import type { FileStorage } from "../../providers/storage/storage";
-import {
-  type AppendResult,
-  type ConversationService,
-  displayName,
-  type ResolvedChat,
-} from "../conversation/conversation.service";
-import { cleanReply } from "../conversation/prompt";
+import type { AppendResult, ConversationService, ResolvedChat } from "../conversation/conversation.service";
 import type { QuotaService, Reservation } from "../quota/quota.service";
-import type { ReplyOutcome } from "./chat.presenter";
 import type { ChatRepo } from "./chat.repo";
+import { type LiveReplies, MemoryLiveReplies } from "./live-replies";
+import { RedisLiveReplies } from "./live-replies.redis";
+import { type ChatOptions, ReplyGenerator, type ReplyMemory, type SendResult } from "./reply-generator";
+import { settleStalled } from "./stalled-replies";
 import { chooseSpeakers } from "./turn-order";
 
-export interface SendResult extends ReplyOutcome {
-  /** Time spent in the language model, milliseconds. */
-  modelMs: number;
-}
-
-export interface ChatOptions {
-  maxReplyTokens: number;
-  temperature: number;
-  /** Longest a reply may take before it is cut (partial kept), milliseconds. */
-  timeoutMs: number;
-}
-
-/**
- * What the chat engine needs of memory (issue 5), a port the composition root fills with the
- * memory module's service.
- */
-export interface ReplyMemory {
-  /** The facts the character remembers that matter for the user's last words. */
-  relevantFacts(userId: string, characterId: string, message: string): Promise<string[]>;
-  /** Queues the background work after a reply: facts from the user's words, the summary. */
-  afterReply(input: {
-    userId: string;
-    userName: string;
-    characterId: string;
-    entry: Pick<ChatHistoryRow, "id" | "message">;
-    sessionId: string;
-    names: Map<string, string>;
-    /** Exchanges after the summary read for this reply's prompt. */
-    exchanges: number;
-  }): void;
-}
-
-/** The abort reason of the Stop button (others are timeouts or failures). */
-const STOP_REASON = "stop";
-const stopReason = (signal: AbortSignal) => (signal.reason === STOP_REASON ? "stop" : "other");
+export type { ChatOptions, ReplyMemory, SendResult } from "./reply-generator";
 
 /** Talkativeness of every character until the card has its own (0..1). */
 const DEFAULT_TALKATIVENESS = 0.5;
-
-/** Exchanges read for the prompt; the token budget then keeps what fits. */
-const PROMPT_HISTORY_LIMIT = 40;
 
 /** A group turn's outcome (spec 7 `chat/group/reply`). */
 export interface GroupResult {
@@ -80,17 +40,32 @@ export class ChatService {
     private readonly conversation: ConversationService,
     /** Every model run reserves one message first (issue 13: continuations too). */
     private readonly quota: QuotaService,
-    private readonly llm: LlmProvider,
+    llm: LlmProvider,
     private readonly options: ChatOptions,
-    private readonly memory: ReplyMemory,
+    memory: ReplyMemory,
     /** The content area: New Chat removes the chat's pictures and photos with its history. */
     private readonly storage: FileStorage,
+    /**
+     * Live replies and the registry of running generations (issue 15), in memory or in Redis:
+     * Stop, Continue and the settlement of stalled replies work across instances through it.
+     */
+    readonly live: LiveReplies,
     private readonly now: () => number = Date.now,
     private readonly random: () => number = Math.random,
-  ) {}
+  ) {
+    this.replies = new ReplyGenerator({ repo, conversation, quota, llm, options, memory, live, now });
+  }
 
-  /** Generations running in this process, by entry id (for Stop). */
-  private readonly running = new Map<string, AbortController>();
+  /** The model runs: one reply generated and stored. */
+  private readonly replies: ReplyGenerator;
+
+  /**
+   * The live replies of the configuration (issue 15): in Redis when the cluster has one, else in
+   * this process. @param onError logs a failed background write or read.
+   */
+  static liveReplies(redis: RedisHandle | undefined, onError?: (error: unknown) => void): LiveReplies {
+    return redis ? new RedisLiveReplies(redis, { onError }) : new MemoryLiveReplies();
+  }
 
   /**
    * Stores the user's message, then asks the model for the character's reply and stores it
@@ -106,8 +81,11 @@ export class ChatService {
       chatId: string;
       characterId: string;
       clientMessageId?: string;
-      /** Called once the user's message is stored (streaming: tells the client the entry's id). */
-      onStored?: (entry: ChatHistoryRow) => void;
+      /**
+       * Called once the user's message is stored, before the model runs (streaming: opens the
+       * live reply and tells the client the entry's id). A failure fails the reply.
+       */
+      onStored?: (entry: ChatHistoryRow) => void | Promise<void>;
       /** Called with each piece of the reply as it is generated (streaming). */
       onToken?: (text: string) => void;
     },
@@ -119,8 +97,8 @@ export class ChatService {
     if (!character) throw notFound("This character is not in this chat.");
     const stored = await this.append(user, chat, character.id, input.message, input.clientMessageId);
     if ("repeated" in stored) return repeated(stored.repeated);
-    input.onStored?.(stored.entry);
-    return this.answer(user, chat, stored.session, character, stored.entry, {
+    return this.replies.run(user, chat, stored.session, character, stored.entry, {
+      onStart: input.onStored,
       onToken: input.onToken,
       charge: stored.reservation,
     });
@@ -165,7 +143,7 @@ export class ChatService {
       const entry =
         turn === 0 ? stored.entry : await this.conversation.appendReplyEntry(stored.session, speaker.id);
       // The message is charged once: only the first answer gives it back when it fails.
-      const result = await this.answer(user, chat, stored.session, speaker, entry, {
+      const result = await this.replies.run(user, chat, stored.session, speaker, entry, {
         charge: turn === 0 ? stored.reservation : undefined,
       });
       modelMs += result.modelMs;
@@ -194,160 +172,46 @@ export class ChatService {
   }
 
   /**
-   * Generates `character`'s reply to the conversation so far and stores it in `entry`.
-   * - `stream.onToken` receives the text as it is generated (server-sent events);
-   * - `stream.continueFrom` continues that reply instead of writing a new one (the new text is
-   *   appended);
-   * - a Stop (`stop(entryId)`) or the timeout ends generation: the partial reply is kept and the
-   *   entry marked "stopped" or "partial"; nothing stays pending.
-   * - `stream.charge` is the message reserved for this run: given back to the period it was
-   *   charged to when the run produced nothing (a failure before any text; a continuation that
-   *   added nothing, whose continuation is then not counted either).
-   * On a failure before any text the entry is marked failed (a continued entry keeps its reply).
-   */
-  private async answer(
-    user: User,
-    chat: ResolvedChat,
-    session: ChatSession,
-    character: Character,
-    entry: ChatHistoryRow,
-    stream: { onToken?: (text: string) => void; continueFrom?: string; charge?: Reservation } = {},
-  ): Promise<SendResult> {
-    const userName = displayName(user);
-    const prompt = await this.conversation.replyPrompt({
-      user,
-      chat,
-      session,
-      character,
-      historyLimit: PROMPT_HISTORY_LIMIT,
-      model: this.llm,
-      replyTokens: this.options.maxReplyTokens,
-      facts: (words) => this.memory.relevantFacts(user.id, character.id, words),
-    });
-    const controller = new AbortController();
-    this.running.set(entry.id, controller);
-    const timer = setTimeout(() => controller.abort(new Error("timeout")), this.options.timeoutMs);
-    const started = performance.now();
-    let streamed = "";
-    const prefix = stream.continueFrom ?? "";
-    /** Gives the run back: its message to the period charged, and a continuation's count. */
-    const giveBack = async () => {
-      if (stream.charge) await this.quota.refund(user.id, stream.charge);
-      if (prefix) await this.repo.releaseContinuation(entry.id);
-    };
-    const cannotContinue = (modelMs: number): SendResult => {
-      metrics.replyFinished("cannot_continue");
-      return { success: false, message: `${character.name} could not continue right now.`, entry, modelMs };
-    };
-    const finish = async (text: string, status: string, modelMs: number): Promise<SendResult> => {
-      const raw = prefix ? `${prefix}${text}` : text;
-      const reply = cleanReply(raw, character.name, userName, prompt.others) || "…";
-      const done = { ...entry, reply_message: reply, reply_time: this.now(), status };
-      await this.conversation.updateEntry(entry.id, {
-        reply_message: reply,
-        reply_time: done.reply_time,
-        status,
-      });
-      const message =
-        status === "replied" ? "Reply." : status === "stopped" ? "Stopped." : "The reply was cut short.";
-      metrics.replyFinished(status);
-      return { success: true, message, entry: done, modelMs };
-    };
-    try {
-      const result = await this.llm.generate({
-        messages: prompt.messages,
-        maxTokens: this.options.maxReplyTokens,
-        temperature: this.options.temperature,
-        stop: prompt.stop,
-        signal: controller.signal,
-        onTextChunk: (chunk) => {
-          if (!streamed) metrics.firstToken(performance.now() - started);
-          streamed += chunk;
-          stream.onToken?.(chunk);
-        },
-      });
-      if (prefix && !result.text.trim()) {
-        await giveBack();
-        return cannotContinue(result.modelMs);
-      }
-      // A timeout that ends the reply (kept as partial) is a model failure too.
-      if (controller.signal.aborted && stopReason(controller.signal) !== "stop") {
-        metrics.modelError(controller.signal.reason);
-      }
-      const status = !controller.signal.aborted
-        ? "replied"
-        : stopReason(controller.signal) === "stop"
-          ? "stopped"
-          : "partial";
-      const done = await finish(result.text, status, result.modelMs);
-      this.memory.afterReply({
-        userId: user.id,
-        userName,
-        characterId: character.id,
-        entry,
-        sessionId: session.id,
-        names: new Map(chat.members.map((m) => [m.id, m.name])),
-        exchanges: prompt.exchanges,
-      });
-      return done;
-    } catch (error) {
-      if (stopReason(controller.signal) !== "stop") {
-        metrics.modelError(controller.signal.aborted ? controller.signal.reason : error);
-      }
-      const modelMs = performance.now() - started;
-      if (streamed.trim()) {
-        // Broken mid-stream (stop, timeout, a dropped connection): keep what was said.
-        return finish(streamed, stopReason(controller.signal) === "stop" ? "stopped" : "partial", modelMs);
-      }
-      if (prefix) {
-        await this.conversation.updateEntry(entry.id, {
-          status: entry.status === "pending" ? "failed" : entry.status,
-        });
-        await giveBack();
-        return cannotContinue(modelMs);
-      }
-      const message =
-        error instanceof LlmUnavailableError
-          ? error.message
-          : `${character.name} could not reply right now. Please try again.`;
-      await this.conversation.updateEntry(entry.id, { status: "failed", error: String(error).slice(0, 500) });
-      // The user is not charged for a message no character could answer.
-      await giveBack();
-      metrics.replyFinished("failed");
-      return { success: false, message, entry: { ...entry, status: "failed" }, modelMs };
-    } finally {
-      clearTimeout(timer);
-      this.running.delete(entry.id);
-    }
-  }
-
-  /**
-   * Stops the generation of an entry's reply (the Stop button). The partial reply is kept.
-   * @returns false when nothing is being generated for it in this process.
+   * Stops the generation of an entry's reply (the Stop button), on whichever instance runs it
+   * (issue 15). The partial reply is kept.
+   * @returns false when nothing is being generated for it anywhere.
    * @throws AppError 404 when the entry is not the user's.
    */
   async stop(user: User, entryId: string): Promise<boolean> {
     const entry = await this.conversation.findOwnedEntry(user, entryId);
     if (!entry) throw notFound("Message not found.");
-    const controller = this.running.get(entryId);
-    if (!controller) return false;
-    controller.abort(STOP_REASON);
-    return true;
+    return this.live.stop(entryId);
+  }
+
+  /**
+   * One of the user's entries (the resume route asks before anything else).
+   * @throws AppError 404 "Message not found." when the entry is not the user's.
+   */
+  async ownedEntry(user: User, entryId: string): Promise<ChatHistoryRow> {
+    const entry = await this.conversation.findOwnedEntry(user, entryId);
+    if (!entry) throw notFound("Message not found.");
+    return entry;
   }
 
   /**
    * Continues the newest reply of a chat (spec 7 `chat/continue-message`; payload ours: `id`, the
    * entry's chatHistoryUUID). The continuation is appended to the same entry. Issue 13: every
    * model run is accounted, so a continuation counts as one message (given back when it adds
-   * nothing), and one reply can be continued at most CONTINUE_MAX_PER_REPLY times.
-   * @throws AppError 404 when not the user's; 400 when it is not the newest reply or was continued
-   *   CONTINUE_MAX_PER_REPLY times; 429 "rate_limit:chat" at the quota's limit (the model is not run).
+   * nothing), and one reply can be continued at most CONTINUE_MAX_PER_REPLY times. Issue 15: a
+   * reply still being generated on any instance is not continued (its lease is taken first).
+   * @param stream.onStart called once the run holds the entry (streaming: opens the live reply).
+   * @throws AppError 404 when not the user's; 400 when it is not the newest reply, is still being
+   *   generated, or was continued CONTINUE_MAX_PER_REPLY times; 429 "rate_limit:chat" at the
+   *   quota's limit (the model is not run).
    */
-  async continueReply(user: User, entryId: string, onToken?: (text: string) => void): Promise<SendResult> {
+  async continueReply(
+    user: User,
+    entryId: string,
+    stream: { onStart?: (entry: ChatHistoryRow) => Promise<void>; onToken?: (text: string) => void } = {},
+  ): Promise<SendResult> {
     const entry = await this.conversation.findOwnedEntry(user, entryId);
     if (!entry) throw notFound("Message not found.");
-    if (!entry.reply_message || this.running.has(entryId))
-      throw badRequest("There is no finished reply to continue.");
+    if (!entry.reply_message) throw nothingToContinue();
     const session = await this.conversation.sessionById(entry.session_id);
     const newest = await this.conversation.newestEntry(entry.session_id);
     if (!session || newest?.id !== entry.id) throw badRequest("Only the newest reply can be continued.");
@@ -355,15 +219,38 @@ export class ChatService {
     const character = chat.members.find((m) => m.id === entry.character_id);
     if (!character) throw notFound("This character is no longer in this chat.");
     if (entry.continue_count >= CONTINUE_MAX_PER_REPLY) throw continuedEnough();
-    const charge = await this.quota.reserve(user, this.now());
-    if (!(await this.repo.claimContinuation(entry.id, CONTINUE_MAX_PER_REPLY))) {
-      await this.quota.refund(user.id, charge);
-      throw continuedEnough();
+    const hold = await this.live.claim(entry.id, { userId: user.id, charge: "" });
+    if (!hold) throw nothingToContinue();
+    let charge: Reservation;
+    try {
+      charge = await this.quota.reserve(user, this.now());
+      if (!(await this.repo.claimContinuation(entry.id, CONTINUE_MAX_PER_REPLY))) {
+        await this.quota.refund(user.id, charge);
+        throw continuedEnough();
+      }
+    } catch (error) {
+      hold.release();
+      throw error;
     }
-    return this.answer(user, chat, session, character, entry, {
-      onToken,
+    return this.replies.run(user, chat, session, character, entry, {
+      ...stream,
       continueFrom: entry.reply_message,
       charge,
+      hold,
+    });
+  }
+
+  /**
+   * Settles the replies left pending by an instance that died (issue 15): see settleStalled in
+   * stalled-replies.ts. Run periodically, once per cluster. @returns how many were settled.
+   */
+  settleStalledReplies(): Promise<number> {
+    return settleStalled({
+      repo: this.repo,
+      live: this.live,
+      quota: this.quota,
+      now: this.now(),
+      timeoutMs: this.options.timeoutMs,
     });
   }
 
@@ -393,6 +280,9 @@ function repeated(entry: ChatHistoryRow): SendResult {
     modelMs: 0,
   };
 }
+
+/** 400 for a reply that is not finished (none yet, or still being generated). */
+const nothingToContinue = () => badRequest("There is no finished reply to continue.");
 
 /** 400 past the bound of continuations of one reply (issue 13). */
 const continuedEnough = () => badRequest("This reply cannot be continued any more.", "continue_limit");

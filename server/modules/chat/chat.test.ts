@@ -1,5 +1,3 @@
-import fs from "node:fs";
-import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { ChatHistoryEntry, ChatProfileInfo, MessageReply } from "../../../common/api";
 import { call, demoWithCharacter, describeEachDatabase } from "../../testing/api";
@@ -172,9 +170,10 @@ describeEachDatabase("chat API", (dialect) => {
   it("New chat deletes the history; the greeting comes again", async () => {
     const s = await demoWithCharacter(t.app);
     await send(t, s.token, { message: "remember this", id: s.characterId });
-    const photo = path.join(t.dataDir, "content", s.characterId, "user_photo", "mine.jpg");
-    fs.mkdirSync(path.dirname(photo), { recursive: true });
-    fs.writeFileSync(photo, "x");
+    // Through the app's storage: local disk, or S3 on the shared stack.
+    const photo = `${s.characterId}/user_photo/mine.jpg`;
+    await t.storage.put(photo, Buffer.from("x"));
+    expect(await t.storage.exists(photo)).toBe(true);
     const other = await demoWithCharacter(t.app);
     expect(
       (await call(t.app, "GET", `/api/chat/new?id=${s.characterId}`, { token: other.token })).status,
@@ -185,7 +184,7 @@ describeEachDatabase("chat API", (dialect) => {
     expect(res.body).toMatchObject({ success: 1, page: `/character-select/${s.characterId}` });
     const page = await history(t, s.token, s.characterId);
     expect(page.map((e) => e.chatHistoryMessage)).toEqual(["##first-message##"]);
-    expect(fs.existsSync(photo)).toBe(false);
+    expect(await t.storage.exists(photo)).toBe(false);
   });
 
   it("counts messages against the daily limit on the server", async () => {

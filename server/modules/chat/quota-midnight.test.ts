@@ -1,6 +1,6 @@
 import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { BackgroundQueue } from "../../jobs/queue";
+import { MemoryJobQueue } from "../../jobs/memory-queue";
 import { LocalStorage } from "../../providers/storage/local";
 import { demoWithCharacter, describeEachDatabase } from "../../testing/api";
 import { ScriptedLlm } from "../../testing/fake-llm";
@@ -13,6 +13,7 @@ import { QuotaRepo } from "../quota/quota.repo";
 import { QuotaService } from "../quota/quota.service";
 import { ChatRepo } from "./chat.repo";
 import { ChatService } from "./chat.service";
+import { MemoryLiveReplies } from "./live-replies";
 
 /**
  * Issue 13 item 9 with the service's clock: a reply reserved at 23:59:59 UTC whose model fails
@@ -39,8 +40,9 @@ describeEachDatabase("a failed reply across midnight", (dialect) => {
       quota,
       llm,
       { maxReplyTokens: 64, temperature: 0.7, timeoutMs: 5000 },
-      new MemoryService(new MemoryRepo(db), llm, new BackgroundQueue(() => {}), () => clock),
+      new MemoryService(new MemoryRepo(db), llm, new MemoryJobQueue(() => {}), () => clock),
       new LocalStorage(path.join(t.dataDir, "content")),
+      new MemoryLiveReplies(),
       () => clock,
     );
   });

@@ -51,6 +51,16 @@ export interface PictureOffer {
 /** The events of a streamed turn (server-sent events): the stored entry, tokens, spoken sentences. */
 export type TurnEmit = (event: "entry" | "token" | "audio", data: unknown) => void;
 
+/** Where a streamed turn's events go (issue 15: the client, and the entry's live reply). */
+export interface TurnStream {
+  /**
+   * Called once the entry is stored (or, for a continuation, checked to be the user's) and before
+   * its first event: opens its live reply. `fresh` is false for a continuation.
+   */
+  attach(entry: ChatHistoryRow, fresh: boolean): Promise<void>;
+  emit: TurnEmit;
+}
+
 /** A turn's answer (spec 3 "Message reply") and the time spent in the model, milliseconds. */
 export interface TurnAnswer {
   reply: MessageReply;
@@ -73,17 +83,17 @@ export class TurnService {
 
   /**
    * POST /chat/message: sends the message and answers with the reply, spoken when `speak`, with
-   * a picture when one was asked for. With `emit` the reply streams (`entry`, `token`, `audio`).
+   * a picture when one was asked for. With `stream` the reply streams (`entry`, `token`, `audio`).
    * @throws as ChatService.sendMessage.
    */
   async send(
     user: User,
     input: { message: string; chatId: string; characterId: string; clientMessageId?: string; speak: boolean },
-    emit?: TurnEmit,
+    stream?: TurnStream,
   ): Promise<TurnAnswer> {
     const { speak, ...send } = input;
     const voice = speak ? this.voice : undefined;
-    if (!emit) {
+    if (!stream) {
       const result = await this.chat.sendMessage(user, send);
       const reply = presentReply(result, voice ? await voice.replyAudio(user, result.entry) : "");
       return {
@@ -92,15 +102,16 @@ export class TurnService {
       };
     }
     // Each sentence is spoken as soon as it is written: event `audio` (SentenceAudio).
-    const speaker = voice?.replySpeaker(user, (audio) => emit("audio", audio));
+    const speaker = voice?.replySpeaker(user, (audio) => stream.emit("audio", audio));
     const result = await this.chat.sendMessage(user, {
       ...send,
-      onStored: (entry) => {
-        emit("entry", presentHistoryEntry(entry));
+      onStored: async (entry) => {
+        await stream.attach(entry, true);
+        stream.emit("entry", presentHistoryEntry(entry));
         speaker?.start(entry);
       },
       onToken: (text) => {
-        emit("token", { text });
+        stream.emit("token", { text });
         speaker?.push(text);
       },
     });
@@ -111,10 +122,22 @@ export class TurnService {
     };
   }
 
-  /** POST /chat/continue-message (streamed with `emit`). @throws as ChatService.continueReply. */
-  async continueReply(user: User, entryId: string, emit?: TurnEmit): Promise<TurnAnswer> {
-    const onToken = emit ? (text: string) => emit("token", { text }) : undefined;
-    const result = await this.chat.continueReply(user, entryId, onToken);
+  /**
+   * POST /chat/continue-message. With `stream` it streams: `entry` (the entry as it stood, its
+   * reply so far), then `token`s of the added text. @throws as ChatService.continueReply.
+   */
+  async continueReply(user: User, entryId: string, stream?: TurnStream): Promise<TurnAnswer> {
+    const result = await this.chat.continueReply(
+      user,
+      entryId,
+      stream && {
+        onStart: async (entry) => {
+          await stream.attach(entry, false);
+          stream.emit("entry", presentHistoryEntry(entry));
+        },
+        onToken: (text) => stream.emit("token", { text }),
+      },
+    );
     return { reply: presentReply(result), modelMs: result.modelMs };
   }
 

@@ -1,5 +1,3 @@
-import fs from "node:fs";
-import path from "node:path";
 import sharp from "sharp";
 import { afterEach, expect, it } from "vitest";
 import type { ChatHistoryEntry, MessageReply, PhotoHistoryEntry } from "../../../common/api";
@@ -8,8 +6,8 @@ import { call, callMultipart, demoWithCharacter, describeEachDatabase } from "..
 import { startScriptedCompletions } from "../../testing/completions-server";
 import { ScriptedLlm } from "../../testing/fake-llm";
 import { type ImageDouble, makeImage, startImageDouble } from "../../testing/image-servers";
-import { allowPictures, contentCookie, restartableData } from "../../testing/images";
-import { createTestApp, type TestApp } from "../../testing/server";
+import { allowPictures, contentCookie } from "../../testing/images";
+import { createTestApp, createTestStack, type TestApp } from "../../testing/server";
 import { IMAGE_FAILED_TEXT } from "./image-worker";
 
 /**
@@ -152,7 +150,7 @@ describeEachDatabase("images API", (dialect) => {
     expect(image.status).toBe(403);
     expect(await jobCount(app)).toBe(0);
     expect(await chatCount(app, user.userId)).toBe(0);
-    expect(fs.existsSync(path.join(app.dataDir, "content", user.characterId))).toBe(false);
+    expect(await app.storage.list(user.characterId)).toEqual([]);
   }, 30_000);
 
   it("another user's character, group, message, job and photos give nothing and change nothing", async () => {
@@ -205,9 +203,8 @@ describeEachDatabase("images API", (dialect) => {
     // Alice's photo URL: served to Alice's browser only; Bob's cookie, no cookie or a forged one get 404.
     const alicePhoto = aliceBefore.find((e) => e.chatHistoryMessageImage)!.chatHistoryMessageImage;
     const alicePicture = aliceBefore.find((e) => e.chatHistoryReplyImage)!.chatHistoryReplyImage;
-    const real = fs.readFileSync(
-      path.join(app.dataDir, "content", alice.characterId, "user_photo", alicePhoto),
-    );
+    const real = (await app.storage.read(`${alice.characterId}/user_photo/${alicePhoto}`))!;
+    expect(real.subarray(0, 2)).toEqual(Buffer.from([0xff, 0xd8]));
     const urls = [
       `/content/${alice.characterId}/user_photo/${alicePhoto}`,
       `/content/${alice.characterId}/${alicePicture}`,
@@ -338,7 +335,7 @@ describeEachDatabase("images API", (dialect) => {
     expect(answer.body).toMatchObject({ success: 1, text: "What a nice photo!" });
     const file = String(answer.body.photo);
     expect(file).toMatch(/^[0-9a-f-]{36}\.jpg$/);
-    const stored = fs.readFileSync(path.join(app.dataDir, "content", user.characterId, "user_photo", file));
+    const stored = (await app.storage.read(`${user.characterId}/user_photo/${file}`))!;
     const meta = await sharp(stored).metadata();
     expect(meta.format).toBe("jpeg");
     expect(meta.exif).toBeUndefined();
@@ -486,15 +483,15 @@ describeEachDatabase("images API", (dialect) => {
   it("a job running when the app closes completes after a new app starts on the same data", async () => {
     const double = await startImageDouble("automatic1111", { hold: true });
     cleanups.push(() => double.close());
-    const data = await restartableData(
+    const data = await createTestStack({
       dialect,
-      {
+      env: {
         IMAGE_PROVIDER: "automatic1111",
         IMAGE_BASE_URL: double.baseUrl,
         IMAGE_PORTRAIT_SIZE: "256x384",
       },
-      new ScriptedLlm(),
-    );
+      llm: new ScriptedLlm(),
+    });
     cleanups.push(() => data.dispose());
     const first = await data.start();
     const user = await member(first);
@@ -514,9 +511,7 @@ describeEachDatabase("images API", (dialect) => {
       );
       expect(entry?.chatHistoryImageLoading).toBe(0);
       expect(entry?.chatHistoryReplyImage).toMatch(/\.jpg$/);
-      expect(
-        fs.existsSync(path.join(data.dataDir, "content", user.characterId, entry!.chatHistoryReplyImage)),
-      ).toBe(true);
+      expect(await data.storage.exists(`${user.characterId}/${entry!.chatHistoryReplyImage}`)).toBe(true);
       return second.db.db.selectFrom("image_jobs").selectAll().executeTakeFirstOrThrow();
     })();
     expect(job.status).toBe("done");
@@ -570,6 +565,7 @@ describeEachDatabase("images API", (dialect) => {
         read: async () => undefined,
         stat: async () => undefined,
         stream: async () => undefined,
+        list: async () => [],
       },
       { concurrency: 1, timeoutMs: 400, log: () => {} },
     );

@@ -47,15 +47,33 @@ export class MemoryRepo {
       .executeTakeFirst();
   }
 
-  /** The exchanges of a session the summary does not cover, oldest first. */
+  /** The exchanges of a session the summary does not cover, oldest first, with their character's name. */
   exchangesAfter(sessionId: string, afterSeq: number) {
     return this.db
       .selectFrom("chat_history")
-      .select(["message", "reply_message", "character_id", "seq"])
-      .where("session_id", "=", sessionId)
-      .where("seq", ">", afterSeq)
-      .orderBy("seq")
+      .leftJoin("characters", "characters.id", "chat_history.character_id")
+      .select([
+        "chat_history.message",
+        "chat_history.reply_message",
+        "chat_history.seq",
+        "characters.name as character_name",
+      ])
+      .where("chat_history.session_id", "=", sessionId)
+      .where("chat_history.seq", ">", afterSeq)
+      .orderBy("chat_history.seq")
       .execute();
+  }
+
+  /** The user's words in one of their history entries; undefined when it is not theirs or gone. */
+  async entryMessage(entryId: string, userId: string): Promise<string | undefined> {
+    const row = await this.db
+      .selectFrom("chat_history")
+      .innerJoin("chat_sessions", "chat_sessions.id", "chat_history.session_id")
+      .select("chat_history.message")
+      .where("chat_history.id", "=", entryId)
+      .where("chat_sessions.user_id", "=", userId)
+      .executeTakeFirst();
+    return row?.message;
   }
 
   /** Writes a summary unless another refresh moved it past `fromSeq` meanwhile. */

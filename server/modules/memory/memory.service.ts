@@ -1,5 +1,5 @@
 import { FIRST_MESSAGE_MARKER } from "../../../common/constants";
-import type { BackgroundQueue } from "../../jobs/queue";
+import type { JobQueue } from "../../jobs/queue";
 import type { LlmProvider } from "../../providers/llm/llm";
 import type { MemoryRepo } from "./memory.repo";
 
@@ -34,24 +34,44 @@ export function mightHoldFacts(message: string): boolean {
   );
 }
 
+/** Tries of a memory job (the model may be busy or briefly unreachable), and the first back-off. */
+const MEMORY_JOB = { attempts: 3, backoffMs: 2000 };
+
 /**
  * Memory (issue 5): a rolling summary of older messages per chat session and long-term facts
- * about the user per character. Both are written in the background by the language model and
- * read when a prompt is built.
+ * about the user per character. Both are written by background jobs (issue 15: "memory.facts",
+ * "memory.summary", defined here on the job queue) and read when a prompt is built. A job carries
+ * ids and the user's display name only; its handler loads the rest from the database.
  */
 export class MemoryService {
   constructor(
     private readonly repo: MemoryRepo,
     private readonly llm: LlmProvider,
     /** Facts and summaries are written in the background, after the reply is sent. */
-    private readonly jobs: BackgroundQueue,
+    private readonly jobs: JobQueue,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    jobs.define<{ userId: string; characterId: string; userName: string; entryId: string }>(
+      "memory.facts",
+      async ({ entryId, ...who }) => {
+        // Gone (a demo user removed, a chat cleared): nothing to learn.
+        const message = await this.repo.entryMessage(entryId, who.userId);
+        if (message !== undefined) await this.extractFacts({ ...who, message });
+      },
+      MEMORY_JOB,
+    );
+    jobs.define<{ sessionId: string; userName: string }>(
+      "memory.summary",
+      (input) => this.refreshSummary(input),
+      MEMORY_JOB,
+    );
+  }
 
   /**
    * Queues the background work after a reply (the chat's ReplyMemory port): facts from the
    * user's words when they may hold some, and the summary once more than SUMMARY_TRIGGER
-   * exchanges lie beyond it.
+   * exchanges lie beyond it (one waiting refresh per session). Returns at once; a job that
+   * cannot be queued is logged by the queue.
    */
   afterReply(input: {
     userId: string;
@@ -59,24 +79,22 @@ export class MemoryService {
     characterId: string;
     entry: { id: string; message: string };
     sessionId: string;
-    names: Map<string, string>;
     exchanges: number;
   }): void {
-    const { entry } = input;
+    const { entry, userId, userName } = input;
     if (entry.message !== FIRST_MESSAGE_MARKER && mightHoldFacts(entry.message)) {
-      this.jobs.push(`facts:${entry.id}`, async () => {
-        await this.extractFacts({
-          userId: input.userId,
-          characterId: input.characterId,
-          userName: input.userName,
-          message: entry.message,
-        });
-      });
+      void this.jobs.enqueue(
+        "memory.facts",
+        { userId, characterId: input.characterId, userName, entryId: entry.id },
+        { key: `facts:${entry.id}` },
+      );
     }
     if (input.exchanges <= SUMMARY_TRIGGER) return;
-    this.jobs.push(`summary:${input.sessionId}`, async () => {
-      await this.refreshSummary({ sessionId: input.sessionId, userName: input.userName, names: input.names });
-    });
+    void this.jobs.enqueue(
+      "memory.summary",
+      { sessionId: input.sessionId, userName },
+      { key: `summary:${input.sessionId}` },
+    );
   }
 
   /**
@@ -161,14 +179,11 @@ export class MemoryService {
 
   /**
    * Refreshes a chat's rolling summary when more than SUMMARY_TRIGGER exchanges lie beyond it:
-   * everything but the newest SUMMARY_KEEP_RECENT is folded into the summary.
+   * everything but the newest SUMMARY_KEEP_RECENT is folded into the summary. Each exchange is
+   * told with its character's name as stored now.
    * @returns true when the summary was rewritten.
    */
-  async refreshSummary(input: {
-    sessionId: string;
-    userName: string;
-    names: Map<string, string>;
-  }): Promise<boolean> {
+  async refreshSummary(input: { sessionId: string; userName: string }): Promise<boolean> {
     const session = await this.repo.summaryOf(input.sessionId);
     if (!session || !this.llm.status().ready) return false;
     const pending = await this.repo.exchangesAfter(input.sessionId, session.summary_until_seq);
@@ -177,7 +192,7 @@ export class MemoryService {
     const transcript = fold
       .flatMap((h) => [
         h.message && !h.message.startsWith("##") ? `${input.userName}: ${h.message}` : "",
-        h.reply_message ? `${input.names.get(h.character_id) ?? "Character"}: ${h.reply_message}` : "",
+        h.reply_message ? `${h.character_name ?? "Character"}: ${h.reply_message}` : "",
       ])
       .filter(Boolean)
       .join("\n");

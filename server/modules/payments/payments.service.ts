@@ -50,7 +50,6 @@ export class PaymentsService {
     private readonly plans: PlansRepo,
     private readonly provider: PaymentsProvider,
     private readonly options: { publicUrl: string },
-    private readonly log: (error: unknown) => void,
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -296,7 +295,8 @@ export class PaymentsService {
 
   /**
    * Moves users whose cancelled plan has reached the end of its paid period to Free (in case the
-   * provider's "deleted" event is late or lost).
+   * provider's "deleted" event is late or lost). Run every minute as the scheduled job
+   * "payments.expire-ended-plans" (server/container.ts, issue 15).
    * @returns how many users were moved.
    */
   async expireEndedPlans(now: number = this.now()): Promise<number> {
@@ -305,14 +305,5 @@ export class PaymentsService {
       await this.repo.inTransaction((trx) => this.toFree(id, now, trx));
     }
     return ended.length;
-  }
-
-  /** Runs `expireEndedPlans` every `intervalMs` until the returned stop function is called. */
-  startExpiryWorker(intervalMs: number): () => void {
-    const timer = setInterval(() => {
-      this.expireEndedPlans().catch((error: unknown) => this.log(error));
-    }, intervalMs);
-    timer.unref();
-    return () => clearInterval(timer);
   }
 }

@@ -1,4 +1,5 @@
 import { randomBytes, randomInt, randomUUID } from "node:crypto";
+import type { JobQueue } from "../../jobs/queue";
 import type { Mailer } from "../../providers/mail/mail";
 import type { YouTubeComments } from "../../providers/video/youtube";
 import type { AuthService } from "../auth/auth.service";
@@ -23,11 +24,15 @@ function newCode(): string {
   return `CMP-${code}`;
 }
 
+/** The code mail's job: retried while the mail server is away. */
+const REQUEST_MAIL_JOB = { attempts: 5, backoffMs: 5000 };
+
 /**
- * Free subscription (spec 1, 2, 7; issue 3): e-mail a code; the person comments it on the
- * configured video; a durable background job (rows in free_subscriptions, claimed with a lease so
- * several processes and restarts are safe) checks the comments until the code appears or expires,
- * then creates a Free account (15 messages a day) and e-mails the login details.
+ * Free subscription (spec 1, 2, 7; issue 3): e-mail a code (a background job, issue 15); the
+ * person comments it on the configured video; a periodic job (`runDue`, scheduled in
+ * server/container.ts; rows in free_subscriptions, each claimed with a lease so several processes
+ * and restarts are safe) checks the comments until the code appears or expires, then creates a
+ * Free account (15 messages a day) and e-mails the login details.
  */
 export class SubscribeService {
   constructor(
@@ -37,20 +42,34 @@ export class SubscribeService {
     private readonly youtube: YouTubeComments,
     private readonly options: SubscribeOptions,
     private readonly log: (error: unknown) => void,
+    /** The code mail is a background job ("subscribe.request-mail"). */
+    private readonly jobs: JobQueue,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    jobs.define<{ email: string }>(
+      "subscribe.request-mail",
+      ({ email }) => this.handleRequest(email),
+      REQUEST_MAIL_JOB,
+    );
+  }
+
+  /** Whether the comment check can run: a YouTube API key and a video are configured. */
+  get checksComments(): boolean {
+    return this.youtube.configured && Boolean(this.options.videoId);
+  }
 
   private get videoUrl(): string {
     return `https://www.youtube.com/watch?v=${encodeURIComponent(this.options.videoId)}`;
   }
 
   /**
-   * Records the request and e-mails the code (or, for an address that already has an account, a
-   * note saying so). A pending request for the same address is re-sent with its code, not doubled.
-   * @returns the background mail work (tests await it; the route answers at once).
+   * Queues the request's job, which records it and e-mails the code (or, for an address that
+   * already has an account, a note saying so). A pending request for the same address is re-sent
+   * with its code, not doubled. Never rejects (a job that cannot be queued is logged).
+   * @returns when the job is queued (tests then await `jobs.idle()`; the route answers at once).
    */
-  request(email: string): { background: Promise<void> } {
-    return { background: this.handleRequest(email).catch((error: unknown) => this.log(error)) };
+  request(email: string): Promise<void> {
+    return this.jobs.enqueue("subscribe.request-mail", { email });
   }
 
   private async handleRequest(email: string): Promise<void> {
@@ -163,24 +182,5 @@ export class SubscribeService {
       });
     }
     await this.repo.markVerified(id, userId ?? null);
-  }
-
-  /**
-   * Runs the job every `intervalMs` in this process until the returned stop function is called.
-   * Rows live in the database, so a restart resumes where it left off.
-   */
-  startWorker(intervalMs: number): () => void {
-    let running = false;
-    const timer = setInterval(() => {
-      if (running || !this.youtube.configured || !this.options.videoId) return;
-      running = true;
-      this.runDue()
-        .catch((error: unknown) => this.log(error))
-        .finally(() => {
-          running = false;
-        });
-    }, intervalMs);
-    timer.unref();
-    return () => clearInterval(timer);
   }
 }

@@ -8,19 +8,42 @@ declare module "fastify" {
 /**
  * The server's place in its life (issue 15, graceful shutdown): once `beginShutdown` is called,
  * GET /api/ready answers 503 so a load balancer stops sending new requests, while the running
- * ones finish. The system routes decorate the Fastify instance with one (`app.lifecycle`);
- * server/main.ts calls `beginShutdown` on SIGTERM or SIGINT.
+ * ones finish; what registered with `onShutdown` is told at once (a stream that only follows a
+ * reply ends with a resumable end, so its client reconnects to another instance). The system
+ * routes decorate the Fastify instance with one (`app.lifecycle`); server/main.ts calls
+ * `beginShutdown` on SIGTERM or SIGINT.
  */
 export class Lifecycle {
   private stopping = false;
+  private readonly listeners = new Set<() => void>();
 
   /** True once the shutdown has begun. */
   get shuttingDown(): boolean {
     return this.stopping;
   }
 
-  /** Marks the server as shutting down; readiness answers 503 from now on. */
+  /** Marks the server as shutting down and tells every listener (once); readiness answers 503. */
   beginShutdown(): void {
+    if (this.stopping) return;
     this.stopping = true;
+    for (const listener of [...this.listeners]) {
+      this.listeners.delete(listener);
+      listener();
+    }
+  }
+
+  /**
+   * Calls `listener` when the shutdown begins (at once when it has begun).
+   * @returns a function that unregisters it (call it when what it ends has ended by itself).
+   */
+  onShutdown(listener: () => void): () => void {
+    if (this.stopping) {
+      listener();
+      return () => {};
+    }
+    this.listeners.add(listener);
+    return () => {
+      this.listeners.delete(listener);
+    };
   }
 }

@@ -8,7 +8,7 @@ import { LocalStorage } from "../../providers/storage/local";
 import { NoTts } from "../../providers/tts/tts";
 import { call, demoWithCharacter } from "../../testing/api";
 import { ScriptedLlm } from "../../testing/fake-llm";
-import { createTestApp, type TestApp } from "../../testing/server";
+import { assertSharedEngines, createTestApp, TEST_STACK, type TestApp } from "../../testing/server";
 import { type SystemDeps, systemRoutes } from "./system.routes";
 
 /** Issue 15, Operations: liveness, readiness with named checks, and who may read /metrics. */
@@ -27,7 +27,12 @@ describe("health, readiness and metrics of the whole app", () => {
     expect(health.status).toBe(200);
     expect(health.body).toMatchObject({
       success: 1,
-      data: { version: expect.any(String), database: "sqlite", llm: { provider: "scripted", ready: true } },
+      data: {
+        version: expect.any(String),
+        // The shared stack runs every app on PostgreSQL (issue 15).
+        database: TEST_STACK === "shared" ? "postgres" : "sqlite",
+        llm: { provider: "scripted", ready: true },
+      },
     });
   });
 
@@ -38,6 +43,11 @@ describe("health, readiness and metrics of the whole app", () => {
       success: 1,
       message: "Ready.",
       data: { shuttingDown: false, checks: { model: { ok: true, ms: expect.any(Number) } } },
+    });
+    // The database and the storage are asked on every stack; Redis where there is one.
+    const passed = { ok: true, ms: expect.any(Number) };
+    expect(ready.body.data).toMatchObject({
+      checks: { database: passed, storage: passed, ...(TEST_STACK === "shared" ? { redis: passed } : {}) },
     });
   });
 
@@ -251,4 +261,63 @@ describe("system routes with every check and the metrics settings", () => {
     const app = await build({ metrics: { enabled: false, token: "" } });
     expect((await app.inject({ method: "GET", url: "/metrics" })).statusCode).toBe(404);
   });
+});
+
+/**
+ * issue 15: "the Redis run fails if anything silently falls back to memory". Every app of the
+ * shared-stack run reports its engines (`app.engines`), and createTestApp refuses to hand out one
+ * whose state stayed in the process.
+ */
+describe("the shared stack refuses an engine that stayed embedded", () => {
+  it("assertSharedEngines names every embedded engine and passes shared ones (limits may be off)", () => {
+    expect(() =>
+      assertSharedEngines({
+        database: "postgres",
+        storage: "s3",
+        rateLimits: "off",
+        jobs: "bullmq",
+        streams: "redis",
+      }),
+    ).not.toThrow();
+    expect(() =>
+      assertSharedEngines({
+        database: "sqlite",
+        storage: "s3",
+        rateLimits: "memory",
+        jobs: "bullmq",
+        streams: "redis",
+      }),
+    ).toThrow('TEST_STACK=shared, yet database is "sqlite", rateLimits is "memory"');
+    expect(() =>
+      assertSharedEngines({
+        database: "postgres",
+        storage: "local",
+        rateLimits: "redis",
+        jobs: "memory",
+        streams: "memory",
+      }),
+    ).toThrow('storage is "local", jobs is "memory", streams is "memory"');
+  });
+
+  if (TEST_STACK !== "shared") console.warn("SKIPPED shared-stack fall-back check: TEST_STACK is not shared");
+  it.skipIf(TEST_STACK !== "shared")(
+    "an app left without Redis or without S3 does not start on the shared stack",
+    async () => {
+      await expect(createTestApp({ env: { REDIS_URL: "" } })).rejects.toThrow(
+        /jobs is "memory", streams is "memory"/,
+      );
+      const noS3 = {
+        S3_BUCKET: "",
+        S3_ENDPOINT: "",
+        S3_ACCESS_KEY_ID: "",
+        S3_SECRET_ACCESS_KEY: "",
+        S3_PREFIX: "",
+      };
+      await expect(createTestApp({ env: noS3 })).rejects.toThrow(/storage is "local"/);
+      // Rate limits on without Redis would be per process too.
+      await expect(createTestApp({ env: { REDIS_URL: "", RATE_LIMIT_ENABLED: "1" } })).rejects.toThrow(
+        /rateLimits is "memory"/,
+      );
+    },
+  );
 });

@@ -33,6 +33,20 @@ export class LocalStorage implements FileStorage {
     await fs.rm(this.resolve(prefix), { recursive: true, force: true });
   }
 
+  async list(prefix: string): Promise<string[]> {
+    const root = path.resolve(this.root);
+    const folder = prefix === "" ? root : this.resolve(prefix);
+    const entries = await fs.readdir(folder, { recursive: true, withFileTypes: true }).catch((error) => {
+      // A missing folder, or a file where the folder would be, holds nothing.
+      if (["ENOENT", "ENOTDIR"].includes((error as NodeJS.ErrnoException).code ?? "")) return [];
+      throw error;
+    });
+    return entries
+      .filter((entry) => entry.isFile())
+      .map((entry) => path.relative(root, path.join(entry.parentPath, entry.name)).split(path.sep).join("/"))
+      .sort();
+  }
+
   async exists(key: string): Promise<boolean> {
     try {
       await fs.access(this.resolve(key));

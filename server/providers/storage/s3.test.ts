@@ -108,7 +108,33 @@ describe.each(kinds)("FileStorage contract: %s", (_name, make) => {
     await storage.removeFolder("never-made");
   });
 
+  it("lists the files under a folder, or all of them, as whole sorted keys", async () => {
+    const fresh = make();
+    const area = `list-${Math.random().toString(36).slice(2, 8)}`;
+    await fresh.put(`${area}/b.jpg`, Buffer.from("b"));
+    await fresh.put(`${area}/a/deep/c.mp3`, Buffer.from("c"));
+    await fresh.put(`${area}/a.jpg`, Buffer.from("a"));
+    // A sibling whose name starts with the folder's is not under it.
+    await fresh.put(`${area}x/other.jpg`, Buffer.from("o"));
+    expect(await fresh.list(area)).toEqual([`${area}/a.jpg`, `${area}/a/deep/c.mp3`, `${area}/b.jpg`]);
+    expect(await fresh.list(`${area}/a`)).toEqual([`${area}/a/deep/c.mp3`]);
+    expect(await fresh.list(`${area}/none`)).toEqual([]);
+    // A file is not a folder.
+    expect(await fresh.list(`${area}/b.jpg`)).toEqual([]);
+    const all = await fresh.list("");
+    expect(all).toEqual(
+      expect.arrayContaining([`${area}/b.jpg`, `${area}/a/deep/c.mp3`, `${area}x/other.jpg`]),
+    );
+    expect(all).toEqual([...all].sort());
+    expect(all).not.toContain(`${area}/a`);
+    await fresh.removeFolder(area);
+    expect(await fresh.list(area)).toEqual([]);
+    expect(await fresh.list(`${area}x`)).toEqual([`${area}x/other.jpg`]);
+  });
+
   it("refuses a key that leaves its root", async () => {
+    await expect(storage.list("../")).rejects.toThrow(/Invalid storage key/);
+    await expect(storage.list("users/../..")).rejects.toThrow(/Invalid storage key/);
     await expect(storage.put("../escape.jpg", Buffer.from("x"))).rejects.toThrow(/Invalid storage key/);
     await expect(storage.copy("users/../../x.jpg", "users/x.jpg")).rejects.toThrow(/Invalid storage key/);
   });
@@ -123,6 +149,19 @@ describe("S3Storage", () => {
     await storage.removeFolder("big");
     for (const key of keys) expect(await storage.exists(key), key).toBe(false);
     expect(await storage.exists("bigger/keep.jpg")).toBe(true);
+  });
+
+  it("lists a folder of more than one listing page, every page, S3_PREFIX stripped", async () => {
+    const storage = new S3Storage({ ...s3.config, prefix: "tenant/pages" }, { pageSize: 7 });
+    const keys = Array.from({ length: 30 }, (_, i) => `many/${String(i).padStart(2, "0")}.jpg`);
+    await Promise.all(keys.map((key) => storage.put(key, Buffer.from("x"))));
+    // (Not "many-more/": s3rver walks folders, so it would list that after "many/", unlike S3.)
+    await storage.put("more/keep.jpg", Buffer.from("k"));
+    expect(await storage.list("many")).toEqual(keys);
+    expect(await storage.list("")).toEqual([...keys, "more/keep.jpg"]);
+    // Other prefixes of the bucket stay out of it.
+    await new S3Storage({ ...s3.config, prefix: "tenant/pagesx" }).put("many/z.jpg", Buffer.from("z"));
+    expect(await storage.list("")).not.toContain("many/z.jpg");
   });
 
   it("keeps every key under S3_PREFIX, with the extension's Content-Type", async () => {

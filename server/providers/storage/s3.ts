@@ -88,13 +88,13 @@ export class S3Storage implements FileStorage {
   }
 
   /**
-   * Lists the keys under `prefix/` page by page and deletes each page (at most 1000 keys, one
-   * DeleteObjects request). Pages by `Marker` (ListObjects v1, which AWS, MinIO, R2 and Garage all
-   * serve): s3rver's v2 continuation tokens need a cipher Node 17+ no longer has.
-   * @throws Error naming the first key S3 could not delete.
+   * Every object key under `folder` (whole object keys, S3_PREFIX included), one listing page at a
+   * time (at most `pageSize`, 1000). Pages by `Marker` (ListObjects v1, which AWS, MinIO, R2 and
+   * Garage all serve): s3rver's v2 continuation tokens need a DES cipher Node 17+ no longer has.
+   * The next page is asked for only after the caller is done with this one, so deleting the page
+   * before going on is safe.
    */
-  async removeFolder(prefix: string): Promise<void> {
-    const folder = `${this.objectKey(prefix)}/`;
+  private async *pages(folder: string): AsyncGenerator<string[]> {
     let marker: string | undefined;
     do {
       const list = new ListObjectsCommand({
@@ -104,21 +104,43 @@ export class S3Storage implements FileStorage {
         MaxKeys: Math.min(this.options.pageSize ?? DELETE_BATCH, DELETE_BATCH),
       });
       const page = await this.call((abortSignal) => this.client.send(list, { abortSignal }));
-      const keys = (page.Contents ?? []).flatMap((o) => (o.Key ? [{ Key: o.Key }] : []));
-      if (keys.length > 0) {
-        const batch = new DeleteObjectsCommand({
-          Bucket: this.settings.bucket,
-          Delete: { Objects: keys, Quiet: true },
-        });
-        const result = await this.call((abortSignal) => this.client.send(batch, { abortSignal }));
-        const failed = result.Errors ?? [];
-        if (failed.length > 0)
-          throw new Error(
-            `S3 could not delete ${failed.length} object(s) under ${folder}, first ${failed[0]?.Key}: ${failed[0]?.Code} ${failed[0]?.Message}`,
-          );
-      }
-      marker = page.IsTruncated ? keys.at(-1)?.Key : undefined;
+      const keys = (page.Contents ?? []).flatMap((o) => (o.Key ? [o.Key] : []));
+      yield keys;
+      marker = page.IsTruncated ? (page.NextMarker ?? keys.at(-1)) : undefined;
     } while (marker);
+  }
+
+  /**
+   * Lists the keys under `prefix/` page by page and deletes each page (at most 1000 keys, one
+   * DeleteObjects request).
+   * @throws Error naming the first key S3 could not delete.
+   */
+  async removeFolder(prefix: string): Promise<void> {
+    const folder = `${this.objectKey(prefix)}/`;
+    for await (const keys of this.pages(folder)) {
+      if (keys.length === 0) continue;
+      const batch = new DeleteObjectsCommand({
+        Bucket: this.settings.bucket,
+        Delete: { Objects: keys.map((Key) => ({ Key })), Quiet: true },
+      });
+      const result = await this.call((abortSignal) => this.client.send(batch, { abortSignal }));
+      const failed = result.Errors ?? [];
+      if (failed.length > 0)
+        throw new Error(
+          `S3 could not delete ${failed.length} object(s) under ${folder}, first ${failed[0]?.Key}: ${failed[0]?.Code} ${failed[0]?.Message}`,
+        );
+    }
+  }
+
+  /** Every key under `prefix/` ("" for all under S3_PREFIX), S3_PREFIX stripped, sorted; all pages. */
+  async list(prefix: string): Promise<string[]> {
+    const folder = prefix === "" ? this.prefix : `${this.objectKey(prefix)}/`;
+    const keys: string[] = [];
+    for await (const page of this.pages(folder)) {
+      // A key ending in "/" is a folder marker some consoles make, not a file.
+      for (const key of page) if (!key.endsWith("/")) keys.push(key.slice(this.prefix.length));
+    }
+    return keys.sort();
   }
 
   async exists(key: string): Promise<boolean> {

@@ -36,6 +36,12 @@ export interface FileStorage {
   remove(key: string): Promise<void>;
   /** Removes every key under the folder `prefix` (e.g. a chat's pictures); missing is not an error. */
   removeFolder(prefix: string): Promise<void>;
+  /**
+   * Every file key under the folder `prefix` ("" for all), whole keys as `put` takes them
+   * ("characters/abc.jpg"), sorted; a missing folder lists nothing. For tests and operators: the
+   * same check on disk and on S3 (issue 15). @throws Error on a prefix that leaves the root.
+   */
+  list(prefix: string): Promise<string[]>;
   exists(key: string): Promise<boolean>;
   /** The file's bytes, or undefined when it does not exist. */
   read(key: string): Promise<Buffer | undefined>;

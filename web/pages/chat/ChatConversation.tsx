@@ -40,7 +40,10 @@ const NARROW_QUERY = "(max-width: 768px)";
  * (spec 4: a new session id reloads).
  */
 export function ChatConversation({ userId, info, chatId, isGroup }: ChatConversationProps) {
-  const history = useChatHistory(userId, chatId);
+  // Everything sent on this screen (messages, continued replies, photos) lives in one store, and
+  // so does a reply followed while it is written (issue 15).
+  const live = useLiveChat();
+  const history = useChatHistory(userId, chatId, live);
   const capabilities = useChatCapabilities().data;
   const characters = useChatCharacters().data ?? [];
   const [settings] = useChatSettings();
@@ -78,8 +81,6 @@ export function ChatConversation({ userId, info, chatId, isGroup }: ChatConversa
     () => ({ chatId, characterId: replier, isGroup, mute, notify: settings.enableNotifications }),
     [chatId, replier, isGroup, mute, settings.enableNotifications],
   );
-  // Everything sent on this screen (messages, continued replies, photos) lives in one store.
-  const live = useLiveChat();
   const sender = useChatSender(replier === "" ? null : target, live);
   // issue 8: photos from the user and pictures on request.
   const pictures = useChatPictures(userId, chatId, replier, mute, capabilities, live);

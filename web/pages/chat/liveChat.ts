@@ -27,6 +27,8 @@ export interface LiveChatItem {
   streaming?: boolean;
   /** Which sender made it: a text message (or continued reply), or a photo / picture request. */
   source?: "message" | "picture";
+  /** issue 15: its reply's stream was lost; the history takes it over (and polls for it). */
+  lost?: boolean;
 }
 
 export interface LiveChatState {
@@ -97,7 +99,16 @@ export type LiveChatAction =
   /** A photo or picture request failed; a photo's bubble then reads `message` (spec 8). */
   | { type: "pictureFailed"; key: string; message?: string }
   /** The refetched history holds item `key`: it leaves the live items. */
-  | { type: "settled"; key: string };
+  | { type: "settled"; key: string }
+  /** issue 15: the stream of item `key`'s reply was lost for good: the history takes it over. */
+  | { type: "lost"; key: string }
+  /**
+   * issue 15: a reply still being written (e.g. after a reload) is followed: its history entry
+   * shows as item `key`, its text from the first token on; no send meanwhile.
+   */
+  | { type: "followStarted"; key: string; entry: ChatHistoryEntry }
+  /** The followed reply ended (the history shows it now): item `key` leaves; 'away' unless `ok`. */
+  | { type: "followEnded"; key: string; ok: boolean };
 
 /** `state` with item `key` changed by `change`. */
 function update(
@@ -180,7 +191,39 @@ export function liveChatReducer(state: LiveChatState, action: LiveChatAction): L
         entry: action.stored ?? item.entry,
         delivery: action.stored ? "sent" : "failed",
         streaming: false,
+        lost: false,
       }));
+    case "lost":
+      return update({ ...state, status: "away", streamingId: "" }, action.key, () => ({
+        streaming: false,
+        lost: true,
+      }));
+    case "followStarted": {
+      const { key, entry } = action;
+      const item: LiveChatItem = {
+        key,
+        entry: { ...entry, chatHistoryReplyMessage: "" },
+        delivery: "sent",
+        source: "message",
+      };
+      return {
+        ...state,
+        busy: true,
+        status: "replying...",
+        replyingCharacterId: entry.characterUUID,
+        streamingId: entry.chatHistoryUUID,
+        items: [...state.items.filter((other) => other.key !== key), item],
+      };
+    }
+    case "followEnded":
+      return {
+        ...state,
+        busy: false,
+        status: action.ok ? "online" : "away",
+        replyingCharacterId: "",
+        streamingId: "",
+        items: state.items.filter((item) => item.key !== action.key),
+      };
     case "reveal":
       return { ...state, revealing: state.revealing + action.step };
     case "partsRevealed":

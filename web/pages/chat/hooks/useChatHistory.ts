@@ -1,10 +1,12 @@
 import { useInfiniteQuery } from "@tanstack/react-query";
-import { useMemo } from "react";
+import { useMemo, useState } from "react";
 import type { ChatHistoryEntry } from "../../../../common/api";
 import { HISTORY_PAGE_SIZE } from "../../../../common/constants";
 import { getHistoryPage } from "../../../api/chat";
+import type { LiveChat } from "./useChatSender";
+import { useReplyFollow } from "./useReplyFollow";
 
-/** How often a chat whose newest reply is still pending is fetched again, milliseconds. */
+/** How often a chat whose newest reply cannot be followed or picture is being made is fetched again, ms. */
 const PENDING_POLL_MS = 2000;
 
 export interface ChatHistory {
@@ -25,23 +27,30 @@ export interface ChatHistory {
  * newest 10 entries; each earlier page is fetched at offset + 10. Messages sent meanwhile can
  * shift the pages, so entries are de-duplicated by chatHistoryUUID. Failures are only logged
  * (spec 8: "History page load failure: only clears the loading state").
+ * A newest reply still being written is followed live into `live` (issue 15, `useReplyFollow`);
+ * the history polls only when it cannot be, and while a reply's picture is being made.
  */
-export function useChatHistory(userId: string | undefined, chatId: string): ChatHistory {
+export function useChatHistory(userId: string | undefined, chatId: string, live: LiveChat): ChatHistory {
+  /** The pending entry that could not be followed: the history polls until it settles. */
+  const [polled, setPolled] = useState("");
+  const queryKey = ["chat-history", userId, chatId];
   const query = useInfiniteQuery({
-    queryKey: ["chat-history", userId, chatId],
+    queryKey,
     queryFn: ({ pageParam }) => getHistoryPage(userId ?? "", chatId, pageParam, HISTORY_PAGE_SIZE),
     initialPageParam: 0,
     getNextPageParam: (lastPage, _pages, lastOffset) =>
       lastPage.length < HISTORY_PAGE_SIZE ? undefined : lastOffset + HISTORY_PAGE_SIZE,
     enabled: Boolean(userId) && chatId !== "",
     staleTime: Number.POSITIVE_INFINITY,
-    // A reply still being written (e.g. the page was reloaded mid-reply) shows up when done.
+    // A reply still being written that cannot be followed shows up when done (issue 15)…
     // …and a reply's picture being made (chatHistoryImageLoading 1, issue 8) shows up when done.
-    refetchInterval: (current) =>
-      current.state.data?.pages[0]?.at(-1)?.chatHistoryStatus === "pending" ||
-      current.state.data?.pages[0]?.some((entry) => entry.chatHistoryImageLoading === 1)
+    refetchInterval: (current) => {
+      const newest = current.state.data?.pages[0]?.at(-1);
+      return (newest?.chatHistoryStatus === "pending" && newest.chatHistoryUUID === polled) ||
+        current.state.data?.pages[0]?.some((entry) => entry.chatHistoryImageLoading === 1)
         ? PENDING_POLL_MS
-        : false,
+        : false;
+    },
     meta: { silent: true },
   });
 
@@ -59,6 +68,8 @@ export function useChatHistory(userId: string | undefined, chatId: string): Chat
     }
     return result;
   }, [pages]);
+
+  useReplyFollow(queryKey, entries, live, setPolled);
 
   const { fetchNextPage, hasNextPage, isFetchingNextPage } = query;
   return {

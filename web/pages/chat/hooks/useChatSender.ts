@@ -1,7 +1,13 @@
 import { type Dispatch, useCallback, useEffect, useReducer, useRef } from "react";
 import type { ChatHistoryEntry } from "../../../../common/api";
 import { SPLIT_MESSAGE_DELAY_MS } from "../../../../common/constants";
-import { continueReplyStream, sendGroupMessage, sendMessageStream, stopReply } from "../../../api/chat";
+import {
+  continueReplyStream,
+  ReplyLostError,
+  sendGroupMessage,
+  sendMessageStream,
+  stopReply,
+} from "../../../api/chat";
 import { isHandledApiError } from "../../../api/errors";
 import { audioPlayer } from "../../../lib/audioPlayer";
 import { warn } from "../../../lib/notify";
@@ -75,6 +81,12 @@ function newClientMessageId(): string {
   return `m-${Date.now().toString(36)}-${localCounter}-${Math.random().toString(36).slice(2, 10)}`;
 }
 
+/** The state a plan sees: busy while a send is in flight here or a followed reply streams (issue 15). */
+const planState = (state: LiveChatState, sending: boolean): LiveChatState => ({
+  ...state,
+  busy: sending || state.busy,
+});
+
 const wait = (ms: number) => new Promise<void>((resolve) => window.setTimeout(resolve, ms));
 
 /**
@@ -98,11 +110,16 @@ export function useChatSender(target: ChatTarget | null, live: LiveChat): ChatSe
   const mounted = useRef(true);
   const targetRef = useRef(target);
   targetRef.current = target;
+  /** Closes this screen's reply streams when it unmounts (the server keeps writing the reply). */
+  const closing = useRef<AbortController | null>(null);
 
   useEffect(() => {
     mounted.current = true;
+    const current = new AbortController();
+    closing.current = current;
     return () => {
       mounted.current = false;
+      current.abort();
     };
   }, []);
 
@@ -195,6 +212,7 @@ export function useChatSender(target: ChatTarget | null, live: LiveChat): ChatSe
             audioPlayer.autoplay(audio.audioUrl, audio.index > 0);
           },
         },
+        closing.current?.signal,
       );
       const stored = reply.history?.[0];
       if (reply.success !== 1) {
@@ -225,6 +243,11 @@ export function useChatSender(target: ChatTarget | null, live: LiveChat): ChatSe
         else await sendStream(current, key, message, clientMessageId);
       } catch (error) {
         console.error("chat/message", error);
+        // issue 15: the message is stored, its reply's stream could not be followed: the history takes over.
+        if (error instanceof ReplyLostError) {
+          dispatch({ type: "lost", key });
+          return;
+        }
         // 401 and 503 were answered by the client (spec 8): the item stays as it is.
         if (isHandledApiError(error)) {
           dispatch({ type: "streamEnded" });
@@ -253,7 +276,7 @@ export function useChatSender(target: ChatTarget | null, live: LiveChat): ChatSe
   const send = useCallback(
     (text: string): boolean => {
       const current = targetRef.current;
-      const plan = planSend({ ...stateRef.current, busy: busyRef.current }, text, current !== null);
+      const plan = planSend(planState(stateRef.current, busyRef.current), text, current !== null);
       if (plan === null || current === null) return false;
       void run(async () => {
         for (let round = 0; round < plan.count; round += 1) {
@@ -273,7 +296,7 @@ export function useChatSender(target: ChatTarget | null, live: LiveChat): ChatSe
 
   const retry = useCallback(
     (key: string) => {
-      const plan = planRetry({ ...stateRef.current, busy: busyRef.current }, key);
+      const plan = planRetry(planState(stateRef.current, busyRef.current), key);
       if (plan === null) return;
       dispatch({ type: "pending", key });
       void run(() => sendOne(key, plan.message, plan.clientMessageId));
@@ -289,20 +312,26 @@ export function useChatSender(target: ChatTarget | null, live: LiveChat): ChatSe
 
   const continueReply = useCallback(
     (entry: ChatHistoryEntry) => {
-      const key = planContinue({ ...stateRef.current, busy: busyRef.current }, entry);
+      const key = planContinue(planState(stateRef.current, busyRef.current), entry);
       if (key === null) return;
       dispatch({ type: "continueStarted", key, entry });
       void run(async () => {
         try {
-          const reply = await continueReplyStream(entry.chatHistoryUUID, (text) =>
-            dispatch({ type: "token", key, text }),
+          const reply = await continueReplyStream(
+            entry.chatHistoryUUID,
+            (text) => dispatch({ type: "token", key, text }),
+            closing.current?.signal,
           );
           const ok = reply.success === 1;
           if (!ok) warn(reply.message || chatTexts.failedToReply);
           dispatch({ type: "continueEnded", key, ok, stored: reply.history?.[0] });
         } catch (error) {
           console.error("chat/continue-message", error);
-          dispatch({ type: "continueEnded", key, ok: false });
+          dispatch(
+            error instanceof ReplyLostError
+              ? { type: "lost", key }
+              : { type: "continueEnded", key, ok: false },
+          );
         }
       });
     },

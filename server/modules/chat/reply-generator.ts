@@ -1,0 +1,222 @@
+import type { Character, ChatHistoryRow, ChatSession, User } from "../../db/schema";
+import * as metrics from "../../http/metrics";
+import { type LlmProvider, LlmUnavailableError } from "../../providers/llm/llm";
+import {
+  type ConversationService,
+  displayName,
+  type ResolvedChat,
+} from "../conversation/conversation.service";
+import { cleanReply } from "../conversation/prompt";
+import { encodeReservation, type QuotaService, type Reservation } from "../quota/quota.service";
+import type { ReplyOutcome } from "./chat.presenter";
+import type { ChatRepo } from "./chat.repo";
+import type { Hold, LiveReplies } from "./live-replies";
+
+/** A reply run's outcome and the time spent in the model. */
+export interface SendResult extends ReplyOutcome {
+  /** Time spent in the language model, milliseconds. */
+  modelMs: number;
+}
+
+/** The model settings of a reply. */
+export interface ChatOptions {
+  maxReplyTokens: number;
+  temperature: number;
+  /** Longest a reply may take before it is cut (partial kept), milliseconds. */
+  timeoutMs: number;
+}
+
+/**
+ * What the chat engine needs of memory (issue 5), a port the composition root fills with the
+ * memory module's service.
+ */
+export interface ReplyMemory {
+  /** The facts the character remembers that matter for the user's last words. */
+  relevantFacts(userId: string, characterId: string, message: string): Promise<string[]>;
+  /** Queues the background work after a reply: facts from the user's words, the summary. */
+  afterReply(input: {
+    userId: string;
+    userName: string;
+    characterId: string;
+    entry: Pick<ChatHistoryRow, "id" | "message">;
+    sessionId: string;
+    names: Map<string, string>;
+    /** Exchanges after the summary read for this reply's prompt. */
+    exchanges: number;
+  }): void;
+}
+
+/** The abort reason of the Stop button (others are timeouts or failures). */
+const STOP_REASON = "stop";
+const stopReason = (signal: AbortSignal) => (signal.reason === STOP_REASON ? "stop" : "other");
+
+/** Exchanges read for the prompt; the token budget then keeps what fits. */
+const PROMPT_HISTORY_LIMIT = 40;
+
+/**
+ * One character's reply to a conversation, generated and stored (spec 4 "Sending"): the model
+ * run of ChatService's sends, group turns and continuations, with its Stop, timeout, partial
+ * replies and quota give-back in one place.
+ */
+export class ReplyGenerator {
+  constructor(
+    private readonly deps: {
+      repo: ChatRepo;
+      conversation: ConversationService;
+      quota: QuotaService;
+      llm: LlmProvider;
+      options: ChatOptions;
+      memory: ReplyMemory;
+      live: LiveReplies;
+      now: () => number;
+    },
+  ) {}
+
+  /**
+   * Generates `character`'s reply to the conversation so far and stores it in `entry`.
+   * - the generation holds the entry's lease in the live-reply registry (issue 15) while it runs
+   *   (`stream.hold` when the caller took it already), so Stop reaches it from any instance;
+   * - `stream.onStart` runs first (opens the live reply of a streamed request);
+   * - `stream.onToken` receives the text as it is generated (server-sent events);
+   * - `stream.continueFrom` continues that reply instead of writing a new one (the new text is
+   *   appended);
+   * - a Stop (`stop(entryId)`) or the timeout ends generation: the partial reply is kept and the
+   *   entry marked "stopped" or "partial"; nothing stays pending.
+   * - `stream.charge` is the message reserved for this run: given back to the period it was
+   *   charged to when the run produced nothing (a failure before any text; a continuation that
+   *   added nothing, whose continuation is then not counted either).
+   * On a failure before any text the entry is marked failed (a continued entry keeps its reply).
+   */
+  async run(
+    user: User,
+    chat: ResolvedChat,
+    session: ChatSession,
+    character: Character,
+    entry: ChatHistoryRow,
+    stream: {
+      onStart?: (entry: ChatHistoryRow) => void | Promise<void>;
+      onToken?: (text: string) => void;
+      continueFrom?: string;
+      charge?: Reservation;
+      hold?: Hold;
+    } = {},
+  ): Promise<SendResult> {
+    const userName = displayName(user);
+    const controller = new AbortController();
+    let hold = stream.hold;
+    let timer: NodeJS.Timeout | undefined;
+    let started = performance.now();
+    let streamed = "";
+    let others: string[] = [];
+    const prefix = stream.continueFrom ?? "";
+    /** Gives the run back: its message to the period charged, and a continuation's count. */
+    const giveBack = async () => {
+      if (stream.charge) await this.deps.quota.refund(user.id, stream.charge);
+      if (prefix) await this.deps.repo.releaseContinuation(entry.id);
+    };
+    const cannotContinue = (modelMs: number): SendResult => {
+      metrics.replyFinished("cannot_continue");
+      return { success: false, message: `${character.name} could not continue right now.`, entry, modelMs };
+    };
+    const finish = async (text: string, status: string, modelMs: number): Promise<SendResult> => {
+      const raw = prefix ? `${prefix}${text}` : text;
+      const reply = cleanReply(raw, character.name, userName, others) || "…";
+      const done = { ...entry, reply_message: reply, reply_time: this.deps.now(), status };
+      await this.deps.conversation.updateEntry(entry.id, {
+        reply_message: reply,
+        reply_time: done.reply_time,
+        status,
+      });
+      const message =
+        status === "replied" ? "Reply." : status === "stopped" ? "Stopped." : "The reply was cut short.";
+      metrics.replyFinished(status);
+      return { success: true, message, entry: done, modelMs };
+    };
+    try {
+      const charge = stream.charge ? encodeReservation(stream.charge) : "";
+      hold ??= await this.deps.live.claim(entry.id, { userId: user.id, charge });
+      if (!hold) throw new Error("This reply is already being generated.");
+      hold.onStop(() => controller.abort(STOP_REASON));
+      await stream.onStart?.(entry);
+      const prompt = await this.deps.conversation.replyPrompt({
+        user,
+        chat,
+        session,
+        character,
+        historyLimit: PROMPT_HISTORY_LIMIT,
+        model: this.deps.llm,
+        replyTokens: this.deps.options.maxReplyTokens,
+        facts: (words) => this.deps.memory.relevantFacts(user.id, character.id, words),
+      });
+      others = prompt.others;
+      timer = setTimeout(() => controller.abort(new Error("timeout")), this.deps.options.timeoutMs);
+      started = performance.now();
+      const result = await this.deps.llm.generate({
+        messages: prompt.messages,
+        maxTokens: this.deps.options.maxReplyTokens,
+        temperature: this.deps.options.temperature,
+        stop: prompt.stop,
+        signal: controller.signal,
+        onTextChunk: (chunk) => {
+          if (!streamed) metrics.firstToken(performance.now() - started);
+          streamed += chunk;
+          stream.onToken?.(chunk);
+        },
+      });
+      if (prefix && !result.text.trim()) {
+        await giveBack();
+        return cannotContinue(result.modelMs);
+      }
+      // A timeout that ends the reply (kept as partial) is a model failure too.
+      if (controller.signal.aborted && stopReason(controller.signal) !== "stop") {
+        metrics.modelError(controller.signal.reason);
+      }
+      const status = !controller.signal.aborted
+        ? "replied"
+        : stopReason(controller.signal) === "stop"
+          ? "stopped"
+          : "partial";
+      const done = await finish(result.text, status, result.modelMs);
+      this.deps.memory.afterReply({
+        userId: user.id,
+        userName,
+        characterId: character.id,
+        entry,
+        sessionId: session.id,
+        names: new Map(chat.members.map((m) => [m.id, m.name])),
+        exchanges: prompt.exchanges,
+      });
+      return done;
+    } catch (error) {
+      if (stopReason(controller.signal) !== "stop") {
+        metrics.modelError(controller.signal.aborted ? controller.signal.reason : error);
+      }
+      const modelMs = performance.now() - started;
+      if (streamed.trim()) {
+        // Broken mid-stream (stop, timeout, a dropped connection): keep what was said.
+        return finish(streamed, stopReason(controller.signal) === "stop" ? "stopped" : "partial", modelMs);
+      }
+      if (prefix) {
+        await this.deps.conversation.updateEntry(entry.id, {
+          status: entry.status === "pending" ? "failed" : entry.status,
+        });
+        await giveBack();
+        return cannotContinue(modelMs);
+      }
+      const message =
+        error instanceof LlmUnavailableError
+          ? error.message
+          : `${character.name} could not reply right now. Please try again.`;
+      const failed = { status: "failed" as const, error: String(error).slice(0, 500) };
+      // The user is not charged for a message no character could answer: given back once, by
+      // this run or by the settlement of stalled replies when it took this run for dead.
+      if (await this.deps.repo.settlePending(entry.id, failed)) await giveBack();
+      metrics.replyFinished("failed");
+      return { success: false, message, entry: { ...entry, status: "failed" }, modelMs };
+    } finally {
+      clearTimeout(timer);
+      // After the entry is stored: a settlement never sees it pending without its lease.
+      hold?.release();
+    }
+  }
+}

@@ -1,0 +1,54 @@
+import type { FastifyInstance } from "fastify";
+import { currentUser } from "../../http/auth";
+import { openEventStream } from "../../http/sse";
+import { parseInput } from "../../http/validate";
+import { presentStoredReply } from "./chat.presenter";
+import { ReplyStreamQuery } from "./chat.schemas";
+import type { ChatService } from "./chat.service";
+
+/**
+ * Ours (issue 15): GET /api/chat/stream?id=<chatHistoryUUID>&after=<event id> (or the header
+ * `Last-Event-ID`) follows the user's entry's live reply as server-sent events, from any instance:
+ * the events after that id (`entry`, `token`, `audio`, then `done` or `error`, each with
+ * `id: <seq>`), then the live reply as it goes on, to its end. When the entry has no live reply
+ * (finished long ago, never streamed, or its instance died), one `done` event with the entry as
+ * stored (the plain `chat/message` answer's shape) ends the stream. At a graceful shutdown the
+ * stream ends without a last event (a resumable end): the client reconnects with Last-Event-ID
+ * and lands on another instance. Heartbeats as every stream (sse.ts).
+ * Registered inside the signed-in scope. @throws 400 for a bad id or event id; 404 "Message not
+ * found." when the entry is not the user's (checked before anything else).
+ */
+export function resumeRoute(app: FastifyInstance, chat: ChatService): void {
+  app.get("/api/chat/stream", async (request, reply) => {
+    const user = currentUser(request);
+    const query = (request.query ?? {}) as Record<string, unknown>;
+    const header = request.headers["last-event-id"];
+    const input = parseInput(ReplyStreamQuery, { id: query.id, after: header || query.after });
+    const entry = await chat.ownedEntry(user, input.id);
+    const events = openEventStream(reply, { flushHead: true });
+    const lifecycle = app.lifecycle;
+    if (lifecycle?.shuttingDown) {
+      events.end();
+      return;
+    }
+    let last = input.after;
+    const stored = async () =>
+      events.send("done", presentStoredReply(await chat.ownedEntry(user, entry.id)), last);
+    try {
+      const following = await chat.live.follow(entry.id, input.after, (event) => {
+        last = event.seq;
+        events.send(event.event, event.data, event.seq);
+      });
+      if (!following) return await stored();
+      const leave = lifecycle?.onShutdown(() => following.close());
+      reply.raw.once("close", () => following.close());
+      const how = await following.ended;
+      leave?.();
+      if (how === "lost") await stored();
+      // "end": the last event was sent and ended the stream; "closed": a resumable end.
+      else if (how === "closed") events.end();
+    } catch (error) {
+      events.fail(error, request.log, last);
+    }
+  });
+}

@@ -1,0 +1,165 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { ApiError } from "./errors";
+import { apiStream, followStream, parseEventBlocks, RESUME_ATTEMPTS, type StreamEvent } from "./stream";
+import { block, events, json, scriptFetch } from "./stream.fakes";
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.useRealTimers();
+});
+
+describe("parseEventBlocks: event ids (issue 15)", () => {
+  it("gives each event its id, keeps the last id for events without one, and returns the rest", () => {
+    const cursor = { lastId: "" };
+    const text = `${block("entry", { a: 1 })}${block("token", { text: "Hi" }, 1)}event: token\ndata: "x"\n\nid: 3\nevent: tok`;
+    const { events: parsed, rest } = parseEventBlocks(text, cursor);
+    expect(parsed).toEqual([
+      { event: "entry", data: { a: 1 }, id: "" },
+      { event: "token", data: { text: "Hi" }, id: "1" },
+      { event: "token", data: "x", id: "1" },
+    ]);
+    // The unfinished block has not moved the cursor yet.
+    expect(rest).toBe("id: 3\nevent: tok");
+    expect(cursor.lastId).toBe("1");
+  });
+
+  it("moves the cursor on a block with an id and no data, ignores comments and ids with NUL", () => {
+    const cursor = { lastId: "4" };
+    const { events: parsed } = parseEventBlocks(": keep-alive\n\nid: 7\n\nid: 8\0\ndata: 1\n\n", cursor);
+    expect(parsed).toEqual([{ event: "message", data: 1, id: "7" }]);
+    expect(cursor.lastId).toBe("7");
+  });
+
+  it("joins several data lines and keeps non-JSON text as the string", () => {
+    const { events: parsed } = parseEventBlocks("id:2\ndata: a\ndata: b\n\n", { lastId: "" });
+    expect(parsed).toEqual([{ event: "message", data: "a\nb", id: "2" }]);
+  });
+});
+
+describe("apiStream: a dropped stream is followed again (issue 15)", () => {
+  const form = () => new URLSearchParams({ id: "entry-1", stream: "1" });
+
+  it("resumes with GET /chat/stream after the last id, without repeating events, after a break", async () => {
+    const calls = scriptFetch([
+      events([block("entry", { chatHistoryUUID: "e1" }, 1), block("token", { text: "Hel" }, 2)], true),
+      events([block("token", { text: "lo" }, 3), block("done", { success: 1, text: "Hello" }, 4)]),
+    ]);
+    const seen: StreamEvent[] = [];
+    const last = await apiStream("/chat/message", form(), (event) => seen.push(event), {
+      resumeId: () => "e1",
+      resume: { delayMs: 1 },
+    });
+    expect(last).toEqual({ event: "done", data: { success: 1, text: "Hello" }, id: "4" });
+    expect(seen.map((event) => `${event.id}:${event.event}`)).toEqual([
+      "1:entry",
+      "2:token",
+      "3:token",
+      "4:done",
+    ]);
+    expect(calls.map((call) => `${call.method} ${call.url}`)).toEqual([
+      "POST /api/chat/message",
+      "GET /api/chat/stream?id=e1&after=2",
+    ]);
+    // The resume is signed in and asks for events like the POST.
+    expect(calls[1]?.headers).toEqual({ Accept: "text/event-stream", Authorization: "Bearer secret" });
+  });
+
+  it("resumes when the stream ends cleanly before its final event (a proxy cut it)", async () => {
+    const calls = scriptFetch([
+      events([block("token", { text: "a" }, 5)]),
+      events([block("done", { success: 1 }, 6)]),
+    ]);
+    const last = await apiStream("/chat/continue-message", form(), () => {}, {
+      resumeId: () => "e9",
+      resume: { delayMs: 1 },
+    });
+    expect(last.event).toBe("done");
+    expect(calls[1]?.url).toBe("/api/chat/stream?id=e9&after=5");
+  });
+
+  it("fails as before when the reply is not known yet (no resume id)", async () => {
+    const calls = scriptFetch([events([": keep-alive\n\n"], true)]);
+    await expect(apiStream("/chat/message", form(), () => {}, { resumeId: () => "" })).rejects.toMatchObject({
+      kind: "network",
+    });
+    expect(calls).toHaveLength(1);
+  });
+
+  it("returns a plain JSON refusal as the final event and does not resume", async () => {
+    const calls = scriptFetch([json(429, { success: 0, message: "limit" })]);
+    const last = await apiStream("/chat/message", form(), () => {}, { resumeId: () => "e1" });
+    expect(last).toEqual({ event: "error", data: { success: 0, message: "limit" } });
+    expect(calls).toHaveLength(1);
+  });
+
+  it("lets an error of the event handler through without resuming", async () => {
+    const calls = scriptFetch([events([block("token", { text: "a" }, 1)], true)]);
+    const boom = new Error("handler bug");
+    await expect(
+      apiStream(
+        "/chat/message",
+        form(),
+        () => {
+          throw boom;
+        },
+        { resumeId: () => "e1" },
+      ),
+    ).rejects.toBe(boom);
+    expect(calls).toHaveLength(1);
+  });
+});
+
+describe("followStream: bounded attempts with a doubling back-off (issue 15)", () => {
+  it("asks again from the last id after refusals, a 502 and a broken stream, waiting 500, 1000, 2000 ms", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    const waits: number[] = [];
+    const realSetTimeout = setTimeout;
+    vi.stubGlobal("setTimeout", (callback: () => void, ms: number) => {
+      waits.push(ms);
+      return realSetTimeout(callback, ms);
+    });
+    const calls = scriptFetch([
+      new TypeError("connection refused"),
+      json(502, {}),
+      events([block("token", { text: "b" }, 3)], true),
+      events([block("done", { success: 1 }, 4)]),
+    ]);
+    const tokens: string[] = [];
+    const following = followStream("e1", (event) => tokens.push(String(event.id)), { after: "2" });
+    await vi.runAllTimersAsync();
+    expect((await following).id).toBe("4");
+    expect(tokens).toEqual(["3", "4"]);
+    expect(calls.map((call) => call.url)).toEqual([
+      "/api/chat/stream?id=e1&after=2",
+      "/api/chat/stream?id=e1&after=2",
+      "/api/chat/stream?id=e1&after=2",
+      "/api/chat/stream?id=e1&after=3",
+    ]);
+    expect(waits).toEqual([500, 1000, 2000]);
+  });
+
+  it(`gives up after ${RESUME_ATTEMPTS} attempts with a network error`, async () => {
+    const calls = scriptFetch([]);
+    const error = await followStream("e1", () => {}, { delayMs: 1 }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).kind).toBe("network");
+    expect(calls).toHaveLength(RESUME_ATTEMPTS);
+    expect(calls[0]?.url).toBe("/api/chat/stream?id=e1&after=0");
+  });
+
+  it("stops at once when its signal aborts", async () => {
+    const calls = scriptFetch([]);
+    const controller = new AbortController();
+    const following = followStream("e1", () => {}, { delayMs: 50, signal: controller.signal });
+    controller.abort();
+    await expect(following).rejects.toMatchObject({ kind: "network" });
+    expect(calls.length).toBeLessThanOrEqual(1);
+  });
+
+  it("answers a JSON envelope (an unknown entry) as the final event without retrying", async () => {
+    const calls = scriptFetch([json(404, { success: 0, message: "Not found." })]);
+    const last = await followStream("nope", () => {});
+    expect(last).toEqual({ event: "error", data: { success: 0, message: "Not found." } });
+    expect(calls).toHaveLength(1);
+  });
+});
