@@ -125,6 +125,41 @@ describeEachDatabase("character form, delete, random, voices and plan rules", (d
     expect(ok.body.success).toBe(1);
   });
 
+  it("keeps the appearance when a user without il edits the character (issue 16)", async () => {
+    const { token, userId } = await demoLogin(t.app);
+    await setFlags(userId, { image_generation: 1 });
+    const created = await callMultipart(t.app, "/api/characters/create", {
+      token,
+      fields: form({ appearance: "Silver hair, green eyes" }),
+    });
+    const id = (created.body.data as { characterUUID: string }).characterUUID;
+    // The plan loses il (a downgrade): the form no longer shows the field and sends it empty.
+    await setFlags(userId, { image_generation: 0 });
+    const edited = await callMultipart(t.app, "/api/characters/update", {
+      token,
+      fields: { ...form({ name: "Nova Two", appearance: "" }), id },
+    });
+    expect(edited.body.success).toBe(1);
+    const sameAgain = await callMultipart(t.app, "/api/characters/update", {
+      token,
+      fields: { ...form({ appearance: "Silver hair, green eyes" }), id },
+    });
+    expect(sameAgain.body.success).toBe(1);
+    const detail = await call(t.app, "GET", `/api/characters/?id=${id}`, { token });
+    expect(detail.body.data).toMatchObject({
+      characterName: "Nova",
+      characterAppearance: "Silver hair, green eyes",
+    });
+    const changed = await callMultipart(t.app, "/api/characters/update", {
+      token,
+      fields: { ...form({ appearance: "Short red hair" }), id },
+    });
+    expect(changed.status).toBe(403);
+    expect(changed.body.message).toBe(
+      "Your plan does not include the appearance field. Upgrade to Premium Plus.",
+    );
+  });
+
   it("enforces the creation limit cl and never deletes the last character", async () => {
     const s = await demoWithCharacter(t.app);
     await setFlags(s.userId, { character_limit: 2 });

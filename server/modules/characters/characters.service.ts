@@ -117,11 +117,17 @@ export class CharactersService {
   /**
    * Updates a character of the user (spec 7 `characters/update`); a new photo replaces the old
    * file, which is removed. The client's `old_photo` is not trusted: the stored name is used.
+   * Without il the form has no appearance field (spec 2), so the stored appearance is kept
+   * (issue 16: an edit after a downgrade must not erase it); only a different non-empty one is
+   * refused, as at `create`.
    * @throws AppError 404 for another user's character; as `create` otherwise.
    */
   async update(user: User, id: string, input: CharacterInput): Promise<Character> {
     const character = await this.get(user, id);
-    await this.checkInput(user, input);
+    if (!user.image_generation && input.appearance === "") {
+      input = { ...input, appearance: character.appearance };
+    }
+    await this.checkInput(user, input, character.appearance);
     const photo = input.photo ? await this.storePhoto(input.photo) : character.photo;
     await this.repo.updateOwned(user.id, id, profileOf(input, photo));
     if (photo !== character.photo) await this.storage.remove(`characters/${character.photo}`);
@@ -242,7 +248,8 @@ export class CharactersService {
     };
   }
 
-  private async checkInput(user: User, input: CharacterInput): Promise<void> {
+  /** Plan and list rules of the form; `storedAppearance` is the edited character's (kept without il). */
+  private async checkInput(user: User, input: CharacterInput, storedAppearance = ""): Promise<void> {
     assertAllowedContent("Character", input.name, input.description, input.greeting, input.appearance);
     if (!(await this.repo.findVoice(input.voice))) throw badRequest("voice: choose a voice from the list.");
     if (!(await this.repo.findLanguage(input.language)))
@@ -253,7 +260,7 @@ export class CharactersService {
         "plan:photo",
       );
     }
-    if (input.appearance && !user.image_generation) {
+    if (input.appearance && input.appearance !== storedAppearance && !user.image_generation) {
       throw forbidden(
         "Your plan does not include the appearance field. Upgrade to Premium Plus.",
         "plan:appearance",
