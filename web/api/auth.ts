@@ -53,6 +53,21 @@ export function youtubeCallback(code: string, state: string): Promise<LoginEnvel
   });
 }
 
+/**
+ * GET /auth/oauth/platforms (ours, issue 16): the OAuth sign-ins this server has configured,
+ * e.g. `["youtube"]`, empty in a default install. Throws `ApiError` when the answer is not ok.
+ */
+export async function oauthPlatforms(): Promise<string[]> {
+  const answer = ensureSuccess(
+    await apiRequest<Envelope<{ platforms?: unknown }>>("/auth/oauth/platforms", {
+      expireOn401: false,
+      maintenanceOn503: false,
+    }),
+  );
+  const platforms = answer.data?.platforms;
+  return Array.isArray(platforms) ? platforms.filter((p): p is string => typeof p === "string") : [];
+}
+
 /** The address that starts the YouTube sign-in; the server redirects to the provider. */
 export const YOUTUBE_SIGN_IN_URL = "/api/auth/oauth/youtube/start";
 

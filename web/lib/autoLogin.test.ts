@@ -53,9 +53,24 @@ describe("decideAutomaticLogin", () => {
       kind: "demo",
       id: "youtube",
     });
-    expect(decideAutomaticLogin("demo", none, `${CHROME} CompanionDevice/${DEVICE_ID}`)).toEqual({
+  });
+
+  it("runs device login on /login/<id> when the agent carries the marker (issue 16)", () => {
+    const device = { kind: "device", id: DEVICE_ID };
+    expect(decideAutomaticLogin("demo", none, `${CHROME} CompanionDevice/${DEVICE_ID}`)).toEqual(device);
+    expect(decideAutomaticLogin("app", none, `${CHROME} CompanionDevice/${DEVICE_ID}`)).toEqual(device);
+    expect(decideAutomaticLogin("app", none, `${CHROME} CompanionDevice/short`)).toEqual({
       kind: "demo",
-      id: "demo",
+      id: "app",
+    });
+  });
+
+  it("completes an OAuth return even inside an app wrapper", () => {
+    const search = new URLSearchParams({ code: "c0de", state: "st4te" });
+    expect(decideAutomaticLogin("youtube", search, `${CHROME} CompanionDevice/${DEVICE_ID}`)).toEqual({
+      kind: "youtube",
+      code: "c0de",
+      state: "st4te",
     });
   });
 });

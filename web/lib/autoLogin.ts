@@ -1,10 +1,12 @@
 /**
  * Which sign-in the login screen starts by itself (spec 2 "Login", spec 4):
  * - `/login/youtube?code=..&state=..`: the video platform's OAuth return → POST /youtube/callback;
- * - `/login/<id>` otherwise: demo login with that id;
- * - `/login` in an app wrapper whose user agent carries `CompanionDevice/<deviceId>`
- *   (deviceId = 20 or more of `A-Z a-z 0-9 _ -`): device login.
- * The route id wins over the device marker: a demo or OAuth link is an explicit choice.
+ * - `/login` or `/login/<id>` in an app wrapper whose user agent carries the device marker
+ *   `CompanionDevice/<deviceId>` (deviceId = 20 or more of `A-Z a-z 0-9 _ -`): device login with
+ *   that deviceId (issue 16: with a route id too, as spec 2 says "demo or device login"; the
+ *   secret is read from the agent, never from the address, so it stays out of history and logs);
+ * - `/login/<id>` otherwise: demo login with that id.
+ * Only the OAuth return wins over the marker: it completes a sign-in the person just started.
  */
 export type AutomaticLogin =
   | { kind: "youtube"; code: string; state: string }
@@ -27,12 +29,10 @@ export function decideAutomaticLogin(
   search: URLSearchParams,
   userAgent: string,
 ): AutomaticLogin | null {
-  if (routeId) {
-    const code = search.get("code");
-    const state = search.get("state");
-    if (routeId === "youtube" && code && state) return { kind: "youtube", code, state };
-    return { kind: "demo", id: routeId };
-  }
+  const code = search.get("code");
+  const state = search.get("state");
+  if (routeId === "youtube" && code && state) return { kind: "youtube", code, state };
   const deviceId = deviceIdFromUserAgent(userAgent);
-  return deviceId === null ? null : { kind: "device", id: deviceId };
+  if (deviceId !== null) return { kind: "device", id: deviceId };
+  return routeId ? { kind: "demo", id: routeId } : null;
 }

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { z } from "zod";
+import { ok } from "../../http/envelope";
 import { rateLimit } from "../../http/rate-limit";
 import { parseInput } from "../../http/validate";
 import { presentSignIn } from "../auth/auth.presenter";
@@ -34,6 +35,14 @@ function readCookie(header: string | undefined, name: string): string | undefine
 
 /** OAuth sign-in: start (redirect to the provider) and the spec's `POST /{video-platform}/callback`. */
 export function oauthRoutes(app: FastifyInstance, oauth: OAuthService): void {
+  /**
+   * Public (issue 16): which OAuth sign-ins this server offers, for the login screen's buttons.
+   * Answers `{success: 1, message, data: {platforms: string[]}}`; names only, no configuration.
+   */
+  app.get("/api/auth/oauth/platforms", { config: rateLimit(120, 60_000) }, async () =>
+    ok("Sign-in platforms.", { data: { platforms: oauth.configuredPlatforms() } }),
+  );
+
   app.get<{ Params: { platform: string } }>(
     "/api/auth/oauth/:platform/start",
     { config: rateLimit(30, 10 * 60_000) },

@@ -37,6 +37,16 @@ export class OAuthService {
   ) {}
 
   /**
+   * The platforms whose sign-in is configured on this server (issue 16: the login screen offers
+   * "Sign in with YouTube" only then), in a stable order, e.g. `["youtube"]`; empty by default.
+   */
+  configuredPlatforms(): string[] {
+    return Object.keys(this.clients)
+      .filter((platform) => this.clients[platform]?.configured)
+      .sort();
+  }
+
+  /**
    * Starts a sign-in: stores a single-use state with its PKCE verifier for 10 minutes, bound to
    * the browser by a fresh random `binding` (only its sha256 is stored) that the route puts in an
    * HttpOnly cookie (issue 13: login CSRF).

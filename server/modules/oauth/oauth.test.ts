@@ -64,6 +64,12 @@ describeEachDatabase("sign-in with YouTube (OAuth 2.0 code flow with state and P
     };
   };
 
+  it("tells the login screen that YouTube sign-in is configured (issue 16)", async () => {
+    const res = await call(t.app, "GET", "/api/auth/oauth/platforms");
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ success: 1, data: { platforms: ["youtube"] } });
+  });
+
   it("sends the browser to the provider with state and an S256 PKCE challenge", async () => {
     const { authorizeUrl } = await authorize();
     expect(authorizeUrl.searchParams.get("client_id")).toBe("companion-client");
@@ -125,5 +131,22 @@ describeEachDatabase("sign-in with YouTube (OAuth 2.0 code flow with state and P
     expect(
       (await call(t.app, "POST", "/api/vimeo/callback", { form: { code: "c", state: "s" } })).status,
     ).toBe(404);
+  });
+});
+
+describeEachDatabase("sign-in platforms in a default install (issue 16)", (dialect) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ dialect });
+  });
+  afterAll(async () => {
+    await t?.dispose();
+  });
+
+  it("offers no OAuth sign-in when none is configured, without a session", async () => {
+    const res = await call(t.app, "GET", "/api/auth/oauth/platforms");
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ success: 1, data: { platforms: [] } });
+    expect((await call(t.app, "GET", "/api/auth/oauth/youtube/start")).status).toBe(400);
   });
 });

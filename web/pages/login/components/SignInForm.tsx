@@ -2,6 +2,7 @@ import { type FormEvent, useState } from "react";
 import { YOUTUBE_SIGN_IN_URL } from "../../../api/auth";
 import { TextField } from "../../../components/TextField";
 import { useRequiredFields } from "../../../hooks/useRequiredFields";
+import { useOAuthPlatform } from "../hooks/useOAuthPlatform";
 
 interface SignInFormProps {
   busy: boolean;
@@ -11,11 +12,13 @@ interface SignInFormProps {
 
 /**
  * The 'Member Sign in' form (spec 2): email and password, both required (spec 5), Login, the
- * Forgot Password link and 'Sign in with YouTube' (a full navigation to the server's OAuth start).
+ * Forgot Password link and 'Sign in with YouTube' (a full navigation to the server's OAuth start),
+ * shown only when the server says YouTube sign-in is configured (issue 16).
  */
 export function SignInForm({ busy, onSubmit, onForgotPassword }: SignInFormProps) {
   const fields = useRequiredFields({ email: "", password: "" });
   const [submitted, setSubmitted] = useState(false);
+  const youtube = useOAuthPlatform("youtube");
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -25,7 +28,13 @@ export function SignInForm({ busy, onSubmit, onForgotPassword }: SignInFormProps
   };
 
   return (
-    <form className="form" onSubmit={submit} noValidate aria-label="Member Sign in">
+    <form
+      className="form"
+      onSubmit={submit}
+      noValidate
+      aria-label="Member Sign in"
+      data-sign-in-options={youtube.settled ? "ready" : "pending"}
+    >
       <h1 className="form__title">Member Sign in</h1>
       <TextField label="Email" type="email" autoComplete="email" autoFocus {...fields.bind("email")} />
       <TextField
@@ -40,16 +49,20 @@ export function SignInForm({ busy, onSubmit, onForgotPassword }: SignInFormProps
       <button type="button" className="link-button" onClick={onForgotPassword}>
         Forgot Password
       </button>
-      <div className="form__divider" aria-hidden="true">
-        <span>or</span>
-      </div>
-      {/* A full page load: the server redirects to the video platform's consent screen. */}
-      <a className="button button--youtube button--block" href={YOUTUBE_SIGN_IN_URL}>
-        <svg viewBox="0 0 24 24" width="20" height="20" fill="currentColor" aria-hidden="true">
-          <path d="M21.6 7.2a2.5 2.5 0 0 0-1.8-1.8C18.2 5 12 5 12 5s-6.2 0-7.8.4a2.5 2.5 0 0 0-1.8 1.8C2 8.8 2 12 2 12s0 3.2.4 4.8a2.5 2.5 0 0 0 1.8 1.8C5.8 19 12 19 12 19s6.2 0 7.8-.4a2.5 2.5 0 0 0 1.8-1.8c.4-1.6.4-4.8.4-4.8s0-3.2-.4-4.8zM10 15V9l5.2 3z" />
-        </svg>
-        Sign in with YouTube
-      </a>
+      {youtube.offered && (
+        <>
+          <div className="form__divider" aria-hidden="true">
+            <span>or</span>
+          </div>
+          {/* A full page load: the server redirects to the video platform's consent screen. */}
+          <a className="button button--youtube button--block" href={YOUTUBE_SIGN_IN_URL}>
+            <svg viewBox="0 0 24 24" width="20" height="20" fill="currentColor" aria-hidden="true">
+              <path d="M21.6 7.2a2.5 2.5 0 0 0-1.8-1.8C18.2 5 12 5 12 5s-6.2 0-7.8.4a2.5 2.5 0 0 0-1.8 1.8C2 8.8 2 12 2 12s0 3.2.4 4.8a2.5 2.5 0 0 0 1.8 1.8C5.8 19 12 19 12 19s6.2 0 7.8-.4a2.5 2.5 0 0 0 1.8-1.8c.4-1.6.4-4.8.4-4.8s0-3.2-.4-4.8zM10 15V9l5.2 3z" />
+            </svg>
+            Sign in with YouTube
+          </a>
+        </>
+      )}
       {submitted && (fields.invalid.email || fields.invalid.password) && (
         <p className="form__hint" role="alert">
           Please fill in the highlighted fields.
