@@ -24,6 +24,11 @@ export interface ImageDouble {
     height: number;
     seed: number | undefined;
   }>;
+  /**
+   * ComfyUI: the prompt ids taken off the server by the app, in order: removed from the queue
+   * (POST /queue `{delete: [id]}`) or stopped while running (POST /interrupt `{prompt_id}`).
+   */
+  cancelled: string[];
   /** Answers are held until this is called (set `hold: true`); requests wait meanwhile. */
   release(): void;
   /** Resolves when the double has received its `n`th drawing request. */
@@ -56,7 +61,10 @@ export async function makeImage(
  *   `answer: "url"`, the file then served at /files/…);
  * - `automatic1111`: POST /sdapi/v1/txt2img → `{images: [base64 PNG], parameters, info}`;
  * - `comfyui`: POST /prompt → `{prompt_id}`; GET /history/{id} → `{}` for the first two looks,
- *   then the outputs; GET /view?filename=… → the PNG.
+ *   then the outputs; GET /view?filename=… → the PNG. Like ComfyUI it runs one prompt at a time:
+ *   GET /queue → `{queue_running, queue_pending}` (items `[number, prompt_id, …]`); POST /queue
+ *   `{delete: [ids]}` drops pending ones; POST /interrupt (optionally `{prompt_id}`) stops the
+ *   running one, whose history then says `status_str: "error"`; both land in `cancelled`.
  * `fail: true` answers 500 to drawing requests; `hold: true` holds answers until `release()`.
  */
 export async function startImageDouble(
@@ -66,7 +74,17 @@ export async function startImageDouble(
   const requests: RecordedImageRequest[] = [];
   const drawn: ImageDouble["drawn"] = [];
   const files = new Map<string, Buffer>();
-  const comfy = new Map<string, { looks: number; file: string }>();
+  const comfy = new Map<
+    string,
+    { looks: number; file: string; number: number; state: "pending" | "running" | "done" | "cancelled" }
+  >();
+  const cancelled: string[] = [];
+  /** ComfyUI runs one prompt at a time: the oldest pending one starts when none runs. */
+  const startNext = () => {
+    if ([...comfy.values()].some((item) => item.state === "running")) return;
+    const next = [...comfy.values()].find((item) => item.state === "pending");
+    if (next) next.state = "running";
+  };
   let release: () => void = () => {};
   const gate = options.hold ? new Promise<void>((resolve) => (release = resolve)) : Promise.resolve();
   const waiters: Array<{ n: number; resolve: () => void }> = [];
@@ -85,7 +103,7 @@ export async function startImageDouble(
       const url = new URL(req.url ?? "/", "http://double");
       const body = raw ? (JSON.parse(raw) as Record<string, unknown>) : null;
       requests.push({ method: req.method ?? "GET", path: url.pathname + url.search, body });
-      void handle(url, body, res).catch((error: unknown) => {
+      void handle(req.method ?? "GET", url, body, res).catch((error: unknown) => {
         res.writeHead(500, { "content-type": "application/json" });
         res.end(JSON.stringify({ error: String(error) }));
       });
@@ -97,7 +115,12 @@ export async function startImageDouble(
     res.end(JSON.stringify(value));
   };
 
-  async function handle(url: URL, body: Record<string, unknown> | null, res: http.ServerResponse) {
+  async function handle(
+    method: string,
+    url: URL,
+    body: Record<string, unknown> | null,
+    res: http.ServerResponse,
+  ) {
     const path = url.pathname;
     if (path.startsWith("/files/") || path === "/view") {
       const name = path === "/view" ? (url.searchParams.get("filename") ?? "") : path.slice("/files/".length);
@@ -157,16 +180,58 @@ export async function startImageDouble(
       if (options.fail) return sendJson(res, 400, { error: { message: "invalid prompt" }, node_errors: {} });
       const id = `prompt-${drawn.length}`;
       const file = `companion_${drawn.length}.png`;
-      comfy.set(id, { looks: 0, file });
+      const item = { looks: 0, file, number: drawn.length, state: "pending" as const };
+      comfy.set(id, item);
+      startNext();
       void gate.then(async () => {
+        const current = comfy.get(id);
+        if (current?.state === "cancelled") return;
         files.set(file, await makeImage(width, height, "png", Number(sampler.seed ?? 0)));
+        if (current) current.state = "done";
+        startNext();
       });
       return sendJson(res, 200, { prompt_id: id, number: drawn.length, node_errors: {} });
+    }
+    if (wire === "comfyui" && path === "/queue") {
+      if (method === "POST") {
+        const ids = Array.isArray(body?.delete) ? body.delete : [];
+        for (const id of ids.map(String)) {
+          const item = comfy.get(id);
+          if (item?.state !== "pending") continue;
+          item.state = "cancelled";
+          cancelled.push(id);
+        }
+        return sendJson(res, 200, {});
+      }
+      const listed = (state: "pending" | "running") =>
+        [...comfy.entries()]
+          .filter(([, item]) => item.state === state)
+          .map(([id, item]) => [item.number, id, {}, {}, ["9"]]);
+      return sendJson(res, 200, { queue_running: listed("running"), queue_pending: listed("pending") });
+    }
+    if (wire === "comfyui" && path === "/interrupt" && method === "POST") {
+      const wanted = typeof body?.prompt_id === "string" ? body.prompt_id : undefined;
+      const running = [...comfy.entries()].find(([, item]) => item.state === "running");
+      if (running && (wanted === undefined || wanted === running[0])) {
+        running[1].state = "cancelled";
+        cancelled.push(running[0]);
+        startNext();
+      }
+      return sendJson(res, 200, {});
     }
     if (wire === "comfyui" && path.startsWith("/history/")) {
       const id = decodeURIComponent(path.slice("/history/".length));
       const item = comfy.get(id);
       if (!item) return sendJson(res, 200, {});
+      if (item.state === "cancelled") {
+        return sendJson(res, 200, {
+          [id]: {
+            prompt: [],
+            outputs: {},
+            status: { status_str: "error", completed: false, messages: [["execution_interrupted", {}]] },
+          },
+        });
+      }
       item.looks += 1;
       if (item.looks < 3 || !files.has(item.file)) return sendJson(res, 200, {});
       return sendJson(res, 200, {
@@ -187,6 +252,7 @@ export async function startImageDouble(
     baseUrl: wire === "openai" ? `${origin}/v1` : origin,
     requests,
     drawn,
+    cancelled,
     release: () => release(),
     received: (n = 1) =>
       drawn.length >= n ? Promise.resolve() : new Promise<void>((resolve) => waiters.push({ n, resolve })),

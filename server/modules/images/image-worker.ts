@@ -48,7 +48,7 @@ async function toJpeg(bytes: Buffer): Promise<Buffer> {
  * the concurrency; each try is ended by the timeout. Done: the picture is stored as
  * `content/{chat_key}/{uuid}.jpg`, the entry gets `reply_image` and loading 0. Failed (provider
  * error, timeout on the last try): loading 0, the reply says so, and the quota message is given back
- * to the period it was charged to.
+ * to the period it was charged to; so is the message of a job whose entry New Chat deleted.
  * `stop()` puts the jobs it was running back in the queue for the next start.
  */
 export class ImageWorker {
@@ -152,6 +152,11 @@ export class ImageWorker {
     });
     aborted.catch(() => {});
     try {
+      // New Chat may have deleted the entry while the job waited: nothing to draw it for.
+      if (!(await this.repo.entry(job.entry_id))) {
+        await this.dropOrphan(job);
+        return;
+      }
       const image = await Promise.race([
         this.provider.generate({
           prompt: job.prompt,
@@ -170,7 +175,7 @@ export class ImageWorker {
       if (!entry) {
         // The chat was cleared meanwhile: nothing to show the picture in.
         await this.storage.remove(`${job.chat_key}/${file}`);
-        await this.repo.finish(job.id, "failed", "the history entry was deleted", this.now());
+        await this.dropOrphan(job);
         return;
       }
       const reply = entry.reply_message === IMAGE_PENDING_TEXT ? "" : entry.reply_message;
@@ -196,6 +201,21 @@ export class ImageWorker {
     }
   }
 
+  /**
+   * Ends a job whose history entry New Chat deleted (issue 16): failed, and its message given
+   * back to the period it was charged to, since the user never gets the picture.
+   */
+  private async dropOrphan(job: ImageJob): Promise<void> {
+    await this.repo.finish(job.id, "failed", "the history entry was deleted", this.now());
+    await this.refund(job);
+  }
+
+  /** Gives the job's message back to the period it was charged to (issue 13), read from the job. */
+  private async refund(job: ImageJob): Promise<void> {
+    const charge = decodeReservation(job.quota_bucket);
+    if (charge) await this.quota.refund(job.user_id, charge);
+  }
+
   private async fail(job: ImageJob, reason: string): Promise<void> {
     const entry = await this.repo.entry(job.entry_id);
     if (entry) {
@@ -211,8 +231,6 @@ export class ImageWorker {
       });
     }
     await this.repo.finish(job.id, "failed", reason, this.now());
-    // Back to the period it was charged to (issue 13), read from the job.
-    const charge = decodeReservation(job.quota_bucket);
-    if (charge) await this.quota.refund(job.user_id, charge);
+    await this.refund(job);
   }
 }

@@ -247,6 +247,72 @@ describeEachDatabase("images API", (dialect) => {
     expect(String(out.headers["set-cookie"])).toContain("chat_content=; Path=/content/");
   }, 60_000);
 
+  it("two accounts in two tabs of one browser each see their own pictures (issue 16)", async () => {
+    const { app } = await imageApp(dialect);
+    const alice = await member(app);
+    const bob = await member(app);
+    for (const who of [alice, bob]) await requestPhoto(app, who.token, who.characterId);
+    await app.images.idle();
+    const pictureOf = async (who: typeof alice) =>
+      `/content/${who.characterId}/${
+        (await history(app, who.token, who.characterId)).find((e) => e.chatHistoryReplyImage)!
+          .chatHistoryReplyImage
+      }`;
+    const urls = { alice: await pictureOf(alice), bob: await pictureOf(bob) };
+
+    /**
+     * One browser's cookie jar: a Set-Cookie replaces the cookie of that name and path (Max-Age=0
+     * removes it), and a request carries the cookies whose path prefixes its URL.
+     */
+    const jar = new Map<string, { path: string; pair: string }>();
+    const cookieHeader = (url: string) =>
+      [...jar.values()]
+        .filter((cookie) => url.startsWith(cookie.path))
+        .map((cookie) => cookie.pair)
+        .join("; ");
+    const store = (header: string | string[] | undefined) => {
+      for (const line of Array.isArray(header) ? header : header ? [header] : []) {
+        const [pair, ...attributes] = line.split(";").map((part) => part.trim());
+        const name = pair!.slice(0, pair!.indexOf("="));
+        const path = attributes.find((a) => a.toLowerCase().startsWith("path="))?.slice(5) ?? "/";
+        if (/max-age=0/i.test(line)) jar.delete(`${name} ${path}`);
+        else jar.set(`${name} ${path}`, { path, pair: pair! });
+      }
+    };
+    const apiCall = async (token: string) => {
+      const url = "/api/chat/capabilities";
+      const answer = await app.app.inject({
+        url,
+        headers: { authorization: `Bearer ${token}`, cookie: cookieHeader(url) },
+      });
+      store(answer.headers["set-cookie"]);
+    };
+    const status = async (url: string) =>
+      (await app.app.inject({ url, headers: { cookie: cookieHeader(url) } })).statusCode;
+
+    await apiCall(alice.token); // tab 1
+    await apiCall(bob.token); // tab 2, the same browser
+    await apiCall(alice.token); // tab 1 again, then tab 2's <img> tags load
+    await apiCall(bob.token);
+    expect(await status(urls.alice)).toBe(200);
+    expect(await status(urls.bob)).toBe(200);
+
+    // Bob signs out in tab 2: his pictures close to this browser, Alice's stay open.
+    const out = await app.app.inject({
+      method: "POST",
+      url: "/api/auth/logout",
+      headers: {
+        authorization: `Bearer ${bob.token}`,
+        "content-type": "application/x-www-form-urlencoded",
+        cookie: cookieHeader("/api/auth/logout"),
+      },
+      payload: `token=${bob.token}`,
+    });
+    store(out.headers["set-cookie"]);
+    expect(await status(urls.alice)).toBe(200);
+    expect(await status(urls.bob)).toBe(404);
+  }, 60_000);
+
   it("each picture counts as one message of the quota; at the limit the answer names /pricing", async () => {
     const { app } = await imageApp(dialect);
     const user = await member(app);
@@ -296,6 +362,90 @@ describeEachDatabase("images API", (dialect) => {
     );
     expect(await chatCount(app, user.userId)).toBe(1);
   }, 30_000);
+
+  it("a picture whose entry New Chat deleted gives its message back (issue 16)", async () => {
+    const { app, double } = await imageApp(dialect, { double: { hold: true } });
+    const user = await member(app);
+    expect((await requestPhoto(app, user.token, user.characterId)).body.success).toBe(1);
+    expect(await chatCount(app, user.userId)).toBe(1);
+    await double!.received(1);
+    const cleared = await call(app.app, "GET", `/api/chat/new?id=${user.characterId}`, { token: user.token });
+    expect(cleared.body.success).toBe(1);
+    double!.release();
+    await app.images.idle();
+    const job = await app.db.db.selectFrom("image_jobs").selectAll().executeTakeFirstOrThrow();
+    expect(job).toMatchObject({ status: "failed", error: "the history entry was deleted" });
+    expect(await chatCount(app, user.userId)).toBe(0);
+    expect(await app.storage.list(user.characterId)).toEqual([]);
+
+    // A job still queued when its entry goes is not drawn at all, and is given back too.
+    await app.images.stop();
+    expect((await requestPhoto(app, user.token, user.characterId)).body.success).toBe(1);
+    expect(await chatCount(app, user.userId)).toBe(1);
+    await call(app.app, "GET", `/api/chat/new?id=${user.characterId}`, { token: user.token });
+    const { ImageWorker } = await import("./image-worker");
+    const { ImagesRepo } = await import("./images.repo");
+    const { QuotaRepo } = await import("../quota/quota.repo");
+    const { QuotaService } = await import("../quota/quota.service");
+    let drawn = 0;
+    const worker = new ImageWorker(
+      new ImagesRepo(app.db.db),
+      new QuotaService(new QuotaRepo(app.db.db)),
+      {
+        name: "x",
+        status: () => ({ ready: true, message: "" }),
+        generate: async () => {
+          drawn += 1;
+          return { bytes: await makeImage(64, 64, "png") };
+        },
+      },
+      app.storage,
+      { concurrency: 1, timeoutMs: 10_000, log: () => {} },
+    );
+    worker.start();
+    await worker.idle();
+    await worker.stop();
+    expect(drawn).toBe(0);
+    expect(await chatCount(app, user.userId)).toBe(0);
+  }, 30_000);
+
+  it("ComfyUI prompts of timed-out jobs are taken off the ComfyUI server (issue 16)", async () => {
+    const double = await startImageDouble("comfyui", { hold: true });
+    cleanups.push(() => double.close());
+    const app = await createTestApp({
+      dialect,
+      llm: new ScriptedLlm(),
+      env: {
+        IMAGE_PROVIDER: "comfyui",
+        IMAGE_BASE_URL: double.baseUrl,
+        COMFYUI_POLL_MS: "20",
+        IMAGE_CONCURRENCY: "2",
+        IMAGE_TIMEOUT_MS: "2000",
+        IMAGE_PORTRAIT_SIZE: "256x384",
+      },
+    });
+    cleanups.push(() => app.dispose());
+    const user = await member(app);
+    // ComfyUI runs one prompt at a time: the first runs, the second waits in its queue.
+    expect((await requestPhoto(app, user.token, user.characterId)).body.success).toBe(1);
+    expect((await requestPhoto(app, user.token, user.characterId)).body.success).toBe(1);
+    await double.received(2);
+    await app.images.idle();
+    await expect
+      .poll(() => [...double.cancelled].sort(), { timeout: 15_000 })
+      .toEqual(["prompt-1", "prompt-2"]);
+    const posted = (path: string) => double.requests.filter((r) => r.method === "POST" && r.path === path);
+    // Each job names its own prompt: a waiting one is deleted from the queue, a running one is
+    // interrupted by id (which one runs when the second times out depends on timing).
+    expect(posted("/queue").map((r) => r.body)).toEqual(
+      expect.arrayContaining([{ delete: ["prompt-1"] }, { delete: ["prompt-2"] }]),
+    );
+    expect(posted("/interrupt").map((r) => r.body)).toContainEqual({ prompt_id: "prompt-1" });
+    for (const interrupt of posted("/interrupt")) expect(interrupt.body).toHaveProperty("prompt_id");
+    const jobs = await app.db.db.selectFrom("image_jobs").select("status").execute();
+    expect(jobs.map((j) => j.status)).toEqual(["failed", "failed"]);
+    expect(await chatCount(app, user.userId)).toBe(0);
+  }, 60_000);
 
   it("content rules apply to picture prompts; explicit pictures only on uncensored plans", async () => {
     const { app, double } = await imageApp(dialect);

@@ -98,7 +98,9 @@ interface HistoryItem {
 /**
  * ComfyUI: the workflow (COMFYUI_WORKFLOW_PATH, or the built-in SD 1.5 one) with prompt, seed and
  * size filled in is queued with POST `/prompt`; `/history/{prompt_id}` is polled until the
- * prompt has an output image (or an error status); the image is read with GET `/view`.
+ * prompt has an output image (or an error status); the image is read with GET `/view`. When the
+ * request's signal aborts (the job's timeout, a shutdown) after the prompt was queued, the prompt
+ * is cancelled on the server (`cancel`).
  */
 export class ComfyUiProvider implements ImageProvider {
   readonly name = "comfyui";
@@ -147,11 +149,48 @@ export class ComfyUiProvider implements ImageProvider {
     if (!promptId) {
       throw new ImageProviderError(`/prompt answered no prompt_id ${JSON.stringify(nodeErrors ?? {})}`);
     }
+    try {
+      return await this.waitForImage(promptId, request.signal);
+    } catch (error) {
+      // A job's timeout or shutdown: take the prompt off the server too (issue 16), so the GPU
+      // is not kept busy drawing a picture nobody will see.
+      if (request.signal?.aborted) await this.cancel(promptId).catch(() => {});
+      throw error;
+    }
+  }
+
+  /**
+   * Takes `promptId` off the ComfyUI server: POST /queue `{delete: [id]}` removes it while it
+   * waits; when GET /queue lists it as running, POST /interrupt `{prompt_id}` stops it (the id
+   * is checked first because a ComfyUI older than the `prompt_id` field interrupts whatever runs,
+   * which could be another user's picture). Each call is bounded by 5 s.
+   * @throws ProviderHttpError when the server cannot be reached or refuses.
+   */
+  async cancel(promptId: string): Promise<void> {
+    const headers = bearer(this.options.apiKey);
+    const timeoutMs = 5000;
+    await postJson(joinUrl(this.options.baseUrl, "queue"), { delete: [promptId] }, { headers, timeoutMs });
+    const queue = (await (
+      await fetchOk(joinUrl(this.options.baseUrl, "queue"), { headers, timeoutMs })
+    ).json()) as { queue_running?: unknown[] };
+    const running = (queue.queue_running ?? []).some((item) => Array.isArray(item) && item[1] === promptId);
+    if (running) {
+      await postJson(
+        joinUrl(this.options.baseUrl, "interrupt"),
+        { prompt_id: promptId },
+        { headers, timeoutMs },
+      );
+    }
+  }
+
+  /** Polls /history until the prompt has an image, then reads it with /view. */
+  private async waitForImage(promptId: string, signal: AbortSignal | undefined): Promise<GeneratedImage> {
+    const headers = bearer(this.options.apiKey);
     const pollMs = this.options.pollMs ?? 1000;
     for (;;) {
       const history = await fetchOk(
         joinUrl(this.options.baseUrl, `history/${encodeURIComponent(promptId)}`),
-        { headers, signal: request.signal },
+        { headers, signal },
       );
       const item = ((await history.json()) as Record<string, HistoryItem>)[promptId];
       if (item) {
@@ -169,14 +208,14 @@ export class ComfyUiProvider implements ImageProvider {
           });
           const file = await fetchOk(joinUrl(this.options.baseUrl, `view?${query.toString()}`), {
             headers,
-            signal: request.signal,
+            signal,
           });
           return { bytes: Buffer.from(await file.arrayBuffer()) };
         }
         if (item.status?.completed)
           throw new ImageProviderError("ComfyUI finished the prompt without an image");
       }
-      await sleep(pollMs, request.signal);
+      await sleep(pollMs, signal);
     }
   }
 }
