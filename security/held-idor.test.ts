@@ -43,6 +43,7 @@ const TAKES_NO_OWNED_ID = new Set([
   "POST /api/payment/checkout",
   "POST /api/payment/addon",
   "POST /api/payment/portal",
+  "GET /api/payment/options",
   "POST /api/auth/devices",
   "GET /api/auth/devices",
 ]);

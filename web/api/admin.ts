@@ -135,6 +135,16 @@ export function updateAdminPlan(id: string, plan: PlanEdit): Promise<Envelope> {
   return post(`/plans/${encodeURIComponent(id)}`, form({ ...plan }));
 }
 
+/**
+ * POST /admin/plans/:id/image (issue 16), multipart field `image`: the plan's picture on the
+ * pricing page (JPEG or PNG; the server re-encodes it). Throws `ApiError` on a refusal.
+ */
+export function uploadAdminPlanImage(id: string, image: File): Promise<Envelope> {
+  const body = new FormData();
+  body.set("image", image, image.name);
+  return post(`/plans/${encodeURIComponent(id)}/image`, body);
+}
+
 export const listAdminPresets = () => getList<AdminPreset>("/presets");
 
 /** What the preset form sends: a preset's fields, no id for a new one, `photo` only when one was chosen. */

@@ -34,3 +34,24 @@ export async function startAddOnCheckout(): Promise<string> {
 export async function openBillingPortal(): Promise<string> {
   return urlOf(await apiRequest<UrlEnvelope>("/payment/portal", { method: "POST" }));
 }
+
+/** GET /payment/options (issue 16): what the signed-in user can buy or manage here; flags 0 or 1. */
+export interface PaymentOptions {
+  /** Online payments are configured on this server. */
+  payments: 0 | 1;
+  /** The add-on can be bought now (a monthly plan at its limit, spec 9). */
+  addOn: 0 | 1;
+  /** The subscription can be managed online (the user paid online before). */
+  manage: 0 | 1;
+  /** The plan counts messages per month. */
+  monthly: 0 | 1;
+  /** This period's messages are used up. */
+  atLimit: 0 | 1;
+}
+
+/** GET /payment/options. @throws ApiError when the answer is not a success. */
+export async function getPaymentOptions(): Promise<PaymentOptions> {
+  const answer = ensureSuccess(await apiRequest<Envelope<PaymentOptions>>("/payment/options"));
+  if (answer.data === undefined) throw new Error("The payment options are missing from the answer.");
+  return answer.data;
+}

@@ -18,6 +18,9 @@ export const SIGNED_IN_MENU: MenuItem[] = [
   { label: "LOGOUT", to: "/logout" },
 ];
 
+/** Ours (issue 16): the entry an admin gets in the signed-in menu, before LOGOUT. */
+export const ADMIN_MENU_ITEM: MenuItem = { label: "ADMIN", to: "/admin" };
+
 /** spec 2 "Shared public layout": the public menu's entries. */
 export const PUBLIC_MENU: MenuItem[] = [
   { label: "HOME", to: "/" },

@@ -16,6 +16,7 @@ import {
   IdParams,
   LimitsBody,
   PlanBody,
+  PlanImageBody,
   PresetBody,
   SearchQuery,
   UserPlanBody,
@@ -82,6 +83,14 @@ export async function adminRoutes(
           uncensored: body.uncensored,
         });
         return ok("Plan saved.", { data: presentPlan({ ...plan, user_count: 0 }) });
+      });
+
+      // issue 16: the plan's picture on the pricing page (multipart field `image`, JPEG or PNG).
+      post("/plans/:id/image", async (request) => {
+        const planId = id(request);
+        const { image } = parseInput(PlanImageBody, request.body);
+        const plan = await admin.setPlanImage(currentUser(request), planId, image!);
+        return ok("Plan picture saved.", { data: presentPlan({ ...plan, user_count: 0 }) });
       });
 
       get("/presets", async () => ok("Presets.", { data: (await admin.presetsList()).map(presentPreset) }));

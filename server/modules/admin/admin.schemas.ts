@@ -43,6 +43,10 @@ export const PresetBody = z.object({
   appearance: text(APPEARANCE_MAX_LENGTH).optional(),
   photo: optionalUpload,
 });
+/** A plan's picture (issue 16): a JPEG or PNG upload, re-encoded; the size is bounded by the multipart limit. */
+export const PlanImageBody = z.object({
+  image: optionalUpload.refine((bytes) => bytes !== undefined, "is required"),
+});
 export const SearchQuery = z.object({ q: z.string().max(200).default("") });
 export const UserPlanBody = z.object({ plan: z.uuid("must be a plan id") });
 export const LimitsBody = z.object({

@@ -129,6 +129,26 @@ export class AdminService {
     return updated;
   }
 
+  /**
+   * Replaces a plan's picture (issue 16; spec 3: plan images live under /content/pricing/). The
+   * upload is checked and re-encoded as JPEG by `normalisePicture` (JPEG or PNG only, bounded
+   * pixels; its size is bounded by the multipart limit); the old file is removed.
+   * @returns the updated plan. @throws AppError 404 for an unknown plan, 400 for a bad picture.
+   */
+  async setPlanImage(admin: User, id: string, image: Buffer) {
+    const plan = await this.plans.findById(id);
+    if (!plan) throw notFound("This plan does not exist.");
+    const jpeg = await normalisePicture(image);
+    const name = `${randomUUID()}.jpg`;
+    await this.storage.put(`pricing/${name}`, jpeg);
+    await this.repo.updatePlan(id, { image: name });
+    if (plan.image && plan.image !== name) await this.storage.remove(`pricing/${plan.image}`);
+    await this.audit(admin, "plan.image", id, { image: name });
+    const updated = await this.plans.findById(id);
+    if (!updated) throw notFound("This plan does not exist.");
+    return updated;
+  }
+
   presetsList() {
     return this.repo.presets();
   }

@@ -180,6 +180,57 @@ describeEachDatabase("admin console API", (dialect) => {
     expect(actions.slice(0, 2)).toEqual(["preset.update", "preset.create"]);
   });
 
+  it("uploads a plan's picture (issue 16): admins only, JPEG or PNG only, re-encoded and shown on the pricing page", async () => {
+    const png = await sharp({ create: { width: 64, height: 40, channels: 3, background: "#3a7" } })
+      .png()
+      .toBuffer();
+    const file = { image: { bytes: png, filename: "plan.png", type: "image/png" } };
+    const url = `/api/admin/plans/${plans.Premium}/image`;
+    // Attack: a member and a guest get 403, no session 401; nothing is stored or audited.
+    const before = await t.db.db
+      .selectFrom("plans")
+      .select("image")
+      .where("id", "=", plans.Premium!)
+      .executeTakeFirstOrThrow();
+    for (const token of [member.token, (await demoLogin(t.app)).token]) {
+      const refused = await callMultipart(t.app, url, { token, files: file });
+      expect(refused.status).toBe(403);
+      expect(refused.body).toMatchObject({ success: 0, code: "not_admin" });
+    }
+    expect((await callMultipart(t.app, url, { files: file })).status).toBe(401);
+    const unchanged = await t.db.db
+      .selectFrom("plans")
+      .select("image")
+      .where("id", "=", plans.Premium!)
+      .executeTakeFirstOrThrow();
+    expect(unchanged.image).toBe(before.image);
+
+    const saved = await callMultipart(t.app, url, { token: admin.token, files: file });
+    expect(saved.body).toMatchObject({
+      success: 1,
+      data: { image: expect.stringMatching(/^[0-9a-f-]{36}\.jpg$/) },
+    });
+    const image = (saved.body.data as { image: string }).image;
+    const served = await t.app.inject({ method: "GET", url: `/content/pricing/${image}` });
+    expect(served.statusCode).toBe(200);
+    expect(served.headers["content-type"]).toBe("image/jpeg");
+    const pricing = (await call(t.app, "GET", "/api/payment/pricing")).body.data as Array<{
+      pricingPlanName: string;
+      pricingImage: string;
+    }>;
+    expect(pricing.find((p) => p.pricingPlanName === "Premium")?.pricingImage).toBe(image);
+    expect((await audit())[0]).toMatchObject({ action: "plan.image", target: plans.Premium });
+
+    // Not a picture, no file, an unknown plan.
+    const text = {
+      image: { bytes: Buffer.from("<svg onload=alert(1)>"), filename: "x.png", type: "image/png" },
+    };
+    expect((await callMultipart(t.app, url, { token: admin.token, files: text })).status).toBe(400);
+    expect((await callMultipart(t.app, url, { token: admin.token, fields: { name: "x" } })).status).toBe(400);
+    const unknown = `/api/admin/plans/00000000-0000-4000-8000-000000000000/image`;
+    expect((await callMultipart(t.app, unknown, { token: admin.token, files: file })).status).toBe(404);
+  });
+
   it("finds users, changes the plan, limits, resets the count and blocks", async () => {
     const found = await call(t.app, "GET", "/api/admin/users?q=MEMBER@", { token: admin.token });
     const users = found.body.data as Array<{ id: string; email: string; planName: string }>;

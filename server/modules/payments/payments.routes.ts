@@ -28,7 +28,8 @@ export function presentPricingPlan({ plan, checkout, current }: PricedPlan) {
 }
 
 /**
- * spec 7 `GET /payment/pricing`, and ours (issue 9): checkout, add-on, portal and the provider's
+ * spec 7 `GET /payment/pricing`, and ours (issue 9): checkout, add-on, portal, the user's payment
+ * options (issue 16) and the provider's
  * webhook. The webhook reads its body raw (the signature covers the exact bytes), in its own
  * plugin scope so the other routes keep their parsers.
  */
@@ -47,6 +48,20 @@ export async function paymentsRoutes(
   });
 
   await signedIn(app, auth, (scope) => {
+    /** issue 16: what the user can buy or manage here, so the SPA offers no button that fails. */
+    scope.get("/api/payment/options", async (request) => {
+      const options = payments.paymentOptions(currentUser(request));
+      return ok("Payment options.", {
+        data: {
+          payments: options.payments ? 1 : 0,
+          addOn: options.addOn ? 1 : 0,
+          manage: options.manage ? 1 : 0,
+          monthly: options.monthly ? 1 : 0,
+          atLimit: options.atLimit ? 1 : 0,
+        },
+      });
+    });
+
     scope.post("/api/payment/checkout", async (request) => {
       const body = parseInput(CheckoutBody, request.body);
       const url = await payments.checkout(currentUser(request), body.plan);

@@ -26,6 +26,25 @@ export interface WebhookResult {
   outcome: string;
 }
 
+/**
+ * What the signed-in user can buy or manage here (issue 16: no Buy or Manage button that fails).
+ */
+export interface PaymentOptions {
+  /** Online payments are configured (a Stripe key). */
+  payments: boolean;
+  /**
+   * The add-on can be bought: payments on, a member (not a guest), a monthly plan (spec 9: the
+   * add-on is for the monthly limit; the SPA offers it up front once `atLimit`).
+   */
+  addOn: boolean;
+  /** The Customer Portal can open: payments on and the user has paid online before. */
+  manage: boolean;
+  /** The user's plan counts messages per month (the add-on exists only for those, spec 9). */
+  monthly: boolean;
+  /** This period's messages are all used (plan count at or over the plan's limit). */
+  atLimit: boolean;
+}
+
 /** A plan as the pricing page and the checkout see it. */
 export interface PricedPlan {
   plan: Plan;
@@ -66,6 +85,25 @@ export class PaymentsService {
       checkout: this.provider.enabled && plan.stripe_price_id !== "",
       current: user?.plan_id === plan.id,
     }));
+  }
+
+  /**
+   * What `user` can buy or manage now (issue 16; spec 9: the add-on when the monthly limit is
+   * reached, so the add-on needs a monthly plan). The count is this period's (a count of an earlier month reads as 0).
+   */
+  paymentOptions(user: User): PaymentOptions {
+    const monthly = user.quota_period === "month";
+    const period = new Date(this.now()).toISOString().slice(0, monthly ? 7 : 10);
+    const count = user.chat_period === period ? user.chat_count : 0;
+    const atLimit = count >= user.chat_limit;
+    const payments = this.provider.enabled;
+    return {
+      payments,
+      addOn: payments && !user.is_demo && monthly,
+      manage: payments && user.stripe_customer_id !== "",
+      monthly,
+      atLimit,
+    };
   }
 
   private requireEnabled(): void {

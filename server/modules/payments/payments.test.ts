@@ -391,6 +391,35 @@ describeEachDatabase("plans and payments through Stripe", (dialect) => {
     expect((await userRow(m.userId)).extra_messages).toBe(200);
   });
 
+  it("options (issue 16): the add-on only on a monthly plan, its limit reported; Manage only after paying online", async () => {
+    const m = await member();
+    const options = async () => (await call(t.app, "GET", "/api/payment/options", { token: m.token })).body;
+    // Free counts per day: payments on, no add-on (spec 9: the add-on is for the monthly limit).
+    expect(await options()).toMatchObject({
+      success: 1,
+      data: { payments: 1, addOn: 0, manage: 0, monthly: 0 },
+    });
+    const month = new Date().toISOString().slice(0, 7);
+    await t.db.db
+      .updateTable("users")
+      .set({ quota_period: "month", chat_limit: 5, chat_count: 4, chat_period: month })
+      .where("id", "=", m.userId)
+      .execute();
+    expect((await options()).data).toMatchObject({ addOn: 1, monthly: 1, atLimit: 0 });
+    await t.db.db.updateTable("users").set({ chat_count: 5 }).where("id", "=", m.userId).execute();
+    expect((await options()).data).toMatchObject({ addOn: 1, monthly: 1, atLimit: 1 });
+    // A count of an earlier month is not this month's.
+    await t.db.db.updateTable("users").set({ chat_period: "2000-01" }).where("id", "=", m.userId).execute();
+    expect((await options()).data).toMatchObject({ addOn: 1, atLimit: 0 });
+    await t.db.db
+      .updateTable("users")
+      .set({ stripe_customer_id: "cus_options" })
+      .where("id", "=", m.userId)
+      .execute();
+    expect((await options()).data).toMatchObject({ manage: 1 });
+    expect((await call(t.app, "GET", "/api/payment/options")).status).toBe(401);
+  });
+
   it("forged, replayed and duplicated webhooks are refused or applied once", async () => {
     const m = await member();
     const object = checkoutCompleted(m.userId, "Premium Plus", { customer: "cus_f", subscription: "sub_f" });
@@ -511,6 +540,24 @@ describe("payments off (no STRIPE_SECRET_KEY)", () => {
     }
     const plans = (await call(t.app, "GET", "/api/payment/pricing")).body.data as PricingRow[];
     expect(plans.every((p) => p.pricingCheckout === 0)).toBe(true);
+    // issue 16: the SPA learns that nothing can be bought or managed here.
+    await t.db.db
+      .updateTable("users")
+      .set({
+        quota_period: "month",
+        chat_limit: 1,
+        chat_count: 1,
+        chat_period: new Date().toISOString().slice(0, 7),
+      })
+      .where("id", "=", user.id)
+      .execute();
+    expect((await call(t.app, "GET", "/api/payment/options", { token })).body.data).toEqual({
+      payments: 0,
+      addOn: 0,
+      manage: 0,
+      monthly: 1,
+      atLimit: 1,
+    });
     const hook = await t.app.inject({ method: "POST", url: "/api/payment/webhook", payload: "{}" });
     expect(hook.statusCode).toBe(400);
   });

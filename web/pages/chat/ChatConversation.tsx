@@ -44,7 +44,15 @@ export function ChatConversation({ userId, info, chatId, isGroup }: ChatConversa
   // so does a reply followed while it is written (issue 15).
   const live = useLiveChat();
   const history = useChatHistory(userId, chatId, live);
-  const capabilities = useChatCapabilities().data;
+  const capabilityQuery = useChatCapabilities();
+  const capabilities = capabilityQuery.data;
+  // issue 16: why the chat cannot answer now, said in a visible banner (not a greyed box's tooltip).
+  const chatOffReason =
+    capabilities !== undefined && !capabilities.chat.enabled
+      ? capabilities.chat.reason || chatTexts.chatOff
+      : capabilities === undefined && capabilityQuery.isError
+        ? chatTexts.serverUnreachable
+        : "";
   const characters = useChatCharacters().data ?? [];
   const [settings] = useChatSettings();
   const narrow = useMediaQuery(NARROW_QUERY);
@@ -163,6 +171,11 @@ export function ChatConversation({ userId, info, chatId, isGroup }: ChatConversa
           focusSignal={focusSignal}
           chatId={chatId}
         />
+        {chatOffReason !== "" && (
+          <p className="chat-banner" role="status">
+            {chatOffReason}
+          </p>
+        )}
         {sender.canStop && (
           <div className="chat-stop">
             <button type="button" className="button button--small" onClick={sender.stop}>

@@ -10,6 +10,8 @@ export const imageTexts = {
   sendLandscape: "Send a landscape photo",
   sendPhotoOf: "Send a photo of..",
   captions: "Ideas",
+  // issue 16: picture requests shown disabled when this server has no image engine.
+  picturesOff: "Pictures on request are not available on this server.",
   // spec 8 "Photo upload failure" / "Photo capture failure"
   failedToSendPhoto: "Failed to send photo.",
   photoUploadFailed: "Photo upload failed. Please check and try again.",

@@ -129,6 +129,14 @@ describe("liveChatReducer: one streamed send", () => {
     expect(kept.items[0]).toMatchObject({ delivery: "sent", entry: stored("e1") });
   });
 
+  it("a refusal that names a page (429 at the limit) is not 'Failed': the message leaves, or stays sent when stored (issue 16)", () => {
+    const refused = run([queued("local-1"), { type: "refused", key: "local-1" }]);
+    expect(refused.items).toEqual([]);
+    expect(refused.status).toBe("online");
+    const kept = run([queued("local-1"), { type: "refused", key: "local-1", stored: stored("e1") }]);
+    expect(kept.items[0]).toMatchObject({ delivery: "sent", entry: stored("e1"), streaming: false });
+  });
+
   it("a 401/503 leaves the item as it is and only ends the stream", () => {
     const state = run([
       queued("local-1"),

@@ -100,6 +100,11 @@ export type LiveChatAction =
   | { type: "pictureFailed"; key: string; message?: string }
   /** The refetched history holds item `key`: it leaves the live items. */
   | { type: "settled"; key: string }
+  /**
+   * issue 16: the server refused the send and named a page to open (e.g. 429 at the limit with
+   * page /pricing): the message is not 'Failed'; kept as sent when stored, else it leaves.
+   */
+  | { type: "refused"; key: string; stored?: ChatHistoryEntry }
   /** issue 15: the stream of item `key`'s reply was lost for good: the history takes it over. */
   | { type: "lost"; key: string }
   /**
@@ -256,6 +261,13 @@ export function liveChatReducer(state: LiveChatState, action: LiveChatAction): L
       );
     case "settled":
       return { ...state, items: state.items.filter((item) => item.key !== action.key) };
+    case "refused": {
+      const next = { ...state, status: "online" as const, streamingId: "" };
+      const { stored } = action;
+      if (stored !== undefined)
+        return update(next, action.key, () => ({ entry: stored, delivery: "sent", streaming: false }));
+      return { ...next, items: state.items.filter((item) => item.key !== action.key) };
+    }
   }
 }
 

@@ -20,6 +20,10 @@ export const chatTexts = {
   notInGroup: "Not in Group",
   characters: "Characters",
   noOtherCharacters: "No other characters.",
+  // issue 16: the banner when the chat cannot answer (the server's reason when it gives one).
+  chatOff: "The chat is not available on this server right now.",
+  serverUnreachable: "The server cannot be reached right now. Trying again…",
+  groupFull: (max: number) => `A group holds at most ${max} members.`,
   removeMember: (name: string) => `Remove ${name} from the group`,
   addMember: (name: string) => `Add ${name} to the group`,
   chatWith: (name: string) => `Chat with ${name}`,

@@ -1,13 +1,14 @@
 import { type FormEvent, useState } from "react";
 import type { AdminPlan, PlanEdit } from "../../../api/admin";
 import { FormActions } from "../../../components/EntityForm";
+import { contentUrl } from "../../../lib/content";
 import { succeed } from "../../../lib/notify";
 import { useAdminForm } from "../hooks/useAdminForm";
 import { useAdminPlans } from "../hooks/useAdminPlans";
 import { useUpdateAdminPlan } from "../hooks/useUpdateAdminPlan";
 import { AdminField } from "./AdminField";
 
-/** The plans: price, description, URL, Stripe price and grants (issue 9). */
+/** The plans: price, description, URL, Stripe price, grants (issue 9) and picture (issue 16). */
 export function PlansSection() {
   const plans = useAdminPlans();
   const [editing, setEditing] = useState<string | null>(null);
@@ -82,10 +83,11 @@ function PlanForm({ plan, onDone }: { plan: AdminPlan; onDone: () => void }) {
     uncensored: plan.uncensored,
   });
   const { values, set } = form;
+  const [image, setImage] = useState<File | undefined>(undefined);
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     save.mutate(
-      { id: plan.id, plan: values },
+      { id: plan.id, plan: values, image },
       {
         onSuccess: (answer) => {
           succeed(answer.message || "Plan saved.");
@@ -122,6 +124,24 @@ function PlanForm({ plan, onDone }: { plan: AdminPlan; onDone: () => void }) {
         ]}
       />
       <AdminField label="Uncensored replies and images" kind="checkbox" {...form.flag("uncensored")} />
+      <div className="field">
+        <label htmlFor={`admin-plan-image-${plan.id}`}>Plan picture (JPEG or PNG)</label>
+        {plan.image && (
+          <img
+            className="admin-plan-image"
+            src={contentUrl("pricing", plan.image)}
+            alt={`Current look of ${plan.name}`}
+            width={160}
+            height={100}
+          />
+        )}
+        <input
+          id={`admin-plan-image-${plan.id}`}
+          type="file"
+          accept="image/jpeg,image/png"
+          onChange={(event) => setImage(event.target.files?.[0])}
+        />
+      </div>
       <FormActions onCancel={onDone} submitLabel="Save plan" pending={save.isPending} />
     </form>
   );

@@ -1,13 +1,23 @@
 import { type UseMutationResult, useMutation, useQueryClient } from "@tanstack/react-query";
 import type { Envelope } from "../../../../common/api";
-import { type PlanEdit, updateAdminPlan } from "../../../api/admin";
+import { type PlanEdit, updateAdminPlan, uploadAdminPlanImage } from "../../../api/admin";
 
-/** Saves a plan (admin console); the plans list and the pricing page are loaded again. */
-export function useUpdateAdminPlan(): UseMutationResult<Envelope, Error, { id: string; plan: PlanEdit }> {
+/**
+ * Saves a plan (admin console), then its new picture when one was chosen (issue 16); the plans
+ * list and the pricing page are loaded again. Answers the last envelope.
+ */
+export function useUpdateAdminPlan(): UseMutationResult<
+  Envelope,
+  Error,
+  { id: string; plan: PlanEdit; image?: File }
+> {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ id, plan }) => updateAdminPlan(id, plan),
-    onSuccess: async () => {
+    mutationFn: async ({ id, plan, image }) => {
+      const saved = await updateAdminPlan(id, plan);
+      return image === undefined ? saved : uploadAdminPlanImage(id, image);
+    },
+    onSettled: async () => {
       await queryClient.invalidateQueries({ queryKey: ["admin"] });
       await queryClient.invalidateQueries({ queryKey: ["pricing"] });
     },

@@ -1,6 +1,7 @@
 import type { ReactNode } from "react";
 import { Link } from "react-router";
 import type { CharacterListItem, ChatProfileCharacter } from "../../../../common/api";
+import { GROUP_MAX_MEMBERS } from "../../../../common/constants";
 import { Avatar } from "../../../components/Avatar";
 import { contentUrl } from "../../../lib/content";
 import { chatTexts } from "../texts";
@@ -31,6 +32,8 @@ export function ChatSidebar(props: ChatSidebarProps) {
   // A group of one still needs 'Not in Group' to grow; its lone member is not offered for removal.
   const showMembers = isGroup && members.length > 1;
   const outside = characters.filter((character) => !memberIds.has(character.characterUUID));
+  // spec 6, 9: a group holds at most 4 members; a full group offers no add button (issue 16).
+  const full = members.length >= GROUP_MAX_MEMBERS;
   return (
     <>
       {props.open && <div className="chat-drawer-backdrop" aria-hidden="true" onClick={props.onClose} />}
@@ -75,7 +78,13 @@ export function ChatSidebar(props: ChatSidebarProps) {
             <SidebarSection
               id={`${props.id}-outside`}
               title={chatTexts.notInGroup}
-              empty={outside.length === 0 ? chatTexts.noOtherCharacters : undefined}
+              empty={
+                outside.length === 0
+                  ? chatTexts.noOtherCharacters
+                  : full
+                    ? chatTexts.groupFull(GROUP_MAX_MEMBERS)
+                    : undefined
+              }
             >
               {outside.map((character) => (
                 <li key={character.characterUUID} className="chat-sidebar__item">
@@ -84,13 +93,15 @@ export function ChatSidebar(props: ChatSidebarProps) {
                     name={character.characterName}
                     greeting={character.characterGreeting}
                   />
-                  <MemberButton
-                    label={chatTexts.addMember(character.characterName)}
-                    busy={props.busy}
-                    onClick={() => props.onAdd(character.characterUUID)}
-                  >
-                    +
-                  </MemberButton>
+                  {!full && (
+                    <MemberButton
+                      label={chatTexts.addMember(character.characterName)}
+                      busy={props.busy}
+                      onClick={() => props.onAdd(character.characterUUID)}
+                    >
+                      +
+                    </MemberButton>
+                  )}
                 </li>
               ))}
             </SidebarSection>

@@ -29,10 +29,12 @@ interface ComposerProps {
   voice?: { state: VoiceInputState; active: boolean; stream: MediaStream | null; toggle: () => void };
 }
 
-/** What the request menu may do (spec 2: only with image generation enabled). */
+/** What the request menu may do (spec 2, 6: only when the plan's `il` is '1'). */
 export interface ComposerPictures {
   /** Pictures on request (capability imageRequests). */
   requests: boolean;
+  /** Why pictures on request are off (e.g. no image engine on this server); "" when on. */
+  requestsReason: string;
   /** Attach and Camera (capability photoUpload). */
   photos: boolean;
   onRequest: (message: string, type: PhotoType) => void;
@@ -105,12 +107,20 @@ export function Composer({ canSend, onSend, chat, speechInput, onFocus, pictures
   };
 
   const micOff = speechInput === undefined || !speechInput.enabled;
+  // issue 16: a tap on the microphone while it is off shows why, on a visible line (touch devices
+  // have no tooltip).
+  const [micNote, setMicNote] = useState(false);
   // spec 4: recording shows the record icon, idle the mic icon.
   const recording = voice !== undefined && (voice.state !== "idle" || voice.active);
   return (
     <>
       {photo && <PhotoPreview photo={photo} onRemove={() => setPhoto(null)} />}
       {cameraOpen && <CameraWindow onCapture={setPhoto} onClose={() => setCameraOpen(false)} />}
+      {micOff && micNote && speechInput?.reason && (
+        <p className="composer__note" role="status">
+          {speechInput.reason}
+        </p>
+      )}
       <form className="composer" onSubmit={onSubmit}>
         <div className="composer__emoji" ref={emojiRoot}>
           <button
@@ -125,9 +135,10 @@ export function Composer({ canSend, onSend, chat, speechInput, onFocus, pictures
           </button>
           {emojiOpen && <EmojiPicker onSelect={insertEmoji} />}
         </div>
-        {pictures?.requests && (
+        {pictures && (
           <RequestMenu
             pictures={pictures.requests}
+            picturesReason={pictures.requestsReason}
             photos={pictures.photos}
             disabled={chatOff}
             onAttach={setPhoto}
@@ -179,8 +190,8 @@ export function Composer({ canSend, onSend, chat, speechInput, onFocus, pictures
             aria-description={micOff ? speechInput?.reason : undefined}
             aria-pressed={voice ? recording : undefined}
             title={micOff ? speechInput?.reason : undefined}
-            disabled={micOff}
-            onClick={voice?.toggle}
+            aria-disabled={micOff}
+            onClick={micOff ? () => setMicNote(!micNote) : voice?.toggle}
           >
             <ChatIcon>
               {recording && <circle cx="12" cy="12" r="7" fill="currentColor" />}

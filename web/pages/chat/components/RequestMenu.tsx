@@ -12,10 +12,10 @@ import { imageTexts } from "../imageTexts";
 import { ChatIcon } from "./ChatIcon";
 import { ChatMenuButton } from "./ChatMenuButton";
 
-/** One entry of the request menu: a menu item button. */
-function MenuEntry({ label, onPick }: { label: string; onPick: () => void }) {
+/** One entry of the request menu: a menu item button (disabled: shown, not offered). */
+function MenuEntry({ label, onPick, disabled }: { label: string; onPick: () => void; disabled?: boolean }) {
   return (
-    <button type="button" role="menuitem" className="dropdown__item" onClick={onPick}>
+    <button type="button" role="menuitem" className="dropdown__item" onClick={onPick} disabled={disabled}>
       {label}
     </button>
   );
@@ -24,6 +24,8 @@ function MenuEntry({ label, onPick }: { label: string; onPick: () => void }) {
 interface RequestMenuProps {
   /** Pictures on request are on (capability imageRequests). */
   pictures: boolean;
+  /** Why they are off (shown on one line under the disabled entries); "" when on. */
+  picturesReason: string;
   /** Attach and Camera are on (capability photoUpload). */
   photos: boolean;
   disabled: boolean;
@@ -37,7 +39,9 @@ interface RequestMenuProps {
 /**
  * The footer's request menu (spec 2): Attach (.jpg, .jpeg, .png), Camera (hidden on Apple
  * devices), Send a portrait photo, Send a landscape photo, Send a photo of.., and the 10 canned
- * captions (spec 9). Render it only when image generation is enabled.
+ * captions (spec 9). Render it only when the plan's `il` is '1' (spec 6). Attach and Camera
+ * need no image engine (issue 16); without one the picture requests stay in the menu, disabled,
+ * with the reason on one visible line.
  */
 export function RequestMenu(props: RequestMenuProps) {
   const menu = useChatMenu();
@@ -66,6 +70,16 @@ export function RequestMenu(props: RequestMenuProps) {
         {props.photos && <MenuEntry label={imageTexts.attach} onPick={pick(() => file.current?.click())} />}
         {props.photos && !isAppleDevice() && (
           <MenuEntry label={imageTexts.camera} onPick={pick(props.onCamera)} />
+        )}
+        {!props.pictures && (
+          <>
+            <MenuEntry label={imageTexts.sendPortrait} onPick={() => {}} disabled />
+            <MenuEntry label={imageTexts.sendLandscape} onPick={() => {}} disabled />
+            <MenuEntry label={imageTexts.sendPhotoOf} onPick={() => {}} disabled />
+            <p className="request-menu__reason" role="note">
+              {props.picturesReason || imageTexts.picturesOff}
+            </p>
+          </>
         )}
         {props.pictures && (
           <>

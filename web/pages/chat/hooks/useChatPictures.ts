@@ -6,9 +6,12 @@ import type { LiveChat } from "./useChatSender";
 import { useImageSender } from "./useImageSender";
 
 export interface ChatPictures {
-  /** Pictures on request are on for this user on this server (the request menu, the Photo List). */
+  /**
+   * The plan allows pictures (`il` '1', spec 6): the Photo List and the request menu show, with or
+   * without an image engine on this server (issue 16: the user's own photos need none).
+   */
   enabled: boolean;
-  /** The composer's request menu, or undefined when image generation is off (spec 2). */
+  /** The composer's request menu, or undefined when the plan has no pictures (spec 2, 6). */
   composer: ComposerPictures | undefined;
   /** Whether a message's Retry belongs here (a failed photo or picture request). */
   owns: (key: string) => boolean;
@@ -54,10 +57,16 @@ export function useChatPictures(
 
   const composer = useMemo<ComposerPictures | undefined>(
     () =>
-      requests
-        ? { requests, photos, onRequest: sender.requestPicture, onSendPhoto: sender.sendPhoto }
+      requests || photos
+        ? {
+            requests,
+            requestsReason: requests ? "" : (capabilities?.imageRequests.reason ?? ""),
+            photos,
+            onRequest: sender.requestPicture,
+            onSendPhoto: sender.sendPhoto,
+          }
         : undefined,
-    [requests, photos, sender.requestPicture, sender.sendPhoto],
+    [requests, photos, capabilities, sender.requestPicture, sender.sendPhoto],
   );
-  return { enabled: requests, composer, owns: sender.owns, retry: sender.retry };
+  return { enabled: requests || photos, composer, owns: sender.owns, retry: sender.retry };
 }

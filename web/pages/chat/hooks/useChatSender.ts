@@ -1,4 +1,5 @@
 import { type Dispatch, useCallback, useEffect, useReducer, useRef } from "react";
+import { useNavigate } from "react-router";
 import type { ChatHistoryEntry } from "../../../../common/api";
 import { SPLIT_MESSAGE_DELAY_MS } from "../../../../common/constants";
 import {
@@ -98,7 +99,9 @@ const wait = (ms: number) => new Promise<void>((resolve) => window.setTimeout(re
  * Group: POST /chat/group/reply; each member's reply is shown 1000 ms after the previous one.
  * A refused send (success 0, e.g. 429 at the daily limit) shows the server message as a warning
  * toast and status 'away'; a transport error only sets 'away'. Either marks the message
- * 'Failed' with a Retry that reuses its clientMessageId.
+ * 'Failed' with a Retry that reuses its clientMessageId. A refusal that names a `page` (spec 3
+ * envelope; 429 at the limit names /pricing) is followed instead (issue 16): the message shows
+ * as a toast and on that page (navigation state `notice`), and the message is not 'Failed'.
  */
 export function useChatSender(target: ChatTarget | null, live: LiveChat): ChatSender {
   const { state, dispatch } = live;
@@ -112,6 +115,9 @@ export function useChatSender(target: ChatTarget | null, live: LiveChat): ChatSe
   targetRef.current = target;
   /** Closes this screen's reply streams when it unmounts (the server keeps writing the reply). */
   const closing = useRef<AbortController | null>(null);
+  const navigate = useNavigate();
+  /** A refusal's page is being opened: repeats ('.. N.') stop there. */
+  const leaving = useRef(false);
 
   useEffect(() => {
     mounted.current = true;
@@ -145,6 +151,21 @@ export function useChatSender(target: ChatTarget | null, live: LiveChat): ChatSe
     [dispatch],
   );
 
+  /**
+   * Follows the page a refusal names (issue 16): the message as a warning toast, the item not
+   * 'Failed', then `page` opens with the message as navigation state `notice`.
+   */
+  const follow = useCallback(
+    (key: string, message: string, page: string, stored?: ChatHistoryEntry) => {
+      const text = message || chatTexts.failedToSend;
+      warn(text);
+      dispatch({ type: "refused", key, stored });
+      leaving.current = true;
+      void navigate(page, { state: { notice: text } });
+    },
+    [dispatch, navigate],
+  );
+
   /** One group send: every member's reply in turn, 1000 ms apart (spec 4 "Group chat"). */
   const sendGroup = useCallback(
     async (current: ChatTarget, key: string, message: string, clientMessageId: string) => {
@@ -156,6 +177,10 @@ export function useChatSender(target: ChatTarget | null, live: LiveChat): ChatSe
         mute: current.mute,
       });
       const entries = answer.history ?? [];
+      if (answer.success !== 1 && answer.page) {
+        follow(key, answer.message, answer.page, entries[0]);
+        return;
+      }
       if (answer.success !== 1 || entries.length === 0) {
         fail(key, answer.message || chatTexts.failedToReply, entries[0]);
         return;
@@ -180,7 +205,7 @@ export function useChatSender(target: ChatTarget | null, live: LiveChat): ChatSe
       dispatch({ type: "status", status: "online" });
       if (current.notify) playReplySound();
     },
-    [dispatch, fail],
+    [dispatch, fail, follow],
   );
 
   /** One streamed one-to-one send (spec 4 "Sending", issue 7 audio as each sentence is ready). */
@@ -215,6 +240,10 @@ export function useChatSender(target: ChatTarget | null, live: LiveChat): ChatSe
         closing.current?.signal,
       );
       const stored = reply.history?.[0];
+      if (reply.success !== 1 && reply.page) {
+        follow(key, reply.message, reply.page, stored);
+        return;
+      }
       if (reply.success !== 1) {
         fail(key, reply.message, stored);
         return;
@@ -230,7 +259,7 @@ export function useChatSender(target: ChatTarget | null, live: LiveChat): ChatSe
       if (!current.mute && spokenSentences === 0 && reply.audioUrl) audioPlayer.autoplay(reply.audioUrl);
       if (parts && !streamed) await reveal(key, parts);
     },
-    [dispatch, fail, reveal],
+    [dispatch, fail, follow, reveal],
   );
 
   /** One send of `message` as item `key`; resolves when its reply has arrived or failed. */
@@ -280,7 +309,7 @@ export function useChatSender(target: ChatTarget | null, live: LiveChat): ChatSe
       if (plan === null || current === null) return false;
       void run(async () => {
         for (let round = 0; round < plan.count; round += 1) {
-          if (!mounted.current) return;
+          if (!mounted.current || leaving.current) return;
           localCounter += 1;
           const key = `local-${localCounter}`;
           const clientMessageId = newClientMessageId();

@@ -1,26 +1,38 @@
+import { Link } from "react-router";
 import type { PricingPlan } from "../../../api/public";
-import { useSessionUser } from "../../../hooks/useSessionUser";
-import { useStartCheckout } from "../hooks/useStartCheckout";
+
+/** The profile's plan panel: where a plan not sold here is asked for (issue 16). */
+export const PLAN_PANEL = "/user/profile#plan";
+
+interface PlanActionProps {
+  plan: PricingPlan;
+  /** Starts the plan's checkout (only when `plan.pricingCheckout` is 1). */
+  onCheckout: () => void;
+  /** A checkout is being started. */
+  pending: boolean;
+}
 
 /**
- * Under a plan card, for a signed-in user (issue 9): "Your current plan", or a Subscribe button
- * that goes through Stripe Checkout when the plan is sold here. Plans granted elsewhere (their
- * card links to the plan's own URL) and visitors who are not signed in get nothing extra.
+ * Under a plan card, for a signed-in user (issue 9, 16): "Your current plan"; a Subscribe button
+ * that goes through Stripe Checkout when the plan is sold here; otherwise (payments off, or a plan
+ * granted by an admin) a link to the profile's plan panel, which says how to get it.
  */
-export function PlanAction({ plan }: { plan: PricingPlan }) {
-  const user = useSessionUser();
-  const checkout = useStartCheckout();
-  if (user === null) return null;
+export function PlanAction({ plan, onCheckout, pending }: PlanActionProps) {
   if (plan.pricingCurrent === 1) return <p className="pricing-card__current">Your current plan</p>;
-  if (plan.pricingCheckout !== 1 || plan.pricingPlanUUID === undefined) return null;
-  const planId = plan.pricingPlanUUID;
+  if (plan.pricingCheckout !== 1 || plan.pricingPlanUUID === undefined) {
+    return (
+      <Link className="button button--ghost pricing-card__subscribe" to={PLAN_PANEL}>
+        How to get {plan.pricingPlanName}
+      </Link>
+    );
+  }
   return (
     <button
       type="button"
       className="button button--primary pricing-card__subscribe"
-      disabled={checkout.isPending}
-      aria-busy={checkout.isPending}
-      onClick={() => checkout.mutate(planId)}
+      disabled={pending}
+      aria-busy={pending}
+      onClick={onCheckout}
     >
       Subscribe to {plan.pricingPlanName}
     </button>

@@ -1,14 +1,26 @@
+import type { MouseEvent } from "react";
+import { Link } from "react-router";
 import type { PricingPlan } from "../../../api/public";
 import { contentUrl } from "../../../lib/content";
 import { safeLinkHref, sanitizeDescriptionHtml } from "../../../lib/sanitize";
 
+/** Where a card leads instead of the plan's own URL (issue 16: a signed-in user). */
+export interface CardTarget {
+  /** An in-app path, e.g. /user/profile#plan. */
+  to: string;
+  /** Runs instead of following `to` (e.g. starts the checkout); `to` stays the link's address. */
+  onOpen?: () => void;
+}
+
 /**
  * One plan (spec 2 "Pricing"): a link to the plan's own URL showing its image
  * (`/content/pricing/<pricingImage>`), 'Price: $X/mo' with the price as given, the plan name
- * and the description HTML, sanitized with DOMPurify.
+ * and the description HTML, sanitized with DOMPurify. `target` replaces that link (issue 16: a
+ * signed-in user is not sent to /login by a seeded plan's URL).
  */
-export function PricingCard({ plan }: { plan: PricingPlan }) {
+export function PricingCard({ plan, target }: { plan: PricingPlan; target?: CardTarget }) {
   const href = safeLinkHref(plan.pricingUrl);
+  const label = `${plan.pricingPlanName}, Price: $${String(plan.pricingPrice)}/mo`;
   const body = (
     <>
       <img
@@ -29,14 +41,22 @@ export function PricingCard({ plan }: { plan: PricingPlan }) {
       />
     </>
   );
+  if (target !== undefined) {
+    const onClick = (event: MouseEvent) => {
+      if (target.onOpen === undefined) return;
+      event.preventDefault();
+      target.onOpen();
+    };
+    return (
+      <Link className="pricing-card card" to={target.to} aria-label={label} onClick={onClick}>
+        {body}
+      </Link>
+    );
+  }
   return href === null ? (
     <div className="pricing-card card">{body}</div>
   ) : (
-    <a
-      className="pricing-card card"
-      href={href}
-      aria-label={`${plan.pricingPlanName}, Price: $${String(plan.pricingPrice)}/mo`}
-    >
+    <a className="pricing-card card" href={href} aria-label={label}>
       {body}
     </a>
   );

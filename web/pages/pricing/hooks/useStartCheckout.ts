@@ -1,5 +1,5 @@
 import { type UseMutationResult, useMutation } from "@tanstack/react-query";
-import { startPlanCheckout } from "../../../api/payments";
+import { startAddOnCheckout, startPlanCheckout } from "../../../api/payments";
 
 /**
  * Subscribes to a monthly plan (issue 9): asks the server for a Stripe Checkout page and sends
@@ -8,6 +8,14 @@ import { startPlanCheckout } from "../../../api/payments";
 export function useStartCheckout(): UseMutationResult<string, Error, string> {
   return useMutation({
     mutationFn: startPlanCheckout,
+    onSuccess: (url) => window.location.assign(url),
+  });
+}
+
+/** Buys the add-on (spec 9; issue 16: offered here at the monthly limit) through Stripe Checkout. */
+export function useAddOnCheckout(): UseMutationResult<string, Error, void> {
+  return useMutation({
+    mutationFn: startAddOnCheckout,
     onSuccess: (url) => window.location.assign(url),
   });
 }
