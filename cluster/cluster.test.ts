@@ -9,7 +9,8 @@ import {
 } from "../server/testing/cluster";
 import { type CompletionsRequest, startScriptedCompletions } from "../server/testing/completions-server";
 import { type ImageDouble, makeImage, startImageDouble } from "../server/testing/image-servers";
-import { api, demoUser, entryRow, readEvents, sendStreamed, tokenText, waitFor } from "./support";
+import { waitFor } from "../server/testing/processes";
+import { api, demoUser, entryRow, readEvents, sendStreamed, tokenText } from "./support";
 
 /**
  * The cluster test of issue 15: two instances of the built server behind a real nginx, on one
@@ -244,10 +245,14 @@ describe.skipIf(Boolean(unavailable))("two instances behind nginx (issue 15)", (
       }),
     );
     expect(answers.map((a) => a.body.success)).toEqual([1, 1, 1]);
-    await waitFor("three pictures in the history", 30_000, async () => {
-      const done = (await history("both", user)).filter((e) => e.chatHistoryReplyImage);
-      return done.length >= 3 ? true : undefined;
-    });
+    await waitFor(
+      async () => {
+        const done = (await history("both", user)).filter((e) => e.chatHistoryReplyImage);
+        return done.length >= 3 ? true : undefined;
+      },
+      30_000,
+      () => "three pictures in the history",
+    );
 
     const facts = ["I have a dog named Rex", "My sister lives in Lisbon now", "I work as a baker in town"];
     const extractionsBefore = model.requests.filter(isExtraction).length;
@@ -255,8 +260,10 @@ describe.skipIf(Boolean(unavailable))("two instances behind nginx (issue 15)", (
       const { events } = await readEvents(await sendStreamed(cluster, "both", user, message));
       expect(events.at(-1)?.event).toBe("done");
     }
-    await waitFor("three fact extractions", 30_000, async () =>
-      model.requests.filter(isExtraction).length - extractionsBefore >= 3 ? true : undefined,
+    await waitFor(
+      async () => (model.requests.filter(isExtraction).length - extractionsBefore >= 3 ? true : undefined),
+      30_000,
+      () => "three fact extractions",
     );
     // Time for a second worker to run any job twice.
     await sleep(3000);
@@ -282,10 +289,14 @@ describe.skipIf(Boolean(unavailable))("two instances behind nginx (issue 15)", (
     });
     expect(a.running).toBe(false);
     expect(read.events.some((e) => e.event === "done")).toBe(false);
-    const settled = await waitFor("the cut reply to leave pending", LLM_TIMEOUT_MS + 40_000, async () => {
-      const row = await entryRow(cluster, entryId);
-      return row && row.status !== "pending" ? row : undefined;
-    });
+    const settled = await waitFor(
+      async () => {
+        const row = await entryRow(cluster, entryId);
+        return row && row.status !== "pending" ? row : undefined;
+      },
+      LLM_TIMEOUT_MS + 40_000,
+      () => "the cut reply to leave pending",
+    );
     expect(["partial", "failed"]).toContain(settled.status);
     expect(settled.message).toBe(`${SLOW} what happened next`);
 
@@ -340,8 +351,10 @@ describe.skipIf(Boolean(unavailable))("a new deployment (issue 15)", () => {
     const first = await expire();
     // A takes up the work: the clean-up's schedule starts and runs at once.
     await a.restart({ JOB_WORKERS: "1" });
-    await waitFor("the first expired demo user to be removed", 30_000, async () =>
-      (await exists(first)) ? undefined : true,
+    await waitFor(
+      async () => ((await exists(first)) ? undefined : true),
+      30_000,
+      () => "the first expired demo user to be removed",
     );
     // B joins: the schedule is the cluster's, already started; the next run is an hour away.
     const second = await expire();

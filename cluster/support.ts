@@ -156,24 +156,6 @@ export const tokenText = (events: SseEvent[]) =>
     .map((e) => String(e.data.text ?? ""))
     .join("");
 
-/**
- * Polls `check` every 200 ms until it returns a value other than undefined.
- * @throws Error naming `what` after `timeoutMs`.
- */
-export async function waitFor<T>(
-  what: string,
-  timeoutMs: number,
-  check: () => Promise<T | undefined>,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
-
 /** A chat_history row as the cluster's database has it. */
 export async function entryRow(
   cluster: Cluster,

@@ -1,26 +1,23 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startScriptedCompletions } from "./testing/completions-server";
+import { killAll, type RunningProcess, startEntry, waitFor } from "./testing/processes";
 
 /**
  * Graceful shutdown of `npm start`'s entry point (issue 15): the real server process (server/main.ts
  * through tsx) with an OpenAI-compatible model double that answers slowly.
  */
 
-const ROOT = path.resolve(import.meta.dirname, "..");
 /** How long the model double takes to answer a chat message, milliseconds. */
 const SLOW_REPLY_MS = 1500;
 
-interface Running {
-  child: ChildProcess;
+interface Running extends RunningProcess {
   base: string;
   port: number;
-  output: () => string;
-  exited: Promise<number | null>;
 }
 
 let model: Awaited<ReturnType<typeof startScriptedCompletions>>;
@@ -35,7 +32,7 @@ beforeAll(async () => {
   });
 });
 afterEach(() => {
-  for (const child of children.splice(0)) if (child.exitCode === null) child.kill("SIGKILL");
+  killAll(children);
   if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
 });
 afterAll(async () => {
@@ -45,49 +42,26 @@ afterAll(async () => {
 /** Starts server/main.ts in its own process on a free port. @returns once it listens. */
 async function startServer(): Promise<Running> {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "companion-main-"));
-  const child = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      DATA_DIR: dataDir,
-      DATABASE_URL: "",
-      PORT: "0",
-      HOST: "127.0.0.1",
-      LOG_LEVEL: "silent",
-      LLM_PROVIDER: "openai",
-      LLM_BASE_URL: model.baseUrl,
-      LLM_MODEL: "scripted",
-      TTS_PROVIDER: "none",
-      RATE_LIMIT_ENABLED: "0",
-      WEB_DIST_DIR: path.join(dataDir, "no-web"),
-    },
-    stdio: ["ignore", "pipe", "pipe"],
+  const running = startEntry("server/main.ts", {
+    DATA_DIR: dataDir,
+    DATABASE_URL: "",
+    PORT: "0",
+    HOST: "127.0.0.1",
+    LOG_LEVEL: "silent",
+    LLM_PROVIDER: "openai",
+    LLM_BASE_URL: model.baseUrl,
+    LLM_MODEL: "scripted",
+    TTS_PROVIDER: "none",
+    RATE_LIMIT_ENABLED: "0",
+    WEB_DIST_DIR: path.join(dataDir, "no-web"),
   });
-  children.push(child);
-  let output = "";
-  child.stdout!.on("data", (chunk: Buffer) => {
-    output += chunk.toString();
-  });
-  child.stderr!.on("data", (chunk: Buffer) => {
-    output += chunk.toString();
-  });
-  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  children.push(running.child);
   const base = await waitFor(
-    () => /Companion is running at (http:\/\/\S+)/.exec(output)?.[1],
+    () => /Companion is running at (http:\/\/\S+)/.exec(running.output())?.[1],
     60_000,
-    () => output,
+    running.output,
   );
-  return { child, base, port: Number(new URL(base).port), output: () => output, exited };
-}
-
-async function waitFor<T>(probe: () => T | undefined, timeoutMs: number, explain: () => string): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting; output so far:\n${explain()}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  return { ...running, base, port: Number(new URL(base).port) };
 }
 
 /** POSTs a form and returns the envelope's data. */

@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
@@ -6,6 +6,7 @@ import path from "node:path";
 import { Redis } from "ioredis";
 import { afterEach, describe, expect, it } from "vitest";
 import { type App, buildApp } from "./app";
+import { killAll, type RunningProcess, startEntry, waitFor } from "./testing/processes";
 import { testConfig } from "./testing/server";
 
 /**
@@ -13,15 +14,8 @@ import { testConfig } from "./testing/server";
  * web instance started with JOB_WORKERS=0 only queues, on the same database and Redis.
  */
 
-const ROOT = path.resolve(import.meta.dirname, "..");
 const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? "";
 if (!TEST_REDIS_URL) console.warn("Skipping the job worker process tests: set TEST_REDIS_URL");
-
-interface Worker {
-  child: ChildProcess;
-  output: () => string;
-  exited: Promise<number | null>;
-}
 
 const children: ChildProcess[] = [];
 const apps: App[] = [];
@@ -29,7 +23,7 @@ const dirs: string[] = [];
 const prefixes: string[] = [];
 
 afterEach(async () => {
-  for (const child of children.splice(0)) if (child.exitCode === null) child.kill("SIGKILL");
+  killAll(children);
   for (const app of apps.splice(0)) await app.close();
   for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
   if (prefixes.length > 0) {
@@ -43,32 +37,15 @@ afterEach(async () => {
   }
 });
 
-function startWorker(env: Record<string, string>): Worker {
-  const child = spawn(process.execPath, ["--import", "tsx", "server/worker.ts"], {
-    cwd: ROOT,
-    env: { ...process.env, LLM_PROVIDER: "none", TTS_PROVIDER: "none", LOG_LEVEL: "info", ...env },
-    stdio: ["ignore", "pipe", "pipe"],
+function startWorker(env: Record<string, string>): RunningProcess {
+  const worker = startEntry("server/worker.ts", {
+    LLM_PROVIDER: "none",
+    TTS_PROVIDER: "none",
+    LOG_LEVEL: "info",
+    ...env,
   });
-  children.push(child);
-  let output = "";
-  child.stdout!.on("data", (chunk: Buffer) => {
-    output += chunk.toString();
-  });
-  child.stderr!.on("data", (chunk: Buffer) => {
-    output += chunk.toString();
-  });
-  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
-  return { child, output: () => output, exited };
-}
-
-async function waitFor<T>(probe: () => T | undefined, timeoutMs: number, explain: () => string): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting; output so far:\n${explain()}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  children.push(worker.child);
+  return worker;
 }
 
 /** The .eml files written to `dir`/outbox whose text contains `needle`. */

@@ -1,0 +1,59 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import path from "node:path";
+
+/** The project root, where `server/main.ts` and `server/worker.ts` are found. */
+export const ROOT = path.resolve(import.meta.dirname, "../..");
+
+/** A child process with everything it printed so far (stdout and stderr interleaved). */
+export interface RunningProcess {
+  child: ChildProcess;
+  /** Everything printed so far. */
+  output: () => string;
+  /** Resolves with the exit code (null when killed by a signal). */
+  exited: Promise<number | null>;
+}
+
+/**
+ * Starts a TypeScript entry point of this project (e.g. `server/main.ts`) through tsx in its
+ * own Node.js process, from the project root, with `env` over this process's environment.
+ * The caller kills it (see `killAll`).
+ */
+export function startEntry(entry: string, env: Record<string, string>): RunningProcess {
+  const child = spawn(process.execPath, ["--import", "tsx", entry], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  const collect = (chunk: Buffer) => {
+    output += chunk.toString();
+  };
+  child.stdout!.on("data", collect);
+  child.stderr!.on("data", collect);
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  return { child, output: () => output, exited };
+}
+
+/** SIGKILLs every process of `children` still running and empties the list. */
+export function killAll(children: ChildProcess[]): void {
+  for (const child of children.splice(0)) if (child.exitCode === null) child.kill("SIGKILL");
+}
+
+/**
+ * Polls `probe` every 50 ms until it returns something other than undefined.
+ * @returns that value.
+ * @throws Error after `timeoutMs` milliseconds, with `explain()` (e.g. a process's output).
+ */
+export async function waitFor<T>(
+  probe: () => T | undefined | Promise<T | undefined>,
+  timeoutMs: number,
+  explain: () => string,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting; ${explain()}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
