@@ -182,7 +182,7 @@ export function buildContainer(config: AppConfig, deps: ContainerDeps) {
   const characters = new CharactersService(charactersRepo, storage, llm, {
     preview: (voiceName) => voice.preview(voiceName),
   });
-  const memory = new MemoryService(new MemoryRepo(kysely), llm, jobs);
+  const memory = new MemoryService(new MemoryRepo(kysely), llm, jobs, Date.now, logError);
   const quota = new QuotaService(new QuotaRepo(kysely));
   // The one home of a conversation: chats, sessions, the user's entries and their rules.
   const conversation = new ConversationService(new ConversationRepo(kysely), quota);

@@ -151,6 +151,11 @@ export interface ChatSessionsTable {
   summary: string;
   /** The summary covers history entries up to this order key (seq); 0 when there is none. */
   summary_until_seq: Generated<number>;
+  /**
+   * Long-term facts have been extracted from the user's entries up to this order key (seq); 0
+   * when none were (issue 19: facts are extracted in batches, memory.service.ts).
+   */
+  facts_until_seq: Generated<number>;
   greeted: number;
   created_at: number;
   updated_at: number;

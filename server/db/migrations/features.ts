@@ -270,4 +270,14 @@ export const featureMigrations: Record<string, Migration> = {
         .execute();
     },
   },
+  "0014_fact_batches": {
+    async up(db: Kysely<unknown>) {
+      // Issue 19: long-term facts are extracted from a chat's messages in batches, not one model
+      // call per message; the session records how far the extraction has come.
+      await db.schema
+        .alterTable("chat_sessions")
+        .addColumn("facts_until_seq", "bigint", (c) => c.notNull().defaultTo(0))
+        .execute();
+    },
+  },
 };

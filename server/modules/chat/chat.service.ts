@@ -4,7 +4,12 @@ import { badRequest, notFound } from "../../errors";
 import type { LlmProvider } from "../../providers/llm/llm";
 import type { RedisHandle } from "../../providers/redis/redis";
 import type { FileStorage } from "../../providers/storage/storage";
-import type { AppendResult, ConversationService, ResolvedChat } from "../conversation/conversation.service";
+import {
+  type AppendResult,
+  type ConversationService,
+  displayName,
+  type ResolvedChat,
+} from "../conversation/conversation.service";
 import type { QuotaService, Reservation } from "../quota/quota.service";
 import type { ChatRepo } from "./chat.repo";
 import { type LiveReplies, MemoryLiveReplies } from "./live-replies";
@@ -42,7 +47,7 @@ export class ChatService {
     private readonly quota: QuotaService,
     llm: LlmProvider,
     private readonly options: ChatOptions,
-    memory: ReplyMemory,
+    private readonly memory: ReplyMemory,
     /** The content area: New Chat removes the chat's pictures and photos with its history. */
     private readonly storage: FileStorage,
     /**
@@ -260,6 +265,9 @@ export class ChatService {
    * @returns the page to open. @throws AppError 404 for a chat that is not the user's.
    */
   async newChat(user: User, chatId: string): Promise<string> {
+    // Long-term facts outlive the history: those of messages not extracted yet are taken first.
+    const session = await this.conversation.session(user, await this.conversation.resolveChat(user, chatId));
+    await this.memory.beforeClear({ userId: user.id, userName: displayName(user), sessionId: session.id });
     const chat = await this.conversation.clear(user, chatId);
     // spec 3: the chat's pictures and the user's photos live under {character or group id}/.
     await this.storage.removeFolder(chat.chatKey);

@@ -33,17 +33,30 @@ export interface ChatOptions {
 export interface ReplyMemory {
   /** The facts the character remembers that matter for the user's last words. */
   relevantFacts(userId: string, characterId: string, message: string): Promise<string[]>;
-  /** Queues the background work after a reply: facts from the user's words, the summary. */
+  /**
+   * Queues the background work after a reply: facts from the user's words (in batches, issue
+   * 19), the summary.
+   */
   afterReply(input: {
     userId: string;
     userName: string;
-    characterId: string;
-    entry: Pick<ChatHistoryRow, "id" | "message">;
     sessionId: string;
-    names: Map<string, string>;
     /** Exchanges after the summary read for this reply's prompt. */
     exchanges: number;
+    /** Those exchanges' order keys and user's words, oldest first. */
+    window: ReadonlyArray<{ seq: number; message: string }>;
+    /** How many of the newest of them the prompt carried. */
+    kept: number;
+    /** The prompt left older exchanges out (the token budget or the history limit). */
+    full: boolean;
+    /** The session's facts were extracted up to this order key. */
+    factsUntilSeq: number;
   }): void;
+  /**
+   * Before a chat's history is deleted (New Chat): the facts of its messages not extracted yet
+   * are extracted in the background. Never throws.
+   */
+  beforeClear(input: { userId: string; userName: string; sessionId: string }): Promise<void>;
 }
 
 /** The abort reason of the Stop button (others are timeouts or failures). */
@@ -180,11 +193,12 @@ export class ReplyGenerator {
       this.deps.memory.afterReply({
         userId: user.id,
         userName,
-        characterId: character.id,
-        entry,
         sessionId: session.id,
-        names: new Map(chat.members.map((m) => [m.id, m.name])),
         exchanges: prompt.exchanges,
+        window: prompt.window,
+        kept: prompt.kept,
+        full: prompt.kept < prompt.exchanges || prompt.exchanges >= PROMPT_HISTORY_LIMIT,
+        factsUntilSeq: session.facts_until_seq,
       });
       return done;
     } catch (error) {

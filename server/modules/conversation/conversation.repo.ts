@@ -191,10 +191,10 @@ export class ConversationRepo {
     sessionId: string,
     limit: number,
     afterSeq = 0,
-  ): Promise<Array<{ message: string; reply_message: string; character_id: string }>> {
+  ): Promise<Array<{ message: string; reply_message: string; character_id: string; seq: number }>> {
     const rows = await this.db
       .selectFrom("chat_history")
-      .select(["message", "reply_message", "character_id"])
+      .select(["message", "reply_message", "character_id", "seq"])
       .where("session_id", "=", sessionId)
       .where("seq", ">", afterSeq)
       .orderBy("seq", "desc")
@@ -222,6 +222,33 @@ export class ConversationRepo {
       .where("session_id", "=", sessionId)
       .where("client_message_id", "=", clientMessageId)
       .executeTakeFirst();
+  }
+
+  /**
+   * Stores a user's entry in one transaction with what goes with it (issue 19: one write
+   * transaction per message instead of three): first `reserve` (the quota reservation, run in
+   * the transaction; its error, e.g. the limit, undoes everything), then the entry, then the
+   * session's last-use time when `touchAt` (epoch ms) is given. A unique violation (the same
+   * client id sent twice at once) undoes the reservation with the entry and is rethrown.
+   * @returns what `reserve` returned.
+   */
+  insertEntryReserving<T>(
+    entry: ChatHistoryRow,
+    reserve: (trx: Db) => Promise<T>,
+    touchAt?: number,
+  ): Promise<T> {
+    return this.db.transaction().execute(async (trx) => {
+      const reserved = await reserve(trx);
+      await trx.insertInto("chat_history").values(entry).execute();
+      if (touchAt !== undefined) {
+        await trx
+          .updateTable("chat_sessions")
+          .set({ updated_at: touchAt })
+          .where("id", "=", entry.session_id)
+          .execute();
+      }
+      return reserved;
+    });
   }
 
   async insertEntry(entry: ChatHistoryRow): Promise<void> {

@@ -5,7 +5,7 @@ import type { ChatMessage } from "../../providers/llm/llm";
 import type { QuotaService, Reservation } from "../quota/quota.service";
 import { assertAdultConfirmed, assertAllowedContent } from "../safety/content-rules";
 import { type ConversationRepo, type EntryPatch, newHistoryEntry, type PhotoRow } from "./conversation.repo";
-import { buildPrompt, fillPlaceholders, stopStrings } from "./prompt";
+import { buildPromptWindow, fillPlaceholders, stopStrings } from "./prompt";
 
 /** A chat as the client names it: one character, or a group of them. */
 export interface ResolvedChat {
@@ -27,6 +27,11 @@ export interface PromptModel {
   contextWindow(): number;
   countTokens(text: string): number;
 }
+
+/** A session's last-use time is recorded at most this often per chat (issue 19), milliseconds. */
+export const SESSION_TOUCH_MS = 60_000;
+/** Users whose last touched session is remembered; the map starts afresh past this. */
+const LAST_TOUCHED_MAX = 10_000;
 
 /** How characters address the user: the full name, else the user name. */
 export function displayName(user: User): string {
@@ -182,27 +187,82 @@ export class ConversationService {
       const earlier = await this.repo.findByClientMessageId(session.id, clientMessageId);
       if (earlier) return { repeated: earlier };
     }
+    const touch = this.touchDue(user.id, session, now);
+    const store = input.store;
+    if (!store) {
+      // The plain message (issue 19): reservation, entry and the session's time in one
+      // transaction; the limit or a repeated client id undoes all of it.
+      if (!session.greeted) await this.greet(session, chat, user);
+      const entry = this.userEntry(session, input, clientMessageId, now);
+      try {
+        const reservation = await this.repo.insertEntryReserving(
+          entry,
+          async (trx) => {
+            const reserved = await this.quota.tryReserve(user, now, trx);
+            if (!reserved) throw this.quota.refused(user);
+            return reserved;
+          },
+          touch ? now : undefined,
+        );
+        return { session, entry, reservation };
+      } catch (error) {
+        return { repeated: await this.earlierOrThrow(session.id, clientMessageId, error) };
+      }
+    }
     const reservation = await this.quota.reserve(user, now);
     if (!session.greeted) await this.greet(session, chat, user);
-    const entry: ChatHistoryRow = {
+    const entry = this.userEntry(session, input, clientMessageId, now);
+    try {
+      await store(entry, reservation);
+    } catch (error) {
+      await this.quota.refund(user.id, reservation);
+      return { repeated: await this.earlierOrThrow(session.id, clientMessageId, error) };
+    }
+    if (touch) await this.repo.touchSession(session.id, now);
+    return { session, entry, reservation };
+  }
+
+  /** A new user entry of `session`, not stored yet. */
+  private userEntry(
+    session: ChatSession,
+    input: { characterId: string; message: string; fields?: Partial<ChatHistoryRow> },
+    clientMessageId: string,
+    now: number,
+  ): ChatHistoryRow {
+    return {
       ...newHistoryEntry(session.id, input.characterId, input.message, now),
       ...input.fields,
       client_message_id: clientMessageId,
     };
-    try {
-      await (input.store ? input.store(entry, reservation) : this.repo.insertEntry(entry));
-    } catch (error) {
-      await this.quota.refund(user.id, reservation);
-      // The same client id sent twice at once: the unique index let one in; answer with it.
-      const earlier = clientMessageId
-        ? await this.repo.findByClientMessageId(session.id, clientMessageId)
-        : undefined;
-      if (!earlier) throw error;
-      return { repeated: earlier };
-    }
-    await this.repo.touchSession(session.id, now);
-    return { session, entry, reservation };
   }
+
+  /**
+   * After a failed insert: the entry stored with the same client id (sent twice at once, the
+   * unique index let one in), else `error` is rethrown.
+   */
+  private async earlierOrThrow(sessionId: string, clientMessageId: string, error: unknown) {
+    const earlier = clientMessageId
+      ? await this.repo.findByClientMessageId(sessionId, clientMessageId)
+      : undefined;
+    if (!earlier) throw error;
+    return earlier;
+  }
+
+  /**
+   * Whether a message should record the session's last-use time (the chat opened when none is
+   * named): when it is older than SESSION_TOUCH_MS, or another chat of the user was touched by
+   * this process since (issue 19: not a write per message).
+   */
+  private touchDue(userId: string, session: ChatSession, now: number): boolean {
+    if (now - session.updated_at < SESSION_TOUCH_MS && this.lastTouched.get(userId) === session.id)
+      return false;
+    if (this.lastTouched.size >= LAST_TOUCHED_MAX) this.lastTouched.clear();
+    this.lastTouched.set(userId, session.id);
+    return true;
+  }
+
+  /** User id → the session this process last recorded a use of (bounded by LAST_TOUCHED_MAX). */
+  private readonly lastTouched = new Map<string, string>();
 
   /** Stores a further answer's entry of a group turn (no user words, pending its reply). */
   async appendReplyEntry(session: ChatSession, characterId: string): Promise<ChatHistoryRow> {
@@ -232,7 +292,9 @@ export class ConversationService {
    * `historyLimit` exchanges (the token budget keeps what fits), the other members' names.
    * @param input.facts what the character remembers, given the user's last words.
    * @param input.lastUserMessage replaces the newest exchange's user words (a photo's note).
-   * @returns the messages, the stop strings, and how many exchanges were read.
+   * @returns the messages, the stop strings, how many exchanges were read (`exchanges`), the
+   *   exchanges read (`window`: order key and user's words, oldest first) and how many of the
+   *   newest of them the prompt carries (`kept`; the token budget may leave older ones out).
    */
   async replyPrompt(input: {
     user: User;
@@ -244,7 +306,14 @@ export class ConversationService {
     replyTokens: number;
     facts?: (lastUserMessage: string) => Promise<string[]>;
     lastUserMessage?: string;
-  }): Promise<{ messages: ChatMessage[]; stop: string[]; others: string[]; exchanges: number }> {
+  }): Promise<{
+    messages: ChatMessage[];
+    stop: string[];
+    others: string[];
+    exchanges: number;
+    window: Array<{ seq: number; message: string }>;
+    kept: number;
+  }> {
     const { user, chat, session, character } = input;
     const userName = displayName(user);
     const others = chat.groupId ? chat.members.filter((m) => m.id !== character.id).map((m) => m.name) : [];
@@ -252,7 +321,7 @@ export class ConversationService {
     const history = await this.repo.recentTexts(session.id, input.historyLimit, session.summary_until_seq);
     const lastWords = [...history].reverse().find((h) => h.message && h.message !== FIRST_MESSAGE_MARKER);
     const facts = input.facts ? await input.facts(lastWords?.message ?? "") : undefined;
-    const messages = buildPrompt({
+    const { messages, kept } = buildPromptWindow({
       character: {
         name: character.name,
         sex: character.sex,
@@ -279,6 +348,13 @@ export class ConversationService {
       facts,
       uncensored: Boolean(user.uncensored),
     });
-    return { messages, stop: stopStrings(userName, others), others, exchanges: history.length };
+    return {
+      messages,
+      stop: stopStrings(userName, others),
+      others,
+      exchanges: history.length,
+      window: history.map((h) => ({ seq: h.seq, message: h.message })),
+      kept,
+    };
   }
 }

@@ -7,7 +7,7 @@ import { createTestApp, type TestApp } from "../../testing/server";
 import { QuotaRepo } from "../quota/quota.repo";
 import { QuotaService } from "../quota/quota.service";
 import { ConversationRepo } from "./conversation.repo";
-import { ConversationService } from "./conversation.service";
+import { ConversationService, SESSION_TOUCH_MS } from "./conversation.service";
 
 /**
  * The one place a user's entry is stored (issue 14): the same rules whoever stores it (a chat
@@ -93,5 +93,50 @@ describeEachDatabase("conversation", (dialect) => {
     await expect(
       conversation.appendUserEntry(user, chat, { characterId: s.characterId, message: "hi" }),
     ).rejects.toMatchObject({ status: 403 });
+  });
+
+  it("stores the entry, its reservation and the session's time in one transaction; the limit stores nothing (issue 19)", async () => {
+    const s = await demoWithCharacter(t.app);
+    await t.db.db.updateTable("users").set({ chat_limit: 1 }).where("id", "=", s.userId).execute();
+    const user = await userRow(s.userId);
+    const chat = await conversation.resolveChat(user, s.characterId);
+    const input = { characterId: s.characterId, message: "first words" };
+    await conversation.appendUserEntry(user, chat, input);
+    const refused = conversation.appendUserEntry(await userRow(s.userId), chat, { ...input, message: "no" });
+    await expect(refused).rejects.toMatchObject({ status: 429 });
+    expect((await entries(s.userId)).map((r) => r.message)).toEqual([FIRST_MESSAGE_MARKER, "first words"]);
+    expect((await userRow(s.userId)).chat_count).toBe(1);
+  });
+
+  it("records a session's last use at most once a minute (issue 19)", async () => {
+    let clock = Date.UTC(2026, 10, 23, 12);
+    const clocked = new ConversationService(
+      new ConversationRepo(t.db.db),
+      new QuotaService(new QuotaRepo(t.db.db)),
+      () => clock,
+    );
+    const s = await demoWithCharacter(t.app);
+    await t.db.db.updateTable("users").set({ chat_limit: 100 }).where("id", "=", s.userId).execute();
+    const user = await userRow(s.userId);
+    const chat = await clocked.resolveChat(user, s.characterId);
+    const send = () => clocked.appendUserEntry(user, chat, { characterId: s.characterId, message: "hi" });
+    const usedAt = async () =>
+      (
+        await t.db.db
+          .selectFrom("chat_sessions")
+          .select("updated_at")
+          .where("user_id", "=", s.userId)
+          .where("chat_key", "=", s.characterId)
+          .executeTakeFirstOrThrow()
+      ).updated_at;
+    await send();
+    const first = clock;
+    expect(await usedAt()).toBe(first);
+    clock += SESSION_TOUCH_MS - 1;
+    await send();
+    expect(await usedAt()).toBe(first);
+    clock += 1;
+    await send();
+    expect(await usedAt()).toBe(clock);
   });
 });

@@ -105,6 +105,14 @@ const TEMPLATE_TOKENS_PER_MESSAGE = 8;
  * @returns the messages, oldest first, ending with the user's message being answered.
  */
 export function buildPrompt(input: PromptInput): ChatMessage[] {
+  return buildPromptWindow(input).messages;
+}
+
+/**
+ * As buildPrompt, and how many of the newest exchanges of `input.history` the prompt carries
+ * (`kept`): older ones did not fit (issue 19: memory extracts facts from messages about to drop).
+ */
+export function buildPromptWindow(input: PromptInput): { messages: ChatMessage[]; kept: number } {
   const system = buildSystemPrompt(
     input.character,
     input.userName,
@@ -116,6 +124,7 @@ export function buildPrompt(input: PromptInput): ChatMessage[] {
   let budget =
     input.contextWindow - input.replyTokens - input.countTokens(system) - TEMPLATE_TOKENS_PER_MESSAGE;
   const picked: ChatMessage[] = [];
+  let kept = 0;
   for (let i = input.history.length - 1; i >= 0; i--) {
     const exchange = input.history[i]!;
     const pair: ChatMessage[] = [];
@@ -135,8 +144,9 @@ export function buildPrompt(input: PromptInput): ChatMessage[] {
     if (cost > budget && picked.length > 0) break;
     budget -= cost;
     picked.unshift(...pair);
+    kept += 1;
   }
-  return [{ role: "system", content: system }, ...mergeSameRole(picked)];
+  return { messages: [{ role: "system", content: system }, ...mergeSameRole(picked)], kept };
 }
 
 /** Joins consecutive messages of the same role (group turns), which some chat templates refuse. */

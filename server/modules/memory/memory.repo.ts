@@ -64,16 +64,40 @@ export class MemoryRepo {
       .execute();
   }
 
-  /** The user's words in one of their history entries; undefined when it is not theirs or gone. */
-  async entryMessage(entryId: string, userId: string): Promise<string | undefined> {
+  /**
+   * How far facts were extracted in a session of the user (issue 19): the order key (seq) of the
+   * newest entry done; undefined when the session is gone or not the user's.
+   */
+  async factsUntilSeq(sessionId: string, userId: string): Promise<number | undefined> {
     const row = await this.db
-      .selectFrom("chat_history")
-      .innerJoin("chat_sessions", "chat_sessions.id", "chat_history.session_id")
-      .select("chat_history.message")
-      .where("chat_history.id", "=", entryId)
-      .where("chat_sessions.user_id", "=", userId)
+      .selectFrom("chat_sessions")
+      .select("facts_until_seq")
+      .where("id", "=", sessionId)
+      .where("user_id", "=", userId)
       .executeTakeFirst();
-    return row?.message;
+    return row === undefined ? undefined : Number(row.facts_until_seq);
+  }
+
+  /** The user's words of a session's entries after `afterSeq`, oldest first, at most `limit`. */
+  userMessagesAfter(sessionId: string, afterSeq: number, limit: number) {
+    return this.db
+      .selectFrom("chat_history")
+      .select(["seq", "message", "character_id"])
+      .where("session_id", "=", sessionId)
+      .where("seq", ">", afterSeq)
+      .orderBy("seq")
+      .limit(limit)
+      .execute();
+  }
+
+  /** Records facts extracted up to `untilSeq`, unless another extraction moved on from `fromSeq`. */
+  async advanceFacts(sessionId: string, fromSeq: number, untilSeq: number): Promise<void> {
+    await this.db
+      .updateTable("chat_sessions")
+      .set({ facts_until_seq: untilSeq })
+      .where("id", "=", sessionId)
+      .where("facts_until_seq", "=", fromSeq)
+      .execute();
   }
 
   /** Writes a summary unless another refresh moved it past `fromSeq` meanwhile. */

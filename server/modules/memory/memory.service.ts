@@ -34,6 +34,21 @@ export function mightHoldFacts(message: string): boolean {
   );
 }
 
+/**
+ * Issue 19: facts are extracted from a chat's messages in batches, one model call for this many
+ * messages that may hold some (not one per message: the call cost about a millisecond of server
+ * CPU and a model run each). Until then the messages are in the prompt as they are.
+ */
+export const FACTS_BATCH = 6;
+/**
+ * A smaller batch is extracted when its oldest message is this close (in exchanges) to leaving
+ * the prompt (the token budget or the history limit drops it next), so nothing said is ever out
+ * of both the prompt and the facts.
+ */
+export const FACTS_DROP_MARGIN = 3;
+/** Entries read by one extraction; the rest wait for the next. */
+const FACTS_READ_LIMIT = 40;
+
 /** Tries of a memory job (the model may be busy or briefly unreachable), and the first back-off. */
 const MEMORY_JOB = { attempts: 3, backoffMs: 2000 };
 
@@ -50,14 +65,12 @@ export class MemoryService {
     /** Facts and summaries are written in the background, after the reply is sent. */
     private readonly jobs: JobQueue,
     private readonly now: () => number = Date.now,
+    /** Logs a failed background extraction that no job retries (beforeClear). */
+    private readonly logError: (error: unknown) => void = () => {},
   ) {
-    jobs.define<{ userId: string; characterId: string; userName: string; entryId: string }>(
+    jobs.define<{ userId: string; userName: string; sessionId: string; need: number }>(
       "memory.facts",
-      async ({ entryId, ...who }) => {
-        // Gone (a demo user removed, a chat cleared): nothing to learn.
-        const message = await this.repo.entryMessage(entryId, who.userId);
-        if (message !== undefined) await this.extractFacts({ ...who, message });
-      },
+      (input) => this.extractPending(input),
       MEMORY_JOB,
     );
     jobs.define<{ sessionId: string; userName: string }>(
@@ -68,33 +81,108 @@ export class MemoryService {
   }
 
   /**
-   * Queues the background work after a reply (the chat's ReplyMemory port): facts from the
-   * user's words when they may hold some, and the summary once more than SUMMARY_TRIGGER
-   * exchanges lie beyond it (one waiting refresh per session). Returns at once; a job that
-   * cannot be queued is logged by the queue.
+   * Queues the background work after a reply (the chat's ReplyMemory port). Facts: the user's
+   * messages since the last extraction (`factsUntilSeq`) that may hold some are counted in the
+   * exchanges the prompt read (`window`, oldest first; `kept` of the newest were in the prompt);
+   * one "memory.facts" job per chat is queued when FACTS_BATCH of them wait, or fewer when the
+   * prompt is `full` and the oldest is within FACTS_DROP_MARGIN of leaving it (issue 19). The summary: once more
+   * than SUMMARY_TRIGGER exchanges lie beyond it (one waiting refresh per session). Returns at
+   * once; a job that cannot be queued is logged by the queue.
    */
   afterReply(input: {
     userId: string;
     userName: string;
-    characterId: string;
-    entry: { id: string; message: string };
     sessionId: string;
     exchanges: number;
+    window: ReadonlyArray<{ seq: number; message: string }>;
+    kept: number;
+    /** The prompt leaves older exchanges out (the token budget or the history limit). */
+    full: boolean;
+    factsUntilSeq: number;
   }): void {
-    const { entry, userId, userName } = input;
-    if (entry.message !== FIRST_MESSAGE_MARKER && mightHoldFacts(entry.message)) {
-      void this.jobs.enqueue(
-        "memory.facts",
-        { userId, characterId: input.characterId, userName, entryId: entry.id },
-        { key: `facts:${entry.id}` },
-      );
+    const { userId, userName, sessionId, window } = input;
+    let pending = 0;
+    let oldest = -1;
+    for (let i = window.length - 1; i >= 0; i--) {
+      const entry = window[i]!;
+      if (entry.seq <= input.factsUntilSeq) break;
+      if (holdsFacts(entry.message)) {
+        pending += 1;
+        oldest = i;
+      }
+    }
+    if (pending > 0) {
+      // Exchanges newer than the oldest waiting message: it leaves the prompt when this reaches `kept`.
+      const newer = window.length - 1 - oldest;
+      const dropping = input.full && newer >= input.kept - FACTS_DROP_MARGIN;
+      if (pending >= FACTS_BATCH || dropping) {
+        void this.jobs.enqueue(
+          "memory.facts",
+          { userId, userName, sessionId, need: dropping ? 1 : FACTS_BATCH },
+          { key: `facts:${sessionId}` },
+        );
+      }
     }
     if (input.exchanges <= SUMMARY_TRIGGER) return;
-    void this.jobs.enqueue(
-      "memory.summary",
-      { sessionId: input.sessionId, userName },
-      { key: `summary:${input.sessionId}` },
-    );
+    void this.jobs.enqueue("memory.summary", { sessionId, userName }, { key: `summary:${sessionId}` });
+  }
+
+  /**
+   * The "memory.facts" job: extracts the facts of the user's messages of a chat since the last
+   * extraction (at most FACTS_READ_LIMIT, oldest first), one model call per character spoken to,
+   * then records how far it came. Does nothing when fewer than `need` messages may hold facts
+   * (another job took them meanwhile), or when the chat is gone or not the user's.
+   * @returns the facts added. @throws when the model fails (the job is retried; facts already
+   *   stored are not stored twice).
+   */
+  async extractPending(input: {
+    userId: string;
+    userName: string;
+    sessionId: string;
+    need: number;
+  }): Promise<string[]> {
+    // A job queued by an older version (one entry's id, no session) has nothing to go on.
+    if (!input.sessionId) return [];
+    const fromSeq = await this.repo.factsUntilSeq(input.sessionId, input.userId);
+    if (fromSeq === undefined) return [];
+    const rows = await this.repo.userMessagesAfter(input.sessionId, fromSeq, FACTS_READ_LIMIT);
+    const bearing = rows.filter((row) => holdsFacts(row.message));
+    if (bearing.length === 0 || bearing.length < input.need) return [];
+    const added: string[] = [];
+    for (const [characterId, messages] of groupByCharacter(bearing)) {
+      added.push(
+        ...(await this.extractFacts({
+          userId: input.userId,
+          characterId,
+          userName: input.userName,
+          message: messages.join("\n"),
+        })),
+      );
+    }
+    await this.repo.advanceFacts(input.sessionId, fromSeq, rows.at(-1)!.seq);
+    return added;
+  }
+
+  /**
+   * Before a chat's history is deleted (New Chat): the facts of its messages not yet extracted
+   * are extracted in the background, from the messages read now (the job could not read them
+   * any more). Never throws; a failure is logged.
+   */
+  async beforeClear(input: { userId: string; userName: string; sessionId: string }): Promise<void> {
+    const onError = this.logError;
+    try {
+      const fromSeq = await this.repo.factsUntilSeq(input.sessionId, input.userId);
+      if (fromSeq === undefined) return;
+      const rows = await this.repo.userMessagesAfter(input.sessionId, fromSeq, FACTS_READ_LIMIT);
+      const groups = groupByCharacter(rows.filter((row) => holdsFacts(row.message)));
+      void (async () => {
+        for (const [characterId, messages] of groups) {
+          await this.extractFacts({ ...input, characterId, message: messages.join("\n") });
+        }
+      })().catch(onError);
+    } catch (error) {
+      onError(error);
+    }
   }
 
   /**
@@ -129,8 +217,8 @@ export class MemoryService {
   }
 
   /**
-   * Asks the model for lasting facts about the user in their message and stores the new ones.
-   * @returns the facts added.
+   * Asks the model for lasting facts about the user in their message (or several, one a line)
+   * and stores the new ones. @returns the facts added.
    */
   async extractFacts(input: {
     userId: string;
@@ -143,7 +231,7 @@ export class MemoryService {
       messages: [
         {
           role: "system",
-          content: `Extract lasting facts about ${input.userName} from their message: name, age, likes, dislikes, job, plans, events, people and pets in their life. Answer with a JSON array of short sentences about ${input.userName} in the third person, or [] when there are none. Nothing else.`,
+          content: `Extract lasting facts about ${input.userName} from their messages: name, age, likes, dislikes, job, plans, events, people and pets in their life. Answer with a JSON array of short sentences about ${input.userName} in the third person, or [] when there are none. Nothing else.`,
         },
         { role: "user", content: input.message },
       ],
@@ -216,4 +304,20 @@ export class MemoryService {
     await this.repo.saveSummary(input.sessionId, summary, session.summary_until_seq, fold.at(-1)!.seq);
     return true;
   }
+}
+
+/** A user's message that may tell facts (not a greeting marker). */
+function holdsFacts(message: string): boolean {
+  return message !== FIRST_MESSAGE_MARKER && mightHoldFacts(message);
+}
+
+/** The messages of each character spoken to, in order. */
+function groupByCharacter(rows: Array<{ message: string; character_id: string }>): Map<string, string[]> {
+  const groups = new Map<string, string[]>();
+  for (const row of rows) {
+    const list = groups.get(row.character_id);
+    if (list) list.push(row.message);
+    else groups.set(row.character_id, [row.message]);
+  }
+  return groups;
 }

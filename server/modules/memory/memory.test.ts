@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { call, demoWithCharacter, describeEachDatabase } from "../../testing/api";
 import { type CompletionsRequest, startScriptedCompletions } from "../../testing/completions-server";
 import { createTestApp, type TestApp } from "../../testing/server";
-import { keywords } from "./memory.service";
+import { FACTS_BATCH, keywords } from "./memory.service";
 
 describeEachDatabase("memory: long-term facts and the rolling summary", (dialect) => {
   let t: TestApp;
@@ -83,6 +83,7 @@ describeEachDatabase("memory: long-term facts and the rolling summary", (dialect
   it("shows the facts in Settings and deletes one for its owner only", async () => {
     const s = await demoWithCharacter(t.app);
     await send(s.token, s.characterId, "My dog is called Pixel.");
+    for (let i = 1; i < FACTS_BATCH; i++) await send(s.token, s.characterId, `I like the number ${i}.`);
     await t.jobs.idle();
     const list = await call(t.app, "GET", `/api/chat/memories?id=${s.characterId}`, { token: s.token });
     const facts = list.body.data as Array<{ memoryUUID: string; fact: string }>;
@@ -103,5 +104,76 @@ describeEachDatabase("memory: long-term facts and the rolling summary", (dialect
 
   it("ranks facts by shared keywords", () => {
     expect([...keywords("Do you remember my dog's name?")].sort()).toEqual(["dog", "name", "remember"]);
+  });
+});
+
+describeEachDatabase("memory: facts extracted in batches (issue 19)", (dialect) => {
+  let t: TestApp;
+  let llm: Awaited<ReturnType<typeof startScriptedCompletions>>;
+  beforeAll(async () => {
+    llm = await startScriptedCompletions((request) => {
+      if (!request.messages[0]!.content.startsWith("Extract lasting facts")) return "Okay!";
+      const dog = /my dog is called (\w+)/i.exec(request.messages.at(-1)!.content);
+      return dog ? `["Guest has a dog called ${dog[1]}."]` : "[]";
+    });
+    // A context window that keeps every message of these tests in the prompt.
+    t = await createTestApp({
+      dialect,
+      env: {
+        LLM_PROVIDER: "openai",
+        LLM_BASE_URL: llm.baseUrl,
+        LLM_MODEL: "scripted",
+        LLM_CONTEXT_SIZE: "8192",
+      },
+    });
+  });
+  afterAll(async () => {
+    await t?.dispose();
+    await llm?.close();
+  });
+
+  const send = (token: string, id: string, message: string) =>
+    call(t.app, "POST", "/api/chat/message", { token, form: { message, id } });
+  const extractions = () =>
+    llm.requests.filter((r) => r.messages[0]!.content.startsWith("Extract lasting facts")).length;
+
+  it("extracts facts once per batch of messages that may hold some (issue 19)", async () => {
+    const s = await demoWithCharacter(t.app);
+    await t.db.db.updateTable("users").set({ chat_limit: 1000 }).where("id", "=", s.userId).execute();
+    llm.requests.length = 0;
+    await send(s.token, s.characterId, "My dog is called Rex, I love him.");
+    for (let i = 1; i < FACTS_BATCH - 1; i++) await send(s.token, s.characterId, `I went out for walk ${i}.`);
+    await t.jobs.idle();
+    expect(extractions()).toBe(0);
+    await send(s.token, s.characterId, "I had tea with my sister.");
+    await t.jobs.idle();
+    expect(extractions()).toBe(1);
+    const batch = llm.requests.find((r) => r.messages[0]!.content.startsWith("Extract lasting facts"))!;
+    expect(batch.messages.at(-1)!.content).toContain("My dog is called Rex");
+    expect(batch.messages.at(-1)!.content).toContain("I had tea with my sister.");
+    const list = await call(t.app, "GET", `/api/chat/memories?id=${s.characterId}`, { token: s.token });
+    expect((list.body.data as Array<{ fact: string }>).map((f) => f.fact)).toEqual([
+      "Guest has a dog called Rex.",
+    ]);
+    // The next batch starts after the extracted messages: one more message sets nothing off.
+    await send(s.token, s.characterId, "I am going to bed now.");
+    await t.jobs.idle();
+    expect(extractions()).toBe(1);
+  });
+
+  it("extracts the facts not yet extracted before New Chat deletes the history", async () => {
+    const s = await demoWithCharacter(t.app);
+    await send(s.token, s.characterId, "My dog is called Nala.");
+    await t.jobs.idle();
+    const cleared = await call(t.app, "GET", `/api/chat/new?id=${s.characterId}&uid=${s.userId}`, {
+      token: s.token,
+    });
+    expect(cleared.body.success).toBe(1);
+    await expect
+      .poll(async () => {
+        const list = await call(t.app, "GET", `/api/chat/memories?id=${s.characterId}`, { token: s.token });
+        return (list.body.data as Array<{ fact: string }>).map((f) => f.fact);
+      })
+      .toEqual(["Guest has a dog called Nala."]);
   });
 });

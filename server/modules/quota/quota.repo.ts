@@ -23,21 +23,23 @@ export class QuotaRepo {
    * when the period changes), then the add-on messages. Atomic: concurrent reservations never go
    * past the limit, and a plan message is counted in `period` only (never in a period another
    * request has moved the row to meanwhile).
+   * @param db where to run it: the repo's database, or a transaction the reservation joins
+   *   (issue 19: stored with the user's entry in one transaction).
    * @returns the reservation, or undefined when both buckets are empty.
    */
-  async reserve(user: User, period: string): Promise<Reservation | undefined> {
+  async reserve(user: User, period: string, db: Db = this.db): Promise<Reservation | undefined> {
     // `user` was read at the start of this request. When it already counts in `period`, the row
     // does too (a period only moves forwards); otherwise the row is moved, read from the row, not
     // `user`: another request may have moved it meanwhile.
     if (user.chat_period !== period) {
-      await this.db
+      await db
         .updateTable("users")
         .set({ chat_count: 0, chat_period: period })
         .where("id", "=", user.id)
         .where("chat_period", "<>", period)
         .execute();
     }
-    const plan = await this.db
+    const plan = await db
       .updateTable("users")
       .set((eb) => ({ chat_count: eb("chat_count", "+", 1) }))
       .where("id", "=", user.id)
@@ -45,7 +47,7 @@ export class QuotaRepo {
       .where("chat_count", "<", user.chat_limit)
       .executeTakeFirst();
     if (Number(plan.numUpdatedRows) > 0) return { bucket: "plan", period };
-    const extra = await this.db
+    const extra = await db
       .updateTable("users")
       .set((eb) => ({ extra_messages: eb("extra_messages", "-", 1) }))
       .where("id", "=", user.id)

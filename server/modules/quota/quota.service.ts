@@ -1,4 +1,5 @@
 import { ADDON_MESSAGES, ADDON_PRICE_CENTS, dollars } from "../../../common/constants";
+import type { Db } from "../../db/index";
 import type { User } from "../../db/schema";
 import { type AppError, tooMany } from "../../errors";
 import { quotaRefused } from "../../http/metrics";
@@ -68,9 +69,21 @@ export class QuotaService {
     return reservation;
   }
 
-  /** As `reserve`, without the error: @returns undefined at the limit (for optional extras). */
-  tryReserve(user: User, now: number): Promise<Reservation | undefined> {
-    return this.repo.reserve(user, quotaPeriodKey(user.quota_period, now));
+  /**
+   * As `reserve`, without the error: @returns undefined at the limit (for optional extras).
+   * @param db a transaction the reservation joins (it is undone with it); default its own.
+   */
+  tryReserve(user: User, now: number, db?: Db): Promise<Reservation | undefined> {
+    return this.repo.reserve(user, quotaPeriodKey(user.quota_period, now), db);
+  }
+
+  /**
+   * The error of a reservation refused at the limit (`tryReserve` gave undefined), counted in the
+   * metrics as `reserve` does. @returns AppError 429 "rate_limit:chat".
+   */
+  refused(user: User): AppError {
+    quotaRefused();
+    return quotaLimitError(user);
   }
 
   /**
