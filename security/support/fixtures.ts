@@ -353,6 +353,7 @@ export const PUBLIC_ROUTES = new Set([
   "GET /api/payment/pricing",
   "POST /api/payment/webhook",
   "GET /api/auth/oauth/:platform/start",
+  "GET /api/auth/oauth/platforms",
   "POST /api/:platform/callback",
   "GET /api/health",
   "GET /api/ready",

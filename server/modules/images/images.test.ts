@@ -313,6 +313,45 @@ describeEachDatabase("images API", (dialect) => {
     expect(await status(urls.bob)).toBe(404);
   }, 60_000);
 
+  it("a group chat offers pictures: request-photo for a group entry (issue 16)", async () => {
+    const { app, double } = await imageApp(dialect);
+    const user = await member(app);
+    const group = await call(app.app, "GET", `/api/chat/group/new?cId=${user.characterId}`, {
+      token: user.token,
+    });
+    const groupId = String(group.body.page).split("/").pop()!;
+    const profile = await call(app.app, "GET", `/api/chat/profile/?id=${groupId}`, { token: user.token });
+    const members = (profile.body.info as { characters: Array<{ id: string; gId: string }> }).characters;
+    expect(members[0]).toMatchObject({ id: user.characterId, gId: groupId });
+    const caps = await call(app.app, "GET", `/api/chat/capabilities?id=${groupId}`, { token: user.token });
+    expect((caps.body.data as { imageRequests: { enabled: boolean } }).imageRequests.enabled).toBe(true);
+
+    // As the chat screen sends it (id = the group, cid = the member who answers), and without cid.
+    for (const cid of [members[0]!.id, ""]) {
+      const asked = await callMultipart(app.app, "/api/chat/request-photo", {
+        token: user.token,
+        fields: { message: "Send a portrait photo", id: groupId, cid, mute: "1", type: "1" },
+      });
+      expect(asked.status).toBe(200);
+      const reply = asked.body as unknown as MessageReply;
+      expect(reply).toMatchObject({ success: 1, genimage: 1 });
+      expect(reply.history?.[0]).toMatchObject({ characterUUID: user.characterId, chatHistoryImageLoading: 1 });
+    }
+    await app.images.idle();
+    expect(double!.drawn).toHaveLength(2);
+    const entries = (
+      await call(app.app, "GET", `/api/chat/history?id=${groupId}`, { token: user.token })
+    ).body.data as { data: ChatHistoryEntry[] };
+    const pictures = entries.data.filter((e) => e.chatHistoryReplyImage);
+    expect(pictures).toHaveLength(2);
+    const cookie = await contentCookie(app, user.token);
+    const served = await app.app.inject({
+      url: `/content/${groupId}/${pictures[0]!.chatHistoryReplyImage}`,
+      headers: { cookie },
+    });
+    expect(served.statusCode).toBe(200);
+  }, 60_000);
+
   it("each picture counts as one message of the quota; at the limit the answer names /pricing", async () => {
     const { app } = await imageApp(dialect);
     const user = await member(app);
