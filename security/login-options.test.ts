@@ -32,7 +32,7 @@ describe("GET /api/auth/oauth/platforms tells names, nothing else", () => {
   });
 
   it("answers the platform names without a session, with no configuration and no cookie", async () => {
-    for (const headers of [{}, { authorization: "Bearer not-a-token" }]) {
+    for (const headers of [{}, { authorization: "Bearer not-a-token" }] as Array<Record<string, string>>) {
       const answer = await fetch(`${server.url}/api/auth/oauth/platforms?verbose=1&id=../..`, { headers });
       expect(answer.status).toBe(200);
       const text = await answer.text();
