@@ -83,6 +83,8 @@ export function CharacterForm({ character }: CharacterFormProps) {
         language: values.language,
         description: values.backstory,
         greeting,
+        // Without il the field is hidden and sent empty: the server keeps the stored appearance
+        // (issue 16: an edit after a downgrade must not erase it).
         appearance: showAppearance ? appearance : "",
         photo: showPhoto ? photo : undefined,
         oldPhoto: character?.characterPhoto,
