@@ -1,6 +1,23 @@
 import type { Insertable } from "kysely";
 import type { Db } from "../../db/index";
+import { firstRow, preparedQuery } from "../../db/prepared";
 import type { AuthTokensTable, Device, DevicesTable, NewUser, User } from "../../db/schema";
+
+/** The session of an unexpired token by its hash, with its user unless blocked (every request). */
+const sessionQuery = (db: Db, p: { tokenHash: string; now: number }) =>
+  db
+    .selectFrom("auth_tokens")
+    .innerJoin("users", "users.id", "auth_tokens.user_id")
+    .selectAll("users")
+    .select("auth_tokens.created_at as session_started_at")
+    .where("auth_tokens.token_hash", "=", p.tokenHash)
+    .where("auth_tokens.expires_at", ">", p.now)
+    .where("users.blocked", "=", 0);
+const sessionByHash = preparedQuery(sessionQuery);
+const sessionByHashStartedAfter = preparedQuery(
+  (db, p: { tokenHash: string; now: number; startedAfter: number }) =>
+    sessionQuery(db, p).where("auth_tokens.created_at", ">", p.startedAfter),
+);
 
 /** Database access for users, plans and bearer tokens. */
 export class AuthRepo {
@@ -34,16 +51,11 @@ export class AuthRepo {
     now: number,
     startedAfter?: number,
   ): Promise<{ user: User; startedAt: number } | undefined> {
-    const row = await this.db
-      .selectFrom("auth_tokens")
-      .innerJoin("users", "users.id", "auth_tokens.user_id")
-      .selectAll("users")
-      .select("auth_tokens.created_at as session_started_at")
-      .where("auth_tokens.token_hash", "=", tokenHash)
-      .where("auth_tokens.expires_at", ">", now)
-      .$if(startedAfter !== undefined, (qb) => qb.where("auth_tokens.created_at", ">", startedAfter!))
-      .where("users.blocked", "=", 0)
-      .executeTakeFirst();
+    const row = await firstRow(
+      startedAfter === undefined
+        ? sessionByHash(this.db, { tokenHash, now })
+        : sessionByHashStartedAfter(this.db, { tokenHash, now, startedAfter }),
+    );
     if (!row) return undefined;
     const { session_started_at, ...user } = row;
     return { user, startedAt: Number(session_started_at) };

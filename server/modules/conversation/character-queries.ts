@@ -1,4 +1,5 @@
 import type { Db } from "../../db/index";
+import { firstRow, preparedQuery } from "../../db/prepared";
 import type { Character } from "../../db/schema";
 
 /**
@@ -19,10 +20,9 @@ export function charactersOfUser(db: Db, userId: string) {
 
 /** A character only when it belongs to `userId`; undefined for an unknown id or another user's. */
 export function findOwnedCharacter(db: Db, userId: string, id: string): Promise<Character | undefined> {
-  return db
-    .selectFrom("characters")
-    .selectAll()
-    .where("id", "=", id)
-    .where("user_id", "=", userId)
-    .executeTakeFirst();
+  return firstRow(ownedCharacter(db, { id, userId }));
 }
+
+const ownedCharacter = preparedQuery((db, p: { id: string; userId: string }) =>
+  db.selectFrom("characters").selectAll().where("id", "=", p.id).where("user_id", "=", p.userId),
+);

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Db } from "../../db/index";
+import { firstRow, preparedQuery } from "../../db/prepared";
 import type { Character, ChatHistoryRow, ChatSession } from "../../db/schema";
 import { charactersOfUser, findOwnedCharacter } from "./character-queries";
 
@@ -125,12 +126,7 @@ export class ConversationRepo {
   }
 
   private findSession(userId: string, chatKey: string): Promise<ChatSession | undefined> {
-    return this.db
-      .selectFrom("chat_sessions")
-      .selectAll()
-      .where("user_id", "=", userId)
-      .where("chat_key", "=", chatKey)
-      .executeTakeFirst();
+    return firstRow(sessionOf(this.db, { userId, chatKey }));
   }
 
   sessionById(sessionId: string): Promise<ChatSession | undefined> {
@@ -138,7 +134,7 @@ export class ConversationRepo {
   }
 
   async touchSession(sessionId: string, now: number): Promise<void> {
-    await this.db.updateTable("chat_sessions").set({ updated_at: now }).where("id", "=", sessionId).execute();
+    await touchSession(this.db, { sessionId, now });
   }
 
   /**
@@ -192,14 +188,7 @@ export class ConversationRepo {
     limit: number,
     afterSeq = 0,
   ): Promise<Array<{ message: string; reply_message: string; character_id: string; seq: number }>> {
-    const rows = await this.db
-      .selectFrom("chat_history")
-      .select(["message", "reply_message", "character_id", "seq"])
-      .where("session_id", "=", sessionId)
-      .where("seq", ">", afterSeq)
-      .orderBy("seq", "desc")
-      .limit(limit)
-      .execute();
+    const { rows } = await recentTexts(this.db, { sessionId, afterSeq, limit });
     return rows.reverse();
   }
 
@@ -216,12 +205,7 @@ export class ConversationRepo {
 
   /** The entry a client sent with this id in this session, if any. */
   findByClientMessageId(sessionId: string, clientMessageId: string): Promise<ChatHistoryRow | undefined> {
-    return this.db
-      .selectFrom("chat_history")
-      .selectAll()
-      .where("session_id", "=", sessionId)
-      .where("client_message_id", "=", clientMessageId)
-      .executeTakeFirst();
+    return firstRow(entryByClientId(this.db, { sessionId, clientMessageId }));
   }
 
   /**
@@ -239,14 +223,8 @@ export class ConversationRepo {
   ): Promise<T> {
     return this.db.transaction().execute(async (trx) => {
       const reserved = await reserve(trx);
-      await trx.insertInto("chat_history").values(entry).execute();
-      if (touchAt !== undefined) {
-        await trx
-          .updateTable("chat_sessions")
-          .set({ updated_at: touchAt })
-          .where("id", "=", entry.session_id)
-          .execute();
-      }
+      await insertEntry(trx, entry);
+      if (touchAt !== undefined) await touchSession(trx, { sessionId: entry.session_id, now: touchAt });
       return reserved;
     });
   }
@@ -256,7 +234,9 @@ export class ConversationRepo {
   }
 
   async updateEntry(id: string, patch: EntryPatch): Promise<void> {
-    await this.db.updateTable("chat_history").set(patch).where("id", "=", id).execute();
+    // A field left undefined is not changed (as Kysely's `set` does).
+    const fields = Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined));
+    await updateEntry(this.db, { ...fields, id });
   }
 
   /**
@@ -299,3 +279,38 @@ export class ConversationRepo {
     });
   }
 }
+
+// The queries of every chat message, built and compiled once (issue 19, server/db/prepared.ts).
+const sessionOf = preparedQuery((db, p: { userId: string; chatKey: string }) =>
+  db
+    .selectFrom("chat_sessions")
+    .selectAll()
+    .where("user_id", "=", p.userId)
+    .where("chat_key", "=", p.chatKey),
+);
+const touchSession = preparedQuery((db, p: { sessionId: string; now: number }) =>
+  db.updateTable("chat_sessions").set({ updated_at: p.now }).where("id", "=", p.sessionId),
+);
+const recentTexts = preparedQuery((db, p: { sessionId: string; afterSeq: number; limit: number }) =>
+  db
+    .selectFrom("chat_history")
+    .select(["message", "reply_message", "character_id", "seq"])
+    .where("session_id", "=", p.sessionId)
+    .where("seq", ">", p.afterSeq)
+    .orderBy("seq", "desc")
+    .limit(p.limit),
+);
+const entryByClientId = preparedQuery((db, p: { sessionId: string; clientMessageId: string }) =>
+  db
+    .selectFrom("chat_history")
+    .selectAll()
+    .where("session_id", "=", p.sessionId)
+    .where("client_message_id", "=", p.clientMessageId),
+);
+/** Inserts a whole entry (every field a value; the field names fix the statement). */
+const insertEntry = preparedQuery((db, p: ChatHistoryRow) => db.insertInto("chat_history").values(p));
+/** Sets the patch's fields of the entry `id`. */
+const updateEntry = preparedQuery((db, p: EntryPatch & { id: string }) => {
+  const { id, ...patch } = p;
+  return db.updateTable("chat_history").set(patch).where("id", "=", id);
+});

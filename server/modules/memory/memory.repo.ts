@@ -1,20 +1,15 @@
 import { randomUUID } from "node:crypto";
 import type { Db } from "../../db/index";
+import { preparedQuery } from "../../db/prepared";
 
 /** Database access of memory (issue 5): facts about the user per character, and chat summaries. */
 export class MemoryRepo {
   constructor(private readonly db: Db) {}
 
   /** The newest `limit` facts a character remembers about the user, newest first. */
-  listFacts(userId: string, characterId: string, limit?: number) {
-    let query = this.db
-      .selectFrom("memories")
-      .select(["id", "fact", "created_at"])
-      .where("user_id", "=", userId)
-      .where("character_id", "=", characterId)
-      .orderBy("created_at", "desc");
-    if (limit !== undefined) query = query.limit(limit);
-    return query.execute();
+  async listFacts(userId: string, characterId: string, limit?: number) {
+    if (limit !== undefined) return (await newestFacts(this.db, { userId, characterId, limit })).rows;
+    return factsQuery(this.db, { userId, characterId }).execute();
   }
 
   async insertFact(userId: string, characterId: string, fact: string, now: number): Promise<void> {
@@ -110,3 +105,16 @@ export class MemoryRepo {
       .execute();
   }
 }
+
+/** A character's facts about the user, newest first. */
+const factsQuery = (db: Db, p: { userId: string; characterId: string }) =>
+  db
+    .selectFrom("memories")
+    .select(["id", "fact", "created_at"])
+    .where("user_id", "=", p.userId)
+    .where("character_id", "=", p.characterId)
+    .orderBy("created_at", "desc");
+/** The newest `limit` of them (read for every prompt; issue 19: compiled once). */
+const newestFacts = preparedQuery((db, p: { userId: string; characterId: string; limit: number }) =>
+  factsQuery(db, p).limit(p.limit),
+);

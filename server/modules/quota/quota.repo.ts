@@ -1,4 +1,5 @@
 import type { Db } from "../../db/index";
+import { changedRows, preparedQuery } from "../../db/prepared";
 import type { User } from "../../db/schema";
 
 /** Which part of the quota paid for a message: the plan's count or the bought add-on messages. */
@@ -39,14 +40,8 @@ export class QuotaRepo {
         .where("chat_period", "<>", period)
         .execute();
     }
-    const plan = await db
-      .updateTable("users")
-      .set((eb) => ({ chat_count: eb("chat_count", "+", 1) }))
-      .where("id", "=", user.id)
-      .where("chat_period", "=", period)
-      .where("chat_count", "<", user.chat_limit)
-      .executeTakeFirst();
-    if (Number(plan.numUpdatedRows) > 0) return { bucket: "plan", period };
+    const plan = await changedRows(reservePlan(db, { id: user.id, period, limit: user.chat_limit }));
+    if (plan > 0) return { bucket: "plan", period };
     const extra = await db
       .updateTable("users")
       .set((eb) => ({ extra_messages: eb("extra_messages", "-", 1) }))
@@ -80,3 +75,13 @@ export class QuotaRepo {
     await refund.execute();
   }
 }
+
+/** One message of the plan's count of `period`, when under `limit` (every chat message; issue 19). */
+const reservePlan = preparedQuery((db, p: { id: string; period: string; limit: number }) =>
+  db
+    .updateTable("users")
+    .set((eb) => ({ chat_count: eb("chat_count", "+", 1) }))
+    .where("id", "=", p.id)
+    .where("chat_period", "=", p.period)
+    .where("chat_count", "<", p.limit),
+);
