@@ -335,13 +335,15 @@ describeEachDatabase("images API", (dialect) => {
       expect(asked.status).toBe(200);
       const reply = asked.body as unknown as MessageReply;
       expect(reply).toMatchObject({ success: 1, genimage: 1 });
-      expect(reply.history?.[0]).toMatchObject({ characterUUID: user.characterId, chatHistoryImageLoading: 1 });
+      expect(reply.history?.[0]).toMatchObject({
+        characterUUID: user.characterId,
+        chatHistoryImageLoading: 1,
+      });
     }
     await app.images.idle();
     expect(double!.drawn).toHaveLength(2);
-    const entries = (
-      await call(app.app, "GET", `/api/chat/history?id=${groupId}`, { token: user.token })
-    ).body.data as { data: ChatHistoryEntry[] };
+    const entries = (await call(app.app, "GET", `/api/chat/history?id=${groupId}`, { token: user.token }))
+      .body.data as { data: ChatHistoryEntry[] };
     const pictures = entries.data.filter((e) => e.chatHistoryReplyImage);
     expect(pictures).toHaveLength(2);
     const cookie = await contentCookie(app, user.token);
