@@ -246,8 +246,14 @@ describe.skipIf(!hasChromium)("sign-in and account recovery in Chromium", () => 
 
   it("demo login (/login/demo): busy 'Enjoy..', success video, 4 s toast top-right, then the server's page", async () => {
     const page = await open();
+    // The sign-in call is held until the busy state has been checked (not a fixed delay that a
+    // loaded machine can outlast).
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
     await page.route("**/api/auth/demo-login", async (route) => {
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      await held;
       await route.continue();
     });
     const answer = page.waitForResponse((response) => response.url().endsWith("/api/auth/demo-login"));
@@ -257,6 +263,7 @@ describe.skipIf(!hasChromium)("sign-in and account recovery in Chromium", () => 
     expect(await enjoy.getAttribute("aria-busy")).toBe("true");
     expect(await enjoy.isDisabled()).toBe(true);
     expect(await page.getByLabel("Email").count()).toBe(0);
+    release();
     const body = (await (await answer).json()) as { success: number; message: string };
     expect(body.success).toBe(1);
     await expectSuccessVideo(page);
