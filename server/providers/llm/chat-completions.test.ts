@@ -64,10 +64,11 @@ describe("ChatCompletionsClient (issue 19: the lean Chat Completions client)", (
     messages: [{ role: "user" as const, content: words }],
   });
 
-  it("joins events split across network reads and stops at [DONE]", async () => {
+  it("joins events split across network reads, passes a read's pieces on as one, and stops at [DONE]", async () => {
     const pieces: string[] = [];
     expect(await client.stream(body("hi"), (piece) => pieces.push(piece))).toBe("Hello");
-    expect(pieces).toEqual(["Hel", "lo"]);
+    // The first read ends inside "Hel"'s event; the second completes it and holds "lo" (issue 19).
+    expect(pieces).toEqual(["Hello"]);
   });
 
   it("answers a non-2xx status with ProviderHttpError carrying the status and the body's start", async () => {

@@ -72,8 +72,8 @@ export class ChatCompletionsClient {
   }
 
   /**
-   * A streamed completion: `onText` gets each piece of the first choice's text as it arrives
-   * (every piece of one network read before the next read). @returns the whole text.
+   * A streamed completion: `onText` gets the first choice's text as it arrives, the pieces of
+   * one network read joined into one call. @returns the whole text.
    * @throws ProviderHttpError as `complete`, or when the stream reports an error; the signal's
    *   reason when aborted (the text so far has been passed to `onText`).
    */
@@ -102,15 +102,21 @@ export class ChatCompletionsClient {
           return;
         }
         const piece = chunk?.choices?.[0]?.delta?.content;
-        if (piece) {
-          text += piece;
-          onText(piece);
-        }
+        if (piece) read += piece;
       },
     });
+    // The pieces of one network read are passed on as one (issue 19: a burst of tokens is one
+    // event down the line, not one per token).
+    let read = "";
     response.setEncoding("utf8");
     for await (const chunk of response as AsyncIterable<string>) {
       parser.feed(chunk);
+      if (read) {
+        const piece = read;
+        read = "";
+        text += piece;
+        onText(piece);
+      }
       if (failure) {
         response.destroy();
         throw failure;

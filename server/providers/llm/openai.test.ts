@@ -99,7 +99,9 @@ describe("openai provider against a local Chat Completions server", () => {
   it("streams a completion chunk by chunk", async () => {
     const chunks: string[] = [];
     const result = await provider.generate({ messages, maxTokens: 64, onTextChunk: (c) => chunks.push(c) });
-    expect(chunks).toEqual(["Hello", " there,", " you", " said: Hi Luna"]);
+    // The pieces of one network read come as one (issue 19).
+    expect(chunks.length).toBeGreaterThan(0);
+    expect(chunks.join("")).toBe("Hello there, you said: Hi Luna");
     expect(result.text).toBe("Hello there, you said: Hi Luna");
     expect(recorded.at(-1)!.body.stream).toBe(true);
   });
