@@ -157,13 +157,18 @@ describeEachDatabase("model faults: the message is kept and nothing stays replyi
     controller.abort();
     // The page reloads and polls the history until the reply is there.
     let newest: ChatHistoryEntry | undefined;
-    for (let i = 0; i < 50 && newest?.chatHistoryStatus !== "replied"; i++) {
-      await new Promise((r) => setTimeout(r, 100));
-      const page = await call(t.app, "GET", `/api/chat/history/paginated?id=${s.characterId}`, {
-        token: s.token,
-      });
-      newest = (page.body.data as ChatHistoryEntry[]).at(-1);
-    }
+    await expect
+      .poll(
+        async () => {
+          const page = await call(t.app, "GET", `/api/chat/history/paginated?id=${s.characterId}`, {
+            token: s.token,
+          });
+          newest = (page.body.data as ChatHistoryEntry[]).at(-1);
+          return newest?.chatHistoryStatus;
+        },
+        { timeout: 20_000, interval: 100 },
+      )
+      .toBe("replied");
     expect(newest).toMatchObject({ chatHistoryMessage: "then I reload", chatHistoryStatus: "replied" });
     expect(newest!.chatHistoryReplyMessage).toBe("Once upon a time, the end.");
     expect(served - before).toBe(1);
