@@ -1,10 +1,10 @@
 import { Link, useLocation } from "react-router";
 import { ADDON_MESSAGES, ADDON_PRICE_CENTS, dollars, PRODUCT_NAME } from "../../../common/constants";
 import type { PricingPlan } from "../../api/public";
+import { usePaymentOptions } from "../../hooks/usePaymentOptions";
 import { useSessionUser } from "../../hooks/useSessionUser";
 import { PLAN_PANEL, PlanAction } from "./components/PlanAction";
 import { type CardTarget, PricingCard } from "./components/PricingCard";
-import { usePaymentOptions } from "./hooks/usePaymentOptions";
 import { usePricingPlans } from "./hooks/usePricingPlans";
 import { useAddOnCheckout, useStartCheckout } from "./hooks/useStartCheckout";
 import "./pricing.css";

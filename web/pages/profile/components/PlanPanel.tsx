@@ -3,7 +3,7 @@ import { Link, useLocation } from "react-router";
 import { ADDON_MESSAGES, ADDON_PRICE_CENTS, dollars } from "../../../../common/constants";
 import { openBillingPortal, startAddOnCheckout } from "../../../api/payments";
 import type { UserProfile } from "../../../api/users";
-import { usePaymentOptions } from "../hooks/usePaymentOptions";
+import { usePaymentOptions } from "../../../hooks/usePaymentOptions";
 import { usePaymentPage } from "../hooks/usePaymentPage";
 
 /** The address of this panel: plan cards and the add-on lead here when payments are off (issue 16). */

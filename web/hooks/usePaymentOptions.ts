@@ -1,9 +1,10 @@
 import { type UseQueryResult, useQuery } from "@tanstack/react-query";
-import { getPaymentOptions, type PaymentOptions } from "../../../api/payments";
+import { getPaymentOptions, type PaymentOptions } from "../api/payments";
 
 /**
  * What the signed-in user can buy here (GET /payment/options, issue 16): only fetched when
- * `signedIn`; silent (a failure only hides the add-on offer, spec 8 "Pricing load failure").
+ * `signedIn`; silent (a failure only hides the offers, spec 8 "Pricing load failure"). One hook for
+ * the pricing page and the profile's plan panel.
  */
 export function usePaymentOptions(signedIn: boolean): UseQueryResult<PaymentOptions> {
   return useQuery({
