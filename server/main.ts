@@ -1,6 +1,7 @@
 import type { Server } from "node:http";
 import { type App, buildApp } from "./app";
 import { type AppConfig, loadConfig } from "./env";
+import { onStopSignals } from "./modules/system/stop-signals";
 
 /** How often idle keep-alive connections are closed while draining, milliseconds. */
 const DRAIN_POLL_MS = 200;
@@ -30,24 +31,14 @@ async function main(): Promise<void> {
  */
 function stopOnSignals(server: App, options: { graceMs: number; log: (line: string) => void }): void {
   const { graceMs, log } = options;
-  let stopping = false;
-  const stop = async (signal: NodeJS.Signals) => {
-    if (stopping) {
-      log(`${signal} again: exiting now.`);
-      process.exit(1);
-    }
-    stopping = true;
+  onStopSignals(log, async (signal) => {
     server.app.lifecycle.beginShutdown();
     log(`${signal}: shutting down; /api/ready answers 503.`);
     log(`No new connections; running requests and reply streams have ${graceMs} ms to finish.`);
     const finished = await drain(server.app.server, graceMs);
     log(finished ? "Running requests finished." : "Grace period over: open connections closed.");
     await server.close();
-    log("Stopped: jobs, workers and database closed.");
-    process.exit(0);
-  };
-  process.on("SIGINT", (signal) => void stop(signal));
-  process.on("SIGTERM", (signal) => void stop(signal));
+  });
 }
 
 /**

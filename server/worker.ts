@@ -1,5 +1,6 @@
 import { buildContainer, openDependencies } from "./container";
 import { type AppConfig, loadConfig } from "./env";
+import { onStopSignals } from "./modules/system/stop-signals";
 
 /**
  * Entry point of `npm run worker` (issue 15): a process without HTTP that runs the background
@@ -32,21 +33,11 @@ async function main(): Promise<void> {
   await container.startWorkers();
   log(`Job worker running (jobs: ${container.engines.jobs}, database: ${container.engines.database}).`);
 
-  let stopping = false;
-  const stop = async (signal: NodeJS.Signals) => {
-    if (stopping) {
-      log(`${signal} again: exiting now.`);
-      process.exit(1);
-    }
-    stopping = true;
+  onStopSignals(log, async (signal) => {
     log(`${signal}: no new jobs are claimed; waiting for the running ones.`);
     await container.stopWorkers();
     await container.close();
-    log("Stopped: jobs, workers and database closed.");
-    process.exit(0);
-  };
-  process.on("SIGINT", (signal) => void stop(signal));
-  process.on("SIGTERM", (signal) => void stop(signal));
+  });
 }
 
 main().catch((error: unknown) => {
