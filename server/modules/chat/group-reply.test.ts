@@ -2,24 +2,35 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import type { ChatHistoryEntry } from "../../../common/api";
 import { call, demoWithCharacter, describeEachDatabase } from "../../testing/api";
 import { startScriptedCompletions } from "../../testing/completions-server";
+import { type ImageDouble, startImageDouble } from "../../testing/image-servers";
+import { allowPictures } from "../../testing/images";
 import { createTestApp, type TestApp } from "../../testing/server";
 
 describeEachDatabase("group replies in turn order", (dialect) => {
   let t: TestApp;
   let llm: Awaited<ReturnType<typeof startScriptedCompletions>>;
+  let double: ImageDouble;
   beforeAll(async () => {
+    double = await startImageDouble("automatic1111");
     llm = await startScriptedCompletions((request) => {
       const me = /^You are (\w+)/.exec(request.messages[0]!.content)?.[1];
       return me ? `${me} here!` : "[]";
     });
     t = await createTestApp({
       dialect,
-      env: { LLM_PROVIDER: "openai", LLM_BASE_URL: llm.baseUrl, LLM_MODEL: "scripted" },
+      env: {
+        LLM_PROVIDER: "openai",
+        LLM_BASE_URL: llm.baseUrl,
+        LLM_MODEL: "scripted",
+        IMAGE_PROVIDER: "automatic1111",
+        IMAGE_BASE_URL: double.baseUrl,
+      },
     });
   });
   afterAll(async () => {
     await t?.dispose();
     await llm?.close();
+    await double?.close();
   });
 
   async function groupOfThree() {
@@ -121,6 +132,56 @@ describeEachDatabase("group replies in turn order", (dialect) => {
       expect((res.body.whoReplies as string[])[0]).not.toBe(before[0]!.characterUUID);
     }
   });
+
+  it("a member's reply offers the picture asked for, with the single chat's plan rules (issue 16)", async () => {
+    const g = await groupOfThree();
+    await allowPictures(t, g.userId);
+    const named = g.members[1]!;
+    const drawnBefore = double.drawn.length;
+    const res = await call(t.app, "POST", "/api/chat/group/reply", {
+      token: g.token,
+      form: { message: `${named.characterName}, send me a picture of you at the beach!`, id: g.groupId },
+    });
+    expect(res.body).toMatchObject({ success: 1, genimage: 1 });
+    const who = res.body.whoReplies as string[];
+    const entries = res.body.history as ChatHistoryEntry[];
+    expect(who[0]).toBe(named.characterUUID);
+    // One picture per member entry, each entry loading until its picture is there.
+    expect(entries.map((e) => e.chatHistoryImageLoading)).toEqual(who.map(() => 1));
+    await t.images.idle();
+    expect(double.drawn.length - drawnBefore).toBe(who.length);
+    expect(double.drawn.at(-who.length)!.prompt).toContain("at the beach");
+    const page = (
+      await call(t.app, "GET", `/api/chat/history/paginated?id=${g.groupId}&offset=0&limit=10`, {
+        token: g.token,
+      })
+    ).body.data as ChatHistoryEntry[];
+    const answered = page.filter((e) => entries.some((x) => x.chatHistoryUUID === e.chatHistoryUUID));
+    expect(answered).toHaveLength(who.length);
+    for (const entry of answered) {
+      expect(entry.chatHistoryImageLoading).toBe(0);
+      expect(entry.chatHistoryReplyImage).toMatch(/\.jpg$/);
+    }
+    // An ordinary message stays text only.
+    const plain = await call(t.app, "POST", "/api/chat/group/reply", {
+      token: g.token,
+      form: { message: "How was your day?", id: g.groupId },
+    });
+    expect(plain.body).toMatchObject({ success: 1, genimage: 0 });
+  }, 60_000);
+
+  it("a group without il gets no picture, as the single chat", async () => {
+    const g = await groupOfThree();
+    const drawnBefore = double.drawn.length;
+    const res = await call(t.app, "POST", "/api/chat/group/reply", {
+      token: g.token,
+      form: { message: `${g.members[0]!.characterName}, send me a selfie!`, id: g.groupId },
+    });
+    expect(res.body).toMatchObject({ success: 1, genimage: 0 });
+    expect((res.body.history as ChatHistoryEntry[]).every((e) => e.chatHistoryImageLoading === 0)).toBe(true);
+    await t.images.idle();
+    expect(double.drawn.length).toBe(drawnBefore);
+  }, 60_000);
 
   it("refuses a group reply to a single chat or someone else's group", async () => {
     const g = await groupOfThree();

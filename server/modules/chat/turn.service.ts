@@ -143,7 +143,10 @@ export class TurnService {
 
   /**
    * POST /chat/group/reply: the group's answers, each spoken in its member's voice
-   * (chatHistoryReplyAudioUrl) unless muted. @throws as ChatService.groupReply.
+   * (chatHistoryReplyAudioUrl) unless muted. Each member's entry may carry a picture (issue 16),
+   * offered once per entry with the single chat's rules (il, an image engine, the quota, the
+   * content rules; `offerForReply`): its entry comes back with chatHistoryImageLoading 1 and the
+   * answer with genimage 1 when any entry does. @throws as ChatService.groupReply.
    */
   async groupReply(
     user: User,
@@ -153,7 +156,14 @@ export class TurnService {
     if (input.speak && this.voice) {
       for (const entry of result.entries) await this.voice.replyAudio(user, entry);
     }
-    return { reply: presentGroupReply(result), modelMs: result.modelMs };
+    let genimage: 0 | 1 = 0;
+    const entries: ChatHistoryRow[] = [];
+    for (const entry of result.entries) {
+      const picture = result.success ? await this.pictureFor(user, input.message, entry) : undefined;
+      if (picture) genimage = 1;
+      entries.push(picture?.entry ?? entry);
+    }
+    return { reply: { ...presentGroupReply({ ...result, entries }), genimage }, modelMs: result.modelMs };
   }
 
   /**
@@ -201,12 +211,22 @@ export class TurnService {
     userMessage: string,
     entry: ChatHistoryRow | undefined,
   ): Promise<MessageReply> {
-    if (!this.pictures || !entry || reply.success !== 1) return reply;
+    if (!entry || reply.success !== 1) return reply;
+    return withPicture(reply, await this.pictureFor(user, userMessage, entry));
+  }
+
+  /** The picture offered for one reply entry, or undefined (no port, nothing asked, a failure: logged). */
+  private async pictureFor(
+    user: User,
+    userMessage: string,
+    entry: ChatHistoryRow,
+  ): Promise<{ picDesc: string; entry: ChatHistoryRow } | undefined> {
+    if (!this.pictures) return undefined;
     try {
-      return withPicture(reply, await this.pictures.offerForReply(user, userMessage, entry));
+      return await this.pictures.offerForReply(user, userMessage, entry);
     } catch (error) {
       this.log(error);
-      return reply;
+      return undefined;
     }
   }
 }
