@@ -141,3 +141,16 @@ export interface Capability {
   enabled: boolean;
   reason: string;
 }
+
+/**
+ * Ours (issue 16): how far the download of the default language model has come, as GET
+ * /chat/capabilities answers it in `data.modelDownload` while the chat is off because of it.
+ */
+export interface ModelDownloadProgress {
+  /** Bytes written so far. */
+  doneBytes: number;
+  /** The file's size in bytes; null while the server does not know it. */
+  totalBytes: number | null;
+  /** Whole percent 0 to 100 (rounded down); null while the size is unknown. */
+  percent: number | null;
+}

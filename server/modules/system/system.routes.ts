@@ -96,7 +96,11 @@ export async function systemRoutes(
   await signedIn(app, auth, (scope) => capabilityRoutes(scope, deps));
 }
 
-/** The chat screen's capabilities for the signed-in user; registered behind the session hook. */
+/**
+ * The chat screen's capabilities for the signed-in user; registered behind the session hook.
+ * While the chat is off because the model is being downloaded, `modelDownload` says how far it
+ * has come (issue 16: the banner shows it); absent otherwise.
+ */
 function capabilityRoutes(app: FastifyInstance, deps: SystemDeps): void {
   app.get("/api/chat/capabilities", async (request) => {
     const user = currentUser(request);
@@ -119,6 +123,7 @@ function capabilityRoutes(app: FastifyInstance, deps: SystemDeps): void {
               imageRequests: off("Pictures on request are not available on this server."),
               photoUpload: off("Sending photos is not available on this server."),
             }),
+        ...(!llm.ready && llm.download ? { modelDownload: llm.download } : {}),
       },
     });
   });

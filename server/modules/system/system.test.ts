@@ -4,9 +4,11 @@ import path from "node:path";
 import Fastify, { type FastifyInstance } from "fastify";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type DbHandle, openDatabase } from "../../db/index";
+import { loadConfig } from "../../env";
+import { createLlm, type ModelDownloadRequest } from "../../providers/llm/index";
 import { LocalStorage } from "../../providers/storage/local";
 import { NoTts } from "../../providers/tts/tts";
-import { call, demoWithCharacter } from "../../testing/api";
+import { call, demoLogin, demoWithCharacter } from "../../testing/api";
 import { ScriptedLlm } from "../../testing/fake-llm";
 import { assertSharedEngines, createTestApp, TEST_STACK, type TestApp } from "../../testing/server";
 import { type SystemDeps, systemRoutes } from "./system.routes";
@@ -133,6 +135,64 @@ describe("readiness without a language model", () => {
         message: "Not ready: model.",
         data: { checks: { model: { ok: false, failure: "error" } } },
       });
+    } finally {
+      await t.dispose();
+    }
+  });
+});
+
+describe("chat capabilities while the default model downloads (issue 16)", () => {
+  it("add modelDownload with the progress next to the unchanged fields, and drop it when the download ends", async () => {
+    // A simulated download (no internet here): the test reports the bytes, then fails it.
+    let request: ModelDownloadRequest | undefined;
+    let fail!: (error: Error) => void;
+    const { llm, ready } = createLlm(
+      loadConfig({
+        DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), "caps-download-")),
+        LLM_AUTO_DOWNLOAD: "1",
+      }),
+      () => {},
+      {
+        fetcher: {
+          reachable: async () => true,
+          download: (r) => {
+            request = r;
+            return new Promise((_resolve, reject) => {
+              fail = reject;
+            });
+          },
+        },
+      },
+    );
+    await expect.poll(() => request).toBeDefined();
+    const t = await createTestApp({ llm });
+    try {
+      const { token } = await demoLogin(t.app);
+      const capabilities = async () => {
+        const answer = await call(t.app, "GET", "/api/chat/capabilities", { token });
+        expect(answer.body.success).toBe(1);
+        return answer.body.data as Record<string, unknown>;
+      };
+      const fields = ["chat", "voiceReplies", "speechInput", "imageRequests", "photoUpload"];
+
+      request!.onProgress(300, 1_200);
+      const during = await capabilities();
+      expect(Object.keys(during).sort()).toEqual([...fields, "modelDownload"].sort());
+      expect(during.chat).toEqual({ enabled: false, reason: expect.stringMatching(/being downloaded/) });
+      expect(during.modelDownload).toEqual({ doneBytes: 300, totalBytes: 1_200, percent: 25 });
+
+      request!.onProgress(600, 0);
+      expect((await capabilities()).modelDownload).toEqual({
+        doneBytes: 600,
+        totalBytes: null,
+        percent: null,
+      });
+
+      fail(new Error("connection reset"));
+      await ready;
+      const after = await capabilities();
+      expect(Object.keys(after).sort()).toEqual([...fields].sort());
+      expect(after.chat).toEqual({ enabled: false, reason: expect.stringMatching(/not configured/) });
     } finally {
       await t.dispose();
     }

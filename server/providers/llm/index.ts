@@ -3,9 +3,11 @@ import path from "node:path";
 import type { AppConfig } from "../../env";
 import { LlamaProvider } from "./llama";
 import {
+  downloadProgress,
   type GenerateRequest,
   type GenerateResult,
   type LlmProvider,
+  type ModelDownloadProgress,
   NOT_CONFIGURED_MESSAGE,
   type ProviderStatus,
 } from "./llm";
@@ -13,6 +15,75 @@ import { UnavailableProvider } from "./none";
 import { OpenAiProvider } from "./openai";
 
 type Log = (line: string) => void;
+
+/** What a model download is asked for: the model's URI, where to write it, and whom to tell. */
+export interface ModelDownloadRequest {
+  /** The model's URI as node-llama-cpp takes it (LLM_DEFAULT_MODEL_URI). */
+  uri: string;
+  /** The directory to write into (<dataDir>/models). */
+  dir: string;
+  fileName: string;
+  /** Called as bytes arrive: bytes written so far and the file's size (null or 0 when unknown). */
+  onProgress: (doneBytes: number, totalBytes: number | null) => void;
+}
+
+/**
+ * How the default model is fetched (issue 2, issue 16): a seam so tests can simulate a download
+ * (this machine may have no internet). `reachable` is a quick probe (the real downloader retries
+ * for minutes when offline); `download` resolves with the written file's path and rejects when
+ * the download fails.
+ */
+export interface ModelFetcher {
+  reachable(): Promise<boolean>;
+  download(request: ModelDownloadRequest): Promise<string>;
+}
+
+/** The real fetcher: a HEAD probe to huggingface.co (5 s), then node-llama-cpp's downloader. */
+export const NODE_LLAMA_FETCHER: ModelFetcher = {
+  async reachable() {
+    try {
+      await fetch("https://huggingface.co", { method: "HEAD", signal: AbortSignal.timeout(5000) });
+      return true;
+    } catch {
+      return false;
+    }
+  },
+  async download({ uri, dir, fileName, onProgress }) {
+    const { createModelDownloader } = await import("node-llama-cpp");
+    const downloader = await createModelDownloader({
+      modelUri: uri,
+      dirPath: dir,
+      fileName,
+      showCliProgress: true,
+      onProgress: ({ downloadedSize, totalSize }) => onProgress(downloadedSize, totalSize),
+    });
+    return downloader.download();
+  },
+};
+
+/** Optional seams of `createLlm` (tests). */
+export interface CreateLlmOptions {
+  /** How the default model is fetched; NODE_LLAMA_FETCHER by default. */
+  fetcher?: ModelFetcher;
+}
+
+/**
+ * The provider while the default model is absent or being downloaded (issue 16): every
+ * generation fails with the message, and the status carries the download's progress while one
+ * runs, so the chat screen's banner can show it.
+ */
+export class DownloadingProvider extends UnavailableProvider {
+  private progress: ModelDownloadProgress | undefined;
+
+  /** Sets (or with null, clears) the progress the status reports. */
+  setProgress(progress: ModelDownloadProgress | null): void {
+    this.progress = progress ?? undefined;
+  }
+  override status(): ProviderStatus {
+    const status = super.status();
+    return this.progress ? { ...status, download: { ...this.progress } } : status;
+  }
+}
 
 /**
  * The one place that maps configuration to a language-model provider (issue 2). The returned
@@ -50,12 +121,17 @@ export class ManagedLlm implements LlmProvider {
  * - `openai` (or `auto` with LLM_BASE_URL): an OpenAI-compatible endpoint;
  * - `llama` (or `auto` with LLM_MODEL_PATH): that GGUF in process;
  * - `auto` with neither: the default GGUF under data/models/, fetched on first start when
- *   LLM_AUTO_DOWNLOAD is 1 (in the background; chats answer "downloading" meanwhile);
+ *   LLM_AUTO_DOWNLOAD is 1 (in the background; chats answer "downloading" meanwhile and the
+ *   status carries the download's progress, issue 16);
  * - `none`: chats are stored and answered success 0 saying how to configure a model.
  * Never throws for an unreachable download: it logs one line and stays unavailable.
  * @throws Error for contradictory configuration (e.g. openai without LLM_MODEL).
  */
-export function createLlm(config: AppConfig, log: Log): { llm: ManagedLlm; ready: Promise<void> } {
+export function createLlm(
+  config: AppConfig,
+  log: Log,
+  options: CreateLlmOptions = {},
+): { llm: ManagedLlm; ready: Promise<void> } {
   const llamaOptions = (modelPath: string) => ({
     modelPath,
     contextSize: config.LLM_CONTEXT_SIZE,
@@ -90,13 +166,14 @@ export function createLlm(config: AppConfig, log: Log): { llm: ManagedLlm; ready
     );
     return { llm: new ManagedLlm(provider), ready };
   }
-  const unavailable = new UnavailableProvider(NOT_CONFIGURED_MESSAGE);
+  const unavailable = new DownloadingProvider(NOT_CONFIGURED_MESSAGE);
   const llm = new ManagedLlm(unavailable);
   if (config.LLM_PROVIDER === "none") {
     log(`No language model: ${NOT_CONFIGURED_MESSAGE}`);
     return { llm, ready: Promise.resolve() };
   }
-  const ready = findOrDownloadDefaultModel(config, log, unavailable).then(async (modelPath) => {
+  const fetcher = options.fetcher ?? NODE_LLAMA_FETCHER;
+  const ready = findOrDownloadDefaultModel(config, log, unavailable, fetcher).then(async (modelPath) => {
     if (!modelPath) return;
     const provider = new LlamaProvider(llamaOptions(modelPath));
     try {
@@ -104,6 +181,7 @@ export function createLlm(config: AppConfig, log: Log): { llm: ManagedLlm; ready
       llm.use(provider);
       log(`Language model loaded: ${modelPath}`);
     } catch (error) {
+      unavailable.setMessage(provider.status().message);
       log(`Language model failed to load from ${modelPath}: ${String(error)}`);
     }
   });
@@ -111,13 +189,15 @@ export function createLlm(config: AppConfig, log: Log): { llm: ManagedLlm; ready
 }
 
 /**
- * Finds the default GGUF in <dataDir>/models, or downloads it with a console progress bar.
+ * Finds the default GGUF in <dataDir>/models, or downloads it with `fetcher` (the real one draws
+ * a console progress bar); while it runs `unavailable` reports the progress (issue 16).
  * @returns the model's path, or undefined when it is not available (one line is logged).
  */
 async function findOrDownloadDefaultModel(
   config: AppConfig,
   log: Log,
-  unavailable: UnavailableProvider,
+  unavailable: DownloadingProvider,
+  fetcher: ModelFetcher,
 ): Promise<string | undefined> {
   const dir = path.join(config.dataDir, "models");
   const fileName = config.LLM_DEFAULT_MODEL_URI.split("/").pop() ?? "model.gguf";
@@ -127,26 +207,25 @@ async function findOrDownloadDefaultModel(
     log(`No language model: ${NOT_CONFIGURED_MESSAGE}`);
     return undefined;
   }
-  try {
-    // The downloader retries for minutes when offline; a quick probe keeps start-up honest.
-    await fetch("https://huggingface.co", { method: "HEAD", signal: AbortSignal.timeout(5000) });
-  } catch {
+  // The downloader retries for minutes when offline; a quick probe keeps start-up honest.
+  if (!(await fetcher.reachable())) {
     log(`No language model: the default model could not be downloaded (offline?). ${NOT_CONFIGURED_MESSAGE}`);
     return undefined;
   }
-  unavailable.setMessage(
-    "The default language model is being downloaded; please try again in a few minutes.",
-  );
+  unavailable.setMessage(DOWNLOADING_MESSAGE);
+  unavailable.setProgress(downloadProgress(0, null));
   try {
-    const { createModelDownloader } = await import("node-llama-cpp");
-    const downloader = await createModelDownloader({
-      modelUri: config.LLM_DEFAULT_MODEL_URI,
-      dirPath: dir,
+    const modelPath = await fetcher.download({
+      uri: config.LLM_DEFAULT_MODEL_URI,
+      dir,
       fileName,
-      showCliProgress: true,
+      onProgress: (done, total) => unavailable.setProgress(downloadProgress(done, total)),
     });
-    return await downloader.download();
+    unavailable.setProgress(null);
+    unavailable.setMessage(LOADING_MESSAGE);
+    return modelPath;
   } catch (error) {
+    unavailable.setProgress(null);
     unavailable.setMessage(NOT_CONFIGURED_MESSAGE);
     log(
       `No language model: downloading ${config.LLM_DEFAULT_MODEL_URI} failed (${String(error)}). ${NOT_CONFIGURED_MESSAGE}`,
@@ -154,6 +233,12 @@ async function findOrDownloadDefaultModel(
     return undefined;
   }
 }
+
+/** What the chat says while the default model downloads (issue 16; the banner adds the progress). */
+export const DOWNLOADING_MESSAGE =
+  "The default language model is being downloaded; please try again in a few minutes.";
+/** What the chat says between the download's end and the model's load. */
+const LOADING_MESSAGE = "The language model is still loading, please try again in a moment.";
 
 /** Wraps a ready provider (tests, benchmarks) in the managed holder the services use. */
 export function wrap(provider: LlmProvider): ManagedLlm {

@@ -1,4 +1,7 @@
+import type { ModelDownloadProgress } from "../../../common/api";
 import { AppError } from "../../errors";
+
+export type { ModelDownloadProgress };
 
 /** One message of a prompt, in the common chat-completions form. */
 export interface ChatMessage {
@@ -32,6 +35,20 @@ export interface GenerateResult {
 export interface ProviderStatus {
   ready: boolean;
   message: string;
+  /** issue 16: while the model is being downloaded, how far it has come (absent otherwise). */
+  download?: ModelDownloadProgress;
+}
+
+/**
+ * issue 16: the progress of a download from its byte counts. `totalBytes` 0, negative or not
+ * finite means unknown (percent null); the percent is rounded down and kept within 0 to 100.
+ */
+export function downloadProgress(doneBytes: number, totalBytes: number | null): ModelDownloadProgress {
+  const done = Number.isFinite(doneBytes) && doneBytes > 0 ? Math.floor(doneBytes) : 0;
+  const total =
+    totalBytes !== null && Number.isFinite(totalBytes) && totalBytes > 0 ? Math.floor(totalBytes) : null;
+  const percent = total === null ? null : Math.min(100, Math.floor((done / total) * 100));
+  return { doneBytes: done, totalBytes: total, percent };
 }
 
 /**
