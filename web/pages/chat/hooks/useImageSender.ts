@@ -1,6 +1,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useRef, useState } from "react";
-import type { ChatHistoryEntry } from "../../../../common/api";
+import { useNavigate } from "react-router";
+import type { ChatHistoryEntry, Envelope } from "../../../../common/api";
 import type { PhotoType } from "../../../../common/constants";
 import { isHandledApiError } from "../../../api/errors";
 import { requestPicture, sendPhoto } from "../../../api/images";
@@ -28,11 +29,35 @@ type Sent =
 let counter = 0;
 
 /**
+ * What a photo or picture-request answer leads to (spec 3 envelope, issue 16): `stored` on
+ * success; `follow` when a refusal names a `page` (429 at the monthly or daily limit names
+ * /pricing), with the message to show (`fallback` when the server sent none); else `failed`.
+ */
+export type ImageAnswerOutcome =
+  | { kind: "stored"; entry: ChatHistoryEntry | undefined }
+  | { kind: "follow"; page: string; message: string }
+  | { kind: "failed"; message: string };
+
+/** Reads an answer of POST /chat/photo-process or /chat/request-photo as an `ImageAnswerOutcome`. */
+export function imageAnswerOutcome(
+  answer: Envelope & { history?: ChatHistoryEntry[] },
+  fallback: string,
+): ImageAnswerOutcome {
+  if (answer.success === 1) return { kind: "stored", entry: answer.history?.[0] };
+  const message = answer.message || fallback;
+  if (answer.page) return { kind: "follow", page: answer.page, message };
+  return { kind: "failed", message };
+}
+
+/**
  * Photos from the user and pictures on request (spec 4 "Photo flow", "Image generation", spec 8).
  * A photo shows at once with an upload spinner; once stored, the history (refetched) takes over.
  * A refused photo shows the server message as a warning toast, a network error 'Failed to send
  * photo.'; either way the bubble reads 'Photo upload failed. Please check and try again.' with the
  * 'Failed' mark. A picture request's entry then loads its image while the history polls.
+ * A refusal that names a `page` (429 at the limit names /pricing) is followed instead, as a text
+ * message's is (issue 16): the message as a warning toast, the item leaves without 'Failed', and
+ * the page opens with the message as navigation state `notice`.
  * The items live in the chat's one live store (`live`) until the history holds them.
  */
 export function useImageSender(
@@ -43,6 +68,7 @@ export function useImageSender(
   const client = useQueryClient();
   const { dispatch } = live;
   const [busy, setBusy] = useState(false);
+  const navigate = useNavigate();
   const urls = useRef<string[]>([]);
   const sent = useRef(new Map<string, Sent>());
   useEffect(
@@ -63,6 +89,17 @@ export function useImageSender(
     [client, dispatch, target?.chatId, userId],
   );
 
+  /** Follows the page a refusal names (issue 16): toast, no 'Failed', then the page with `notice`. */
+  const follow = useCallback(
+    (key: string, page: string, message: string) => {
+      warn(message);
+      sent.current.delete(key);
+      dispatch({ type: "refused", key });
+      void navigate(page, { state: { notice: message } });
+    },
+    [dispatch, navigate],
+  );
+
   const upload = useCallback(
     (key: string, photo: Blob, text: string) => {
       if (target === null) return;
@@ -73,12 +110,11 @@ export function useImageSender(
       };
       sendPhoto({ chatId: target.chatId, characterId: target.characterId, photo, message: text })
         .then(async (answer) => {
-          if (answer.success !== 1) {
-            failed(answer.message || imageTexts.failedToSendPhoto);
-            return;
-          }
+          const outcome = imageAnswerOutcome(answer, imageTexts.failedToSendPhoto);
+          if (outcome.kind === "follow") return follow(key, outcome.page, outcome.message);
+          if (outcome.kind === "failed") return failed(outcome.message);
           sent.current.delete(key);
-          await settle(key, answer.history?.[0]);
+          await settle(key, outcome.entry);
         })
         .catch((error: unknown) => {
           console.error("chat/photo-process", error);
@@ -87,7 +123,7 @@ export function useImageSender(
         })
         .finally(() => setBusy(false));
     },
-    [dispatch, settle, target],
+    [dispatch, follow, settle, target],
   );
 
   const ask = useCallback(
@@ -102,13 +138,15 @@ export function useImageSender(
         mute: target.mute,
       })
         .then(async (answer) => {
-          if (answer.success !== 1) {
-            warn(answer.message || imageTexts.failedToRequest);
+          const outcome = imageAnswerOutcome(answer, imageTexts.failedToRequest);
+          if (outcome.kind === "follow") return follow(key, outcome.page, outcome.message);
+          if (outcome.kind === "failed") {
+            warn(outcome.message);
             dispatch({ type: "pictureFailed", key });
             return;
           }
           sent.current.delete(key);
-          await settle(key, answer.history?.[0]);
+          await settle(key, outcome.entry);
         })
         .catch((error: unknown) => {
           console.error("chat/request-photo", error);
@@ -116,7 +154,7 @@ export function useImageSender(
         })
         .finally(() => setBusy(false));
     },
-    [dispatch, settle, target],
+    [dispatch, follow, settle, target],
   );
 
   const send = useCallback(
