@@ -4,6 +4,7 @@ import type {
   ChatProfileInfo,
   Envelope,
   MessageReply,
+  ModelDownloadProgress,
   SessionUser,
 } from "../../common/api";
 import { HISTORY_PAGE_SIZE } from "../../common/constants";
@@ -302,6 +303,8 @@ export interface ChatCapabilities {
   speechInput: Capability;
   imageRequests: Capability;
   photoUpload: Capability;
+  /** issue 16: while the chat is off because the model downloads, how far it has come. */
+  modelDownload?: ModelDownloadProgress;
 }
 
 /** GET /chat/capabilities: `data` of the envelope. */

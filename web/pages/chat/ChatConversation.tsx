@@ -4,6 +4,7 @@ import { useChatSettings } from "../../hooks/useChatSettings";
 import { useMediaQuery } from "../../hooks/useMediaQuery";
 import { useSessionUser } from "../../hooks/useSessionUser";
 import { AppSwal } from "../../lib/dialogs";
+import { ChatBanner } from "./components/ChatBanner";
 import { ChatHeader } from "./components/ChatHeader";
 import { ChatSidebar } from "./components/ChatSidebar";
 import { Composer } from "./components/Composer";
@@ -171,11 +172,7 @@ export function ChatConversation({ userId, info, chatId, isGroup }: ChatConversa
           focusSignal={focusSignal}
           chatId={chatId}
         />
-        {chatOffReason !== "" && (
-          <p className="chat-banner" role="status">
-            {chatOffReason}
-          </p>
-        )}
+        <ChatBanner reason={chatOffReason} download={capabilities?.modelDownload} />
         {sender.canStop && (
           <div className="chat-stop">
             <button type="button" className="button button--small" onClick={sender.stop}>
