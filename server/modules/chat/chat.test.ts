@@ -228,3 +228,44 @@ describeEachDatabase("chat API without a model", (dialect) => {
     expect(user.chat_count).toBe(0);
   });
 });
+
+describeEachDatabase("chat/history is paged, never silently cut at 100 (issue 16)", (dialect) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ dialect, llm: new ScriptedLlm(() => "ok") });
+  });
+  afterAll(async () => {
+    await t?.dispose();
+  });
+
+  const full = async (token: string, id: string, query = "") => {
+    const res = await call(t.app, "GET", `/api/chat/history?id=${id}${query}`, { token });
+    return { status: res.status, ...(res.body.data as { data: ChatHistoryEntry[]; more: 0 | 1 }) };
+  };
+
+  it("answers the newest 100 with more 1, and the rest from offset 100; a page over 100 is refused", async () => {
+    const s = await demoWithCharacter(t.app);
+    await t.db.db.updateTable("users").set({ chat_limit: 1000 }).where("id", "=", s.userId).execute();
+    for (let i = 1; i <= 101; i++) {
+      expect((await send(t, s.token, { message: `m${i}`, id: s.characterId })).body.success).toBe(1);
+    }
+    // The greeting and 101 messages: 102 entries.
+    const newest = await full(s.token, s.characterId);
+    expect(newest.data).toHaveLength(100);
+    expect(newest.data[0]!.chatHistoryMessage).toBe("m2");
+    expect(newest.data.at(-1)!.chatHistoryMessage).toBe("m101");
+    expect(newest.more).toBe(1);
+    const rest = await full(s.token, s.characterId, "&offset=100");
+    expect(rest.data.map((e) => e.chatHistoryMessage)).toEqual(["##first-message##", "m1"]);
+    expect(rest.more).toBe(0);
+    const small = await full(s.token, s.characterId, "&offset=98&limit=3");
+    expect(small.data.map((e) => e.chatHistoryMessage)).toEqual(["m1", "m2", "m3"]);
+    expect(small.more).toBe(1);
+    expect((await full(s.token, s.characterId, "&limit=101")).status).toBe(400);
+    // Another user's chat stays theirs.
+    const other = await demoWithCharacter(t.app);
+    expect(
+      (await call(t.app, "GET", `/api/chat/history?id=${s.characterId}`, { token: other.token })).status,
+    ).toBe(404);
+  }, 120_000);
+});

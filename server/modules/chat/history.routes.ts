@@ -1,4 +1,5 @@
 import type { FastifyInstance, onRequestAsyncHookHandler } from "fastify";
+import { z } from "zod";
 import type { ChatProfileInfo } from "../../../common/api";
 import { assertSelf, currentUser, signedIn } from "../../http/auth";
 import { ok } from "../../http/envelope";
@@ -8,6 +9,17 @@ import { type ConversationService, displayName } from "../conversation/conversat
 import { fillPlaceholders } from "../conversation/prompt";
 import { presentProfileCharacter } from "./chat.presenter";
 import { HistoryQuery, ProfileQuery } from "./chat.schemas";
+
+/** The most entries one `chat/history` answer carries (issue 16: the bound against abuse). */
+export const HISTORY_CALL_MAX = 100;
+
+/**
+ * `chat/history` query (spec 7: id, uId; issue 16: offset and limit as the paginated call's):
+ * `offset` counts from the newest entry, `limit` is 1..HISTORY_CALL_MAX, by default the most.
+ */
+const HistoryCallQuery = HistoryQuery.extend({
+  limit: z.coerce.number().int().min(1).max(HISTORY_CALL_MAX).default(HISTORY_CALL_MAX),
+});
 
 /** spec 7 "Chat" reads: the chat profile and the history pages (the greeting comes first). */
 export async function historyRoutes(
@@ -42,12 +54,20 @@ export async function historyRoutes(
       return ok("History.", { data: rows.map(presentHistoryEntry) });
     });
 
+    /**
+     * spec 7 `chat/history`: data.data is the list of entries, oldest first. Paged, never silently
+     * cut (issue 16): at most HISTORY_CALL_MAX entries from `offset` (counted from the newest),
+     * and data.more is 1 when older entries remain (ask again with offset + the entries shown).
+     */
     app.get("/api/chat/history", async (request) => {
       const user = currentUser(request);
-      const query = parseInput(HistoryQuery, request.query);
+      const query = parseInput(HistoryCallQuery, request.query);
       assertSelf(user.id, query.uId);
-      const rows = await conversation.historyPage(user, query.id, 0, 100);
-      return ok("History.", { data: { data: rows.map(presentHistoryEntry) } });
+      // One row past the page says whether older entries remain; it is the oldest, dropped.
+      const rows = await conversation.historyPage(user, query.id, query.offset, query.limit + 1);
+      const more = rows.length > query.limit;
+      const shown = more ? rows.slice(1) : rows;
+      return ok("History.", { data: { data: shown.map(presentHistoryEntry), more: more ? 1 : 0 } });
     });
   });
 }
