@@ -13,7 +13,7 @@ import { useBrowserSuite } from "./support/suite";
  * desktop: a plan with `il` '1' gets Attach, Camera and the Photo List (the user's own photos need
  * no engine), the picture requests stay in the menu disabled with a visible one-line reason; at the
  * limit the chat follows the answer's page (/pricing) with the message shown there, the message
- * is not 'Failed'; a group of 4 offers no add button.
+ * (a text or a photo) is not 'Failed'; a group of 4 offers no add button.
  */
 
 if (!hasChromium) console.warn("default-install chat e2e skipped: /usr/bin/chromium does not exist");
@@ -128,6 +128,38 @@ describe.skipIf(!hasChromium)("a default install's chat in Chromium (tiny model,
         await page.getByRole("log", { name: "Messages" }).waitFor();
         await page.getByRole("textbox", { name: "Type a message" }).waitFor();
         expect(await page.getByText("Failed", { exact: true }).count()).toBe(0);
+        await closePage(page);
+      },
+      TIMEOUT,
+    );
+
+    it(
+      `${label}: a photo at the limit opens /pricing with the message, like a text; the photo is not 'Failed'`,
+      async () => {
+        const month = new Date().toISOString().slice(0, 7);
+        const { page } = await chatWith(viewport, {
+          image_generation: 1,
+          quota_period: "month",
+          chat_limit: 2,
+          chat_count: 2,
+          chat_period: month,
+          extra_messages: 0,
+        });
+        await page.getByRole("button", { name: "Photos" }).click();
+        const menu = page.getByRole("menu", { name: "Photos" });
+        const chooser = page.waitForEvent("filechooser");
+        await menu.getByRole("menuitem", { name: "Attach" }).click();
+        await (await chooser).setFiles(jpegPath);
+        await page.getByRole("figure", { name: "Photo to send" }).waitFor();
+        await page.getByRole("textbox", { name: "Type a message" }).fill("my wall at the limit");
+        await page.getByRole("button", { name: "Send" }).click();
+        await page.waitForURL("**/pricing", { timeout: 30_000 });
+        const limit = "You have reached your limit of 2 messages for this month.";
+        await page.getByRole("alert").filter({ hasText: limit }).waitFor();
+        await page.goBack();
+        await page.getByRole("log", { name: "Messages" }).waitFor();
+        expect(await page.getByText("Failed", { exact: true }).count()).toBe(0);
+        expect(await page.getByText("Photo upload failed. Please check and try again.").count()).toBe(0);
         await closePage(page);
       },
       TIMEOUT,
