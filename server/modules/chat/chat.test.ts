@@ -262,6 +262,13 @@ describeEachDatabase("chat/history is paged, never silently cut at 100 (issue 16
     expect(small.data.map((e) => e.chatHistoryMessage)).toEqual(["m1", "m2", "m3"]);
     expect(small.more).toBe(1);
     expect((await full(s.token, s.characterId, "&limit=101")).status).toBe(400);
+    // The greeting, older than the newest 100, is still found by the audio-message call.
+    const greeting = await call(t.app, "POST", "/api/chat/audio-message", {
+      token: s.token,
+      form: { message: "", id: s.characterId, characterId: s.characterId, is_greeting: "1", mute: "1" },
+    });
+    expect(greeting.status).toBe(200);
+    expect((greeting.body as MessageReply).history?.[0]?.chatHistoryMessage).toBe("##first-message##");
     // Another user's chat stays theirs.
     const other = await demoWithCharacter(t.app);
     expect(

@@ -180,14 +180,7 @@ export class TurnService {
   ): Promise<TurnAnswer> {
     let result: SendResult;
     if (input.isGreeting) {
-      const rows = await this.conversation.historyPage(user, input.chatId, 0, 100);
-      const greeting = rows
-        .filter(
-          (r) =>
-            r.message === FIRST_MESSAGE_MARKER &&
-            (!input.characterId || r.character_id === input.characterId),
-        )
-        .at(-1);
+      const greeting = await this.newestGreeting(user, input.chatId, input.characterId);
       if (!greeting) throw new AppError("not_found", "This chat has no greeting.");
       result = { success: true, message: "Greeting.", entry: greeting, modelMs: 0 };
     } else {
@@ -202,6 +195,26 @@ export class TurnService {
         ? ""
         : result.entry?.reply_audio_url || (await this.voice.replyAudio(user, result.entry));
     return { reply: presentReply(result, audioUrl), modelMs: result.modelMs };
+  }
+
+  /**
+   * The newest greeting (##first-message##) of the chat, of `characterId` when given, looked for
+   * page by page from the newest entry (issue 16: never only in the newest 100).
+   * @throws as ConversationService.historyPage.
+   */
+  private async newestGreeting(
+    user: User,
+    chatId: string,
+    characterId: string,
+  ): Promise<ChatHistoryRow | undefined> {
+    const pageSize = 100;
+    for (let offset = 0; ; offset += pageSize) {
+      const rows = await this.conversation.historyPage(user, chatId, offset, pageSize);
+      const greeting = rows
+        .filter((r) => r.message === FIRST_MESSAGE_MARKER && (!characterId || r.character_id === characterId))
+        .at(-1);
+      if (greeting || rows.length < pageSize) return greeting;
+    }
   }
 
   /** The reply with the picture the user asked for; a failure of the offer leaves it text only. */
