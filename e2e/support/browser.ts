@@ -82,8 +82,9 @@ export async function launchBrowser(extraArgs: string[] = []): Promise<Browser> 
 export const VIEWPORT = { width: 1024, height: 800 };
 
 /**
- * Records, inside the page, when each sonner toast is added and removed (performance.now), so
- * toast durations are measured by the page's own clock, not by the slower test driver.
+ * Records, inside the page, when each sonner toast is added and removed (performance.now) in
+ * `window.__toasts`, and each client-side route change in `window.__routes`, so durations are
+ * measured by the page's own clock, not by the slower test driver.
  */
 export async function installToastRecorder(context: BrowserContext): Promise<void> {
   await context.addInitScript(() => {
@@ -110,6 +111,16 @@ export async function installToastRecorder(context: BrowserContext): Promise<voi
         }
       }
     }).observe(document, { childList: true, subtree: true });
+    // Client-side route changes, by the same clock: { path, at } per pushState/replaceState.
+    const routes: Array<{ path: string; at: number }> = [];
+    (window as unknown as { __routes: typeof routes }).__routes = routes;
+    for (const method of ["pushState", "replaceState"] as const) {
+      const original = history[method].bind(history);
+      history[method] = (data: unknown, unused: string, url?: string | URL | null) => {
+        original(data, unused, url);
+        routes.push({ path: location.pathname, at: performance.now() });
+      };
+    }
   });
 }
 
