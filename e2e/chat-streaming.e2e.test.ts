@@ -45,7 +45,12 @@ describe.skipIf(!hasChromium)("chat sending in Chromium", () => {
       .toBeGreaterThan(0);
     expect(await status.textContent()).toBe("replying...");
     await page.screenshot({ path: "test-results/chat-streaming.png" });
-    await page.getByRole("button", { name: "Stop" }).click();
+    // The tiny model can end its story between that check and the click: then the Stop button
+    // is gone, nothing is left to stop, and the reply is stored whole (both are checked below).
+    const stop = page.getByRole("button", { name: "Stop" });
+    await stop.click({ timeout: 5000 }).catch(async (error: unknown) => {
+      if ((await streaming.count()) > 0) throw error;
+    });
     await expect.poll(() => streaming.count(), { timeout: 10_000 }).toBe(0);
     await expect.poll(() => status.textContent()).toBe("online");
 
