@@ -16,6 +16,10 @@ export const STORAGE_KEY_TOKEN = "token";
 export const STORAGE_KEY_USER = "user";
 /** spec 5, 9: a chat message is at most 150 characters after trimming. */
 export const MESSAGE_MAX_LENGTH = 150;
+/** Ours: `chat/message` `pname`, the name the user goes by in one reply, at most this many characters. */
+export const SENDER_NAME_MAX_LENGTH = 50;
+/** Ours: `chat/message` `ptext`, the user's words about themself for one reply, at most this many characters. */
+export const SENDER_ABOUT_MAX_LENGTH = 300;
 /** spec 5, 9: character card field limits (characters). */
 export const BACKSTORY_MAX_LENGTH = 2000;
 export const GREETING_MAX_LENGTH = 800;

@@ -3,6 +3,7 @@ import { assertSelf, currentUser, signedIn } from "../../http/auth";
 import { ok } from "../../http/envelope";
 import { openEventStream, wantsStream } from "../../http/sse";
 import { parseInput } from "../../http/validate";
+import { localTimeText } from "../conversation/prompt";
 import { AudioMessageBody, EntryBody, isMuted, MessageBody, NewChatQuery } from "./chat.schemas";
 import type { ChatService } from "./chat.service";
 import { StreamedReply } from "./reply-stream";
@@ -33,6 +34,12 @@ export async function chatRoutes(
         clientMessageId: body.clientMessageId,
         // issue 7: the reply is spoken unless muted (spec 7 `mute`).
         speak: !isMuted(body.mute),
+        // spec 7 pname, ptext, time (meaning ours): this reply's prompt only, never stored.
+        sender: {
+          name: body.pname || undefined,
+          about: body.ptext || undefined,
+          localTime: localTimeText(body.time, Date.now()),
+        },
       };
       if (!wantsStream(request, body.stream)) {
         const answer = await turns.send(user, input);

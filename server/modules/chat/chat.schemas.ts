@@ -1,5 +1,10 @@
 import { z } from "zod";
-import { HISTORY_PAGE_SIZE, MESSAGE_MAX_LENGTH } from "../../../common/constants";
+import {
+  HISTORY_PAGE_SIZE,
+  MESSAGE_MAX_LENGTH,
+  SENDER_ABOUT_MAX_LENGTH,
+  SENDER_NAME_MAX_LENGTH,
+} from "../../../common/constants";
 import { ClientMessageId } from "../conversation/inputs";
 
 /** Request shapes of spec 7 "Chat" (validated by the routes before any service is called). */
@@ -24,7 +29,20 @@ export const MessageBody = z.object({
   id: z.string().max(100).default(""),
   cId: z.string().max(100).default(""),
   mute: z.string().optional(),
-  time: z.string().optional(),
+  /** Ours: the name the user goes by in this reply (README "How the chat works"). */
+  pname: z
+    .string()
+    .trim()
+    .max(SENDER_NAME_MAX_LENGTH, `must be at most ${SENDER_NAME_MAX_LENGTH} characters`)
+    .optional(),
+  /** Ours: the user's words about themself for this reply. */
+  ptext: z
+    .string()
+    .trim()
+    .max(SENDER_ABOUT_MAX_LENGTH, `must be at most ${SENDER_ABOUT_MAX_LENGTH} characters`)
+    .optional(),
+  /** The user's local time when sending, ISO 8601 with its UTC offset (malformed or far off: ignored). */
+  time: z.string().max(40, "must be an ISO 8601 time").optional(),
   /** Ours: "1" asks for server-sent events (tokens as they are generated). */
   stream: z.string().optional(),
   clientMessageId: ClientMessageId,

@@ -10,6 +10,7 @@ import {
   displayName,
   type ResolvedChat,
 } from "../conversation/conversation.service";
+import type { SenderContext } from "../conversation/prompt";
 import type { QuotaService, Reservation } from "../quota/quota.service";
 import type { ChatRepo } from "./chat.repo";
 import { type LiveReplies, MemoryLiveReplies } from "./live-replies";
@@ -93,6 +94,8 @@ export class ChatService {
       onStored?: (entry: ChatHistoryRow) => void | Promise<void>;
       /** Called with each piece of the reply as it is generated (streaming). */
       onToken?: (text: string) => void;
+      /** spec 7 pname, ptext, time: the sender's name, words and local time for this reply. */
+      sender?: SenderContext;
     },
   ): Promise<SendResult> {
     const chat = await this.conversation.resolveChat(user, input.chatId);
@@ -106,6 +109,7 @@ export class ChatService {
       onStart: input.onStored,
       onToken: input.onToken,
       charge: stored.reservation,
+      sender: input.sender,
     });
   }
 

@@ -6,7 +6,7 @@ import {
   displayName,
   type ResolvedChat,
 } from "../conversation/conversation.service";
-import { cleanReply } from "../conversation/prompt";
+import { cleanReply, type SenderContext } from "../conversation/prompt";
 import { encodeReservation, type QuotaService, type Reservation } from "../quota/quota.service";
 import type { ReplyOutcome } from "./chat.presenter";
 import type { ChatRepo } from "./chat.repo";
@@ -95,6 +95,8 @@ export class ReplyGenerator {
    *   appended);
    * - a Stop (`stop(entryId)`) or the timeout ends generation: the partial reply is kept and the
    *   entry marked "stopped" or "partial"; nothing stays pending.
+   * - `stream.sender` is what the user said of themself with this message (name, words, local
+   *   time; spec 7 pname, ptext, time): this reply's prompt only;
    * - `stream.charge` is the message reserved for this run: given back to the period it was
    *   charged to when the run produced nothing (a failure before any text; a continuation that
    *   added nothing, whose continuation is then not counted either).
@@ -112,9 +114,10 @@ export class ReplyGenerator {
       continueFrom?: string;
       charge?: Reservation;
       hold?: Hold;
+      sender?: SenderContext;
     } = {},
   ): Promise<SendResult> {
-    const userName = displayName(user);
+    const userName = stream.sender?.name || displayName(user);
     const controller = new AbortController();
     let hold = stream.hold;
     let timer: NodeJS.Timeout | undefined;
@@ -160,6 +163,7 @@ export class ReplyGenerator {
         model: this.deps.llm,
         replyTokens: this.deps.options.maxReplyTokens,
         facts: (words) => this.deps.memory.relevantFacts(user.id, character.id, words),
+        sender: stream.sender,
       });
       others = prompt.others;
       timer = setTimeout(() => controller.abort(new Error("timeout")), this.deps.options.timeoutMs);

@@ -5,6 +5,7 @@ import type { ChatHistoryRow, User } from "../../db/schema";
 import { AppError } from "../../errors";
 import { presentHistoryEntry } from "../conversation/conversation.presenter";
 import type { ConversationService } from "../conversation/conversation.service";
+import type { SenderContext } from "../conversation/prompt";
 import { presentGroupReply, presentReply, withPicture } from "./chat.presenter";
 import type { ChatService, SendResult } from "./chat.service";
 
@@ -88,7 +89,15 @@ export class TurnService {
    */
   async send(
     user: User,
-    input: { message: string; chatId: string; characterId: string; clientMessageId?: string; speak: boolean },
+    input: {
+      message: string;
+      chatId: string;
+      characterId: string;
+      clientMessageId?: string;
+      speak: boolean;
+      /** spec 7 pname, ptext, time: what the sender says of themself for this reply. */
+      sender?: SenderContext;
+    },
     stream?: TurnStream,
   ): Promise<TurnAnswer> {
     const { speak, ...send } = input;

@@ -5,7 +5,7 @@ import type { ChatMessage } from "../../providers/llm/llm";
 import type { QuotaService, Reservation } from "../quota/quota.service";
 import { assertAdultConfirmed, assertAllowedContent } from "../safety/content-rules";
 import { type ConversationRepo, type EntryPatch, newHistoryEntry, type PhotoRow } from "./conversation.repo";
-import { buildPromptWindow, fillPlaceholders, stopStrings } from "./prompt";
+import { buildPromptWindow, fillPlaceholders, type SenderContext, stopStrings } from "./prompt";
 
 /** A chat as the client names it: one character, or a group of them. */
 export interface ResolvedChat {
@@ -306,6 +306,8 @@ export class ConversationService {
     replyTokens: number;
     facts?: (lastUserMessage: string) => Promise<string[]>;
     lastUserMessage?: string;
+    /** The sender's name, words about themself and local time for this reply (spec 7 pname, ptext, time). */
+    sender?: SenderContext;
   }): Promise<{
     messages: ChatMessage[];
     stop: string[];
@@ -315,7 +317,7 @@ export class ConversationService {
     kept: number;
   }> {
     const { user, chat, session, character } = input;
-    const userName = displayName(user);
+    const userName = input.sender?.name || displayName(user);
     const others = chat.groupId ? chat.members.filter((m) => m.id !== character.id).map((m) => m.name) : [];
     const names = new Map(chat.members.map((m) => [m.id, m.name]));
     const history = await this.repo.recentTexts(session.id, input.historyLimit, session.summary_until_seq);
@@ -331,6 +333,7 @@ export class ConversationService {
         language: await this.repo.languageName(character.language_id),
       },
       userName,
+      sender: input.sender,
       summary: session.summary,
       history: history.map((h, index) => ({
         userMessage:

@@ -21,9 +21,24 @@ export interface Exchange {
   speaker?: string;
 }
 
+/**
+ * What the sender tells about themself with one message (spec 7 `chat/message` fields `pname`,
+ * `ptext`, `time`; their meaning is ours, README "How the chat works"). Used for that reply only.
+ */
+export interface SenderContext {
+  /** `pname`: the name the character calls the user in this reply instead of the profile's name. */
+  name?: string;
+  /** `ptext`: a few words about the user for this reply, e.g. "a night nurse, just off shift". */
+  about?: string;
+  /** `time`: the user's local time when sending, written for the model ("Thursday, 22:41"). */
+  localTime?: string;
+}
+
 export interface PromptInput {
   character: CharacterCard;
   userName: string;
+  /** The sender's own words about themself and their local time (spec 7 pname, ptext, time). */
+  sender?: SenderContext;
   /** Rolling summary of older messages, if any (memory). */
   summary: string;
   /** Oldest first; the newest exchange holds the message being answered (reply empty). */
@@ -57,6 +72,7 @@ export function buildSystemPrompt(
   otherMembers: string[] = [],
   facts: string[] = [],
   uncensored = false,
+  sender: SenderContext = {},
 ): string {
   const fill = (t: string) => fillPlaceholders(t, card.name, userName);
   const pronoun = card.sex === "1" ? "man" : "woman";
@@ -67,6 +83,8 @@ export function buildSystemPrompt(
     fill(card.backstory).trim(),
   ];
   if (card.appearance.trim()) lines.push("", `${card.name}'s appearance: ${fill(card.appearance).trim()}`);
+  if (sender.about?.trim()) lines.push("", `About ${userName}, in their own words: ${sender.about.trim()}`);
+  if (sender.localTime) lines.push("", `For ${userName} it is now ${sender.localTime}.`);
   if (card.greeting.trim())
     lines.push("", `${card.name} greets people like this: "${fill(card.greeting).trim()}"`);
   if (facts.length > 0) {
@@ -120,6 +138,7 @@ export function buildPromptWindow(input: PromptInput): { messages: ChatMessage[]
     input.otherMembers,
     input.facts,
     input.uncensored,
+    input.sender,
   );
   let budget =
     input.contextWindow - input.replyTokens - input.countTokens(system) - TEMPLATE_TOKENS_PER_MESSAGE;
@@ -185,4 +204,43 @@ export function cleanReply(
   const prefix = `${charName}:`;
   if (text.startsWith(prefix)) text = text.slice(prefix.length).trim();
   return text;
+}
+
+const LOCAL_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::\d{2}(?:\.\d{1,9})?)?([+-])(\d{2}):?(\d{2})$/;
+const WEEKDAYS = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
+/** A client's clock may be this far off the server's before its `time` is ignored, milliseconds. */
+const LOCAL_TIME_SKEW_MS = 26 * 60 * 60 * 1000;
+
+/**
+ * The user's local time for the system prompt, from `chat/message`'s `time` (spec 7; ours: ISO
+ * 8601 with the sender's UTC offset, e.g. "2026-11-26T22:41:07.000+01:00").
+ * @returns e.g. "Thursday, 22:41"; undefined when `time` is missing, malformed, carries no
+ * offset (a "Z" time tells nothing about the user's day), or lies over 26 h from `now` (epoch ms).
+ */
+export function localTimeText(time: string | undefined, now: number): string | undefined {
+  const match = time ? LOCAL_TIME.exec(time) : null;
+  if (!match) return undefined;
+  const [, y, mo, d, h, mi, sign, oh, om] = match as unknown as string[];
+  const [year, month, day, hour, minute] = [y, mo, d, h, mi].map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
+  const offsetMinutes = (sign === "-" ? -1 : 1) * (Number(oh) * 60 + Number(om));
+  if (
+    month < 1 ||
+    month > 12 ||
+    day < 1 ||
+    day > 31 ||
+    hour > 23 ||
+    minute > 59 ||
+    Math.abs(offsetMinutes) > 14 * 60
+  )
+    return undefined;
+  const wall = Date.UTC(year, month - 1, day, hour, minute);
+  if (Math.abs(wall - offsetMinutes * 60_000 - now) > LOCAL_TIME_SKEW_MS) return undefined;
+  const weekday = WEEKDAYS[new Date(wall).getUTCDay()];
+  return `${weekday}, ${String(hour).padStart(2, "0")}:${String(minute).padStart(2, "0")}`;
 }
