@@ -217,9 +217,9 @@ describe("held: oversized and hostile character cards, over HTTP, store nothing"
     const before = await stored();
     const form = { name: "Ok", sex: "0", voice: "English Female", language: languageId, description: "ok" };
     for (const [field, rule] of [
-      ["name", "name: must be at most 50 characters"],
-      ["description", `description: must be at most ${BACKSTORY_MAX_LENGTH} characters`],
-      ["greeting", `greeting: must be at most ${GREETING_MAX_LENGTH} characters`],
+      ["name", "The name must be at most 50 characters."],
+      ["description", `The backstory must be at most ${BACKSTORY_MAX_LENGTH} characters.`],
+      ["greeting", `The greeting must be at most ${GREETING_MAX_LENGTH} characters.`],
     ] as const) {
       const answer = await http(t.url, "POST", "/api/characters/create", {
         token: u.token,

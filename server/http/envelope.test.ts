@@ -32,9 +32,9 @@ describe("error contract (issue 14)", () => {
       code: "rate_limit:chat",
       page: "/pricing",
     });
-    expect(failBody(badRequest("message: is empty"))).toEqual({
+    expect(failBody(badRequest("The message is empty."))).toEqual({
       success: 0,
-      message: "message: is empty",
+      message: "The message is empty.",
       code: "bad_request",
     });
     const unsupported = Object.assign(new Error("Unsupported Media Type"), { statusCode: 415 });

@@ -1,18 +1,22 @@
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
+import { RULES } from "../../../common/validation";
 import { ok } from "../../http/envelope";
 import { rateLimit } from "../../http/rate-limit";
-import { EmailField, parseInput } from "../../http/validate";
+import { EmailField, parseInput, textField } from "../../http/validate";
 import { limitPerAddressAndEmail } from "../auth/credential-limits";
 import { type AccountService, FORGOT_PASSWORD_ANSWER } from "./account.service";
 
 const ForgotBody = z.object({ email: EmailField });
-/** Passwords: at least 8 characters; the spec names no rule, this is ours. */
-const Password = z.string().min(8, "must be at least 8 characters").max(256);
+/** spec 5 "Reset password": both fields required; at least 8 characters is ours (common/validation.ts). */
 const ResetBody = z.object({
-  npassword: Password,
-  rtpassword: z.string().max(256),
-  code: z.string().trim().min(20, "is not a reset code").max(200),
+  npassword: textField(RULES.newPassword),
+  rtpassword: textField(RULES.confirmPassword),
+  code: z
+    .string()
+    .trim()
+    .min(20, "The reset link is not valid; please ask for a new one.")
+    .max(200, "The reset link is not valid; please ask for a new one."),
 });
 
 /** spec 7: forgot-password and the reset of `PATCH /users/change-password` (issue 3). */

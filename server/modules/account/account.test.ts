@@ -112,7 +112,7 @@ describeEachDatabase("password recovery by e-mail", (dialect) => {
     expect(mail.messages.some((m) => m.to === "nobody@example.com")).toBe(false);
     const bad = await call(t.app, "POST", "/api/auth/forgot-password", { form: { email: "not-an-address" } });
     expect(bad.status).toBe(400);
-    expect(bad.body.message).toBe("email: is not a valid e-mail address");
+    expect(bad.body.message).toBe("The e-mail address is not valid.");
   });
 });
 

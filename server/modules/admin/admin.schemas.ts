@@ -1,30 +1,28 @@
 import { z } from "zod";
-import { APPEARANCE_MAX_LENGTH, BACKSTORY_MAX_LENGTH, GREETING_MAX_LENGTH } from "../../../common/constants";
+import { RULES, SEX_INVALID, SEX_VALUES } from "../../../common/validation";
 import { optionalUpload } from "../../http/uploads";
+import { textField, uuidField } from "../../http/validate";
 
-/** Request shapes of the admin console's API (issue 9); limits from the spec's section 9. */
+/**
+ * Request shapes of the admin console's API (issue 9); rules and sentences from
+ * common/validation.ts (issue 16), limits from the spec's section 9.
+ */
 
-export const IdParams = z.object({ id: z.uuid("must be an id") });
+export const IdParams = z.object({ id: uuidField("the id") });
+/** A whole number 0..1,000,000 (limits and counters); failures read "The chat limit must be ...". */
 const count = z.coerce.number().int().min(0).max(1_000_000);
+/** "0" or "1"; failures read "The photo flag must be one of '0', '1'." (parseInput's fallback). */
 const flag = z.enum(["0", "1"]).transform((v) => v === "1");
-const text = (max: number) => z.string().trim().max(max, `must be at most ${max} characters`);
 
 export const PlanBody = z.object({
-  name: text(100).min(1, "is required").optional(),
+  name: textField(RULES.planName).optional(),
   /** Monthly price in dollars, e.g. "9.99". */
-  price: z
-    .string()
-    .trim()
-    .regex(/^\d{1,5}(\.\d{1,2})?$/, "must be a price in dollars, e.g. 9.99")
+  price: textField(RULES.planPrice)
     .transform((v) => Math.round(Number(v) * 100))
     .optional(),
-  description: text(5000).optional(),
-  url: text(500).optional(),
-  stripePriceId: z
-    .string()
-    .trim()
-    .regex(/^(price_[A-Za-z0-9_]+)?$/, "must be a Stripe price id (price_...) or empty")
-    .optional(),
+  description: textField(RULES.planDescription).optional(),
+  url: textField(RULES.planUrl).optional(),
+  stripePriceId: textField(RULES.stripePriceId).optional(),
   cl: count.optional(),
   vl: count.optional(),
   pl: flag.optional(),
@@ -34,21 +32,21 @@ export const PlanBody = z.object({
   uncensored: flag.optional(),
 });
 export const PresetBody = z.object({
-  name: text(50).min(1, "is required").optional(),
-  sex: z.enum(["0", "1"], "must be '0' (female) or '1' (male)").optional(),
-  voice: text(100).min(1, "is required").optional(),
-  languageId: text(100).min(1, "is required").optional(),
-  description: text(BACKSTORY_MAX_LENGTH).min(1, "is required").optional(),
-  greeting: text(GREETING_MAX_LENGTH).optional(),
-  appearance: text(APPEARANCE_MAX_LENGTH).optional(),
+  name: textField(RULES.characterName).optional(),
+  sex: z.enum(SEX_VALUES, SEX_INVALID).optional(),
+  voice: textField(RULES.characterVoice).optional(),
+  languageId: textField(RULES.characterLanguage).optional(),
+  description: textField(RULES.backstory).optional(),
+  greeting: textField(RULES.greeting).optional(),
+  appearance: textField(RULES.appearance).optional(),
   photo: optionalUpload,
 });
 /** A plan's picture (issue 16): a JPEG or PNG upload, re-encoded; the size is bounded by the multipart limit. */
 export const PlanImageBody = z.object({
-  image: optionalUpload.refine((bytes) => bytes !== undefined, "is required"),
+  image: optionalUpload.refine((bytes) => bytes !== undefined, "The image is required."),
 });
 export const SearchQuery = z.object({ q: z.string().max(200).default("") });
-export const UserPlanBody = z.object({ plan: z.uuid("must be a plan id") });
+export const UserPlanBody = z.object({ plan: uuidField("the plan") });
 export const LimitsBody = z.object({
   cl: count.optional(),
   vl: count.optional(),

@@ -1,23 +1,38 @@
 import type { FastifyInstance, onRequestAsyncHookHandler } from "fastify";
 import { z } from "zod";
+import { RULES } from "../../../common/validation";
 import { unauthorized } from "../../errors";
 import { bearerToken, currentUser, signedIn } from "../../http/auth";
 import { ok } from "../../http/envelope";
 import { rateLimit } from "../../http/rate-limit";
-import { parseInput } from "../../http/validate";
+import { parseInput, textField } from "../../http/validate";
 import { presentDevice, presentSessionUser, presentSignIn } from "./auth.presenter";
 import type { AuthService } from "./auth.service";
 import { limitPerAddressAndEmail } from "./credential-limits";
 
 const LoginBody = z.object({
-  email: z.string().trim().toLowerCase().min(1, "is required").max(254),
-  password: z.string().min(1, "is required").max(1024),
+  /** spec 5 "Login": required; the format is not checked here (a wrong address just fails). */
+  email: z
+    .string(RULES.email.messages.notText)
+    .trim()
+    .toLowerCase()
+    .min(1, RULES.email.messages.required)
+    .max(RULES.email.max, RULES.email.messages.tooLong),
+  password: textField(RULES.loginPassword),
   id: z.string().optional(),
 });
-const DeviceBody = z.object({ id: z.string().trim().min(20, "is not a device id").max(200) });
-const DeviceRegisterBody = z.object({ name: z.string().trim().max(100).default("My device") });
-const DeviceIdQuery = z.object({ id: z.string().trim().min(1, "is required").max(100) });
-const DemoBody = z.object({ id: z.string().trim().min(1, "is required").max(100) });
+const DeviceBody = z.object({
+  id: z.string().trim().min(20, "The device id is not valid.").max(200, "The device id is not valid."),
+});
+const DeviceRegisterBody = z.object({
+  name: z.string().trim().max(100, "The device name must be at most 100 characters.").default("My device"),
+});
+const DeviceIdQuery = z.object({
+  id: z.string().trim().min(1, "The device id is required.").max(100, "The device id is not valid."),
+});
+const DemoBody = z.object({
+  id: z.string().trim().min(1, "The demo id is required.").max(100, "The demo id is not valid."),
+});
 const TokenBody = z.object({ token: z.string().optional() });
 
 /**

@@ -76,12 +76,12 @@ describeEachDatabase("character form, delete, random, voices and plan rules", (d
   it("enforces the form's rules on the server", async () => {
     const { token } = await demoLogin(t.app);
     const cases: Array<[Record<string, string>, string]> = [
-      [{ name: " " }, "name: is required"],
-      [{ sex: "2" }, "sex: must be '0' (female) or '1' (male)"],
-      [{ description: "" }, "description: is required"],
-      [{ description: "x".repeat(2001) }, "description: must be at most 2000 characters"],
-      [{ greeting: "x".repeat(801) }, "greeting: must be at most 800 characters"],
-      [{ appearance: "x".repeat(101) }, "appearance: must be at most 100 characters"],
+      [{ name: " " }, "Please fill in all required fields!"],
+      [{ sex: "2" }, "The sex must be female or male."],
+      [{ description: "" }, "Please fill in all required fields!"],
+      [{ description: "x".repeat(2001) }, "The backstory must be at most 2000 characters."],
+      [{ greeting: "x".repeat(801) }, "The greeting must be at most 800 characters."],
+      [{ appearance: "x".repeat(101) }, "The appearance must be at most 100 characters."],
       [{ voice: "Klingon Deep" }, "voice: choose a voice from the list."],
       [{ language: "00000000-0000-4000-8000-000000000000" }, "language: choose a language from the list."],
       [

@@ -1,37 +1,38 @@
 import { z } from "zod";
-import { APPEARANCE_MAX_LENGTH, BACKSTORY_MAX_LENGTH, GREETING_MAX_LENGTH } from "../../../common/constants";
+import { FILL_REQUIRED_FIELDS, RULES, SEX_INVALID, SEX_VALUES } from "../../../common/validation";
 import { optionalUpload } from "../../http/uploads";
+import { textField, uuidField } from "../../http/validate";
 
-/** Request schemas of the characters routes (spec 7 "Characters and profile"). */
+/**
+ * Request schemas of the characters routes (spec 7 "Characters and profile"); rules and sentences
+ * from common/validation.ts (issue 16).
+ */
 export const UserIdQuery = z.object({ id: z.string().max(100).optional() });
-export const IdQuery = z.object({ id: z.uuid("must be an id") });
-export const VoiceQuery = z.object({ v: z.string().trim().min(1, "is required").max(100) });
-/** spec 5: required fields and lengths of the character form; the same rules as the browser's. */
+export const IdQuery = z.object({ id: uuidField("the character id") });
+/** Ours: the voice preview names a voice. */
+export const VoiceQuery = z.object({
+  v: z.string().trim().min(1, "The voice is required.").max(100, "The voice must be at most 100 characters."),
+});
+/**
+ * spec 5: required fields and lengths of the character form, the same rules as the browser's: a
+ * blank required field answers the spec 8 popup text 'Please fill in all required fields!', a
+ * too long one "The backstory must be at most 2000 characters.".
+ */
 export const CharacterBody = z.object({
-  name: z.string().trim().min(1, "is required").max(50, "must be at most 50 characters"),
-  sex: z.enum(["0", "1"], "must be '0' (female) or '1' (male)"),
-  voice: z.string().trim().min(1, "is required").max(100),
-  language: z.string().trim().min(1, "is required").max(100),
-  description: z
-    .string()
-    .trim()
-    .min(1, "is required")
-    .max(BACKSTORY_MAX_LENGTH, `must be at most ${BACKSTORY_MAX_LENGTH} characters`),
-  greeting: z
-    .string()
-    .trim()
-    .max(GREETING_MAX_LENGTH, `must be at most ${GREETING_MAX_LENGTH} characters`)
-    .default(""),
-  appearance: z
-    .string()
-    .trim()
-    .max(APPEARANCE_MAX_LENGTH, `must be at most ${APPEARANCE_MAX_LENGTH} characters`)
-    .default(""),
+  name: textField(RULES.characterName),
+  sex: z.enum(SEX_VALUES, {
+    error: (issue) => (issue.input === undefined || issue.input === "" ? FILL_REQUIRED_FIELDS : SEX_INVALID),
+  }),
+  voice: textField(RULES.characterVoice),
+  language: textField(RULES.characterLanguage),
+  description: textField(RULES.backstory),
+  greeting: textField(RULES.greeting).default(""),
+  appearance: textField(RULES.appearance).default(""),
   photo: optionalUpload,
   old_photo: z.string().max(200).optional(),
 });
-export const UpdateBody = CharacterBody.extend({ id: z.uuid("must be an id") });
+export const UpdateBody = CharacterBody.extend({ id: uuidField("the character id") });
 export const CardBody = z.object({
-  card: z.instanceof(Buffer, { message: "is required (a PNG or JSON file)" }),
+  card: z.instanceof(Buffer, { message: "The character card is required (a PNG or JSON file)." }),
 });
-export const PresetBody = z.object({ id: z.uuid("must be a preset character id") });
+export const PresetBody = z.object({ id: uuidField("the preset character id") });

@@ -2,11 +2,12 @@ import { z } from "zod";
 
 /**
  * Ours: the client's id of one send (a chat message, a picture request, a photo); a retry with the
- * same id never makes a second entry nor charges a second message.
+ * same id never makes a second entry nor charges a second message. Letters, digits, '-' and '_',
+ * at most 100; otherwise "The client message id is not valid." (issue 16).
  */
 export const ClientMessageId = z
   .string()
   .trim()
-  .max(100)
-  .regex(/^[\w-]*$/, "must be letters, digits, '-' or '_'")
+  .max(100, "The client message id must be at most 100 characters.")
+  .regex(/^[\w-]*$/, "The client message id is not valid.")
   .optional();

@@ -2,7 +2,7 @@ import type { FastifyInstance, onRequestAsyncHookHandler } from "fastify";
 import { z } from "zod";
 import { assertSelf, currentUser, signedIn } from "../../http/auth";
 import { ok } from "../../http/envelope";
-import { parseInput } from "../../http/validate";
+import { parseInput, uuidField } from "../../http/validate";
 import { presentHistoryEntry } from "../conversation/conversation.presenter";
 import type { ConversationService } from "../conversation/conversation.service";
 import { ClientMessageId } from "../conversation/inputs";
@@ -23,7 +23,7 @@ const RequestPhotoBody = z.object({
 });
 /** spec 7 chat/image: id (the entry), message, description, gid, cid, reply, ratio. */
 const ImageBody = z.object({
-  id: z.uuid("must be a message id"),
+  id: uuidField("the message id"),
   message: z.string().max(1000).optional(),
   description: z.string().max(1000).default(""),
   gid: z.string().max(100).optional(),
@@ -34,7 +34,7 @@ const ImageBody = z.object({
 /** spec 7 chat/photo-process (multipart): id, photo; ours: message (the words sent with it), cid. */
 const PhotoBody = z.object({
   id: Id,
-  photo: z.instanceof(Buffer, { message: "is required (a JPEG or PNG image)" }),
+  photo: z.instanceof(Buffer, { message: "The photo is required (a JPEG or PNG image)." }),
   message: z.string().max(1000).default(""),
   cid: Id,
   cId: Id,

@@ -3,12 +3,12 @@ import { z } from "zod";
 import { notFound } from "../../errors";
 import { currentUser, signedIn } from "../../http/auth";
 import { ok } from "../../http/envelope";
-import { parseInput } from "../../http/validate";
+import { parseInput, uuidField } from "../../http/validate";
 import type { ConversationService } from "../conversation/conversation.service";
 import type { MemoryService } from "./memory.service";
 
 const ListQuery = z.object({ id: z.string().max(100).default("") });
-const DeleteQuery = z.object({ id: z.uuid("must be a memory id") });
+const DeleteQuery = z.object({ id: uuidField("the memory id") });
 
 /**
  * Ours (issue 5): what the characters of a chat remember about the user, for the chat screen's

@@ -7,8 +7,12 @@ import { presentSignIn } from "../auth/auth.presenter";
 import { OAUTH_STATE_TTL_MS, type OAuthService } from "./oauth.service";
 
 const CallbackBody = z.object({
-  code: z.string().trim().min(1, "is required").max(2000),
-  state: z.string().trim().min(1, "is required").max(200),
+  code: z.string().trim().min(1, "The sign-in code is missing.").max(2000, "The sign-in code is not valid."),
+  state: z
+    .string()
+    .trim()
+    .min(1, "The sign-in state is missing.")
+    .max(200, "The sign-in state is not valid."),
 });
 
 /** The cookie binding a started sign-in to its browser (issue 13: login CSRF). */

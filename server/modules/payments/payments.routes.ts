@@ -7,7 +7,9 @@ import { ok } from "../../http/envelope";
 import { parseInput } from "../../http/validate";
 import type { PaymentsService, PricedPlan } from "./payments.service";
 
-const CheckoutBody = z.object({ plan: z.string().trim().min(1, "is required").max(100) });
+const CheckoutBody = z.object({
+  plan: z.string().trim().min(1, "The plan is required.").max(100, "The plan is not valid."),
+});
 
 /**
  * spec 3 "Pricing plan": image under /content/pricing/, price in dollars as text. Ours besides:

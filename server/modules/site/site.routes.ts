@@ -1,17 +1,17 @@
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
+import { RULES } from "../../../common/validation";
 import { ok } from "../../http/envelope";
 import { rateLimit } from "../../http/rate-limit";
-import { EmailField, parseInput } from "../../http/validate";
+import { EmailField, parseInput, textField } from "../../http/validate";
 import type { SiteService } from "./site.service";
 
-const Required = (max: number) =>
-  z.string().trim().min(1, "is required").max(max, `must be at most ${max} characters`);
+/** spec 5 "Contact": name, email, subject, message all required (rules of common/validation.ts). */
 const ContactBody = z.object({
-  name: Required(100),
+  name: textField(RULES.contactName),
   email: EmailField,
-  subject: Required(200),
-  message: Required(5000),
+  subject: textField(RULES.contactSubject),
+  message: textField(RULES.contactMessage),
 });
 
 /** spec 7 "Public pages": contact (pricing is served by the payments module). */

@@ -59,7 +59,7 @@ describeEachDatabase("public pages' calls", (dialect) => {
       form: { name: "  ", email: "a@b.co", subject: "s", message: "m" },
     });
     expect(blank.status).toBe(400);
-    expect(blank.body.message).toBe("name: is required");
+    expect(blank.body.message).toBe("Your name is required.");
     const bad = await call(t.app, "POST", "/api/contact", {
       form: { name: "A", email: "nope", subject: "s", message: "m" },
     });

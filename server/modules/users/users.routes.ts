@@ -1,26 +1,28 @@
 import type { FastifyInstance, onRequestAsyncHookHandler } from "fastify";
 import { z } from "zod";
+import { RULES } from "../../../common/validation";
 import { assertSelf, currentUser, signedIn } from "../../http/auth";
 import { ok } from "../../http/envelope";
 import { optionalUpload } from "../../http/uploads";
-import { parseInput } from "../../http/validate";
+import { parseInput, textField } from "../../http/validate";
 import { presentSessionUser } from "../auth/auth.presenter";
 import type { UsersService } from "./users.service";
 
 const SelfQuery = z.object({ id: z.string().max(100).optional() });
 const UpdateBody = z.object({
-  fname: z.string().trim().min(1, "is required").max(100),
-  name: z.string().trim().min(1, "is required").max(50),
+  fname: textField(RULES.fullName),
+  name: textField(RULES.userName),
   photo: optionalUpload,
   old_photo: z.string().max(200).optional(),
   id: z.string().max(100).optional(),
 });
 /** Ours: the person ticks "I am 18 or older" (issue 5). */
-const ConfirmAgeBody = z.object({ confirm: z.literal("1", "must be '1'") });
+const ConfirmAgeBody = z.object({ confirm: z.literal("1", "Please confirm that you are 18 or older.") });
+/** spec 5 "Password change (signed in)": all three required (rules of common/validation.ts). */
 const PasswordBody = z.object({
-  cpassword: z.string().min(1, "is required").max(256),
-  npassword: z.string().min(8, "must be at least 8 characters").max(256),
-  rtpassword: z.string().min(1, "is required").max(256),
+  cpassword: textField(RULES.currentPassword),
+  npassword: textField(RULES.newPassword),
+  rtpassword: textField(RULES.retypedPassword),
   id: z.string().max(100).optional(),
 });
 

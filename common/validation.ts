@@ -1,0 +1,251 @@
+/**
+ * The input rules of every form field, defined once for the server and the SPA (issue 16): the
+ * rule (required, length, format) and the sentence a person reads when it is broken. The server
+ * builds its zod schemas from these (server/http/validate.ts), the browser checks the same rules
+ * before sending (`checkText`), so both show the same sentence.
+ *
+ * Texts follow spec 5 "Validation rules" and spec 8 "Error catalogue" where the spec gives one;
+ * elsewhere they are ours, full sentences naming the field in words. Limits come from spec 9
+ * (common/constants.ts) or are ours where the spec names none.
+ */
+import {
+  APPEARANCE_MAX_LENGTH,
+  BACKSTORY_MAX_LENGTH,
+  GREETING_MAX_LENGTH,
+  MESSAGE_MAX_LENGTH,
+} from "./constants";
+
+/** spec 8 "Character or profile validation": the popup text when a required field is blank. */
+export const FILL_REQUIRED_FIELDS = "Please fill in all required fields!";
+/** spec 8 "Change password (signed in) mismatch". */
+export const RETYPED_PASSWORD_MISMATCH = "New and ReTyped password do not match.";
+/** spec 8 "Reset password mismatch". */
+export const CONFIRM_PASSWORD_MISMATCH = "New and Confirm password do not match.";
+
+/**
+ * The e-mail format the server accepts (zod's own e-mail pattern, so browser and server agree):
+ * a local part without leading or doubled dots, "@", then dotted labels ending in a 2+ letter
+ * top-level domain.
+ */
+export const EMAIL_PATTERN =
+  /^(?!\.)(?!.*\.\.)([A-Za-z0-9_'+\-.]*)[A-Za-z0-9_+-]@([A-Za-z0-9][A-Za-z0-9-]*\.)+[A-Za-z]{2,}$/;
+/** Ours (RFC 5321): the longest e-mail address accepted, characters. */
+export const EMAIL_MAX_LENGTH = 254;
+/** Ours: passwords have at least 8 characters (the spec names no rule); at most 256. */
+export const PASSWORD_MIN_LENGTH = 8;
+export const PASSWORD_MAX_LENGTH = 256;
+
+/** The rule of one text field and the sentence shown for each way it can be broken. */
+export interface TextRule {
+  /** The field in words as sentences name it, lower case: "the new password". */
+  readonly label: string;
+  /** Blank (after trimming, when `trim`) is refused with `messages.required`. */
+  readonly required: boolean;
+  /** Whether the value is trimmed before it is checked and stored (passwords are not). */
+  readonly trim: boolean;
+  /** Fewest characters (beyond non-blank), if any. */
+  readonly min?: number;
+  /** Most characters. */
+  readonly max: number;
+  /** A format the (trimmed) value must match when it is not empty. */
+  readonly pattern?: RegExp;
+  readonly messages: {
+    readonly required: string;
+    readonly tooShort: string;
+    readonly tooLong: string;
+    readonly format: string;
+    /** Not text at all (a number or object sent by a non-browser client). */
+    readonly notText: string;
+  };
+}
+
+/** "the new password" -> "The new password". */
+export function capitalize(words: string): string {
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+interface RuleInput {
+  label: string;
+  required?: boolean;
+  trim?: boolean;
+  min?: number;
+  max: number;
+  pattern?: RegExp;
+  /** The sentence when blank; by default "<Label> is required.". */
+  requiredMessage?: string;
+  /** The sentence when the pattern does not match; by default "<Label> is not valid.". */
+  formatMessage?: string;
+}
+
+/** Builds a rule whose sentences name the field: "The new password must be at least 8 characters.". */
+function textRule(input: RuleInput): TextRule {
+  const Label = capitalize(input.label);
+  return {
+    label: input.label,
+    required: input.required ?? false,
+    trim: input.trim ?? true,
+    min: input.min,
+    max: input.max,
+    pattern: input.pattern,
+    messages: {
+      required: input.requiredMessage ?? `${Label} is required.`,
+      tooShort: `${Label} must be at least ${input.min ?? 1} characters.`,
+      tooLong: `${Label} must be at most ${input.max} characters.`,
+      format: input.formatMessage ?? `${Label} is not valid.`,
+      notText: `${Label} must be text.`,
+    },
+  };
+}
+
+/** Every form field's rule, by form. */
+export const RULES = {
+  /** spec 5 "Chat message": trimmed, at most 150 characters, not sent when empty. */
+  chatMessage: textRule({
+    label: "the message",
+    required: true,
+    max: MESSAGE_MAX_LENGTH,
+    requiredMessage: "The message is empty.",
+  }),
+  /** spec 5 free subscribe, contact, login, forgot password: e-mail required (format: ours). */
+  email: textRule({
+    label: "the e-mail address",
+    required: true,
+    max: EMAIL_MAX_LENGTH,
+    pattern: EMAIL_PATTERN,
+    formatMessage: "The e-mail address is not valid.",
+  }),
+  /** spec 5 "Login": password required (not trimmed). */
+  loginPassword: textRule({ label: "the password", required: true, trim: false, max: 1024 }),
+  /** spec 5 "Password change (signed in)": all three fields required. */
+  currentPassword: textRule({
+    label: "the current password",
+    required: true,
+    trim: false,
+    max: PASSWORD_MAX_LENGTH,
+  }),
+  /** spec 5 password change and reset: required; at least 8 characters is ours. */
+  newPassword: textRule({
+    label: "the new password",
+    required: true,
+    trim: false,
+    min: PASSWORD_MIN_LENGTH,
+    max: PASSWORD_MAX_LENGTH,
+  }),
+  /** spec 5 "Password change (signed in)": the retyped password is required. */
+  retypedPassword: textRule({
+    label: "the retyped password",
+    required: true,
+    trim: false,
+    max: PASSWORD_MAX_LENGTH,
+  }),
+  /** spec 5 "Reset password": the confirmed password is required. */
+  confirmPassword: textRule({
+    label: "the confirmed password",
+    required: true,
+    trim: false,
+    max: PASSWORD_MAX_LENGTH,
+  }),
+  /** spec 5 "Character save": name required (popup text of spec 8); at most 50 is ours. */
+  characterName: textRule({
+    label: "the name",
+    required: true,
+    max: 50,
+    requiredMessage: FILL_REQUIRED_FIELDS,
+  }),
+  /** spec 5 "Character save": voice required. */
+  characterVoice: textRule({
+    label: "the voice",
+    required: true,
+    max: 100,
+    requiredMessage: FILL_REQUIRED_FIELDS,
+  }),
+  /** spec 5 "Character save": language required. */
+  characterLanguage: textRule({
+    label: "the language",
+    required: true,
+    max: 100,
+    requiredMessage: FILL_REQUIRED_FIELDS,
+  }),
+  /** spec 5 "Character save": backstory required, at most 2000 characters. */
+  backstory: textRule({
+    label: "the backstory",
+    required: true,
+    max: BACKSTORY_MAX_LENGTH,
+    requiredMessage: FILL_REQUIRED_FIELDS,
+  }),
+  /** spec 5 "Character save": greeting at most 800 characters. */
+  greeting: textRule({ label: "the greeting", max: GREETING_MAX_LENGTH }),
+  /** spec 5 "Character save": appearance at most 100 characters. */
+  appearance: textRule({ label: "the appearance", max: APPEARANCE_MAX_LENGTH }),
+  /** spec 5 "Profile save": full name required (same popup); at most 100 is ours. */
+  fullName: textRule({
+    label: "the full name",
+    required: true,
+    max: 100,
+    requiredMessage: FILL_REQUIRED_FIELDS,
+  }),
+  /** spec 5 "Profile save": user name required (same popup); at most 50 is ours. */
+  userName: textRule({
+    label: "the user name",
+    required: true,
+    max: 50,
+    requiredMessage: FILL_REQUIRED_FIELDS,
+  }),
+  /** spec 5 "Contact": name required. */
+  contactName: textRule({ label: "your name", required: true, max: 100 }),
+  /** spec 5 "Contact": subject required. */
+  contactSubject: textRule({ label: "the subject", required: true, max: 200 }),
+  /** spec 5 "Contact": message required. */
+  contactMessage: textRule({ label: "the message", required: true, max: 5000 }),
+  /** Ours (admin console, issue 9): a plan's name. */
+  planName: textRule({ label: "the plan name", required: true, max: 100 }),
+  /** Ours (admin console): the monthly price in dollars, e.g. "9.99". */
+  planPrice: textRule({
+    label: "the price",
+    required: true,
+    max: 9,
+    pattern: /^\d{1,5}(\.\d{1,2})?$/,
+    formatMessage: "The price must be an amount in dollars, e.g. 9.99.",
+  }),
+  /** Ours (admin console): a plan's HTML description. */
+  planDescription: textRule({ label: "the plan description", max: 5000 }),
+  /** Ours (admin console): a plan's own page. */
+  planUrl: textRule({ label: "the plan URL", max: 500 }),
+  /** Ours (admin console): the Stripe price id, "price_..." or empty. */
+  stripePriceId: textRule({
+    label: "the Stripe price id",
+    max: 200,
+    pattern: /^(price_[A-Za-z0-9_]+)?$/,
+    formatMessage: "The Stripe price id must start with 'price_' or be empty.",
+  }),
+} as const satisfies Record<string, TextRule>;
+
+/** spec 5 "Character save": sex options Female ('0') and Male ('1'). */
+export const SEX_VALUES = ["0", "1"] as const;
+/** The sentence when the sex is neither '0' nor '1' (blank is `FILL_REQUIRED_FIELDS`). */
+export const SEX_INVALID = "The sex must be female or male.";
+
+/**
+ * Checks one value against its rule the way the server does.
+ * @returns the sentence of the first broken rule, or null when the value is accepted.
+ */
+export function checkText(rule: TextRule, value: string): string | null {
+  const v = rule.trim ? value.trim() : value;
+  if (v.length === 0) return rule.required ? rule.messages.required : null;
+  if (rule.min !== undefined && v.length < rule.min) return rule.messages.tooShort;
+  if (v.length > rule.max) return rule.messages.tooLong;
+  if (rule.pattern && !rule.pattern.test(v)) return rule.messages.format;
+  return null;
+}
+
+/**
+ * Checks several fields in order.
+ * @returns the first sentence of `[rule, value]` pairs that is broken, or null.
+ */
+export function firstProblem(checks: ReadonlyArray<readonly [TextRule, string]>): string | null {
+  for (const [rule, value] of checks) {
+    const problem = checkText(rule, value);
+    if (problem) return problem;
+  }
+  return null;
+}
