@@ -120,7 +120,17 @@ export interface MessageReply extends Envelope {
   history?: ChatHistoryEntry[];
   audioUrl?: string;
   genimage?: 0 | 1;
-  options?: { splitCount: number; splitMessages: string[]; picDesc: string };
+  options?: {
+    splitCount: number;
+    splitMessages: string[];
+    picDesc: string;
+    /**
+     * Ours (spec 4 "Split replies", issue 16): each part's own audio, one per `splitMessages`
+     * ("" for a part with nothing to say), so the parts are heard in turn. Only on a split reply
+     * spoken by the server (not muted, voices on).
+     */
+    splitAudioUrls?: string[];
+  };
 }
 
 /**

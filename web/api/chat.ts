@@ -92,7 +92,7 @@ export interface ReplyStreamHandlers {
    * issue 7, event `audio`: one sentence of the reply spoken, as soon as it is ready (in order,
    * index 0 first), so playback starts before the whole reply is synthesized.
    */
-  onAudio?: (audio: { index: number; text: string; audioUrl: string }) => void;
+  onAudio?: (audio: { index: number; text: string; audioUrl: string; chatHistoryUUID?: string }) => void;
 }
 
 /**
@@ -138,7 +138,9 @@ function dispatch(handlers: ReplyStreamHandlers) {
     if (event.event === "token" && typeof data.text === "string") handlers.onToken(data.text);
     else if (event.event === "entry") handlers.onEntry?.(data as unknown as ChatHistoryEntry);
     else if (event.event === "audio" && "audioUrl" in data) {
-      handlers.onAudio?.(data as unknown as { index: number; text: string; audioUrl: string });
+      handlers.onAudio?.(
+        data as unknown as { index: number; text: string; audioUrl: string; chatHistoryUUID?: string },
+      );
     }
   };
 }
@@ -238,21 +240,57 @@ export interface GroupReply extends Envelope {
   history?: ChatHistoryEntry[];
 }
 
-/** POST /chat/group/reply (message, id=<group id>, clientMessageId): every member's reply, not streamed. */
-export function sendGroupMessage(input: {
+/** What a group send carries (spec 7 `chat/group/reply`). */
+export interface GroupMessageInput {
   message: string;
   groupId: string;
   clientMessageId: string;
   /** issue 7: true asks for no spoken audio. */
   mute?: boolean;
-}): Promise<GroupReply> {
-  const body = new URLSearchParams({
+}
+
+function groupForm(input: GroupMessageInput): URLSearchParams {
+  return new URLSearchParams({
     message: input.message,
     id: input.groupId,
     clientMessageId: input.clientMessageId,
     mute: input.mute ? "1" : "0",
   });
-  return apiRequest<GroupReply>("/chat/group/reply", { method: "POST", body });
+}
+
+/** POST /chat/group/reply (message, id=<group id>, clientMessageId): every member's reply, not streamed. */
+export function sendGroupMessage(input: GroupMessageInput): Promise<GroupReply> {
+  return apiRequest<GroupReply>("/chat/group/reply", { method: "POST", body: groupForm(input) });
+}
+
+/**
+ * POST /chat/group/reply with `stream=1` (ours, issue 16): per member in turn order an `entry`
+ * event (that member's stored entry: the first is the user's message, each further one an entry
+ * of its own), its `token`s and `audio`s (`onAudio` gets the entry's chatHistoryUUID), then one
+ * `done` with the plain group answer (`whoReplies`, `history`, `genimage`), or `error`, returned
+ * as a reply with success 0. A plain JSON answer (e.g. 429 at the daily limit) comes back the
+ * same way. A group stream is not followed again as a whole: a connection lost after the first
+ * `entry` throws `ReplyLostError` of that entry (the history settles the turn); other failures
+ * throw `ApiError`.
+ */
+export async function sendGroupMessageStream(
+  input: GroupMessageInput,
+  handlers: ReplyStreamHandlers,
+  signal?: AbortSignal,
+): Promise<GroupReply> {
+  const body = groupForm(input);
+  body.set("stream", "1");
+  let firstId = "";
+  const onEvent = dispatch({
+    ...handlers,
+    onEntry: (entry) => {
+      if (firstId === "") firstId = entry.chatHistoryUUID;
+      handlers.onEntry?.(entry);
+    },
+  });
+  const entryId = () => firstId;
+  // No resumeId: each member's reply has its own live reply; the whole turn is not one stream.
+  return replyOf(apiStream("/chat/group/reply", body, onEvent, { signal }), entryId, signal);
 }
 
 /** GET /chat/new?id=<chat id>&uid=<user id>: deletes the history; returns the `page` to open. */

@@ -118,11 +118,20 @@ export class ChatService {
    * turn order (named characters first, then by talkativeness, never the last speaker twice in a
    * row unaddressed, at most 3), and lets each answer in turn, seeing the replies before theirs.
    * The first answer fills the user's entry; each further answer is an entry of its own.
+   * Streaming (issue 16): `stream.onStart` runs as each member starts (its entry stored and its
+   * lease held, so Stop reaches it), `onToken` gets that member's text, `onReplied` its outcome
+   * (awaited before the next member starts). A member's reply stopped by the user (Stop) ends the
+   * turn there: the members after it do not answer.
    * @throws AppError 404 for a chat that is not one of the user's groups; 429 at the daily limit.
    */
   async groupReply(
     user: User,
     input: { message: string; chatId: string; clientMessageId?: string },
+    stream: {
+      onStart?: (entry: ChatHistoryRow) => Promise<void>;
+      onToken?: (text: string) => void;
+      onReplied?: (result: SendResult) => Promise<void>;
+    } = {},
   ): Promise<GroupResult> {
     const chat = await this.conversation.resolveChat(user, input.chatId);
     if (!chat.groupId) throw notFound("Group not found.");
@@ -154,12 +163,15 @@ export class ChatService {
       // The message is charged once: only the first answer gives it back when it fails.
       const result = await this.replies.run(user, chat, stored.session, speaker, entry, {
         charge: turn === 0 ? stored.reservation : undefined,
+        onStart: stream.onStart,
+        onToken: stream.onToken,
       });
+      await stream.onReplied?.(result);
       modelMs += result.modelMs;
       if (result.entry) entries.push(result.entry);
-      if (!result.success) {
+      if (!result.success || result.entry?.status === "stopped") {
         return {
-          success: turn > 0,
+          success: result.success || turn > 0,
           message: result.message,
           whoReplies: whoReplies.slice(0, turn + 1),
           entries,

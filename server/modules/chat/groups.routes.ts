@@ -1,15 +1,22 @@
 import type { FastifyInstance, onRequestAsyncHookHandler } from "fastify";
 import { currentUser, signedIn } from "../../http/auth";
 import { ok } from "../../http/envelope";
+import { openEventStream, wantsStream } from "../../http/sse";
 import { parseInput } from "../../http/validate";
 import { GroupMemberQuery, GroupNewQuery, GroupReplyBody, isMuted } from "./chat.schemas";
+import type { ChatService } from "./chat.service";
 import type { GroupsService } from "./groups.service";
+import { GroupStreamedReply } from "./reply-stream";
 import type { TurnService } from "./turn.service";
 
-/** spec 7 group chats: `chat/group/new`, `chat/group/member/add|remove`, `chat/group/reply`. */
+/**
+ * spec 7 group chats: `chat/group/new`, `chat/group/member/add|remove`, `chat/group/reply`.
+ * `chat/group/reply` streams with `stream=1` or `Accept: text/event-stream` (issue 16): per member
+ * in turn order `entry`, `token`s, `audio`s, then `done` with the plain answer (GroupStreamedReply).
+ */
 export async function groupsRoutes(
   app: FastifyInstance,
-  services: { groups: GroupsService; turns: TurnService },
+  services: { groups: GroupsService; turns: TurnService; chat: Pick<ChatService, "live"> },
   auth: onRequestAsyncHookHandler,
 ): Promise<void> {
   await signedIn(app, auth, (app) => {
@@ -33,17 +40,38 @@ export async function groupsRoutes(
       return ok("Member removed.", { page });
     });
 
-    app.post("/api/chat/group/reply", async (request) => {
+    app.post("/api/chat/group/reply", async (request, reply) => {
+      const user = currentUser(request);
       const body = parseInput(GroupReplyBody, request.body);
-      const answer = await turns.groupReply(currentUser(request), {
+      const input = {
         message: body.message,
         chatId: body.id,
         clientMessageId: body.clientMessageId,
         // issue 7: each member's answer is spoken in its own voice unless muted.
         speak: !isMuted(body.mute),
-      });
-      request.modelMs = answer.modelMs;
-      return answer.reply;
+      };
+      if (!wantsStream(request, rawStream(request.body))) {
+        const answer = await turns.groupReply(user, input);
+        request.modelMs = answer.modelMs;
+        return answer.reply;
+      }
+      const events = new GroupStreamedReply(openEventStream(reply), services.chat.live);
+      try {
+        const answer = await turns.groupReply(user, input, events);
+        request.modelMs = answer.modelMs;
+        events.finish(answer.reply);
+      } catch (error) {
+        events.fail(error, request.log);
+      } finally {
+        events.close();
+      }
     });
   });
+}
+
+/** The body's `stream` field ("1" asks for events), read here until GroupReplyBody carries it. */
+function rawStream(body: unknown): string | undefined {
+  const stream =
+    typeof body === "object" && body !== null ? (body as Record<string, unknown>).stream : undefined;
+  return typeof stream === "string" ? stream : undefined;
 }

@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from "fastify";
+import type { MessageReply } from "../../../common/api";
 import type { ChatHistoryRow } from "../../db/schema";
 import { type EventStream, errorEventData } from "../../http/sse";
 import type { LiveReplies, LiveReplyWriter } from "./live-replies";
@@ -40,5 +41,62 @@ export class StreamedReply implements TurnStream {
   /** Ends the live reply if no last event did (idempotent). */
   close(): void {
     this.writer?.end();
+  }
+}
+
+/**
+ * The server-sent events of one streamed group turn (POST /api/chat/group/reply with stream=1,
+ * issue 16). For each member in turn order the client gets `entry` (that member's stored entry),
+ * its `token`s and `audio`s, and at the end one `done` with the group answer (or `error`). Each
+ * member's events also go to that entry's own live reply (issue 15), which `settle` ends with the
+ * member's own `done` (the one-to-one reply shape), so GET /api/chat/stream?id=<entry> follows one
+ * member's reply from a reload or another tab, and Stop (POST /api/chat/stop) reaches it. The
+ * client's events carry no `id:`: the turn as a whole is not resumable (the client falls back on
+ * the history when its connection drops).
+ */
+export class GroupStreamedReply {
+  private writer?: LiveReplyWriter;
+
+  constructor(
+    private readonly events: EventStream,
+    private readonly live: LiveReplies,
+  ) {}
+
+  /** A member starts: opens its entry's live reply (the one before ends, if `settle` did not). */
+  async attach(entry: ChatHistoryRow, fresh: boolean): Promise<void> {
+    this.writer?.end();
+    this.writer = await this.live.open(entry.id, { fresh });
+  }
+
+  /** Sends one event of the member speaking now (and appends it to its live reply). */
+  readonly emit = (event: string, data: unknown): void => {
+    this.writer?.append(event, data);
+    this.events.send(event, data);
+  };
+
+  /** The member's reply is over: its live reply ends with `reply` (not sent to the group's client). */
+  settle(reply: MessageReply): void {
+    this.writer?.append("done", reply);
+    this.close();
+  }
+
+  /** Ends the stream with the group answer (`done`). */
+  finish(answer: unknown): void {
+    this.close();
+    this.events.send("done", answer);
+  }
+
+  /** Ends with an `error` event (also the end of the live reply of the member speaking). */
+  fail(error: unknown, log: FastifyBaseLogger): void {
+    const data = errorEventData(error, log);
+    this.writer?.append("error", data);
+    this.close();
+    this.events.send("error", data);
+  }
+
+  /** Ends the live reply of the member speaking, if any (idempotent). */
+  close(): void {
+    this.writer?.end();
+    this.writer = undefined;
   }
 }

@@ -25,6 +25,11 @@ export interface SentenceAudio {
 export interface ReplyVoice {
   /** Speaks a stored reply and records its audio on the entry; "" when it cannot (never throws). */
   replyAudio(user: User, entry: ChatHistoryRow | undefined): Promise<string>;
+  /**
+   * spec 4 "Split replies": each part's own audio in the entry's voice, one per part ("" for a
+   * part with nothing to say); [] when it cannot (never throws).
+   */
+  partsAudio(user: User, entry: ChatHistoryRow | undefined, parts: string[]): Promise<string[]>;
   /** Speaks a reply sentence by sentence while it streams: `start`, `push` each token, `finish`. */
   replySpeaker(
     user: User,
@@ -60,6 +65,15 @@ export interface TurnStream {
    */
   attach(entry: ChatHistoryRow, fresh: boolean): Promise<void>;
   emit: TurnEmit;
+}
+
+/**
+ * Where a streamed group turn's events go (issue 16): as TurnStream for each member in turn
+ * (`attach` as it starts), and `settle` with that member's own reply once it is over (the end of
+ * its entry's live reply).
+ */
+export interface GroupTurnStream extends TurnStream {
+  settle(reply: MessageReply): void;
 }
 
 /** A turn's answer (spec 3 "Message reply") and the time spent in the model, milliseconds. */
@@ -106,7 +120,12 @@ export class TurnService {
       const result = await this.chat.sendMessage(user, send);
       const reply = presentReply(result, voice ? await voice.replyAudio(user, result.entry) : "");
       return {
-        reply: await this.offerPicture(reply, user, input.message, result.entry),
+        reply: await this.offerPicture(
+          await this.withPartsAudio(reply, voice, user, result.entry),
+          user,
+          input.message,
+          result.entry,
+        ),
         modelMs: result.modelMs,
       };
     }
@@ -126,7 +145,12 @@ export class TurnService {
     });
     const reply = presentReply(result, speaker ? await speaker.finish(result.entry) : "");
     return {
-      reply: await this.offerPicture(reply, user, input.message, result.entry),
+      reply: await this.offerPicture(
+        await this.withPartsAudio(reply, voice, user, result.entry),
+        user,
+        input.message,
+        result.entry,
+      ),
       modelMs: result.modelMs,
     };
   }
@@ -155,15 +179,42 @@ export class TurnService {
    * (chatHistoryReplyAudioUrl) unless muted. Each member's entry may carry a picture (issue 16),
    * offered once per entry with the single chat's rules (il, an image engine, the quota, the
    * content rules; `offerForReply`): its entry comes back with chatHistoryImageLoading 1 and the
-   * answer with genimage 1 when any entry does. @throws as ChatService.groupReply.
+   * answer with genimage 1 when any entry does. With `stream` (issue 16) each member's reply
+   * streams in turn order: `entry` (its stored entry), `token`s, `audio` per spoken sentence
+   * (SentenceAudio, its entry's chatHistoryUUID) unless muted; the answer is the same as without.
+   * @throws as ChatService.groupReply.
    */
   async groupReply(
     user: User,
     input: { message: string; chatId: string; clientMessageId?: string; speak: boolean },
+    stream?: GroupTurnStream,
   ) {
-    const result = await this.chat.groupReply(user, input);
-    if (input.speak && this.voice) {
-      for (const entry of result.entries) await this.voice.replyAudio(user, entry);
+    const { speak, ...turn } = input;
+    const voice = speak ? this.voice : undefined;
+    let speaker: ReturnType<ReplyVoice["replySpeaker"]> | undefined;
+    const result = await this.chat.groupReply(
+      user,
+      turn,
+      stream && {
+        onStart: async (entry) => {
+          await stream.attach(entry, true);
+          stream.emit("entry", presentHistoryEntry(entry));
+          speaker = voice?.replySpeaker(user, (audio) => stream.emit("audio", audio));
+          speaker?.start(entry);
+        },
+        onToken: (text) => {
+          stream.emit("token", { text });
+          speaker?.push(text);
+        },
+        onReplied: async (member) => {
+          const audioUrl = speaker ? await speaker.finish(member.entry) : "";
+          speaker = undefined;
+          stream.settle(presentReply(member, audioUrl));
+        },
+      },
+    );
+    if (voice && !stream) {
+      for (const entry of result.entries) await voice.replyAudio(user, entry);
     }
     let genimage: 0 | 1 = 0;
     const entries: ChatHistoryRow[] = [];
@@ -224,6 +275,24 @@ export class TurnService {
         .at(-1);
       if (greeting || rows.length < pageSize) return greeting;
     }
+  }
+
+  /**
+   * A split reply with each part's own audio (spec 4 "Split replies": the parts are heard in turn;
+   * ours: options.splitAudioUrls), when it is spoken (`voice`) and split in two or more parts.
+   */
+  private async withPartsAudio(
+    reply: MessageReply,
+    voice: ReplyVoice | undefined,
+    user: User,
+    entry: ChatHistoryRow | undefined,
+  ): Promise<MessageReply> {
+    const options = reply.options;
+    if (!voice || !options || options.splitCount < 2 || !reply.audioUrl) return reply;
+    const urls = await voice.partsAudio(user, entry, options.splitMessages);
+    return urls.length === options.splitMessages.length
+      ? { ...reply, options: { ...options, splitAudioUrls: urls } }
+      : reply;
   }
 
   /** The reply with the picture the user asked for; a failure of the offer leaves it text only. */

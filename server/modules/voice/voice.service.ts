@@ -137,6 +137,26 @@ export class VoiceService {
   }
 
   /**
+   * spec 4 "Split replies": the audio of each part of a split reply in the voice of the entry's
+   * character, so each message is heard in turn. Each part is its sentences (narration dropped)
+   * joined as in `speakAll`; the sentences are the cached ones a streamed reply was spoken with,
+   * so a part usually costs only the joining of its files.
+   * @returns one path per part ("" for a part with nothing to say), or [] when voices are off,
+   *   the character has no voice or the engine failed (logged; never throws).
+   */
+  async partsAudio(user: User, entry: ChatHistoryRow | undefined, parts: string[]): Promise<string[]> {
+    if (!entry || parts.length === 0 || !this.speaks) return [];
+    try {
+      const voice = await this.voiceOf(user, entry.character_id);
+      if (!voice) return [];
+      return await Promise.all(parts.map((part) => this.speakAll(voice, speechSentences(part))));
+    } catch (error) {
+      this.log(error);
+      return [];
+    }
+  }
+
+  /**
    * Speaks a reply while it streams: each finished sentence is synthesized at once and handed to
    * `onAudio` in order, so the browser starts playing before the reply is written out.
    * Call `start` with the answering character, `push` with each token, then `finish`.

@@ -93,6 +93,18 @@ export type LiveChatAction =
   | { type: "stored"; key: string; entry: ChatHistoryEntry }
   /** A stored entry appears after the others (the next group reply). */
   | { type: "added"; key: string; entry: ChatHistoryEntry }
+  /**
+   * Streamed group send (issue 16): member `index` of send `key` starts speaking with its stored
+   * `entry` (the first member's is the user's message, item `key`; each further one is a new item
+   * `memberKey(key, index)`). Its reply starts empty and streams; the one before stops streaming;
+   * the typing indicator names this member.
+   */
+  | { type: "memberStarted"; key: string; index: number; entry: ChatHistoryEntry }
+  /**
+   * The group answer of send `key` arrived: its `entries` (turn order) replace the members' items
+   * (added when they were not streamed); nothing streams any more; 'online', or 'away' unless `ok`.
+   */
+  | { type: "groupReplied"; key: string; entries: ChatHistoryEntry[]; ok: boolean }
   /** Continue the reply of `entry` (its bubble is item `key`, added when not on screen yet). */
   | { type: "continueStarted"; key: string; entry: ChatHistoryEntry }
   | { type: "continueEnded"; key: string; ok: boolean; stored?: ChatHistoryEntry }
@@ -114,6 +126,19 @@ export type LiveChatAction =
   | { type: "followStarted"; key: string; entry: ChatHistoryEntry }
   /** The followed reply ended (the history shows it now): item `key` leaves; 'away' unless `ok`. */
   | { type: "followEnded"; key: string; ok: boolean };
+
+/** The item key of member `index`'s reply in the group send `key` (the first member's is `key`). */
+export function memberKey(key: string, index: number): string {
+  return index === 0 ? key : `${key}:${index}`;
+}
+
+/** `state` with no item streaming any more. */
+function noneStreaming(state: LiveChatState): LiveChatState {
+  return {
+    ...state,
+    items: state.items.map((item) => (item.streaming ? { ...item, streaming: false } : item)),
+  };
+}
 
 /** `state` with item `key` changed by `change`. */
 function update(
@@ -239,6 +264,37 @@ export function liveChatReducer(state: LiveChatState, action: LiveChatAction): L
       return update(state, action.key, () => ({ entry: action.entry, delivery: "sent" }));
     case "added":
       return added(state, action.key, action.entry);
+    case "memberStarted": {
+      const { key, index, entry } = action;
+      const next: LiveChatState = {
+        ...noneStreaming(state),
+        status: "replying...",
+        replyingCharacterId: entry.characterUUID,
+        streamingId: entry.chatHistoryUUID,
+      };
+      const item = {
+        delivery: "sent" as const,
+        streaming: true,
+        entry: { ...entry, chatHistoryReplyMessage: "" },
+      };
+      const itemKey = memberKey(key, index);
+      if (next.items.some((candidate) => candidate.key === itemKey)) return update(next, itemKey, () => item);
+      return { ...next, items: [...next.items, { key: itemKey, source: "message", ...item }] };
+    }
+    case "groupReplied": {
+      let next: LiveChatState = {
+        ...noneStreaming(state),
+        status: action.ok ? "online" : "away",
+        streamingId: "",
+      };
+      for (const [index, entry] of action.entries.entries()) {
+        const itemKey = memberKey(action.key, index);
+        next = next.items.some((item) => item.key === itemKey)
+          ? update(next, itemKey, () => ({ entry, delivery: "sent" }))
+          : added(next, itemKey, entry);
+      }
+      return next;
+    }
     case "continueStarted": {
       const next: LiveChatState = {
         ...state,
@@ -321,6 +377,16 @@ export function splitParts(reply: MessageReply): string[] | undefined {
   if (options === undefined || options.splitCount <= 1) return undefined;
   const parts = options.splitMessages.filter((part) => part.trim() !== "");
   return parts.length > 1 ? parts : undefined;
+}
+
+/**
+ * spec 4 "Split replies": each part's own audio (ours: `options.splitAudioUrls`, "" for a part
+ * with nothing to say), when the reply is split and the server gave one per part; else [].
+ */
+export function splitAudioUrls(reply: MessageReply, parts: string[] | undefined): string[] {
+  const urls = reply.options?.splitAudioUrls ?? [];
+  if (parts === undefined || urls.length !== parts.length || !urls.some((url) => url !== "")) return [];
+  return urls;
 }
 
 /** An entry not stored yet: the user's `message` (and photo `image`) as sent at `sentAt`. */

@@ -4,8 +4,9 @@ import type { ChatHistoryEntry } from "../../../../common/api";
 import { SPLIT_MESSAGE_DELAY_MS } from "../../../../common/constants";
 import {
   continueReplyStream,
+  type GroupReply,
   ReplyLostError,
-  sendGroupMessage,
+  sendGroupMessageStream,
   sendMessageStream,
   stopReply,
 } from "../../../api/chat";
@@ -20,9 +21,11 @@ import {
   liveChatReducer,
   liveChatView,
   localEntry,
+  memberKey,
   planContinue,
   planRetry,
   planSend,
+  splitAudioUrls,
   splitParts,
 } from "../liveChat";
 import { type ChatStatus, chatTexts } from "../texts";
@@ -96,7 +99,8 @@ const wait = (ms: number) => new Promise<void>((resolve) => window.setTimeout(re
  * One-to-one: POST /chat/message with stream=1 and a fresh clientMessageId; status
  * 'sending...' until the `entry` event, 'replying...' while tokens arrive (shown live in the
  * reply bubble), then 'online'; a split reply is revealed part by part 1000 ms apart.
- * Group: POST /chat/group/reply; each member's reply is shown 1000 ms after the previous one.
+ * Group: POST /chat/group/reply with stream=1; each member's reply streams into its bubble in
+ * turn order (a non-streamed answer is shown entry by entry 1000 ms apart).
  * A refused send (success 0, e.g. 429 at the daily limit) shows the server message as a warning
  * toast and status 'away'; a transport error only sets 'away'. Either marks the message
  * 'Failed' with a Retry that reuses its clientMessageId. A refusal that names a `page` (spec 3
@@ -129,14 +133,19 @@ export function useChatSender(target: ChatTarget | null, live: LiveChat): ChatSe
     };
   }, []);
 
-  /** Shows split parts one after another, 1000 ms apart (spec 4, 9). */
+  /**
+   * Shows split parts one after another, 1000 ms apart (spec 4, 9). `audioUrls[i]` (when given)
+   * is part i's own audio: it is queued as the part shows, so each part's audio plays in turn.
+   */
   const reveal = useCallback(
-    async (key: string, parts: string[]) => {
+    async (key: string, parts: string[], audioUrls: string[] = []) => {
       dispatch({ type: "reveal", step: 1 });
       for (let index = 0; index < parts.length; index += 1) {
         if (index > 0) await wait(SPLIT_MESSAGE_DELAY_MS);
         if (!mounted.current) return;
         dispatch({ type: "partsRevealed", key, parts: parts.slice(0, index + 1) });
+        const url = audioUrls[index];
+        if (url) audioPlayer.autoplay(url, index > 0);
       }
       dispatch({ type: "reveal", step: -1 });
     },
@@ -166,25 +175,12 @@ export function useChatSender(target: ChatTarget | null, live: LiveChat): ChatSe
     [dispatch, navigate],
   );
 
-  /** One group send: every member's reply in turn, 1000 ms apart (spec 4 "Group chat"). */
-  const sendGroup = useCallback(
-    async (current: ChatTarget, key: string, message: string, clientMessageId: string) => {
-      dispatch({ type: "status", status: "replying..." });
-      const answer = await sendGroupMessage({
-        message,
-        groupId: current.chatId,
-        clientMessageId,
-        mute: current.mute,
-      });
-      const entries = answer.history ?? [];
-      if (answer.success !== 1 && answer.page) {
-        follow(key, answer.message, answer.page, entries[0]);
-        return;
-      }
-      if (answer.success !== 1 || entries.length === 0) {
-        fail(key, answer.message || chatTexts.failedToReply, entries[0]);
-        return;
-      }
+  /**
+   * The entries of a group answer that did not stream, shown in turn 1000 ms apart (spec 4 "Group
+   * chat"), each member's audio queued after the one before.
+   */
+  const revealGroup = useCallback(
+    async (current: ChatTarget, key: string, answer: GroupReply, entries: ChatHistoryEntry[]) => {
       dispatch({ type: "reveal", step: 1 });
       const who = answer.whoReplies ?? [];
       for (const [index, entry] of entries.entries()) {
@@ -194,7 +190,7 @@ export function useChatSender(target: ChatTarget | null, live: LiveChat): ChatSe
           if (!mounted.current) return;
         }
         dispatch(
-          index === 0 ? { type: "stored", key, entry } : { type: "added", key: `${key}:${index}`, entry },
+          index === 0 ? { type: "stored", key, entry } : { type: "added", key: memberKey(key, index), entry },
         );
         // issue 7: each member's answer is heard in turn (spec 4).
         if (!current.mute && entry.chatHistoryReplyAudioUrl) {
@@ -203,9 +199,66 @@ export function useChatSender(target: ChatTarget | null, live: LiveChat): ChatSe
       }
       dispatch({ type: "reveal", step: -1 });
       dispatch({ type: "status", status: "online" });
+    },
+    [dispatch],
+  );
+
+  /**
+   * One group send (spec 4 "Group chat", issue 16): POST /chat/group/reply with stream=1. Each
+   * member's reply streams into its own bubble in turn order: its `entry` event names the member
+   * speaking (typing indicator, Stop), its tokens fill the bubble, its sentences' audio is queued
+   * after the member before. An answer that did not stream (a repeated send) is revealed entry by
+   * entry 1000 ms apart.
+   */
+  const sendGroup = useCallback(
+    async (current: ChatTarget, key: string, message: string, clientMessageId: string) => {
+      dispatch({ type: "status", status: "replying..." });
+      let members = 0;
+      /** The entries whose sentences were heard while streaming. */
+      const spoken = new Set<string>();
+      const answer = await sendGroupMessageStream(
+        { message, groupId: current.chatId, clientMessageId, mute: current.mute },
+        {
+          onEntry: (entry) => {
+            dispatch({ type: "memberStarted", key, index: members, entry });
+            members += 1;
+          },
+          onToken: (text) => dispatch({ type: "token", key: memberKey(key, Math.max(members - 1, 0)), text }),
+          onAudio: (audio) => {
+            if (current.mute) return;
+            // The first sentence heard interrupts what played; every later one waits its turn.
+            audioPlayer.autoplay(audio.audioUrl, spoken.size > 0 || audio.index > 0);
+            spoken.add(audio.chatHistoryUUID ?? "");
+          },
+        },
+        closing.current?.signal,
+      );
+      const entries = answer.history ?? [];
+      if (answer.success !== 1 && answer.page) {
+        follow(key, answer.message, answer.page, entries[0]);
+        return;
+      }
+      if (members === 0) {
+        if (answer.success !== 1 || entries.length === 0) {
+          fail(key, answer.message || chatTexts.failedToReply, entries[0]);
+          return;
+        }
+        await revealGroup(current, key, answer, entries);
+      } else {
+        const ok = answer.success === 1;
+        dispatch({ type: "groupReplied", key, entries, ok });
+        if (!ok) warn(answer.message || chatTexts.failedToReply);
+        // A member whose sentences were not heard while streaming: its whole audio, in turn.
+        for (const entry of entries) {
+          if (current.mute || spoken.has(entry.chatHistoryUUID) || !entry.chatHistoryReplyAudioUrl) continue;
+          audioPlayer.autoplay(entry.chatHistoryReplyAudioUrl, spoken.size > 0);
+          spoken.add(entry.chatHistoryUUID);
+        }
+        if (!ok) return;
+      }
       if (current.notify) playReplySound();
     },
-    [dispatch, fail, follow],
+    [dispatch, fail, follow, revealGroup],
   );
 
   /** One streamed one-to-one send (spec 4 "Sending", issue 7 audio as each sentence is ready). */
@@ -256,8 +309,16 @@ export function useChatSender(target: ChatTarget | null, live: LiveChat): ChatSe
       const parts = splitParts(reply);
       dispatch({ type: "replied", key, entry, parts, streamed });
       if (current.notify) playReplySound();
-      if (!current.mute && spokenSentences === 0 && reply.audioUrl) audioPlayer.autoplay(reply.audioUrl);
-      if (parts && !streamed) await reveal(key, parts);
+      // spec 4 "Split replies": each part's audio in turn. Sentences heard while streaming are
+      // already queued in order; otherwise each part's own audio plays as it shows, after the one
+      // before (the whole reply's audio when the server gave none per part).
+      const unheard = !current.mute && spokenSentences === 0;
+      const partAudio = unheard ? splitAudioUrls(reply, parts) : [];
+      if (unheard && partAudio.length === 0 && reply.audioUrl) audioPlayer.autoplay(reply.audioUrl);
+      if (parts && !streamed) await reveal(key, parts, partAudio);
+      else {
+        for (const [index, url] of partAudio.entries()) if (url) audioPlayer.autoplay(url, index > 0);
+      }
     },
     [dispatch, fail, follow, reveal],
   );
