@@ -13,6 +13,8 @@ import {
   BACKSTORY_MAX_LENGTH,
   GREETING_MAX_LENGTH,
   MESSAGE_MAX_LENGTH,
+  SENDER_ABOUT_MAX_LENGTH,
+  SENDER_NAME_MAX_LENGTH,
 } from "./constants";
 
 /** spec 8 "Character or profile validation": the popup text when a required field is blank. */
@@ -106,6 +108,10 @@ export const RULES = {
     max: MESSAGE_MAX_LENGTH,
     requiredMessage: "The message is empty.",
   }),
+  /** Ours (chat settings): the name the user goes by in replies (`pname`); may be empty. */
+  senderName: textRule({ label: "the name you go by", max: SENDER_NAME_MAX_LENGTH }),
+  /** Ours (chat settings): the user's words about themself (`ptext`); may be empty. */
+  senderAbout: textRule({ label: "your words about yourself", max: SENDER_ABOUT_MAX_LENGTH }),
   /** spec 5 free subscribe, contact, login, forgot password: e-mail required (format: ours). */
   email: textRule({
     label: "the e-mail address",

@@ -1,10 +1,7 @@
 import { z } from "zod";
-import {
-  HISTORY_PAGE_SIZE,
-  MESSAGE_MAX_LENGTH,
-  SENDER_ABOUT_MAX_LENGTH,
-  SENDER_NAME_MAX_LENGTH,
-} from "../../../common/constants";
+import { HISTORY_PAGE_SIZE, MESSAGE_MAX_LENGTH } from "../../../common/constants";
+import { RULES } from "../../../common/validation";
+import { textField, uuidField } from "../../http/validate";
 import { ClientMessageId } from "../conversation/inputs";
 
 /** Request shapes of spec 7 "Chat" (validated by the routes before any service is called). */
@@ -19,36 +16,27 @@ export const HistoryQuery = z.object({
   offset: z.coerce.number().int().min(0).default(0),
   limit: z.coerce.number().int().min(1).max(100).default(HISTORY_PAGE_SIZE),
 });
-/** spec 5: a chat message is trimmed and at most 150 characters; empty is not sent. */
+/**
+ * spec 5: a chat message is trimmed and at most 150 characters; empty is not sent ("The message is
+ * empty.", "The message must be at most 150 characters."; common/validation.ts).
+ */
 export const MessageBody = z.object({
-  message: z
-    .string()
-    .trim()
-    .min(1, "is empty")
-    .max(MESSAGE_MAX_LENGTH, `must be at most ${MESSAGE_MAX_LENGTH} characters`),
+  message: textField(RULES.chatMessage),
   id: z.string().max(100).default(""),
   cId: z.string().max(100).default(""),
   mute: z.string().optional(),
   /** Ours: the name the user goes by in this reply (README "How the chat works"). */
-  pname: z
-    .string()
-    .trim()
-    .max(SENDER_NAME_MAX_LENGTH, `must be at most ${SENDER_NAME_MAX_LENGTH} characters`)
-    .optional(),
+  pname: textField(RULES.senderName).optional(),
   /** Ours: the user's words about themself for this reply. */
-  ptext: z
-    .string()
-    .trim()
-    .max(SENDER_ABOUT_MAX_LENGTH, `must be at most ${SENDER_ABOUT_MAX_LENGTH} characters`)
-    .optional(),
+  ptext: textField(RULES.senderAbout).optional(),
   /** The user's local time when sending, ISO 8601 with its UTC offset (malformed or far off: ignored). */
-  time: z.string().max(40, "must be an ISO 8601 time").optional(),
+  time: z.string().max(40, "The time must be an ISO 8601 time.").optional(),
   /** Ours: "1" asks for server-sent events (tokens as they are generated). */
   stream: z.string().optional(),
   clientMessageId: ClientMessageId,
 });
 /** Ours: `chat/continue-message` and `chat/stop` name the entry (chatHistoryUUID). */
-export const EntryBody = z.object({ id: z.uuid("must be a message id"), stream: z.string().optional() });
+export const EntryBody = z.object({ id: uuidField("the message id"), stream: z.string().optional() });
 /** spec 7 `chat/group/reply`: message, id (the group), plus our client message id. */
 export const GroupReplyBody = MessageBody.pick({
   message: true,
@@ -61,25 +49,21 @@ export const GroupReplyBody = MessageBody.pick({
  * (the `Last-Event-ID` header, when sent, is read into `after`).
  */
 export const ReplyStreamQuery = z.object({
-  id: z.uuid("must be a message id"),
-  after: z.coerce.number().int("must be an event id").min(0).max(1_000_000_000).default(0),
+  id: uuidField("the message id"),
+  after: z.coerce.number().int("The event id is not valid.").min(0).max(1_000_000_000).default(0),
 });
 export const NewChatQuery = z.object({
   id: z.string().max(100).default(""),
   uid: z.string().max(100).optional(),
 });
-export const GroupNewQuery = z.object({ cId: z.uuid("must be a character id") });
+export const GroupNewQuery = z.object({ cId: uuidField("the character id") });
 export const GroupMemberQuery = z.object({
-  gId: z.uuid("must be a group id"),
-  cId: z.uuid("must be a character id"),
+  gId: uuidField("the group id"),
+  cId: uuidField("the character id"),
 });
 /** spec 7 audio-message call: message, id, characterId, is_greeting, mute. */
 export const AudioMessageBody = z.object({
-  message: z
-    .string()
-    .trim()
-    .max(MESSAGE_MAX_LENGTH, `must be at most ${MESSAGE_MAX_LENGTH} characters`)
-    .default(""),
+  message: z.string().trim().max(MESSAGE_MAX_LENGTH, RULES.chatMessage.messages.tooLong).default(""),
   id: z.string().max(100).default(""),
   characterId: z.string().max(100).default(""),
   is_greeting: z.string().optional(),

@@ -119,10 +119,10 @@ describeEachDatabase("chat API", (dialect) => {
     const before = await history(t, s.token, s.characterId);
     const empty = await send(t, s.token, { message: "   ", id: s.characterId });
     expect(empty.status).toBe(400);
-    expect(empty.body).toMatchObject({ success: 0, message: "message: is empty" });
+    expect(empty.body).toMatchObject({ success: 0, message: "The message is empty." });
     const long = await send(t, s.token, { message: "x".repeat(151), id: s.characterId });
     expect(long.status).toBe(400);
-    expect(long.body.message).toBe("message: must be at most 150 characters");
+    expect(long.body.message).toBe("The message must be at most 150 characters.");
     const foreign = await send(t, s.token, { message: "hi", id: other.characterId });
     expect(foreign.status).toBe(404);
     const foreignMember = await send(t, s.token, {
