@@ -15,6 +15,11 @@ export interface ChatSettings {
    * has its own speech recognition.
    */
   useServerSpeech: boolean;
+  /**
+   * Ours (issue 16): the audio output (`MediaDeviceInfo.deviceId`) replies play on while
+   * 'Bluetooth' is on; "" is the system default.
+   */
+  audioOutputId: string;
 }
 
 /** The local storage key of the chat settings. */
@@ -33,6 +38,7 @@ export const DEFAULT_CHAT_SETTINGS: ChatSettings = {
   enableNotifications: true,
   silenceDuration: 2000,
   useServerSpeech: false,
+  audioOutputId: "",
 };
 
 const listeners = new Set<() => void>();
@@ -51,7 +57,7 @@ export function readChatSettings(): ChatSettings {
   } catch {
     stored = {};
   }
-  const flag = (key: keyof Omit<ChatSettings, "silenceDuration">) =>
+  const flag = (key: keyof Omit<ChatSettings, "silenceDuration" | "audioOutputId">) =>
     typeof stored[key] === "boolean" ? (stored[key] as boolean) : DEFAULT_CHAT_SETTINGS[key];
   const silence = SILENCE_OPTIONS_MS.find((value) => value === stored.silenceDuration);
   cached = {
@@ -63,6 +69,7 @@ export function readChatSettings(): ChatSettings {
     enableNotifications: flag("enableNotifications"),
     silenceDuration: silence ?? DEFAULT_CHAT_SETTINGS.silenceDuration,
     useServerSpeech: flag("useServerSpeech"),
+    audioOutputId: typeof stored.audioOutputId === "string" ? stored.audioOutputId.slice(0, 200) : "",
   };
   return cached;
 }

@@ -28,6 +28,11 @@ class FakeAudio {
   pause() {
     this.paused = true;
   }
+  sinkId = "";
+  setSinkId(id: string): Promise<void> {
+    this.sinkId = id;
+    return Promise.resolve();
+  }
   end() {
     this.listeners.get("ended")?.();
   }
@@ -115,5 +120,53 @@ describe("audio player", () => {
     expect(FakeAudio.made.length).toBe(0);
     player.toggle("/x.mp3");
     expect(FakeAudio.made.length).toBe(1);
+  });
+
+  it("a reply is busy while any of its sentences plays or waits; its Stop ends the whole queue (issue 16)", async () => {
+    const player = await load();
+    player.autoplay("/s0.mp3", false, "entry-1");
+    player.autoplay("/s1.mp3", true, "entry-1");
+    player.autoplay("/s2.mp3", true, "entry-1");
+    // The reply's button knows only the whole reply's URL, and the owner.
+    expect(player.isBusy("/whole.mp3", "entry-1")).toBe(true);
+    expect(player.isBusy("/whole.mp3", "entry-2")).toBe(false);
+    expect(player.isBusy("/whole.mp3")).toBe(false);
+    FakeAudio.made[0]!.end();
+    expect(player.currentUrl).toBe("/s1.mp3");
+    expect(player.isBusy("/whole.mp3", "entry-1")).toBe(true);
+    player.toggle("/whole.mp3", "entry-1");
+    expect(FakeAudio.made[1]!.paused).toBe(true);
+    expect(player.currentUrl).toBe("");
+    expect(player.isBusy("/whole.mp3", "entry-1")).toBe(false);
+    // Nothing of the stopped queue plays on.
+    FakeAudio.made[1]!.end();
+    expect(FakeAudio.made.length).toBe(2);
+    // Selecting it again plays the whole reply.
+    player.toggle("/whole.mp3", "entry-1");
+    expect(player.currentUrl).toBe("/whole.mp3");
+    expect(player.currentOwner).toBe("entry-1");
+  });
+
+  it("callers without an owner keep working: two arguments, the URL is its own owner", async () => {
+    const player = await load();
+    player.autoplay("/a.mp3");
+    player.autoplay("/b.mp3", true);
+    expect(player.isBusy("/b.mp3")).toBe(true);
+    expect(player.isBusy("/c.mp3")).toBe(false);
+    player.toggle("/b.mp3");
+    expect(player.currentUrl).toBe("");
+  });
+
+  it("plays on the chosen output (Settings 'Bluetooth'), the one playing included", async () => {
+    const player = await load();
+    player.play(["/a.mp3"]);
+    expect(FakeAudio.made[0]!.sinkId).toBe("");
+    player.setOutput("bt-1");
+    expect(FakeAudio.made[0]!.sinkId).toBe("bt-1");
+    player.play(["/b.mp3"]);
+    expect(FakeAudio.made[1]!.sinkId).toBe("bt-1");
+    player.setOutput("");
+    player.play(["/c.mp3"]);
+    expect(FakeAudio.made[2]!.sinkId).toBe("");
   });
 });

@@ -1,3 +1,4 @@
+import { VOICE_CUE_DELAY_MS } from "../../common/speech";
 import { playTones } from "./tone";
 
 /**
@@ -9,4 +10,13 @@ export function playVoiceCue(): void {
     [{ frequency: 660, endFrequency: 990, glideTo: 0.12, start: 0, peak: 0.12, fade: 0.15, stop: 0.16 }],
     "voice cue",
   );
+}
+
+/**
+ * Plays the voice-chat cue `VOICE_CUE_DELAY_MS` (300 ms, spec 4, 9) from now, the moment
+ * listening starts. @returns a function that cancels it (listening stopped before the cue).
+ */
+export function scheduleVoiceCue(): () => void {
+  const timer = window.setTimeout(playVoiceCue, VOICE_CUE_DELAY_MS);
+  return () => window.clearTimeout(timer);
 }

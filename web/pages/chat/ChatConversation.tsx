@@ -1,8 +1,9 @@
-import { useEffect, useId, useMemo, useState } from "react";
+import { useCallback, useEffect, useId, useMemo, useState } from "react";
 import type { ChatProfileInfo } from "../../../common/api";
 import { useChatSettings } from "../../hooks/useChatSettings";
 import { useMediaQuery } from "../../hooks/useMediaQuery";
 import { useSessionUser } from "../../hooks/useSessionUser";
+import { audioPlayer } from "../../lib/audioPlayer";
 import { AppSwal } from "../../lib/dialogs";
 import { ChatBanner } from "./components/ChatBanner";
 import { ChatHeader } from "./components/ChatHeader";
@@ -12,6 +13,7 @@ import { MessageList } from "./components/MessageList";
 import { PhotoListSidebar } from "./components/PhotoListSidebar";
 import { SettingsDialog } from "./components/SettingsDialog";
 import { useAdultGate } from "./hooks/useAdultGate";
+import { ReplyOwnerContext } from "./hooks/useAudioPlayer";
 import { useChatCapabilities } from "./hooks/useChatCapabilities";
 import { useChatCharacters } from "./hooks/useChatCharacters";
 import { useChatHistory } from "./hooks/useChatHistory";
@@ -19,6 +21,8 @@ import { useChatPictures } from "./hooks/useChatPictures";
 import { useChatRoomActions } from "./hooks/useChatRoomActions";
 import { useChatSender, useLiveChat } from "./hooks/useChatSender";
 import { useChatVoice } from "./hooks/useChatVoice";
+import { useGreetingVoice } from "./hooks/useGreetingVoice";
+import { useReplyNotice } from "./hooks/useReplyNotice";
 import { useScreenWake } from "./hooks/useScreenWake";
 import { conversationItems } from "./liveChat";
 import { chatTexts } from "./texts";
@@ -105,10 +109,48 @@ export function ChatConversation({ userId, info, chatId, isGroup }: ChatConversa
     isReplying: sender.isReplying,
   });
 
-  const items = useMemo(
+  const laidOut = useMemo(
     () => conversationItems(history.entries, live.state.items),
     [history.entries, live.state.items],
   );
+  // issue 16: the greeting is spoken (audio-message call, is_greeting=1) once on this screen.
+  const greetingAudio = useGreetingVoice({
+    entries: useMemo(() => laidOut.map((item) => item.entry), [laidOut]),
+    chatId,
+    mute,
+    ready: capabilities !== undefined && !history.isLoading,
+  });
+  const items = useMemo(
+    () =>
+      greetingAudio.size === 0
+        ? laidOut
+        : laidOut.map((item) => {
+            const url = greetingAudio.get(item.entry.chatHistoryUUID);
+            return url && !item.entry.chatHistoryReplyAudioUrl
+              ? { ...item, entry: { ...item.entry, chatHistoryReplyAudioUrl: url } }
+              : item;
+          }),
+    [laidOut, greetingAudio],
+  );
+  // issue 16: a reply's button follows all of its sentences (their owner is its chatHistoryUUID).
+  const ownerOfAudio = useMemo(() => {
+    const owners = new Map(
+      items
+        .filter((item) => item.entry.chatHistoryReplyAudioUrl !== "")
+        .map((item) => [item.entry.chatHistoryReplyAudioUrl, item.entry.chatHistoryUUID]),
+    );
+    return (url: string) => owners.get(url) ?? "";
+  }, [items]);
+  // issue 16: Settings 'Bluetooth' sends the chat's audio to the chosen output.
+  const audioOutput = settings.enableBluetooth ? settings.audioOutputId : "";
+  useEffect(() => audioPlayer.setOutput(audioOutput), [audioOutput]);
+  // issue 16: Settings 'notifications' also shows a system notification while the tab is hidden.
+  const nameOf = useCallback(
+    (id: string) =>
+      info.characters.find((member) => member.id === id)?.name ?? info.characters[0]?.name ?? "",
+    [info.characters],
+  );
+  useReplyNotice(live.state.items, settings.enableNotifications, nameOf);
 
   const pictureLoading = items.some((item) => item.entry.chatHistoryImageLoading === 1);
   const status = sender.status === "online" && pictureLoading ? "downloading..." : sender.status;
@@ -156,22 +198,24 @@ export function ChatConversation({ userId, info, chatId, isGroup }: ChatConversa
           onOpenSettings={() => setSettingsOpen(true)}
           onOpenPhotos={pictures.enabled ? () => setPhotoListOpen(true) : undefined}
         />
-        <MessageList
-          items={items}
-          characters={info.characters}
-          userPicture={info.userPicture}
-          showTyping={sender.isReplying && !streamingText}
-          typingCharacterId={sender.replyingCharacterId}
-          canContinue={!sender.isReplying && !isGroup && (capabilities?.chat.enabled ?? true)}
-          onContinue={sender.continueReply}
-          onRetry={(key) => (pictures.owns(key) ? pictures.retry(key) : sender.retry(key))}
-          isLoading={history.isLoading}
-          hasEarlier={history.hasEarlier}
-          isLoadingEarlier={history.isLoadingEarlier}
-          onLoadEarlier={history.loadEarlier}
-          focusSignal={focusSignal}
-          chatId={chatId}
-        />
+        <ReplyOwnerContext.Provider value={ownerOfAudio}>
+          <MessageList
+            items={items}
+            characters={info.characters}
+            userPicture={info.userPicture}
+            showTyping={sender.isReplying && !streamingText}
+            typingCharacterId={sender.replyingCharacterId}
+            canContinue={!sender.isReplying && !isGroup && (capabilities?.chat.enabled ?? true)}
+            onContinue={sender.continueReply}
+            onRetry={(key) => (pictures.owns(key) ? pictures.retry(key) : sender.retry(key))}
+            isLoading={history.isLoading}
+            hasEarlier={history.hasEarlier}
+            isLoadingEarlier={history.isLoadingEarlier}
+            onLoadEarlier={history.loadEarlier}
+            focusSignal={focusSignal}
+            chatId={chatId}
+          />
+        </ReplyOwnerContext.Provider>
         <ChatBanner reason={chatOffReason} download={capabilities?.modelDownload} />
         {sender.canStop && (
           <div className="chat-stop">

@@ -15,4 +15,10 @@ export const voiceTexts = {
     "Speech input is not available: this browser has no speech recognition and the server has no transcription endpoint (STT_BASE_URL).",
   micDenied: "Microphone access was refused. Allow it in the browser's site settings to speak.",
   speechFailed: "Speech could not be recognised. Please try again.",
+  // Settings (issue 16).
+  audioOutput: "Audio output",
+  systemDefault: "System default",
+  chooseOutput: "Choose output…",
+  notificationsBlocked: "The browser blocks notifications for this site: only the notice sound plays.",
+  greeting: (name: string) => `${name}'s greeting, spoken`,
 } as const;

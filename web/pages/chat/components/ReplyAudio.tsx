@@ -1,15 +1,16 @@
 import { audioPlayer } from "../../../lib/audioPlayer";
 import { isAppleDevice } from "../../../lib/device";
-import { useAudioPlayer } from "../hooks/useAudioPlayer";
+import { useReplyPlaying } from "../hooks/useAudioPlayer";
 import { voiceTexts } from "../voiceTexts";
 
 /**
  * A reply's audio (spec 2): a play/stop icon that uses the chat's one player (only one reply
  * plays at a time; selecting the one playing stops it, spec 4); on Apple devices the native
- * audio control.
+ * audio control. While a streamed reply plays sentence by sentence (or waits in the queue) its
+ * button shows Stop, and Stop ends the whole queue (issue 16).
  */
 export function ReplyAudio({ url, name }: { url: string; name: string }) {
-  const playing = useAudioPlayer() === url;
+  const { playing, owner } = useReplyPlaying(url);
   if (isAppleDevice()) {
     return (
       // biome-ignore lint/a11y/useMediaCaption: a spoken reply's text is shown right above it.
@@ -29,7 +30,7 @@ export function ReplyAudio({ url, name }: { url: string; name: string }) {
       aria-label={playing ? voiceTexts.stopReply(name) : voiceTexts.playReply(name)}
       aria-pressed={playing}
       data-audio-url={url}
-      onClick={() => audioPlayer.toggle(url)}
+      onClick={() => audioPlayer.toggle(url, owner)}
     >
       <svg viewBox="0 0 24 24" width="16" height="16" aria-hidden="true">
         {playing ? (

@@ -1,14 +1,23 @@
-import { useId, useState } from "react";
+import { useEffect, useId, useState } from "react";
 import type { Capability } from "../../../api/chat";
 import { Spinner } from "../../../components/Spinner";
 import { type ChatSettings, SILENCE_OPTIONS_MS, useChatSettings } from "../../../hooks/useChatSettings";
+import {
+  type AudioOutput,
+  audioOutputSupported,
+  canPickAudioOutput,
+  likelyBluetooth,
+  listAudioOutputs,
+  pickAudioOutput,
+} from "../../../lib/audioOutput";
 import { succeed } from "../../../lib/notify";
+import { askNotificationPermission, notificationsSupported } from "../../../lib/replySound";
 import { useChatMemories } from "../hooks/useChatMemories";
 import { useModalDialog } from "../hooks/useModalDialog";
 import { chatTexts } from "../texts";
 import { voiceTexts } from "../voiceTexts";
 
-type Flag = Exclude<keyof ChatSettings, "silenceDuration">;
+type Flag = Exclude<keyof ChatSettings, "silenceDuration" | "audioOutputId">;
 
 interface SettingsDialogProps {
   chatId: string;
@@ -24,6 +33,10 @@ interface SettingsDialogProps {
  * wake, notifications and the silence duration (1, 2, 3, 5, 10 s); Save stores them in local
  * storage and shows 'Settings saved!'. Below, the chat's Memories, each with a Delete.
  * A native modal <dialog>: Escape closes it.
+ * Issue 16: 'Bluetooth' (shown where the browser can choose an audio output) picks the output
+ * replies play on; 'Screen wake' is shown where the Wake Lock API exists; turning
+ * 'Notifications' on asks the browser's permission for system notifications (refused: the
+ * notice sound alone, said under the toggle).
  */
 export function SettingsDialog({ chatId, speechInput, serverSpeech, onClose }: SettingsDialogProps) {
   const dialog = useModalDialog();
@@ -34,21 +47,49 @@ export function SettingsDialog({ chatId, speechInput, serverSpeech, onClose }: S
   const baseId = useId();
 
   const wakeSupported = typeof navigator !== "undefined" && "wakeLock" in navigator;
+  const outputSupported = audioOutputSupported();
+  const [outputs, setOutputs] = useState<AudioOutput[]>([]);
+  const [notificationsBlocked, setNotificationsBlocked] = useState(
+    () => notificationsSupported() && Notification.permission === "denied",
+  );
+  useEffect(() => {
+    if (!outputSupported) return;
+    let active = true;
+    void listAudioOutputs().then((found) => {
+      if (active) setOutputs(found);
+    });
+    return () => {
+      active = false;
+    };
+  }, [outputSupported]);
+
+  const change = async (key: Flag, on: boolean) => {
+    setDraft((before) => ({ ...before, [key]: on }));
+    if (key === "enableNotifications" && on && notificationsSupported()) {
+      setNotificationsBlocked(!(await askNotificationPermission()));
+    }
+    if (key === "enableBluetooth" && on) {
+      // The browser's own picker where it has one, else a Bluetooth-looking output if listed.
+      const chosen = canPickAudioOutput() ? await pickAudioOutput() : likelyBluetooth(outputs);
+      if (!chosen) return;
+      setOutputs((before) =>
+        before.some((o) => o.deviceId === chosen.deviceId) ? before : [...before, chosen],
+      );
+      setDraft((before) => ({ ...before, audioOutputId: chosen.deviceId }));
+    }
+  };
+
   const voiceOff = speechInput !== undefined && !speechInput.enabled;
-  const toggles: Array<{ key: Flag; label: string; disabledReason?: string }> = [
+  const toggles: Array<{ key: Flag; label: string; disabledReason?: string; hidden?: boolean }> = [
     { key: "muteVoice", label: chatTexts.muteVoice },
     { key: "darkMode", label: chatTexts.darkMode },
-    { key: "enableBluetooth", label: chatTexts.bluetooth },
+    { key: "enableBluetooth", label: chatTexts.bluetooth, hidden: !outputSupported },
     {
       key: "enableVoiceChat",
       label: chatTexts.voiceChat,
       disabledReason: voiceOff ? speechInput?.reason : undefined,
     },
-    {
-      key: "enableScreenWake",
-      label: chatTexts.screenWake,
-      disabledReason: wakeSupported ? undefined : chatTexts.screenWakeUnsupported,
-    },
+    { key: "enableScreenWake", label: chatTexts.screenWake, hidden: !wakeSupported },
     { key: "enableNotifications", label: chatTexts.notifications },
     {
       key: "useServerSpeech",
@@ -74,21 +115,55 @@ export function SettingsDialog({ chatId, speechInput, serverSpeech, onClose }: S
         }}
       >
         <ul className="chat-settings__list">
-          {toggles.map((toggle) => (
-            <li key={toggle.key} title={toggle.disabledReason}>
-              <label className="chat-switch">
-                <input
-                  type="checkbox"
-                  role="switch"
-                  aria-checked={draft[toggle.key]}
-                  checked={draft[toggle.key]}
-                  disabled={toggle.disabledReason !== undefined}
-                  onChange={(event) => setDraft({ ...draft, [toggle.key]: event.target.checked })}
-                />
-                <span>{toggle.label}</span>
-              </label>
-            </li>
-          ))}
+          {toggles
+            .filter((toggle) => !toggle.hidden)
+            .map((toggle) => (
+              <li key={toggle.key} title={toggle.disabledReason}>
+                <label className="chat-switch">
+                  <input
+                    type="checkbox"
+                    role="switch"
+                    aria-checked={draft[toggle.key]}
+                    checked={draft[toggle.key]}
+                    disabled={toggle.disabledReason !== undefined}
+                    onChange={(event) => void change(toggle.key, event.target.checked)}
+                  />
+                  <span>{toggle.label}</span>
+                </label>
+                {toggle.key === "enableNotifications" &&
+                  draft.enableNotifications &&
+                  notificationsBlocked && (
+                    <p className="chat-settings__note">{voiceTexts.notificationsBlocked}</p>
+                  )}
+                {toggle.key === "enableBluetooth" && draft.enableBluetooth && (
+                  <span className="chat-settings__output">
+                    <label htmlFor={`${baseId}-output`}>{voiceTexts.audioOutput}</label>
+                    <select
+                      id={`${baseId}-output`}
+                      className="chat-settings__select"
+                      value={draft.audioOutputId}
+                      onChange={(event) => setDraft({ ...draft, audioOutputId: event.target.value })}
+                    >
+                      <option value="">{voiceTexts.systemDefault}</option>
+                      {outputs.map((output) => (
+                        <option key={output.deviceId} value={output.deviceId}>
+                          {output.label}
+                        </option>
+                      ))}
+                    </select>
+                    {canPickAudioOutput() && (
+                      <button
+                        type="button"
+                        className="button button--small button--ghost"
+                        onClick={() => void change("enableBluetooth", true)}
+                      >
+                        {voiceTexts.chooseOutput}
+                      </button>
+                    )}
+                  </span>
+                )}
+              </li>
+            ))}
           <li>
             <label htmlFor={`${baseId}-silence`}>{chatTexts.silenceDuration}</label>
             <select

@@ -1,9 +1,9 @@
 import { useCallback, useEffect, useRef, useState } from "react";
-import { LISTEN_RESUME_DELAY_MS, LISTENING_PLACEHOLDER, VOICE_CUE_DELAY_MS } from "../../../../common/speech";
+import { LISTEN_RESUME_DELAY_MS, LISTENING_PLACEHOLDER } from "../../../../common/speech";
 import type { Capability } from "../../../api/chat";
 import { useVoices } from "../../../hooks/useVoices";
 import { audioPlayer } from "../../../lib/audioPlayer";
-import { playVoiceCue } from "../../../lib/voiceCue";
+import { scheduleVoiceCue } from "../../../lib/voiceCue";
 import { useVoiceInput, type VoiceInputState } from "./useVoiceInput";
 
 export interface ChatVoiceOptions {
@@ -38,6 +38,7 @@ const wait = (ms: number) => new Promise<void>((resolve) => window.setTimeout(re
  * what is said is sent as a message; in voice chat an empty result is sent as 'listening'
  * (spec 5), and once the reply has arrived and its audio finished playing, listening resumes
  * 1000 ms later with the cue 300 ms after that (spec 9). The loop stops with the button.
+ * Inside the mobile app wrapper its own listener does the listening (useVoiceInput, spec 4).
  */
 export function useChatVoice(options: ChatVoiceOptions): ChatVoice {
   const voices = useVoices().data;
@@ -66,6 +67,13 @@ export function useChatVoice(options: ChatVoiceOptions): ChatVoice {
   });
   const inputRef = useRef(input);
   inputRef.current = input;
+  /** Cancels the pending voice-chat cue (listening stopped within 300 ms). */
+  const cancelCue = useRef<() => void>(() => {});
+  const cue = useCallback(() => {
+    cancelCue.current();
+    cancelCue.current = scheduleVoiceCue();
+  }, []);
+  useEffect(() => () => cancelCue.current(), []);
 
   // Voice chat: after the reply (and its audio), listen again 1 s later; the cue 300 ms after.
   useEffect(() => {
@@ -78,13 +86,13 @@ export function useChatVoice(options: ChatVoiceOptions): ChatVoice {
       if (cancelled || !activeRef.current || !optionsRef.current.voiceChat) return;
       setAwaitingReply(false);
       inputRef.current.start();
-      await wait(VOICE_CUE_DELAY_MS);
-      if (!cancelled && activeRef.current) playVoiceCue();
+      // spec 4, 9: the cue 300 ms after listening starts (the effect ends here: not cancelled by it).
+      cue();
     })();
     return () => {
       cancelled = true;
     };
-  }, [awaitingReply, options.isReplying]);
+  }, [awaitingReply, options.isReplying, cue]);
 
   useEffect(() => {
     if (!options.voiceChat) setActive(false);
@@ -94,6 +102,7 @@ export function useChatVoice(options: ChatVoiceOptions): ChatVoice {
     const current = inputRef.current;
     if (current.state !== "idle" || activeRef.current) {
       current.cancel();
+      cancelCue.current();
       setActive(false);
       setAwaitingReply(false);
       return;
@@ -103,8 +112,8 @@ export function useChatVoice(options: ChatVoiceOptions): ChatVoice {
     audioPlayer.stop();
     setActive(optionsRef.current.voiceChat);
     current.start();
-    if (optionsRef.current.voiceChat) window.setTimeout(playVoiceCue, VOICE_CUE_DELAY_MS);
-  }, []);
+    if (optionsRef.current.voiceChat) cue();
+  }, [cue]);
 
   return { available: input.available, state: input.state, stream: input.stream, active, toggle };
 }

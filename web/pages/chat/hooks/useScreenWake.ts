@@ -1,9 +1,10 @@
 import { useEffect } from "react";
 
 /**
- * The setting 'screen wake' (spec 2): while `enabled` and the page is visible, holds a screen
- * Wake Lock where the browser has the API; elsewhere it does nothing. Re-acquired when the page
- * becomes visible again (browsers release the lock on hide).
+ * The setting 'screen wake' (spec 2): while `enabled` and the chat is shown and visible, holds a
+ * screen Wake Lock (`navigator.wakeLock.request('screen')`) where the browser has the API;
+ * elsewhere it does nothing (the setting is hidden there). Released when the setting goes off or
+ * the chat closes; re-acquired when the page becomes visible again (browsers release it on hide).
  */
 export function useScreenWake(enabled: boolean): void {
   useEffect(() => {
@@ -12,6 +13,8 @@ export function useScreenWake(enabled: boolean): void {
     let active = true;
     const acquire = () => {
       if (document.visibilityState !== "visible") return;
+      // Still held (a visibility change that did not hide the page): no second lock.
+      if (sentinel && !sentinel.released) return;
       navigator.wakeLock
         .request("screen")
         .then((lock) => {

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { uncensorTranscript } from "../../../../common/speech";
 import type { Capability } from "../../../api/chat";
 import { transcribeRecording } from "../../../api/voice";
+import { listenThroughWrapper, mobileBridge } from "../../../lib/mobileBridge";
 import { warn } from "../../../lib/notify";
 import { voiceTexts } from "../voiceTexts";
 
@@ -59,8 +60,11 @@ export interface VoiceInputOptions {
 export interface VoiceInput {
   /** Whether the microphone can be used here, with the reason when not (issue 7). */
   available: Capability;
-  /** Which path is used: the browser's recognition or a recording sent to the server. */
-  engine: "browser" | "server" | "none";
+  /**
+   * Which path is used: the mobile app wrapper's listener (spec 4, web/lib/mobileBridge.ts), the
+   * browser's recognition, or a recording sent to the server.
+   */
+  engine: "wrapper" | "browser" | "server" | "none";
   state: VoiceInputState;
   /** The microphone stream while listening (the waveform draws from it). */
   stream: MediaStream | null;
@@ -71,6 +75,8 @@ export interface VoiceInput {
 
 /**
  * Speech input (issue 7, spec 2 microphone, spec 5 censored words):
+ * - inside the mobile app wrapper, its own listener through `window.CompanionBridge` (spec 4,
+ *   issue 16; the wrapper ends the speech and hands over the transcript);
  * - the browser's Web Speech API where it exists, ended by `silenceMs` without new words;
  * - otherwise, or by choice in Settings, the microphone is recorded (MediaRecorder) and sent to
  *   POST /chat/transcribe once voice-activity detection (Silero VAD through `@ricky0123/vad-web`,
@@ -89,8 +95,14 @@ export function useVoiceInput(options: VoiceInputOptions): VoiceInput {
 
   const Recognition = typeof window === "undefined" ? undefined : recognitionClass();
   const serverOn = options.server?.enabled === true && canRecord();
-  const engine: VoiceInput["engine"] =
-    Recognition && !(options.preferServer && serverOn) ? "browser" : serverOn ? "server" : "none";
+  const wrapper = typeof window !== "undefined" && mobileBridge() !== undefined;
+  const engine: VoiceInput["engine"] = wrapper
+    ? "wrapper"
+    : Recognition && !(options.preferServer && serverOn)
+      ? "browser"
+      : serverOn
+        ? "server"
+        : "none";
   const available: Capability =
     engine !== "none"
       ? { enabled: true, reason: "" }
@@ -166,6 +178,28 @@ export function useVoiceInput(options: VoiceInputOptions): VoiceInput {
     [fail, finish],
   );
 
+  const startWrapper = useCallback(
+    async (run: number) => {
+      const stop = listenThroughWrapper(
+        { language: optionsRef.current.language, silenceMs: optionsRef.current.silenceMs },
+        {
+          onListening: () => {
+            if (run === session.current) setState("listening");
+          },
+          onSpeaking: () => {
+            if (run === session.current) setState("speaking");
+          },
+          onTranscript: (text) => finish(run, text),
+          onError: (error) =>
+            fail(run, error, error === "not-allowed" ? voiceTexts.micDenied : voiceTexts.speechFailed),
+        },
+      );
+      cleanup.current = stop;
+      setState("listening");
+    },
+    [fail, finish],
+  );
+
   const startServer = useCallback(
     async (run: number) => {
       const mic = await navigator.mediaDevices.getUserMedia({
@@ -236,12 +270,17 @@ export function useVoiceInput(options: VoiceInputOptions): VoiceInput {
     session.current += 1;
     const run = session.current;
     setState("starting");
-    const work = engine === "browser" && Recognition ? startBrowser(run, Recognition) : startServer(run);
+    const work =
+      engine === "wrapper"
+        ? startWrapper(run)
+        : engine === "browser" && Recognition
+          ? startBrowser(run, Recognition)
+          : startServer(run);
     work.catch((error: unknown) => {
       const denied = error instanceof DOMException && error.name === "NotAllowedError";
       fail(run, error, denied ? voiceTexts.micDenied : voiceTexts.speechFailed);
     });
-  }, [Recognition, engine, fail, startBrowser, startServer, state]);
+  }, [Recognition, engine, fail, startBrowser, startServer, startWrapper, state]);
 
   const cancel = useCallback(() => {
     session.current += 1;
@@ -262,8 +301,8 @@ export function useVoiceInput(options: VoiceInputOptions): VoiceInput {
   // spec 8: "Speech recognition unsupported: console warning only".
   const hasRecognition = Recognition !== undefined;
   useEffect(() => {
-    if (!hasRecognition) console.warn("speech input: this browser has no speech recognition");
-  }, [hasRecognition]);
+    if (!hasRecognition && !wrapper) console.warn("speech input: this browser has no speech recognition");
+  }, [hasRecognition, wrapper]);
 
   return { available, engine, state, stream, start, cancel };
 }

@@ -1,0 +1,88 @@
+import { useEffect, useRef, useState } from "react";
+import type { ChatHistoryEntry } from "../../../../common/api";
+import { FIRST_MESSAGE_MARKER } from "../../../../common/constants";
+import { sendAudioMessage } from "../../../api/voice";
+import { audioPlayer } from "../../../lib/audioPlayer";
+
+export interface GreetingVoiceOptions {
+  /** The chat's entries in order (history, then what was sent on this screen). */
+  entries: ChatHistoryEntry[];
+  /** The group id in a group chat, else the character id (the call's `id`). */
+  chatId: string;
+  /** Settings 'mute voice', or the server speaks no replies: nothing is asked then. */
+  mute: boolean;
+  /** The history and the capabilities have loaded: until then nothing is decided. */
+  ready: boolean;
+}
+
+/**
+ * Speaks the chat's greeting (spec 4 "Greeting", spec 7 audio-message call, issue 16): when the
+ * screen shows greetings (the entries of `##first-message##`) that have no audio yet and nothing
+ * was said after them, it asks POST /chat/audio-message with `is_greeting=1` once per greeting
+ * (one per member in a group, in order) and autoplays the `audioUrl` (not on Apple systems,
+ * spec 4), queued one after another. A greeting already spoken (it has audio) or followed by
+ * other messages is left alone: its play button is enough. Muted or not yet `ready`: nothing.
+ * In voice chat the greeting is spoken the same way (tapping the microphone stops it, as it
+ * stops a reply: the microphone would hear it).
+ * @returns the audio of each greeting spoken on this screen, by chatHistoryUUID, so its bubble
+ * gets its play/stop button without a reload. A failed call is logged only (spec 8).
+ */
+export function useGreetingVoice({
+  entries,
+  chatId,
+  mute,
+  ready,
+}: GreetingVoiceOptions): Map<string, string> {
+  const handled = useRef(new Set<string>());
+  const mounted = useRef(true);
+  useEffect(() => {
+    mounted.current = true;
+    return () => {
+      mounted.current = false;
+    };
+  }, []);
+  const [spoken, setSpoken] = useState<Map<string, string>>(() => new Map());
+
+  useEffect(() => {
+    if (!ready) return;
+    const lastOther = entries.findLastIndex((entry) => entry.chatHistoryMessage !== FIRST_MESSAGE_MARKER);
+    const greetings = entries.filter(
+      (entry, index) =>
+        index > lastOther &&
+        entry.chatHistoryMessage === FIRST_MESSAGE_MARKER &&
+        entry.chatHistoryUUID !== "" &&
+        entry.chatHistoryReplyMessage !== "" &&
+        entry.chatHistoryReplyAudioUrl === "" &&
+        !handled.current.has(entry.chatHistoryUUID),
+    );
+    // Every greeting seen is decided once: muted now means it stays silent on this screen.
+    for (const entry of entries) {
+      if (entry.chatHistoryMessage === FIRST_MESSAGE_MARKER) handled.current.add(entry.chatHistoryUUID);
+    }
+    if (mute || greetings.length === 0) return;
+    void (async () => {
+      let first = true;
+      for (const greeting of greetings) {
+        try {
+          const answer = await sendAudioMessage({
+            message: "",
+            chatId,
+            characterId: greeting.characterUUID,
+            isGreeting: true,
+            mute: false,
+          });
+          const url = answer.success === 1 ? (answer.audioUrl ?? "") : "";
+          if (!mounted.current) return;
+          if (!url) continue;
+          setSpoken((before) => new Map(before).set(greeting.chatHistoryUUID, url));
+          audioPlayer.autoplay(url, !first, greeting.chatHistoryUUID);
+          first = false;
+        } catch (error) {
+          console.error("chat/audio-message greeting", error);
+        }
+      }
+    })();
+  }, [entries, chatId, mute, ready]);
+
+  return spoken;
+}
