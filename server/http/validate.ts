@@ -95,7 +95,7 @@ const FIELD_WORDS: Record<string, string> = {
   quotaPeriod: "the quota period",
   uncensored: "the uncensored flag",
   chatLimit: "the chat limit",
-  extraMessages: "the extra messages",
+  extraMessages: "the number of extra messages",
   price: "the price",
   url: "the URL",
   stripePriceId: "the Stripe price id",
