@@ -68,6 +68,11 @@ const schema = z.object({
     .default("1024x768"),
   IMAGE_STEPS: z.coerce.number().int().min(1).max(150).default(25),
   IMAGE_CONCURRENCY: z.coerce.number().int().min(1).max(8).default(1),
+  /**
+   * issue 18: `photo` draws pictures of a character from its photo where the engine can (ComfyUI
+   * IP-Adapter workflow, AUTOMATIC1111 img2img, OpenAI gpt-image edits); `seed`: words and seed only.
+   */
+  IMAGE_REFERENCE: z.enum(["photo", "seed"]).default("photo"),
   COMFYUI_WORKFLOW_PATH: z.string().default(""),
   COMFYUI_POLL_MS: z.coerce.number().int().min(10).default(1000),
   VISION_BASE_URL: z.string().default(""),

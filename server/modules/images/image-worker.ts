@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import sharp from "sharp";
-import type { ImageJob } from "../../db/schema";
+import type { ChatHistoryRow, ImageJob } from "../../db/schema";
 import { MAX_INPUT_PIXELS } from "../../media/picture";
-import type { ImageProvider } from "../../providers/image/image";
+import { type ImageProvider, MAX_REFERENCE_BYTES, type ReferenceImage } from "../../providers/image/image";
 import type { FileStorage } from "../../providers/storage/storage";
 import { decodeReservation, type QuotaService } from "../quota/quota.service";
 import type { ImagesRepo } from "./images.repo";
@@ -13,6 +13,9 @@ const MAX_ATTEMPTS = 2;
 const MAX_GENERATED_SIDE = 2048;
 /** How often the queue is looked at for jobs other processes queued or left behind, milliseconds. */
 const SWEEP_MS = 5000;
+
+/** A stored photo's file name as the app writes them (a uuid and an image extension). */
+const PHOTO_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*\.(jpe?g|png|webp)$/i;
 
 /** What the reply says while its picture is being made, and after it failed (issue 8). */
 export const IMAGE_PENDING_TEXT = "*takes a picture for you* One moment…";
@@ -153,10 +156,12 @@ export class ImageWorker {
     aborted.catch(() => {});
     try {
       // New Chat may have deleted the entry while the job waited: nothing to draw it for.
-      if (!(await this.repo.entry(job.entry_id))) {
+      const waiting = await this.repo.entry(job.entry_id);
+      if (!waiting) {
         await this.dropOrphan(job);
         return;
       }
+      const reference = await this.referenceFor(job, waiting);
       const image = await Promise.race([
         this.provider.generate({
           prompt: job.prompt,
@@ -164,6 +169,7 @@ export class ImageWorker {
           width: job.width,
           height: job.height,
           seed: job.seed,
+          ...(reference ? { reference } : {}),
           signal: controller.signal,
         }),
         aborted,
@@ -198,6 +204,33 @@ export class ImageWorker {
       await this.fail(job, error instanceof Error ? error.message : String(error));
     } finally {
       clearTimeout(timer);
+    }
+  }
+
+  /**
+   * The photo of the character the picture is of (issue 18 "the same face"), for a provider that
+   * takes a reference (`takesReference`, i.e. IMAGE_REFERENCE=photo on an engine that can): the
+   * entry's character (a single chat's key for entries without one), looked up with the job's
+   * user so that only that user's own character counts, and its stored file under characters/
+   * read through the storage. Files above MAX_REFERENCE_BYTES, of an unexpected name or type, and
+   * storage errors (logged) mean no reference: the picture is then drawn from the words and the
+   * seed, as before.
+   */
+  private async referenceFor(job: ImageJob, entry: ChatHistoryRow): Promise<ReferenceImage | undefined> {
+    if (!this.provider.takesReference) return undefined;
+    try {
+      const photo = await this.repo.characterPhoto(job.user_id, entry.character_id || job.chat_key);
+      if (!photo || !PHOTO_NAME.test(photo)) return undefined;
+      const key = `characters/${photo}`;
+      const stat = await this.storage.stat(key);
+      if (!stat || stat.size > MAX_REFERENCE_BYTES || !stat.contentType.startsWith("image/"))
+        return undefined;
+      const bytes = await this.storage.read(key);
+      if (!bytes || bytes.length === 0 || bytes.length > MAX_REFERENCE_BYTES) return undefined;
+      return { bytes, mimeType: stat.contentType };
+    } catch (error) {
+      this.options.log(error);
+      return undefined;
     }
   }
 

@@ -45,6 +45,22 @@ export class ImagesRepo {
       .executeTakeFirst();
   }
 
+  /**
+   * The photo's file name (under characters/) of the character `characterId` when it is the user's
+   * own; undefined for another user's character, a group id, or no photo (issue 18: the picture's
+   * reference comes from the database, never from a client).
+   */
+  async characterPhoto(userId: string, characterId: string): Promise<string | undefined> {
+    if (!characterId) return undefined;
+    const row = await this.db
+      .selectFrom("characters")
+      .select("photo")
+      .where("id", "=", characterId)
+      .where("user_id", "=", userId)
+      .executeTakeFirst();
+    return row?.photo || undefined;
+  }
+
   job(id: string): Promise<ImageJob | undefined> {
     return this.db.selectFrom("image_jobs").selectAll().where("id", "=", id).executeTakeFirst();
   }

@@ -1,8 +1,17 @@
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { bearer, fetchOk, joinUrl, type ModelEndpointOptions, postJson } from "../http";
-import { type GeneratedImage, type ImageProvider, ImageProviderError, type ImageRequest } from "./image";
+import { bearer, fetchOk, joinUrl, type ModelEndpointOptions, ProviderHttpError, postJson } from "../http";
+import {
+  type GeneratedImage,
+  type ImageProvider,
+  ImageProviderError,
+  type ImageReferenceMode,
+  type ImageRequest,
+  type ReferenceImage,
+  referenceExtension,
+  refusesReference,
+} from "./image";
 
 /**
  * `baseUrl` e.g. http://127.0.0.1:8188; `apiKey`: bearer token for a ComfyUI behind an
@@ -16,11 +25,23 @@ export interface ComfyUiOptions extends ModelEndpointOptions {
   workflowPath: string;
   /** Time between two looks at /history, milliseconds. */
   pollMs?: number;
+  /** IMAGE_REFERENCE: `photo` (default) draws from the character's photo with the reference workflow. */
+  reference?: ImageReferenceMode;
 }
 
 /** The built-in text-to-image workflow (API format) with placeholders. */
 export const DEFAULT_WORKFLOW_PATH = path.join(import.meta.dirname, "comfyui-default-workflow.json");
+/**
+ * The built-in reference workflow (issue 18): the text-to-image workflow whose model goes through
+ * IP-Adapter (the ComfyUI_IPAdapter_plus nodes `IPAdapterUnifiedLoader`, preset "PLUS FACE
+ * (portraits)", and `IPAdapter`, weight 0.8) fed by `LoadImage` of `{{reference_image}}`.
+ */
+export const REFERENCE_WORKFLOW_PATH = path.join(import.meta.dirname, "comfyui-reference-workflow.json");
+/** The placeholder a workflow names the uploaded reference image with (a LoadImage `image` input). */
+export const REFERENCE_PLACEHOLDER = "{{reference_image}}";
 const DEFAULT_CHECKPOINT = "v1-5-pruned-emaonly.safetensors";
+/** How long the answer "the reference workflow's nodes are (not) installed" is kept, milliseconds. */
+const NODE_CHECK_MS = 5 * 60_000;
 
 type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
 
@@ -40,6 +61,8 @@ export function fillWorkflow(
     height: number;
     steps: number;
     model: string;
+    /** The uploaded reference image's name for `{{reference_image}}` (issue 18). */
+    referenceImage?: string;
   },
 ): Record<string, unknown> {
   const numbers: Record<string, number> = {
@@ -60,7 +83,8 @@ export function fillWorkflow(
       return value
         .replaceAll("{{prompt}}", values.prompt)
         .replaceAll("{{negative_prompt}}", values.negativePrompt)
-        .replaceAll("{{model}}", values.model);
+        .replaceAll("{{model}}", values.model)
+        .replaceAll(REFERENCE_PLACEHOLDER, values.referenceImage ?? "");
     }
     if (Array.isArray(value)) return value.map(fill);
     if (value && typeof value === "object") {
@@ -90,6 +114,22 @@ export function fillWorkflow(
   return filled;
 }
 
+type Workflow = Record<string, { class_type?: string; inputs?: Record<string, Json> }>;
+
+/** Reads a workflow in API format. @throws Error naming COMFYUI_WORKFLOW_PATH when it is not one. */
+function readWorkflow(file: string): Workflow {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(fs.readFileSync(file, "utf8"));
+  } catch (error) {
+    throw new Error(`COMFYUI_WORKFLOW_PATH: cannot read a JSON workflow from ${file}: ${String(error)}`);
+  }
+  if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) {
+    throw new Error(`COMFYUI_WORKFLOW_PATH: ${file} is not a workflow in API format (an object of nodes).`);
+  }
+  return parsed as Workflow;
+}
+
 interface HistoryItem {
   status?: { status_str?: string; completed?: boolean; messages?: unknown[] };
   outputs?: Record<string, { images?: Array<{ filename: string; subfolder?: string; type?: string }> }>;
@@ -101,25 +141,48 @@ interface HistoryItem {
  * prompt has an output image (or an error status); the image is read with GET `/view`. When the
  * request's signal aborts (the job's timeout, a shutdown) after the prompt was queued, the prompt
  * is cancelled on the server (`cancel`).
+ *
+ * The same face (issue 18): with a reference photo (IMAGE_REFERENCE=photo) the photo is uploaded
+ * with POST `/upload/image` (multipart: the `image` file, named by its content hash, `type: input`,
+ * `overwrite: true`) and its answered name fills `{{reference_image}}` of the reference workflow:
+ * the built-in IP-Adapter one ({@link REFERENCE_WORKFLOW_PATH}), or a COMFYUI_WORKFLOW_PATH
+ * workflow that names `{{reference_image}}` itself. The built-in one is used only while ComfyUI
+ * has its nodes (GET `/object_info/{class}` answers the class; looked at every 5 minutes at most);
+ * without them, or when the upload or /prompt refuses it (`refusesReference`, e.g. 400 for a
+ * missing IP-Adapter model in the preset list), today's text-to-image workflow is queued. A
+ * custom workflow without `{{reference_image}}` gets no reference; one with it always needs one.
  */
 export class ComfyUiProvider implements ImageProvider {
   readonly name = "comfyui";
-  private readonly workflow: Record<string, { class_type?: string; inputs?: Record<string, Json> }>;
+  readonly takesReference: boolean;
+  private readonly workflow: Workflow;
+  /** The workflow a reference request is queued with; undefined when none can take one. */
+  private readonly referenceWorkflow: Workflow | undefined;
+  /** The operator's workflow names `{{reference_image}}`: it is the reference workflow, no fallback. */
+  private readonly customReference: boolean;
+  private nodeCheck: { at: number; installed: boolean } | undefined;
   private readonly clientId = randomUUID();
 
-  /** @throws Error when the workflow file cannot be read or is not a JSON object (stops the boot). */
+  /**
+   * @throws Error when a workflow file cannot be read or is not a JSON object, or a custom
+   *   workflow names `{{reference_image}}` while IMAGE_REFERENCE=seed (stops the boot).
+   */
   constructor(private readonly options: ComfyUiOptions) {
-    const file = options.workflowPath || DEFAULT_WORKFLOW_PATH;
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(fs.readFileSync(file, "utf8"));
-    } catch (error) {
-      throw new Error(`COMFYUI_WORKFLOW_PATH: cannot read a JSON workflow from ${file}: ${String(error)}`);
+    const mode = options.reference ?? "photo";
+    this.workflow = readWorkflow(options.workflowPath || DEFAULT_WORKFLOW_PATH);
+    if (options.workflowPath) {
+      this.customReference = JSON.stringify(this.workflow).includes(REFERENCE_PLACEHOLDER);
+      if (this.customReference && mode === "seed") {
+        throw new Error(
+          `COMFYUI_WORKFLOW_PATH: ${options.workflowPath} names ${REFERENCE_PLACEHOLDER}, which needs IMAGE_REFERENCE=photo`,
+        );
+      }
+      this.referenceWorkflow = this.customReference ? this.workflow : undefined;
+    } else {
+      this.customReference = false;
+      this.referenceWorkflow = mode === "photo" ? readWorkflow(REFERENCE_WORKFLOW_PATH) : undefined;
     }
-    if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) {
-      throw new Error(`COMFYUI_WORKFLOW_PATH: ${file} is not a workflow in API format (an object of nodes).`);
-    }
-    this.workflow = parsed as typeof this.workflow;
+    this.takesReference = mode === "photo" && this.referenceWorkflow !== undefined;
   }
 
   status() {
@@ -127,7 +190,92 @@ export class ComfyUiProvider implements ImageProvider {
   }
 
   async generate(request: ImageRequest): Promise<GeneratedImage> {
-    const prompt = fillWorkflow(this.workflow, {
+    const reference = this.takesReference ? request.reference : undefined;
+    if (this.customReference) {
+      if (!reference) {
+        throw new ImageProviderError(
+          `the workflow of COMFYUI_WORKFLOW_PATH names ${REFERENCE_PLACEHOLDER} and the character has no photo`,
+        );
+      }
+      const name = await this.upload(reference, request.signal);
+      return { ...(await this.run(this.workflow, request, name)), referenced: true };
+    }
+    if (reference && this.referenceWorkflow && (await this.referenceNodesInstalled(request.signal))) {
+      try {
+        const name = await this.upload(reference, request.signal);
+        return { ...(await this.run(this.referenceWorkflow, request, name)), referenced: true };
+      } catch (error) {
+        if (!refusesReference(error)) throw error;
+      }
+    }
+    return this.run(this.workflow, request);
+  }
+
+  /**
+   * Uploads the reference into ComfyUI's input folder (POST /upload/image) under a name made of
+   * its content hash, so the same photo is one file however often it is sent.
+   * @returns the name LoadImage takes ("subfolder/name" when ComfyUI answers a subfolder).
+   * @throws ProviderHttpError when refused; ImageProviderError when the answer has no name.
+   */
+  private async upload(reference: ReferenceImage, signal: AbortSignal | undefined): Promise<string> {
+    const hash = createHash("sha256").update(reference.bytes).digest("hex").slice(0, 32);
+    const form = new FormData();
+    form.append(
+      "image",
+      new Blob([new Uint8Array(reference.bytes)], { type: reference.mimeType }),
+      `companion-reference-${hash}.${referenceExtension(reference.mimeType)}`,
+    );
+    form.append("type", "input");
+    form.append("overwrite", "true");
+    const response = await fetchOk(joinUrl(this.options.baseUrl, "upload/image"), {
+      method: "POST",
+      headers: bearer(this.options.apiKey),
+      body: form,
+      signal,
+    });
+    const answer = (await response.json()) as { name?: string; subfolder?: string };
+    if (!answer.name) throw new ImageProviderError("/upload/image answered no name");
+    return answer.subfolder ? `${answer.subfolder}/${answer.name}` : answer.name;
+  }
+
+  /**
+   * Whether ComfyUI has every node class of the reference workflow (GET /object_info/{class}
+   * answers `{}` for a class it does not have); the answer is kept for 5 minutes.
+   * @throws ProviderHttpError when ComfyUI cannot be reached.
+   */
+  private async referenceNodesInstalled(signal: AbortSignal | undefined): Promise<boolean> {
+    if (this.nodeCheck && Date.now() - this.nodeCheck.at < NODE_CHECK_MS) return this.nodeCheck.installed;
+    const known = new Set(Object.values(this.workflow).map((node) => node.class_type));
+    const needed = [
+      ...new Set(Object.values(this.referenceWorkflow ?? {}).map((node) => node.class_type ?? "")),
+    ].filter((name) => name && !known.has(name));
+    const headers = bearer(this.options.apiKey);
+    let installed = true;
+    for (const name of needed) {
+      try {
+        const response = await fetchOk(
+          joinUrl(this.options.baseUrl, `object_info/${encodeURIComponent(name)}`),
+          { headers, signal },
+        );
+        const info = (await response.json()) as Record<string, unknown>;
+        if (!info || typeof info !== "object" || !(name in info)) installed = false;
+      } catch (error) {
+        if (!(error instanceof ProviderHttpError) || error.status === undefined) throw error;
+        installed = false;
+      }
+      if (!installed) break;
+    }
+    this.nodeCheck = { at: Date.now(), installed };
+    return installed;
+  }
+
+  /** Queues `workflow` filled for the request (POST /prompt) and waits for its picture. */
+  private async run(
+    workflow: Workflow,
+    request: ImageRequest,
+    referenceImage?: string,
+  ): Promise<GeneratedImage> {
+    const prompt = fillWorkflow(workflow, {
       prompt: request.prompt,
       negativePrompt: request.negativePrompt,
       seed: request.seed,
@@ -135,6 +283,7 @@ export class ComfyUiProvider implements ImageProvider {
       height: request.height,
       steps: this.options.steps,
       model: this.options.model || DEFAULT_CHECKPOINT,
+      referenceImage,
     });
     const headers = bearer(this.options.apiKey);
     const queued = await postJson(

@@ -1,4 +1,4 @@
-import { ProviderError } from "../http";
+import { ProviderError, ProviderHttpError } from "../http";
 
 /**
  * Image generation behind one interface (issue 8). Implementations: `openai` (any
@@ -16,17 +16,51 @@ export interface ImageRequest {
   height: number;
   /** Fixed per character so the same face comes back (0 .. 2^31-1). */
   seed: number;
+  /**
+   * The character's photo to draw the same face from (issue 18), when the provider takes one
+   * (`takesReference`) and the character has a photo. Absent: the request is drawn from the
+   * words and the seed alone, exactly as before.
+   */
+  reference?: ReferenceImage;
   /** Ends the request (the job's timeout). */
   signal?: AbortSignal;
 }
 
+/** A picture an engine draws the same face from (issue 18 "the same face"). */
+export interface ReferenceImage {
+  /** The file's bytes (the stored character photo: a JPEG of at most 1024 px a side). */
+  bytes: Buffer;
+  /** Its MIME type, e.g. "image/jpeg". */
+  mimeType: string;
+}
+
+/**
+ * IMAGE_REFERENCE (issue 18): `photo` conditions pictures of a character on the character's photo
+ * where the engine can; `seed` draws them from the words and the character's fixed seed only.
+ */
+export type ImageReferenceMode = "photo" | "seed";
+
+/** Largest reference image sent to an engine, bytes (stored photos are far smaller). */
+export const MAX_REFERENCE_BYTES = 8 * 1024 * 1024;
+
 export interface GeneratedImage {
   /** The image file's bytes as the provider sent them (PNG, JPEG or WebP). */
   bytes: Buffer;
+  /**
+   * True when the engine drew it from `request.reference`; false or absent when it was drawn from
+   * the words and the seed (no reference given, or the engine refused it and the provider fell
+   * back to the text-only request).
+   */
+  referenced?: boolean;
 }
 
 export interface ImageProvider {
   readonly name: string;
+  /**
+   * True when `generate` uses `request.reference` (IMAGE_REFERENCE=photo on an engine that can
+   * take one): only then does the caller read the character's photo. Absent means false.
+   */
+  readonly takesReference?: boolean;
   /** False with a sentence for the user when pictures cannot be made on this server. */
   status(): { ready: boolean; message: string };
   /**
@@ -60,6 +94,27 @@ export class NoImageProvider implements ImageProvider {
   async generate(): Promise<GeneratedImage> {
     throw new ImageProviderError(IMAGE_NOT_CONFIGURED);
   }
+}
+
+/**
+ * Whether an engine's error says it cannot take the reference here (issue 18), so the provider
+ * falls back to today's text-only request: 400, 404, 405, 415, 422 or 501 (an endpoint, a node
+ * type, a model or a parameter it does not have). Network errors, timeouts, 401/403/429 and 5xx
+ * are real failures and are not retried without the reference.
+ */
+export function refusesReference(error: unknown): boolean {
+  return (
+    error instanceof ProviderHttpError &&
+    error.status !== undefined &&
+    [400, 404, 405, 415, 422, 501].includes(error.status)
+  );
+}
+
+/** The file name extension of a reference image's MIME type ("jpg" for image/jpeg). */
+export function referenceExtension(mimeType: string): string {
+  if (mimeType === "image/png") return "png";
+  if (mimeType === "image/webp") return "webp";
+  return "jpg";
 }
 
 /** Decodes base64 image data (with or without a data: URL prefix). */

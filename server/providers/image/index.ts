@@ -12,7 +12,8 @@ export function parseSize(size: string): { width: number; height: number } {
 
 /**
  * The one place that maps configuration to an image provider (issue 8): IMAGE_PROVIDER
- * `none` | `openai` | `automatic1111` | `comfyui`, at IMAGE_BASE_URL.
+ * `none` | `openai` | `automatic1111` | `comfyui`, at IMAGE_BASE_URL; IMAGE_REFERENCE `photo` or
+ * `seed` says whether pictures of a character are drawn from its photo where the engine can (issue 18).
  * @throws Error when a provider is named without IMAGE_BASE_URL, or the ComfyUI workflow is unreadable.
  */
 export function createImageProvider(config: AppConfig): ImageProvider {
@@ -22,7 +23,12 @@ export function createImageProvider(config: AppConfig): ImageProvider {
       `Invalid configuration:\n  IMAGE_BASE_URL: required with IMAGE_PROVIDER=${config.IMAGE_PROVIDER}`,
     );
   }
-  const common = { baseUrl: config.IMAGE_BASE_URL, apiKey: config.IMAGE_API_KEY, model: config.IMAGE_MODEL };
+  const common = {
+    baseUrl: config.IMAGE_BASE_URL,
+    apiKey: config.IMAGE_API_KEY,
+    model: config.IMAGE_MODEL,
+    reference: config.IMAGE_REFERENCE,
+  };
   switch (config.IMAGE_PROVIDER) {
     case "openai":
       return new OpenAiImageProvider(common);
