@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
 import { FILL_REQUIRED_FIELDS, RULES } from "../../common/validation";
 import {
   type CallResult,
@@ -8,6 +9,7 @@ import {
   describeEachDatabase,
 } from "../testing/api";
 import { createTestApp, type TestApp } from "../testing/server";
+import { parseInput } from "./validate";
 
 /**
  * Issue 16: every validated route family answers a bad input with a sentence for people — no
@@ -281,9 +283,7 @@ describeEachDatabase("validation messages are sentences (issue 16)", (dialect) =
 });
 
 describe("parseInput sentences (issue 16)", () => {
-  it("names an unknown field in words only as the last resort", async () => {
-    const { z } = await import("zod");
-    const { parseInput } = await import("./validate");
+  it("names an unknown field in words only as the last resort", () => {
     const attempt = (schema: z.ZodType, input: unknown) => {
       try {
         parseInput(schema, input);
