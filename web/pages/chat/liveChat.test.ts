@@ -8,9 +8,11 @@ import {
   liveChatReducer,
   liveChatView,
   localEntry,
+  memberKey,
   planContinue,
   planRetry,
   planSend,
+  splitAudioUrls,
   splitParts,
 } from "./liveChat";
 
@@ -188,6 +190,132 @@ describe("group replies (spec 4 'Group chat')", () => {
   });
 });
 
+describe("streamed group replies (issue 16: each member streams in turn)", () => {
+  const member = (id: string, characterId: string, fields: Partial<ChatHistoryEntry> = {}) =>
+    stored(id, { characterUUID: characterId, ...fields });
+  const replyOf = (state: LiveChatState, key: string) =>
+    state.items.find((item) => item.key === key)?.entry.chatHistoryReplyMessage;
+
+  it("the first member fills the sent item as its tokens come, naming it in the typing indicator", () => {
+    const state = run([
+      { type: "started" },
+      queued("local-1"),
+      { type: "status", status: "replying..." },
+      {
+        type: "memberStarted",
+        key: "local-1",
+        index: 0,
+        entry: member("e1", "char-2", { chatHistoryMessage: "hi" }),
+      },
+      { type: "token", key: "local-1", text: "Hel" },
+      { type: "token", key: "local-1", text: "lo" },
+    ]);
+    expect(state.replyingCharacterId).toBe("char-2");
+    expect(state.streamingId).toBe("e1");
+    expect(state.status).toBe("replying...");
+    expect(state.items).toEqual([
+      expect.objectContaining({ key: "local-1", delivery: "sent", streaming: true }),
+    ]);
+    expect(replyOf(state, "local-1")).toBe("Hello");
+    expect(state.items[0]?.entry.chatHistoryMessage).toBe("hi");
+    // Stop reaches the member speaking.
+    expect(liveChatView(state, true).canStop).toBe(true);
+  });
+
+  it("the next member's bubble appears with its entry: the one before stops streaming, the indicator names the next", () => {
+    let state = run([
+      { type: "started" },
+      queued("local-1"),
+      { type: "memberStarted", key: "local-1", index: 0, entry: member("e1", "char-1") },
+      { type: "token", key: "local-1", text: "One." },
+      {
+        type: "memberStarted",
+        key: "local-1",
+        index: 1,
+        entry: member("e2", "char-2", { chatHistoryMessage: "" }),
+      },
+    ]);
+    expect(state.items.map((item) => [item.key, item.streaming, item.entry.chatHistoryUUID])).toEqual([
+      ["local-1", false, "e1"],
+      [memberKey("local-1", 1), true, "e2"],
+    ]);
+    expect(replyOf(state, "local-1")).toBe("One.");
+    expect(replyOf(state, "local-1:1")).toBe("");
+    expect(state.replyingCharacterId).toBe("char-2");
+    expect(state.streamingId).toBe("e2");
+    state = run([{ type: "token", key: memberKey("local-1", 1), text: "Two." }], state);
+    expect(replyOf(state, "local-1")).toBe("One.");
+    expect(replyOf(state, "local-1:1")).toBe("Two.");
+  });
+
+  it("the group answer replaces the streamed items with the stored entries; online, nothing streams", () => {
+    const state = run([
+      { type: "started" },
+      queued("local-1"),
+      { type: "memberStarted", key: "local-1", index: 0, entry: member("e1", "char-1") },
+      { type: "token", key: "local-1", text: "One" },
+      { type: "memberStarted", key: "local-1", index: 1, entry: member("e2", "char-2") },
+      { type: "token", key: "local-1:1", text: "Tw" },
+      {
+        type: "groupReplied",
+        key: "local-1",
+        ok: true,
+        entries: [
+          member("e1", "char-1", { chatHistoryReplyMessage: "One.", chatHistoryReplyAudioUrl: "/a1.mp3" }),
+          member("e2", "char-2", { chatHistoryReplyMessage: "Two.", chatHistoryReplyAudioUrl: "/a2.mp3" }),
+        ],
+      },
+    ]);
+    expect(state.status).toBe("online");
+    expect(state.streamingId).toBe("");
+    expect(
+      state.items.map((item) => [
+        item.key,
+        item.streaming,
+        item.delivery,
+        item.entry.chatHistoryReplyMessage,
+      ]),
+    ).toEqual([
+      ["local-1", false, "sent", "One."],
+      ["local-1:1", false, "sent", "Two."],
+    ]);
+    expect(state.items[1]?.entry.chatHistoryReplyAudioUrl).toBe("/a2.mp3");
+  });
+
+  it("a failed turn keeps what was said, is 'away', and adds entries that did not stream", () => {
+    const state = run([
+      queued("local-1"),
+      { type: "memberStarted", key: "local-1", index: 0, entry: member("e1", "char-1") },
+      { type: "token", key: "local-1", text: "Partly" },
+      {
+        type: "groupReplied",
+        key: "local-1",
+        ok: false,
+        entries: [member("e1", "char-1", { chatHistoryReplyMessage: "Partly" }), member("e2", "char-2")],
+      },
+    ]);
+    expect(state.status).toBe("away");
+    expect(state.items.map((item) => [item.key, item.streaming ?? false])).toEqual([
+      ["local-1", false],
+      ["local-1:1", false],
+    ]);
+    // An error event (no entries) only ends the streaming.
+    const errored = run(
+      [
+        queued("local-2"),
+        { type: "memberStarted", key: "local-2", index: 0, entry: member("e3", "char-1") },
+        { type: "token", key: "local-2", text: "Half" },
+        { type: "groupReplied", key: "local-2", ok: false, entries: [] },
+      ],
+      initialLiveChat,
+    );
+    expect(errored.items).toEqual([
+      expect.objectContaining({ key: "local-2", streaming: false, delivery: "sent" }),
+    ]);
+    expect(replyOf(errored, "local-2")).toBe("Half");
+  });
+});
+
 describe("continue a reply", () => {
   it("adds the entry's bubble when it is not on screen, appends tokens, then online", () => {
     const entry = stored("e9", { chatHistoryReplyMessage: "Once" });
@@ -321,5 +449,32 @@ describe("splitParts (spec 4 'Split replies')", () => {
     expect(splitParts(reply(["a"], 1))).toBeUndefined();
     expect(splitParts(reply(["a", " "], 2))).toBeUndefined();
     expect(splitParts({ success: 1, message: "" } as MessageReply)).toBeUndefined();
+  });
+});
+
+describe("splitAudioUrls (spec 4 'Split replies': each part's audio in turn)", () => {
+  const reply = (splitMessages: string[], splitAudioUrls?: string[]): MessageReply => ({
+    success: 1,
+    message: "",
+    options: { splitCount: splitMessages.length, splitMessages, picDesc: "", splitAudioUrls },
+  });
+
+  it("gives one audio per part when the server sent them", () => {
+    const r = reply(["a", "b"], ["/p1.mp3", "/p2.mp3"]);
+    expect(splitAudioUrls(r, splitParts(r))).toEqual(["/p1.mp3", "/p2.mp3"]);
+    // A part with nothing to say keeps its place.
+    const quiet = reply(["*waves*", "b"], ["", "/p2.mp3"]);
+    expect(splitAudioUrls(quiet, splitParts(quiet))).toEqual(["", "/p2.mp3"]);
+  });
+
+  it("gives nothing for one message, without per-part audio, or when parts and audio do not match", () => {
+    const one = reply(["a"], ["/p1.mp3"]);
+    expect(splitAudioUrls(one, splitParts(one))).toEqual([]);
+    const none = reply(["a", "b"]);
+    expect(splitAudioUrls(none, splitParts(none))).toEqual([]);
+    const short = reply(["a", "b"], ["/p1.mp3"]);
+    expect(splitAudioUrls(short, splitParts(short))).toEqual([]);
+    const silent = reply(["a", "b"], ["", ""]);
+    expect(splitAudioUrls(silent, splitParts(silent))).toEqual([]);
   });
 });
