@@ -440,7 +440,7 @@ describe("ComfyUI: the photo uploaded and fed to the IP-Adapter workflow", () =>
       }
     }
     expect(byClass(graph, "IPAdapterUnifiedLoader")[0]!.inputs.preset).toBe("PLUS FACE (portraits)");
-    const filled = fillWorkflow(graph, {
+    const filled = fillWorkflow(JSON.parse(fs.readFileSync(REFERENCE_WORKFLOW_PATH, "utf8")), {
       ...{ prompt: "p", negativePrompt: "n", seed: 1, width: 8, height: 8, steps: 1, model: "m" },
       referenceImage: "photo.jpg",
     }) as Graph;
