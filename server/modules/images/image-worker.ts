@@ -52,7 +52,9 @@ async function toJpeg(bytes: Buffer): Promise<Buffer> {
  * `content/{chat_key}/{uuid}.jpg`, the entry gets `reply_image` and loading 0. Failed (provider
  * error, timeout on the last try): loading 0, the reply says so, and the quota message is given back
  * to the period it was charged to; so is the message of a job whose entry New Chat deleted.
- * `stop()` puts the jobs it was running back in the queue for the next start.
+ * `stop()` puts the jobs it was running back in the queue for the next start. When the provider
+ * takes a reference (IMAGE_REFERENCE=photo, issue 18) each try sends the photo of the entry's
+ * character along (`referenceFor`).
  */
 export class ImageWorker {
   private readonly running = new Map<string, AbortController>();
