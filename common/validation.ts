@@ -120,6 +120,8 @@ export const RULES = {
     pattern: EMAIL_PATTERN,
     formatMessage: "The e-mail address is not valid.",
   }),
+  /** spec 5 "Login": e-mail required; its format is not checked at sign-in (a wrong one just fails). */
+  loginEmail: textRule({ label: "the e-mail address", required: true, max: EMAIL_MAX_LENGTH }),
   /** spec 5 "Login": password required (not trimmed). */
   loginPassword: textRule({ label: "the password", required: true, trim: false, max: 1024 }),
   /** spec 5 "Password change (signed in)": all three fields required. */

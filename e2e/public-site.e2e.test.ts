@@ -485,7 +485,7 @@ describe.skipIf(!hasChromium)("public site in Chromium", () => {
       let refuse = true;
       await page.route("**/api/contact", (route) =>
         refuse
-          ? json(route, 400, { success: 0, message: "email: is not a valid e-mail" })
+          ? json(route, 400, { success: 0, message: "The e-mail address is not valid." })
           : route.abort("failed"),
       );
       await page.goto(`${base()}/contact`);
@@ -494,7 +494,7 @@ describe.skipIf(!hasChromium)("public site in Chromium", () => {
       await page.getByLabel("Subject").fill("Hello");
       await page.getByLabel("Message").fill("Text");
       await page.getByRole("button", { name: "Submit" }).click();
-      await expectToast(page, "email: is not a valid e-mail", PUBLIC_WARNING);
+      await expectToast(page, "The e-mail address is not valid.", PUBLIC_WARNING);
       expect(await page.getByLabel("Name").inputValue()).toBe("Ada");
       refuse = false;
       await page.getByRole("button", { name: "Submit" }).click();

@@ -12,12 +12,7 @@ import { limitPerAddressAndEmail } from "./credential-limits";
 
 const LoginBody = z.object({
   /** spec 5 "Login": required; the format is not checked here (a wrong address just fails). */
-  email: z
-    .string(RULES.email.messages.notText)
-    .trim()
-    .toLowerCase()
-    .min(1, RULES.email.messages.required)
-    .max(RULES.email.max, RULES.email.messages.tooLong),
+  email: textField(RULES.loginEmail).toLowerCase(),
   password: textField(RULES.loginPassword),
   id: z.string().optional(),
 });

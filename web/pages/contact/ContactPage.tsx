@@ -1,13 +1,17 @@
 import type { FormEvent } from "react";
+import { firstProblem, RULES } from "../../../common/validation";
 import { TextAreaField } from "../../components/TextAreaField";
 import { TextField } from "../../components/TextField";
 import { useRequiredFields } from "../../hooks/useRequiredFields";
+import { warnPublic } from "../../lib/notify";
 import { useContactAdmin } from "./hooks/useContactAdmin";
 
 /**
  * `/contact` (spec 2 "Contact"): name, email, subject and message, all required (spec 5: red
  * when blank after trimming, on submit and live while typing; nothing is sent while one is
- * blank). Submit reads 'Sending...' while busy; after a successful send the form is cleared.
+ * blank). The server's rules (common/validation.ts, issue 16: e-mail format, lengths) are checked
+ * next; a broken one shows its sentence as the warning toast a refusal would show, nothing sent.
+ * Submit reads 'Sending...' while busy; after a successful send the form is cleared.
  */
 export function ContactPage() {
   const fields = useRequiredFields({ name: "", email: "", subject: "", message: "" });
@@ -17,6 +21,16 @@ export function ContactPage() {
     event.preventDefault();
     if (!fields.validate()) return;
     const { name, email, subject, message } = fields.values;
+    const problem = firstProblem([
+      [RULES.contactName, name],
+      [RULES.email, email],
+      [RULES.contactSubject, subject],
+      [RULES.contactMessage, message],
+    ]);
+    if (problem) {
+      warnPublic(problem);
+      return;
+    }
     contact.mutate({
       name: name.trim(),
       email: email.trim(),

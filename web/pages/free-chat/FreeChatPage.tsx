@@ -1,13 +1,16 @@
 import type { FormEvent } from "react";
 import { FREE_DAILY_MESSAGES } from "../../../common/constants";
+import { checkText, RULES } from "../../../common/validation";
 import { TextField } from "../../components/TextField";
 import { useRequiredFields } from "../../hooks/useRequiredFields";
+import { warnPublic } from "../../lib/notify";
 import { useFreeSubscribe } from "./hooks/useFreeSubscribe";
 
 /**
  * `/free-chat` and `/Free-chat` (spec 2 "Free chat subscribe"): how the free tier works
  * (15 messages a day) and its steps, one e-mail field (required, spec 5) and the 'Free
- * Subscribe Request' button (POST /users/free/subscribe/process).
+ * Subscribe Request' button (POST /users/free/subscribe/process). The address is checked by the
+ * server's rule first (common/validation.ts, issue 16): its sentence as a warning toast, nothing sent.
  */
 export function FreeChatPage() {
   const fields = useRequiredFields({ email: "" });
@@ -16,6 +19,11 @@ export function FreeChatPage() {
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (!fields.validate()) return;
+    const problem = checkText(RULES.email, fields.values.email);
+    if (problem) {
+      warnPublic(problem);
+      return;
+    }
     subscribe.mutate(fields.values.email.trim());
   };
 

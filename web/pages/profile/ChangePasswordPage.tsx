@@ -1,6 +1,7 @@
 import type { FormEvent } from "react";
 import { useState } from "react";
 import { useNavigate } from "react-router";
+import { firstProblem, RETYPED_PASSWORD_MISMATCH, RULES } from "../../../common/validation";
 import { EntityPage, FormActions } from "../../components/EntityForm";
 import { TextField } from "../../components/TextField";
 import { useRequiredFields } from "../../hooks/useRequiredFields";
@@ -13,7 +14,9 @@ const LIST_PATH = "/characters/list";
 /**
  * `/user/change-password` (spec 2 "Change password"): current, new and retyped password, all
  * required (spec 5: red when blank, nothing sent). New and retyped must match, else the toast
- * 'New and ReTyped password do not match.' (spec 8). Change sends PATCH /users/update-password;
+ * 'New and ReTyped password do not match.' (spec 8). The server's own rules (common/validation.ts,
+ * issue 16: e.g. "The new password must be at least 8 characters.") are checked first, the same
+ * sentence shown as the server's refusal would be, and nothing is sent. Change sends PATCH /users/update-password;
  * success shows the server's message and, when it goes away, returns to the list (spec 4); a
  * refusal shows the server's message as a warning toast.
  */
@@ -29,8 +32,17 @@ export function ChangePasswordPage() {
     event.preventDefault();
     if (change.isPending || done || user === null) return;
     if (!required.validate()) return;
+    const problem = firstProblem([
+      [RULES.currentPassword, values.current],
+      [RULES.newPassword, values.password],
+      [RULES.retypedPassword, values.retyped],
+    ]);
+    if (problem) {
+      warn(problem);
+      return;
+    }
     if (values.password !== values.retyped) {
-      warn("New and ReTyped password do not match.");
+      warn(RETYPED_PASSWORD_MISMATCH);
       return;
     }
     change.mutate(

@@ -1,5 +1,6 @@
 import type { FormEvent } from "react";
 import { useParams } from "react-router";
+import { CONFIRM_PASSWORD_MISMATCH, firstProblem, RULES } from "../../../common/validation";
 import { TextField } from "../../components/TextField";
 import { useRequiredFields } from "../../hooks/useRequiredFields";
 import { warnPublic } from "../../lib/notify";
@@ -7,11 +8,13 @@ import { useResetPassword } from "./hooks/useResetPassword";
 import "../login/login.css";
 
 /** spec 5, 8: the toast when the two passwords differ. */
-export const RESET_MISMATCH = "New and Confirm password do not match.";
+export const RESET_MISMATCH = CONFIRM_PASSWORD_MISMATCH;
 
 /**
  * `/reset-password/:code` (spec 2 "Change Password"): New Password and Confirm Password, both
- * required (spec 5) and equal, else the toast 'New and Confirm password do not match.'; Reset
+ * required (spec 5) and equal, else the toast 'New and Confirm password do not match.'. The
+ * server's rules (common/validation.ts, issue 16) are checked first and their sentence shown as
+ * the same warning toast, nothing sent. Reset
  * sends PATCH /users/change-password with the code from the route.
  */
 export function ResetPasswordPage() {
@@ -24,6 +27,14 @@ export function ResetPasswordPage() {
     event.preventDefault();
     if (!fields.validate()) return;
     const { npassword, rtpassword } = fields.values;
+    const problem = firstProblem([
+      [RULES.newPassword, npassword],
+      [RULES.confirmPassword, rtpassword],
+    ]);
+    if (problem) {
+      warnPublic(problem);
+      return;
+    }
     if (npassword !== rtpassword) {
       warnPublic(RESET_MISMATCH);
       return;

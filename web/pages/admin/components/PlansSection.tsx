@@ -1,8 +1,9 @@
 import { type FormEvent, useState } from "react";
+import { firstProblem, RULES } from "../../../../common/validation";
 import type { AdminPlan, PlanEdit } from "../../../api/admin";
 import { FormActions } from "../../../components/EntityForm";
 import { contentUrl } from "../../../lib/content";
-import { succeed } from "../../../lib/notify";
+import { succeed, warn } from "../../../lib/notify";
 import { useAdminForm } from "../hooks/useAdminForm";
 import { useAdminPlans } from "../hooks/useAdminPlans";
 import { useUpdateAdminPlan } from "../hooks/useUpdateAdminPlan";
@@ -66,6 +67,11 @@ export function PlansSection() {
   );
 }
 
+/**
+ * One plan's edit form. The server's rules (common/validation.ts, issue 16: name, price in dollars,
+ * lengths, Stripe price id) are checked before sending; a broken one shows its sentence as the
+ * warning toast a refusal would show, nothing sent.
+ */
 function PlanForm({ plan, onDone }: { plan: AdminPlan; onDone: () => void }) {
   const save = useUpdateAdminPlan();
   const form = useAdminForm<PlanEdit>({
@@ -86,6 +92,17 @@ function PlanForm({ plan, onDone }: { plan: AdminPlan; onDone: () => void }) {
   const [image, setImage] = useState<File | undefined>(undefined);
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
+    const problem = firstProblem([
+      [RULES.planName, values.name],
+      [RULES.planPrice, values.price],
+      [RULES.planDescription, values.description],
+      [RULES.planUrl, values.url],
+      [RULES.stripePriceId, values.stripePriceId],
+    ]);
+    if (problem) {
+      warn(problem);
+      return;
+    }
     save.mutate(
       { id: plan.id, plan: values, image },
       {

@@ -1,10 +1,11 @@
 import { type FormEvent, useState } from "react";
+import { firstProblem, RULES } from "../../../../common/validation";
 import type { AdminPreset, PresetEdit } from "../../../api/admin";
 import { FormActions } from "../../../components/EntityForm";
 import { useLanguages } from "../../../hooks/useLanguages";
 import { useVoices } from "../../../hooks/useVoices";
 import { contentUrl } from "../../../lib/content";
-import { succeed } from "../../../lib/notify";
+import { succeed, warn } from "../../../lib/notify";
 import { useAdminForm } from "../hooks/useAdminForm";
 import { useAdminPresets } from "../hooks/useAdminPresets";
 import { useSaveAdminPreset } from "../hooks/useSaveAdminPreset";
@@ -101,6 +102,19 @@ function PresetForm({ preset, onDone }: { preset?: AdminPreset; onDone: () => vo
       languageId: values.languageId || languageOptions[0]?.value || "",
       voice: values.voice || voiceOptions[0]?.value || "",
     };
+    // issue 16: the server's rules (common/validation.ts) first, with the sentence it would answer.
+    const problem = firstProblem([
+      [RULES.characterName, input.name],
+      [RULES.characterVoice, input.voice],
+      [RULES.characterLanguage, input.languageId],
+      [RULES.backstory, input.description],
+      [RULES.greeting, input.greeting],
+      [RULES.appearance, input.appearance],
+    ]);
+    if (problem) {
+      warn(problem);
+      return;
+    }
     save.mutate(input, {
       onSuccess: (answer) => {
         succeed(answer.message || "Saved.");

@@ -1,10 +1,6 @@
 import { type FormEvent, useState } from "react";
 import { useNavigate } from "react-router";
-import {
-  APPEARANCE_MAX_LENGTH,
-  BACKSTORY_MAX_LENGTH,
-  GREETING_MAX_LENGTH,
-} from "../../../../common/constants";
+import { firstProblem, RULES } from "../../../../common/validation";
 import type { CharacterDetail } from "../../../api/characters";
 import { CountedTextArea } from "../../../components/CountedTextArea";
 import { FormActions } from "../../../components/EntityForm";
@@ -17,7 +13,7 @@ import { useRequiredFields } from "../../../hooks/useRequiredFields";
 import { useSessionUser } from "../../../hooks/useSessionUser";
 import { useVoices } from "../../../hooks/useVoices";
 import { contentUrl } from "../../../lib/content";
-import { succeed } from "../../../lib/notify";
+import { succeed, warn } from "../../../lib/notify";
 import { useSaveCharacter } from "../hooks/useSaveCharacter";
 import { useVoicePreview } from "../hooks/useVoicePreview";
 import { VoicePreviewButton } from "./VoicePreviewButton";
@@ -40,7 +36,9 @@ interface CharacterFormProps {
  * photo only with the session flag pl '1', appearance only with il '1'; name, sex, voice,
  * language and backstory are required (spec 5: flagged red when blank, also while typing; on
  * Save the 'Oops...' modal). Backstory, greeting and appearance stop at 2000, 800 and 100
- * characters with a visible counter. Save sends the multipart form; success shows the
+ * characters with a visible counter. The server's other rules (common/validation.ts, issue 16:
+ * e.g. "The name must be at most 50 characters.") are checked before sending and their sentence
+ * shown as the warning toast a refusal would show; nothing is sent. Save sends the multipart form; success shows the
  * server's message as a success toast and, when it goes away, returns to the list (spec 4).
  */
 export function CharacterForm({ character }: CharacterFormProps) {
@@ -71,6 +69,18 @@ export function CharacterForm({ character }: CharacterFormProps) {
     if (save.isPending || saved) return;
     if (!required.validate()) {
       void showRequiredFieldsAlert();
+      return;
+    }
+    const problem = firstProblem([
+      [RULES.characterName, values.name],
+      [RULES.characterVoice, values.voice],
+      [RULES.characterLanguage, values.language],
+      [RULES.backstory, values.backstory],
+      [RULES.greeting, greeting],
+      [RULES.appearance, showAppearance ? appearance : ""],
+    ]);
+    if (problem) {
+      warn(problem);
       return;
     }
     preview.stop();
@@ -137,12 +147,12 @@ export function CharacterForm({ character }: CharacterFormProps) {
         }))}
         placeholder={languages.isLoading ? "Loading languages..." : "Select a language"}
       />
-      <CountedTextArea label="Backstory" {...bind("backstory")} maxLength={BACKSTORY_MAX_LENGTH} rows={7} />
+      <CountedTextArea label="Backstory" {...bind("backstory")} maxLength={RULES.backstory.max} rows={7} />
       <CountedTextArea
         label="Greeting"
         value={greeting}
         onChange={setGreeting}
-        maxLength={GREETING_MAX_LENGTH}
+        maxLength={RULES.greeting.max}
         rows={3}
       />
       {showAppearance && (
@@ -150,7 +160,7 @@ export function CharacterForm({ character }: CharacterFormProps) {
           label="Appearance"
           value={appearance}
           onChange={setAppearance}
-          maxLength={APPEARANCE_MAX_LENGTH}
+          maxLength={RULES.appearance.max}
           rows={2}
         />
       )}

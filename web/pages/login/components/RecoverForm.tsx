@@ -1,6 +1,8 @@
 import type { FormEvent } from "react";
+import { checkText, RULES } from "../../../../common/validation";
 import { TextField } from "../../../components/TextField";
 import { useRequiredFields } from "../../../hooks/useRequiredFields";
+import { warnPublic } from "../../../lib/notify";
 
 interface RecoverFormProps {
   busy: boolean;
@@ -8,13 +10,22 @@ interface RecoverFormProps {
   onBackToLogin: () => void;
 }
 
-/** The 'Recover Password' form (spec 2): email (required, spec 5), Submit, back to login. */
+/**
+ * The 'Recover Password' form (spec 2): email (required, spec 5), Submit, back to login. The
+ * address is checked by the server's rule first (common/validation.ts, issue 16): "The e-mail
+ * address is not valid." as a warning toast, nothing sent.
+ */
 export function RecoverForm({ busy, onSubmit, onBackToLogin }: RecoverFormProps) {
   const fields = useRequiredFields({ email: "" });
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (!fields.validate()) return;
+    const problem = checkText(RULES.email, fields.values.email);
+    if (problem) {
+      warnPublic(problem);
+      return;
+    }
     onSubmit(fields.values.email.trim());
   };
 

@@ -1,7 +1,9 @@
 import { type FormEvent, useState } from "react";
+import { firstProblem, RULES } from "../../../../common/validation";
 import { YOUTUBE_SIGN_IN_URL } from "../../../api/auth";
 import { TextField } from "../../../components/TextField";
 import { useRequiredFields } from "../../../hooks/useRequiredFields";
+import { warnPublic } from "../../../lib/notify";
 import { useOAuthPlatform } from "../hooks/useOAuthPlatform";
 
 interface SignInFormProps {
@@ -13,7 +15,9 @@ interface SignInFormProps {
 /**
  * The 'Member Sign in' form (spec 2): email and password, both required (spec 5), Login, the
  * Forgot Password link and 'Sign in with YouTube' (a full navigation to the server's OAuth start),
- * shown only when the server says YouTube sign-in is configured (issue 16).
+ * shown only when the server says YouTube sign-in is configured (issue 16). The server's length
+ * rules (common/validation.ts) are checked before sending; a broken one shows its sentence as the
+ * warning toast a refusal would show, nothing sent.
  */
 export function SignInForm({ busy, onSubmit, onForgotPassword }: SignInFormProps) {
   const fields = useRequiredFields({ email: "", password: "" });
@@ -24,6 +28,14 @@ export function SignInForm({ busy, onSubmit, onForgotPassword }: SignInFormProps
     event.preventDefault();
     setSubmitted(true);
     if (!fields.validate()) return;
+    const problem = firstProblem([
+      [RULES.loginEmail, fields.values.email],
+      [RULES.loginPassword, fields.values.password],
+    ]);
+    if (problem) {
+      warnPublic(problem);
+      return;
+    }
     onSubmit({ email: fields.values.email.trim(), password: fields.values.password });
   };
 

@@ -1,5 +1,6 @@
 import { type FormEvent, useState } from "react";
 import { useNavigate } from "react-router";
+import { firstProblem, RULES } from "../../../../common/validation";
 import type { UserProfile } from "../../../api/users";
 import { FormActions } from "../../../components/EntityForm";
 import { PhotoField } from "../../../components/PhotoField";
@@ -7,7 +8,7 @@ import { showRequiredFieldsAlert } from "../../../components/signedInDialogs";
 import { TextField } from "../../../components/TextField";
 import { useRequiredFields } from "../../../hooks/useRequiredFields";
 import { contentUrl } from "../../../lib/content";
-import { succeed } from "../../../lib/notify";
+import { succeed, warn } from "../../../lib/notify";
 import { useUpdateProfile } from "../hooks/useUpdateProfile";
 import { ReadOnlyField } from "./ReadOnlyField";
 
@@ -21,7 +22,9 @@ interface ProfileFormProps {
 /**
  * The profile form (spec 2 "Profile"): photo, full name and user name are editable (both names
  * required, spec 5: red when blank; on Save the 'Oops...' modal), email, plan, chat limit and
- * chat count are read-only. Save stores the answer's user under `user`, shows the server's
+ * chat count are read-only. The server's length rules (common/validation.ts, issue 16: "The user
+ * name must be at most 50 characters.") are checked before sending and their sentence shown as
+ * the warning toast a refusal would show; nothing is sent. Save stores the answer's user under `user`, shows the server's
  * message as a success toast and, when it goes away, returns to the list (spec 4).
  */
 export function ProfileForm({ userId, profile }: ProfileFormProps) {
@@ -37,6 +40,14 @@ export function ProfileForm({ userId, profile }: ProfileFormProps) {
     if (update.isPending || saved) return;
     if (!required.validate()) {
       void showRequiredFieldsAlert();
+      return;
+    }
+    const problem = firstProblem([
+      [RULES.fullName, values.fullName],
+      [RULES.userName, values.userName],
+    ]);
+    if (problem) {
+      warn(problem);
       return;
     }
     update.mutate(
