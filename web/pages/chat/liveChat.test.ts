@@ -316,6 +316,24 @@ describe("streamed group replies (issue 16: each member streams in turn)", () =>
   });
 });
 
+describe("a lost group stream (issue 15, 16)", () => {
+  it("marks the sent item lost and leaves no member's bubble streaming", () => {
+    const state = run([
+      queued("local-1"),
+      { type: "memberStarted", key: "local-1", index: 0, entry: stored("e1") },
+      { type: "memberStarted", key: "local-1", index: 1, entry: stored("e2", { characterUUID: "char-2" }) },
+      { type: "token", key: "local-1:1", text: "Half" },
+      { type: "lost", key: "local-1" },
+    ]);
+    expect(state.items.map((item) => [item.key, item.streaming, item.lost ?? false])).toEqual([
+      ["local-1", false, true],
+      ["local-1:1", false, false],
+    ]);
+    expect(state.streamingId).toBe("");
+    expect(state.status).toBe("away");
+  });
+});
+
 describe("continue a reply", () => {
   it("adds the entry's bubble when it is not on screen, appends tokens, then online", () => {
     const entry = stored("e9", { chatHistoryReplyMessage: "Once" });

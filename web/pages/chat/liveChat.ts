@@ -117,7 +117,10 @@ export type LiveChatAction =
    * page /pricing): the message is not 'Failed'; kept as sent when stored, else it leaves.
    */
   | { type: "refused"; key: string; stored?: ChatHistoryEntry }
-  /** issue 15: the stream of item `key`'s reply was lost for good: the history takes it over. */
+  /**
+   * issue 15: the stream of item `key`'s reply was lost for good: the history takes it over
+   * (nothing on screen streams any more: a group's later members too).
+   */
   | { type: "lost"; key: string }
   /**
    * issue 15: a reply still being written (e.g. after a reload) is followed: its history entry
@@ -224,7 +227,8 @@ export function liveChatReducer(state: LiveChatState, action: LiveChatAction): L
         lost: false,
       }));
     case "lost":
-      return update({ ...state, status: "away", streamingId: "" }, action.key, () => ({
+      // A lost group stream leaves no later member's bubble streaming either (issue 16).
+      return update({ ...noneStreaming(state), status: "away", streamingId: "" }, action.key, () => ({
         streaming: false,
         lost: true,
       }));
