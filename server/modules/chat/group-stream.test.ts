@@ -332,6 +332,34 @@ describeEachDatabase("group replies streamed per speaker", (dialect) => {
     expect(await historyOf()).toEqual(before);
   });
 
+  it("at the daily limit: an error event 429 naming /pricing; nothing stored, no model run", async () => {
+    const g = await groupOfTwo();
+    await t.db.db.updateTable("users").set({ chat_limit: 1 }).where("id", "=", g.userId).execute();
+    const first = await stream("/api/chat/group/reply", g.token, {
+      message: g.message,
+      id: g.groupId,
+      stream: "1",
+    });
+    expect(first.at(-1)!.data.success).toBe(1);
+    const asked = llm.requests.length;
+    const events = await stream("/api/chat/group/reply", g.token, {
+      message: "Once more!",
+      id: g.groupId,
+      stream: "1",
+    });
+    expect(events.map((e) => e.event)).toEqual(["error"]);
+    expect(events[0]!.data).toMatchObject({ success: 0, status: 429, page: "/pricing" });
+    expect(llm.requests.length).toBe(asked);
+    const history = await call(
+      t.app,
+      "GET",
+      `/api/chat/history/paginated?uId=${g.userId}&id=${g.groupId}&offset=0&limit=50`,
+      { token: g.token },
+    );
+    const messages = (history.body.data as ChatHistoryEntry[]).map((e) => e.chatHistoryMessage);
+    expect(messages).not.toContain("Once more!");
+  });
+
   it("without stream the answer is the plain JSON of before, with no events", async () => {
     const g = await groupOfTwo();
     const res = await call(t.app, "POST", "/api/chat/group/reply", {
