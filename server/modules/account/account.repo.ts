@@ -1,7 +1,7 @@
 import type { Db } from "../../db/index";
 import type { User } from "../../db/schema";
 
-/** Database access for password reset codes. */
+/** Database access for password reset codes and the erasure of an account (issue 18). */
 export class AccountRepo {
   constructor(private readonly db: Db) {}
 
@@ -53,4 +53,141 @@ export class AccountRepo {
       .where("used_at", "is", null)
       .execute();
   }
+
+  /** Deletes every row of the user and writes the audit line; see `eraseUserRows`. */
+  eraseUser(user: Pick<User, "id" | "email" | "picture">, audit: { id: string; createdAt: number }) {
+    return eraseUserRows(this.db, user, audit);
+  }
+
+  /** The sign-in time (epoch ms) of the session whose token hash is `tokenHash`, or undefined. */
+  sessionStartedAt(tokenHash: string): Promise<number | undefined> {
+    return sessionStartedAt(this.db, tokenHash);
+  }
+}
+
+/** What an erased account leaves to remove from the content storage (keys as `FileStorage` takes them). */
+export interface ErasedContent {
+  /** Single files: the user's picture and their characters' photos no other character uses. */
+  files: string[];
+  /** Folders: each of the user's characters' and groups' chat pictures and chat photos ({id}/...). */
+  folders: string[];
+  /** Voice cache files (voice/<hash>.mp3) of the user's replies that no other user's reply uses. */
+  voice: string[];
+}
+
+/** The storage key of a `/content/...` URL, or "" when it is not one. */
+const contentKey = (url: string) => (url.startsWith("/content/") ? url.slice("/content/".length) : "");
+
+/**
+ * Deletes every row of the user `userId` in one transaction (issue 18 "Erase my account") and
+ * writes the admin audit line. The tables naming a user (server/db/schema.ts): users, auth_tokens,
+ * devices, password_resets, oauth_identities, characters, chat_groups, chat_group_members,
+ * chat_sessions, chat_history, memories, image_jobs, free_subscriptions (user_id or e-mail),
+ * payment_events (user_id), contact_messages (e-mail), admin_audit (the admin's e-mail and the
+ * e-mail some actions carry in `details` are blanked; the rows stay, naming ids only). Rows are
+ * deleted explicitly, children first, not only by the foreign keys' cascades, so a table without
+ * a cascade (free_subscriptions, payment_events) is covered too.
+ * @param audit the `admin_audit` row recording the erasure (ids and time only).
+ * @returns the files to remove once the rows are gone (see `ErasedContent`).
+ */
+async function eraseUserRows(
+  db: Db,
+  user: Pick<User, "id" | "email" | "picture">,
+  audit: { id: string; createdAt: number },
+): Promise<ErasedContent> {
+  return db.transaction().execute(async (trx) => {
+    const userId = user.id;
+    const characters = await trx
+      .selectFrom("characters")
+      .select(["id", "photo"])
+      .where("user_id", "=", userId)
+      .execute();
+    const groups = await trx.selectFrom("chat_groups").select("id").where("user_id", "=", userId).execute();
+    const sessionIds = trx.selectFrom("chat_sessions").select("id").where("user_id", "=", userId);
+    const audio = await trx
+      .selectFrom("chat_history")
+      .select("reply_audio_url")
+      .distinct()
+      .where("session_id", "in", sessionIds)
+      .where("reply_audio_url", "<>", "")
+      .execute();
+    const characterIds = trx.selectFrom("characters").select("id").where("user_id", "=", userId);
+    const groupIds = trx.selectFrom("chat_groups").select("id").where("user_id", "=", userId);
+
+    await trx.deleteFrom("image_jobs").where("user_id", "=", userId).execute();
+    await trx.deleteFrom("memories").where("user_id", "=", userId).execute();
+    await trx.deleteFrom("chat_history").where("session_id", "in", sessionIds).execute();
+    await trx.deleteFrom("chat_sessions").where("user_id", "=", userId).execute();
+    await trx
+      .deleteFrom("chat_group_members")
+      .where((eb) => eb.or([eb("group_id", "in", groupIds), eb("character_id", "in", characterIds)]))
+      .execute();
+    await trx.deleteFrom("chat_groups").where("user_id", "=", userId).execute();
+    await trx.deleteFrom("characters").where("user_id", "=", userId).execute();
+    await trx.deleteFrom("auth_tokens").where("user_id", "=", userId).execute();
+    await trx.deleteFrom("devices").where("user_id", "=", userId).execute();
+    await trx.deleteFrom("password_resets").where("user_id", "=", userId).execute();
+    await trx.deleteFrom("oauth_identities").where("user_id", "=", userId).execute();
+    await trx
+      .deleteFrom("free_subscriptions")
+      .where((eb) => eb.or([eb("user_id", "=", userId), eb("email", "=", user.email)]))
+      .execute();
+    await trx.deleteFrom("payment_events").where("user_id", "=", userId).execute();
+    await trx.deleteFrom("contact_messages").where("email", "=", user.email).execute();
+    await trx.updateTable("admin_audit").set({ admin_email: "" }).where("admin_id", "=", userId).execute();
+    await trx
+      .updateTable("admin_audit")
+      .set({ details: "{}" })
+      .where("details", "like", `%${user.email.replace(/[%_\\]/g, "")}%`)
+      .execute();
+    await trx.deleteFrom("users").where("id", "=", userId).execute();
+    await trx
+      .insertInto("admin_audit")
+      .values({
+        id: audit.id,
+        admin_id: "system",
+        admin_email: "",
+        action: "account.erase",
+        target: userId,
+        details: "{}",
+        created_at: audit.createdAt,
+      })
+      .execute();
+
+    // Files another account still names stay (a shared voice cache file, a copied photo name).
+    const photos = characters.map((c) => c.photo).filter(Boolean);
+    const photosInUse = photos.length
+      ? await trx.selectFrom("characters").select("photo").where("photo", "in", photos).execute()
+      : [];
+    const urls = audio.map((a) => a.reply_audio_url);
+    const audioInUse = urls.length
+      ? await trx
+          .selectFrom("chat_history")
+          .select("reply_audio_url")
+          .where("reply_audio_url", "in", urls)
+          .execute()
+      : [];
+    const keptPhotos = new Set(photosInUse.map((p) => p.photo));
+    const keptAudio = new Set(audioInUse.map((a) => a.reply_audio_url));
+    return {
+      files: [
+        ...(user.picture ? [`users/${user.picture}`] : []),
+        ...photos.filter((p) => !keptPhotos.has(p)).map((p) => `characters/${p}`),
+      ],
+      folders: [...characters.map((c) => c.id), ...groups.map((g) => g.id)],
+      voice: urls
+        .filter((u) => !keptAudio.has(u))
+        .map(contentKey)
+        .filter((k) => k.startsWith("voice/")),
+    };
+  });
+}
+
+async function sessionStartedAt(db: Db, tokenHash: string): Promise<number | undefined> {
+  const row = await db
+    .selectFrom("auth_tokens")
+    .select("created_at")
+    .where("token_hash", "=", tokenHash)
+    .executeTakeFirst();
+  return row ? Number(row.created_at) : undefined;
 }

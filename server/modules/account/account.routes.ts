@@ -1,12 +1,18 @@
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { RULES } from "../../../common/validation";
+import { currentUser, requireUser } from "../../http/auth";
 import { ok } from "../../http/envelope";
 import { rateLimit } from "../../http/rate-limit";
 import { EmailField, parseInput, textField } from "../../http/validate";
 import { limitPerAddressAndEmail } from "../auth/credential-limits";
 import { type AccountService, FORGOT_PASSWORD_ANSWER } from "./account.service";
 
+/** issue 18: the password (accounts with one) or the typed e-mail / user name (accounts without). */
+const EraseBody = z.object({
+  password: z.string().max(200, "The password is too long.").optional(),
+  confirm: z.string().max(320, "The confirmation is too long.").optional(),
+});
 const ForgotBody = z.object({ email: EmailField });
 /** spec 5 "Reset password": both fields required; at least 8 characters is ours (common/validation.ts). */
 const ResetBody = z.object({
@@ -19,7 +25,10 @@ const ResetBody = z.object({
     .max(200, "The reset link is not valid; please ask for a new one."),
 });
 
-/** spec 7: forgot-password and the reset of `PATCH /users/change-password` (issue 3). */
+/**
+ * spec 7: forgot-password and the reset of `PATCH /users/change-password` (issue 3); ours:
+ * `POST /api/account/delete` (issue 18 "Erase my account").
+ */
 export function accountRoutes(app: FastifyInstance, account: AccountService): void {
   const minute = 60_000;
   // issue 13: per client address across e-mails, and per e-mail across addresses (no address
@@ -48,4 +57,16 @@ export function accountRoutes(app: FastifyInstance, account: AccountService): vo
     await account.resetPassword(body.code, body.npassword, body.rtpassword);
     return ok("Your password has been changed. Please sign in with the new password.", { page: "/login" });
   });
+
+  // issue 18: the session is checked at onRequest, before the body is read; the user comes from
+  // the token only (the body names no user). Limited like the other password checks.
+  app.post(
+    "/api/account/delete",
+    { onRequest: requireUser((token) => account.sessionUser(token)), config: rateLimit(5, 15 * minute) },
+    async (request) => {
+      const body = parseInput(EraseBody, request.body);
+      await account.erase(currentUser(request), request.bearer ?? "", body);
+      return ok("Your account has been deleted.", { page: "/" });
+    },
+  );
 }

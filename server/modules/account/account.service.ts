@@ -1,7 +1,11 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
-import { badRequest } from "../../errors";
+import argon2 from "argon2";
+import type { User } from "../../db/schema";
+import { AppError, badRequest, forbidden } from "../../errors";
+import { secretHash } from "../../http/auth";
 import type { JobQueue } from "../../jobs/queue";
 import type { Mailer } from "../../providers/mail/mail";
+import type { FileStorage } from "../../providers/storage/storage";
 import type { AuthService } from "../auth/auth.service";
 import type { AccountRepo } from "./account.repo";
 
@@ -14,7 +18,32 @@ export const FORGOT_PASSWORD_ANSWER =
 /** The reset mail's job: retried while the mail server is away (each try makes a new code). */
 const RESET_MAIL_JOB = { attempts: 5, backoffMs: 5000 };
 
-/** Password recovery by e-mail (issue 3). */
+/** The erasure mail's job, and the retry of files the erasure could not remove at once. */
+const ERASE_JOB = { attempts: 5, backoffMs: 5000 };
+
+/**
+ * An account without a password (OAuth sign-up) confirms its erasure from a session signed in at
+ * most this long ago (issue 18: a fresh re-login), ms.
+ */
+export const FRESH_SIGN_IN_MS = 10 * 60_000;
+
+/** What the erasure of an account needs besides the database (issue 18; wired by the container). */
+export interface ErasureDeps {
+  /** The content storage (local disk or S3) the account's files are removed from. */
+  storage: FileStorage;
+  /** Online payments are configured (`PaymentsService.enabled`). */
+  payments: { readonly enabled: boolean };
+}
+
+/** How the person confirms "Delete my account" (issue 18). */
+export interface EraseConfirmation {
+  /** The account's password; required when the account has one. */
+  password?: string;
+  /** For an account without a password: its e-mail (a member) or its user name (a guest). */
+  confirm?: string;
+}
+
+/** Password recovery by e-mail (issue 3) and the erasure of an account (issue 18). */
 export class AccountService {
   constructor(
     private readonly repo: AccountRepo,
@@ -30,6 +59,153 @@ export class AccountService {
       ({ email }) => this.sendResetMail(email),
       RESET_MAIL_JOB,
     );
+    jobs.define<{ email: string; name: string }>(
+      "account.erased-mail",
+      (message) => this.sendErasedMail(message),
+      ERASE_JOB,
+    );
+    jobs.define<{ files: string }>(
+      "account.erase-files",
+      ({ files }) => {
+        const { keys, folders } = JSON.parse(files) as { keys: string[]; folders: string[] };
+        return this.removeFiles(keys, folders, true);
+      },
+      ERASE_JOB,
+    );
+  }
+
+  private erasure?: ErasureDeps;
+
+  /**
+   * Gives the service what the erasure needs besides the database (the container calls it once
+   * at build; until then `erase` refuses with "internal"). Calling it again replaces them.
+   */
+  connectErasure(deps: ErasureDeps): void {
+    this.erasure = deps;
+  }
+
+  /** Whether `connectErasure` was called. */
+  get erasureConnected(): boolean {
+    return this.erasure !== undefined;
+  }
+
+  /**
+   * The user of a bearer token, read afresh (never from the session cache: the erasure must not
+   * act on a session revoked a moment ago). @returns undefined for an unknown or expired token.
+   */
+  sessionUser(token: string): Promise<User | undefined> {
+    return this.auth.authenticate(token);
+  }
+
+  /**
+   * Erases the signed-in user's account (issue 18 "Erase my account"): every row naming the user
+   * in every table (see `AccountRepo.eraseUser`) in one transaction, then every file of theirs in
+   * the content storage (their picture, their characters' photos, each of their chats' pictures
+   * and photos, the voice files of their replies that no other user's reply uses), then an e-mail
+   * to a member saying it is done. Sessions and devices go with the rows, so every token of the
+   * user is refused from then on (other instances' session caches drop it within their ttl).
+   * Leaves only an `admin_audit` line ("account.erase", the user id, the time; no personal data).
+   *
+   * Confirmation: an account with a password gives it (the token alone must not be enough: a
+   * stolen or forgotten-open session could otherwise erase the account for good). An account
+   * without one has nothing secret to ask for, so it types its e-mail (a guest: its user name,
+   * shown on the profile) against slips, and a member (OAuth sign-up) must also be on a session
+   * signed in within `FRESH_SIGN_IN_MS`, so an old open session cannot erase it. A guest (demo)
+   * cannot sign in again as the same account, and its account removes itself within a day
+   * anyway, so the typed name is all it is asked. Device sign-ins belong to members with a
+   * password and give it.
+   *
+   * Payments: with payments on, an account whose subscription is still renewing is refused until
+   * it is cancelled in the customer portal (the payments port has no cancellation call, and the
+   * customer must not be billed for an account that is gone); with payments off nothing is asked.
+   * @param token the bearer token of the request (its sign-in time is checked).
+   * @throws AppError "wrong_password" (400) when the password or the typed confirmation is wrong
+   * (nothing is erased); "forbidden" (403) when a passwordless member's sign-in is not fresh or a
+   * subscription still renews; "internal" when the erasure is not connected.
+   */
+  async erase(user: User, token: string, input: EraseConfirmation): Promise<void> {
+    const erasure = this.erasure;
+    if (!erasure) throw new AppError("internal", "Deleting accounts is not available at the moment.");
+    await this.checkConfirmation(user, token, input);
+    if (erasure.payments.enabled && user.stripe_subscription_id && user.plan_ends_at == null)
+      throw forbidden(
+        "Your subscription still renews. Please cancel it under Manage subscription first, then delete the account.",
+      );
+    const content = await this.repo.eraseUser(user, { id: randomUUID(), createdAt: this.now() });
+    await this.removeFiles([...content.files, ...content.voice], content.folders, false);
+    if (!user.is_demo)
+      await this.jobs.enqueue("account.erased-mail", {
+        email: user.email,
+        name: user.full_name || user.user_name,
+      });
+  }
+
+  private async checkConfirmation(user: User, token: string, input: EraseConfirmation): Promise<void> {
+    if (user.password_hash) {
+      const valid = await argon2.verify(user.password_hash, input.password ?? "").catch(() => false);
+      if (!valid) throw badRequest("The password is not correct.", "wrong_password");
+      return;
+    }
+    const typed = (input.confirm ?? "").trim().toLowerCase();
+    const expected = (user.is_demo ? user.user_name : user.email).trim().toLowerCase();
+    if (!typed || typed !== expected)
+      throw badRequest(
+        user.is_demo
+          ? "Please type your user name exactly as shown to confirm."
+          : "Please type your e-mail exactly as shown to confirm.",
+        "wrong_password",
+      );
+    if (user.is_demo) return;
+    const startedAt = await this.repo.sessionStartedAt(secretHash(token));
+    if (startedAt === undefined || this.now() - startedAt > FRESH_SIGN_IN_MS)
+      throw forbidden(
+        "For your safety, please sign out and sign in again, then delete the account within 10 minutes.",
+      );
+  }
+
+  /**
+   * Removes files and folders from the content storage. What fails is queued as a job
+   * ("account.erase-files", retried) unless this already is that job, which then throws to retry.
+   */
+  private async removeFiles(keys: string[], folders: string[], isRetry: boolean): Promise<void> {
+    const storage = this.erasure?.storage;
+    if (!storage) throw new Error("account erasure: no storage connected");
+    const results = await Promise.all([
+      ...keys.map((key) =>
+        storage.remove(key).then(
+          () => ({ key, folder: false, ok: true }),
+          () => ({ key, folder: false, ok: false }),
+        ),
+      ),
+      ...folders.map((key) =>
+        storage.removeFolder(key).then(
+          () => ({ key, folder: true, ok: true }),
+          () => ({ key, folder: true, ok: false }),
+        ),
+      ),
+    ]);
+    const failed = results.filter((r) => !r.ok);
+    if (failed.length === 0) return;
+    const rest = {
+      keys: failed.filter((r) => !r.folder).map((r) => r.key),
+      folders: failed.filter((r) => r.folder).map((r) => r.key),
+    };
+    if (isRetry) throw new Error(`account erasure: ${failed.length} files not removed yet`);
+    await this.jobs.enqueue("account.erase-files", { files: JSON.stringify(rest) });
+  }
+
+  private async sendErasedMail(message: { email: string; name: string }): Promise<void> {
+    await this.mailer.send({
+      to: message.email,
+      subject: "Your account has been deleted",
+      text: [
+        `Hello ${message.name},`,
+        "",
+        "As you asked, your account has been deleted: your characters, chats, pictures, voice messages and everything the companions remembered are gone, and you have been signed out everywhere.",
+        "",
+        "If you did not ask for this, please contact us by replying to this e-mail.",
+      ].join("\n"),
+    });
   }
 
   /**
