@@ -223,6 +223,10 @@ describe.skipIf(!hasChromium)("streamed group replies and split replies' audio i
     expect(urls).toHaveLength(parts.length);
     // Every part shows, in its own bubble.
     await expect.poll(() => replies.count(), { timeout: 20_000 }).toBe(before + parts.length);
+    // While the parts' audio plays or waits, the reply's button offers Stop (one reply, one button).
+    const button = (verb: string) =>
+      replies.last().getByRole("button", { name: `${verb} ${character.characterName}'s reply` });
+    await button("Stop").waitFor({ timeout: 30_000 });
     // Each part's audio plays, in order, each starting after the one before ended; the whole
     // reply's audio is not played on top of them. (Other audio, e.g. a greeting's, is left out.)
     const ours = async () =>
@@ -230,6 +234,7 @@ describe.skipIf(!hasChromium)("streamed group replies and split replies' audio i
         .filter((p) => urls.includes(p.src) || p.src === answer!.audioUrl)
         .map((p) => `${p.event}:${p.src}`);
     await expect.poll(ours, { timeout: 60_000 }).toEqual(urls.flatMap((u) => [`playing:${u}`, `ended:${u}`]));
+    await button("Play").waitFor({ timeout: 20_000 });
     const history = answer!.history?.[0] as ChatHistoryEntry;
     expect(history.chatHistoryReplyAudioUrl).toBe(answer!.audioUrl);
     await closePage(page);

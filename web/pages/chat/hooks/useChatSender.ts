@@ -135,17 +135,18 @@ export function useChatSender(target: ChatTarget | null, live: LiveChat): ChatSe
 
   /**
    * Shows split parts one after another, 1000 ms apart (spec 4, 9). `audioUrls[i]` (when given)
-   * is part i's own audio: it is queued as the part shows, so each part's audio plays in turn.
+   * is part i's own audio: it is queued as the part shows, so each part's audio plays in turn
+   * (all of reply `owner`, its chatHistoryUUID, so its button shows Stop meanwhile).
    */
   const reveal = useCallback(
-    async (key: string, parts: string[], audioUrls: string[] = []) => {
+    async (key: string, parts: string[], audioUrls: string[] = [], owner = "") => {
       dispatch({ type: "reveal", step: 1 });
       for (let index = 0; index < parts.length; index += 1) {
         if (index > 0) await wait(SPLIT_MESSAGE_DELAY_MS);
         if (!mounted.current) return;
         dispatch({ type: "partsRevealed", key, parts: parts.slice(0, index + 1) });
         const url = audioUrls[index];
-        if (url) audioPlayer.autoplay(url, index > 0);
+        if (url) audioPlayer.autoplay(url, index > 0, owner);
       }
       dispatch({ type: "reveal", step: -1 });
     },
@@ -194,7 +195,7 @@ export function useChatSender(target: ChatTarget | null, live: LiveChat): ChatSe
         );
         // issue 7: each member's answer is heard in turn (spec 4).
         if (!current.mute && entry.chatHistoryReplyAudioUrl) {
-          audioPlayer.autoplay(entry.chatHistoryReplyAudioUrl, index > 0);
+          audioPlayer.autoplay(entry.chatHistoryReplyAudioUrl, index > 0, entry.chatHistoryUUID);
         }
       }
       dispatch({ type: "reveal", step: -1 });
@@ -227,7 +228,7 @@ export function useChatSender(target: ChatTarget | null, live: LiveChat): ChatSe
           onAudio: (audio) => {
             if (current.mute) return;
             // The first sentence heard interrupts what played; every later one waits its turn.
-            audioPlayer.autoplay(audio.audioUrl, spoken.size > 0 || audio.index > 0);
+            audioPlayer.autoplay(audio.audioUrl, spoken.size > 0 || audio.index > 0, audio.chatHistoryUUID);
             spoken.add(audio.chatHistoryUUID ?? "");
           },
         },
@@ -251,7 +252,7 @@ export function useChatSender(target: ChatTarget | null, live: LiveChat): ChatSe
         // A member whose sentences were not heard while streaming: its whole audio, in turn.
         for (const entry of entries) {
           if (current.mute || spoken.has(entry.chatHistoryUUID) || !entry.chatHistoryReplyAudioUrl) continue;
-          audioPlayer.autoplay(entry.chatHistoryReplyAudioUrl, spoken.size > 0);
+          audioPlayer.autoplay(entry.chatHistoryReplyAudioUrl, spoken.size > 0, entry.chatHistoryUUID);
           spoken.add(entry.chatHistoryUUID);
         }
         if (!ok) return;
@@ -287,7 +288,7 @@ export function useChatSender(target: ChatTarget | null, live: LiveChat): ChatSe
           onAudio: (audio) => {
             if (current.mute) return;
             spokenSentences += 1;
-            audioPlayer.autoplay(audio.audioUrl, audio.index > 0);
+            audioPlayer.autoplay(audio.audioUrl, audio.index > 0, audio.chatHistoryUUID);
           },
         },
         closing.current?.signal,
@@ -314,10 +315,12 @@ export function useChatSender(target: ChatTarget | null, live: LiveChat): ChatSe
       // before (the whole reply's audio when the server gave none per part).
       const unheard = !current.mute && spokenSentences === 0;
       const partAudio = unheard ? splitAudioUrls(reply, parts) : [];
-      if (unheard && partAudio.length === 0 && reply.audioUrl) audioPlayer.autoplay(reply.audioUrl);
-      if (parts && !streamed) await reveal(key, parts, partAudio);
+      const owner = entry.chatHistoryUUID;
+      if (unheard && partAudio.length === 0 && reply.audioUrl)
+        audioPlayer.autoplay(reply.audioUrl, false, owner);
+      if (parts && !streamed) await reveal(key, parts, partAudio, owner);
       else {
-        for (const [index, url] of partAudio.entries()) if (url) audioPlayer.autoplay(url, index > 0);
+        for (const [index, url] of partAudio.entries()) if (url) audioPlayer.autoplay(url, index > 0, owner);
       }
     },
     [dispatch, fail, follow, reveal],
