@@ -1,7 +1,9 @@
 import { type FormEvent, type KeyboardEvent, useId, useRef, useState } from "react";
-import { MESSAGE_MAX_LENGTH, PHOTO_TYPE_PORTRAIT, type PhotoType } from "../../../../common/constants";
+import { PHOTO_TYPE_PORTRAIT, type PhotoType } from "../../../../common/constants";
+import { checkText, RULES } from "../../../../common/validation";
 import type { Capability } from "../../../api/chat";
 import { usePopup } from "../../../hooks/usePopup";
+import { warn } from "../../../lib/notify";
 import type { VoiceInputState } from "../hooks/useVoiceInput";
 import { imageTexts } from "../imageTexts";
 import { chatTexts } from "../texts";
@@ -44,7 +46,9 @@ export interface ComposerPictures {
 /**
  * The chat footer (spec 2, 5): the emoji picker, a 'Type a message' box of at most 150
  * characters with a visible counter, and a Send button when there is text, else the
- * microphone. Enter sends, Shift+Enter adds a line, Escape closes the emoji picker.
+ * microphone. The box keeps the server's rule (common/validation.ts `RULES.chatMessage`, issue 16);
+ * a text that still breaks it is not sent and its sentence ("The message must be at most 150
+ * characters.") shows as the warning toast a refusal would show. Enter sends, Shift+Enter adds a line, Escape closes the emoji picker.
  * With image generation enabled, the request menu (issue 8): Attach, Camera, picture requests;
  * a chosen photo shows above the box with Remove and is sent with the words.
  */
@@ -78,6 +82,11 @@ export function Composer({ canSend, onSend, chat, speechInput, onFocus, pictures
       setText("");
       return;
     }
+    const problem = checkText(RULES.chatMessage, text);
+    if (problem) {
+      warn(problem);
+      return;
+    }
     if (onSend(text)) setText("");
   };
 
@@ -97,7 +106,7 @@ export function Composer({ canSend, onSend, chat, speechInput, onFocus, pictures
     const element = input.current;
     const start = element?.selectionStart ?? text.length;
     const end = element?.selectionEnd ?? text.length;
-    const next = (text.slice(0, start) + emoji + text.slice(end)).slice(0, MESSAGE_MAX_LENGTH);
+    const next = (text.slice(0, start) + emoji + text.slice(end)).slice(0, RULES.chatMessage.max);
     setText(next);
     requestAnimationFrame(() => {
       element?.focus();
@@ -157,7 +166,7 @@ export function Composer({ canSend, onSend, chat, speechInput, onFocus, pictures
             placeholder={chatTexts.typeMessage}
             aria-label={chatTexts.typeMessage}
             aria-describedby={counterId}
-            maxLength={MESSAGE_MAX_LENGTH}
+            maxLength={RULES.chatMessage.max}
             rows={1}
             value={text}
             disabled={chatOff}
@@ -167,7 +176,7 @@ export function Composer({ canSend, onSend, chat, speechInput, onFocus, pictures
             onFocus={onFocus}
           />
           <span id={counterId} className="composer__counter" title={chatTexts.characterCount}>
-            {text.length}/{MESSAGE_MAX_LENGTH}
+            {text.length}/{RULES.chatMessage.max}
           </span>
         </div>
         {voice?.stream && <RecordingWaveform stream={voice.stream} />}
