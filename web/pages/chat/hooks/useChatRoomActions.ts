@@ -1,14 +1,32 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useNavigate } from "react-router";
 import { changeGroupMember, startGroup, startNewChat } from "../../../api/chat";
+import { ApiError } from "../../../api/errors";
+import { warn } from "../../../lib/notify";
 import { isInAppPath } from "../../../lib/text";
+
+/**
+ * True for a member change the server refused with a reason the user can act on (an envelope
+ * answered with a 4xx status, e.g. 403 'A group chat holds at most 4 members.'). Transport
+ * failures (no answer, not JSON) and server errors (5xx) are not refusals: they are only logged.
+ */
+export function isActionableRefusal(error: unknown): boolean {
+  return (
+    error instanceof ApiError &&
+    error.kind === "envelope" &&
+    (error.status === undefined || (error.status >= 400 && error.status < 500))
+  );
+}
 
 export interface ChatRoomActions {
   /** GET /chat/new: deletes this chat's history, then opens the answer's `page`. */
   newChat: () => void;
   /** GET /chat/group/new with the current character, then opens the new group's `page`. */
   startGroup: (characterId: string) => void;
-  /** GET /chat/group/member/add; a refusal (e.g. a 5th member, 403) shows the server message. */
+  /**
+   * GET /chat/group/member/add; a refusal (e.g. a 5th member, 403) shows the server message as a
+   * warning, a transport failure is only logged.
+   */
   addMember: (characterId: string) => void;
   /** GET /chat/group/member/remove, then opens the answer's `page`. */
   removeMember: (characterId: string) => void;
@@ -19,7 +37,10 @@ export interface ChatRoomActions {
  * The actions of the chat screen that change which chat is shown (spec 4 "New chat", "Group
  * chat"). Each answers a `page` (/character-select/<id>); the cached profile and history are
  * dropped first so the chat opened there is loaded fresh. New chat and group creation failures
- * are only logged (spec 8); member changes show the server message as a warning toast.
+ * are only logged (spec 8). Member changes are logged too, but a refusal the user can act on
+ * (`isActionableRefusal`: the group is full, the character is gone) also shows the server message
+ * as a warning toast, a deliberate difference from spec 8's "logged only" (README "How the chat
+ * works"); transport failures and server errors stay silent.
  */
 export function useChatRoomActions(userId: string, chatId: string, groupId: string): ChatRoomActions {
   const navigate = useNavigate();
@@ -40,6 +61,10 @@ export function useChatRoomActions(userId: string, chatId: string, groupId: stri
     mutationFn: (input: { action: "add" | "remove"; characterId: string }) =>
       changeGroupMember(input.action, groupId, input.characterId),
     onSuccess: open,
+    onError: (error) => {
+      if (isActionableRefusal(error)) warn(error.message);
+    },
+    meta: { silent: true },
   });
   return {
     newChat: () => reset.mutate(),
