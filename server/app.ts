@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { buildContainer, type Container, type Engines, openDependencies } from "./container";
 import type { DbHandle } from "./db/index";
+import type { CacheGroup } from "./db/short-cache";
 import type { AppConfig } from "./env";
 import { requireUser } from "./http/auth";
 import { watchQueue } from "./http/metrics";
@@ -95,9 +96,44 @@ export async function buildApp(config: AppConfig, options: { llm?: LlmProvider }
   };
 }
 
+/** The chat sends: they change only the quota count and the history, which the caches do not hold. */
+const CHAT_SENDS = new Set([
+  "/api/chat/message",
+  "/api/chat/continue-message",
+  "/api/chat/stop",
+  "/api/chat/audio-message",
+  "/api/chat/group/reply",
+]);
+
+/**
+ * Drops cached rows after every request that may have changed them (issue 19, the rule in
+ * server/db/short-cache.ts): when a request other than GET, HEAD, OPTIONS or a chat send ends,
+ * the signed-in user's entries go; an admin's request or a payment call (a webhook changes a
+ * plan) drops every entry of this process.
+ */
+function forgetAfterWrites(app: FastifyInstance, caches: CacheGroup): void {
+  app.addHook("onResponse", (request, _reply, done) => {
+    const method = request.method;
+    if (method !== "GET" && method !== "HEAD" && method !== "OPTIONS") {
+      const route = request.routeOptions.url ?? "";
+      if (!CHAT_SENDS.has(route)) {
+        const user = request.user;
+        if (route.startsWith("/api/admin") || route.startsWith("/api/payment") || user?.role === "admin")
+          caches.forgetAll();
+        else if (user) caches.forgetUser(user.id);
+      }
+    }
+    done();
+  });
+}
+
 /** Every route of the API, then the content files and the SPA (spec 7; the order matters only for the last two). */
 async function registerRoutes(app: FastifyInstance, config: AppConfig, c: Container): Promise<void> {
   const auth = requireUser((token) => c.auth.authenticate(token));
+  // issue 19: the chat routes (every message) take the session from the per-process cache; the
+  // rest read it afresh. How stale it may be: server/db/short-cache.ts.
+  const chatAuth = requireUser((token) => c.auth.authenticate(token, { cached: true }));
+  forgetAfterWrites(app, c.caches);
   // Before every route: its onSend hook must reach the routes of the plugin scopes too.
   const contentAccess = guardChatContent(app, c.db.db, contentSecret(config.CONTENT_SECRET, config.dataDir));
   await authRoutes(app, c.auth, auth);
@@ -110,7 +146,7 @@ async function registerRoutes(app: FastifyInstance, config: AppConfig, c: Contai
   await usersRoutes(app, c.users, auth);
   await characterRoutes(app, c.characters, auth);
   await historyRoutes(app, c.conversation, auth);
-  await chatRoutes(app, c, auth);
+  await chatRoutes(app, c, chatAuth);
   await groupsRoutes(app, c, auth);
   await imagesRoutes(app, c.images, c.conversation, auth);
   await voiceRoutes(app, c.voice, auth);

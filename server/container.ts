@@ -2,6 +2,7 @@ import path from "node:path";
 import { type DbHandle, openDatabase } from "./db/index";
 import { migrateToLatest } from "./db/migrations";
 import { seed } from "./db/seed";
+import { CACHE_TTL_MS, CacheGroup, ShortCache } from "./db/short-cache";
 import type { AppConfig } from "./env";
 import { createJobQueue, periodic } from "./jobs/index";
 import { AccountRepo } from "./modules/account/account.repo";
@@ -104,6 +105,9 @@ export async function openDependencies(
   return { db, storage, llm, log, logError, redis, llmReady: configured?.ready ?? Promise.resolve() };
 }
 
+/** Most entries of each per-process cache of the chat path (issue 19): sessions, characters, chats. */
+const HOT_CACHE_ENTRIES = 10_000;
+
 /** How often pending replies whose generation stopped are looked for, milliseconds (issue 15). */
 const STALLED_SWEEP_MS = 5_000;
 
@@ -122,12 +126,17 @@ export function buildContainer(config: AppConfig, deps: ContainerDeps) {
   // issue 15: every background job goes through it (BullMQ on Redis when REDIS_URL is set).
   const jobs = createJobQueue(redis, logError);
 
+  // issue 19: what every chat message reads (the session, the character, the chat session) is
+  // kept a few seconds per process; the rule of how stale it may be is in server/db/short-cache.ts.
+  const caches = new CacheGroup();
+
   // Sign-in, accounts and plans.
   const plansRepo = new PlansRepo(kysely);
   const auth = new AuthService(new AuthRepo(kysely), storage, {
     demoLoginId: config.DEMO_LOGIN_ID,
     demoTtlMs: config.DEMO_USER_TTL_HOURS * 3_600_000,
     sessionMaxAgeMs: config.SESSION_MAX_AGE_DAYS * 86_400_000,
+    cache: new ShortCache({ ttlMs: CACHE_TTL_MS, max: HOT_CACHE_ENTRIES }, caches),
   });
   const mailer: Mailer = config.SMTP_URL
     ? new SmtpMailer(config.SMTP_URL, config.MAIL_FROM)
@@ -182,10 +191,18 @@ export function buildContainer(config: AppConfig, deps: ContainerDeps) {
   const characters = new CharactersService(charactersRepo, storage, llm, {
     preview: (voiceName) => voice.preview(voiceName),
   });
-  const memory = new MemoryService(new MemoryRepo(kysely), llm, jobs, Date.now, logError);
+  const memory = new MemoryService(
+    new MemoryRepo(kysely),
+    llm,
+    jobs,
+    Date.now,
+    logError,
+    (sessionId) => conversation.sessionChanged(sessionId),
+    caches,
+  );
   const quota = new QuotaService(new QuotaRepo(kysely));
   // The one home of a conversation: chats, sessions, the user's entries and their rules.
-  const conversation = new ConversationService(new ConversationRepo(kysely), quota);
+  const conversation = new ConversationService(new ConversationRepo(kysely), quota, Date.now, caches);
   const chatRepo = new ChatRepo(kysely);
   const chat = new ChatService(
     chatRepo,
@@ -268,6 +285,8 @@ export function buildContainer(config: AppConfig, deps: ContainerDeps) {
   };
   return {
     engines,
+    /** The per-process caches of the chat path (issue 19), dropped after write requests. */
+    caches,
     redis,
     db,
     storage,

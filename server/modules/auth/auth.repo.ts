@@ -9,7 +9,7 @@ const sessionQuery = (db: Db, p: { tokenHash: string; now: number }) =>
     .selectFrom("auth_tokens")
     .innerJoin("users", "users.id", "auth_tokens.user_id")
     .selectAll("users")
-    .select("auth_tokens.created_at as session_started_at")
+    .select(["auth_tokens.created_at as session_started_at", "auth_tokens.expires_at as session_expires_at"])
     .where("auth_tokens.token_hash", "=", p.tokenHash)
     .where("auth_tokens.expires_at", ">", p.now)
     .where("users.blocked", "=", 0);
@@ -45,20 +45,21 @@ export class AuthRepo {
    * removed (logout, password change or reset, device revoked), belongs to a blocked user (issue
    * 9), or, when `startedAfter` is given, started at or before it (the absolute lifetime, issue 13).
    * The one session lookup by token hash: the bearer check and the picture cookie both use it.
+   * `expiresAt` is the token's expiry (epoch ms).
    */
   async findSession(
     tokenHash: string,
     now: number,
     startedAfter?: number,
-  ): Promise<{ user: User; startedAt: number } | undefined> {
+  ): Promise<{ user: User; startedAt: number; expiresAt: number } | undefined> {
     const row = await firstRow(
       startedAfter === undefined
         ? sessionByHash(this.db, { tokenHash, now })
         : sessionByHashStartedAfter(this.db, { tokenHash, now, startedAfter }),
     );
     if (!row) return undefined;
-    const { session_started_at, ...user } = row;
-    return { user, startedAt: Number(session_started_at) };
+    const { session_started_at, session_expires_at, ...user } = row;
+    return { user, startedAt: Number(session_started_at), expiresAt: Number(session_expires_at) };
   }
 
   /** @returns true when an unexpired token started after `startedAfter` was extended. */

@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 import argon2 from "argon2";
 import { TOKEN_LIFETIME_MS } from "../../../common/constants";
 import type { Device, User } from "../../db/schema";
+import type { ShortCache } from "../../db/short-cache";
 import { AppError, forbidden, notFound, unauthorized } from "../../errors";
 import { secretHash } from "../../http/auth";
 import type { FileStorage } from "../../providers/storage/storage";
@@ -22,6 +23,13 @@ const blockedAccount = () => new AppError("account_blocked", "This account is bl
 
 const hashToken = secretHash;
 
+/** A bearer session as the per-process cache keeps it (issue 19). */
+export interface CachedSession {
+  user: User;
+  /** Sign-in time, epoch ms (the absolute lifetime counts from it). */
+  startedAt: number;
+}
+
 /**
  * Sign-in, token lifetime, devices and demo accounts (issue 2). Tokens are 256-bit random
  * strings, stored as sha256 hashes, valid one hour (spec 9), extended an hour at a time up to an
@@ -40,6 +48,13 @@ export class AuthService {
       demoTtlMs: number;
       /** Absolute session lifetime from the sign-in, ms (issue 13); `extend` never goes past it. */
       sessionMaxAgeMs: number;
+      /**
+       * Sessions resolved by `authenticate`, by token hash (issue 19: one database read less per
+       * request). The rule (server/db/short-cache.ts): an entry lives a few seconds at most and
+       * never past the token's expiry; logout, a password change and a revoked device drop it at
+       * once in this process; other instances see a revocation within the cache's ttl.
+       */
+      cache?: ShortCache<CachedSession>;
     },
     private readonly now: () => number = Date.now,
   ) {}
@@ -152,6 +167,7 @@ export class AuthService {
   async setPasswordAndRevokeSessions(userId: string, password: string, keepToken = ""): Promise<void> {
     await this.repo.updatePassword(userId, await this.hashPassword(password));
     await this.repo.revokeAccessOfUser(userId, keepToken ? hashToken(keepToken) : "");
+    this.options.cache?.forgetUser(userId);
   }
 
   /**
@@ -203,14 +219,30 @@ export class AuthService {
    * @throws AppError 404 when `id` is not a device of this user (someone else's ids are not told apart).
    */
   async revokeDevice(user: User, id: string): Promise<void> {
-    if (!(await this.repo.deleteDeviceOfUser(user.id, id)))
-      throw notFound("Device not found.", "device_unknown");
+    const deleted = await this.repo.deleteDeviceOfUser(user.id, id);
+    this.options.cache?.forgetUser(user.id);
+    if (!deleted) throw notFound("Device not found.", "device_unknown");
   }
 
-  /** The user of an unexpired, unrevoked token whose session is within its absolute lifetime. */
-  async authenticate(token: string): Promise<User | undefined> {
+  /**
+   * The user of an unexpired, unrevoked token whose session is within its absolute lifetime.
+   * With `options.cached` (the chat routes, issue 19) it may come from the session cache (see
+   * the constructor's `options.cache` for how stale it may be); otherwise it is read afresh.
+   * What is read is cached until the token's expiry or the cache's ttl, whichever is sooner.
+   */
+  async authenticate(token: string, options: { cached?: boolean } = {}): Promise<User | undefined> {
     const now = this.now();
-    const session = await this.repo.findSession(hashToken(token), now, now - this.options.sessionMaxAgeMs);
+    const startedAfter = now - this.options.sessionMaxAgeMs;
+    const tokenHash = hashToken(token);
+    const cache = this.options.cache;
+    const cached = options.cached ? cache?.get(tokenHash, now) : undefined;
+    if (cached && cached.startedAt > startedAfter) return cached.user;
+    const epoch = cache?.epoch() ?? 0;
+    const session = await this.repo.findSession(tokenHash, now, startedAfter);
+    if (session) {
+      const { user, startedAt } = session;
+      cache?.set(tokenHash, user.id, { user, startedAt }, now, epoch, session.expiresAt);
+    }
     return session?.user;
   }
 
@@ -230,12 +262,16 @@ export class AuthService {
     if (!session) throw unauthorized();
     const expiresAt = Math.min(now + TOKEN_LIFETIME_MS, session.startedAt + this.options.sessionMaxAgeMs);
     if (!(await this.repo.extendToken(tokenHash, now, expiresAt, startedAfter))) throw unauthorized();
+    // The user as read now (a plan change shows at once).
+    this.options.cache?.forgetUser(session.user.id);
     return { expiresAt, user: session.user };
   }
 
   /** Revokes the token (spec 4: logout). Unknown tokens are ignored. */
   async logout(token: string): Promise<void> {
-    await this.repo.deleteToken(hashToken(token));
+    const tokenHash = hashToken(token);
+    await this.repo.deleteToken(tokenHash);
+    this.options.cache?.delete(tokenHash);
   }
 
   /**
@@ -248,6 +284,7 @@ export class AuthService {
     const ids = await this.repo.expiredDemoUserIds(now);
     const content = await this.repo.contentOf(ids);
     await this.repo.deleteUsers(ids);
+    for (const id of ids) this.options.cache?.forgetUser(id);
     await Promise.all([
       ...content.files.map((key) => this.storage.remove(key)),
       ...content.folders.map((folder) => this.storage.removeFolder(folder)),

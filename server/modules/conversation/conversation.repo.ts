@@ -46,6 +46,12 @@ export type EntryPatch = Partial<
   Pick<ChatHistoryRow, "reply_message" | "reply_time" | "status" | "error" | "reply_audio_url">
 >;
 
+/** An entry as the prompt's history reads it. */
+export type HistoryText = Pick<
+  ChatHistoryRow,
+  "id" | "message" | "reply_message" | "character_id" | "seq" | "status"
+>;
+
 /** A photo of the Photo List (spec 3 "Photo history entry"). */
 export type PhotoRow = Pick<ChatHistoryRow, "id" | "message_image" | "reply_image" | "send_time">;
 
@@ -183,13 +189,20 @@ export class ConversationRepo {
    * The newest `limit` exchanges' texts after `afterSeq` (what the rolling summary does not
    * cover), oldest first: the prompt's history.
    */
-  async recentTexts(
-    sessionId: string,
-    limit: number,
-    afterSeq = 0,
-  ): Promise<Array<{ message: string; reply_message: string; character_id: string; seq: number }>> {
+  async recentTexts(sessionId: string, limit: number, afterSeq = 0): Promise<HistoryText[]> {
     const { rows } = await recentTexts(this.db, { sessionId, afterSeq, limit });
     return rows.reverse();
+  }
+
+  /**
+   * The newest entry of a session as the prompt sees it (id, reply, status), or undefined when
+   * the history is empty: the cheap check that a cached prompt window is still the history's
+   * newest part (issue 19).
+   */
+  async newestText(
+    sessionId: string,
+  ): Promise<Pick<HistoryText, "id" | "reply_message" | "status"> | undefined> {
+    return firstRow(newestText(this.db, { sessionId }));
   }
 
   /** A history entry when it belongs to one of the user's chats. */
@@ -294,11 +307,19 @@ const touchSession = preparedQuery((db, p: { sessionId: string; now: number }) =
 const recentTexts = preparedQuery((db, p: { sessionId: string; afterSeq: number; limit: number }) =>
   db
     .selectFrom("chat_history")
-    .select(["message", "reply_message", "character_id", "seq"])
+    .select(["id", "message", "reply_message", "character_id", "seq", "status"])
     .where("session_id", "=", p.sessionId)
     .where("seq", ">", p.afterSeq)
     .orderBy("seq", "desc")
     .limit(p.limit),
+);
+const newestText = preparedQuery((db, p: { sessionId: string }) =>
+  db
+    .selectFrom("chat_history")
+    .select(["id", "reply_message", "status"])
+    .where("session_id", "=", p.sessionId)
+    .orderBy("seq", "desc")
+    .limit(1),
 );
 const entryByClientId = preparedQuery((db, p: { sessionId: string; clientMessageId: string }) =>
   db

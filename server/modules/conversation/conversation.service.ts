@@ -1,10 +1,17 @@
 import { FIRST_MESSAGE_MARKER } from "../../../common/constants";
 import type { Character, ChatHistoryRow, ChatSession, User } from "../../db/schema";
+import { CACHE_TTL_MS, type CacheGroup, ShortCache } from "../../db/short-cache";
 import { AppError, badRequest, notFound } from "../../errors";
 import type { ChatMessage } from "../../providers/llm/llm";
 import type { QuotaService, Reservation } from "../quota/quota.service";
 import { assertAdultConfirmed, assertAllowedContent } from "../safety/content-rules";
-import { type ConversationRepo, type EntryPatch, newHistoryEntry, type PhotoRow } from "./conversation.repo";
+import {
+  type ConversationRepo,
+  type EntryPatch,
+  type HistoryText,
+  newHistoryEntry,
+  type PhotoRow,
+} from "./conversation.repo";
 import { buildPromptWindow, fillPlaceholders, type SenderContext, stopStrings } from "./prompt";
 
 /** A chat as the client names it: one character, or a group of them. */
@@ -32,6 +39,20 @@ export interface PromptModel {
 export const SESSION_TOUCH_MS = 60_000;
 /** Users whose last touched session is remembered; the map starts afresh past this. */
 const LAST_TOUCHED_MAX = 10_000;
+/** Most characters, chat sessions and prompt windows kept by the per-process caches (issue 19). */
+const CACHED_ROWS_MAX = 10_000;
+/** Entries whose prompt window is known; the map starts afresh past this. */
+const TRACKED_ENTRIES_MAX = 50_000;
+
+/** The newest exchanges of a chat as its next prompt reads them (issue 19: kept per chat). */
+interface PromptWindow {
+  /** The summary covered the history up to this order key when it was read. */
+  afterSeq: number;
+  /** Most exchanges it holds. */
+  limit: number;
+  /** Oldest first. */
+  rows: HistoryText[];
+}
 
 /** How characters address the user: the full name, else the user name. */
 export function displayName(user: User): string {
@@ -51,7 +72,134 @@ export class ConversationService {
     /** Every user entry reserves one message of the quota first. */
     private readonly quota: QuotaService,
     private readonly now: () => number = Date.now,
-  ) {}
+    /**
+     * Where the per-process caches of the user's characters and chat sessions join (issue 19:
+     * two reads less per message). How stale they may be is the rule of server/db/short-cache.ts:
+     * a few seconds at most, dropped at once by this service's own writes (greeting, New Chat)
+     * and by the user's write requests; without it nothing is cached.
+     */
+    caches?: CacheGroup,
+  ) {
+    if (caches) {
+      this.characters = new ShortCache({ ttlMs: CACHE_TTL_MS, max: CACHED_ROWS_MAX }, caches);
+      this.sessions = new ShortCache({ ttlMs: CACHE_TTL_MS, max: CACHED_ROWS_MAX }, caches);
+      this.windows = new ShortCache({ ttlMs: CACHE_TTL_MS, max: CACHED_ROWS_MAX }, caches);
+    }
+  }
+
+  /**
+   * The prompt windows by session id, when caching: entries this service stores are appended
+   * and the replies it records are written in, instead of reading the history again for every
+   * reply. Before a cached window is used, the history's newest entry is read and must be the
+   * window's newest as the window has it (same id, reply and status), so an entry or a reply
+   * written elsewhere (another instance, a picture job, the settlement of a stalled reply) makes
+   * it read afresh. A change to an older entry made elsewhere is seen within the cache's ttl.
+   */
+  private readonly windows?: ShortCache<PromptWindow>;
+  /** Entry id → the session whose cached window holds it (the entries a reply may be recorded on). */
+  private readonly windowOfEntry = new Map<string, string>();
+
+  /** The newest `limit` exchanges after the summary, oldest first: from the window cache, else read. */
+  private async historyTexts(session: ChatSession, limit: number): Promise<HistoryText[]> {
+    const cache = this.windows;
+    const afterSeq = session.summary_until_seq;
+    if (!cache) return this.repo.recentTexts(session.id, limit, afterSeq);
+    const now = this.now();
+    const cached = cache.get(session.id, now);
+    if (cached && cached.afterSeq === afterSeq && cached.limit === limit) {
+      const newest = await this.repo.newestText(session.id);
+      const last = cached.rows.at(-1);
+      const same = newest
+        ? last?.id === newest.id &&
+          last.reply_message === newest.reply_message &&
+          last.status === newest.status
+        : last === undefined;
+      if (same) return cached.rows.slice();
+    }
+    const epoch = cache.epoch();
+    const rows = await this.repo.recentTexts(session.id, limit, afterSeq);
+    cache.set(session.id, session.user_id, { afterSeq, limit, rows }, now, epoch);
+    for (const row of rows.slice(-2)) this.trackEntry(row.id, session.id);
+    return rows.slice();
+  }
+
+  /** Appends a stored entry to its chat's cached prompt window, if one is cached. */
+  private appendToWindow(entry: ChatHistoryRow): void {
+    const cache = this.windows;
+    const window = cache?.get(entry.session_id, this.now());
+    if (!cache || !window) return;
+    const last = window.rows.at(-1);
+    if (last && last.seq >= entry.seq) {
+      // Out of order (another writer's entry came between): read afresh next time.
+      cache.delete(entry.session_id);
+      return;
+    }
+    const { id, message, reply_message, character_id, seq, status } = entry;
+    window.rows.push({ id, message, reply_message, character_id, seq, status });
+    if (window.rows.length > window.limit) window.rows.shift();
+    this.trackEntry(id, entry.session_id);
+  }
+
+  private trackEntry(entryId: string, sessionId: string): void {
+    if (this.windowOfEntry.size >= TRACKED_ENTRIES_MAX) this.windowOfEntry.clear();
+    this.windowOfEntry.set(entryId, sessionId);
+  }
+
+  /** Writes a recorded reply or status into the cached window that holds the entry. */
+  private patchWindow(entryId: string, patch: EntryPatch): void {
+    if (patch.reply_message === undefined && patch.status === undefined) return;
+    const sessionId = this.windowOfEntry.get(entryId);
+    const window = sessionId === undefined ? undefined : this.windows?.get(sessionId, this.now());
+    const row = window?.rows.find((r) => r.id === entryId);
+    if (!row) return;
+    if (patch.reply_message !== undefined) row.reply_message = patch.reply_message;
+    if (patch.status !== undefined) row.status = patch.status;
+  }
+
+  /** The user's characters by `${userId} ${characterId}`, when caching. */
+  private readonly characters?: ShortCache<Character>;
+  /** The chat sessions by `${userId} ${chatKey}`, when caching. */
+  private readonly sessions?: ShortCache<ChatSession>;
+
+  /** One of the user's characters: from the cache, else read (and cached). */
+  private async ownedCharacter(userId: string, characterId: string): Promise<Character | undefined> {
+    const cache = this.characters;
+    if (!cache) return this.repo.findOwnedCharacter(userId, characterId);
+    const key = `${userId} ${characterId}`;
+    const now = this.now();
+    const cached = cache.get(key, now);
+    if (cached) return cached;
+    const epoch = cache.epoch();
+    const character = await this.repo.findOwnedCharacter(userId, characterId);
+    if (character) cache.set(key, userId, character, now, epoch);
+    return character;
+  }
+
+  /** The session of (user, chat key), created on first use: from the cache, else read (and cached). */
+  private async ensureSession(userId: string, chatKey: string, isGroup: boolean, now: number) {
+    const cache = this.sessions;
+    if (!cache) return this.repo.ensureSession(userId, chatKey, isGroup, now);
+    const key = `${userId} ${chatKey}`;
+    const cached = cache.get(key, now);
+    if (cached) return cached;
+    const epoch = cache.epoch();
+    const session = await this.repo.ensureSession(userId, chatKey, isGroup, now);
+    cache.set(key, userId, session, now, epoch);
+    return session;
+  }
+
+  /**
+   * Drops a chat session from the cache after its row changed elsewhere in this process (the
+   * memory jobs write the summary and how far facts were extracted).
+   */
+  sessionChanged(sessionId: string): void {
+    this.sessions?.deleteWhere((session) => session.id === sessionId);
+  }
+
+  /** Drops a session from the cache (its row changed here). */
+  private forgetSession(session: ChatSession): void {
+    this.sessions?.delete(`${session.user_id} ${session.chat_key}`);
+  }
 
   /**
    * Resolves a chat id to the user's character or group. An empty id means the chat the user
@@ -61,7 +209,7 @@ export class ConversationService {
   async resolveChat(user: User, id: string): Promise<ResolvedChat> {
     const key = id || (await this.repo.latestChatKey(user.id)) || "";
     if (key) {
-      const character = await this.repo.findOwnedCharacter(user.id, key);
+      const character = await this.ownedCharacter(user.id, key);
       if (character) return { chatKey: character.id, groupId: "", members: [character] };
       const group = await this.repo.findOwnedGroup(user.id, key);
       if (group) return { chatKey: group.id, groupId: group.id, members: group.members };
@@ -74,7 +222,7 @@ export class ConversationService {
 
   /** One of the user's characters, or undefined when the id is not theirs. */
   findOwnedCharacter(user: User, characterId: string): Promise<Character | undefined> {
-    return this.repo.findOwnedCharacter(user.id, characterId);
+    return this.ownedCharacter(user.id, characterId);
   }
 
   /** One of the user's groups with its members, or undefined when the id is not theirs. */
@@ -84,7 +232,7 @@ export class ConversationService {
 
   /** The session of a resolved chat, created on first use. */
   session(user: User, chat: ResolvedChat): Promise<ChatSession> {
-    return this.repo.ensureSession(user.id, chat.chatKey, Boolean(chat.groupId), this.now());
+    return this.ensureSession(user.id, chat.chatKey, Boolean(chat.groupId), this.now());
   }
 
   /** A session by id (after an ownership check of one of its entries). */
@@ -150,6 +298,8 @@ export class ConversationService {
         status: "replied",
       }));
     await this.repo.storeGreetingsOnce(session.id, greetings);
+    this.forgetSession(session);
+    this.windows?.delete(session.id);
   }
 
   /**
@@ -182,16 +332,13 @@ export class ConversationService {
     if (input.message === FIRST_MESSAGE_MARKER) throw badRequest("message: this text is reserved.");
     assertAllowedContent(input.contentLabel ?? "Message", input.message);
     const now = this.now();
-    const session = await this.repo.ensureSession(user.id, chat.chatKey, Boolean(chat.groupId), now);
-    if (clientMessageId) {
-      const earlier = await this.repo.findByClientMessageId(session.id, clientMessageId);
-      if (earlier) return { repeated: earlier };
-    }
+    const session = await this.ensureSession(user.id, chat.chatKey, Boolean(chat.groupId), now);
     const touch = this.touchDue(user.id, session, now);
     const store = input.store;
     if (!store) {
       // The plain message (issue 19): reservation, entry and the session's time in one
-      // transaction; the limit or a repeated client id undoes all of it.
+      // transaction; the limit or a repeated client id (the unique index refuses the entry)
+      // undoes all of it, and then the earlier entry is the answer. No read before: a repeat is rare.
       if (!session.greeted) await this.greet(session, chat, user);
       const entry = this.userEntry(session, input, clientMessageId, now);
       try {
@@ -204,10 +351,17 @@ export class ConversationService {
           },
           touch ? now : undefined,
         );
+        // The cached session knows its new time, so the next message does not write it again.
+        if (touch) session.updated_at = now;
+        this.appendToWindow(entry);
         return { session, entry, reservation };
       } catch (error) {
         return { repeated: await this.earlierOrThrow(session.id, clientMessageId, error) };
       }
+    }
+    if (clientMessageId) {
+      const earlier = await this.repo.findByClientMessageId(session.id, clientMessageId);
+      if (earlier) return { repeated: earlier };
     }
     const reservation = await this.quota.reserve(user, now);
     if (!session.greeted) await this.greet(session, chat, user);
@@ -218,7 +372,11 @@ export class ConversationService {
       await this.quota.refund(user.id, reservation);
       return { repeated: await this.earlierOrThrow(session.id, clientMessageId, error) };
     }
-    if (touch) await this.repo.touchSession(session.id, now);
+    this.appendToWindow(entry);
+    if (touch) {
+      await this.repo.touchSession(session.id, now);
+      session.updated_at = now;
+    }
     return { session, entry, reservation };
   }
 
@@ -268,12 +426,14 @@ export class ConversationService {
   async appendReplyEntry(session: ChatSession, characterId: string): Promise<ChatHistoryRow> {
     const entry = newHistoryEntry(session.id, characterId, "", this.now());
     await this.repo.insertEntry(entry);
+    this.appendToWindow(entry);
     return entry;
   }
 
   /** Records a reply, its speech or its failure on an entry. */
-  updateEntry(entryId: string, patch: EntryPatch): Promise<void> {
-    return this.repo.updateEntry(entryId, patch);
+  async updateEntry(entryId: string, patch: EntryPatch): Promise<void> {
+    await this.repo.updateEntry(entryId, patch);
+    this.patchWindow(entryId, patch);
   }
 
   /**
@@ -284,6 +444,8 @@ export class ConversationService {
     const chat = await this.resolveChat(user, chatId);
     const session = await this.session(user, chat);
     await this.repo.clearSession(session.id);
+    this.forgetSession(session);
+    this.windows?.delete(session.id);
     return chat;
   }
 
@@ -320,7 +482,7 @@ export class ConversationService {
     const userName = input.sender?.name || displayName(user);
     const others = chat.groupId ? chat.members.filter((m) => m.id !== character.id).map((m) => m.name) : [];
     const names = new Map(chat.members.map((m) => [m.id, m.name]));
-    const history = await this.repo.recentTexts(session.id, input.historyLimit, session.summary_until_seq);
+    const history = await this.historyTexts(session, input.historyLimit);
     const lastWords = [...history].reverse().find((h) => h.message && h.message !== FIRST_MESSAGE_MARKER);
     const facts = input.facts ? await input.facts(lastWords?.message ?? "") : undefined;
     const { messages, kept } = buildPromptWindow({

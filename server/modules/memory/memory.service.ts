@@ -1,4 +1,5 @@
 import { FIRST_MESSAGE_MARKER } from "../../../common/constants";
+import { CACHE_TTL_MS, type CacheGroup, ShortCache } from "../../db/short-cache";
 import type { JobQueue } from "../../jobs/queue";
 import type { LlmProvider } from "../../providers/llm/llm";
 import type { MemoryRepo } from "./memory.repo";
@@ -23,6 +24,9 @@ export function keywords(text: string): Set<string> {
   const words = text.toLowerCase().match(/[\p{L}\p{N}']{3,}/gu) ?? [];
   return new Set(words.filter((w) => !STOPWORDS.has(w)).map((w) => w.replace(/'s$/, "")));
 }
+
+/** Most fact lists kept by the per-process cache (issue 19). */
+const CACHED_FACT_LISTS_MAX = 10_000;
 
 /**
  * Whether a message may tell something lasting about the user: it speaks of them in the first
@@ -67,7 +71,19 @@ export class MemoryService {
     private readonly now: () => number = Date.now,
     /** Logs a failed background extraction that no job retries (beforeClear). */
     private readonly logError: (error: unknown) => void = () => {},
+    /**
+     * Told when a chat session's row was written here (its summary, how far facts were
+     * extracted), so a cached copy of it is dropped (issue 19).
+     */
+    private readonly sessionChanged: (sessionId: string) => void = () => {},
+    /**
+     * Where the per-process cache of each character's facts about the user joins (issue 19: one
+     * read less per reply; the rule of server/db/short-cache.ts: a few seconds at most, dropped
+     * at once when this process adds or deletes facts); without it nothing is cached.
+     */
+    caches?: CacheGroup,
   ) {
+    if (caches) this.factsCache = new ShortCache({ ttlMs: CACHE_TTL_MS, max: CACHED_FACT_LISTS_MAX }, caches);
     jobs.define<{ userId: string; userName: string; sessionId: string; need: number }>(
       "memory.facts",
       (input) => this.extractPending(input),
@@ -160,6 +176,7 @@ export class MemoryService {
       );
     }
     await this.repo.advanceFacts(input.sessionId, fromSeq, rows.at(-1)!.seq);
+    this.sessionChanged(input.sessionId);
     return added;
   }
 
@@ -190,7 +207,7 @@ export class MemoryService {
    * the user's name always count as relevant. At most FACTS_PER_PROMPT.
    */
   async relevantFacts(userId: string, characterId: string, message: string): Promise<string[]> {
-    const rows = await this.repo.listFacts(userId, characterId, MAX_FACTS);
+    const rows = await this.factsOf(userId, characterId);
     const query = keywords(message);
     return rows
       .map((row, index) => {
@@ -206,14 +223,35 @@ export class MemoryService {
       .map((r) => r.fact);
   }
 
+  /** The facts of the prompt (at most MAX_FACTS, newest first): from the cache, else read (and cached). */
+  private async factsOf(userId: string, characterId: string): Promise<Array<{ fact: string }>> {
+    const cache = this.factsCache;
+    if (!cache) return this.repo.listFacts(userId, characterId, MAX_FACTS);
+    const key = `${userId} ${characterId}`;
+    const now = this.now();
+    const cached = cache.get(key, now);
+    if (cached) return cached;
+    const epoch = cache.epoch();
+    const rows = (await this.repo.listFacts(userId, characterId, MAX_FACTS)).map((row) => ({
+      fact: row.fact,
+    }));
+    cache.set(key, userId, rows, now, epoch);
+    return rows;
+  }
+
+  /** The per-process cache of the prompt's facts by `${userId} ${characterId}`, when caching. */
+  private readonly factsCache?: ShortCache<Array<{ fact: string }>>;
+
   /** The facts a character remembers about the user, newest first (Settings: visible, deletable). */
   listFacts(userId: string, characterId: string) {
     return this.repo.listFacts(userId, characterId);
   }
 
   /** Deletes one of the user's facts. @returns false when it is not the user's. */
-  deleteFact(userId: string, id: string): Promise<boolean> {
-    return this.repo.deleteOwnedFact(userId, id);
+  async deleteFact(userId: string, id: string): Promise<boolean> {
+    const deleted = await this.repo.deleteOwnedFact(userId, id);
+    this.factsCache?.forgetUser(userId);
+    return deleted;
   }
 
   /**
@@ -262,6 +300,7 @@ export class MemoryService {
       const overflow = existing.slice(MAX_FACTS - added.length).map((f) => f.id);
       await this.repo.deleteFacts(overflow);
     }
+    if (added.length > 0) this.factsCache?.delete(`${input.userId} ${input.characterId}`);
     return added;
   }
 
@@ -302,6 +341,7 @@ export class MemoryService {
     const summary = result.text.trim().slice(0, 2000);
     if (!summary) return false;
     await this.repo.saveSummary(input.sessionId, summary, session.summary_until_seq, fold.at(-1)!.seq);
+    this.sessionChanged(input.sessionId);
     return true;
   }
 }
