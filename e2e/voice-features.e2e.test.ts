@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CharacterListItem } from "../common/api";
@@ -15,10 +16,24 @@ import { useBrowserSuite } from "./support/suite";
  * Audio) are init-script stand-ins that record what the SPA asks of them.
  */
 const REPLY = "I am doing great, thank you for asking.";
+/** Asked for with "story": four sentences, streamed slowly, each spoken as soon as it ends. */
+const STORY =
+  "Once upon a time a little red fox lived at the edge of a quiet forest. Every morning she ran down to the river to drink the cold clear water. One day she met an old turtle who told her long stories about the sea. From then on the fox dreamed of the waves every single night.";
+const lastWords = (request: { messages?: Array<{ content?: unknown }> }) =>
+  String(request.messages?.at(-1)?.content ?? "");
 const SIZES = [
   ["desktop", DESKTOP],
   ["phone", PHONE],
 ] as const;
+
+/**
+ * The reply-button test needs the SPA's sender to tell the player which reply each streamed
+ * sentence belongs to (`audioPlayer.autoplay(url, queued, chatHistoryUUID)`, issue 16); it runs
+ * once web/pages/chat/hooks/useChatSender.ts passes that owner.
+ */
+const ownerWired = /audioPlayer\.autoplay\(audio\.audioUrl,[^;)\n]+,[^;)\n]+\)/.test(
+  fs.readFileSync(new URL("../web/pages/chat/hooks/useChatSender.ts", import.meta.url), "utf8"),
+);
 
 type Played = Array<{ src: string; event: string }>;
 
@@ -104,7 +119,12 @@ async function send(page: Page, text: string) {
 describe.skipIf(!hasChromium)("voice features (issue 16)", () => {
   let llm: Awaited<ReturnType<typeof startScriptedCompletions>> | undefined;
   beforeAll(async () => {
-    llm = await startScriptedCompletions(() => REPLY);
+    llm = await startScriptedCompletions(
+      (request) => (lastWords(request).includes("story") ? STORY : REPLY),
+      {
+        tokenDelayMs: (request) => (lastWords(request).includes("story") ? 60 : 0),
+      },
+    );
   });
   afterAll(async () => {
     await llm?.close();
@@ -427,6 +447,64 @@ describe.skipIf(!hasChromium)("voice features (issue 16)", () => {
     expect(await notes(page)).toEqual([]);
     await closePage(page);
   }, 90_000);
+
+  for (const [label, viewport] of SIZES) {
+    it.skipIf(!ownerWired)(
+      `${label}: a reply spoken sentence by sentence shows Stop while any sentence plays or waits; Stop ends the whole queue`,
+      async () => {
+        const { server, browser } = suite;
+        const { page } = await signedInPage(browser, server.url, viewport);
+        await recordAudio(page);
+        await page.addInitScript(() => {
+          const w = window as unknown as { __elements: HTMLMediaElement[] };
+          w.__elements = [];
+          const play = HTMLMediaElement.prototype.play;
+          HTMLMediaElement.prototype.play = function (this: HTMLMediaElement) {
+            if (!w.__elements.includes(this)) w.__elements.push(this);
+            return play.call(this);
+          };
+        });
+        const [character] = await ensureCharacters(page, 1);
+        if (!character) throw new Error("no character");
+        await openChat(page, server.url, character.characterUUID);
+        await send(page, "Tell me a story please");
+        const reply = page
+          .getByRole("log", { name: "Messages" })
+          .getByRole("article", { name: `Reply from ${character.characterName}` })
+          .filter({ hasText: "From then on the fox" });
+        await reply.getByRole("button", { name: "Continue" }).waitFor({ timeout: 60_000 });
+        const stop = reply.getByRole("button", { name: `Stop ${character.characterName}'s reply` });
+        const play = reply.getByRole("button", { name: `Play ${character.characterName}'s reply` });
+        // The reply is finished, its sentences still play one after another: its button says Stop.
+        await stop.waitFor({ timeout: 10_000 });
+        const whole = (await stop.getAttribute("data-audio-url")) ?? "";
+        expect(whole).toMatch(/\/content\/voice\/.+\.mp3$/);
+        // Never the whole reply's file so far: Stop stands for the sentences of the queue.
+        expect((await played(page)).some((p) => p.src.endsWith(whole))).toBe(false);
+
+        await stop.click();
+        await play.waitFor();
+        expect(
+          await page.evaluate(() =>
+            (window as unknown as { __elements: HTMLMediaElement[] }).__elements.every((e) => e.paused),
+          ),
+        ).toBe(true);
+        // Nothing of the queue goes on: the next audio to play is the whole reply, on request.
+        const before = (await played(page)).filter((p) => p.event === "playing").length;
+        await play.click();
+        await expect
+          .poll(async () => (await played(page)).filter((p) => p.event === "playing").slice(before), {
+            timeout: 15_000,
+          })
+          .not.toEqual([]);
+        const next = (await played(page)).filter((p) => p.event === "playing")[before]!;
+        expect(next.src.endsWith(whole)).toBe(true);
+        await stop.click();
+        await closePage(page);
+      },
+      120_000,
+    );
+  }
 
   for (const [label, viewport] of SIZES) {
     it(`${label}: inside the mobile wrapper voice chat listens through its bridge; cue at 300 ms, notice sound at 1000 ms, listening resumes`, async () => {

@@ -119,6 +119,7 @@ export function ChatConversation({ userId, info, chatId, isGroup }: ChatConversa
     chatId,
     mute,
     ready: capabilities !== undefined && !history.isLoading,
+    listening: voice.state !== "idle",
   });
   const items = useMemo(
     () =>

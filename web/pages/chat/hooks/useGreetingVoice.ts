@@ -13,6 +13,8 @@ export interface GreetingVoiceOptions {
   mute: boolean;
   /** The history and the capabilities have loaded: until then nothing is decided. */
   ready: boolean;
+  /** The microphone is on: the greeting is not played into it (its button stays). */
+  listening: boolean;
 }
 
 /**
@@ -22,8 +24,8 @@ export interface GreetingVoiceOptions {
  * (one per member in a group, in order) and autoplays the `audioUrl` (not on Apple systems,
  * spec 4), queued one after another. A greeting already spoken (it has audio) or followed by
  * other messages is left alone: its play button is enough. Muted or not yet `ready`: nothing.
- * In voice chat the greeting is spoken the same way (tapping the microphone stops it, as it
- * stops a reply: the microphone would hear it).
+ * In voice chat the greeting is spoken the same way; tapping the microphone stops it (as it stops
+ * a reply) and a greeting whose audio arrives while the microphone is on is not played into it.
  * @returns the audio of each greeting spoken on this screen, by chatHistoryUUID, so its bubble
  * gets its play/stop button without a reload. A failed call is logged only (spec 8).
  */
@@ -32,7 +34,10 @@ export function useGreetingVoice({
   chatId,
   mute,
   ready,
+  listening,
 }: GreetingVoiceOptions): Map<string, string> {
+  const listeningRef = useRef(listening);
+  listeningRef.current = listening;
   const handled = useRef(new Set<string>());
   const mounted = useRef(true);
   useEffect(() => {
@@ -75,6 +80,7 @@ export function useGreetingVoice({
           if (!mounted.current) return;
           if (!url) continue;
           setSpoken((before) => new Map(before).set(greeting.chatHistoryUUID, url));
+          if (listeningRef.current) continue;
           audioPlayer.autoplay(url, !first, greeting.chatHistoryUUID);
           first = false;
         } catch (error) {
