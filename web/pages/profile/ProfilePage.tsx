@@ -1,6 +1,7 @@
 import { useSearchParams } from "react-router";
 import { Spinner } from "../../components/Spinner";
 import { useSessionUser } from "../../hooks/useSessionUser";
+import { DeleteAccountPanel } from "./components/DeleteAccountPanel";
 import { DevicesPanel } from "./components/DevicesPanel";
 import { PlanPanel } from "./components/PlanPanel";
 import { ProfileForm } from "./components/ProfileForm";
@@ -11,7 +12,8 @@ import { EntityPage } from "../../components/EntityForm";
 
 /**
  * `/user/profile` (spec 2 "Profile"): loads GET /users/profile/?id=<user id> and shows the form,
- * then the plan panel (issue 9: add-on, manage subscription) and the signed-in devices (issue 13).
+ * then the plan panel (issue 9: add-on, manage subscription), the signed-in devices (issue 13)
+ * and "Delete my account" (issue 18).
  */
 export function ProfilePage() {
   const user = useSessionUser();
@@ -39,6 +41,7 @@ export function ProfilePage() {
       )}
       {/* A guest's session user carries no e-mail (spec 3); guests get no devices (issue 13). */}
       {user !== null && <DevicesPanel guest={user.userEmail === ""} />}
+      {user !== null && <DeleteAccountPanel guest={user.userEmail === ""} userName={user.userName} />}
     </EntityPage>
   );
 }
