@@ -139,13 +139,23 @@ describe.skipIf(!hasChromium)("chat rules without a test until issue 16, in Chro
       await list.getByRole("button", { name: "Close photo list" }).click();
       await expect.poll(() => list.count()).toBe(0);
 
-      // spec 8: a photos failure is only logged; the spinner goes, no toast.
-      await page.unroute(photos);
-      await page.route(photos, (route) => route.abort("failed"));
-      await page.getByRole("button", { name: "Photo List" }).click();
-      await expect.poll(() => errors.length, { timeout: 15_000 }).toBeGreaterThan(0);
-      await expect.poll(() => spinner.count()).toBe(0);
-      await expectNoToast(page);
+      // spec 8: a photos failure (no answer, or refused with a message) is only logged; the
+      // spinner goes, no toast.
+      for (const answer of ["abort", "refused"] as const) {
+        await page.unroute(photos);
+        await page.route(photos, (route) =>
+          answer === "abort"
+            ? route.abort("failed")
+            : json(route, 200, { success: 0, message: "Photos are not available." }),
+        );
+        const logged = errors.length;
+        await page.getByRole("button", { name: "Photo List" }).click();
+        await expect.poll(() => errors.length, { timeout: 15_000 }).toBeGreaterThan(logged);
+        await expect.poll(() => spinner.count()).toBe(0);
+        await expectNoToast(page);
+        await list.getByRole("button", { name: "Close photo list" }).click();
+        await expect.poll(() => list.count()).toBe(0);
+      }
       await closePage(page);
     }, 60_000);
 
@@ -318,7 +328,8 @@ describe.skipIf(!hasChromium)("chat rules without a test until issue 16, in Chro
             return json(route, 200, { success: 1, message: "ok", data });
           }
           await released;
-          return route.abort("failed");
+          // Refused with a message: only an envelope could ever be shown as a toast.
+          return json(route, 200, { success: 0, message: "History is not available." });
         },
       );
       await page.goto(`${suite.url}/character-select/p1`);
@@ -344,13 +355,19 @@ describe.skipIf(!hasChromium)("chat rules without a test until issue 16, in Chro
     it(`${label}: chat data (profile, characters) that fails to load shows no toast and is logged (spec 8)`, async () => {
       const { page, character } = await pictureChat(viewport);
       const errors = appErrors(page);
-      // Each call fails alone (the characters are asked for once the profile has come).
-      for (const path of ["/api/chat/profile/", "/api/characters/list/chat"]) {
+      // Each call fails alone (the characters are asked for once the profile has come), with
+      // no answer and refused with a message.
+      const cases = ["/api/chat/profile/", "/api/characters/list/chat"].flatMap((path) =>
+        (["abort", "refused"] as const).map((answer) => ({ path, answer })),
+      );
+      for (const { path, answer } of cases) {
         let failed = 0;
         const match = (url: URL) => url.pathname === path;
         await page.route(match, (route) => {
           failed += 1;
-          return route.abort("failed");
+          return answer === "abort"
+            ? route.abort("failed")
+            : json(route, 200, { success: 0, message: "Not available right now." });
         });
         const logged = errors.length;
         await page.goto(`${suite.url}/character-select/${character.characterUUID}`);
@@ -360,7 +377,7 @@ describe.skipIf(!hasChromium)("chat rules without a test until issue 16, in Chro
         await page.unroute(match);
       }
       await closePage(page);
-    }, 60_000);
+    }, 90_000);
 
     it(`${label}: a New Chat that fails (no answer, or refused) shows no toast and is logged (spec 8)`, async () => {
       const { page } = await pictureChat(viewport);
