@@ -1,0 +1,111 @@
+import { afterAll, beforeAll, expect, it } from "vitest";
+import type { User } from "../../db/schema";
+import { CacheGroup } from "../../db/short-cache";
+import { demoWithCharacter, describeEachDatabase } from "../../testing/api";
+import { createTestApp, type TestApp } from "../../testing/server";
+import { QuotaRepo } from "../quota/quota.repo";
+import { QuotaService } from "../quota/quota.service";
+import { ConversationRepo, newHistoryEntry } from "./conversation.repo";
+import { ConversationService } from "./conversation.service";
+
+/**
+ * The prompt window kept per chat (issue 19): what this process stores is appended without a
+ * read, and what another writer stored (another instance, a picture job) is seen at the next
+ * reply, because the cached window is checked against the history's newest entry.
+ */
+describeEachDatabase("prompt window cache", (dialect) => {
+  let t: TestApp;
+  let repo: ConversationRepo;
+  let conversation: ConversationService;
+  let reads = 0;
+
+  beforeAll(async () => {
+    t = await createTestApp({ dialect });
+    repo = new ConversationRepo(t.db.db);
+    const read = repo.recentTexts.bind(repo);
+    repo.recentTexts = (...args) => {
+      reads += 1;
+      return read(...args);
+    };
+    conversation = new ConversationService(
+      repo,
+      new QuotaService(new QuotaRepo(t.db.db)),
+      Date.now,
+      new CacheGroup(),
+    );
+  });
+  afterAll(async () => {
+    await t?.dispose();
+  });
+
+  const model = { contextWindow: () => 8192, countTokens: (text: string) => Math.ceil(text.length / 4) };
+  const userTurns = async (user: User, characterId: string) => {
+    const chat = await conversation.resolveChat(user, characterId);
+    const session = await conversation.session(user, chat);
+    const prompt = await conversation.replyPrompt({
+      user,
+      chat,
+      session,
+      character: chat.members[0]!,
+      historyLimit: 40,
+      model,
+      replyTokens: 100,
+    });
+    return prompt.messages.filter((m) => m.role === "user" || m.role === "assistant").map((m) => m.content);
+  };
+
+  it("appends this process's entries and replies, and sees another writer's at once", async () => {
+    const s = await demoWithCharacter(t.app);
+    const user = await t.db.db
+      .selectFrom("users")
+      .selectAll()
+      .where("id", "=", s.userId)
+      .executeTakeFirstOrThrow();
+    await t.db.db.updateTable("users").set({ chat_limit: 100 }).where("id", "=", s.userId).execute();
+    const chat = await conversation.resolveChat(user, s.characterId);
+    const send = async (message: string, reply: string) => {
+      const stored = await conversation.appendUserEntry(user, chat, { characterId: s.characterId, message });
+      if ("repeated" in stored) throw new Error("a new entry");
+      await conversation.updateEntry(stored.entry.id, { reply_message: reply, status: "replied" });
+    };
+
+    await send("first words", "first reply");
+    expect(await userTurns(user, s.characterId)).toEqual(
+      expect.arrayContaining(["first words", "first reply"]),
+    );
+    const afterFirst = reads;
+    await send("second words", "second reply");
+    const turns = await userTurns(user, s.characterId);
+    expect(turns.slice(-4)).toEqual(["first words", "first reply", "second words", "second reply"]);
+    // Served from the window: no history read for the second reply.
+    expect(reads).toBe(afterFirst);
+
+    // Another instance stores an exchange: the newest entry is not the window's, so it is read.
+    const session = await conversation.session(user, chat);
+    const elsewhere = {
+      ...newHistoryEntry(session.id, s.characterId, "words from elsewhere", Date.now()),
+      reply_message: "a reply from elsewhere",
+      status: "replied",
+    };
+    await t.db.db.insertInto("chat_history").values(elsewhere).execute();
+    expect((await userTurns(user, s.characterId)).slice(-2)).toEqual([
+      "words from elsewhere",
+      "a reply from elsewhere",
+    ]);
+    expect(reads).toBe(afterFirst + 1);
+
+    // Another writer changes the newest reply (a picture job): seen too.
+    await t.db.db
+      .updateTable("chat_history")
+      .set({ reply_message: "the reply as changed elsewhere" })
+      .where("id", "=", elsewhere.id)
+      .execute();
+    expect((await userTurns(user, s.characterId)).at(-1)).toBe("the reply as changed elsewhere");
+
+    // New Chat empties the window.
+    await conversation.clear(user, s.characterId);
+    const cleared = await userTurns(user, s.characterId);
+    expect(cleared).not.toContain("first words");
+    expect(cleared).not.toContain("words from elsewhere");
+  });
+});
