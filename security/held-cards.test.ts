@@ -208,7 +208,7 @@ describe("held: oversized and hostile character cards, over HTTP, store nothing"
       await http(t.url, "DELETE", `/api/characters/delete/?id=${id}`, { token: u.token });
     } else {
       expect([400, 413]).toContain(answer.status);
-      expect(String(answer.json.message)).toMatch(/^card: /);
+      expect(String(answer.json.message)).toMatch(/^(The|A) .*(card|PNG|metadata|key)/);
     }
   });
 

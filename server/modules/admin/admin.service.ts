@@ -105,7 +105,7 @@ export class AdminService {
     if (!plan) throw notFound("This plan does not exist.");
     if (changes.stripePriceId) {
       const other = await this.plans.findByStripePrice(changes.stripePriceId);
-      if (other && other.id !== id) throw badRequest(`stripePriceId: already used by ${other.name}.`);
+      if (other && other.id !== id) throw badRequest(`This Stripe price is already used by ${other.name}.`);
     }
     const fields: Updateable<PlansTable> = defined({
       name: changes.name,
@@ -155,9 +155,10 @@ export class AdminService {
 
   private async checkPresetRefs(input: PresetInput): Promise<void> {
     if (input.languageId && !(await this.repo.languageExists(input.languageId))) {
-      throw badRequest("languageId: unknown language.");
+      throw badRequest("The language is not known.");
     }
-    if (input.voice && !(await this.repo.voiceExists(input.voice))) throw badRequest("voice: unknown voice.");
+    if (input.voice && !(await this.repo.voiceExists(input.voice)))
+      throw badRequest("The voice is not known.");
   }
 
   /** Stores an uploaded photo (re-encoded, safe name) under predefined-characters/. */

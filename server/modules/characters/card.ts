@@ -44,19 +44,18 @@ export interface ImportedCard {
  * @throws AppError 400 naming the problem.
  */
 export function parseCardJson(text: string): unknown {
-  if (Buffer.byteLength(text) > MAX_CARD_JSON_BYTES)
-    throw badRequest("card: the card data is larger than 4 MB.");
+  if (Buffer.byteLength(text) > MAX_CARD_JSON_BYTES) throw badRequest("The card data is larger than 4 MB.");
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
-    throw badRequest("card: the card data is not valid JSON.");
+    throw badRequest("The card data is not valid JSON.");
   }
   const check = (node: unknown, depth: number): void => {
-    if (depth > MAX_DEPTH) throw badRequest("card: the card data is nested too deeply.");
+    if (depth > MAX_DEPTH) throw badRequest("The card data is nested too deeply.");
     if (node && typeof node === "object") {
       for (const key of Object.keys(node)) {
-        if (FORBIDDEN_KEYS.has(key)) throw badRequest(`card: the key "${key}" is not allowed.`);
+        if (FORBIDDEN_KEYS.has(key)) throw badRequest(`The key "${key}" is not allowed.`);
         check((node as Record<string, unknown>)[key], depth + 1);
       }
     }
@@ -68,7 +67,7 @@ export function parseCardJson(text: string): unknown {
 function decodeBase64Json(payload: string): unknown {
   const clean = payload.trim();
   if (!/^[A-Za-z0-9+/=\s]*$/.test(clean) || clean.length === 0) {
-    throw badRequest("card: the metadata is not valid base64.");
+    throw badRequest("The metadata is not valid base64.");
   }
   return parseCardJson(Buffer.from(clean, "base64").toString("utf8"));
 }
@@ -79,13 +78,13 @@ const strings = (v: unknown) => (Array.isArray(v) ? v.filter((x): x is string =>
 /** Normalises a V1, V2 or V3 card object into `data` with every field present. */
 function cardData(card: unknown): CardData {
   if (!card || typeof card !== "object" || Array.isArray(card))
-    throw badRequest("card: the card data is not an object.");
+    throw badRequest("The card data is not an object.");
   const root = card as Record<string, unknown>;
   const isWrapped = root.spec === "chara_card_v2" || root.spec === "chara_card_v3";
   const raw = (isWrapped ? root.data : root) as Record<string, unknown> | undefined;
-  if (!raw || typeof raw !== "object") throw badRequest("card: the card has no data.");
+  if (!raw || typeof raw !== "object") throw badRequest("The card has no data.");
   const name = str(raw.name).trim();
-  if (!name) throw badRequest("card: the card has no name.");
+  if (!name) throw badRequest("The card has no name.");
   return {
     ...raw,
     name,
@@ -145,7 +144,7 @@ export function readCard(bytes: Buffer): ImportedCard {
   if (first === "{") return importCardData(cardData(parseCardJson(bytes.toString("utf8"))));
   const texts = readPngTextChunks(bytes);
   const payload = texts.get("ccv3") ?? texts.get("chara");
-  if (!payload) throw badRequest("card: the PNG carries no character card (no chara or ccv3 chunk).");
+  if (!payload) throw badRequest("The PNG carries no character card (no chara or ccv3 chunk).");
   return importCardData(cardData(decodeBase64Json(payload)));
 }
 

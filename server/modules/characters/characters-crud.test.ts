@@ -82,8 +82,8 @@ describeEachDatabase("character form, delete, random, voices and plan rules", (d
       [{ description: "x".repeat(2001) }, "The backstory must be at most 2000 characters."],
       [{ greeting: "x".repeat(801) }, "The greeting must be at most 800 characters."],
       [{ appearance: "x".repeat(101) }, "The appearance must be at most 100 characters."],
-      [{ voice: "Klingon Deep" }, "voice: choose a voice from the list."],
-      [{ language: "00000000-0000-4000-8000-000000000000" }, "language: choose a language from the list."],
+      [{ voice: "Klingon Deep" }, "Please choose a voice from the list."],
+      [{ language: "00000000-0000-4000-8000-000000000000" }, "Please choose a language from the list."],
       [
         { description: "A naked schoolgirl who flirts." },
         "Character refused: sexual content involving minors is not allowed.",

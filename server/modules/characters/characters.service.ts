@@ -251,9 +251,9 @@ export class CharactersService {
   /** Plan and list rules of the form; `storedAppearance` is the edited character's (kept without il). */
   private async checkInput(user: User, input: CharacterInput, storedAppearance = ""): Promise<void> {
     assertAllowedContent("Character", input.name, input.description, input.greeting, input.appearance);
-    if (!(await this.repo.findVoice(input.voice))) throw badRequest("voice: choose a voice from the list.");
+    if (!(await this.repo.findVoice(input.voice))) throw badRequest("Please choose a voice from the list.");
     if (!(await this.repo.findLanguage(input.language)))
-      throw badRequest("language: choose a language from the list.");
+      throw badRequest("Please choose a language from the list.");
     if (input.photo && !user.photo_upload) {
       throw forbidden(
         "Your plan does not include photo upload. Upgrade to the Basic Plan or above.",

@@ -24,19 +24,19 @@ function crc32(bytes: Buffer): number {
  */
 export function readPngTextChunks(png: Buffer): Map<string, string> {
   if (png.length < 8 || !png.subarray(0, 8).equals(SIGNATURE))
-    throw badRequest("card: the file is not a PNG image.");
+    throw badRequest("The file is not a PNG image.");
   const texts = new Map<string, string>();
   let offset = 8;
   while (offset + 12 <= png.length) {
     const length = png.readUInt32BE(offset);
     const type = png.toString("latin1", offset + 4, offset + 8);
     const end = offset + 12 + length;
-    if (end > png.length) throw badRequest("card: the PNG is truncated.");
+    if (end > png.length) throw badRequest("The PNG is truncated.");
     if (type === "tEXt") {
-      if (length > MAX_TEXT_CHUNK_BYTES) throw badRequest("card: a metadata chunk is larger than 4 MB.");
+      if (length > MAX_TEXT_CHUNK_BYTES) throw badRequest("A metadata chunk is larger than 4 MB.");
       const body = png.subarray(offset + 8, offset + 8 + length);
       if (crc32(png.subarray(offset + 4, offset + 8 + length)) !== png.readUInt32BE(offset + 8 + length)) {
-        throw badRequest("card: a PNG chunk is corrupt (bad checksum).");
+        throw badRequest("A PNG chunk is corrupt (bad checksum).");
       }
       const zero = body.indexOf(0);
       if (zero > 0) texts.set(body.toString("latin1", 0, zero), body.toString("latin1", zero + 1));

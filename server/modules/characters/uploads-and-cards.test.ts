@@ -219,21 +219,21 @@ describe("uploads and character cards", () => {
     let nested: Record<string, unknown> = { name: "deep" };
     for (let i = 0; i < 100; i++) nested = { x: nested };
     const cases: Array<[Buffer, string]> = [
-      [writePngTextChunks(png, { chara: "%%%not-base64%%%" }), "card: the metadata is not valid base64."],
+      [writePngTextChunks(png, { chara: "%%%not-base64%%%" }), "The metadata is not valid base64."],
       [
         writePngTextChunks(png, { chara: "A".repeat(5 * 1024 * 1024) }),
-        "card: a metadata chunk is larger than 4 MB.",
+        "A metadata chunk is larger than 4 MB.",
       ],
       [
         Buffer.from('{"spec":"chara_card_v2","data":{"name":"x","__proto__":{"polluted":true}}}'),
-        'card: the key "__proto__" is not allowed.',
+        'The key "__proto__" is not allowed.',
       ],
       [
         Buffer.from(JSON.stringify({ spec: "chara_card_v2", data: { name: "d", extensions: nested } })),
-        "card: the card data is nested too deeply.",
+        "The card data is nested too deeply.",
       ],
-      [Buffer.from("GIF89a not a png"), "card: the file is not a PNG image."],
-      [png, "card: the PNG carries no character card (no chara or ccv3 chunk)."],
+      [Buffer.from("GIF89a not a png"), "The file is not a PNG image."],
+      [png, "The PNG carries no character card (no chara or ccv3 chunk)."],
     ];
     for (const [bytes, message] of cases) {
       const res = await callMultipart(t.app, "/api/characters/import", {

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { MESSAGE_MAX_LENGTH, type PhotoType } from "../../../common/constants";
+import { RULES } from "../../../common/validation";
 import type { Character, ChatHistoryRow, ChatSession, ImageJob, User } from "../../db/schema";
 import { AppError, badRequest, forbidden, notFound } from "../../errors";
 import { normalisePicture } from "../../media/picture";
@@ -168,9 +169,8 @@ export class ImagesService {
     if (chat.members.length === 0) throw badRequest("This group has no members yet.");
     const character = this.member(chat, input.characterId);
     const message = input.message.trim();
-    if (!message) throw badRequest("message: is empty");
-    if (message.length > MESSAGE_MAX_LENGTH)
-      throw badRequest(`message: must be at most ${MESSAGE_MAX_LENGTH} characters`);
+    if (!message) throw badRequest(RULES.chatMessage.messages.required);
+    if (message.length > MESSAGE_MAX_LENGTH) throw badRequest(RULES.chatMessage.messages.tooLong);
     this.assertPictureContent(user, message);
     const picDesc = describeRequest(message);
     const stored = await this.conversation.appendUserEntry(user, chat, {
@@ -283,8 +283,7 @@ export class ImagesService {
     if (chat.members.length === 0) throw badRequest("This group has no members yet.");
     const character = this.member(chat, input.characterId);
     const words = input.message.trim();
-    if (words.length > MESSAGE_MAX_LENGTH)
-      throw badRequest(`message: must be at most ${MESSAGE_MAX_LENGTH} characters`);
+    if (words.length > MESSAGE_MAX_LENGTH) throw badRequest(RULES.chatMessage.messages.tooLong);
     const file = `${randomUUID()}.jpg`;
     const stored = await this.conversation.appendUserEntry(user, chat, {
       characterId: character.id,
