@@ -1,3 +1,4 @@
+import { FILL_REQUIRED_FIELDS } from "../../common/validation";
 import { AppSwal } from "../lib/dialogs";
 
 /**
@@ -8,7 +9,7 @@ export async function showRequiredFieldsAlert(): Promise<void> {
   await AppSwal.fire({
     icon: "error",
     titleText: "Oops...",
-    text: "Please fill in all required fields!",
+    text: FILL_REQUIRED_FIELDS,
     confirmButtonText: "Close",
   });
 }
