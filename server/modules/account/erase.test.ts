@@ -1,28 +1,39 @@
 import { randomUUID } from "node:crypto";
 import { sql } from "kysely";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, demoLogin, describeEachDatabase } from "../../testing/api";
 import { startMailCatcher } from "../../testing/mail";
-import { createTestApp, type TestApp } from "../../testing/server";
+import { startTestS3, type TestS3 } from "../../testing/s3-server";
+import { createTestApp, TEST_STACK, type TestApp } from "../../testing/server";
 import { FRESH_SIGN_IN_MS } from "./account.service";
 
 /**
  * issue 18 "Erase my account": after `POST /api/account/delete` no row in any table (listed from
  * the database itself) and no file in the content storage names the user, while another user's
- * rows and files are intact; the attacks of the issue erase nothing.
+ * rows and files are intact; the attacks of the issue erase nothing. On SQLite and PostgreSQL
+ * with content on disk, and on SQLite with content on S3 (s3rver).
  */
-describeEachDatabase("erase my account", (dialect) => {
+describeEachDatabase("erase my account", (dialect) => eraseSuite(dialect, false));
+// The shared stack is on S3 already.
+describe.skipIf(TEST_STACK === "shared")("erase my account [sqlite, content on s3rver]", () =>
+  eraseSuite("sqlite", true),
+);
+
+function eraseSuite(dialect: "sqlite" | "postgres", onS3: boolean): void {
   let t: TestApp;
   let mail: Awaited<ReturnType<typeof startMailCatcher>>;
+  let s3: TestS3 | undefined;
   beforeAll(async () => {
     mail = await startMailCatcher();
-    t = await createTestApp({ dialect, env: { SMTP_URL: mail.smtpUrl } });
+    s3 = onS3 ? await startTestS3({ prefix: "erase/" }) : undefined;
+    t = await createTestApp({ dialect, env: { SMTP_URL: mail.smtpUrl, ...s3?.env } });
     // Until the container wires it (server/container.ts), the test connects what erasure needs.
     if (!t.account.erasureConnected) t.account.connectErasure({ storage: t.storage, payments: t.payments });
   });
   afterAll(async () => {
     await t?.dispose();
     await mail?.close();
+    await s3?.close();
   });
 
   const db = () => t.db.db;
@@ -267,6 +278,10 @@ describeEachDatabase("erase my account", (dialect) => {
   const erase = (token: string | undefined, form: Record<string, string>) =>
     call(t.app, "POST", "/api/account/delete", { token, form });
 
+  it("stores content where the suite says (disk or S3)", () => {
+    expect(t.engines.storage).toBe(onS3 || TEST_STACK === "shared" ? "s3" : "local");
+  });
+
   it("lists every table naming a user from the database itself, and the fixture fills each", async () => {
     const person = await member("erase-pass-1");
     const naming = new Set((await rowsNaming(person.needles)).map((r) => r.slice(0, r.indexOf(":"))));
@@ -419,4 +434,4 @@ describeEachDatabase("erase my account", (dialect) => {
     expect((await erase(guest.token, { confirm: name })).body).toMatchObject({ success: 1 });
     expect(await rowsNaming([guest.userId])).toHaveLength(1);
   });
-});
+}
