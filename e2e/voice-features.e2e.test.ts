@@ -144,6 +144,11 @@ describe.skipIf(!hasChromium)("voice features (issue 16)", () => {
       const { page } = await signedInPage(browser, server.url, viewport);
       await recordAudio(page);
       const { calls, answers } = watchAudioMessages(page);
+      // On the phone with voice chat on: the greeting is spoken there too.
+      if (label === "phone")
+        await page.evaluate(() =>
+          localStorage.setItem("chatSettings", JSON.stringify({ enableVoiceChat: true })),
+        );
       const [character] = await ensureCharacters(page, 1);
       if (!character) throw new Error("no character");
       await openChat(page, server.url, character.characterUUID);
@@ -184,6 +189,25 @@ describe.skipIf(!hasChromium)("voice features (issue 16)", () => {
       await closePage(page);
     }, 90_000);
   }
+
+  it("a group's greeting is asked for with the group's id and the member's characterId", async () => {
+    const { server, browser } = suite;
+    const { page } = await signedInPage(browser, server.url, DESKTOP);
+    const { calls } = watchAudioMessages(page);
+    const [character] = await ensureCharacters(page, 1);
+    if (!character) throw new Error("no character");
+    await openChat(page, server.url, character.characterUUID);
+    await expect.poll(() => calls.length, { timeout: 20_000 }).toBe(1);
+    await page.getByRole("button", { name: "Chat menu" }).click();
+    await page.getByRole("button", { name: "Start Group" }).click();
+    await expect.poll(() => calls.length, { timeout: 20_000 }).toBe(2);
+    expect(calls[1]).toMatchObject({ is_greeting: "1", characterId: character.characterUUID, mute: "0" });
+    expect(calls[1]?.id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(calls[1]?.id).not.toBe(character.characterUUID);
+    await settle(page);
+    expect(calls.length).toBe(2);
+    await closePage(page);
+  }, 60_000);
 
   it("a muted voice speaks no greeting (no audio-message call)", async () => {
     const { server, browser } = suite;
