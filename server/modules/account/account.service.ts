@@ -124,9 +124,9 @@ export class AccountService {
    * subscription still renews; "internal" when the erasure is not connected.
    */
   async erase(user: User, token: string, input: EraseConfirmation): Promise<void> {
+    await this.checkConfirmation(user, token, input);
     const erasure = this.erasure;
     if (!erasure) throw new AppError("internal", "Deleting accounts is not available at the moment.");
-    await this.checkConfirmation(user, token, input);
     if (erasure.payments.enabled && user.stripe_subscription_id && user.plan_ends_at == null)
       throw forbidden(
         "Your subscription still renews. Please cancel it under Manage subscription first, then delete the account.",
