@@ -27,14 +27,17 @@ interface Entry<V> {
   until: number;
 }
 
-/** A bounded map of per-user entries with a time to live; least recently used leave first. */
+/**
+ * A bounded map of per-user entries with a time to live; past the bound the oldest stored leave
+ * first (no reordering on a read: every entry expires within seconds anyway).
+ */
 export class ShortCache<V> {
   private readonly entries = new Map<string, Entry<V>>();
   private generation = 0;
 
   /**
    * @param options.ttlMs longest life of an entry, ms (at most CACHE_TTL_MS).
-   * @param options.max most entries kept; the least recently used go past it.
+   * @param options.max most entries kept; the oldest stored go past it.
    * @param group the set the cache joins, so one call drops a user's entries in every cache.
    */
   constructor(
@@ -58,9 +61,6 @@ export class ShortCache<V> {
       this.entries.delete(key);
       return undefined;
     }
-    // Most recently used last.
-    this.entries.delete(key);
-    this.entries.set(key, entry);
     return entry.value;
   }
 
