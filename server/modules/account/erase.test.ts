@@ -5,6 +5,7 @@ import { call, demoLogin, describeEachDatabase } from "../../testing/api";
 import { startMailCatcher } from "../../testing/mail";
 import { startTestS3, type TestS3 } from "../../testing/s3-server";
 import { createTestApp, TEST_STACK, type TestApp } from "../../testing/server";
+import { startStripeDouble, TEST_STRIPE_KEY, TEST_WEBHOOK_SECRET } from "../../testing/stripe-server";
 import { FRESH_SIGN_IN_MS } from "./account.service";
 
 /**
@@ -435,3 +436,55 @@ function eraseSuite(dialect: "sqlite" | "postgres", onS3: boolean): void {
     expect(await rowsNaming([guest.userId])).toHaveLength(1);
   });
 }
+
+describe("erase my account with payments on [sqlite]", () => {
+  let t: TestApp;
+  let stripe: Awaited<ReturnType<typeof startStripeDouble>>;
+  beforeAll(async () => {
+    stripe = await startStripeDouble();
+    t = await createTestApp({
+      env: {
+        STRIPE_SECRET_KEY: TEST_STRIPE_KEY,
+        STRIPE_WEBHOOK_SECRET: TEST_WEBHOOK_SECRET,
+        STRIPE_API_BASE: stripe.url,
+      },
+    });
+    if (!t.account.erasureConnected) t.account.connectErasure({ storage: t.storage, payments: t.payments });
+  });
+  afterAll(async () => {
+    await t?.dispose();
+    await stripe?.close();
+  });
+
+  it("asks to cancel a renewing subscription first; once it ends at the period's end, erases", async () => {
+    expect(t.payments.enabled).toBe(true);
+    const user = await t.auth.createAccount({
+      email: "subscriber@example.com",
+      password: "subscriber-1",
+      fullName: "Sub Scriber",
+      planName: "Free",
+    });
+    await t.db.db
+      .updateTable("users")
+      .set({ stripe_customer_id: "cus_erase", stripe_subscription_id: "sub_erase", plan_ends_at: null })
+      .where("id", "=", user.id)
+      .execute();
+    const { token } = await t.auth.signInAs(user);
+    const erase = () =>
+      call(t.app, "POST", "/api/account/delete", { token, form: { password: "subscriber-1" } });
+    const refused = await erase();
+    expect(refused.status).toBe(403);
+    expect(refused.body.message).toContain("Manage subscription");
+    expect(await t.db.db.selectFrom("users").select("id").where("id", "=", user.id).execute()).toHaveLength(
+      1,
+    );
+    // Cancelled in the portal: the plan lasts until the period's end, nothing renews.
+    await t.db.db
+      .updateTable("users")
+      .set({ plan_ends_at: Date.now() + 86_400_000 })
+      .where("id", "=", user.id)
+      .execute();
+    expect((await erase()).body).toMatchObject({ success: 1 });
+    expect(await t.db.db.selectFrom("users").select("id").where("id", "=", user.id).execute()).toEqual([]);
+  });
+});
