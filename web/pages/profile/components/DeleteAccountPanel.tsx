@@ -1,6 +1,5 @@
 import { useMutation } from "@tanstack/react-query";
 import { type FormEvent, useId, useState } from "react";
-import { TOAST_PUBLIC_MS } from "../../../../common/constants";
 import { eraseAccount } from "../../../api/account-erase";
 import { queryClient } from "../../../api/queryClient";
 import { AppSwal } from "../../../lib/dialogs";
@@ -51,7 +50,7 @@ export function DeleteAccountPanel({ guest, userName }: { guest: boolean; userNa
         clearSession();
         queryClient.clear();
         navigateTo("/");
-        succeed("Your account has been deleted.", TOAST_PUBLIC_MS);
+        succeed("Your account has been deleted.");
       },
       onError: (failure) => {
         setError(failure.message);
