@@ -1,4 +1,3 @@
-import fs from "node:fs";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CharacterListItem } from "../common/api";
@@ -25,15 +24,6 @@ const SIZES = [
   ["desktop", DESKTOP],
   ["phone", PHONE],
 ] as const;
-
-/**
- * The reply-button test needs the SPA's sender to tell the player which reply each streamed
- * sentence belongs to (`audioPlayer.autoplay(url, queued, chatHistoryUUID)`, issue 16); it runs
- * once web/pages/chat/hooks/useChatSender.ts passes that owner.
- */
-const ownerWired = /audioPlayer\.autoplay\(audio\.audioUrl,[^;)\n]+,[^;)\n]+\)/.test(
-  fs.readFileSync(new URL("../web/pages/chat/hooks/useChatSender.ts", import.meta.url), "utf8"),
-);
 
 type Played = Array<{ src: string; event: string }>;
 
@@ -473,61 +463,57 @@ describe.skipIf(!hasChromium)("voice features (issue 16)", () => {
   }, 90_000);
 
   for (const [label, viewport] of SIZES) {
-    it.skipIf(!ownerWired)(
-      `${label}: a reply spoken sentence by sentence shows Stop while any sentence plays or waits; Stop ends the whole queue`,
-      async () => {
-        const { server, browser } = suite;
-        const { page } = await signedInPage(browser, server.url, viewport);
-        await recordAudio(page);
-        await page.addInitScript(() => {
-          const w = window as unknown as { __elements: HTMLMediaElement[] };
-          w.__elements = [];
-          const play = HTMLMediaElement.prototype.play;
-          HTMLMediaElement.prototype.play = function (this: HTMLMediaElement) {
-            if (!w.__elements.includes(this)) w.__elements.push(this);
-            return play.call(this);
-          };
-        });
-        const [character] = await ensureCharacters(page, 1);
-        if (!character) throw new Error("no character");
-        await openChat(page, server.url, character.characterUUID);
-        await send(page, "Tell me a story please");
-        const reply = page
-          .getByRole("log", { name: "Messages" })
-          .getByRole("article", { name: `Reply from ${character.characterName}` })
-          .filter({ hasText: "From then on the fox" });
-        await reply.getByRole("button", { name: "Continue" }).waitFor({ timeout: 60_000 });
-        const stop = reply.getByRole("button", { name: `Stop ${character.characterName}'s reply` });
-        const play = reply.getByRole("button", { name: `Play ${character.characterName}'s reply` });
-        // The reply is finished, its sentences still play one after another: its button says Stop.
-        await stop.waitFor({ timeout: 10_000 });
-        const whole = (await stop.getAttribute("data-audio-url")) ?? "";
-        expect(whole).toMatch(/\/content\/voice\/.+\.mp3$/);
-        // Never the whole reply's file so far: Stop stands for the sentences of the queue.
-        expect((await played(page)).some((p) => p.src.endsWith(whole))).toBe(false);
+    it(`${label}: a reply spoken sentence by sentence shows Stop while any sentence plays or waits; Stop ends the whole queue`, async () => {
+      const { server, browser } = suite;
+      const { page } = await signedInPage(browser, server.url, viewport);
+      await recordAudio(page);
+      await page.addInitScript(() => {
+        const w = window as unknown as { __elements: HTMLMediaElement[] };
+        w.__elements = [];
+        const play = HTMLMediaElement.prototype.play;
+        HTMLMediaElement.prototype.play = function (this: HTMLMediaElement) {
+          if (!w.__elements.includes(this)) w.__elements.push(this);
+          return play.call(this);
+        };
+      });
+      const [character] = await ensureCharacters(page, 1);
+      if (!character) throw new Error("no character");
+      await openChat(page, server.url, character.characterUUID);
+      await send(page, "Tell me a story please");
+      const reply = page
+        .getByRole("log", { name: "Messages" })
+        .getByRole("article", { name: `Reply from ${character.characterName}` })
+        .filter({ hasText: "From then on the fox" });
+      await reply.getByRole("button", { name: "Continue" }).waitFor({ timeout: 60_000 });
+      const stop = reply.getByRole("button", { name: `Stop ${character.characterName}'s reply` });
+      const play = reply.getByRole("button", { name: `Play ${character.characterName}'s reply` });
+      // The reply is finished, its sentences still play one after another: its button says Stop.
+      await stop.waitFor({ timeout: 10_000 });
+      const whole = (await stop.getAttribute("data-audio-url")) ?? "";
+      expect(whole).toMatch(/\/content\/voice\/.+\.mp3$/);
+      // Never the whole reply's file so far: Stop stands for the sentences of the queue.
+      expect((await played(page)).some((p) => p.src.endsWith(whole))).toBe(false);
 
-        await stop.click();
-        await play.waitFor();
-        expect(
-          await page.evaluate(() =>
-            (window as unknown as { __elements: HTMLMediaElement[] }).__elements.every((e) => e.paused),
-          ),
-        ).toBe(true);
-        // Nothing of the queue goes on: the next audio to play is the whole reply, on request.
-        const before = (await played(page)).filter((p) => p.event === "playing").length;
-        await play.click();
-        await expect
-          .poll(async () => (await played(page)).filter((p) => p.event === "playing").slice(before), {
-            timeout: 15_000,
-          })
-          .not.toEqual([]);
-        const next = (await played(page)).filter((p) => p.event === "playing")[before]!;
-        expect(next.src.endsWith(whole)).toBe(true);
-        await stop.click();
-        await closePage(page);
-      },
-      120_000,
-    );
+      await stop.click();
+      await play.waitFor();
+      expect(
+        await page.evaluate(() =>
+          (window as unknown as { __elements: HTMLMediaElement[] }).__elements.every((e) => e.paused),
+        ),
+      ).toBe(true);
+      // Nothing of the queue goes on: the next audio to play is the whole reply, on request.
+      const before = (await played(page)).filter((p) => p.event === "playing").length;
+      await play.click();
+      await expect
+        .poll(async () => (await played(page)).filter((p) => p.event === "playing").slice(before), {
+          timeout: 15_000,
+        })
+        .not.toEqual([]);
+      const next = (await played(page)).filter((p) => p.event === "playing")[before]!;
+      expect(next.src.endsWith(whole)).toBe(true);
+      await stop.click();
+      await closePage(page);
+    }, 120_000);
   }
 
   for (const [label, viewport] of SIZES) {

@@ -43,6 +43,7 @@ export const GroupReplyBody = MessageBody.pick({
   id: true,
   clientMessageId: true,
   mute: true,
+  stream: true,
 });
 /**
  * Ours (issue 15): GET /api/chat/stream follows an entry's live reply after the event id `after`

@@ -50,7 +50,7 @@ export async function groupsRoutes(
         // issue 7: each member's answer is spoken in its own voice unless muted.
         speak: !isMuted(body.mute),
       };
-      if (!wantsStream(request, rawStream(request.body))) {
+      if (!wantsStream(request, body.stream)) {
         const answer = await turns.groupReply(user, input);
         request.modelMs = answer.modelMs;
         return answer.reply;
@@ -67,11 +67,4 @@ export async function groupsRoutes(
       }
     });
   });
-}
-
-/** The body's `stream` field ("1" asks for events), read here until GroupReplyBody carries it. */
-function rawStream(body: unknown): string | undefined {
-  const stream =
-    typeof body === "object" && body !== null ? (body as Record<string, unknown>).stream : undefined;
-  return typeof stream === "string" ? stream : undefined;
 }
