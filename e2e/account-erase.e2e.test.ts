@@ -1,6 +1,6 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { closePage, hasChromium, toastWith } from "./support/browser";
+import { closePage, demoSession, hasChromium, toastWith } from "./support/browser";
 import { passwordLogin, useBrowserSuite } from "./support/suite";
 
 /**
@@ -21,6 +21,9 @@ describe.skipIf(!hasChromium)("erase my account in Chromium", () => {
 
   const usersWithEmail = async (email: string) =>
     (await suite.server.db.selectFrom("users").select("id").where("email", "=", email).execute()).length;
+
+  const usersWithId = async (id: string) =>
+    (await suite.server.db.selectFrom("users").select("id").where("id", "=", id).execute()).length;
 
   const panel = (page: Page) => page.getByRole("region", { name: "Delete my account" });
 
@@ -116,4 +119,27 @@ describe.skipIf(!hasChromium)("erase my account in Chromium", () => {
       TIMEOUT,
     );
   }
+
+  it(
+    "phone: a guest confirms with its user name and lands on the public page",
+    async () => {
+      const session = await demoSession(suite.url);
+      const page = await suite.openSignedIn(session, "/user/profile", { context: { viewport: PHONE } });
+      const section = panel(page);
+      const field = section.getByLabel("Type your user name to confirm", { exact: true });
+      await field.fill("someone-else");
+      await submit(page, "Yes, delete my account");
+      await section.getByText("Please type your user name exactly as shown to confirm.").waitFor();
+      expect(await usersWithId(session.user.id)).toBe(1);
+      await field.fill(session.user.userName);
+      await submit(page, "Yes, delete my account");
+      await page.waitForURL((url) => url.pathname === "/", { timeout: 20_000 });
+      await toastWith(page, "Your account has been deleted.")
+        .first()
+        .waitFor({ state: "visible", timeout: 15_000 });
+      expect(await usersWithId(session.user.id)).toBe(0);
+      await closePage(page);
+    },
+    TIMEOUT,
+  );
 });
