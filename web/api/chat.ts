@@ -61,14 +61,29 @@ export interface SendMessageInput {
   clientMessageId?: string;
 }
 
-/** The multipart body of POST /chat/message (spec 7): message, id, cId, mute, time (ISO). */
+/**
+ * `time` as the server reads it (README "How the chat works"): the user's wall-clock time with
+ * its UTC offset, e.g. "2026-11-26T22:41:07.000+01:00", so the character knows the user's hour.
+ */
+export function localIsoTime(date: Date): string {
+  const pad = (n: number, width = 2) => String(Math.trunc(Math.abs(n))).padStart(width, "0");
+  const offset = -date.getTimezoneOffset();
+  const sign = offset < 0 ? "-" : "+";
+  return (
+    `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}` +
+    `T${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}.${pad(date.getMilliseconds(), 3)}` +
+    `${sign}${pad(offset / 60)}:${pad(offset % 60)}`
+  );
+}
+
+/** The multipart body of POST /chat/message (spec 7): message, id, cId, mute, time (local, with offset). */
 function messageForm(input: SendMessageInput): FormData {
   const body = new FormData();
   body.set("message", input.message);
   body.set("id", input.chatId);
   body.set("cId", input.characterId);
   body.set("mute", input.mute);
-  body.set("time", input.time.toISOString());
+  body.set("time", localIsoTime(input.time));
   if (input.clientMessageId) body.set("clientMessageId", input.clientMessageId);
   return body;
 }
