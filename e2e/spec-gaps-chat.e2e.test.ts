@@ -379,7 +379,7 @@ describe.skipIf(!hasChromium)("chat rules without a test until issue 16, in Chro
       await closePage(page);
     }, 90_000);
 
-    it(`${label}: a New Chat that fails (no answer, or refused) shows no toast and is logged (spec 8)`, async () => {
+    it(`${label}: a New Chat or Start Group that fails (no answer, or refused) shows no toast and is logged (spec 8)`, async () => {
       const { page } = await pictureChat(viewport);
       const errors = appErrors(page);
       const log = page.getByRole("log", { name: "Messages" });
@@ -400,8 +400,24 @@ describe.skipIf(!hasChromium)("chat rules without a test until issue 16, in Chro
         expect(new URL(page.url()).pathname).toBe("/chat");
         expect(await log.getByRole("article").count()).toBe(before);
       }
+      // Start Group (GET /chat/group/new) follows the same rule.
+      for (const answer of ["abort", "refused"] as const) {
+        await page.unroute("**/api/chat/group/new**");
+        await page.route("**/api/chat/group/new**", (route) =>
+          answer === "abort"
+            ? route.abort("failed")
+            : json(route, 200, { success: 0, message: "Could not start a group." }),
+        );
+        const logged = errors.length;
+        await page.getByRole("button", { name: "Chat menu" }).click();
+        await page.getByRole("button", { name: "Start Group" }).click();
+        await expect.poll(() => errors.length, { timeout: 10_000 }).toBeGreaterThan(logged);
+        await expectNoToast(page);
+        expect(new URL(page.url()).pathname).toBe("/chat");
+        await page.keyboard.press("Escape");
+      }
       await closePage(page);
-    }, 60_000);
+    }, 90_000);
   }
 
   /** A group of the user's first character (GET /chat/group/new), opened in the browser. */
