@@ -321,6 +321,12 @@ function eraseSuite(dialect: "sqlite" | "postgres", onS3: boolean): void {
     const filesBefore = await t.storage.list("");
     for (const key of [...victim.files, ...other.files, sharedVoice]) expect(filesBefore).toContain(key);
 
+    // The chat routes read the session from the per-process cache (issue 19): fill it first (signed
+    // in, the unknown entry answers 404).
+    const stop = () =>
+      call(t.app, "POST", "/api/chat/stop", { token: victim.token, form: { id: randomUUID() } });
+    expect((await stop()).status).toBe(404);
+
     const res = await erase(victim.token, { password: "erase-pass-1" });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ success: 1, page: "/" });
@@ -349,6 +355,7 @@ function eraseSuite(dialect: "sqlite" | "postgres", onS3: boolean): void {
 
     // Every session of the user is gone; the e-mail said so.
     expect((await call(t.app, "GET", "/api/users/profile/", { token: victim.token })).status).toBe(401);
+    expect((await stop()).status).toBe(401);
     expect(
       (
         await call(t.app, "POST", "/api/auth/login", {
