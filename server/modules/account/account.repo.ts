@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import type { Db } from "../../db/index";
 import type { User } from "../../db/schema";
 
@@ -97,6 +98,7 @@ async function eraseUserRows(
 ): Promise<ErasedContent> {
   return db.transaction().execute(async (trx) => {
     const userId = user.id;
+    const email = user.email.toLowerCase();
     const characters = await trx
       .selectFrom("characters")
       .select(["id", "photo"])
@@ -130,15 +132,19 @@ async function eraseUserRows(
     await trx.deleteFrom("oauth_identities").where("user_id", "=", userId).execute();
     await trx
       .deleteFrom("free_subscriptions")
-      .where((eb) => eb.or([eb("user_id", "=", userId), eb("email", "=", user.email)]))
+      .where((eb) => eb.or([eb("user_id", "=", userId), eb(eb.fn("lower", ["email"]), "=", email)]))
       .execute();
     await trx.deleteFrom("payment_events").where("user_id", "=", userId).execute();
-    await trx.deleteFrom("contact_messages").where("email", "=", user.email).execute();
+    await trx
+      .deleteFrom("contact_messages")
+      .where((eb) => eb(eb.fn("lower", ["email"]), "=", email))
+      .execute();
     await trx.updateTable("admin_audit").set({ admin_email: "" }).where("admin_id", "=", userId).execute();
     await trx
       .updateTable("admin_audit")
       .set({ details: "{}" })
-      .where("details", "like", `%${user.email.replace(/[%_\\]/g, "")}%`)
+      // Contains the e-mail (no LIKE: an e-mail's "_" would be a wildcard); SQLite and PostgreSQL alike.
+      .where(sql<boolean>`replace(${sql.ref("details")}, ${email}, '') <> ${sql.ref("details")}`)
       .execute();
     await trx.deleteFrom("users").where("id", "=", userId).execute();
     await trx

@@ -56,7 +56,8 @@ function eraseSuite(dialect: "sqlite" | "postgres", onS3: boolean): void {
   /** A member with a password, signed in, with a row in every table that can name a user and files. */
   async function member(password: string | undefined): Promise<Person> {
     const tag = randomUUID().slice(0, 8);
-    const email = `erase-${tag}@example.com`;
+    // "_" and upper case: the erasure must match e-mails exactly, not as LIKE patterns or by case.
+    const email = `erase_${tag}@example.com`;
     const user = await t.auth.createAccount({ email, password, fullName: `Erin ${tag}`, planName: "Free" });
     const userName = `erin-${tag}`;
     const picture = `pic-${tag}.jpg`;
@@ -202,7 +203,14 @@ function eraseSuite(dialect: "sqlite" | "postgres", onS3: boolean): void {
       .execute();
     await db()
       .insertInto("contact_messages")
-      .values({ id: randomUUID(), name: `Erin ${tag}`, email, subject: "s", message: "m", created_at: now })
+      .values({
+        id: randomUUID(),
+        name: `Erin ${tag}`,
+        email: email.toUpperCase(),
+        subject: "s",
+        message: "m",
+        created_at: now,
+      })
       .execute();
     // An admin action on this account naming its e-mail in the details.
     await db()
@@ -268,7 +276,7 @@ function eraseSuite(dialect: "sqlite" | "postgres", onS3: boolean): void {
       const columns = await textColumns(table);
       if (columns.length === 0) continue;
       const rows = await sql<Record<string, unknown>>`select * from ${sql.table(table)} where ${sql.join(
-        columns.flatMap((c) => needles.map((n) => sql`${sql.ref(c)} like ${`%${n}%`}`)),
+        columns.flatMap((c) => needles.map((n) => sql`lower(${sql.ref(c)}) like ${`%${n.toLowerCase()}%`}`)),
         sql` or `,
       )}`.execute(db());
       for (const row of rows.rows) found.push(`${table}:${JSON.stringify(row)}`);
