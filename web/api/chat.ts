@@ -57,6 +57,10 @@ export interface SendMessageInput {
   mute: "0" | "1";
   /** When the user sent it. */
   time: Date;
+  /** The name the user goes by in this reply (spec 7 `pname`; ours); empty sends none. */
+  pname?: string;
+  /** The user's words about themself (spec 7 `ptext`; ours); empty sends none. */
+  ptext?: string;
   /** Ours: the client's id of this send, reused on retry so the server stores it once. */
   clientMessageId?: string;
 }
@@ -76,7 +80,7 @@ export function localIsoTime(date: Date): string {
   );
 }
 
-/** The multipart body of POST /chat/message (spec 7): message, id, cId, mute, time (local, with offset). */
+/** The multipart body of POST /chat/message (spec 7): message, id, cId, mute, time (local, with offset), pname, ptext. */
 function messageForm(input: SendMessageInput): FormData {
   const body = new FormData();
   body.set("message", input.message);
@@ -84,6 +88,8 @@ function messageForm(input: SendMessageInput): FormData {
   body.set("cId", input.characterId);
   body.set("mute", input.mute);
   body.set("time", localIsoTime(input.time));
+  if (input.pname?.trim()) body.set("pname", input.pname.trim());
+  if (input.ptext?.trim()) body.set("ptext", input.ptext.trim());
   if (input.clientMessageId) body.set("clientMessageId", input.clientMessageId);
   return body;
 }

@@ -1,4 +1,5 @@
 import { useCallback, useSyncExternalStore } from "react";
+import { SENDER_ABOUT_MAX_LENGTH, SENDER_NAME_MAX_LENGTH } from "../../common/constants";
 
 /** spec 3 "Settings", kept in local storage under one key. */
 export interface ChatSettings {
@@ -20,7 +21,17 @@ export interface ChatSettings {
    * 'Bluetooth' is on; "" is the system default.
    */
   audioOutputId: string;
+  /**
+   * Ours (issue 16): the name the user goes by in replies, sent as `chat/message` `pname`
+   * ("" uses the profile's name). At most SENDER_NAME_MAX_LENGTH characters.
+   */
+  senderName: string;
+  /** Ours (issue 16): the user's words about themself, sent as `ptext` ("" sends none). */
+  senderAbout: string;
 }
+
+/** The settings that hold text rather than a switch. */
+export type TextSetting = "audioOutputId" | "senderName" | "senderAbout";
 
 /** The local storage key of the chat settings. */
 export const CHAT_SETTINGS_KEY = "chatSettings";
@@ -39,6 +50,8 @@ export const DEFAULT_CHAT_SETTINGS: ChatSettings = {
   silenceDuration: 2000,
   useServerSpeech: false,
   audioOutputId: "",
+  senderName: "",
+  senderAbout: "",
 };
 
 const listeners = new Set<() => void>();
@@ -57,8 +70,10 @@ export function readChatSettings(): ChatSettings {
   } catch {
     stored = {};
   }
-  const flag = (key: keyof Omit<ChatSettings, "silenceDuration" | "audioOutputId">) =>
+  const flag = (key: Exclude<keyof ChatSettings, "silenceDuration" | TextSetting>) =>
     typeof stored[key] === "boolean" ? (stored[key] as boolean) : DEFAULT_CHAT_SETTINGS[key];
+  const text = (key: TextSetting, max: number) =>
+    typeof stored[key] === "string" ? (stored[key] as string).slice(0, max) : "";
   const silence = SILENCE_OPTIONS_MS.find((value) => value === stored.silenceDuration);
   cached = {
     muteVoice: flag("muteVoice"),
@@ -69,7 +84,9 @@ export function readChatSettings(): ChatSettings {
     enableNotifications: flag("enableNotifications"),
     silenceDuration: silence ?? DEFAULT_CHAT_SETTINGS.silenceDuration,
     useServerSpeech: flag("useServerSpeech"),
-    audioOutputId: typeof stored.audioOutputId === "string" ? stored.audioOutputId.slice(0, 200) : "",
+    audioOutputId: text("audioOutputId", 200),
+    senderName: text("senderName", SENDER_NAME_MAX_LENGTH),
+    senderAbout: text("senderAbout", SENDER_ABOUT_MAX_LENGTH),
   };
   return cached;
 }

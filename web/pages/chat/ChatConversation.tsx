@@ -91,8 +91,16 @@ export function ChatConversation({ userId, info, chatId, isGroup }: ChatConversa
   const replier = info.characters[0]?.id ?? "";
   const mute = settings.muteVoice || !(capabilities?.voiceReplies.enabled ?? false);
   const target = useMemo(
-    () => ({ chatId, characterId: replier, isGroup, mute, notify: settings.enableNotifications }),
-    [chatId, replier, isGroup, mute, settings.enableNotifications],
+    () => ({
+      chatId,
+      characterId: replier,
+      isGroup,
+      mute,
+      notify: settings.enableNotifications,
+      senderName: settings.senderName,
+      senderAbout: settings.senderAbout,
+    }),
+    [chatId, replier, isGroup, mute, settings.enableNotifications, settings.senderName, settings.senderAbout],
   );
   const sender = useChatSender(replier === "" ? null : target, live);
   // issue 8: photos from the user and pictures on request.

@@ -1,7 +1,13 @@
 import { useEffect, useId, useState } from "react";
+import { firstProblem, RULES } from "../../../../common/validation";
 import type { Capability } from "../../../api/chat";
 import { Spinner } from "../../../components/Spinner";
-import { type ChatSettings, SILENCE_OPTIONS_MS, useChatSettings } from "../../../hooks/useChatSettings";
+import {
+  type ChatSettings,
+  SILENCE_OPTIONS_MS,
+  type TextSetting,
+  useChatSettings,
+} from "../../../hooks/useChatSettings";
 import {
   type AudioOutput,
   audioOutputSupported,
@@ -10,14 +16,14 @@ import {
   listAudioOutputs,
   pickAudioOutput,
 } from "../../../lib/audioOutput";
-import { succeed } from "../../../lib/notify";
+import { succeed, warn } from "../../../lib/notify";
 import { askNotificationPermission, notificationsSupported } from "../../../lib/replySound";
 import { useChatMemories } from "../hooks/useChatMemories";
 import { useModalDialog } from "../hooks/useModalDialog";
 import { chatTexts } from "../texts";
 import { voiceTexts } from "../voiceTexts";
 
-type Flag = Exclude<keyof ChatSettings, "silenceDuration" | "audioOutputId">;
+type Flag = Exclude<keyof ChatSettings, "silenceDuration" | TextSetting>;
 
 interface SettingsDialogProps {
   chatId: string;
@@ -36,7 +42,8 @@ interface SettingsDialogProps {
  * Issue 16: 'Bluetooth' (shown where the browser can choose an audio output) picks the output
  * replies play on; 'Screen wake' is shown where the Wake Lock API exists; turning
  * 'Notifications' on asks the browser's permission for system notifications (refused: the
- * notice sound alone, said under the toggle).
+ * notice sound alone, said under the toggle). 'About you': the name the user goes by and a few
+ * words about themself, sent with each message as `pname` and `ptext` (README "How the chat works").
  */
 export function SettingsDialog({ chatId, speechInput, serverSpeech, onClose }: SettingsDialogProps) {
   const dialog = useModalDialog();
@@ -99,7 +106,15 @@ export function SettingsDialog({ chatId, speechInput, serverSpeech, onClose }: S
   ];
 
   const onSave = () => {
-    save(draft);
+    const problem = firstProblem([
+      [RULES.senderName, draft.senderName],
+      [RULES.senderAbout, draft.senderAbout],
+    ]);
+    if (problem) {
+      warn(problem);
+      return;
+    }
+    save({ ...draft, senderName: draft.senderName.trim(), senderAbout: draft.senderAbout.trim() });
     succeed(chatTexts.settingsSaved);
     dialog.current?.close();
   };
@@ -180,6 +195,28 @@ export function SettingsDialog({ chatId, speechInput, serverSpeech, onClose }: S
             </select>
           </li>
         </ul>
+        <section className="chat-settings__sender" aria-labelledby={`${baseId}-sender`}>
+          <h3 id={`${baseId}-sender`}>{chatTexts.aboutYou}</h3>
+          <label htmlFor={`${baseId}-sender-name`}>{chatTexts.senderName}</label>
+          <input
+            id={`${baseId}-sender-name`}
+            className="chat-settings__text"
+            value={draft.senderName}
+            maxLength={RULES.senderName.max}
+            placeholder={chatTexts.senderNameHint}
+            onChange={(event) => setDraft({ ...draft, senderName: event.target.value })}
+          />
+          <label htmlFor={`${baseId}-sender-about`}>{chatTexts.senderAbout}</label>
+          <textarea
+            id={`${baseId}-sender-about`}
+            className="chat-settings__text"
+            rows={2}
+            value={draft.senderAbout}
+            maxLength={RULES.senderAbout.max}
+            placeholder={chatTexts.senderAboutHint}
+            onChange={(event) => setDraft({ ...draft, senderAbout: event.target.value })}
+          />
+        </section>
         <section className="chat-settings__memories" aria-labelledby={`${baseId}-memories`}>
           <h3 id={`${baseId}-memories`}>{chatTexts.memories}</h3>
           {memories.isLoading && <Spinner size="small" label={chatTexts.loadingMemories} />}

@@ -74,6 +74,9 @@ export interface ChatTarget {
   mute: boolean;
   /** spec 4: a notice sound 1 s after a reply arrives. */
   notify: boolean;
+  /** Settings 'About you' (issue 16): sent as `pname` and `ptext` when not empty. */
+  senderName?: string;
+  senderAbout?: string;
 }
 
 let localCounter = 0;
@@ -276,6 +279,8 @@ export function useChatSender(target: ChatTarget | null, live: LiveChat): ChatSe
           characterId: current.characterId,
           mute: current.mute ? "1" : "0",
           time: sentAt,
+          pname: current.senderName,
+          ptext: current.senderAbout,
           clientMessageId,
         },
         {
