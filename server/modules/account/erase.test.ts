@@ -225,6 +225,19 @@ function eraseSuite(dialect: "sqlite" | "postgres", onS3: boolean): void {
         created_at: now,
       })
       .execute();
+    // An admin action on the account itself (the audit log keeps it, by id only).
+    await db()
+      .insertInto("admin_audit")
+      .values({
+        id: randomUUID(),
+        admin_id: randomUUID(),
+        admin_email: "admin@example.com",
+        action: "user.plan",
+        target: user.id,
+        details: JSON.stringify({ plan: "Free" }),
+        created_at: now,
+      })
+      .execute();
     const files = [
       `users/${picture}`,
       `characters/${photo}`,
@@ -339,14 +352,21 @@ function eraseSuite(dialect: "sqlite" | "postgres", onS3: boolean): void {
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ success: 1, page: "/" });
 
-    // No row names the user but the admin audit line of the erasure (ids and time only).
+    // No row names the user but admin audit lines, by id only: the erasure's own line (its id and
+    // time) and the admin's earlier action on the account.
     const left = await rowsNaming(victim.needles);
-    expect(left).toHaveLength(1);
-    const audit = await db().selectFrom("admin_audit").selectAll().where("target", "=", victim.id).execute();
+    expect(left).toHaveLength(2);
+    for (const row of left) expect(row.startsWith("admin_audit:")).toBe(true);
+    const audit = await db()
+      .selectFrom("admin_audit")
+      .select(["action", "admin_id", "admin_email", "details"])
+      .where("target", "=", victim.id)
+      .orderBy("action")
+      .execute();
     expect(audit).toEqual([
-      expect.objectContaining({ action: "account.erase", admin_email: "", details: "{}" }),
+      { action: "account.erase", admin_id: "system", admin_email: "", details: "{}" },
+      expect.objectContaining({ action: "user.plan", admin_email: "admin@example.com" }),
     ]);
-    expect(left[0]).not.toContain(victim.email);
     // The admin action that named the e-mail keeps its row, without the e-mail.
     expect(await rowsNaming([victim.email])).toEqual([]);
 
@@ -436,7 +456,10 @@ function eraseSuite(dialect: "sqlite" | "postgres", onS3: boolean): void {
     );
     const done = await erase(fresh.token, { confirm: oauth.email.toUpperCase() });
     expect(done.body).toMatchObject({ success: 1 });
-    expect(await rowsNaming(oauth.needles)).toHaveLength(1);
+    expect((await rowsNaming(oauth.needles)).map((row) => row.slice(0, row.indexOf(":")))).toEqual([
+      "admin_audit",
+      "admin_audit",
+    ]);
 
     const guest = await demoLogin(t.app);
     const name = (
