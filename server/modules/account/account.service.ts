@@ -104,7 +104,10 @@ export class AccountService {
    * and photos, the voice files of their replies that no other user's reply uses), then an e-mail
    * to a member saying it is done. Sessions and devices go with the rows, so every token of the
    * user is refused from then on (other instances' session caches drop it within their ttl).
-   * Leaves only an `admin_audit` line ("account.erase", the user id, the time; no personal data).
+   * Leaves one `admin_audit` line ("account.erase", the user id, the time; no personal data);
+   * earlier admin actions on the account keep their lines, by id only (their e-mails blanked).
+   * Not reached: voice cache files of single sentences and split parts, which no row records (they
+   * are named by a hash of engine, voice and text, and shared by whoever says the same words).
    *
    * Confirmation: an account with a password gives it (the token alone must not be enough: a
    * stolen or forgotten-open session could otherwise erase the account for good). An account
