@@ -30,3 +30,41 @@ export class ScriptedLlm implements LlmProvider {
   }
   async close(): Promise<void> {}
 }
+
+/**
+ * A model that streams its reply word by word, for tests of streamed replies. `replyFor` makes
+ * the reply from the request (default `reply`); after each piece the stream waits for
+ * `gate(sentSoFar, request)`, so a test can hold it until it has seen what it waits for; an
+ * aborted request (Stop, timeout) throws, as a real model client does.
+ */
+export class StreamingLlm implements LlmProvider {
+  readonly name = "streaming-test";
+  readonly requests: GenerateRequest[] = [];
+  reply = "Hi there!";
+  replyFor?: (request: GenerateRequest) => string;
+  gate: (sent: string, request: GenerateRequest) => Promise<void> = async () => {};
+
+  contextWindow(): number {
+    return 4096;
+  }
+  status(): ProviderStatus {
+    return { ready: true, message: "ready" };
+  }
+  countTokens(text: string): number {
+    return Math.ceil(text.length / 4);
+  }
+  async generate(request: GenerateRequest): Promise<GenerateResult> {
+    this.requests.push(request);
+    let sent = "";
+    const reply = this.replyFor?.(request) ?? this.reply;
+    for (const piece of reply.match(/\S+\s*/g) ?? []) {
+      if (request.signal?.aborted) throw new Error("aborted");
+      sent += piece;
+      request.onTextChunk?.(piece);
+      await this.gate(sent, request);
+    }
+    if (request.signal?.aborted) throw new Error("aborted");
+    return { text: reply, modelMs: 1 };
+  }
+  async close(): Promise<void> {}
+}

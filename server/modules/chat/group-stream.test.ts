@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ChatHistoryEntry, MessageReply } from "../../../common/api";
-import type { GenerateRequest, GenerateResult, LlmProvider } from "../../providers/llm/llm";
+import type { GenerateRequest } from "../../providers/llm/llm";
 import { call, demoWithCharacter, describeEachDatabase } from "../../testing/api";
+import { StreamingLlm } from "../../testing/fake-llm";
 import { createTestApp, type TestApp } from "../../testing/server";
 
 /**
@@ -14,39 +15,6 @@ import { createTestApp, type TestApp } from "../../testing/server";
 /** The character a prompt is for ("You are <Name>…"). */
 const speakerOf = (request: GenerateRequest) =>
   /^You are (\w+)/.exec(request.messages[0]?.content ?? "")?.[1];
-
-/** A model that streams its reply word by word; `gate` can hold it after a piece; Stop aborts it. */
-class GatedLlm implements LlmProvider {
-  readonly name = "gated-test";
-  readonly requests: GenerateRequest[] = [];
-  replyFor: (request: GenerateRequest) => string = (request) =>
-    `Hello, this is ${speakerOf(request) ?? "someone"} speaking to you now.`;
-  /** Called after each piece; the stream waits for the promise it returns. */
-  gate: (request: GenerateRequest, sent: string) => Promise<void> = async () => {};
-  contextWindow() {
-    return 4096;
-  }
-  status() {
-    return { ready: true, message: "ready" };
-  }
-  countTokens(text: string) {
-    return Math.ceil(text.length / 4);
-  }
-  async generate(request: GenerateRequest): Promise<GenerateResult> {
-    this.requests.push(request);
-    let sent = "";
-    const reply = this.replyFor(request);
-    for (const piece of reply.match(/\S+\s*/g) ?? []) {
-      if (request.signal?.aborted) throw new Error("aborted");
-      sent += piece;
-      request.onTextChunk?.(piece);
-      await this.gate(request, sent);
-    }
-    if (request.signal?.aborted) throw new Error("aborted");
-    return { text: reply, modelMs: 1 };
-  }
-  async close() {}
-}
 
 interface SseEvent {
   event: string;
@@ -68,7 +36,11 @@ function signal(): { promise: Promise<void>; resolve: () => void } {
 }
 
 describeEachDatabase("group replies streamed per speaker", (dialect) => {
-  const llm = new GatedLlm();
+  const llm = new StreamingLlm();
+  /** Each member introduces itself by name, so a test knows who speaks. */
+  const introduce = (request: GenerateRequest) =>
+    `Hello, this is ${speakerOf(request) ?? "someone"} speaking to you now.`;
+  llm.replyFor = introduce;
   let t: TestApp;
   let base = "";
 
@@ -150,7 +122,7 @@ describeEachDatabase("group replies streamed per speaker", (dialect) => {
     const firstToken = signal();
     let releasedByToken: boolean | undefined;
     // The first member holds the rest of its reply until the client has its first word.
-    llm.gate = async (request, sent) => {
+    llm.gate = async (sent, request) => {
       if (speakerOf(request) === g.first.characterName && sent === "Hello, ") {
         releasedByToken = await firstOf(firstToken.promise, 15_000);
       }
@@ -244,7 +216,7 @@ describeEachDatabase("group replies streamed per speaker", (dialect) => {
   it("Stop on the speaking member's entry stops its reply (kept, 'stopped') and ends the turn there", async () => {
     const g = await groupOfTwo();
     let stoppedInTime: boolean | undefined;
-    llm.gate = async (request, sent) => {
+    llm.gate = async (sent, request) => {
       if (speakerOf(request) !== g.first.characterName || sent !== "Hello, ") return;
       const stopped = signal();
       if (request.signal?.aborted) stopped.resolve();
@@ -417,7 +389,7 @@ describeEachDatabase("group replies streamed per speaker", (dialect) => {
         expect(muted.options?.splitCount).toBeGreaterThan(1);
         expect(muted.options?.splitAudioUrls).toBeUndefined();
       } finally {
-        llm.replyFor = (request) => `Hello, this is ${speakerOf(request) ?? "someone"} speaking to you now.`;
+        llm.replyFor = introduce;
       }
     });
   });

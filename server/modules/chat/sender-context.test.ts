@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ChatHistoryEntry, MessageReply } from "../../../common/api";
-import { call, demoWithCharacter, describeEachDatabase } from "../../testing/api";
+import { call, callMultipart, demoWithCharacter, describeEachDatabase } from "../../testing/api";
 import { ScriptedLlm } from "../../testing/fake-llm";
 import { createTestApp, type TestApp } from "../../testing/server";
 import { localTimeText } from "../conversation/prompt";
@@ -8,19 +8,8 @@ import { localTimeText } from "../conversation/prompt";
 /** spec 7 `chat/message` fields pname, ptext and time: what they mean here (README "How the chat works"). */
 
 async function send(t: TestApp, token: string, fields: Record<string, string>) {
-  const form = new FormData();
-  for (const [k, v] of Object.entries(fields)) form.append(k, v);
-  const request = new Request("http://x/", { method: "POST", body: form });
-  const response = await t.app.inject({
-    method: "POST",
-    url: "/api/chat/message",
-    headers: {
-      authorization: `Bearer ${token}`,
-      "content-type": request.headers.get("content-type") ?? "",
-    },
-    payload: Buffer.from(await request.arrayBuffer()),
-  });
-  return { status: response.statusCode, body: response.json() as MessageReply };
+  const answer = await callMultipart(t.app, "/api/chat/message", { token, fields });
+  return { status: answer.status, body: answer.body as unknown as MessageReply };
 }
 
 describe("localTimeText (spec 7 time)", () => {

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ChatHistoryEntry, MessageReply } from "../../../common/api";
-import type { GenerateRequest, GenerateResult, LlmProvider } from "../../providers/llm/llm";
 import { EspeakTts } from "../../providers/tts/espeak";
 import { call, callMultipart, demoWithCharacter, describeEachDatabase } from "../../testing/api";
 import { decodeMp3, rms, wavFile } from "../../testing/audio";
+import { StreamingLlm } from "../../testing/fake-llm";
 import { createTestApp, TEST_STACK, type TestApp } from "../../testing/server";
 import { startTranscriptionDouble } from "../../testing/voice-servers";
 
@@ -11,38 +11,6 @@ import { startTranscriptionDouble } from "../../testing/voice-servers";
  * Spoken replies, voice preview, transcripts and the audio-message call through the API
  * (issue 7), with the embedded eSpeak NG engine and a local OpenAI-compatible transcription double.
  */
-
-/** A model that streams its scripted reply word by word; `gate` can hold it after a piece. */
-class StreamingLlm implements LlmProvider {
-  readonly name = "streaming-test";
-  readonly requests: GenerateRequest[] = [];
-  reply = "Hi there!";
-  /** When set, the reply is made from the request (e.g. the character's name). */
-  replyFor?: (request: GenerateRequest) => string;
-  /** Called after each piece; the stream waits for the promise it returns. */
-  gate: (sent: string) => Promise<void> = async () => {};
-  contextWindow() {
-    return 4096;
-  }
-  status() {
-    return { ready: true, message: "ready" };
-  }
-  countTokens(text: string) {
-    return Math.ceil(text.length / 4);
-  }
-  async generate(request: GenerateRequest): Promise<GenerateResult> {
-    this.requests.push(request);
-    let sent = "";
-    const reply = this.replyFor?.(request) ?? this.reply;
-    for (const piece of reply.match(/\S+\s*/g) ?? []) {
-      sent += piece;
-      request.onTextChunk?.(piece);
-      await this.gate(sent);
-    }
-    return { text: reply, modelMs: 1 };
-  }
-  async close() {}
-}
 
 describeEachDatabase("voice through the API", (dialect) => {
   const llm = new StreamingLlm();
