@@ -257,6 +257,11 @@ describe.skipIf(!hasChromium)("chat rules without a test until issue 16, in Chro
 
       await page.clock.install();
       await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 1000);
+      // Let what was already under way settle first: timers started before the clock was
+      // installed (real ones) and a greeting still revealing its parts 1 s apart (fake ones).
+      await page.waitForTimeout(300);
+      await page.clock.runFor(10_000);
+      await expect.poll(atBottom).toBe(true);
       // Focus: the list follows 300 ms later (by the page's paused clock).
       await grow();
       expect(await atBottom()).toBe(false);
