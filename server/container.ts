@@ -141,12 +141,17 @@ export function buildContainer(config: AppConfig, deps: ContainerDeps) {
   const mailer: Mailer = config.SMTP_URL
     ? new SmtpMailer(config.SMTP_URL, config.MAIL_FROM)
     : new OutboxMailer(path.join(config.dataDir, "outbox"), config.MAIL_FROM, log);
+  const payments = new PaymentsService(new PaymentsRepo(kysely), plansRepo, createPayments(config), {
+    publicUrl: config.publicUrl,
+  });
   const account = new AccountService(
     new AccountRepo(kysely),
     auth,
     mailer,
     { publicUrl: config.publicUrl, resetTtlMs: config.PASSWORD_RESET_TTL_MINUTES * 60_000 },
     jobs,
+    // issue 18: "Erase my account" removes the user's files and asks whether payments are on.
+    { storage, payments },
   );
   const site = new SiteService(new SiteRepo(kysely), mailer, config.ADMIN_EMAIL, jobs);
   const oauth = new OAuthService(
@@ -179,9 +184,6 @@ export function buildContainer(config: AppConfig, deps: ContainerDeps) {
     logError,
     jobs,
   );
-  const payments = new PaymentsService(new PaymentsRepo(kysely), plansRepo, createPayments(config), {
-    publicUrl: config.publicUrl,
-  });
   const admin = new AdminService(new AdminRepo(kysely), plansRepo, storage, subscribe);
   const users = new UsersService(new UsersRepo(kysely), storage, auth);
 

@@ -1,7 +1,7 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import argon2 from "argon2";
 import type { User } from "../../db/schema";
-import { AppError, badRequest, forbidden } from "../../errors";
+import { badRequest, forbidden } from "../../errors";
 import { secretHash } from "../../http/auth";
 import type { JobQueue } from "../../jobs/queue";
 import type { Mailer } from "../../providers/mail/mail";
@@ -52,6 +52,8 @@ export class AccountService {
     private readonly options: { publicUrl: string; resetTtlMs: number },
     /** The reset mail is a background job ("account.reset-mail", issue 15). */
     private readonly jobs: JobQueue,
+    /** What "Erase my account" needs besides the database (issue 18). */
+    private readonly erasure: ErasureDeps,
     private readonly now: () => number = Date.now,
   ) {
     jobs.define<{ email: string }>(
@@ -72,21 +74,6 @@ export class AccountService {
       },
       ERASE_JOB,
     );
-  }
-
-  private erasure?: ErasureDeps;
-
-  /**
-   * Gives the service what the erasure needs besides the database (the container calls it once
-   * at build; until then `erase` refuses with "internal"). Calling it again replaces them.
-   */
-  connectErasure(deps: ErasureDeps): void {
-    this.erasure = deps;
-  }
-
-  /** Whether `connectErasure` was called. */
-  get erasureConnected(): boolean {
-    return this.erasure !== undefined;
   }
 
   /**
@@ -124,13 +111,11 @@ export class AccountService {
    * @param token the bearer token of the request (its sign-in time is checked).
    * @throws AppError "wrong_password" (400) when the password or the typed confirmation is wrong
    * (nothing is erased); "forbidden" (403) when a passwordless member's sign-in is not fresh or a
-   * subscription still renews; "internal" when the erasure is not connected.
+   * subscription still renews.
    */
   async erase(user: User, token: string, input: EraseConfirmation): Promise<void> {
     await this.checkConfirmation(user, token, input);
-    const erasure = this.erasure;
-    if (!erasure) throw new AppError("internal", "Deleting accounts is not available at the moment.");
-    if (erasure.payments.enabled && user.stripe_subscription_id && user.plan_ends_at == null)
+    if (this.erasure.payments.enabled && user.stripe_subscription_id && user.plan_ends_at == null)
       throw forbidden(
         "Your subscription still renews. Please cancel it under Manage subscription first, then delete the account.",
       );
@@ -171,8 +156,7 @@ export class AccountService {
    * ("account.erase-files", retried) unless this already is that job, which then throws to retry.
    */
   private async removeFiles(keys: string[], folders: string[], isRetry: boolean): Promise<void> {
-    const storage = this.erasure?.storage;
-    if (!storage) throw new Error("account erasure: no storage connected");
+    const { storage } = this.erasure;
     const results = await Promise.all([
       ...keys.map((key) =>
         storage.remove(key).then(

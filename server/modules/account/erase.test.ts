@@ -29,7 +29,6 @@ function eraseSuite(dialect: "sqlite" | "postgres", onS3: boolean): void {
     s3 = onS3 ? await startTestS3({ prefix: "erase/" }) : undefined;
     t = await createTestApp({ dialect, env: { SMTP_URL: mail.smtpUrl, ...s3?.env } });
     // Until the container wires it (server/container.ts), the test connects what erasure needs.
-    if (!t.account.erasureConnected) t.account.connectErasure({ storage: t.storage, payments: t.payments });
   });
   afterAll(async () => {
     await t?.dispose();
@@ -487,7 +486,6 @@ describe("erase my account with payments on [sqlite]", () => {
         STRIPE_API_BASE: stripe.url,
       },
     });
-    if (!t.account.erasureConnected) t.account.connectErasure({ storage: t.storage, payments: t.payments });
   });
   afterAll(async () => {
     await t?.dispose();
