@@ -43,6 +43,8 @@ describe.skipIf(!hasChromium)("pictures and photos in Chromium", () => {
       IMAGE_BASE_URL: double?.baseUrl ?? "",
       IMAGE_PORTRAIT_SIZE: "384x512",
       IMAGE_LANDSCAPE_SIZE: "512x384",
+      // issue 16: picture replies are spoken like any reply.
+      TTS_PROVIDER: "espeak",
     }),
     browserArgs: ["--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream"],
   });
@@ -116,6 +118,10 @@ describe.skipIf(!hasChromium)("pictures and photos in Chromium", () => {
     await expect.poll(() => headerStatus.textContent()).toBe("online");
     const src = (await picture.getAttribute("src")) ?? "";
     expect(src).toMatch(new RegExp(`^/content/${characterId}/[0-9a-f-]{36}\\.jpg$`));
+    // issue 16: the picture reply's words are spoken like any reply's (request-photo audioUrl).
+    await reply
+      .getByRole("button", { name: new RegExp(`^(Play|Stop) ${name}'s reply$`) })
+      .waitFor({ timeout: 20_000 });
 
     // The picture is this user's: their browser loads it, another user's browser gets 404.
     expect((await page.request.get(`${ctx().url}${src}`)).status()).toBe(200);

@@ -148,7 +148,7 @@ async function registerRoutes(app: FastifyInstance, config: AppConfig, c: Contai
   await historyRoutes(app, c.conversation, auth);
   await chatRoutes(app, c, chatAuth);
   await groupsRoutes(app, c, auth);
-  await imagesRoutes(app, c.images, c.conversation, auth);
+  await imagesRoutes(app, c.images, c.conversation, auth, c.voice);
   await voiceRoutes(app, c.voice, auth);
   await memoryRoutes(app, c.memory, c.conversation, auth);
   await systemRoutes(

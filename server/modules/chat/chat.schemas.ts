@@ -71,7 +71,4 @@ export const AudioMessageBody = z.object({
   mute: z.string().optional(),
 });
 
-/** spec 7 `mute`: "1" or "true" means the reply is not spoken. */
-export function isMuted(mute: string | undefined): boolean {
-  return mute === "1" || mute === "true";
-}
+export { isMuted } from "../conversation/inputs";

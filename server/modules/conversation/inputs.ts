@@ -11,3 +11,8 @@ export const ClientMessageId = z
   .max(100, "The client message id must be at most 100 characters.")
   .regex(/^[\w-]*$/, "The client message id is not valid.")
   .optional();
+
+/** spec 7 `mute` (chat/message, chat/request-photo, audio-message): "1" or "true" means the reply is not spoken. */
+export function isMuted(mute: string | undefined): boolean {
+  return mute === "1" || mute === "true";
+}

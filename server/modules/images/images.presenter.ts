@@ -3,16 +3,24 @@ import type { ChatHistoryRow } from "../../db/schema";
 import { presentHistoryEntry } from "../conversation/conversation.presenter";
 import { splitReply } from "../conversation/split-reply";
 
-/** spec 3 "Message reply" for a picture request: genimage 1 and options.picDesc. */
-export function presentPictureReply(entry: ChatHistoryRow, picDesc: string, message: string): MessageReply {
+/**
+ * spec 3 "Message reply" for a picture request: genimage 1, options.picDesc and the reply's
+ * spoken `audioUrl` ("" when muted or without speech, issue 16).
+ */
+export function presentPictureReply(
+  entry: ChatHistoryRow,
+  picDesc: string,
+  message: string,
+  audioUrl = "",
+): MessageReply {
   const text = entry.reply_message;
   const parts = splitReply(text);
   return {
     success: 1,
     message,
     text,
-    history: [presentHistoryEntry(entry)],
-    audioUrl: "",
+    history: [presentHistoryEntry({ ...entry, reply_audio_url: audioUrl || entry.reply_audio_url })],
+    audioUrl,
     genimage: 1,
     options: { splitCount: parts.length, splitMessages: parts, picDesc },
   };

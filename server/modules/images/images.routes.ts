@@ -1,11 +1,12 @@
 import type { FastifyInstance, onRequestAsyncHookHandler } from "fastify";
 import { z } from "zod";
+import type { ChatHistoryRow, User } from "../../db/schema";
 import { assertSelf, currentUser, signedIn } from "../../http/auth";
 import { ok } from "../../http/envelope";
 import { parseInput, uuidField } from "../../http/validate";
 import { presentHistoryEntry } from "../conversation/conversation.presenter";
 import type { ConversationService } from "../conversation/conversation.service";
-import { ClientMessageId } from "../conversation/inputs";
+import { ClientMessageId, isMuted } from "../conversation/inputs";
 import { photoType } from "./image-prompt";
 import { presentPhoto, presentPictureReply } from "./images.presenter";
 import type { ImagesService } from "./images.service";
@@ -48,18 +49,23 @@ export async function imagesRoutes(
   images: ImagesService,
   conversation: ConversationService,
   auth: onRequestAsyncHookHandler,
+  /** Speaks a stored reply (the voice module's `replyAudio`); "" when it cannot. Never throws. */
+  speech?: { replyAudio(user: User, entry: ChatHistoryRow): Promise<string> },
 ): Promise<void> {
   await signedIn(app, auth, (app) => {
     app.post("/api/chat/request-photo", async (request) => {
       const body = parseInput(RequestPhotoBody, request.body);
-      const { entry, picDesc } = await images.requestPhoto(currentUser(request), {
+      const user = currentUser(request);
+      const { entry, picDesc } = await images.requestPhoto(user, {
         chatId: body.id,
         characterId: body.cid || body.cId,
         message: body.message,
         type: photoType(body.type),
         clientMessageId: body.clientMessageId,
       });
-      return presentPictureReply(entry, picDesc, "The picture is on its way.");
+      // issue 16: a picture reply is spoken like any reply unless muted (spec 7 `mute`).
+      const audioUrl = speech && !isMuted(body.mute) ? await speech.replyAudio(user, entry) : "";
+      return presentPictureReply(entry, picDesc, "The picture is on its way.", audioUrl);
     });
 
     app.post("/api/chat/image", async (request) => {

@@ -5,6 +5,7 @@ import type { ChatHistoryEntry, Envelope } from "../../../../common/api";
 import type { PhotoType } from "../../../../common/constants";
 import { isHandledApiError } from "../../../api/errors";
 import { requestPicture, sendPhoto } from "../../../api/images";
+import { audioPlayer } from "../../../lib/audioPlayer";
 import { warn } from "../../../lib/notify";
 import { imageTexts } from "../imageTexts";
 import { localEntry } from "../liveChat";
@@ -146,6 +147,9 @@ export function useImageSender(
             return;
           }
           sent.current.delete(key);
+          // issue 16: the picture reply's words are heard like any reply's (not on Apple, spec 4).
+          if (!target.mute && answer.audioUrl)
+            audioPlayer.autoplay(answer.audioUrl, false, outcome.entry?.chatHistoryUUID);
           await settle(key, outcome.entry);
         })
         .catch((error: unknown) => {
