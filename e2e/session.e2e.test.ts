@@ -199,9 +199,24 @@ describe.skipIf(!hasChromium)("session and errors in Chromium", () => {
     expect(await log.getByText("question 14").count()).toBe(0);
 
     const anchor = log.getByText("question 15", { exact: true });
-    await log.evaluate((element) => {
-      element.scrollTop = 0;
-    });
+    /**
+     * Scrolls to the top until the page at `offset` is asked for: under load the list's own first
+     * scroll to the bottom may land after a single scroll to the top.
+     */
+    const scrollUpUntilAsked = (offset: number) =>
+      expect
+        .poll(
+          async () => {
+            if (!offsets.includes(offset))
+              await log.evaluate((element) => {
+                element.scrollTop = 0;
+              });
+            return offsets.includes(offset);
+          },
+          { timeout: 20_000, interval: 500 },
+        )
+        .toBe(true);
+    await scrollUpUntilAsked(10);
     await log.getByText("question 14", { exact: true }).waitFor();
     // The entry that was at the top stays in view instead of jumping away.
     const logBox = await log.boundingBox();
@@ -210,9 +225,7 @@ describe.skipIf(!hasChromium)("session and errors in Chromium", () => {
       true,
     );
 
-    await log.evaluate((element) => {
-      element.scrollTop = 0;
-    });
+    await scrollUpUntilAsked(20);
     await log.getByText("question 0", { exact: true }).waitFor();
     expect(offsets.slice(0, 3)).toEqual([0, 10, 20]);
     await page.close();
