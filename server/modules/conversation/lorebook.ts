@@ -1,0 +1,287 @@
+/**
+ * Lorebooks (world info, issue 17): the Character Card V2/V3 `character_book`, parsed defensively,
+ * and the choice of the entries a reply's prompt gets, with the community's semantics.
+ *
+ * Verified against the Character Card V2 spec (malfoyslastname/character-card-spec-v2, `CharacterBook`)
+ * and SillyTavern's `public/scripts/world-info.js` (`convertCharacterBook`, `WorldInfoBuffer`,
+ * `checkWorldInfo`, `getSortedEntries`):
+ * - `enabled: false` entries are never inserted (SillyTavern: `disable = !enabled`).
+ * - `constant` entries are always inserted, still within the token budget (spec: "always inserted
+ *   in the prompt (within budget limit)").
+ * - Otherwise an entry needs a primary key (`keys`) found in the scanned text. Matching is a plain
+ *   substring search, case-insensitive unless the entry's `case_sensitive` is true (SillyTavern's
+ *   defaults: no whole-word matching, not case-sensitive). Blank keys are ignored; an entry with no
+ *   keys is only inserted when constant. Regular-expression keys (V3 `use_regex`) are matched as
+ *   plain text.
+ * - `selective`: when true and `secondary_keys` is not empty, at least one secondary key must also
+ *   be found (SillyTavern's default logic "AND ANY"); when false, `secondary_keys` are ignored.
+ * - `scan_depth`: how many of the newest messages are scanned (SillyTavern's default depth: 2).
+ * - Priority: entries are considered by `insertion_order` from highest to lowest (SillyTavern's
+ *   `sortFn = b.order - a.order`; equal orders keep the book's order). Each activated entry's
+ *   content plus a newline is added to the running text; the first entry that brings the running
+ *   text's token count to `token_budget` or beyond is left out and the selection stops there (later,
+ *   smaller entries are not tried: SillyTavern breaks out of the loop once the budget overflowed).
+ * - `recursive_scanning`: the content of entries inserted in one pass is scanned for further keys
+ *   in the next pass, until a pass adds nothing, the budget overflows, or `MAX_RECURSION_PASSES`.
+ * - `position`: `before_char` goes before the character's description, anything else (including a
+ *   missing position) after it (SillyTavern: `position === 'before_char' ? before : after`).
+ * - Order in the prompt: by `insertion_order` ascending within each position (spec: "lower insertion
+ *   order = inserted higher"); entries with empty content are not inserted.
+ */
+
+/** Bounds of a stored or imported book (issue 17: parsed defensively). */
+export const LOREBOOK_LIMITS = {
+  entries: 200,
+  contentChars: 2000,
+  keysPerEntry: 20,
+  keyChars: 100,
+  nameChars: 200,
+  /** The book as JSON text, characters. */
+  jsonChars: 600_000,
+} as const;
+
+/** Newest messages scanned when the book gives no `scan_depth` (SillyTavern's default). */
+export const DEFAULT_SCAN_DEPTH = 2;
+/** Most messages a book may ask to scan. */
+export const MAX_SCAN_DEPTH = 100;
+/** Tokens for lore when the book gives no `token_budget`. */
+export const DEFAULT_TOKEN_BUDGET = 512;
+/** Passes of recursive scanning at most (the first scan included). */
+export const MAX_RECURSION_PASSES = 5;
+
+/** One entry of a `character_book`, with every field present. */
+export interface LoreEntry {
+  id: number | null;
+  name: string;
+  comment: string;
+  keys: string[];
+  secondary_keys: string[];
+  content: string;
+  enabled: boolean;
+  constant: boolean;
+  selective: boolean;
+  case_sensitive: boolean;
+  insertion_order: number;
+  position: "before_char" | "after_char";
+}
+
+/** A `character_book` with its book-level settings (absent ones are null: defaults apply). */
+export interface Lorebook {
+  name: string;
+  scan_depth: number | null;
+  token_budget: number | null;
+  recursive_scanning: boolean;
+  entries: LoreEntry[];
+}
+
+/** What `parseLorebook` answers: the book, or a sentence saying what is wrong. */
+export type LorebookParse = { ok: true; book: Lorebook } | { ok: false; message: string };
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
+
+function nonNegativeInt(v: unknown): number | null {
+  return typeof v === "number" && Number.isFinite(v) && v >= 0 ? Math.floor(v) : null;
+}
+
+function keyList(v: unknown, label: string, index: number): string[] | string {
+  if (v === undefined || v === null) return [];
+  if (!Array.isArray(v) || v.some((k) => typeof k !== "string"))
+    return `The ${label} of lorebook entry ${index + 1} must be a list of words.`;
+  const keys = (v as string[]).map((k) => k.trim()).filter(Boolean);
+  if (keys.length > LOREBOOK_LIMITS.keysPerEntry)
+    return `Lorebook entry ${index + 1} has more than ${LOREBOOK_LIMITS.keysPerEntry} ${label}.`;
+  if (keys.some((k) => k.length > LOREBOOK_LIMITS.keyChars))
+    return `The ${label} of lorebook entry ${index + 1} must be at most ${LOREBOOK_LIMITS.keyChars} characters each.`;
+  return keys;
+}
+
+const text = (v: unknown, max: number) => (typeof v === "string" ? v.slice(0, max) : "");
+
+function parseEntry(raw: unknown, index: number): LoreEntry | string {
+  if (!isObject(raw)) return `Lorebook entry ${index + 1} is not an object.`;
+  const keys = keyList(raw.keys, "keys", index);
+  if (typeof keys === "string") return keys;
+  const secondary = keyList(raw.secondary_keys, "secondary keys", index);
+  if (typeof secondary === "string") return secondary;
+  if (raw.content !== undefined && typeof raw.content !== "string")
+    return `The content of lorebook entry ${index + 1} must be text.`;
+  const content = typeof raw.content === "string" ? raw.content : "";
+  if (content.length > LOREBOOK_LIMITS.contentChars)
+    return `The content of lorebook entry ${index + 1} must be at most ${LOREBOOK_LIMITS.contentChars} characters.`;
+  const order = typeof raw.insertion_order === "number" && Number.isFinite(raw.insertion_order);
+  return {
+    id: typeof raw.id === "number" && Number.isFinite(raw.id) ? raw.id : null,
+    name: text(raw.name, LOREBOOK_LIMITS.nameChars),
+    comment: text(raw.comment, LOREBOOK_LIMITS.nameChars),
+    keys,
+    secondary_keys: secondary,
+    content,
+    // The spec requires `enabled`; a card that leaves it out means the entry to be used.
+    enabled: raw.enabled !== false,
+    constant: raw.constant === true,
+    selective: raw.selective === true,
+    case_sensitive: raw.case_sensitive === true,
+    insertion_order: order ? (raw.insertion_order as number) : 0,
+    position: raw.position === "before_char" ? "before_char" : "after_char",
+  };
+}
+
+/**
+ * Reads a `character_book` object (from a card's `data.character_book` or the character form),
+ * keeping the fields above and ignoring unknown ones.
+ * @returns the book, or `{ ok: false, message }` with a sentence for the user: not an object,
+ *   more than 200 entries, an entry's content over 2000 characters, over 20 keys in an entry, keys
+ *   that are not words.
+ */
+export function parseLorebook(value: unknown): LorebookParse {
+  if (!isObject(value)) return { ok: false, message: "The lorebook must be an object with entries." };
+  const rawEntries = value.entries ?? [];
+  if (!Array.isArray(rawEntries)) return { ok: false, message: "The lorebook's entries must be a list." };
+  if (rawEntries.length > LOREBOOK_LIMITS.entries)
+    return { ok: false, message: `A lorebook can have at most ${LOREBOOK_LIMITS.entries} entries.` };
+  const entries: LoreEntry[] = [];
+  for (const [index, raw] of rawEntries.entries()) {
+    const entry = parseEntry(raw, index);
+    if (typeof entry === "string") return { ok: false, message: entry };
+    entries.push(entry);
+  }
+  const scanDepth = nonNegativeInt(value.scan_depth);
+  return {
+    ok: true,
+    book: {
+      name: text(value.name, LOREBOOK_LIMITS.nameChars),
+      scan_depth: scanDepth === null ? null : Math.min(scanDepth, MAX_SCAN_DEPTH),
+      token_budget: nonNegativeInt(value.token_budget),
+      recursive_scanning: value.recursive_scanning === true,
+      entries,
+    },
+  };
+}
+
+/**
+ * Reads a book stored as JSON text (the character's `lorebook` column or the form's field).
+ * @returns the book, `null` for empty text, or `{ ok: false, message }` for bad JSON, text over
+ *   600,000 characters or a book `parseLorebook` refuses.
+ */
+export function parseLorebookJson(json: string): LorebookParse | null {
+  if (json.trim() === "") return null;
+  if (json.length > LOREBOOK_LIMITS.jsonChars)
+    return { ok: false, message: "The lorebook is too large (at most 600,000 characters)." };
+  let value: unknown;
+  try {
+    value = JSON.parse(json);
+  } catch {
+    return { ok: false, message: "The lorebook is not valid JSON." };
+  }
+  return parseLorebook(value);
+}
+
+/** A stored book for use in a prompt: null when there is none or it no longer parses. */
+export function storedLorebook(json: string | null | undefined): Lorebook | null {
+  const parsed = json ? parseLorebookJson(json) : null;
+  return parsed?.ok ? parsed.book : null;
+}
+
+/** The entries a prompt gets, each list in prompt order. */
+export interface LoreSelection {
+  before: LoreEntry[];
+  after: LoreEntry[];
+}
+
+function contains(haystack: string, key: string, caseSensitive: boolean): boolean {
+  return caseSensitive ? haystack.includes(key) : haystack.toLowerCase().includes(key.toLowerCase());
+}
+
+function activates(entry: LoreEntry, scanned: string): boolean {
+  if (entry.constant) return true;
+  const found = (key: string) => contains(scanned, key, entry.case_sensitive);
+  if (!entry.keys.some(found)) return false;
+  if (!entry.selective || entry.secondary_keys.length === 0) return true;
+  return entry.secondary_keys.some(found);
+}
+
+/**
+ * Chooses the entries of `book` to insert for the newest messages (the rules in this file's
+ * header: SillyTavern's and the V2 spec's semantics).
+ * @param recentMessages the chat's messages, oldest first; only the newest `scan_depth` are scanned.
+ * @param countTokens tokens of a text (the prompt's counter).
+ * @param maxTokens an upper bound on the budget from the prompt (the book's `token_budget` is used
+ *   when smaller; `DEFAULT_TOKEN_BUDGET` when the book gives none).
+ * @returns the entries before and after the character, each by `insertion_order` ascending.
+ */
+export function selectLoreEntries(
+  book: Lorebook | null,
+  recentMessages: readonly string[],
+  countTokens: (text: string) => number,
+  maxTokens: number = Number.POSITIVE_INFINITY,
+): LoreSelection {
+  if (!book) return { before: [], after: [] };
+  const depth = book.scan_depth ?? DEFAULT_SCAN_DEPTH;
+  const budget = Math.min(book.token_budget ?? DEFAULT_TOKEN_BUDGET, maxTokens);
+  const window = depth > 0 ? recentMessages.slice(-depth) : [];
+  // Highest insertion_order first; Array.prototype.sort is stable, so ties keep the book's order.
+  const candidates = book.entries
+    .map((entry, index) => ({ entry, index }))
+    .filter(({ entry }) => entry.enabled)
+    .sort((a, b) => b.entry.insertion_order - a.entry.insertion_order);
+  const chosen = new Set<number>();
+  const picked: Array<{ entry: LoreEntry; index: number }> = [];
+  let insertedText = "";
+  let recursed: string[] = [];
+  let overflowed = false;
+  for (let pass = 0; pass < MAX_RECURSION_PASSES && !overflowed; pass++) {
+    const scanned = [...window, ...recursed].join("\n");
+    const activated = candidates.filter(
+      ({ entry, index }) => !chosen.has(index) && activates(entry, scanned),
+    );
+    const added: string[] = [];
+    for (const item of activated) {
+      const next = `${insertedText}${item.entry.content}\n`;
+      if (countTokens(next) >= budget) {
+        overflowed = true;
+        break;
+      }
+      insertedText = next;
+      chosen.add(item.index);
+      picked.push(item);
+      added.push(item.entry.content);
+    }
+    if (!book.recursive_scanning || added.length === 0) break;
+    recursed = [...recursed, ...added];
+  }
+  const inPromptOrder = picked
+    .filter(({ entry }) => entry.content.trim() !== "")
+    .sort((a, b) => a.entry.insertion_order - b.entry.insertion_order || a.index - b.index)
+    .map(({ entry }) => entry);
+  return {
+    before: inPromptOrder.filter((e) => e.position === "before_char"),
+    after: inPromptOrder.filter((e) => e.position === "after_char"),
+  };
+}
+
+/** A book back in `character_book` shape (for the card export and the form). */
+export function toCharacterBook(book: Lorebook): Record<string, unknown> {
+  return {
+    name: book.name,
+    ...(book.scan_depth === null ? {} : { scan_depth: book.scan_depth }),
+    ...(book.token_budget === null ? {} : { token_budget: book.token_budget }),
+    recursive_scanning: book.recursive_scanning,
+    extensions: {},
+    entries: book.entries.map((e) => ({
+      ...(e.id === null ? {} : { id: e.id }),
+      keys: e.keys,
+      secondary_keys: e.secondary_keys,
+      content: e.content,
+      enabled: e.enabled,
+      constant: e.constant,
+      selective: e.selective,
+      case_sensitive: e.case_sensitive,
+      insertion_order: e.insertion_order,
+      position: e.position,
+      name: e.name,
+      comment: e.comment,
+      extensions: {},
+    })),
+  };
+}
