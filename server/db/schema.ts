@@ -127,6 +127,8 @@ export interface CharactersTable extends CharacterProfile {
   created_at: number;
   /** The Character Card `data` (JSON) the character was imported from; '' if none. */
   card: Generated<string>;
+  /** Issue 17: the character's lorebook (`character_book` JSON, lorebook.ts); null if none. */
+  lorebook: string | null;
 }
 
 export interface ChatGroupsTable {

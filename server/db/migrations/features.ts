@@ -280,4 +280,11 @@ export const featureMigrations: Record<string, Migration> = {
         .execute();
     },
   },
+  "0015_lorebooks": {
+    async up(db: Kysely<unknown>) {
+      // Issue 17: a character's lorebook (the Character Card V2/V3 `character_book`) as JSON; null
+      // when it has none.
+      await db.schema.alterTable("characters").addColumn("lorebook", "text").execute();
+    },
+  },
 };
