@@ -164,3 +164,22 @@ export interface ModelDownloadProgress {
   /** Whole percent 0 to 100 (rounded down); null while the size is unknown. */
   percent: number | null;
 }
+
+/**
+ * Ours (issue 17 "Characters that write first"): whether a character may check in first in the
+ * user's one-to-one chat (GET/POST /chat/checkins), and the user's IANA time zone it was chosen
+ * with (waking hours 09:00-21:00 there); "" until chosen.
+ */
+export interface CheckinStatus {
+  enabled: boolean;
+  timeZone: string;
+}
+
+/**
+ * Ours (issue 17): a character with check-ins the user has not seen yet (GET
+ * /chat/checkins/unread; the characters list's badge). Cleared when the chat is opened.
+ */
+export interface UnreadCheckins {
+  characterUUID: string;
+  unreadCheckins: number;
+}

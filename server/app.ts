@@ -16,6 +16,8 @@ import { characterRoutes } from "./modules/characters/characters.routes";
 import { chatRoutes } from "./modules/chat/chat.routes";
 import { groupsRoutes } from "./modules/chat/groups.routes";
 import { historyRoutes } from "./modules/chat/history.routes";
+import { checkinsRoutes } from "./modules/checkins/checkins.routes";
+import type { CheckinsService } from "./modules/checkins/checkins.service";
 import { answerMissingContent, contentRoutes } from "./modules/images/content.routes";
 import { contentSecret, guardChatContent } from "./modules/images/content-access";
 import type { ImageWorker } from "./modules/images/image-worker";
@@ -50,6 +52,8 @@ export interface App {
   jobs: JobQueue;
   /** Durable image jobs (issue 8); tests await `images.idle()`. */
   images: ImageWorker;
+  /** Characters that write first (issue 17); tests run `checkins.sendDue(at)` with a shifted clock. */
+  checkins: CheckinsService;
   /** Resolves when the language model has loaded (or failed to, with a logged line). */
   llmReady: Promise<void>;
   close(): Promise<void>;
@@ -88,6 +92,7 @@ export async function buildApp(config: AppConfig, options: { llm?: LlmProvider }
     mailer: c.mailer,
     jobs: c.jobs,
     images: c.imageWorker,
+    checkins: c.checkins,
     async close() {
       await c.stopWorkers();
       await app.close();
@@ -145,6 +150,8 @@ async function registerRoutes(app: FastifyInstance, config: AppConfig, c: Contai
   subscribeRoutes(app, c.subscribe);
   await usersRoutes(app, c.users, auth);
   await characterRoutes(app, c.characters, auth);
+  // issue 17: before the history routes (opening a chat clears its unread check-ins by a hook).
+  await checkinsRoutes(app, c.checkins, auth, (error) => app.log.error(error));
   await historyRoutes(app, c.conversation, auth);
   await chatRoutes(app, c, chatAuth);
   await groupsRoutes(app, c, auth);

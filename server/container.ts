@@ -17,6 +17,8 @@ import { ChatRepo } from "./modules/chat/chat.repo";
 import { ChatService } from "./modules/chat/chat.service";
 import { GroupsService } from "./modules/chat/groups.service";
 import { TurnService } from "./modules/chat/turn.service";
+import { CheckinsRepo } from "./modules/checkins/checkins.repo";
+import { CHECKIN_JOB_MS, CheckinsService } from "./modules/checkins/checkins.service";
 import { ConversationRepo } from "./modules/conversation/conversation.repo";
 import { ConversationService } from "./modules/conversation/conversation.service";
 import { ImageWorker } from "./modules/images/image-worker";
@@ -259,6 +261,21 @@ export function buildContainer(config: AppConfig, deps: ContainerDeps) {
   );
   // What one message sets off: the reply, its speech (voice) and the picture it may carry.
   const turns = new TurnService(chat, conversation, voice, images, logError);
+  // issue 17: characters that write first (a check-in after a quiet period, never on a request).
+  const checkins = new CheckinsService(
+    new CheckinsRepo(kysely),
+    conversation,
+    llm,
+    async (userId, characterId) =>
+      (await memory.listFacts(userId, characterId)).slice(0, 10).map((f) => f.fact),
+    {
+      quietHours: config.CHECKIN_QUIET_HOURS,
+      maxReplyTokens: config.LLM_MAX_TOKENS,
+      temperature: config.LLM_TEMPERATURE,
+    },
+    Date.now,
+    logError,
+  );
 
   // Scheduled jobs (issue 15): each runs once per cluster per interval (and soon after its
   // schedule first starts), in whichever process runs workers. A new one is one line here.
@@ -271,6 +288,10 @@ export function buildContainer(config: AppConfig, deps: ContainerDeps) {
   periodic(jobs, "chat.settle-stalled-replies", STALLED_SWEEP_MS, async () => {
     const settled = await chat.settleStalledReplies();
     if (settled) log(`Settled ${settled} stalled replies`);
+  });
+  periodic(jobs, "checkins.send-due", CHECKIN_JOB_MS, async () => {
+    const sent = await checkins.sendDue();
+    if (sent) log(`Sent ${sent} check-ins`);
   });
   if (subscribe.checksComments) {
     const every = Math.min(config.FREE_SUBSCRIBE_POLL_SECONDS * 1000, 10_000);
@@ -315,6 +336,7 @@ export function buildContainer(config: AppConfig, deps: ContainerDeps) {
     voice,
     images,
     imageWorker,
+    checkins,
 
     /**
      * Starts this process's workers when it runs them (JOB_WORKERS=1, and `npm run worker`): the

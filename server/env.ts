@@ -53,6 +53,8 @@ const schema = z.object({
   FREE_SUBSCRIBE_VIDEO_ID: z.string().default(""),
   FREE_SUBSCRIBE_TTL_HOURS: z.coerce.number().positive().default(24),
   FREE_SUBSCRIBE_POLL_SECONDS: z.coerce.number().positive().default(60),
+  /** Issue 17: hours since a chat's last message before a character that may write first checks in. */
+  CHECKIN_QUIET_HOURS: z.coerce.number().positive().default(8),
   IMAGE_PROVIDER: z.enum(["none", "openai", "automatic1111", "comfyui"]).default("none"),
   IMAGE_BASE_URL: z.string().default(""),
   IMAGE_API_KEY: z.string().default(""),

@@ -318,6 +318,34 @@ export interface ImageJobsTable {
   finished_at: number | null;
 }
 
+/** Issue 17: a user's opt-in to check-ins of one character ("Let {name} write first"). */
+export interface CheckinSettingsTable {
+  user_id: string;
+  character_id: string;
+  /** 1 while the user lets the character write first. */
+  enabled: number;
+  /** The user's IANA time zone as their browser sent it (waking hours 09:00-21:00 there). */
+  time_zone: string;
+  /** Check-ins the user has not seen yet (the characters list's badge); 0 once the chat is opened. */
+  unread: Generated<number>;
+  /** Epoch ms before which the job skips this chat (outside waking hours: the next 09:00). */
+  next_check_at: Generated<number>;
+  created_at: number;
+  updated_at: number;
+}
+
+/** Issue 17: one check-in a character sent (its history entry), once per chat and quiet period. */
+export interface CheckinsTable {
+  id: string;
+  session_id: string;
+  entry_id: string;
+  /** The entry's order key (seq): any later entry of the chat answers the check-in. */
+  entry_seq: number;
+  /** The time (epoch ms) of the chat's last message before the check-in: the quiet period it ended. */
+  quiet_since: number;
+  created_at: number;
+}
+
 export interface Database {
   image_jobs: ImageJobsTable;
   payment_events: PaymentEventsTable;
@@ -340,6 +368,8 @@ export interface Database {
   chat_sessions: ChatSessionsTable;
   chat_history: ChatHistoryTable;
   contact_messages: ContactMessagesTable;
+  checkin_settings: CheckinSettingsTable;
+  checkins: CheckinsTable;
 }
 
 export type User = Selectable<UsersTable>;

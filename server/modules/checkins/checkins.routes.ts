@@ -1,0 +1,72 @@
+import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler } from "fastify";
+import { z } from "zod";
+import type { CheckinStatus } from "../../../common/api";
+import { currentUser, signedIn } from "../../http/auth";
+import { ok } from "../../http/envelope";
+import { parseInput } from "../../http/validate";
+import type { CheckinsService } from "./checkins.service";
+
+const StateQuery = z.object({ id: z.string().trim().min(1, "id: the character id.").max(100) });
+const ChooseBody = z.object({
+  id: z.string().trim().min(1, "id: the character id.").max(100),
+  enabled: z.enum(["0", "1"], { message: "enabled: 1 or 0." }),
+  timeZone: z.string().trim().max(64).default(""),
+});
+
+/** The history reads that open a chat (its newest page): they clear the chat's unread check-ins. */
+const OPENING_READS = new Set(["/api/chat/history", "/api/chat/history/paginated"]);
+
+/**
+ * Ours (issue 17 "Characters that write first"):
+ * - GET /api/chat/checkins?id=<character id>: `{data: {enabled, timeZone}}`.
+ * - POST /api/chat/checkins, form `id`, `enabled` ("1" lets the character write first, "0"
+ *   stops it) and `timeZone` (the browser's IANA zone): the new state. 404 for a character that
+ *   is not the user's (or a group id); 400 for an unknown zone.
+ * - GET /api/chat/checkins/unread: `{data: [{characterUUID, unreadCheckins}]}`, the characters
+ *   with check-ins the user has not seen (the characters list's badge).
+ * Reading a chat's newest history page (opening it) clears its unread check-ins: a hook on the
+ * root instance, so this must be registered before the history routes.
+ */
+export async function checkinsRoutes(
+  app: FastifyInstance,
+  checkins: CheckinsService,
+  auth: onRequestAsyncHookHandler,
+  logError: (error: unknown) => void,
+): Promise<void> {
+  app.addHook("onResponse", async (request, reply) => {
+    if (reply.statusCode !== 200 || !OPENING_READS.has(request.routeOptions.url ?? "")) return;
+    const query = request.query as { id?: unknown; offset?: unknown };
+    if (query.offset !== undefined && String(query.offset) !== "0") return;
+    try {
+      await checkins.markRead(
+        currentUser(request as FastifyRequest),
+        typeof query.id === "string" ? query.id : "",
+      );
+    } catch (error) {
+      logError(error);
+    }
+  });
+
+  await signedIn(app, auth, (app) => {
+    app.get("/api/chat/checkins", async (request) => {
+      const query = parseInput(StateQuery, request.query);
+      const data: CheckinStatus = await checkins.state(currentUser(request), query.id);
+      return ok("Check-ins.", { data });
+    });
+
+    app.post("/api/chat/checkins", async (request) => {
+      const body = parseInput(ChooseBody, request.body);
+      const data: CheckinStatus = await checkins.choose(
+        currentUser(request),
+        body.id,
+        body.enabled === "1",
+        body.timeZone,
+      );
+      return ok(data.enabled ? "Check-ins on." : "Check-ins off.", { data });
+    });
+
+    app.get("/api/chat/checkins/unread", async (request) => {
+      return ok("Unread check-ins.", { data: await checkins.unread(currentUser(request)) });
+    });
+  });
+}
