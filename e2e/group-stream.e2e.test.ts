@@ -190,58 +190,65 @@ describe.skipIf(!hasChromium)("streamed group replies and split replies' audio i
     }, 120_000);
   }
 
-  it("desktop: a split reply shows part by part and each part's own audio plays in turn", async () => {
-    const { browser, url } = suite;
-    const { page } = await signedInPage(browser, url, DESKTOP);
-    await recordAudio(page);
-    const [character] = await ensureCharacters(page, 1);
-    if (!character) throw new Error("no character");
-    // The server's non-streamed answer (as when no event stream gets through): the reply comes
-    // whole, with one audio per part, and the screen reveals the parts 1 s apart.
-    let answer: MessageReply | undefined;
-    await page.route("**/api/chat/message", async (route) => {
-      const body = route.request().postDataBuffer()?.toString("latin1") ?? "";
-      const plain = body.replace(/(name="stream"\r\n\r\n)1/, "$10");
-      const response = await route.fetch({
-        postData: Buffer.from(plain, "latin1"),
-        headers: { ...route.request().headers(), accept: "application/json" },
+  for (const [label, viewport] of [
+    ["phone", PHONE],
+    ["desktop", DESKTOP],
+  ] as const) {
+    it(`${label}: a split reply shows part by part and each part's own audio plays in turn`, async () => {
+      const { browser, url } = suite;
+      const { page } = await signedInPage(browser, url, viewport);
+      await recordAudio(page);
+      const [character] = await ensureCharacters(page, 1);
+      if (!character) throw new Error("no character");
+      // The server's non-streamed answer (as when no event stream gets through): the reply comes
+      // whole, with one audio per part, and the screen reveals the parts 1 s apart.
+      let answer: MessageReply | undefined;
+      await page.route("**/api/chat/message", async (route) => {
+        const body = route.request().postDataBuffer()?.toString("latin1") ?? "";
+        const plain = body.replace(/(name="stream"\r\n\r\n)1/, "$10");
+        const response = await route.fetch({
+          postData: Buffer.from(plain, "latin1"),
+          headers: { ...route.request().headers(), accept: "application/json" },
+        });
+        answer = (await response.json()) as MessageReply;
+        await route.fulfill({ response, json: answer });
       });
-      answer = (await response.json()) as MessageReply;
-      await route.fulfill({ response, json: answer });
-    });
-    await openChat(page, url, character.characterUUID);
-    const log = page.getByRole("log", { name: "Messages" });
-    const replies = log.getByRole("article", { name: `Reply from ${character.characterName}` });
-    await replies.first().waitFor();
-    const before = await replies.count();
-    longReply = true;
-    try {
-      const box = page.getByRole("textbox", { name: "Type a message" });
-      await box.fill("Tell me about tonight.");
-      await box.press("Enter");
-      await expect.poll(() => answer?.options?.splitCount ?? 0, { timeout: 30_000 }).toBeGreaterThan(1);
-    } finally {
-      longReply = false;
-    }
-    const parts = answer!.options!.splitMessages;
-    const urls = answer!.options!.splitAudioUrls ?? [];
-    expect(urls).toHaveLength(parts.length);
-    // Every part shows, in its own bubble.
-    await expect.poll(() => replies.count(), { timeout: 20_000 }).toBe(before + parts.length);
-    // While the parts' audio plays or waits, the reply's button offers Stop (one reply, one button).
-    const button = (verb: string) =>
-      replies.last().getByRole("button", { name: `${verb} ${character.characterName}'s reply` });
-    await button("Stop").waitFor({ timeout: 30_000 });
-    // Each part's audio plays, in order, each starting after the one before ended; the whole
-    // reply's audio is not played on top of them. (Other audio, e.g. a greeting's, is left out.)
-    const ours = async () =>
-      (await played(page))
-        .filter((p) => urls.includes(p.src) || p.src === answer!.audioUrl)
-        .map((p) => `${p.event}:${p.src}`);
-    await expect.poll(ours, { timeout: 60_000 }).toEqual(urls.flatMap((u) => [`playing:${u}`, `ended:${u}`]));
-    await button("Play").waitFor({ timeout: 20_000 });
-    const history = answer!.history?.[0] as ChatHistoryEntry;
-    expect(history.chatHistoryReplyAudioUrl).toBe(answer!.audioUrl);
-    await closePage(page);
-  }, 120_000);
+      await openChat(page, url, character.characterUUID);
+      const log = page.getByRole("log", { name: "Messages" });
+      const replies = log.getByRole("article", { name: `Reply from ${character.characterName}` });
+      await replies.first().waitFor();
+      const before = await replies.count();
+      longReply = true;
+      try {
+        const box = page.getByRole("textbox", { name: "Type a message" });
+        await box.fill("Tell me about tonight.");
+        await box.press("Enter");
+        await expect.poll(() => answer?.options?.splitCount ?? 0, { timeout: 30_000 }).toBeGreaterThan(1);
+      } finally {
+        longReply = false;
+      }
+      const parts = answer!.options!.splitMessages;
+      const urls = answer!.options!.splitAudioUrls ?? [];
+      expect(urls).toHaveLength(parts.length);
+      // Every part shows, in its own bubble.
+      await expect.poll(() => replies.count(), { timeout: 20_000 }).toBe(before + parts.length);
+      // While the parts' audio plays or waits, the reply's button offers Stop (one reply, one button).
+      const button = (verb: string) =>
+        replies.last().getByRole("button", { name: `${verb} ${character.characterName}'s reply` });
+      await button("Stop").waitFor({ timeout: 30_000 });
+      // Each part's audio plays, in order, each starting after the one before ended; the whole
+      // reply's audio is not played on top of them. (Other audio, e.g. a greeting's, is left out.)
+      const ours = async () =>
+        (await played(page))
+          .filter((p) => urls.includes(p.src) || p.src === answer!.audioUrl)
+          .map((p) => `${p.event}:${p.src}`);
+      await expect
+        .poll(ours, { timeout: 60_000 })
+        .toEqual(urls.flatMap((u) => [`playing:${u}`, `ended:${u}`]));
+      await button("Play").waitFor({ timeout: 20_000 });
+      const history = answer!.history?.[0] as ChatHistoryEntry;
+      expect(history.chatHistoryReplyAudioUrl).toBe(answer!.audioUrl);
+      await closePage(page);
+    }, 120_000);
+  }
 });
