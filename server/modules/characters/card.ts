@@ -1,5 +1,6 @@
 import { APPEARANCE_MAX_LENGTH, BACKSTORY_MAX_LENGTH, GREETING_MAX_LENGTH } from "../../../common/constants";
 import { badRequest } from "../../errors";
+import { type Lorebook, parseLorebook, toCharacterBook } from "../conversation/lorebook";
 import { readPngTextChunks } from "./png-chunks";
 
 /** Largest card JSON accepted, bytes. */
@@ -36,6 +37,18 @@ export interface ImportedCard {
   appearance: string;
   /** The full card `data` (every field, untruncated), stored with the character. */
   data: CardData;
+}
+
+/**
+ * The lorebook of a card's `data.character_book` (issue 17), checked like the form's.
+ * @returns null when the card has none (or an empty one). @throws AppError 400 with a sentence
+ *   for a book `parseLorebook` refuses (too many entries, content too long, keys not words).
+ */
+export function cardLorebook(data: CardData): Lorebook | null {
+  if (data.character_book === undefined || data.character_book === null) return null;
+  const parsed = parseLorebook(data.character_book);
+  if (!parsed.ok) throw badRequest(`The card's lorebook was refused: ${parsed.message}`);
+  return parsed.book.entries.length > 0 ? parsed.book : null;
 }
 
 /**
@@ -148,10 +161,14 @@ export function readCard(bytes: Buffer): ImportedCard {
   return importCardData(cardData(decodeBase64Json(payload)));
 }
 
-/** The card of a character: V2 and V3 objects with the same data (the stored card's extra fields kept). */
+/**
+ * The card of a character: V2 and V3 objects with the same data (the stored card's extra fields
+ * kept); the character's lorebook, edited or not, is written as `data.character_book` (issue 17).
+ */
 export function buildCards(
   character: { name: string; description: string; greeting: string; appearance: string },
   stored: CardData | undefined,
+  lorebook: Lorebook | null = null,
 ): { v2: object; v3: object } {
   const base: CardData = stored ?? cardData({ name: character.name });
   const storedImport = stored ? importCardData(stored) : undefined;
@@ -165,8 +182,10 @@ export function buildCards(
   const scenario = storedImport && storedImport.backstory === character.description ? base.scenario : "";
   const firstMes =
     storedImport && storedImport.greeting === character.greeting ? base.first_mes : character.greeting;
+  const { character_book: _storedBook, ...rest } = base;
   const data: CardData = {
-    ...base,
+    ...rest,
+    ...(lorebook ? { character_book: toCharacterBook(lorebook) } : {}),
     name: character.name,
     description,
     personality,

@@ -1,5 +1,6 @@
 import type { CharacterListItem, PresetCharacter } from "../../../common/api";
 import type { Character, PresetCharacterRow } from "../../db/schema";
+import { storedLorebook, toCharacterBook } from "../conversation/lorebook";
 import { fillPlaceholders } from "../conversation/prompt";
 
 /** spec 3 "Character (list)": photo is a file name under /content/characters/. */
@@ -43,8 +44,12 @@ export function presentGroup(g: { id: string; members: Array<{ id: string; name:
   };
 }
 
-/** spec 3 "Character (detail)". */
+/**
+ * spec 3 "Character (detail)", plus ours (issue 17): `characterLorebook`, the lorebook as a
+ * Character Card V2 `character_book` object, or null.
+ */
 export function presentCharacterDetail(c: Character) {
+  const lorebook = storedLorebook(c.lorebook);
   return {
     characterUUID: c.id,
     characterName: c.name,
@@ -55,5 +60,6 @@ export function presentCharacterDetail(c: Character) {
     characterGreeting: c.greeting,
     characterAppearance: c.appearance,
     characterPhoto: c.photo,
+    characterLorebook: lorebook ? toCharacterBook(lorebook) : null,
   };
 }

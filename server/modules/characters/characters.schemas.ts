@@ -30,6 +30,14 @@ export const CharacterBody = z.object({
   appearance: textField(RULES.appearance).default(""),
   photo: optionalUpload,
   old_photo: z.string().max(200).optional(),
+  /**
+   * Issue 17: the lorebook as `character_book` JSON, a text field or a file part (the browser
+   * sends a file: multipart text fields are capped at 64 KB); checked by the service.
+   */
+  lorebook: z
+    .union([z.string(), z.instanceof(Buffer)], { error: "The lorebook must be JSON text." })
+    .optional()
+    .transform((v) => (typeof v === "string" || v === undefined ? v : v.toString("utf8"))),
 });
 export const UpdateBody = CharacterBody.extend({ id: uuidField("the character id") });
 export const CardBody = z.object({

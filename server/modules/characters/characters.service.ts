@@ -6,8 +6,9 @@ import { badRequest, forbidden, notFound } from "../../errors";
 import { normalisePicture } from "../../media/picture";
 import type { LlmProvider } from "../../providers/llm/llm";
 import type { FileStorage } from "../../providers/storage/storage";
+import { type Lorebook, parseLorebookJson, storedLorebook, toCharacterBook } from "../conversation/lorebook";
 import { assertAllowedContent } from "../safety/content-rules";
-import { buildCards, type CardData, readCard } from "./card";
+import { buildCards, type CardData, cardLorebook, readCard } from "./card";
 import type { CharactersRepo, NewCharacter } from "./characters.repo";
 import { writePngTextChunks } from "./png-chunks";
 import { createRandomCharacter } from "./random-character";
@@ -23,6 +24,36 @@ export interface CharacterInput {
   appearance: string;
   /** Uploaded photo bytes, if any. */
   photo?: Buffer;
+  /**
+   * Issue 17: the lorebook as `character_book` JSON text; '' removes it; undefined keeps the
+   * stored one (a client that does not know the field).
+   */
+  lorebook?: string;
+}
+
+/**
+ * The `lorebook` column for a book: its normalised `character_book` JSON, or null when it has no
+ * entries. Entry contents and keys pass the same content rules as the character's fields.
+ * @throws AppError 400 "content:minors" for refused content.
+ */
+function lorebookColumn(book: Lorebook | null): string | null {
+  if (!book || book.entries.length === 0) return null;
+  assertAllowedContent(
+    "Lorebook",
+    ...book.entries.flatMap((e) => [e.content, ...e.keys, ...e.secondary_keys]),
+  );
+  return JSON.stringify(toCharacterBook(book));
+}
+
+/**
+ * The form's `lorebook` text as a column value (see `CharacterInput.lorebook`).
+ * @throws AppError 400 with the sentence `parseLorebookJson` gives for a bad or oversized book.
+ */
+function formLorebook(json: string): string | null {
+  const parsed = parseLorebookJson(json);
+  if (parsed === null) return null;
+  if (!parsed.ok) throw badRequest(parsed.message);
+  return lorebookColumn(parsed.book);
 }
 
 /** The stored profile a checked form describes, with the photo's file name under characters/. */
@@ -108,10 +139,11 @@ export class CharactersService {
    */
   async create(user: User, input: CharacterInput): Promise<Character> {
     await this.checkInput(user, input);
+    const lorebook = input.lorebook === undefined ? null : formLorebook(input.lorebook);
     const photo = input.photo
       ? await this.storePhoto(input.photo)
       : await this.defaultPhoto(input.sex, input.name);
-    return this.insert(user, { preset_id: null, ...profileOf(input, photo) });
+    return this.insert(user, { preset_id: null, ...profileOf(input, photo), lorebook });
   }
 
   /**
@@ -128,8 +160,9 @@ export class CharactersService {
       input = { ...input, appearance: character.appearance };
     }
     await this.checkInput(user, input, character.appearance);
+    const lorebook = input.lorebook === undefined ? {} : { lorebook: formLorebook(input.lorebook) };
     const photo = input.photo ? await this.storePhoto(input.photo) : character.photo;
-    await this.repo.updateOwned(user.id, id, profileOf(input, photo));
+    await this.repo.updateOwned(user.id, id, { ...profileOf(input, photo), ...lorebook });
     if (photo !== character.photo) await this.storage.remove(`characters/${character.photo}`);
     return this.get(user, id);
   }
@@ -193,11 +226,13 @@ export class CharactersService {
   /**
    * Imports a Character Card V2/V3 (PNG with `chara`/`ccv3`, or JSON) as a new character; the
    * whole card is kept with it. A PNG's picture becomes the photo only on plans with photo upload
-   * (pl, as for the form: issue 13); otherwise the character gets the default picture.
-   * @throws AppError 400 with the reason for a bad card; 403 at the creation limit.
+   * (pl, as for the form: issue 13); otherwise the character gets the default picture. The card's
+   * `character_book` becomes the character's lorebook (issue 17).
+   * @throws AppError 400 with the reason for a bad card or lorebook; 403 at the creation limit.
    */
   async importCard(user: User, bytes: Buffer): Promise<Character> {
     const card = readCard(bytes);
+    const lorebook = lorebookColumn(cardLorebook(card.data));
     assertAllowedContent(
       "Card",
       card.name,
@@ -227,17 +262,19 @@ export class CharactersService {
       appearance: user.image_generation ? card.appearance : "",
       photo,
       card: JSON.stringify(card.data),
+      lorebook,
     });
   }
 
   /**
    * Exports a character as a PNG character card carrying both a V2 (`chara`) and a V3 (`ccv3`)
-   * chunk with the same data. @throws AppError 404 when not the user's.
+   * chunk with the same data, the lorebook as `character_book`. @throws AppError 404 when not the
+   * user's.
    */
   async exportCard(user: User, id: string): Promise<{ png: Buffer; fileName: string }> {
     const character = await this.get(user, id);
     const stored = character.card ? (JSON.parse(character.card) as CardData) : undefined;
-    const cards = buildCards(character, stored);
+    const cards = buildCards(character, stored, storedLorebook(character.lorebook));
     const picture =
       (await this.storage.read(`characters/${character.photo}`)) ?? (await renderDefaultPictureJpeg());
     const png = await sharp(picture).png().toBuffer();
