@@ -74,22 +74,19 @@ export function openEventStream(reply: FastifyReply, options: { flushHead?: bool
     if (!raw.writableEnded) raw.end();
   };
   raw.on("close", () => clearInterval(heartbeat));
-  // Events written in the same turn of the event loop (a burst of tokens from one network read,
-  // and the `done` that follows once the reply is stored) leave in one socket write (issue 19: a
-  // write per token was the largest CPU cost of a streamed reply; `done` in a write of its own
-  // was a third of what remained). setImmediate, not nextTick: the promise continuations of this
-  // turn (storing the reply, then `done`) run before it.
+  // Events written in the same tick (a burst of tokens from one network read) leave in one
+  // socket write (issue 19: a write per token was the largest CPU cost of a streamed reply).
   let corked = false;
   const uncork = () => {
     corked = false;
-    if (!raw.writableEnded) raw.uncork();
+    raw.uncork();
   };
   const write = (event: string, data: unknown, id: number | undefined) => {
     if (!open()) return;
     if (!corked) {
       corked = true;
       raw.cork();
-      setImmediate(uncork);
+      process.nextTick(uncork);
     }
     const head = id === undefined ? "" : `id: ${id}\n`;
     raw.write(`${head}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
