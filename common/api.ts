@@ -64,6 +64,36 @@ export interface CharacterListItem {
   characterGreeting: string;
 }
 
+/**
+ * Issue 17: one lorebook entry, as the Character Card V2 spec's `character_book.entries[]`
+ * (server/modules/conversation/lorebook.ts has the rules that use it).
+ */
+export interface CharacterBookEntry {
+  id?: number;
+  keys: string[];
+  secondary_keys: string[];
+  content: string;
+  enabled: boolean;
+  constant: boolean;
+  selective: boolean;
+  case_sensitive: boolean;
+  insertion_order: number;
+  position: "before_char" | "after_char";
+  name?: string;
+  comment?: string;
+  extensions?: Record<string, unknown>;
+}
+
+/** Issue 17: a character's lorebook, as the Character Card V2 spec's `character_book`. */
+export interface CharacterBook {
+  name?: string;
+  scan_depth?: number;
+  token_budget?: number;
+  recursive_scanning?: boolean;
+  extensions?: Record<string, unknown>;
+  entries: CharacterBookEntry[];
+}
+
 /** spec 3: a preset character (`characters/selection`). characterSex '0' female, '1' male. */
 export interface PresetCharacter {
   characterPreDefinedUUID: string;
@@ -173,6 +203,8 @@ export interface ModelDownloadProgress {
 export interface CheckinStatus {
   enabled: boolean;
   timeZone: string;
+  /** The character's name ("Let {name} write first"). */
+  characterName: string;
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { UnreadCheckins } from "../../../common/api";
-import type { User } from "../../db/schema";
+import type { Character, User } from "../../db/schema";
 import { badRequest, notFound } from "../../errors";
 import type { LlmProvider } from "../../providers/llm/llm";
 import { newHistoryEntry } from "../conversation/conversation.repo";
@@ -61,6 +61,7 @@ export function nextWakingTime(now: number, timeZone: string): number {
 export interface CheckinState {
   enabled: boolean;
   timeZone: string;
+  characterName: string;
 }
 
 export interface CheckinsOptions {
@@ -97,9 +98,13 @@ export class CheckinsService {
    * @throws AppError 404 when `characterId` is not one of the user's characters.
    */
   async state(user: User, characterId: string): Promise<CheckinState> {
-    await this.ownCharacter(user, characterId);
+    const character = await this.ownCharacter(user, characterId);
     const setting = await this.repo.setting(user.id, characterId);
-    return { enabled: setting?.enabled ?? false, timeZone: setting?.timeZone ?? "" };
+    return {
+      enabled: setting?.enabled ?? false,
+      timeZone: setting?.timeZone ?? "",
+      characterName: character.name,
+    };
   }
 
   /**
@@ -108,10 +113,10 @@ export class CheckinsService {
    *   included: check-ins are for one-to-one chats); 400 for an unknown time zone.
    */
   async choose(user: User, characterId: string, enabled: boolean, timeZone: string): Promise<CheckinState> {
-    await this.ownCharacter(user, characterId);
+    const character = await this.ownCharacter(user, characterId);
     if (!isTimeZone(timeZone)) throw badRequest("timeZone: an IANA time zone name, e.g. Europe/Berlin.");
     await this.repo.save(user.id, characterId, enabled, timeZone, this.now());
-    return { enabled, timeZone };
+    return { enabled, timeZone, characterName: character.name };
   }
 
   /** The user's characters with unread check-ins (the characters list's badge). */
@@ -208,8 +213,9 @@ export class CheckinsService {
     });
   }
 
-  private async ownCharacter(user: User, characterId: string): Promise<void> {
-    if (!characterId || !(await this.conversation.findOwnedCharacter(user, characterId)))
-      throw notFound("Character not found.");
+  private async ownCharacter(user: User, characterId: string): Promise<Character> {
+    const character = characterId ? await this.conversation.findOwnedCharacter(user, characterId) : undefined;
+    if (!character) throw notFound("Character not found.");
+    return character;
   }
 }

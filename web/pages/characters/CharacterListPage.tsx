@@ -1,4 +1,6 @@
+import { useQuery } from "@tanstack/react-query";
 import { type KeyboardEvent, useId, useState } from "react";
+import { listUnreadCheckins } from "../../api/checkins";
 import { Spinner } from "../../components/Spinner";
 import { useSessionUser } from "../../hooks/useSessionUser";
 import { CharactersTable } from "./components/CharactersTable";
@@ -25,6 +27,15 @@ export function CharacterListPage() {
   const baseId = useId();
   const characters = useCharacters(user?.id);
   const groups = useGroups(tab === "groups" ? user?.id : undefined);
+  // Issue 17: check-ins not seen yet, asked afresh each time the list is shown.
+  const unread = useQuery({
+    queryKey: ["checkins-unread", user?.id],
+    queryFn: listUnreadCheckins,
+    enabled: Boolean(user?.id),
+    staleTime: 0,
+    refetchOnMount: "always",
+    meta: { silent: true },
+  });
   const count = characters.data?.length ?? 0;
   const canCreate = user !== null && count >= 1 && count < Number(user.cl);
 
@@ -74,7 +85,7 @@ export function CharacterListPage() {
         ) : active.isError ? (
           <p className="muted center-block">Could not load the list. Please try again later.</p>
         ) : tab === "characters" ? (
-          <CharactersTable characters={characters.data ?? []} />
+          <CharactersTable characters={characters.data ?? []} unread={unread.data} />
         ) : (
           <GroupsTable groups={groups.data ?? []} />
         )}

@@ -10,14 +10,26 @@ import { DeleteRowButton } from "./DeleteRowButton";
 import { ListTable } from "./ListTable";
 import { StartChatLink } from "./StartChatLink";
 
+/** What a screen reader says for the unread badge. */
+const unreadLabel = (name: string, count: number) =>
+  `${count} new ${count === 1 ? "message" : "messages"} from ${name}`;
+
 /**
  * The Characters tab (spec 2): Photo (with the name), Backstory cut to 50 characters with
  * 'Show more' opening the full text, and Actions: 'Start Chatting' (the character id goes to
  * /chat as navigation state), edit (/characters/update with the id as state), 'Export card'
  * (a PNG character card download) and delete, shown only when the user has more than one
  * character (spec 6) and confirmed first (spec 8). Empty: 'No characters found.'
+ * Issue 17: a badge by the name counts the check-ins the user has not seen yet.
  */
-export function CharactersTable({ characters }: { characters: CharacterListItem[] }) {
+export function CharactersTable({
+  characters,
+  unread = new Map(),
+}: {
+  characters: CharacterListItem[];
+  /** Issue 17: character id → check-ins the user has not seen (a badge by the name). */
+  unread?: Map<string, number>;
+}) {
   const remove = useDeleteCharacter();
   const exportCard = useExportCharacterCard();
   const canDelete = characters.length > 1;
@@ -48,6 +60,15 @@ export function CharactersTable({ characters }: { characters: CharacterListItem[
               <div className="identity">
                 <Avatar src={contentUrl("characters", character.characterPhoto)} alt={name} size={56} />
                 <span className="identity__name">{name}</span>
+                {(unread.get(character.characterUUID) ?? 0) > 0 && (
+                  <span
+                    className="unread-badge"
+                    role="status"
+                    aria-label={unreadLabel(name, unread.get(character.characterUUID) ?? 0)}
+                  >
+                    {unread.get(character.characterUUID)}
+                  </span>
+                )}
               </div>
             </td>
             <td data-label="Backstory" className="backstory">

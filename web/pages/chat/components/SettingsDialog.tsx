@@ -1,6 +1,8 @@
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useId, useState } from "react";
 import { firstProblem, RULES } from "../../../../common/validation";
 import type { Capability } from "../../../api/chat";
+import { getCheckins, setCheckins } from "../../../api/checkins";
 import { Spinner } from "../../../components/Spinner";
 import {
   type ChatSettings,
@@ -23,6 +25,11 @@ import { useModalDialog } from "../hooks/useModalDialog";
 import { chatTexts } from "../texts";
 import { voiceTexts } from "../voiceTexts";
 
+/** Issue 17: the toggle of a one-to-one chat that lets its character check in first. */
+const writeFirstLabel = (name: string) => `Let ${name} write first`;
+const WRITE_FIRST_NOTE = "After some quiet hours, during your waking hours (9:00-21:00 your time).";
+const WRITE_FIRST_FAILED = "Could not change whether the character writes first. Please try again.";
+
 type Flag = Exclude<keyof ChatSettings, "silenceDuration" | TextSetting>;
 
 interface SettingsDialogProps {
@@ -44,12 +51,23 @@ interface SettingsDialogProps {
  * 'Notifications' on asks the browser's permission for system notifications (refused: the
  * notice sound alone, said under the toggle). 'About you': the name the user goes by and a few
  * words about themself, sent with each message as `pname` and `ptext` (README "How the chat works").
+ * Issue 17: in a one-to-one chat, 'Let {name} write first' (the server's setting, sent on Save
+ * with the browser's time zone) lets the character check in after a quiet period.
  */
 export function SettingsDialog({ chatId, speechInput, serverSpeech, onClose }: SettingsDialogProps) {
   const dialog = useModalDialog();
   const [stored, save] = useChatSettings();
   const [draft, setDraft] = useState<ChatSettings>(stored);
   const memories = useChatMemories(chatId, true);
+  const queryClient = useQueryClient();
+  const checkinsKey = ["chat-checkins", chatId];
+  const checkins = useQuery({
+    queryKey: checkinsKey,
+    queryFn: () => getCheckins(chatId),
+    enabled: chatId !== "",
+  });
+  const [writeFirst, setWriteFirst] = useState<boolean | null>(null);
+  const writeFirstOn = writeFirst ?? checkins.data?.enabled ?? false;
   const titleId = useId();
   const baseId = useId();
 
@@ -115,6 +133,12 @@ export function SettingsDialog({ chatId, speechInput, serverSpeech, onClose }: S
       return;
     }
     save({ ...draft, senderName: draft.senderName.trim(), senderAbout: draft.senderAbout.trim() });
+    if (checkins.data && writeFirst !== null && writeFirst !== checkins.data.enabled) {
+      setCheckins(chatId, writeFirst).then(
+        (state) => queryClient.setQueryData(checkinsKey, state ?? null),
+        () => warn(WRITE_FIRST_FAILED),
+      );
+    }
     succeed(chatTexts.settingsSaved);
     dialog.current?.close();
   };
@@ -179,6 +203,21 @@ export function SettingsDialog({ chatId, speechInput, serverSpeech, onClose }: S
                 )}
               </li>
             ))}
+          {checkins.data && (
+            <li>
+              <label className="chat-switch">
+                <input
+                  type="checkbox"
+                  role="switch"
+                  aria-checked={writeFirstOn}
+                  checked={writeFirstOn}
+                  onChange={(event) => setWriteFirst(event.target.checked)}
+                />
+                <span>{writeFirstLabel(checkins.data.characterName)}</span>
+              </label>
+              {writeFirstOn && <p className="chat-settings__note">{WRITE_FIRST_NOTE}</p>}
+            </li>
+          )}
           <li>
             <label htmlFor={`${baseId}-silence`}>{chatTexts.silenceDuration}</label>
             <select
