@@ -1,4 +1,4 @@
-import type { CharacterListItem, Envelope, PresetCharacter } from "../../common/api";
+import type { CharacterBook, CharacterListItem, Envelope, PresetCharacter } from "../../common/api";
 import { apiRequest, ensureSuccess } from "./client";
 import { apiDownload } from "./download";
 
@@ -21,6 +21,8 @@ export interface CharacterDetail {
   characterGreeting: string;
   characterAppearance?: string;
   characterPhoto: string;
+  /** Ours (issue 17): the lorebook as a Character Card V2 `character_book`, or null. */
+  characterLorebook?: CharacterBook | null;
 }
 
 /** spec 3: a language of the character form (`characters/languages`). */
@@ -45,6 +47,8 @@ export interface CharacterInput {
   photo?: File;
   oldPhoto?: string;
   id?: string;
+  /** Issue 17: the lorebook as `character_book` JSON; '' removes it; undefined keeps it. */
+  lorebook?: string;
 }
 
 /** GET /characters/list/?id=<userId>: the user's characters. Throws on success 0. */
@@ -114,7 +118,7 @@ export async function previewVoice(voiceName: string): Promise<string> {
 /**
  * POST /characters/create, or /characters/update when `input.id` is set: multipart with name,
  * sex, voice, language, description, greeting, appearance, photo (only when chosen), old_photo
- * and id (spec 7). Returns the envelope (message, page); throws on success 0 and on HTTP 4xx.
+ * and id (spec 7), and the lorebook (issue 17) as a JSON file part. Returns the envelope (message, page); throws on success 0 and on HTTP 4xx.
  */
 export async function saveCharacter(input: CharacterInput): Promise<Envelope> {
   const form = new FormData();
@@ -128,6 +132,10 @@ export async function saveCharacter(input: CharacterInput): Promise<Envelope> {
   if (input.photo !== undefined) form.set("photo", input.photo, input.photo.name);
   if (input.oldPhoto) form.set("old_photo", input.oldPhoto);
   if (input.id !== undefined) form.set("id", input.id);
+  // A file part, not a text field: the server caps multipart text fields at 64 KB.
+  if (input.lorebook !== undefined) {
+    form.set("lorebook", new Blob([input.lorebook], { type: "application/json" }), "lorebook.json");
+  }
   const path = input.id === undefined ? "/characters/create" : "/characters/update";
   return ensureSuccess(await apiRequest(path, { method: "POST", body: form }));
 }

@@ -16,6 +16,8 @@ import { contentUrl } from "../../../lib/content";
 import { succeed, warn } from "../../../lib/notify";
 import { useSaveCharacter } from "../hooks/useSaveCharacter";
 import { useVoicePreview } from "../hooks/useVoicePreview";
+import { draftsFromBook, lorebookField } from "../lorebookDraft";
+import { LorebookEditor } from "./LorebookEditor";
 import { VoicePreviewButton } from "./VoicePreviewButton";
 
 /** spec 5: sex options Female ('0') and Male ('1'). */
@@ -38,7 +40,8 @@ interface CharacterFormProps {
  * Save the 'Oops...' modal). Backstory, greeting and appearance stop at 2000, 800 and 100
  * characters with a visible counter. The server's other rules (common/validation.ts, issue 16:
  * e.g. "The name must be at most 50 characters.") are checked before sending and their sentence
- * shown as the warning toast a refusal would show; nothing is sent. Save sends the multipart form; success shows the
+ * shown as the warning toast a refusal would show; nothing is sent. The lorebook (issue 17) is
+ * edited as a list of entries and sent with the form. Save sends the multipart form; success shows the
  * server's message as a success toast and, when it goes away, returns to the list (spec 4).
  */
 export function CharacterForm({ character }: CharacterFormProps) {
@@ -58,6 +61,7 @@ export function CharacterForm({ character }: CharacterFormProps) {
   const [greeting, setGreeting] = useState(character?.characterGreeting ?? "");
   const [appearance, setAppearance] = useState(character?.characterAppearance ?? "");
   const [photo, setPhoto] = useState<File | undefined>(undefined);
+  const [lore, setLore] = useState(() => draftsFromBook(character?.characterLorebook));
   const [saved, setSaved] = useState(false);
 
   const showPhoto = user?.pl === "1";
@@ -98,6 +102,7 @@ export function CharacterForm({ character }: CharacterFormProps) {
         appearance: showAppearance ? appearance : "",
         photo: showPhoto ? photo : undefined,
         oldPhoto: character?.characterPhoto,
+        lorebook: lorebookField(character?.characterLorebook, lore),
       },
       {
         onSuccess: (answer) => {
@@ -164,6 +169,7 @@ export function CharacterForm({ character }: CharacterFormProps) {
           rows={2}
         />
       )}
+      <LorebookEditor drafts={lore} onChange={setLore} />
       <FormActions
         onCancel={() => navigate(LIST_PATH)}
         submitLabel="Save"
