@@ -62,6 +62,8 @@ export function CharacterForm({ character }: CharacterFormProps) {
   const [appearance, setAppearance] = useState(character?.characterAppearance ?? "");
   const [photo, setPhoto] = useState<File | undefined>(undefined);
   const [lore, setLore] = useState(() => draftsFromBook(character?.characterLorebook));
+  // The lorebook is sent only when edited: an untouched one is kept by the server as stored.
+  const [initialLore] = useState(() => lorebookField(character?.characterLorebook, lore));
   const [saved, setSaved] = useState(false);
 
   const showPhoto = user?.pl === "1";
@@ -88,6 +90,7 @@ export function CharacterForm({ character }: CharacterFormProps) {
       return;
     }
     preview.stop();
+    const loreField = lorebookField(character?.characterLorebook, lore);
     save.mutate(
       {
         id: character?.characterUUID,
@@ -102,7 +105,7 @@ export function CharacterForm({ character }: CharacterFormProps) {
         appearance: showAppearance ? appearance : "",
         photo: showPhoto ? photo : undefined,
         oldPhoto: character?.characterPhoto,
-        lorebook: lorebookField(character?.characterLorebook, lore),
+        lorebook: loreField === initialLore ? undefined : loreField,
       },
       {
         onSuccess: (answer) => {
