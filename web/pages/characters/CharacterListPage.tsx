@@ -1,5 +1,5 @@
-import { useQuery } from "@tanstack/react-query";
-import { type KeyboardEvent, useId, useState } from "react";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { type KeyboardEvent, useEffect, useId, useState } from "react";
 import { listUnreadCheckins } from "../../api/checkins";
 import { Spinner } from "../../components/Spinner";
 import { useSessionUser } from "../../hooks/useSessionUser";
@@ -36,6 +36,17 @@ export function CharacterListPage() {
     refetchOnMount: "always",
     meta: { silent: true },
   });
+  // A chat with a check-in is read afresh when opened (the chat keeps its history cached).
+  const queryClient = useQueryClient();
+  useEffect(() => {
+    for (const [characterId, count] of unread.data ?? []) {
+      if (count > 0)
+        void queryClient.invalidateQueries({
+          queryKey: ["chat-history", user?.id, characterId],
+          refetchType: "none",
+        });
+    }
+  }, [unread.data, queryClient, user?.id]);
   const count = characters.data?.length ?? 0;
   const canCreate = user !== null && count >= 1 && count < Number(user.cl);
 
