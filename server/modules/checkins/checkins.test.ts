@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, demoWithCharacter, describeEachDatabase } from "../../testing/api";
 import { type CompletionsRequest, startScriptedCompletions } from "../../testing/completions-server";
 import { createTestApp, type TestApp } from "../../testing/server";
-import { isAwake, isTimeZone, localHour, nextWakingTime } from "./checkins.service";
+import { CheckinsRepo } from "./checkins.repo";
+import { CheckinsService, isAwake, isTimeZone, localHour, nextWakingTime } from "./checkins.service";
 
 const HOUR = 3_600_000;
 const CHECK_IN = "How did the interview go?";
@@ -188,6 +189,34 @@ describeEachDatabase("check-ins: characters that write first (issue 17)", (diale
       .executeTakeFirstOrThrow();
     expect(after.chat_count).toBe(user.chat_limit);
     expect(after.extra_messages).toBe(user.extra_messages);
+  });
+
+  it("sends nothing while no model is ready", async () => {
+    const s = await chatting();
+    const due = s.last + 8 * HOUR;
+    await choose(s.token, s.characterId, true, zoneWhere(due, 13));
+    let asked = 0;
+    const noModel = new CheckinsService(
+      new CheckinsRepo(t.db.db),
+      {
+        findOwnedCharacter: async () => undefined,
+        resolveChat: async () => {
+          throw new Error("not used by the job");
+        },
+      },
+      {
+        status: () => ({ ready: false }) as never,
+        generate: async () => {
+          asked += 1;
+          return { text: CHECK_IN, modelMs: 1 };
+        },
+      },
+      async () => [],
+      { quietHours: 8, maxReplyTokens: 48, temperature: 0.7 },
+    );
+    expect(await noModel.sendDue(due)).toBe(0);
+    expect(asked).toBe(0);
+    expect(await checkIns(s.userId, s.characterId)).toHaveLength(0);
   });
 
   it("stops when the user opts out", async () => {
