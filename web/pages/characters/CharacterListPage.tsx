@@ -1,6 +1,4 @@
-import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { type KeyboardEvent, useEffect, useId, useState } from "react";
-import { listUnreadCheckins } from "../../api/checkins";
+import { type KeyboardEvent, useId, useState } from "react";
 import { Spinner } from "../../components/Spinner";
 import { useSessionUser } from "../../hooks/useSessionUser";
 import { CharactersTable } from "./components/CharactersTable";
@@ -8,6 +6,7 @@ import { CreateCharacterMenu } from "./components/CreateCharacterMenu";
 import { GroupsTable } from "./components/GroupsTable";
 import { useCharacters } from "./hooks/useCharacters";
 import { useGroups } from "./hooks/useGroups";
+import { useUnreadCheckins } from "./hooks/useUnreadCheckins";
 import "./characters.css";
 
 type Tab = "characters" | "groups";
@@ -27,26 +26,8 @@ export function CharacterListPage() {
   const baseId = useId();
   const characters = useCharacters(user?.id);
   const groups = useGroups(tab === "groups" ? user?.id : undefined);
-  // Issue 17: check-ins not seen yet, asked afresh each time the list is shown.
-  const unread = useQuery({
-    queryKey: ["checkins-unread", user?.id],
-    queryFn: listUnreadCheckins,
-    enabled: Boolean(user?.id),
-    staleTime: 0,
-    refetchOnMount: "always",
-    meta: { silent: true },
-  });
-  // A chat with a check-in is read afresh when opened (the chat keeps its history cached).
-  const queryClient = useQueryClient();
-  useEffect(() => {
-    for (const [characterId, count] of unread.data ?? []) {
-      if (count > 0)
-        void queryClient.invalidateQueries({
-          queryKey: ["chat-history", user?.id, characterId],
-          refetchType: "none",
-        });
-    }
-  }, [unread.data, queryClient, user?.id]);
+  // Issue 17: check-ins not seen yet (a badge by the name).
+  const unread = useUnreadCheckins(user?.id);
   const count = characters.data?.length ?? 0;
   const canCreate = user !== null && count >= 1 && count < Number(user.cl);
 
@@ -96,7 +77,7 @@ export function CharacterListPage() {
         ) : active.isError ? (
           <p className="muted center-block">Could not load the list. Please try again later.</p>
         ) : tab === "characters" ? (
-          <CharactersTable characters={characters.data ?? []} unread={unread.data} />
+          <CharactersTable characters={characters.data ?? []} unread={unread} />
         ) : (
           <GroupsTable groups={groups.data ?? []} />
         )}
