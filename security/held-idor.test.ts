@@ -46,6 +46,9 @@ const TAKES_NO_OWNED_ID = new Set([
   "GET /api/payment/options",
   "POST /api/auth/devices",
   "GET /api/auth/devices",
+  "GET /api/chat/checkins/unread",
+  // The user to erase is the token's only; another user's token is attacked in account-erase.test.ts.
+  "POST /api/account/delete",
 ]);
 
 /** One request user B makes with user A's ids, and what it must answer. */
@@ -348,6 +351,15 @@ describeEachDatabase("held: IDOR, user B with user A's ids on every id-taking ro
     { name: "memories of A's chat", method: "GET", url: `/api/chat/memories?id=${A.char}` },
     { name: "memories of A's group", method: "GET", url: `/api/chat/memories?id=${A.group}` },
     { name: "delete A's memory", method: "DELETE", url: `/api/chat/memories/?id=${A.memory}` },
+    // Check-ins (issue 17)
+    { name: "check-in state of A's chat", method: "GET", url: `/api/chat/checkins?id=${A.char}` },
+    { name: "check-in state of A's group", method: "GET", url: `/api/chat/checkins?id=${A.group}` },
+    {
+      name: "let A's character write first",
+      method: "POST",
+      url: "/api/chat/checkins",
+      form: { id: A.char, enabled: "1", timeZone: "Europe/Berlin" },
+    },
     // Users
     { name: "profile of A", method: "GET", url: `/api/users/profile/?id=${a.userId}` },
     {

@@ -135,6 +135,31 @@ function eraseSuite(dialect: "sqlite" | "postgres", onS3: boolean): void {
         created_at: now,
       })
       .execute();
+    // issue 17: the user lets the character write first, and it has checked in once.
+    await db()
+      .insertInto("checkin_settings")
+      .values({
+        user_id: user.id,
+        character_id: characterId,
+        enabled: 1,
+        time_zone: "Europe/Berlin",
+        unread: 1,
+        next_check_at: 0,
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
+    await db()
+      .insertInto("checkins")
+      .values({
+        id: randomUUID(),
+        session_id: sessionId,
+        entry_id: entryId,
+        entry_seq: now * 1000,
+        quiet_since: now,
+        created_at: now,
+      })
+      .execute();
     await db()
       .insertInto("image_jobs")
       .values({
@@ -319,6 +344,8 @@ function eraseSuite(dialect: "sqlite" | "postgres", onS3: boolean): void {
       "chat_sessions",
       "chat_history",
       "memories",
+      "checkin_settings",
+      "checkins",
       "image_jobs",
       "free_subscriptions",
       "payment_events",
