@@ -12,6 +12,7 @@ import {
   newHistoryEntry,
   type PhotoRow,
 } from "./conversation.repo";
+import { selectLoreEntries, storedLorebook } from "./lorebook";
 import { buildPromptWindow, fillPlaceholders, type SenderContext, stopStrings } from "./prompt";
 
 /** A chat as the client names it: one character, or a group of them. */
@@ -485,6 +486,18 @@ export class ConversationService {
     const history = await this.historyTexts(session, input.historyLimit);
     const lastWords = [...history].reverse().find((h) => h.message && h.message !== FIRST_MESSAGE_MARKER);
     const facts = input.facts ? await input.facts(lastWords?.message ?? "") : undefined;
+    const userWords = (h: (typeof history)[number], index: number) =>
+      input.lastUserMessage !== undefined && index === history.length - 1 ? input.lastUserMessage : h.message;
+    // Issue 17: the lorebook scans the chat's newest messages; its budget is at most a quarter of
+    // the context window (SillyTavern's default share).
+    const lore = selectLoreEntries(
+      storedLorebook(character.lorebook),
+      history.flatMap((h, index) =>
+        [userWords(h, index), h.reply_message].filter((t) => t && t !== FIRST_MESSAGE_MARKER),
+      ),
+      (t) => input.model.countTokens(t),
+      Math.floor(input.model.contextWindow() / 4),
+    );
     const { messages, kept } = buildPromptWindow({
       character: {
         name: character.name,
@@ -498,10 +511,7 @@ export class ConversationService {
       sender: input.sender,
       summary: session.summary,
       history: history.map((h, index) => ({
-        userMessage:
-          input.lastUserMessage !== undefined && index === history.length - 1
-            ? input.lastUserMessage
-            : h.message,
+        userMessage: userWords(h, index),
         // A reply being continued is sent as the assistant's last, unfinished message.
         reply: h.reply_message,
         speaker: chat.groupId ? names.get(h.character_id) : undefined,
@@ -512,6 +522,7 @@ export class ConversationService {
       otherMembers: others,
       facts,
       uncensored: Boolean(user.uncensored),
+      lore: { before: lore.before.map((e) => e.content), after: lore.after.map((e) => e.content) },
     });
     return {
       messages,

@@ -54,6 +54,14 @@ export interface PromptInput {
   facts?: string[];
   /** The user's plan allows uncensored replies (issue 5: a plan attribute). */
   uncensored?: boolean;
+  /** Issue 17: the chosen lorebook entries' content, before and after the backstory (lorebook.ts). */
+  lore?: LoreText;
+}
+
+/** Lorebook entries' content for the system prompt, each list in prompt order. */
+export interface LoreText {
+  before: string[];
+  after: string[];
 }
 
 /** Replaces the card placeholders `{{char}}` and `{{user}}` (case-insensitive). */
@@ -63,7 +71,8 @@ export function fillPlaceholders(text: string, charName: string, userName: strin
 
 /**
  * The system prompt: who the character is, whom they talk to, in which language, and the rules
- * that keep replies in character and never speak for the user.
+ * that keep replies in character and never speak for the user. Lorebook entries (issue 17) go
+ * just before and just after the backstory, as SillyTavern's "before/after char" positions.
  */
 export function buildSystemPrompt(
   card: CharacterCard,
@@ -73,15 +82,17 @@ export function buildSystemPrompt(
   facts: string[] = [],
   uncensored = false,
   sender: SenderContext = {},
+  lore: LoreText = { before: [], after: [] },
 ): string {
   const fill = (t: string) => fillPlaceholders(t, card.name, userName);
   const pronoun = card.sex === "1" ? "man" : "woman";
   const lines = [
     `You are ${card.name}, a ${pronoun} chatting one to one with ${userName} as their companion.`,
     "",
-    `About ${card.name}:`,
-    fill(card.backstory).trim(),
   ];
+  if (lore.before.length > 0) lines.push(...lore.before.map((t) => fill(t).trim()), "");
+  lines.push(`About ${card.name}:`, fill(card.backstory).trim());
+  if (lore.after.length > 0) lines.push("", ...lore.after.map((t) => fill(t).trim()));
   if (card.appearance.trim()) lines.push("", `${card.name}'s appearance: ${fill(card.appearance).trim()}`);
   if (sender.about?.trim()) lines.push("", `About ${userName}, in their own words: ${sender.about.trim()}`);
   if (sender.localTime) lines.push("", `For ${userName} it is now ${sender.localTime}.`);
@@ -139,6 +150,7 @@ export function buildPromptWindow(input: PromptInput): { messages: ChatMessage[]
     input.facts,
     input.uncensored,
     input.sender,
+    input.lore,
   );
   let budget =
     input.contextWindow - input.replyTokens - input.countTokens(system) - TEMPLATE_TOKENS_PER_MESSAGE;
