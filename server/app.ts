@@ -54,6 +54,11 @@ export interface App {
   images: ImageWorker;
   /** Characters that write first (issue 17); tests run `checkins.sendDue(at)` with a shifted clock. */
   checkins: CheckinsService;
+  /**
+   * The chat path's per-process caches (issue 19): a test that writes the database behind the
+   * app's back calls `caches.forgetAll()` (the app sees such writes within 5 s otherwise).
+   */
+  caches: CacheGroup;
   /** Resolves when the language model has loaded (or failed to, with a logged line). */
   llmReady: Promise<void>;
   close(): Promise<void>;
@@ -93,6 +98,7 @@ export async function buildApp(config: AppConfig, options: { llm?: LlmProvider }
     jobs: c.jobs,
     images: c.imageWorker,
     checkins: c.checkins,
+    caches: c.caches,
     async close() {
       await c.stopWorkers();
       await app.close();

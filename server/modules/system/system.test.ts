@@ -88,6 +88,8 @@ describe("health, readiness and metrics of the whole app", () => {
     expect((await send()).body.success).toBe(1);
     expect(await counter(replied)).toBe(before.replied + 1);
     await t.db.db.updateTable("users").set({ chat_limit: 0, extra_messages: 0 }).execute();
+    // A write behind the app's back reaches the chat path's caches within 5 s (issue 19): drop them now.
+    t.caches.forgetAll();
     expect((await send()).status).toBe(429);
     expect(await counter(refused)).toBe(before.refused + 1);
   });
