@@ -91,3 +91,14 @@ export const IMAGE_VIEWER_MAX_SCALE = 2;
 export function dollars(cents: number): string {
   return (cents / 100).toFixed(2);
 }
+
+/** Bounds of a stored or imported book (issue 17: parsed defensively on the server; the character form keeps to them). */
+export const LOREBOOK_LIMITS = {
+  entries: 200,
+  contentChars: 2000,
+  keysPerEntry: 20,
+  keyChars: 100,
+  nameChars: 200,
+  /** The book as JSON text, characters. */
+  jsonChars: 600_000,
+} as const;

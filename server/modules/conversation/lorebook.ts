@@ -1,3 +1,5 @@
+import { LOREBOOK_LIMITS } from "../../../common/constants";
+
 /**
  * Lorebooks (world info, issue 17): the Character Card V2/V3 `character_book`, parsed defensively,
  * and the choice of the entries a reply's prompt gets, with the community's semantics.
@@ -29,16 +31,7 @@
  *   order = inserted higher"); entries with empty content are not inserted.
  */
 
-/** Bounds of a stored or imported book (issue 17: parsed defensively). */
-export const LOREBOOK_LIMITS = {
-  entries: 200,
-  contentChars: 2000,
-  keysPerEntry: 20,
-  keyChars: 100,
-  nameChars: 200,
-  /** The book as JSON text, characters. */
-  jsonChars: 600_000,
-} as const;
+export { LOREBOOK_LIMITS };
 
 /** Newest messages scanned when the book gives no `scan_depth` (SillyTavern's default). */
 export const DEFAULT_SCAN_DEPTH = 2;

@@ -1,4 +1,5 @@
 import type { CharacterBook, CharacterBookEntry } from "../../../common/api";
+import { LOREBOOK_LIMITS } from "../../../common/constants";
 
 /**
  * The character form's lorebook editor state (issue 17): one draft per entry with its keys as the
@@ -19,10 +20,10 @@ export interface LoreDraft {
   base: CharacterBookEntry | null;
 }
 
-/** Server rule (server/modules/conversation/lorebook.ts): an entry's content is at most 2000 characters. */
-export const LORE_CONTENT_MAX = 2000;
-/** Server rule: a book has at most 200 entries. */
-export const LORE_ENTRIES_MAX = 200;
+/** An entry's content, characters (common/constants.ts LOREBOOK_LIMITS, the server's rule). */
+export const LORE_CONTENT_MAX = LOREBOOK_LIMITS.contentChars;
+/** Entries in a book (the server's rule). */
+export const LORE_ENTRIES_MAX = LOREBOOK_LIMITS.entries;
 /** SillyTavern's default insertion order for a new entry. */
 const NEW_ENTRY_ORDER = 100;
 
