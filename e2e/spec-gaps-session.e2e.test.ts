@@ -195,11 +195,19 @@ describe.skipIf(!hasChromium)("session rules without a test until issue 16, in C
       null,
     ]);
     expect(errors.some((text) => text.startsWith("extend"))).toBe(true);
-    // The server no longer accepts the token either (logout was called).
-    const answer = await fetch(`${suite.url}/api/users/profile/`, {
-      headers: { authorization: `Bearer ${session.token}` },
-    });
-    expect(answer.status).toBe(401);
+    // The server no longer accepts the token either (logout was called; the page does not wait
+    // for its answer before it leaves, so the revocation may land a moment later).
+    await expect
+      .poll(
+        async () =>
+          (
+            await fetch(`${suite.url}/api/users/profile/`, {
+              headers: { authorization: `Bearer ${session.token}` },
+            })
+          ).status,
+        { timeout: 10_000 },
+      )
+      .toBe(401);
     await closePage(page);
   });
 
