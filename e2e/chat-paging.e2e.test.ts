@@ -214,33 +214,18 @@ describe.skipIf(!hasChromium)("chat history paging in Chromium", () => {
       let last = await lastText();
       while (last !== `answer ${total - 1}`) {
         const lastBefore = last;
-        /** Scrolls near the end and notes the first bubble in view and where it is. */
-        const scrollNearEnd = () =>
-          log.evaluate((element) => {
-            element.scrollTop = element.scrollHeight - element.clientHeight - 100;
-            const top = element.getBoundingClientRect().top;
-            const article = [...element.querySelectorAll("article")].find(
-              (candidate) => candidate.getBoundingClientRect().bottom > top,
-            );
-            return {
-              text: article?.querySelector(".bubble__text")?.textContent ?? "",
-              top: article?.getBoundingClientRect().top ?? Number.NaN,
-            };
-          });
-        let anchor = await scrollNearEnd();
-        // Under load a scroll may land while the previous page is still being laid out: scroll
-        // again until the newer page comes; the anchor is the one noted by the scroll before it.
-        await expect
-          .poll(
-            async () => {
-              const now = await lastText();
-              if (now !== lastBefore) return now;
-              anchor = await scrollNearEnd();
-              return lastText();
-            },
-            { timeout: 20_000, interval: 500 },
-          )
-          .not.toBe(lastBefore);
+        const anchor = await log.evaluate((element) => {
+          element.scrollTop = element.scrollHeight - element.clientHeight - 100;
+          const top = element.getBoundingClientRect().top;
+          const article = [...element.querySelectorAll("article")].find(
+            (candidate) => candidate.getBoundingClientRect().bottom > top,
+          );
+          return {
+            text: article?.querySelector(".bubble__text")?.textContent ?? "",
+            top: article?.getBoundingClientRect().top ?? Number.NaN,
+          };
+        });
+        await expect.poll(lastText, { timeout: 10_000 }).not.toBe(lastBefore);
         const moved = await log.evaluate((element, text) => {
           const article = [...element.querySelectorAll("article")].find(
             (candidate) => candidate.querySelector(".bubble__text")?.textContent === text,
