@@ -195,14 +195,13 @@ export class ConversationRepo {
   }
 
   /**
-   * The newest entry of a session as the prompt sees it (id, reply, status), or undefined when
-   * the history is empty: the cheap check that a cached prompt window is still the history's
-   * newest part (issue 19).
+   * The two newest entries of a session as the prompt sees them (id, reply, status), newest
+   * first ([] when the history is empty): the cheap check that a cached prompt window is still
+   * the history's newest part (issue 19). Two, because an entry another instance stored just
+   * before this process's newest one is seen only as the second newest.
    */
-  async newestText(
-    sessionId: string,
-  ): Promise<Pick<HistoryText, "id" | "reply_message" | "status"> | undefined> {
-    return firstRow(newestText(this.db, { sessionId }));
+  async newestTexts(sessionId: string): Promise<Array<Pick<HistoryText, "id" | "reply_message" | "status">>> {
+    return (await newestTexts(this.db, { sessionId })).rows;
   }
 
   /** A history entry when it belongs to one of the user's chats. */
@@ -313,13 +312,13 @@ const recentTexts = preparedQuery((db, p: { sessionId: string; afterSeq: number;
     .orderBy("seq", "desc")
     .limit(p.limit),
 );
-const newestText = preparedQuery((db, p: { sessionId: string }) =>
+const newestTexts = preparedQuery((db, p: { sessionId: string }) =>
   db
     .selectFrom("chat_history")
     .select(["id", "reply_message", "status"])
     .where("session_id", "=", p.sessionId)
     .orderBy("seq", "desc")
-    .limit(1),
+    .limit(2),
 );
 const entryByClientId = preparedQuery((db, p: { sessionId: string; clientMessageId: string }) =>
   db

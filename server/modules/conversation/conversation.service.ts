@@ -91,10 +91,10 @@ export class ConversationService {
   /**
    * The prompt windows by session id, when caching: entries this service stores are appended
    * and the replies it records are written in, instead of reading the history again for every
-   * reply. Before a cached window is used, the history's newest entry is read and must be the
-   * window's newest as the window has it (same id, reply and status), so an entry or a reply
-   * written elsewhere (another instance, a picture job, the settlement of a stalled reply) makes
-   * it read afresh. A change to an older entry made elsewhere is seen within the cache's ttl.
+   * reply. Before a cached window is used, the history's two newest entries are read and must be
+   * the window's newest as the window has it (same id, reply and status) and the one before it,
+   * so an entry or a reply written elsewhere (another instance, a picture job, the settlement of a
+   * stalled reply), also one stored just before this process's newest, makes it read afresh. A change to an older entry made elsewhere is seen within the cache's ttl.
    */
   private readonly windows?: ShortCache<PromptWindow>;
   /** Entry id → the session whose cached window holds it (the entries a reply may be recorded on). */
@@ -108,12 +108,16 @@ export class ConversationService {
     const now = this.now();
     const cached = cache.get(session.id, now);
     if (cached && cached.afterSeq === afterSeq && cached.limit === limit) {
-      const newest = await this.repo.newestText(session.id);
+      const [newest, before] = await this.repo.newestTexts(session.id);
       const last = cached.rows.at(-1);
+      const previous = cached.rows.at(-2);
+      // The newest as the window has it, and the one before it the same entry: an entry another
+      // instance stored between this process's last two would sit there (seq is time-ordered).
       const same = newest
         ? last?.id === newest.id &&
           last.reply_message === newest.reply_message &&
-          last.status === newest.status
+          last.status === newest.status &&
+          (before === undefined ? previous === undefined : previous?.id === before.id)
         : last === undefined;
       if (same) return cached.rows.slice();
     }

@@ -11,7 +11,7 @@ import { ConversationService } from "./conversation.service";
 /**
  * The prompt window kept per chat (issue 19): what this process stores is appended without a
  * read, and what another writer stored (another instance, a picture job) is seen at the next
- * reply, because the cached window is checked against the history's newest entry.
+ * reply, because the cached window is checked against the history's two newest entries.
  */
 describeEachDatabase("prompt window cache", (dialect) => {
   let t: TestApp;
@@ -101,6 +101,24 @@ describeEachDatabase("prompt window cache", (dialect) => {
       .where("id", "=", elsewhere.id)
       .execute();
     expect((await userTurns(user, s.characterId)).at(-1)).toBe("the reply as changed elsewhere");
+
+    // Another instance stores an exchange, then this process its own: the newest entry is this
+    // process's (appended to the window), but the one before it is the other instance's, so the
+    // window is read again instead of leaving it out (two instances behind a round robin).
+    await userTurns(user, s.characterId);
+    const between = {
+      ...newHistoryEntry(session.id, s.characterId, "words in between", Date.now()),
+      reply_message: "a reply in between",
+      status: "replied",
+    };
+    await t.db.db.insertInto("chat_history").values(between).execute();
+    await send("third words", "third reply");
+    expect((await userTurns(user, s.characterId)).slice(-4)).toEqual([
+      "words in between",
+      "a reply in between",
+      "third words",
+      "third reply",
+    ]);
 
     // New Chat empties the window.
     await conversation.clear(user, s.characterId);
