@@ -322,7 +322,7 @@ describe.skipIf(!hasChromium)("the complete chat screen at 375x812 and 1280x800"
       await shot(page, "group-menu");
       await page.keyboard.press("Escape");
       await closePage(page);
-    });
+    }, 90_000);
 
     it(`${label}: messages right and left with time and picture, *emphasis*, text never HTML`, async () => {
       const { browser, url, server } = ctx();
