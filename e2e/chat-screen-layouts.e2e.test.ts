@@ -284,11 +284,23 @@ describe.skipIf(!hasChromium)("the complete chat screen at 375x812 and 1280x800"
       }
       await sidebar.getByRole("heading", { name: "Not in Group" }).waitFor();
       await sidebar.getByRole("button", { name: `Add ${second.characterName} to the group` }).click();
+      const members = sidebar.getByRole("region", { name: "Current Members" });
       if (label === "phone") {
         await page.getByRole("log", { name: "Messages" }).waitFor();
-        if (!(await sidebar.isVisible())) await page.getByRole("button", { name: "Toggle sidebar" }).click();
+        // The drawer closes as the group's chat opens, possibly a moment after the click: open it
+        // again whenever it is closed until the new member shows.
+        await expect
+          .poll(
+            async () => {
+              if (await members.getByText(second.characterName, { exact: true }).isVisible()) return true;
+              if (!(await sidebar.isVisible()))
+                await page.getByRole("button", { name: "Toggle sidebar" }).click();
+              return false;
+            },
+            { timeout: 30_000, interval: 500 },
+          )
+          .toBe(true);
       }
-      const members = sidebar.getByRole("region", { name: "Current Members" });
       await members.getByText(second.characterName, { exact: true }).waitFor();
       await members.getByText(first.characterName, { exact: true }).waitFor();
       // Each member with its greeting and a remove button.
