@@ -141,6 +141,8 @@ export interface ChatGroupMembersTable {
   group_id: string;
   character_id: string;
   position: number;
+  /** When the character joined the group, epoch ms (issue 17: it sees only what came after). */
+  joined_at: Generated<number>;
 }
 
 export interface ChatSessionsTable {

@@ -327,4 +327,14 @@ export const featureMigrations: Record<string, Migration> = {
       await db.schema.createIndex("checkins_entry").on("checkins").column("entry_id").execute();
     },
   },
+  "0017_member_since": {
+    async up(db: Kysely<unknown>) {
+      // Issue 17 "Scene-aware groups": when a character joined the group (epoch ms); a member
+      // does not see what was said before it joined. Existing members: 0 (they see everything).
+      await db.schema
+        .alterTable("chat_group_members")
+        .addColumn("joined_at", "bigint", (c) => c.notNull().defaultTo(0))
+        .execute();
+    },
+  },
 };

@@ -99,7 +99,7 @@ export class ChatRepo {
       await trx.insertInto("chat_groups").values({ id: groupId, user_id: userId, created_at: now }).execute();
       await trx
         .insertInto("chat_group_members")
-        .values({ group_id: groupId, character_id: characterId, position: 0 })
+        .values({ group_id: groupId, character_id: characterId, position: 0, joined_at: now })
         .execute();
     });
   }
@@ -109,7 +109,12 @@ export class ChatRepo {
    * in the same transaction (the group row is locked first on PostgreSQL).
    * @returns "added", "full" or "already".
    */
-  async addMember(groupId: string, characterId: string, max: number): Promise<"added" | "full" | "already"> {
+  async addMember(
+    groupId: string,
+    characterId: string,
+    max: number,
+    now: number = Date.now(),
+  ): Promise<"added" | "full" | "already"> {
     return this.db.transaction().execute(async (trx) => {
       await trx
         .updateTable("chat_groups")
@@ -126,7 +131,7 @@ export class ChatRepo {
       const position = Math.max(-1, ...members.map((m) => m.position)) + 1;
       await trx
         .insertInto("chat_group_members")
-        .values({ group_id: groupId, character_id: characterId, position })
+        .values({ group_id: groupId, character_id: characterId, position, joined_at: now })
         .execute();
       return "added";
     });

@@ -37,7 +37,7 @@ export class GroupsService {
     if (!(await this.conversation.findOwnedGroup(user, groupId))) throw notFound("Group not found.");
     if (!(await this.conversation.findOwnedCharacter(user, characterId)))
       throw notFound("Character not found.");
-    const result = await this.repo.addMember(groupId, characterId, GROUP_MAX_MEMBERS);
+    const result = await this.repo.addMember(groupId, characterId, GROUP_MAX_MEMBERS, this.now());
     if (result === "full")
       throw forbidden(`A group chat holds at most ${GROUP_MAX_MEMBERS} members.`, "group_full");
     if (result === "already") throw badRequest("This character is already in the group.");

@@ -78,7 +78,7 @@ export class ConversationRepo {
   async findOwnedGroup(
     userId: string,
     groupId: string,
-  ): Promise<{ id: string; members: Character[] } | undefined> {
+  ): Promise<{ id: string; members: Character[]; joinedAt: Map<string, number> } | undefined> {
     const group = await this.db
       .selectFrom("chat_groups")
       .select("id")
@@ -90,10 +90,16 @@ export class ConversationRepo {
       .selectFrom("chat_group_members")
       .innerJoin("characters", "characters.id", "chat_group_members.character_id")
       .selectAll("characters")
+      .select("chat_group_members.joined_at as member_joined_at")
       .where("chat_group_members.group_id", "=", groupId)
       .orderBy("chat_group_members.position")
       .execute();
-    return { id: group.id, members };
+    const joinedAt = new Map(members.map((m) => [m.id, Number(m.member_joined_at)]));
+    return {
+      id: group.id,
+      members: members.map(({ member_joined_at: _, ...character }) => character),
+      joinedAt,
+    };
   }
 
   /** The chat key the user talked in last, if any. */

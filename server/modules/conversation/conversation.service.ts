@@ -23,6 +23,11 @@ export interface ResolvedChat {
   groupId: string;
   /** The characters of the chat, in the group's position order. */
   members: Character[];
+  /**
+   * In a group: when each member joined, epoch ms by character id (issue 17 "Scene-aware
+   * groups": a member's prompt holds only what was said since it joined; 0 = from the start).
+   */
+  memberSince?: ReadonlyMap<string, number>;
 }
 
 /** What storing a user's entry gave: a new entry, or the one sent earlier with the same client id. */
@@ -217,7 +222,8 @@ export class ConversationService {
       const character = await this.ownedCharacter(user.id, key);
       if (character) return { chatKey: character.id, groupId: "", members: [character] };
       const group = await this.repo.findOwnedGroup(user.id, key);
-      if (group) return { chatKey: group.id, groupId: group.id, members: group.members };
+      if (group)
+        return { chatKey: group.id, groupId: group.id, members: group.members, memberSince: group.joinedAt };
       if (id) throw notFound("Chat not found.");
     }
     const first = await this.repo.firstCharacter(user.id);
@@ -487,7 +493,11 @@ export class ConversationService {
     const userName = input.sender?.name || displayName(user);
     const others = chat.groupId ? chat.members.filter((m) => m.id !== character.id).map((m) => m.name) : [];
     const names = new Map(chat.members.map((m) => [m.id, m.name]));
-    const history = await this.historyTexts(session, input.historyLimit);
+    // Issue 17: a member that joined a group later knows only what was said since it joined
+    // (seq is the send time in microseconds, server/modules/conversation/conversation.repo.ts).
+    const since = (chat.memberSince?.get(character.id) ?? 0) * 1000;
+    const read = await this.historyTexts(session, input.historyLimit);
+    const history = since > 0 ? read.filter((h) => h.seq >= since) : read;
     const lastWords = [...history].reverse().find((h) => h.message && h.message !== FIRST_MESSAGE_MARKER);
     const facts = input.facts ? await input.facts(lastWords?.message ?? "") : undefined;
     const userWords = (h: (typeof history)[number], index: number) =>
