@@ -199,6 +199,43 @@ describe.skipIf(!hasChromium)("voice features (issue 16)", () => {
     await closePage(page);
   }, 60_000);
 
+  it("a greeting's audio that arrives after the user has sent something is not played (the bubble gets its button)", async () => {
+    const { server, browser } = suite;
+    const { page } = await signedInPage(browser, server.url, DESKTOP);
+    await recordAudio(page);
+    // The greeting's audio-message answer is held until the user has sent a message.
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let greetingUrl = "";
+    await page.route("**/api/chat/audio-message", async (route) => {
+      const response = await route.fetch();
+      const answer = (await response.json()) as { audioUrl?: string };
+      greetingUrl = answer.audioUrl ?? "";
+      await held;
+      await route.fulfill({ response, json: answer });
+    });
+    const [character] = await ensureCharacters(page, 1);
+    if (!character) throw new Error("no character");
+    await openChat(page, server.url, character.characterUUID);
+    await expect.poll(() => greetingUrl, { timeout: 20_000 }).toMatch(/\/content\/voice\/.+\.mp3$/);
+    await send(page, "hi there");
+    await page
+      .getByRole("log", { name: "Messages" })
+      .getByRole("article", { name: "Your message" })
+      .filter({ hasText: "hi there" })
+      .waitFor();
+    release();
+    const greeting = greetingBubble(page, character);
+    await greeting
+      .getByRole("button", { name: `Play ${character.characterName}'s reply` })
+      .waitFor({ timeout: 20_000 });
+    await settle(page);
+    expect((await played(page)).filter((p) => p.src.endsWith(greetingUrl))).toEqual([]);
+    await closePage(page);
+  }, 60_000);
+
   it("a muted voice speaks no greeting (no audio-message call)", async () => {
     const { server, browser } = suite;
     const { page } = await signedInPage(browser, server.url, DESKTOP);

@@ -26,6 +26,8 @@ export interface GreetingVoiceOptions {
  * other messages is left alone: its play button is enough. Muted or not yet `ready`: nothing.
  * In voice chat the greeting is spoken the same way; tapping the microphone stops it (as it stops
  * a reply) and a greeting whose audio arrives while the microphone is on is not played into it.
+ * Audio that arrives after the user has sent something is not played either (it would cut into
+ * the reply's): the bubble gets its button only.
  * @returns the audio of each greeting spoken on this screen, by chatHistoryUUID, so its bubble
  * gets its play/stop button without a reload. A failed call is logged only (spec 8).
  */
@@ -38,6 +40,9 @@ export function useGreetingVoice({
 }: GreetingVoiceOptions): Map<string, string> {
   const listeningRef = useRef(listening);
   listeningRef.current = listening;
+  /** The entries as now rendered: a message sent while the greeting's audio was asked for wins. */
+  const entriesRef = useRef(entries);
+  entriesRef.current = entries;
   const handled = useRef(new Set<string>());
   const mounted = useRef(true);
   useEffect(() => {
@@ -80,7 +85,7 @@ export function useGreetingVoice({
           if (!mounted.current) return;
           if (!url) continue;
           setSpoken((before) => new Map(before).set(greeting.chatHistoryUUID, url));
-          if (listeningRef.current) continue;
+          if (listeningRef.current || saidSince(entriesRef.current, greeting.chatHistoryUUID)) continue;
           audioPlayer.autoplay(url, !first, greeting.chatHistoryUUID);
           first = false;
         } catch (error) {
@@ -91,4 +96,10 @@ export function useGreetingVoice({
   }, [entries, chatId, mute, ready]);
 
   return spoken;
+}
+
+/** Whether anything but greetings follows the entry `id` in `entries`. */
+function saidSince(entries: ChatHistoryEntry[], id: string): boolean {
+  const at = entries.findIndex((entry) => entry.chatHistoryUUID === id);
+  return entries.slice(at + 1).some((entry) => entry.chatHistoryMessage !== FIRST_MESSAGE_MARKER);
 }
