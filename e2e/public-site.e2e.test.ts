@@ -157,7 +157,8 @@ describe.skipIf(!hasChromium)("public site in Chromium", () => {
         await route.continue();
       });
       await page.goto(`${base()}/pricing`);
-      const overlay = page.getByRole("status", { name: "Loading page" });
+      // The page's own overlay (the header may show one of its own while its data loads).
+      const overlay = page.getByRole("main").getByRole("status", { name: "Loading page" });
       await overlay.waitFor({ state: "visible" });
       release();
       await overlay.waitFor({ state: "hidden" });
