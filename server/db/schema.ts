@@ -67,6 +67,8 @@ export interface UsersTable {
   /** Demo users are removed with their data after this time; null for real accounts. */
   expires_at: number | null;
   created_at: number;
+  /** Issue 18: the language the user chose for the app's screens ("" : the browser's). */
+  ui_language: Generated<string>;
 }
 
 export interface AuthTokensTable {
@@ -129,6 +131,8 @@ export interface CharactersTable extends CharacterProfile {
   card: Generated<string>;
   /** Issue 17: the character's lorebook (`character_book` JSON, lorebook.ts); null if none. */
   lorebook: string | null;
+  /** Issue 17: the card's alternate greetings (JSON array of strings), swipes of the greeting. */
+  alternate_greetings: Generated<string>;
 }
 
 export interface ChatGroupsTable {
@@ -186,6 +190,23 @@ export interface ChatHistoryTable {
   client_message_id: string;
   /** How often the reply was continued (issue 13: at most CONTINUE_MAX_PER_REPLY times). */
   continue_count: Generated<number>;
+  /**
+   * Issue 17 swipes: which of the entry's chat_reply_alternatives reply_message is (0-based); 0
+   * when it has none.
+   */
+  alternative_index: Generated<number>;
+}
+
+/** Issue 17 swipes: one reply an entry has had (regenerated, or a card's alternate greeting). */
+export interface ChatReplyAlternativesTable {
+  id: string;
+  entry_id: string;
+  /** 0-based, in the order written. */
+  position: number;
+  reply_message: string;
+  /** Its spoken audio (/content/voice/<hash>.mp3), "" until spoken. */
+  reply_audio_url: Generated<string>;
+  created_at: number;
 }
 
 export interface ContactMessagesTable {
@@ -263,6 +284,10 @@ export interface MemoriesTable {
   character_id: string;
   fact: string;
   created_at: number;
+  /** Issue 17: the chat session it was drawn from ("" for facts older than that). */
+  session_id: Generated<string>;
+  /** Issue 17: the order key (seq) of the newest message it was drawn from (0: unknown). */
+  source_seq: Generated<number>;
 }
 
 /** A payment provider's webhook event, stored once (idempotency by the provider's event id). */
@@ -348,6 +373,22 @@ export interface CheckinsTable {
   created_at: number;
 }
 
+/** Issue 18 "Take my data": one export of a user's data (a ZIP built by a background job). */
+export interface DataExportsTable {
+  id: string;
+  user_id: string;
+  /** "queued", "running", "ready", "failed" or "expired". */
+  status: string;
+  /** The ZIP's key in the content area; "" until ready. */
+  file_key: Generated<string>;
+  size_bytes: Generated<number>;
+  error: Generated<string>;
+  created_at: number;
+  ready_at: number | null;
+  /** Epoch ms after which the ZIP is removed and the link refused (24 h after ready). */
+  expires_at: number | null;
+}
+
 export interface Database {
   image_jobs: ImageJobsTable;
   payment_events: PaymentEventsTable;
@@ -372,6 +413,8 @@ export interface Database {
   contact_messages: ContactMessagesTable;
   checkin_settings: CheckinSettingsTable;
   checkins: CheckinsTable;
+  chat_reply_alternatives: ChatReplyAlternativesTable;
+  data_exports: DataExportsTable;
 }
 
 export type User = Selectable<UsersTable>;

@@ -337,4 +337,69 @@ export const featureMigrations: Record<string, Migration> = {
         .execute();
     },
   },
+  "0018_swipes_and_edits": {
+    async up(db: Kysely<unknown>) {
+      // Issue 17 "Swipes / regenerate": every reply an entry has had, in the order written (a
+      // card's alternate greetings are alternatives of the greeting); the entry's reply_message is
+      // the chosen one (chat_history.alternative_index).
+      await db.schema
+        .createTable("chat_reply_alternatives")
+        .addColumn("id", "text", (c) => c.primaryKey())
+        .addColumn("entry_id", "text", (c) => c.notNull().references("chat_history.id").onDelete("cascade"))
+        .addColumn("position", "integer", (c) => c.notNull())
+        .addColumn("reply_message", "text", (c) => c.notNull())
+        .addColumn("reply_audio_url", "text", (c) => c.notNull().defaultTo(""))
+        .addColumn("created_at", "bigint", (c) => c.notNull())
+        .addUniqueConstraint("chat_reply_alternatives_entry_position", ["entry_id", "position"])
+        .execute();
+      await db.schema
+        .alterTable("chat_history")
+        .addColumn("alternative_index", "integer", (c) => c.notNull().defaultTo(0))
+        .execute();
+      // A card's alternate greetings (Character Card V2/V3 `alternate_greetings`), JSON array.
+      await db.schema
+        .alterTable("characters")
+        .addColumn("alternate_greetings", "text", (c) => c.notNull().defaultTo("[]"))
+        .execute();
+      // "Edit, delete and rewind": a fact remembers the chat and the newest message it was drawn
+      // from, so facts drawn from removed or edited messages can be dropped and drawn again.
+      await db.schema
+        .alterTable("memories")
+        .addColumn("session_id", "text", (c) => c.notNull().defaultTo(""))
+        .execute();
+      await db.schema
+        .alterTable("memories")
+        .addColumn("source_seq", "bigint", (c) => c.notNull().defaultTo(0))
+        .execute();
+    },
+  },
+  "0019_data_exports": {
+    async up(db: Kysely<unknown>) {
+      // Issue 18 "Take my data": one export of a user's data, built by a background job; its ZIP
+      // lives in the content area under file_key until expires_at (24 h after it is ready).
+      await db.schema
+        .createTable("data_exports")
+        .addColumn("id", "text", (c) => c.primaryKey())
+        .addColumn("user_id", "text", (c) => c.notNull().references("users.id").onDelete("cascade"))
+        .addColumn("status", "text", (c) => c.notNull())
+        .addColumn("file_key", "text", (c) => c.notNull().defaultTo(""))
+        .addColumn("size_bytes", "bigint", (c) => c.notNull().defaultTo(0))
+        .addColumn("error", "text", (c) => c.notNull().defaultTo(""))
+        .addColumn("created_at", "bigint", (c) => c.notNull())
+        .addColumn("ready_at", "bigint")
+        .addColumn("expires_at", "bigint")
+        .execute();
+      await db.schema.createIndex("data_exports_user").on("data_exports").column("user_id").execute();
+    },
+  },
+  "0020_ui_language": {
+    async up(db: Kysely<unknown>) {
+      // Issue 18 "UI translations": the language the user chose for the app's screens (a BCP 47
+      // tag such as "es"); "" until they choose one (the browser's language is used).
+      await db.schema
+        .alterTable("users")
+        .addColumn("ui_language", "text", (c) => c.notNull().defaultTo(""))
+        .execute();
+    },
+  },
 };
