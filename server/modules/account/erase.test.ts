@@ -125,6 +125,32 @@ function eraseSuite(dialect: "sqlite" | "postgres", onS3: boolean): void {
       .insertInto("chat_history")
       .values([entry(entryId, ownVoice, now * 1000), entry(randomUUID(), sharedVoice, now * 1000 + 1)])
       .execute();
+    // issue 17: the entry's reply was regenerated once (its swipes).
+    await db()
+      .insertInto("chat_reply_alternatives")
+      .values(
+        [0, 1].map((position) => ({
+          id: randomUUID(),
+          entry_id: entryId,
+          position,
+          reply_message: `alternative ${position} for ${tag}`,
+          created_at: now,
+        })),
+      )
+      .execute();
+    // issue 18: an export of the user's data is ready.
+    await db()
+      .insertInto("data_exports")
+      .values({
+        id: randomUUID(),
+        user_id: user.id,
+        status: "ready",
+        file_key: `exports/${user.id}/export.zip`,
+        created_at: now,
+        ready_at: now,
+        expires_at: now + 86_400_000,
+      })
+      .execute();
     await db()
       .insertInto("memories")
       .values({
@@ -346,6 +372,8 @@ function eraseSuite(dialect: "sqlite" | "postgres", onS3: boolean): void {
       "memories",
       "checkin_settings",
       "checkins",
+      "chat_reply_alternatives",
+      "data_exports",
       "image_jobs",
       "free_subscriptions",
       "payment_events",

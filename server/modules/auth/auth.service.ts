@@ -138,6 +138,7 @@ export class AuthService {
       blocked: 0,
       stripe_customer_id: "",
       stripe_subscription_id: "",
+      ui_language: "",
       plan_ends_at: null,
       ...fields,
       picture: "",

@@ -38,6 +38,7 @@ export function newHistoryEntry(
     seq: nextSeq(now),
     client_message_id: "",
     continue_count: 0,
+    alternative_index: 0,
   };
 }
 
