@@ -142,6 +142,46 @@ export interface ChatHistoryEntry {
    * with GET /api/chat/stream, and polls only when that is not possible), "replied", "stopped" or "partial" (kept, cut short), "failed" (no reply).
    */
   chatHistoryStatus?: "pending" | "replied" | "stopped" | "partial" | "failed";
+  /**
+   * Ours (issue 17 "Swipes"): every reply this entry has had, in the order written (for a
+   * greeting: the card's first message, then its alternate greetings). Absent when it has had only
+   * one. chatHistoryReplyMessage is the chosen one, `chatHistoryAlternatives[chatHistoryAlternativeIndex]`,
+   * and it is the one the model sees next.
+   */
+  chatHistoryAlternatives?: string[];
+  /** Ours (issue 17): the index of the chosen alternative; absent with chatHistoryAlternatives. */
+  chatHistoryAlternativeIndex?: number;
+}
+
+/**
+ * Issue 17 "Swipes, edits and rewind" (routes ours, all POST, signed in, JSON or form body; every
+ * `id` is an entry's chatHistoryUUID, 404 "Message not found." when it is not the user's; 400
+ * while the entry's reply is still being generated):
+ * - `/api/chat/regenerate` `{ id, stream?, mute? }`: a new reply for the entry, kept as a further
+ *   alternative and chosen. Only the newest entry of a single chat, or the newest entry of that
+ *   member in a group, and not a greeting (its alternatives are the card's). Counts one message
+ *   (429 "rate_limit:chat" at the limit; given back when the model gives nothing). At most
+ *   REPLY_ALTERNATIVES_MAX alternatives per entry. Answers a MessageReply whose `history` holds
+ *   the entry; with `stream` the events of `chat/continue-message` (`entry`, `token`, `audio`,
+ *   `done`).
+ * - `/api/chat/swipe` `{ id, index }`: chooses alternative `index` (0-based): SwipeReply.
+ * - `/api/chat/edit` `{ id, part: "message" | "reply", text }`: replaces the user's message
+ *   (rules of the chat message) or the reply's text (1 to REPLY_EDIT_MAX_LENGTH characters, the
+ *   chosen alternative is replaced): SwipeReply.
+ * - `/api/chat/delete` `{ id }`: removes the entry (the message and its reply) with its files.
+ * - `/api/chat/rewind` `{ id }`: removes every entry after it in its chat, with their files.
+ * Edits, deletes and rewinds refresh the memory: the summary and the facts drawn from the
+ * changed or removed messages are drawn again from what is left.
+ */
+export interface SwipeReply extends Envelope {
+  /** The changed entry. */
+  history?: ChatHistoryEntry[];
+}
+
+/** Issue 17: the answer of `/api/chat/delete` and `/api/chat/rewind`. */
+export interface RemovedEntries extends Envelope {
+  /** The chatHistoryUUIDs removed, oldest first. */
+  removed?: string[];
 }
 
 /** spec 3: the message reply of `chat/message`. */

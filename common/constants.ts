@@ -40,6 +40,10 @@ export const ADDON_PRICE_CENTS = 199;
  * again on the same entry); each continuation counts as one message of the quota.
  */
 export const CONTINUE_MAX_PER_REPLY = 3;
+/** Ours (issue 17 "Swipes"): the most replies one entry keeps (regenerated ones and greetings). */
+export const REPLY_ALTERNATIVES_MAX = 10;
+/** Ours (issue 17 "Edit"): the longest reply text a user can write into a reply, characters. */
+export const REPLY_EDIT_MAX_LENGTH = 4000;
 /** spec 4: marker of the automatic first greeting; never shown as a user message. */
 export const FIRST_MESSAGE_MARKER = "##first-message##";
 /** spec 3: the fallback picture. */
