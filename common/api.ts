@@ -30,6 +30,8 @@ export interface SessionUser {
   userName: string;
   userEmail: string;
   userPicture: string;
+  /** Ours (issue 18): the UI language chosen with the account (en, es, fr, de, it, pt); "" = the browser's. */
+  uiLanguage: string;
 }
 
 /** spec 3: the session token stored under the `token` key. expirationTime in epoch ms. */

@@ -4,6 +4,8 @@ import { createRoot } from "react-dom/client";
 import { BrowserRouter } from "react-router";
 import { PRODUCT_NAME } from "../common/constants";
 import "./styles/base.css";
+// issue 18: translations are initialised before anything renders.
+import "./i18n";
 import { AppRoutes, preloadRoute } from "./App";
 import { fetchDeployedVersion } from "./api/meta";
 import { queryClient } from "./api/queryClient";

@@ -1,5 +1,6 @@
 import type { Envelope } from "../../common/api";
 import { TOAST_SIGNED_IN_MS } from "../../common/constants";
+import { currentLanguage } from "../i18n";
 import { AppSwal } from "../lib/dialogs";
 import { navigateTo } from "../lib/navigation";
 import { warn } from "../lib/notify";
@@ -51,15 +52,16 @@ export function buildUrl(path: string, query: RequestOptions["query"]): string {
 const envelopeStatus = new WeakMap<Envelope, number>();
 
 /**
- * The one `fetch` of the SPA: adds `Accept` and `Authorization: Bearer <token>` (spec 7; the
- * stored token unless `token` is given). Throws `ApiError('network')` when no answer arrives.
+ * The one `fetch` of the SPA: adds `Accept`, `Accept-Language` (the UI language, issue 18: the
+ * server answers in it) and `Authorization: Bearer <token>` (spec 7; the stored token unless
+ * `token` is given). Throws `ApiError('network')` when no answer arrives.
  */
 export async function send(
   url: string,
   init: { method?: string; body?: BodyInit; signal?: AbortSignal; accept?: string; token?: string },
 ): Promise<Response> {
   const token = init.token ?? readToken()?.token;
-  const headers: Record<string, string> = {};
+  const headers: Record<string, string> = { "Accept-Language": currentLanguage() };
   if (init.accept !== undefined) headers.Accept = init.accept;
   if (token) headers.Authorization = `Bearer ${token}`;
   try {

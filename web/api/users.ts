@@ -69,3 +69,18 @@ export async function changePassword(input: PasswordChange): Promise<Envelope> {
   });
   return ensureSuccess(await apiRequest("/users/update-password", { method: "PATCH", body }));
 }
+
+/**
+ * POST /users/ui-language, form `language` (en, es, fr, de, it, pt; issue 18): keeps the UI
+ * language with the account. Answers the updated session user. Throws on success 0.
+ */
+export async function saveUiLanguage(language: string): Promise<SessionUser> {
+  const answer = ensureSuccess(
+    await apiRequest<Envelope<SessionUser>>("/users/ui-language", {
+      method: "POST",
+      body: new URLSearchParams({ language }),
+    }),
+  );
+  if (answer.data === undefined) throw new Error("The session user is missing from the answer.");
+  return answer.data;
+}

@@ -5,6 +5,7 @@ import { getAdminMe } from "../api/admin";
 import { useDarkMode } from "../hooks/useDarkMode";
 import { useSessionUser } from "../hooks/useSessionUser";
 import { BrandMark } from "./BrandMark";
+import { LanguageSwitch } from "./LanguageSwitch";
 import { SiteFooter } from "./SiteFooter";
 import { ADMIN_MENU_ITEM, SIGNED_IN_MENU, SiteMenu } from "./SiteMenu";
 import { Spinner } from "./Spinner";
@@ -34,7 +35,7 @@ export function SignedInLayout() {
     <div className="signed-in">
       <header className="site-header">
         <BrandMark />
-        <SiteMenu items={items} />
+        <SiteMenu items={items} extra={<LanguageSwitch />} />
       </header>
       <main className="page">
         <Suspense

@@ -1,40 +1,47 @@
-import { useEffect, useId, useRef } from "react";
+import { type ReactNode, useEffect, useId, useRef } from "react";
+import { useTranslation } from "react-i18next";
 import { NavLink, useLocation } from "react-router";
 import { usePopup } from "../hooks/usePopup";
 
-/** One entry of a site menu: the label as the spec spells it and the in-app path. */
+/**
+ * One entry of a site menu: the label as the spec spells it (English), its key in the "common"
+ * catalogue's `menu` (issue 18: shown translated) and the in-app path.
+ */
 export interface MenuItem {
   label: string;
+  key: string;
   to: string;
 }
 
 /** spec 2 "Signed-in menu and footer": the signed-in menu's entries. */
 export const SIGNED_IN_MENU: MenuItem[] = [
-  { label: "HOME", to: "/" },
-  { label: "MY PROFILE", to: "/user/profile" },
-  { label: "CHARACTERS", to: "/characters/list" },
-  { label: "CHANGE PASSWORD", to: "/user/change-password" },
-  { label: "F.A.Q", to: "/faq" },
-  { label: "LOGOUT", to: "/logout" },
+  { label: "HOME", key: "home", to: "/" },
+  { label: "MY PROFILE", key: "profile", to: "/user/profile" },
+  { label: "CHARACTERS", key: "characters", to: "/characters/list" },
+  { label: "CHANGE PASSWORD", key: "changePassword", to: "/user/change-password" },
+  { label: "F.A.Q", key: "faq", to: "/faq" },
+  { label: "LOGOUT", key: "logout", to: "/logout" },
 ];
 
 /** Ours (issue 16): the entry an admin gets in the signed-in menu, before LOGOUT. */
-export const ADMIN_MENU_ITEM: MenuItem = { label: "ADMIN", to: "/admin" };
+export const ADMIN_MENU_ITEM: MenuItem = { label: "ADMIN", key: "admin", to: "/admin" };
 
 /** spec 2 "Shared public layout": the public menu's entries. */
 export const PUBLIC_MENU: MenuItem[] = [
-  { label: "HOME", to: "/" },
-  { label: "CHAT", to: "/start-chat" },
-  { label: "PRICING", to: "/pricing" },
-  { label: "F.A.Q", to: "/faq" },
-  { label: "CONTACT", to: "/contact" },
-  { label: "TERMS OF SERVICE", to: "/terms" },
+  { label: "HOME", key: "home", to: "/" },
+  { label: "CHAT", key: "chat", to: "/start-chat" },
+  { label: "PRICING", key: "pricing", to: "/pricing" },
+  { label: "F.A.Q", key: "faq", to: "/faq" },
+  { label: "CONTACT", key: "contact", to: "/contact" },
+  { label: "TERMS OF SERVICE", key: "terms", to: "/terms" },
 ];
 
 interface SiteMenuProps {
   items: MenuItem[];
   /** `top` slides down under the header (signed-in area); `drawer` slides in from the right (public pages). */
   variant?: "top" | "drawer";
+  /** Shown under the entries, e.g. the language switch (issue 18). */
+  extra?: ReactNode;
 }
 
 /**
@@ -42,7 +49,8 @@ interface SiteMenuProps {
  * preset selection page the F.A.Q entry is left out (spec 2). A new page, Escape or a click
  * outside closes it.
  */
-export function SiteMenu({ items, variant = "top" }: SiteMenuProps) {
+export function SiteMenu({ items, variant = "top", extra }: SiteMenuProps) {
+  const { t } = useTranslation("common");
   const { open, setOpen, root } = usePopup();
   const menuId = useId();
   const close = () => setOpen(false);
@@ -71,23 +79,24 @@ export function SiteMenu({ items, variant = "top" }: SiteMenuProps) {
         className={open ? "menu-toggle menu-toggle--open" : "menu-toggle"}
         aria-expanded={open}
         aria-controls={menuId}
-        aria-label={open ? "Close menu" : "Open menu"}
+        aria-label={open ? t("menu.close") : t("menu.open")}
         onClick={toggle}
       >
         <span />
         <span />
         <span />
       </button>
-      <nav id={menuId} className={panelClass} aria-label="Main" inert={!open}>
+      <nav id={menuId} className={panelClass} aria-label={t("menu.main")} inert={!open}>
         <ul>
           {shown.map((item) => (
             <li key={item.to}>
               <NavLink to={item.to} end onClick={close}>
-                {item.label}
+                {t(`menu.${item.key}`, { defaultValue: item.label })}
               </NavLink>
             </li>
           ))}
         </ul>
+        {extra}
       </nav>
     </div>
   );

@@ -16,6 +16,7 @@ export function presentSessionUser(user: User): SessionUser {
     userName: user.user_name,
     userEmail: user.is_demo ? "" : user.email,
     userPicture: user.picture,
+    uiLanguage: user.ui_language,
   };
 }
 

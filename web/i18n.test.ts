@@ -1,0 +1,97 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+
+/**
+ * issue 18: "a check that no key is missing in any language". Every catalogue
+ * `web/locales/<lng>/<ns>.json` is compared with the English one: the same namespaces, the same
+ * keys (plural forms may follow the language's own plural categories), no empty value, the same
+ * `{{variables}}` in each text.
+ */
+
+const LOCALES = join(import.meta.dirname, "locales");
+const LANGUAGES = ["en", "es", "fr", "de", "it", "pt"];
+const PLURAL_SUFFIX = /_(zero|one|two|few|many|other)$/;
+
+type Catalogue = Record<string, unknown>;
+
+function read(lng: string, ns: string): Catalogue {
+  return JSON.parse(readFileSync(join(LOCALES, lng, `${ns}.json`), "utf8")) as Catalogue;
+}
+
+function namespaces(lng: string): string[] {
+  return readdirSync(join(LOCALES, lng))
+    .filter((file) => file.endsWith(".json"))
+    .map((file) => file.slice(0, -".json".length))
+    .sort();
+}
+
+/** `{"a.b": "text"}` for every leaf; non-string leaves are reported by value type. */
+function flatten(value: unknown, prefix = "", out = new Map<string, unknown>()): Map<string, unknown> {
+  if (typeof value === "object" && value !== null && !Array.isArray(value)) {
+    for (const [key, child] of Object.entries(value)) flatten(child, prefix ? `${prefix}.${key}` : key, out);
+  } else {
+    out.set(prefix, value);
+  }
+  return out;
+}
+
+function variables(text: string): string[] {
+  return [...text.matchAll(/\{\{\s*([\w.]+)[^}]*\}\}/g)].map((match) => match[1] ?? "").sort();
+}
+
+/** The key with its plural suffix removed, when it has one. */
+function pluralBase(key: string): string | null {
+  return PLURAL_SUFFIX.test(key) ? key.replace(PLURAL_SUFFIX, "") : null;
+}
+
+describe("translation catalogues (issue 18)", () => {
+  it("has the six languages, each with the namespaces of English", () => {
+    expect(readdirSync(LOCALES).sort()).toEqual([...LANGUAGES].sort());
+    for (const lng of LANGUAGES) expect(namespaces(lng), lng).toEqual(namespaces("en"));
+  });
+
+  for (const ns of namespaces("en")) {
+    const english = flatten(read("en", ns));
+    const englishPlurals = new Set([...english.keys()].map(pluralBase).filter((base) => base !== null));
+
+    it(`${ns}: English texts are non-empty strings`, () => {
+      for (const [key, value] of english) {
+        expect(typeof value === "string" && value.trim() !== "", `en:${ns}:${key}`).toBe(true);
+      }
+    });
+
+    for (const lng of LANGUAGES.filter((code) => code !== "en")) {
+      it(`${ns}: ${lng} has every key of English, no other, none empty, the same variables`, () => {
+        const own = flatten(read(lng, ns));
+        const categories = new Intl.PluralRules(lng).resolvedOptions().pluralCategories as string[];
+        const missing: string[] = [];
+        for (const key of english.keys()) {
+          const base = pluralBase(key);
+          // A plural form English needs but this language does not have (e.g. no "one" in a language) may be absent.
+          const suffix = key.slice((base ?? "").length + 1);
+          if (!own.has(key) && !(base !== null && !categories.includes(suffix))) missing.push(key);
+        }
+        expect(missing, `${lng}:${ns} missing`).toEqual([]);
+        const extra = [...own.keys()].filter((key) => {
+          if (english.has(key)) return false;
+          const base = pluralBase(key);
+          return !(
+            base !== null &&
+            englishPlurals.has(base) &&
+            categories.includes(key.slice(base.length + 1))
+          );
+        });
+        expect(extra, `${lng}:${ns} extra`).toEqual([]);
+        for (const [key, value] of own) {
+          expect(typeof value === "string" && value.trim() !== "", `${lng}:${ns}:${key} empty`).toBe(true);
+          const base = pluralBase(key);
+          const source = english.get(key) ?? (base !== null ? english.get(`${base}_other`) : undefined);
+          if (typeof source === "string" && typeof value === "string") {
+            expect(variables(value), `${lng}:${ns}:${key} variables`).toEqual(variables(source));
+          }
+        }
+      });
+    }
+  }
+});

@@ -1,0 +1,150 @@
+import i18n, { type Resource } from "i18next";
+import { initReactI18next } from "react-i18next";
+import { readUser, subscribeSession } from "./lib/session";
+
+/**
+ * UI translations (issue 18). Every catalogue `web/locales/<lng>/<ns>.json` is bundled (never
+ * fetched); English is the source and the fallback. The language is, in this order: the
+ * account's (`SessionUser.uiLanguage`), the one chosen while signed out (local storage), the
+ * browser's first supported one (`navigator.languages`), English.
+ */
+
+/** The six languages of the app (issue 18: the seeded characters' languages), English first. */
+export const SUPPORTED_LANGUAGES = [
+  { code: "en", name: "English" },
+  { code: "es", name: "Español" },
+  { code: "fr", name: "Français" },
+  { code: "de", name: "Deutsch" },
+  { code: "it", name: "Italiano" },
+  { code: "pt", name: "Português" },
+] as const;
+
+/** One of the six language codes. */
+export type LanguageCode = (typeof SUPPORTED_LANGUAGES)[number]["code"];
+
+/** Local storage key of the language chosen while signed out. */
+export const STORAGE_KEY_LANGUAGE = "uiLanguage";
+
+const CODES: readonly string[] = SUPPORTED_LANGUAGES.map((language) => language.code);
+
+/** Whether `value` is one of the six codes. */
+export function isLanguageCode(value: unknown): value is LanguageCode {
+  return typeof value === "string" && CODES.includes(value);
+}
+
+/**
+ * The first supported language of a browser list such as `navigator.languages`
+ * ("de-AT" counts as "de"), or null when none is.
+ */
+export function pickLanguage(candidates: readonly string[]): LanguageCode | null {
+  for (const candidate of candidates) {
+    const base = candidate.toLowerCase().split(/[-_]/)[0];
+    if (isLanguageCode(base)) return base;
+  }
+  return null;
+}
+
+function storedChoice(): LanguageCode | null {
+  try {
+    const value = localStorage.getItem(STORAGE_KEY_LANGUAGE);
+    return isLanguageCode(value) ? value : null;
+  } catch {
+    return null;
+  }
+}
+
+function browserLanguages(): readonly string[] {
+  if (typeof navigator === "undefined") return [];
+  return navigator.languages?.length ? navigator.languages : [navigator.language ?? ""];
+}
+
+/** The language to show now: account, else stored choice, else browser, else English. */
+export function resolveLanguage(): LanguageCode {
+  const account = typeof localStorage === "undefined" ? undefined : readUser()?.uiLanguage;
+  if (isLanguageCode(account)) return account;
+  return storedChoice() ?? pickLanguage(browserLanguages()) ?? "en";
+}
+
+/** `{lng: {ns: catalogue}}` from the bundled JSON files (`./locales/<lng>/<ns>.json`). */
+function bundledResources(): Resource {
+  const files = import.meta.glob<{ default: Record<string, unknown> }>("./locales/*/*.json", { eager: true });
+  const resources: Resource = {};
+  for (const [file, module] of Object.entries(files)) {
+    const match = /\.\/locales\/([^/]+)\/([^/]+)\.json$/.exec(file);
+    if (match === null) continue;
+    const [, lng = "", ns = ""] = match;
+    resources[lng] ??= {};
+    resources[lng][ns] = module.default;
+  }
+  return resources;
+}
+
+const resources = bundledResources();
+
+void i18n.use(initReactI18next).init({
+  resources,
+  lng: resolveLanguage(),
+  fallbackLng: "en",
+  supportedLngs: CODES,
+  ns: Object.keys(resources.en ?? {}),
+  defaultNS: "common",
+  interpolation: { escapeValue: false },
+  returnNull: false,
+  initAsync: false,
+});
+
+function applyToDocument(lng: string): void {
+  if (typeof document !== "undefined") document.documentElement.lang = lng;
+}
+applyToDocument(i18n.language);
+i18n.on("languageChanged", applyToDocument);
+
+/** The language shown now (one of the six codes). */
+export function currentLanguage(): LanguageCode {
+  return isLanguageCode(i18n.language) ? i18n.language : "en";
+}
+
+/**
+ * Shows the app in `lng` and keeps the choice in local storage (the signed-out choice, issue 18).
+ * Keeping it with the account is the caller's part (POST /api/users/ui-language). Unknown codes
+ * are ignored.
+ */
+export function setLanguage(lng: string): void {
+  if (!isLanguageCode(lng)) return;
+  try {
+    localStorage.setItem(STORAGE_KEY_LANGUAGE, lng);
+  } catch {
+    // Storage may be unavailable (private mode): the choice then lasts for this page only.
+  }
+  if (i18n.language !== lng) void i18n.changeLanguage(lng);
+}
+
+// A sign-in (or another tab) brings the account's language: follow it.
+if (typeof window !== "undefined") {
+  subscribeSession(() => {
+    const account = readUser()?.uiLanguage;
+    if (isLanguageCode(account) && account !== i18n.language) setLanguage(account);
+  });
+}
+
+/**
+ * `value` (a Date, epoch ms or an ISO string) as a date in the current language via
+ * `Intl.DateTimeFormat`; `options` default to the medium date style.
+ */
+export function formatDate(value: Date | number | string, options?: Intl.DateTimeFormatOptions): string {
+  const date = value instanceof Date ? value : new Date(value);
+  return new Intl.DateTimeFormat(currentLanguage(), options ?? { dateStyle: "medium" }).format(date);
+}
+
+/**
+ * `amount` (in the currency's main unit, e.g. 9.99) of `currency` (ISO 4217, e.g. "EUR") as a
+ * price in the current language via `Intl.NumberFormat`.
+ */
+export function formatPrice(amount: number, currency: string): string {
+  return new Intl.NumberFormat(currentLanguage(), {
+    style: "currency",
+    currency: currency.toUpperCase(),
+  }).format(amount);
+}
+
+export default i18n;
