@@ -106,3 +106,6 @@ export const LOREBOOK_LIMITS = {
   /** The book as JSON text, characters. */
   jsonChars: 600_000,
 } as const;
+
+/** Ours (issue 18): the UI languages (the seeded characters' languages), English first. */
+export const UI_LANGUAGES = ["en", "es", "fr", "de", "it", "pt"] as const;

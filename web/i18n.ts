@@ -1,5 +1,6 @@
 import i18n, { type Resource } from "i18next";
 import { initReactI18next } from "react-i18next";
+import { UI_LANGUAGES } from "../common/constants";
 import { readUser, subscribeSession } from "./lib/session";
 
 /**
@@ -10,22 +11,22 @@ import { readUser, subscribeSession } from "./lib/session";
  */
 
 /** The six languages of the app (issue 18: the seeded characters' languages), English first. */
-export const SUPPORTED_LANGUAGES = [
+export const SUPPORTED_LANGUAGES: ReadonlyArray<{ code: LanguageCode; name: string }> = [
   { code: "en", name: "English" },
   { code: "es", name: "Español" },
   { code: "fr", name: "Français" },
   { code: "de", name: "Deutsch" },
   { code: "it", name: "Italiano" },
   { code: "pt", name: "Português" },
-] as const;
+];
 
 /** One of the six language codes. */
-export type LanguageCode = (typeof SUPPORTED_LANGUAGES)[number]["code"];
+export type LanguageCode = (typeof UI_LANGUAGES)[number];
 
 /** Local storage key of the language chosen while signed out. */
 export const STORAGE_KEY_LANGUAGE = "uiLanguage";
 
-const CODES: readonly string[] = SUPPORTED_LANGUAGES.map((language) => language.code);
+const CODES: readonly string[] = UI_LANGUAGES;
 
 /** Whether `value` is one of the six codes. */
 export function isLanguageCode(value: unknown): value is LanguageCode {

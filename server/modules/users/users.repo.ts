@@ -29,4 +29,9 @@ export class UsersRepo {
       .where("adult_confirmed_at", "is", null)
       .execute();
   }
+
+  /** Stores the UI language of the account (issue 18; "" = the browser's). */
+  async setUiLanguage(userId: string, language: string): Promise<void> {
+    await this.db.updateTable("users").set({ ui_language: language }).where("id", "=", userId).execute();
+  }
 }

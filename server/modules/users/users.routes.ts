@@ -1,5 +1,6 @@
 import type { FastifyInstance, onRequestAsyncHookHandler } from "fastify";
 import { z } from "zod";
+import { UI_LANGUAGES } from "../../../common/constants";
 import { RULES } from "../../../common/validation";
 import { assertSelf, currentUser, signedIn } from "../../http/auth";
 import { ok } from "../../http/envelope";
@@ -18,6 +19,10 @@ const UpdateBody = z.object({
 });
 /** Ours: the person ticks "I am 18 or older" (issue 5). */
 const ConfirmAgeBody = z.object({ confirm: z.literal("1", "Please confirm that you are 18 or older.") });
+/** Ours (issue 18): the UI language kept with the account, one of the six codes. */
+const UiLanguageBody = z.object({
+  language: z.enum(UI_LANGUAGES, "The language is not one of en, es, fr, de, it, pt."),
+});
 /** spec 5 "Password change (signed in)": all three required (rules of common/validation.ts). */
 const PasswordBody = z.object({
   cpassword: textField(RULES.currentPassword),
@@ -58,6 +63,13 @@ function userRoutes(app: FastifyInstance, users: UsersService): void {
     parseInput(ConfirmAgeBody, request.body);
     const updated = await users.confirmAdult(currentUser(request));
     return ok("Thank you.", { data: presentSessionUser(updated) });
+  });
+
+  /** Ours (issue 18): keeps the UI language with the account; answers the fresh session user. */
+  app.post("/api/users/ui-language", async (request) => {
+    const body = parseInput(UiLanguageBody, request.body);
+    const updated = await users.setUiLanguage(currentUser(request), body.language);
+    return ok("Language saved.", { data: presentSessionUser(updated) });
   });
 
   app.post("/api/users/update", async (request) => {

@@ -60,6 +60,15 @@ export class UsersService {
   }
 
   /**
+   * Keeps the UI language (one of the six codes, checked by the route) with the account (issue 18).
+   * @returns the updated user.
+   */
+  async setUiLanguage(user: User, language: string): Promise<User> {
+    await this.repo.setUiLanguage(user.id, language);
+    return { ...user, ui_language: language };
+  }
+
+  /**
    * Changes the password after checking the current one; every other session of the user ends,
    * the current one stays (spec 2 Change password; texts of spec 8).
    * @throws AppError 400 for a mismatch or a wrong current password.
