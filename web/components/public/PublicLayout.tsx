@@ -3,6 +3,7 @@ import { lazy, Suspense, useEffect, useState } from "react";
 import { Outlet } from "react-router";
 import { PRODUCT_NAME } from "../../../common/constants";
 import { BrandMark } from "../BrandMark";
+import { LanguageSwitch } from "../LanguageSwitch";
 import { PUBLIC_MENU, SiteMenu } from "../SiteMenu";
 import { CustomCursor } from "./CustomCursor";
 import { LoadingOverlay } from "./LoadingOverlay";
@@ -15,7 +16,8 @@ const ParticleBackground = lazy(() => import("./ParticleBackground"));
 /**
  * Frame of every public page (spec 2 "Shared public layout"): a header with the loading
  * overlay (shown on first paint and while a page's data loads) and the slide-in menu, the
- * custom cursor, the particle background, the page, and a footer with the social links.
+ * custom cursor, the particle background, the page, and a footer with the social links. The menu
+ * holds the language switch (issue 18).
  */
 export function PublicLayout() {
   const fetching = useIsFetching();
@@ -33,7 +35,7 @@ export function PublicLayout() {
       <CustomCursor />
       <header className="site-header public-header">
         <BrandMark />
-        <SiteMenu items={PUBLIC_MENU} variant="drawer" />
+        <SiteMenu items={PUBLIC_MENU} variant="drawer" extra={<LanguageSwitch />} />
         <LoadingOverlay active={!painted || fetching > 0} />
       </header>
       <main className="public-main">

@@ -1,4 +1,5 @@
 import type { ReactNode } from "react";
+import { useTranslation } from "react-i18next";
 
 interface Network {
   name: string;
@@ -62,8 +63,9 @@ const NETWORKS: Network[] = [
  * to the network's home page in a new tab, with rel="noopener noreferrer".
  */
 export function SocialLinks() {
+  const { t } = useTranslation("public");
   return (
-    <nav aria-label="Social links" className="social-links">
+    <nav aria-label={t("layout.social")} className="social-links">
       <ul>
         {NETWORKS.map((network) => (
           <li key={network.name}>

@@ -1,4 +1,5 @@
 import type { FormEvent } from "react";
+import { useTranslation } from "react-i18next";
 import { firstProblem, RULES } from "../../../common/validation";
 import { TextAreaField } from "../../components/TextAreaField";
 import { TextField } from "../../components/TextField";
@@ -14,6 +15,7 @@ import { useContactAdmin } from "./hooks/useContactAdmin";
  * Submit reads 'Sending...' while busy; after a successful send the form is cleared.
  */
 export function ContactPage() {
+  const { t } = useTranslation("public");
   const fields = useRequiredFields({ name: "", email: "", subject: "", message: "" });
   const contact = useContactAdmin(fields.reset);
 
@@ -41,20 +43,20 @@ export function ContactPage() {
 
   return (
     <section className="public-page public-page--narrow">
-      <h1>Contact us</h1>
-      <p className="public-page__lead">Questions, ideas or trouble? Write to us and we answer by e-mail.</p>
-      <form className="form card public-form" onSubmit={submit} noValidate aria-label="Contact">
-        <TextField label="Name" autoComplete="name" {...fields.bind("name")} />
-        <TextField label="Email" type="email" autoComplete="email" {...fields.bind("email")} />
-        <TextField label="Subject" {...fields.bind("subject")} />
-        <TextAreaField label="Message" {...fields.bind("message")} />
+      <h1>{t("contact.title")}</h1>
+      <p className="public-page__lead">{t("contact.lead")}</p>
+      <form className="form card public-form" onSubmit={submit} noValidate aria-label={t("contact.form")}>
+        <TextField label={t("contact.name")} autoComplete="name" {...fields.bind("name")} />
+        <TextField label={t("contact.email")} type="email" autoComplete="email" {...fields.bind("email")} />
+        <TextField label={t("contact.subject")} {...fields.bind("subject")} />
+        <TextAreaField label={t("contact.message")} {...fields.bind("message")} />
         <button
           type="submit"
           className="button button--primary button--block"
           disabled={contact.isPending}
           aria-busy={contact.isPending}
         >
-          {contact.isPending ? "Sending..." : "Submit"}
+          {contact.isPending ? t("contact.sending") : t("contact.submit")}
         </button>
       </form>
     </section>

@@ -1,15 +1,17 @@
 import { useId } from "react";
+import { useTranslation } from "react-i18next";
 import { FaqAccordion } from "./components/FaqAccordion";
-import { FAQ_GROUPS } from "./faqContent";
+import { faqGroups } from "./faqContent";
 import "./faq.css";
 
-/** `/faq` (spec 2 "FAQ"): 21 questions in five groups, each group an accordion. */
+/** `/faq` (spec 2 "FAQ"): 21 questions in five groups, each group an accordion (issue 18: translated). */
 export function FaqPage() {
   const baseId = useId();
+  const { t } = useTranslation("public");
   return (
     <section className="public-page public-page--narrow">
-      <h1>Frequently Asked Questions</h1>
-      {FAQ_GROUPS.map((group, index) => (
+      <h1>{t("faq.title")}</h1>
+      {faqGroups(t).map((group, index) => (
         <section key={group.title} className="faq-group" aria-labelledby={`${baseId}-group${index}`}>
           <h2 id={`${baseId}-group${index}`}>{group.title}</h2>
           <FaqAccordion entries={group.entries} />

@@ -1,19 +1,23 @@
+import { useMemo } from "react";
+import { useTranslation } from "react-i18next";
 import { RotatingText } from "../../components/RotatingText";
 import { SystemCard } from "../../components/SystemCard";
 
-/** spec 2 "Access Denied": the rotating hints, in order. */
+/** spec 2 "Access Denied": the catalogue keys (namespace "public") of the rotating hints, in order. */
 export const FORBIDDEN_HINTS = [
-  "Check our pricing plans to get access.",
-  "Already have an active plan? Please try again.",
-  "Still stuck? Contact the site admin.",
+  "forbidden.hints.pricing",
+  "forbidden.hints.retry",
+  "forbidden.hints.admin",
 ] as const;
 
 /** `/forbidden` (spec 2 "Access Denied"): rotating hints and a Check Pricing button to /pricing. */
 export function ForbiddenPage() {
+  const { t } = useTranslation("public");
+  const hints = useMemo(() => FORBIDDEN_HINTS.map((key) => t(key)), [t]);
   return (
-    <SystemCard code="403" title="Access Denied" to="/pricing" action="Check Pricing">
+    <SystemCard code="403" title={t("forbidden.title")} to="/pricing" action={t("forbidden.action")}>
       <p className="system-card__hint">
-        <RotatingText phrases={FORBIDDEN_HINTS} />
+        <RotatingText phrases={hints} />
       </p>
     </SystemCard>
   );

@@ -1,4 +1,5 @@
 import type { FormEvent } from "react";
+import { useTranslation } from "react-i18next";
 import { FREE_DAILY_MESSAGES } from "../../../common/constants";
 import { checkText, RULES } from "../../../common/validation";
 import { TextField } from "../../components/TextField";
@@ -13,6 +14,7 @@ import { useFreeSubscribe } from "./hooks/useFreeSubscribe";
  * server's rule first (common/validation.ts, issue 16): its sentence as a warning toast, nothing sent.
  */
 export function FreeChatPage() {
+  const { t } = useTranslation("public");
   const fields = useRequiredFields({ email: "" });
   const subscribe = useFreeSubscribe(fields.reset);
 
@@ -29,19 +31,17 @@ export function FreeChatPage() {
 
   return (
     <section className="public-page public-page--narrow">
-      <h1>Chat for free</h1>
-      <p className="public-page__lead">
-        Subscribe for free and chat with our AI companions up to {FREE_DAILY_MESSAGES} messages per day.
-      </p>
-      <h2>How it works</h2>
+      <h1>{t("freeChat.title")}</h1>
+      <p className="public-page__lead">{t("freeChat.lead", { n: FREE_DAILY_MESSAGES })}</p>
+      <h2>{t("freeChat.how")}</h2>
       <ol className="steps">
-        <li>Enter your e-mail address below.</li>
-        <li>You receive a verification code by e-mail.</li>
-        <li>Comment on our video with that code.</li>
-        <li>Once the code is verified, you receive your login details by e-mail.</li>
+        <li>{t("freeChat.steps.email")}</li>
+        <li>{t("freeChat.steps.code")}</li>
+        <li>{t("freeChat.steps.comment")}</li>
+        <li>{t("freeChat.steps.login")}</li>
       </ol>
-      <form className="form card public-form" onSubmit={submit} noValidate aria-label="Free subscription">
-        <TextField label="Email" type="email" autoComplete="email" {...fields.bind("email")} />
+      <form className="form card public-form" onSubmit={submit} noValidate aria-label={t("freeChat.form")}>
+        <TextField label={t("freeChat.email")} type="email" autoComplete="email" {...fields.bind("email")} />
         <button
           type="submit"
           className="button button--primary button--block"
@@ -49,7 +49,7 @@ export function FreeChatPage() {
           aria-busy={subscribe.isPending}
         >
           {subscribe.isPending && <span className="spinner spinner--small" aria-hidden="true" />}
-          Free Subscribe Request
+          {t("freeChat.submit")}
         </button>
       </form>
     </section>

@@ -1,11 +1,17 @@
+import { useMemo } from "react";
+import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { FREE_DAILY_MESSAGES } from "../../../common/constants";
 import { RotatingText } from "../../components/RotatingText";
 import { useHomeTokenCheck } from "./hooks/useHomeTokenCheck";
 import "./home.css";
 
-/** spec 2 "Home": the phrases of the rotating tagline, in order. */
-export const HOME_TAGLINES = ["Beautiful girls", "Virtual AI companions", "Uncensored chats"] as const;
+/** spec 2 "Home": the catalogue keys (namespace "public") of the rotating tagline's phrases, in order. */
+export const HOME_TAGLINES = [
+  "home.taglines.girls",
+  "home.taglines.companions",
+  "home.taglines.uncensored",
+] as const;
 
 /**
  * `/` and `/home` (spec 2 "Home"): the rotating tagline (every 1200 ms) and the buttons Try for
@@ -14,22 +20,21 @@ export const HOME_TAGLINES = ["Beautiful girls", "Virtual AI companions", "Uncen
  */
 export function HomePage() {
   useHomeTokenCheck();
+  const { t } = useTranslation("public");
+  const taglines = useMemo(() => HOME_TAGLINES.map((key) => t(key)), [t]);
   return (
     <section className="home-hero">
-      <p className="home-hero__kicker">Your AI companion, any time</p>
+      <p className="home-hero__kicker">{t("home.kicker")}</p>
       <h1 className="home-hero__title">
-        <RotatingText phrases={HOME_TAGLINES} className="home-hero__rotating" />
+        <RotatingText phrases={taglines} className="home-hero__rotating" />
       </h1>
-      <p className="home-hero__lead">
-        Create your own character or pick one of ours, then chat by text, voice or photos, one to one or in a
-        group. Start free with {FREE_DAILY_MESSAGES} messages a day.
-      </p>
+      <p className="home-hero__lead">{t("home.lead", { n: FREE_DAILY_MESSAGES })}</p>
       <div className="home-hero__actions">
         <Link className="button button--primary button--large" to="/free-chat">
-          Try for Free
+          {t("home.tryFree")}
         </Link>
         <Link className="button button--ghost button--large" to="/start-chat">
-          Chat with AI Girls
+          {t("home.chatGirls")}
         </Link>
       </div>
     </section>

@@ -1,8 +1,10 @@
+import { useTranslation } from "react-i18next";
 import { Link, useLocation } from "react-router";
-import { ADDON_MESSAGES, ADDON_PRICE_CENTS, dollars, PRODUCT_NAME } from "../../../common/constants";
+import { ADDON_MESSAGES, ADDON_PRICE_CENTS, PRODUCT_NAME } from "../../../common/constants";
 import type { PricingPlan } from "../../api/public";
 import { usePaymentOptions } from "../../hooks/usePaymentOptions";
 import { useSessionUser } from "../../hooks/useSessionUser";
+import { formatPrice } from "../../i18n";
 import { PLAN_PANEL, PlanAction } from "./components/PlanAction";
 import { type CardTarget, PricingCard } from "./components/PricingCard";
 import { usePricingPlans } from "./hooks/usePricingPlans";
@@ -45,13 +47,12 @@ function PlanItem({ plan, signedIn }: { plan: PricingPlan; signedIn: boolean }) 
  */
 function AddOnOffer({ payments }: { payments: boolean }) {
   const checkout = useAddOnCheckout();
-  const label = `Buy ${ADDON_MESSAGES} messages for $${dollars(ADDON_PRICE_CENTS)}`;
+  const { t } = useTranslation("public");
+  const price = formatPrice(ADDON_PRICE_CENTS / 100, "USD");
+  const label = t("pricing.addOn.buy", { n: ADDON_MESSAGES, price });
   return (
-    <section className="pricing-addon card" aria-label="Add-on">
-      <p>
-        Add {ADDON_MESSAGES} messages to this month for ${dollars(ADDON_PRICE_CENTS)}, or pick a larger plan
-        below.
-      </p>
+    <section className="pricing-addon card" aria-label={t("pricing.addOn.label")}>
+      <p>{t("pricing.addOn.text", { n: ADDON_MESSAGES, price })}</p>
       {payments ? (
         <button
           type="button"
@@ -64,7 +65,7 @@ function AddOnOffer({ payments }: { payments: boolean }) {
         </button>
       ) : (
         <Link className="button button--primary" to={PLAN_PANEL}>
-          How to get {ADDON_MESSAGES} more messages
+          {t("pricing.addOn.howTo", { n: ADDON_MESSAGES })}
         </Link>
       )}
     </section>
@@ -79,6 +80,7 @@ function AddOnOffer({ payments }: { payments: boolean }) {
  * `notice` (the chat at the limit) has it shown on top, with the add-on for a monthly plan.
  */
 export function PricingPage() {
+  const { t } = useTranslation("public");
   const plans = usePricingPlans();
   const signedIn = useSessionUser() !== null;
   const options = usePaymentOptions(signedIn).data;
@@ -87,8 +89,8 @@ export function PricingPage() {
   const offerAskAdmin = signedIn && options?.monthly === 1 && options.atLimit === 1 && options.payments === 0;
   return (
     <section className="public-page">
-      <h1>Pricing</h1>
-      <p className="public-page__lead">Monthly plans in US dollars. Pick the one that suits you.</p>
+      <h1>{t("pricing.title")}</h1>
+      <p className="public-page__lead">{t("pricing.lead")}</p>
       {notice !== "" && (
         <p className="pricing-notice" role="alert">
           {notice}
@@ -96,14 +98,14 @@ export function PricingPage() {
       )}
       {(offerAddOn || offerAskAdmin) && <AddOnOffer payments={options?.payments === 1} />}
       {plans.data !== undefined && plans.data.length > 0 && (
-        <ul className="pricing-grid" aria-label="Pricing plans">
+        <ul className="pricing-grid" aria-label={t("pricing.plans")}>
           {plans.data.map((plan) => (
             <PlanItem key={`${plan.pricingPlanName}-${plan.pricingUrl}`} plan={plan} signedIn={signedIn} />
           ))}
         </ul>
       )}
       <footer className="public-page__footer">
-        © {new Date().getFullYear()} {PRODUCT_NAME}. All rights reserved.
+        {t("pricing.footer", { year: new Date().getFullYear(), product: PRODUCT_NAME })}
       </footer>
     </section>
   );

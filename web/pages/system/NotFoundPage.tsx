@@ -1,10 +1,12 @@
+import { useTranslation } from "react-i18next";
 import { SystemCard } from "../../components/SystemCard";
 
 /** Any unknown path: a simple 404 with a link home. */
 export function NotFoundPage() {
+  const { t } = useTranslation("public");
   return (
-    <SystemCard code="404" title="Page not found" to="/" action="Go home">
-      <p>The page you are looking for does not exist.</p>
+    <SystemCard code="404" title={t("notFound.title")} to="/" action={t("notFound.action")}>
+      <p>{t("notFound.text")}</p>
     </SystemCard>
   );
 }

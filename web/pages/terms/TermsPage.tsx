@@ -1,15 +1,18 @@
+import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
-import { TERMS_EFFECTIVE_DATE, TERMS_SECTIONS } from "./termsContent";
+import { termsEffectiveDate, termsSections } from "./termsContent";
 import "./terms.css";
 
-/** `/terms` (spec 2 "Terms of Service"): the effective date and the 11 numbered sections. */
+/** `/terms` (spec 2 "Terms of Service"): the effective date and the 11 numbered sections (issue 18: translated). */
 export function TermsPage() {
-  const last = TERMS_SECTIONS.length - 1;
+  const { t } = useTranslation("public");
+  const sections = termsSections(t);
+  const last = sections.length - 1;
   return (
     <article className="public-page public-page--narrow terms">
-      <h1>Terms of Service</h1>
-      <p className="public-page__lead">Effective date: {TERMS_EFFECTIVE_DATE}</p>
-      {TERMS_SECTIONS.map((section, index) => (
+      <h1>{t("terms.title")}</h1>
+      <p className="public-page__lead">{t("terms.effective", { date: termsEffectiveDate() })}</p>
+      {sections.map((section, index) => (
         <section key={section.title}>
           <h2>
             {index + 1}. {section.title}
@@ -26,7 +29,7 @@ export function TermsPage() {
           )}
           {index === last && (
             <p>
-              <Link to="/contact">Go to the contact page</Link>
+              <Link to="/contact">{t("terms.contactLink")}</Link>
             </p>
           )}
         </section>

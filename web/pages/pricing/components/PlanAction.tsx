@@ -1,3 +1,4 @@
+import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import type { PricingPlan } from "../../../api/public";
 
@@ -18,11 +19,12 @@ interface PlanActionProps {
  * granted by an admin) a link to the profile's plan panel, which says how to get it.
  */
 export function PlanAction({ plan, onCheckout, pending }: PlanActionProps) {
-  if (plan.pricingCurrent === 1) return <p className="pricing-card__current">Your current plan</p>;
+  const { t } = useTranslation("public");
+  if (plan.pricingCurrent === 1) return <p className="pricing-card__current">{t("pricing.current")}</p>;
   if (plan.pricingCheckout !== 1 || plan.pricingPlanUUID === undefined) {
     return (
       <Link className="button button--ghost pricing-card__subscribe" to={PLAN_PANEL}>
-        How to get {plan.pricingPlanName}
+        {t("pricing.howToGet", { name: plan.pricingPlanName })}
       </Link>
     );
   }
@@ -34,7 +36,7 @@ export function PlanAction({ plan, onCheckout, pending }: PlanActionProps) {
       aria-busy={pending}
       onClick={onCheckout}
     >
-      Subscribe to {plan.pricingPlanName}
+      {t("pricing.subscribe", { name: plan.pricingPlanName })}
     </button>
   );
 }

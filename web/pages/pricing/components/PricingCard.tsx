@@ -1,6 +1,8 @@
 import type { MouseEvent } from "react";
+import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import type { PricingPlan } from "../../../api/public";
+import { currentLanguage, formatPrice } from "../../../i18n";
 import { contentUrl } from "../../../lib/content";
 import { safeLinkHref, sanitizeDescriptionHtml } from "../../../lib/sanitize";
 
@@ -13,14 +15,27 @@ export interface CardTarget {
 }
 
 /**
+ * A plan's price for 'Price: $X/mo' (spec 2): in English the price as given ("$24.50"), in the
+ * other languages the amount in US dollars in the language's format ("24,50 $", issue 18); a price
+ * that is not a number stays as given.
+ */
+function priceText(price: string | number): string {
+  const amount = Number(price);
+  if (currentLanguage() === "en" || !Number.isFinite(amount)) return `$${String(price)}`;
+  return formatPrice(amount, "USD");
+}
+
+/**
  * One plan (spec 2 "Pricing"): a link to the plan's own URL showing its image
  * (`/content/pricing/<pricingImage>`), 'Price: $X/mo' with the price as given, the plan name
  * and the description HTML, sanitized with DOMPurify. `target` replaces that link (issue 16: a
  * signed-in user is not sent to /login by a seeded plan's URL).
  */
 export function PricingCard({ plan, target }: { plan: PricingPlan; target?: CardTarget }) {
+  const { t } = useTranslation("public");
   const href = safeLinkHref(plan.pricingUrl);
-  const label = `${plan.pricingPlanName}, Price: $${String(plan.pricingPrice)}/mo`;
+  const price = priceText(plan.pricingPrice);
+  const label = t("pricing.cardLabel", { name: plan.pricingPlanName, price });
   const body = (
     <>
       <img
@@ -31,7 +46,7 @@ export function PricingCard({ plan, target }: { plan: PricingPlan; target?: Card
         height={200}
         loading="lazy"
       />
-      <p className="pricing-card__price">Price: ${String(plan.pricingPrice)}/mo</p>
+      <p className="pricing-card__price">{t("pricing.price", { price })}</p>
       <h2 className="pricing-card__name">{plan.pricingPlanName}</h2>
       <div
         className="pricing-card__description"
