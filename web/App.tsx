@@ -1,4 +1,5 @@
 import { lazy, Suspense, useEffect } from "react";
+import { useTranslation } from "react-i18next";
 import { type RouteObject, useNavigate, useRoutes } from "react-router";
 import { PublicLayout } from "./components/public/PublicLayout";
 import { RequireSession } from "./components/RequireSession";
@@ -113,7 +114,7 @@ export const routes: RouteObject[] = [
           <Suspense
             fallback={
               <div className="center-screen">
-                <Spinner label="Loading chat" />
+                <ChatLoadingSpinner />
               </div>
             }
           >
@@ -124,6 +125,12 @@ export const routes: RouteObject[] = [
     ],
   },
 ];
+
+/** The spinner shown while the chat screen's code loads, named in the current language. */
+function ChatLoadingSpinner() {
+  const { t } = useTranslation("common");
+  return <Spinner label={t("loading.chat")} />;
+}
 
 /**
  * The route table rendered inside a <BrowserRouter> (declarative mode: the data router would

@@ -1,6 +1,6 @@
 import type { Envelope } from "../../common/api";
 import { TOAST_SIGNED_IN_MS } from "../../common/constants";
-import { currentLanguage } from "../i18n";
+import i18n, { currentLanguage } from "../i18n";
 import { AppSwal } from "../lib/dialogs";
 import { navigateTo } from "../lib/navigation";
 import { warn } from "../lib/notify";
@@ -86,11 +86,11 @@ export function handleSessionStatus(status: number, payload: unknown, policy: St
   const envelope = isEnvelope(payload) ? payload : null;
   if (status === 401 && policy.expireOn401 !== false) {
     expireSession();
-    throw ApiError.fromEnvelope(envelope, 401, "Unauthorized", "session");
+    throw ApiError.fromEnvelope(envelope, 401, i18n.t("common:errors.unauthorized"), "session");
   }
   if (status === 503 && policy.maintenanceOn503 !== false) {
     void showMaintenance(envelope?.message ?? "");
-    throw ApiError.fromEnvelope(envelope, 503, "Service unavailable", "maintenance");
+    throw ApiError.fromEnvelope(envelope, 503, i18n.t("common:errors.unavailable"), "maintenance");
   }
 }
 
@@ -131,7 +131,11 @@ export async function apiRequest<T extends Envelope = Envelope>(
  */
 export function ensureSuccess<T extends Envelope>(envelope: T): T {
   if (envelope.success !== 1) {
-    throw ApiError.fromEnvelope(envelope, envelopeStatus.get(envelope), "Request failed");
+    throw ApiError.fromEnvelope(
+      envelope,
+      envelopeStatus.get(envelope),
+      i18n.t("common:errors.requestFailed"),
+    );
   }
   return envelope;
 }
@@ -166,7 +170,7 @@ export async function endSession(target = "/"): Promise<void> {
 function expireSession(): void {
   clearSession();
   queryClient.clear();
-  warn("Session expired, please login again.", TOAST_SIGNED_IN_MS, "session-expired");
+  warn(i18n.t("common:session.expired"), TOAST_SIGNED_IN_MS, "session-expired");
   navigateTo("/");
 }
 
@@ -179,9 +183,9 @@ async function showMaintenance(message: string): Promise<void> {
   try {
     await AppSwal.fire({
       icon: "info",
-      titleText: "Oops...",
-      text: message || "We are working on it. Please try again later.",
-      confirmButtonText: "Close",
+      titleText: i18n.t("common:dialog.oops"),
+      text: message || i18n.t("common:maintenance.message"),
+      confirmButtonText: i18n.t("common:actions.close"),
     });
     await endSession("/maintenance");
   } finally {

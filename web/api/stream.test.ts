@@ -61,7 +61,11 @@ describe("apiStream: a dropped stream is followed again (issue 15)", () => {
       "GET /api/chat/stream?id=e1&after=2",
     ]);
     // The resume is signed in and asks for events like the POST.
-    expect(calls[1]?.headers).toEqual({ Accept: "text/event-stream", Authorization: "Bearer secret" });
+    expect(calls[1]?.headers).toEqual({
+      Accept: "text/event-stream",
+      "Accept-Language": "en",
+      Authorization: "Bearer secret",
+    });
   });
 
   it("resumes when the stream ends cleanly before its final event (a proxy cut it)", async () => {

@@ -1,4 +1,5 @@
 import { useId } from "react";
+import { useTranslation } from "react-i18next";
 
 interface CountedTextAreaProps {
   label: string;
@@ -25,6 +26,7 @@ export function CountedTextArea({
   rows = 5,
   placeholder,
 }: CountedTextAreaProps) {
+  const { t } = useTranslation("common");
   const id = useId();
   const errorId = `${id}-error`;
   const counterId = `${id}-counter`;
@@ -45,7 +47,7 @@ export function CountedTextArea({
       <span className="entity-form__counter-row">
         {invalid ? (
           <span id={errorId} className="field__error">
-            {label} is required.
+            {t("field.required", { label })}
           </span>
         ) : (
           <span />

@@ -1,4 +1,5 @@
 import type { ReactNode } from "react";
+import { useTranslation } from "react-i18next";
 
 /**
  * A signed-in form page's frame (the profile, change password, a character's form): the page
@@ -31,10 +32,11 @@ export function FormActions({
   pending: boolean;
   done?: boolean;
 }) {
+  const { t } = useTranslation("common");
   return (
     <div className="entity-form__actions">
       <button type="button" className="button button--ghost" onClick={onCancel}>
-        Cancel
+        {t("actions.cancel")}
       </button>
       <button type="submit" className="button button--primary" disabled={pending || done} aria-busy={pending}>
         {submitLabel}

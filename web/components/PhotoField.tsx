@@ -1,4 +1,5 @@
 import { useEffect, useId, useState } from "react";
+import { useTranslation } from "react-i18next";
 import { warn } from "../lib/notify";
 import { Avatar } from "./Avatar";
 
@@ -19,6 +20,7 @@ interface PhotoFieldProps {
  * current picture while none is chosen. Another file type is refused with a warning toast.
  */
 export function PhotoField({ label, currentSrc, file, onChange }: PhotoFieldProps) {
+  const { t } = useTranslation("common");
   const id = useId();
   const [previewUrl, setPreviewUrl] = useState<string | null>(null);
 
@@ -37,7 +39,7 @@ export function PhotoField({ label, currentSrc, file, onChange }: PhotoFieldProp
       <Avatar
         className="photo-field__preview"
         src={previewUrl ?? currentSrc}
-        alt={`${label} preview`}
+        alt={t("photo.preview", { label })}
         size={96}
       />
       <div className="photo-field__picker">
@@ -49,7 +51,7 @@ export function PhotoField({ label, currentSrc, file, onChange }: PhotoFieldProp
           onChange={(event) => {
             const chosen = event.target.files?.[0];
             if (chosen !== undefined && !PICTURE_NAME.test(chosen.name)) {
-              warn("Please choose a .jpg, .jpeg or .png picture.");
+              warn(t("photo.wrongType"));
               event.target.value = "";
               onChange(undefined);
               return;

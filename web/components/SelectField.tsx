@@ -1,4 +1,5 @@
 import { useId } from "react";
+import { useTranslation } from "react-i18next";
 
 /** One choice of a `SelectField`. */
 export interface SelectOption {
@@ -28,6 +29,7 @@ export function SelectField({
   invalid = false,
   disabled,
 }: SelectFieldProps) {
+  const { t } = useTranslation("common");
   const id = useId();
   const errorId = `${id}-error`;
   return (
@@ -51,7 +53,7 @@ export function SelectField({
       </select>
       {invalid && (
         <span id={errorId} className="field__error">
-          {label} is required.
+          {t("field.required", { label })}
         </span>
       )}
     </div>

@@ -10,6 +10,7 @@ import { SiteFooter } from "./SiteFooter";
 import { ADMIN_MENU_ITEM, SIGNED_IN_MENU, SiteMenu } from "./SiteMenu";
 import { Spinner } from "./Spinner";
 import "../styles/signed-in.css";
+import { useTranslation } from "react-i18next";
 
 /**
  * Frame of the signed-in pages (spec 2): header with the sliding menu, the page, the footer.
@@ -19,6 +20,7 @@ import "../styles/signed-in.css";
  */
 export function SignedInLayout() {
   useDarkMode();
+  const { t } = useTranslation("common");
   const userId = useSessionUser()?.id ?? "";
   const admin = useQuery({
     queryKey: ["admin", "me", "menu", userId],
@@ -41,7 +43,7 @@ export function SignedInLayout() {
         <Suspense
           fallback={
             <div className="center-block">
-              <Spinner label="Loading page" />
+              <Spinner label={t("loading.page")} />
             </div>
           }
         >

@@ -1,3 +1,5 @@
+import { useTranslation } from "react-i18next";
+
 interface SpinnerProps {
   /** Accessible name; defaults to 'Loading'. */
   label?: string;
@@ -5,6 +7,9 @@ interface SpinnerProps {
 }
 
 /** A small rotating ring with an accessible status name. */
-export function Spinner({ label = "Loading", size = "medium" }: SpinnerProps) {
-  return <span className={`spinner spinner--${size}`} role="status" aria-label={label} />;
+export function Spinner({ label, size = "medium" }: SpinnerProps) {
+  const { t } = useTranslation("common");
+  return (
+    <span className={`spinner spinner--${size}`} role="status" aria-label={label ?? t("loading.default")} />
+  );
 }

@@ -1,4 +1,5 @@
 import { useId } from "react";
+import { useTranslation } from "react-i18next";
 
 interface TextAreaFieldProps {
   label: string;
@@ -11,6 +12,7 @@ interface TextAreaFieldProps {
 
 /** A labelled multi-line input with the spec 5 "required" state (see `TextField`). */
 export function TextAreaField({ label, value, onChange, invalid = false, rows = 5 }: TextAreaFieldProps) {
+  const { t } = useTranslation("common");
   const id = useId();
   const errorId = `${id}-error`;
   return (
@@ -26,7 +28,7 @@ export function TextAreaField({ label, value, onChange, invalid = false, rows = 
       />
       {invalid && (
         <span id={errorId} className="field__error">
-          {label} is required.
+          {t("field.required", { label })}
         </span>
       )}
     </div>

@@ -1,4 +1,5 @@
 import { useId } from "react";
+import { useTranslation } from "react-i18next";
 
 interface TextFieldProps {
   label: string;
@@ -21,6 +22,7 @@ export function TextField({
   autoComplete,
   autoFocus,
 }: TextFieldProps) {
+  const { t } = useTranslation("common");
   const id = useId();
   const errorId = `${id}-error`;
   return (
@@ -39,7 +41,7 @@ export function TextField({
       />
       {invalid && (
         <span id={errorId} className="field__error">
-          {label} is required.
+          {t("field.required", { label })}
         </span>
       )}
     </div>

@@ -1,4 +1,5 @@
 import { FILL_REQUIRED_FIELDS } from "../../common/validation";
+import i18n from "../i18n";
 import { AppSwal } from "../lib/dialogs";
 
 /**
@@ -8,9 +9,9 @@ import { AppSwal } from "../lib/dialogs";
 export async function showRequiredFieldsAlert(): Promise<void> {
   await AppSwal.fire({
     icon: "error",
-    titleText: "Oops...",
-    text: FILL_REQUIRED_FIELDS,
-    confirmButtonText: "Close",
+    titleText: i18n.t("common:dialog.oops"),
+    text: i18n.t("common:dialog.fillRequired", { defaultValue: FILL_REQUIRED_FIELDS }),
+    confirmButtonText: i18n.t("common:actions.close"),
   });
 }
 
@@ -22,11 +23,11 @@ export async function showRequiredFieldsAlert(): Promise<void> {
 export async function confirmDelete(kind: "character" | "group"): Promise<boolean> {
   const result = await AppSwal.fire({
     icon: "warning",
-    titleText: `Are you sure you want to delete this ${kind}?`,
-    text: "You won't be able to revert this!",
+    titleText: i18n.t(kind === "group" ? "common:dialog.deleteGroup" : "common:dialog.deleteCharacter"),
+    text: i18n.t("common:dialog.cannotRevert"),
     showCancelButton: true,
-    confirmButtonText: "Yes, delete it!",
-    cancelButtonText: "Cancel",
+    confirmButtonText: i18n.t("common:dialog.confirmDelete"),
+    cancelButtonText: i18n.t("common:actions.cancel"),
   });
   return result.isConfirmed;
 }
