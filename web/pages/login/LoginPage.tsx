@@ -1,4 +1,5 @@
 import { useEffect, useMemo, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
 import { useParams, useSearchParams } from "react-router";
 import { BrandMark } from "../../components/BrandMark";
 import { decideAutomaticLogin } from "../../lib/autoLogin";
@@ -18,6 +19,7 @@ type Mode = "signin" | "recover";
  * `/login/:id` (demo); while it runs the forms are hidden and a busy 'Enjoy..' button shows.
  */
 export function LoginPage() {
+  const { t } = useTranslation("auth");
   const { id } = useParams();
   const [search] = useSearchParams();
   const [mode, setMode] = useState<Mode>("signin");
@@ -58,7 +60,7 @@ export function LoginPage() {
             aria-busy={state !== "success"}
           >
             {state !== "success" && <span className="spinner spinner--small" aria-hidden="true" />}
-            Enjoy..
+            {t("login.enjoy")}
           </button>
         ) : mode === "signin" ? (
           <SignInForm

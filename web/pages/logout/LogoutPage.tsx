@@ -1,9 +1,11 @@
 import { useEffect, useRef } from "react";
+import { useTranslation } from "react-i18next";
 import { Spinner } from "../../components/Spinner";
 import { useLogout } from "./hooks/useLogout";
 
 /** `/logout` (spec 2): logs out, then the logout itself goes to `/`. */
 export function LogoutPage() {
+  const { t } = useTranslation("auth");
   const logout = useLogout();
   const started = useRef(false);
   useEffect(() => {
@@ -13,7 +15,7 @@ export function LogoutPage() {
   }, [logout]);
   return (
     <div className="center-screen">
-      <Spinner label="Signing out" />
+      <Spinner label={t("logout.busy")} />
     </div>
   );
 }

@@ -1,4 +1,5 @@
 import type { FormEvent } from "react";
+import { useTranslation } from "react-i18next";
 import { useParams } from "react-router";
 import { CONFIRM_PASSWORD_MISMATCH, firstProblem, RULES } from "../../../common/validation";
 import { TextField } from "../../components/TextField";
@@ -18,6 +19,7 @@ export const RESET_MISMATCH = CONFIRM_PASSWORD_MISMATCH;
  * sends PATCH /users/change-password with the code from the route.
  */
 export function ResetPasswordPage() {
+  const { t } = useTranslation("auth");
   const { code = "" } = useParams();
   const fields = useRequiredFields({ npassword: "", rtpassword: "" });
   const reset = useResetPassword();
@@ -44,18 +46,18 @@ export function ResetPasswordPage() {
 
   return (
     <section className="public-page login-screen">
-      <form className="form card login-card" onSubmit={submit} noValidate aria-label="Change Password">
-        <h1 className="form__title">Change Password</h1>
-        <p className="form__lead">Choose a new password for your account.</p>
+      <form className="form card login-card" onSubmit={submit} noValidate aria-label={t("reset.title")}>
+        <h1 className="form__title">{t("reset.title")}</h1>
+        <p className="form__lead">{t("reset.lead")}</p>
         <TextField
-          label="New Password"
+          label={t("reset.newPassword")}
           type="password"
           autoComplete="new-password"
           autoFocus
           {...fields.bind("npassword")}
         />
         <TextField
-          label="Confirm Password"
+          label={t("reset.confirmPassword")}
           type="password"
           autoComplete="new-password"
           {...fields.bind("rtpassword")}
@@ -67,7 +69,7 @@ export function ResetPasswordPage() {
           aria-busy={busy}
         >
           {reset.isPending && <span className="spinner spinner--small" aria-hidden="true" />}
-          Reset
+          {t("reset.submit")}
         </button>
       </form>
     </section>

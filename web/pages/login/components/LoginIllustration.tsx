@@ -1,3 +1,4 @@
+import { useTranslation } from "react-i18next";
 import successVideo from "../../../assets/login-success.webm";
 
 /** What the login screen's picture shows (spec 4): the welcome art, success, or forbidden. */
@@ -9,10 +10,11 @@ export type LoginVisual = "welcome" | "success" | "forbidden";
  * muted), or a forbidden sign after a failed one.
  */
 export function LoginIllustration({ visual }: { visual: LoginVisual }) {
+  const { t } = useTranslation("auth");
   if (visual === "forbidden") {
     return (
       <div className="login-art login-art--forbidden">
-        <svg viewBox="0 0 120 120" width="120" height="120" role="img" aria-label="Access forbidden">
+        <svg viewBox="0 0 120 120" width="120" height="120" role="img" aria-label={t("login.forbiddenArt")}>
           <circle cx="60" cy="60" r="50" fill="none" stroke="currentColor" strokeWidth="10" />
           <line
             x1="25"
@@ -24,7 +26,7 @@ export function LoginIllustration({ visual }: { visual: LoginVisual }) {
             strokeLinecap="round"
           />
         </svg>
-        <p>Access denied</p>
+        <p>{t("login.denied")}</p>
       </div>
     );
   }
@@ -40,9 +42,9 @@ export function LoginIllustration({ visual }: { visual: LoginVisual }) {
           muted
           playsInline
           preload="auto"
-          aria-label="Signed in"
+          aria-label={t("login.signedIn")}
         />
-        <p>Welcome back!</p>
+        <p>{t("login.welcome")}</p>
       </div>
     );
   }

@@ -1,4 +1,5 @@
 import type { FormEvent } from "react";
+import { useTranslation } from "react-i18next";
 import { checkText, RULES } from "../../../../common/validation";
 import { TextField } from "../../../components/TextField";
 import { useRequiredFields } from "../../../hooks/useRequiredFields";
@@ -16,6 +17,7 @@ interface RecoverFormProps {
  * address is not valid." as a warning toast, nothing sent.
  */
 export function RecoverForm({ busy, onSubmit, onBackToLogin }: RecoverFormProps) {
+  const { t } = useTranslation("auth");
   const fields = useRequiredFields({ email: "" });
 
   const submit = (event: FormEvent) => {
@@ -30,15 +32,21 @@ export function RecoverForm({ busy, onSubmit, onBackToLogin }: RecoverFormProps)
   };
 
   return (
-    <form className="form" onSubmit={submit} noValidate aria-label="Recover Password">
-      <h1 className="form__title">Recover Password</h1>
-      <p className="form__lead">Enter your email and we will send you a link to reset your password.</p>
-      <TextField label="Email" type="email" autoComplete="email" autoFocus {...fields.bind("email")} />
+    <form className="form" onSubmit={submit} noValidate aria-label={t("recover.title")}>
+      <h1 className="form__title">{t("recover.title")}</h1>
+      <p className="form__lead">{t("recover.lead")}</p>
+      <TextField
+        label={t("recover.email")}
+        type="email"
+        autoComplete="email"
+        autoFocus
+        {...fields.bind("email")}
+      />
       <button type="submit" className="button button--primary button--block" disabled={busy} aria-busy={busy}>
-        {busy ? "Sending..." : "Submit"}
+        {busy ? t("recover.busy") : t("recover.submit")}
       </button>
       <button type="button" className="link-button" onClick={onBackToLogin}>
-        Login to account
+        {t("recover.back")}
       </button>
     </form>
   );

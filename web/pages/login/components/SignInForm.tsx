@@ -1,4 +1,5 @@
 import { type FormEvent, useState } from "react";
+import { useTranslation } from "react-i18next";
 import { firstProblem, RULES } from "../../../../common/validation";
 import { YOUTUBE_SIGN_IN_URL } from "../../../api/auth";
 import { TextField } from "../../../components/TextField";
@@ -20,6 +21,7 @@ interface SignInFormProps {
  * warning toast a refusal would show, nothing sent.
  */
 export function SignInForm({ busy, onSubmit, onForgotPassword }: SignInFormProps) {
+  const { t } = useTranslation("auth");
   const fields = useRequiredFields({ email: "", password: "" });
   const [submitted, setSubmitted] = useState(false);
   const youtube = useOAuthPlatform("youtube");
@@ -44,40 +46,46 @@ export function SignInForm({ busy, onSubmit, onForgotPassword }: SignInFormProps
       className="form"
       onSubmit={submit}
       noValidate
-      aria-label="Member Sign in"
+      aria-label={t("signIn.title")}
       data-sign-in-options={youtube.settled ? "ready" : "pending"}
     >
-      <h1 className="form__title">Member Sign in</h1>
-      <TextField label="Email" type="email" autoComplete="email" autoFocus {...fields.bind("email")} />
+      <h1 className="form__title">{t("signIn.title")}</h1>
       <TextField
-        label="Password"
+        label={t("signIn.email")}
+        type="email"
+        autoComplete="email"
+        autoFocus
+        {...fields.bind("email")}
+      />
+      <TextField
+        label={t("signIn.password")}
         type="password"
         autoComplete="current-password"
         {...fields.bind("password")}
       />
       <button type="submit" className="button button--primary button--block" disabled={busy} aria-busy={busy}>
-        {busy ? "Signing in..." : "Login"}
+        {busy ? t("signIn.busy") : t("signIn.submit")}
       </button>
       <button type="button" className="link-button" onClick={onForgotPassword}>
-        Forgot Password
+        {t("signIn.forgot")}
       </button>
       {youtube.offered && (
         <>
           <div className="form__divider" aria-hidden="true">
-            <span>or</span>
+            <span>{t("signIn.or")}</span>
           </div>
           {/* A full page load: the server redirects to the video platform's consent screen. */}
           <a className="button button--youtube button--block" href={YOUTUBE_SIGN_IN_URL}>
             <svg viewBox="0 0 24 24" width="20" height="20" fill="currentColor" aria-hidden="true">
               <path d="M21.6 7.2a2.5 2.5 0 0 0-1.8-1.8C18.2 5 12 5 12 5s-6.2 0-7.8.4a2.5 2.5 0 0 0-1.8 1.8C2 8.8 2 12 2 12s0 3.2.4 4.8a2.5 2.5 0 0 0 1.8 1.8C5.8 19 12 19 12 19s6.2 0 7.8-.4a2.5 2.5 0 0 0 1.8-1.8c.4-1.6.4-4.8.4-4.8s0-3.2-.4-4.8zM10 15V9l5.2 3z" />
             </svg>
-            Sign in with YouTube
+            {t("signIn.youtube")}
           </a>
         </>
       )}
       {submitted && (fields.invalid.email || fields.invalid.password) && (
         <p className="form__hint" role="alert">
-          Please fill in the highlighted fields.
+          {t("signIn.fillIn")}
         </p>
       )}
     </form>

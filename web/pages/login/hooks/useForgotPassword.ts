@@ -1,4 +1,5 @@
 import { type UseMutationResult, useMutation } from "@tanstack/react-query";
+import { useTranslation } from "react-i18next";
 import type { Envelope } from "../../../../common/api";
 import { forgotPassword } from "../../../api/auth";
 import { classifyFailure } from "../../../api/failure";
@@ -10,20 +11,21 @@ import { succeed, warnPublic } from "../../../lib/notify";
  * success (spec 4: the screen returns to sign-in mode).
  */
 export function useForgotPassword(onDone: () => void): UseMutationResult<Envelope, Error, string> {
+  const { t } = useTranslation("auth");
   return useMutation({
     mutationFn: forgotPassword,
     meta: { silent: true },
     onSuccess: (answer) => {
       if (answer.success === 1) {
-        succeed(answer.message || "Check your email for the reset link.");
+        succeed(answer.message || t("recover.sent"));
         onDone();
       } else {
-        warnPublic(answer.message || "Request failed.");
+        warnPublic(answer.message || t("recover.failed"));
       }
     },
     onError: (error) => {
       console.error("forgot-password", error);
-      if (classifyFailure(error) !== "handled") warnPublic(error.message || "Request failed.");
+      if (classifyFailure(error) !== "handled") warnPublic(error.message || t("recover.failed"));
     },
   });
 }

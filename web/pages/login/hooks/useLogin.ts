@@ -1,5 +1,6 @@
 import { useMutation } from "@tanstack/react-query";
 import { useCallback, useState } from "react";
+import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 import { TOAST_LOGIN_SUCCESS_MS } from "../../../../common/constants";
 import {
@@ -54,6 +55,7 @@ function send(request: LoginRequest): Promise<LoginEnvelope> {
  * for 3 s and the state turns `forbidden`.
  */
 export function useLogin(): Login {
+  const { t } = useTranslation("auth");
   const navigate = useNavigate();
   const [state, setState] = useState<LoginState>("idle");
 
@@ -66,22 +68,22 @@ export function useLogin(): Login {
         onSuccess: (answer) => {
           if (answer.success !== 1 || answer.data === undefined) {
             setState("forbidden");
-            warnPublic(answer.message || "Login failed.");
+            warnPublic(answer.message || t("login.failed"));
             return;
           }
           saveSession(answer.data);
           setState("success");
           const page = isInAppPath(answer.page) ? answer.page : DEFAULT_PAGE;
-          succeed(answer.message || "Login successful.", TOAST_LOGIN_SUCCESS_MS, () => navigate(page));
+          succeed(answer.message || t("login.success"), TOAST_LOGIN_SUCCESS_MS, () => navigate(page));
         },
         onError: (error) => {
           console.error("login", error);
           setState("forbidden");
-          if (classifyFailure(error) !== "handled") warnPublic(error.message || "Login failed.");
+          if (classifyFailure(error) !== "handled") warnPublic(error.message || t("login.failed"));
         },
       });
     },
-    [mutate, navigate],
+    [mutate, navigate, t],
   );
 
   const signIn = useCallback(
