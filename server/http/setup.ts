@@ -12,6 +12,8 @@ import Fastify, {
 } from "fastify";
 import type { AppConfig } from "../env";
 import { AppError } from "../errors";
+import { requestLanguage } from "../i18n/language";
+import { localiseEnvelope } from "../i18n/translate";
 import type { RedisHandle } from "../providers/redis/redis";
 import { fail, failBody, failStatus } from "./envelope";
 import { observeRequest } from "./metrics";
@@ -125,6 +127,12 @@ export async function registerPlugins(
       );
     }
     done(null, payload);
+  });
+
+  // issue 18: every envelope's message in the request's language, just before it is serialised
+  // (route answers, the error handler's and the not-found handler's alike).
+  app.addHook("preSerialization", (request, _reply, payload, done) => {
+    done(null, localiseEnvelope(payload, requestLanguage(request)));
   });
 
   app.setErrorHandler((error, request, reply) => {

@@ -1,4 +1,6 @@
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from "fastify";
+import { requestLanguage } from "../i18n/language";
+import { localiseEnvelope } from "../i18n/translate";
 import { failBody, failStatus } from "./envelope";
 import { streamOpened } from "./metrics";
 
@@ -65,6 +67,9 @@ export function openEventStream(reply: FastifyReply, options: { flushHead?: bool
   // A follower may wait long for its next event: its head leaves now, so it knows it is open.
   // (Other streams send their first event at once; their head leaves with it in one write.)
   if (options.flushHead) raw.flushHeaders();
+  // issue 18: an envelope in an event (`error`, `done`) reads in this request's language; a live
+  // reply stores English, so each follower of it gets its own language.
+  const language = requestLanguage(reply.request);
   const open = () => !raw.writableEnded && !raw.destroyed;
   const heartbeat = setInterval(() => {
     if (open()) raw.write(": keep-alive\n\n");
@@ -89,7 +94,7 @@ export function openEventStream(reply: FastifyReply, options: { flushHead?: bool
       process.nextTick(uncork);
     }
     const head = id === undefined ? "" : `id: ${id}\n`;
-    raw.write(`${head}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+    raw.write(`${head}event: ${event}\ndata: ${JSON.stringify(localiseEnvelope(data, language))}\n\n`);
   };
   return {
     send(event, data, id) {
