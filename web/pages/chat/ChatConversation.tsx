@@ -22,6 +22,7 @@ import { useChatRoomActions } from "./hooks/useChatRoomActions";
 import { useChatSender, useLiveChat } from "./hooks/useChatSender";
 import { useChatVoice } from "./hooks/useChatVoice";
 import { useGreetingVoice } from "./hooks/useGreetingVoice";
+import { useMessageEditing } from "./hooks/useMessageEditing";
 import { useReplyNotice } from "./hooks/useReplyNotice";
 import { useScreenWake } from "./hooks/useScreenWake";
 import { conversationItems } from "./liveChat";
@@ -106,6 +107,9 @@ export function ChatConversation({ userId, info, chatId, isGroup }: ChatConversa
   // issue 8: photos from the user and pictures on request.
   const pictures = useChatPictures(userId, chatId, replier, mute, capabilities, live);
   const actions = useChatRoomActions(userId, chatId, isGroup ? chatId : "");
+  // issue 17: swipes, regenerate, edit, delete and rewind.
+  const canReply = capabilities?.chat.enabled ?? true;
+  const editing = useMessageEditing({ userId, chatId, isGroup, mute, canReply }, live);
   // issue 7: the microphone and hands-free voice chat.
   const voice = useChatVoice({
     server: capabilities?.speechInput,
@@ -223,6 +227,7 @@ export function ChatConversation({ userId, info, chatId, isGroup }: ChatConversa
             onLoadEarlier={history.loadEarlier}
             focusSignal={focusSignal}
             chatId={chatId}
+            editing={editing}
           />
         </ReplyOwnerContext.Provider>
         <ChatBanner reason={chatOffReason} download={capabilities?.modelDownload} />

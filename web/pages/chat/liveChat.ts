@@ -128,7 +128,16 @@ export type LiveChatAction =
    */
   | { type: "followStarted"; key: string; entry: ChatHistoryEntry }
   /** The followed reply ended (the history shows it now): item `key` leaves; 'away' unless `ok`. */
-  | { type: "followEnded"; key: string; ok: boolean };
+  | { type: "followEnded"; key: string; ok: boolean }
+  /**
+   * issue 17: a new reply for `entry` starts (regenerate): its bubble is item `key` (added when
+   * not on screen yet), its text empty and streaming; it ends with `continueEnded`.
+   */
+  | { type: "regenerateStarted"; key: string; entry: ChatHistoryEntry }
+  /** issue 17: the server changed a stored entry (swipe, edit): the items holding it show it whole. */
+  | { type: "entryReplaced"; entry: ChatHistoryEntry }
+  /** issue 17: these stored entries were removed (delete, rewind): the items holding them leave. */
+  | { type: "entriesRemoved"; ids: string[] };
 
 /** The item key of member `index`'s reply in the group send `key` (the first member's is `key`). */
 export function memberKey(key: string, index: number): string {
@@ -321,6 +330,36 @@ export function liveChatReducer(state: LiveChatState, action: LiveChatAction): L
       );
     case "settled":
       return { ...state, items: state.items.filter((item) => item.key !== action.key) };
+    case "regenerateStarted": {
+      const { key, entry } = action;
+      const next = {
+        ...state,
+        status: "replying..." as const,
+        replyingCharacterId: entry.characterUUID,
+        streamingId: entry.chatHistoryUUID,
+      };
+      const item = {
+        streaming: true,
+        replyParts: undefined,
+        entry: { ...entry, chatHistoryReplyMessage: "" },
+      };
+      return state.items.some((candidate) => candidate.key === key)
+        ? update(next, key, () => item)
+        : { ...next, items: [...next.items, { key, delivery: "sent", source: "message", ...item }] };
+    }
+    case "entryReplaced": {
+      const id = action.entry.chatHistoryUUID;
+      return {
+        ...state,
+        items: state.items.map((item) =>
+          item.entry.chatHistoryUUID === id ? { ...item, entry: action.entry, replyParts: undefined } : item,
+        ),
+      };
+    }
+    case "entriesRemoved": {
+      const gone = new Set(action.ids);
+      return { ...state, items: state.items.filter((item) => !gone.has(item.entry.chatHistoryUUID)) };
+    }
     case "refused": {
       const next = { ...state, status: "online" as const, streamingId: "" };
       const { stored } = action;

@@ -1,5 +1,7 @@
+import type { ReactNode } from "react";
 import { Avatar } from "../../../components/Avatar";
 import { Spinner } from "../../../components/Spinner";
+import { useHorizontalSwipe } from "../hooks/useHorizontalSwipe";
 import { imageTexts } from "../imageTexts";
 import { chatTexts } from "../texts";
 import { BubbleImage } from "./BubbleImage";
@@ -15,19 +17,33 @@ interface UserMessageProps {
   onRetry?: () => void;
   /** The photo sent with the message (issue 8), as a URL. */
   image?: string;
+  /** issue 17: the message's action menu, at the end of its meta line. */
+  tools?: ReactNode;
+  /** issue 17: the inline editor, shown instead of the text while the message is edited. */
+  editor?: ReactNode;
 }
 
 /** The user's message on the right: text, hour:minute, picture; pending spinner or 'Failed' + Retry. */
-export function UserMessage({ text, time, picture, delivery, onRetry, image }: UserMessageProps) {
+export function UserMessage({
+  text,
+  time,
+  picture,
+  delivery,
+  onRetry,
+  image,
+  tools,
+  editor,
+}: UserMessageProps) {
   return (
     <article className="message message--user" aria-label={chatTexts.yourMessage}>
       <div className="bubble bubble--user">
         {image && <BubbleImage src={image} alt={imageTexts.yourPhoto} />}
-        {text && (
-          <p className="bubble__text">
-            <EmphasisText text={text} />
-          </p>
-        )}
+        {editor ??
+          (text && (
+            <p className="bubble__text">
+              <EmphasisText text={text} />
+            </p>
+          ))}
         <div className="bubble__meta">
           {time && <time>{time}</time>}
           {delivery === "pending" && <Spinner size="small" label={chatTexts.sending} />}
@@ -37,6 +53,7 @@ export function UserMessage({ text, time, picture, delivery, onRetry, image }: U
               {chatTexts.retry}
             </button>
           )}
+          {tools}
         </div>
       </div>
       <Avatar src={picture} alt="" size={36} />
@@ -58,6 +75,12 @@ interface ReplyMessageProps {
   /** The reply's picture as a URL (issue 8) and whether it is still being made. */
   image?: string;
   imageLoading?: boolean;
+  /** issue 17: swipe arrows, Regenerate and the action menu, on the meta line. */
+  tools?: ReactNode;
+  /** issue 17: the inline editor, shown instead of the text while the reply is edited. */
+  editor?: ReactNode;
+  /** issue 17: a touch swipe on the bubble: -1 the previous reply, 1 the next one. */
+  onSwipe?: (direction: -1 | 1) => void;
 }
 
 /** A character's reply on the left: picture, name, text and hour:minute (spec 2). */
@@ -71,22 +94,27 @@ export function ReplyMessage({
   image,
   imageLoading,
   audioUrl,
+  tools,
+  editor,
+  onSwipe,
 }: ReplyMessageProps) {
+  const swipe = useHorizontalSwipe(onSwipe);
   return (
     <article className="message message--reply" aria-label={chatTexts.replyFrom(name)} aria-busy={streaming}>
       <Avatar src={picture} alt="" size={36} title={name} />
-      <div className="bubble bubble--reply">
+      <div className={onSwipe ? "bubble bubble--reply bubble--swipeable" : "bubble bubble--reply"} {...swipe}>
         <span className="bubble__name">{name}</span>
         {(image || imageLoading) && (
           <BubbleImage src={image ?? ""} loading={imageLoading} alt={imageTexts.picture} />
         )}
-        {(text || streaming) && (
-          <p className="bubble__text">
-            <EmphasisText text={text} />
-            {streaming && <span className="bubble__cursor" aria-hidden="true" />}
-          </p>
-        )}
-        {(time || onContinue || audioUrl) && (
+        {editor ??
+          ((text || streaming) && (
+            <p className="bubble__text">
+              <EmphasisText text={text} />
+              {streaming && <span className="bubble__cursor" aria-hidden="true" />}
+            </p>
+          ))}
+        {(time || onContinue || audioUrl || tools) && (
           <div className="bubble__meta">
             {audioUrl && <ReplyAudio url={audioUrl} name={name} />}
             {time && !streaming && <time>{time}</time>}
@@ -95,6 +123,7 @@ export function ReplyMessage({
                 {chatTexts.continueReply}
               </button>
             )}
+            {tools}
           </div>
         )}
       </div>

@@ -4,10 +4,17 @@ import { FIRST_MESSAGE_MARKER, SCROLL_BUTTON_THRESHOLD_PX } from "../../../../co
 import { Spinner } from "../../../components/Spinner";
 import { chatImageUrl, contentUrl } from "../../../lib/content";
 import { formatHourMinute } from "../../../lib/text";
+import { editTexts } from "../editTexts";
+import { isGreeting, regenerableIds } from "../historyEdits";
+import type { MessageEditing } from "../hooks/useMessageEditing";
 import type { LiveChatItem } from "../liveChat";
 import { chatTexts } from "../texts";
+import { MessageActions } from "./MessageActions";
 import { ReplyMessage, UserMessage } from "./MessageBubble";
+import { MessageEditor } from "./MessageEditor";
+import { SwipeControls } from "./SwipeControls";
 import { TypingIndicator } from "./TypingIndicator";
+import "../edits.css";
 
 /** One history entry to show, with its delivery state (history entries are 'sent'). */
 export type ChatItem = LiveChatItem;
@@ -23,6 +30,7 @@ type Row =
       delivery: ChatItem["delivery"];
       /** The photo sent with the message: a file name under {chat id}/user_photo/, or a blob: URL. */
       image: string;
+      entry: ChatHistoryEntry;
     }
   | {
       key: string;
@@ -56,6 +64,7 @@ function toRows(items: ChatItem[]): Row[] {
         time: formatHourMinute(entry.chatHistorySendTime),
         delivery,
         image: photo,
+        entry,
       });
     }
     // A reply that is only a picture (or one still being made) is a bubble too (issue 8).
@@ -100,7 +109,16 @@ interface MessageListProps {
   focusSignal: number;
   /** The chat's id: pictures live under /content/{chat id}/ (issue 8). */
   chatId?: string;
+  /** issue 17: swipes, regenerate, edit, delete and rewind; absent: none offered. */
+  editing?: MessageEditing;
 }
+
+/** Whether a stored entry's texts may be changed now (issue 17): stored, and its reply settled. */
+const changeable = (
+  entry: ChatHistoryEntry,
+  editing: MessageEditing | undefined,
+): editing is MessageEditing =>
+  editing !== undefined && entry.chatHistoryUUID !== "" && entry.chatHistoryStatus !== "pending";
 
 /** Within this many pixels of the bottom the list follows new messages. */
 const STICK_TO_BOTTOM_PX = 80;
@@ -294,6 +312,20 @@ export function MessageList(props: MessageListProps) {
   const first = characters[0];
   const characterFor = (id: string) => characters.find((character) => character.id === id) ?? first;
   const typingCharacter = characterFor(props.typingCharacterId);
+  const editing = props.editing;
+  const regenerable = useMemo(
+    () => regenerableIds(items, editing?.isGroup ?? false),
+    [items, editing?.isGroup],
+  );
+  const editorFor = (entry: ChatHistoryEntry, part: "message" | "reply", text: string) =>
+    editing?.editing?.id === entry.chatHistoryUUID && editing.editing.part === part ? (
+      <MessageEditor
+        initial={text}
+        label={part === "message" ? editTexts.editMessage : editTexts.editReply}
+        onSave={(value) => editing.saveEdit(entry, part, value)}
+        onCancel={editing.cancelEdit}
+      />
+    ) : undefined;
   let lastReplyIndex = -1;
   rows.forEach((row, index) => {
     if (row.kind === "reply") lastReplyIndex = index;
@@ -330,6 +362,19 @@ export function MessageList(props: MessageListProps) {
                 delivery={row.delivery}
                 onRetry={row.delivery === "failed" ? () => props.onRetry(row.itemKey) : undefined}
                 image={row.image ? chatImageUrl(props.chatId ?? "", row.image, "user") : undefined}
+                editor={editorFor(row.entry, "message", row.text)}
+                tools={
+                  row.delivery === "sent" && changeable(row.entry, editing) ? (
+                    <MessageActions
+                      disabled={editing.busy}
+                      onEdit={
+                        row.text ? () => editing.startEdit(row.entry.chatHistoryUUID, "message") : undefined
+                      }
+                      onDelete={() => editing.remove(row.entry)}
+                      onRewind={() => editing.rewind(row.entry)}
+                    />
+                  ) : undefined
+                }
               />
             );
           }
@@ -342,6 +387,51 @@ export function MessageList(props: MessageListProps) {
             // A picture's reply is not text to continue (issue 8).
             row.entry.chatHistoryImageLoading !== 1 &&
             row.entry.chatHistoryReplyImage === "";
+          const entry = row.entry;
+          const alternatives = entry.chatHistoryAlternatives ?? [];
+          const chosen = entry.chatHistoryAlternativeIndex ?? 0;
+          const tools = row.last && !row.streaming && changeable(entry, editing) && (
+            <>
+              {alternatives.length > 1 && (
+                <SwipeControls
+                  index={chosen}
+                  count={alternatives.length}
+                  disabled={editing.busy}
+                  onChoose={(index) => editing.swipe(entry, index)}
+                />
+              )}
+              {regenerable.has(entry.chatHistoryUUID) &&
+                !editing.busy &&
+                editing.canReply &&
+                !isGreeting(entry) && (
+                  <button
+                    type="button"
+                    className="bubble__action"
+                    aria-label={editTexts.regenerateReply}
+                    onClick={() => editing.regenerate(entry)}
+                  >
+                    {editTexts.regenerate}
+                  </button>
+                )}
+              <MessageActions
+                disabled={editing.busy}
+                onEdit={
+                  entry.chatHistoryReplyMessage
+                    ? () => editing.startEdit(entry.chatHistoryUUID, "reply")
+                    : undefined
+                }
+                onDelete={() => editing.remove(entry)}
+                onRewind={() => editing.rewind(entry)}
+              />
+            </>
+          );
+          const swipeTo =
+            tools && alternatives.length > 1 && !editing?.busy
+              ? (direction: -1 | 1) => {
+                  const next = chosen + direction;
+                  if (next >= 0 && next < alternatives.length) editing?.swipe(entry, next);
+                }
+              : undefined;
           return (
             <ReplyMessage
               key={row.key}
@@ -358,6 +448,9 @@ export function MessageList(props: MessageListProps) {
                   : undefined
               }
               imageLoading={row.last && row.entry.chatHistoryImageLoading === 1}
+              tools={tools || undefined}
+              editor={row.last ? editorFor(entry, "reply", entry.chatHistoryReplyMessage) : undefined}
+              onSwipe={swipeTo}
             />
           );
         })}

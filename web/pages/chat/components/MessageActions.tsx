@@ -1,0 +1,57 @@
+import { useId } from "react";
+import { usePopup } from "../../../hooks/usePopup";
+import { editTexts } from "../editTexts";
+import { ChatIcon } from "./ChatIcon";
+
+interface MessageActionsProps {
+  disabled: boolean;
+  /** Absent: no Edit (e.g. a reply that is only a picture). */
+  onEdit?: () => void;
+  onDelete: () => void;
+  onRewind: () => void;
+}
+
+/**
+ * A message's small menu (issue 17 "Edit, delete and rewind"): Edit, Delete, Rewind to here. The
+ * chat menus' popup (closes on Escape and on a press outside), opened inside the bubble under its
+ * button so the list's scrolling never cuts it off.
+ */
+export function MessageActions({ disabled, onEdit, onDelete, onRewind }: MessageActionsProps) {
+  const popup = usePopup();
+  const id = useId();
+  const pick = (action: () => void) => () => {
+    popup.setOpen(false);
+    action();
+  };
+  return (
+    <div className="message-actions" ref={popup.root}>
+      <button
+        type="button"
+        className="icon-button message-actions__button"
+        aria-label={editTexts.messageActions}
+        aria-haspopup="menu"
+        aria-expanded={popup.open}
+        aria-controls={id}
+        disabled={disabled}
+        onClick={() => popup.setOpen(!popup.open)}
+      >
+        <ChatIcon d="M6 10a2 2 0 1 0 0 4 2 2 0 0 0 0-4zm6 0a2 2 0 1 0 0 4 2 2 0 0 0 0-4zm6 0a2 2 0 1 0 0 4 2 2 0 0 0 0-4z" />
+      </button>
+      {popup.open && (
+        <div id={id} role="menu" aria-label={editTexts.messageActions} className="message-actions__menu">
+          {onEdit && (
+            <button type="button" role="menuitem" className="dropdown__item" onClick={pick(onEdit)}>
+              {editTexts.edit}
+            </button>
+          )}
+          <button type="button" role="menuitem" className="dropdown__item" onClick={pick(onDelete)}>
+            {editTexts.delete}
+          </button>
+          <button type="button" role="menuitem" className="dropdown__item" onClick={pick(onRewind)}>
+            {editTexts.rewind}
+          </button>
+        </div>
+      )}
+    </div>
+  );
+}

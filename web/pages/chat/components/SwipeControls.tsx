@@ -1,0 +1,45 @@
+import { editTexts } from "../editTexts";
+
+interface SwipeControlsProps {
+  /** The chosen alternative, 0-based. */
+  index: number;
+  count: number;
+  disabled: boolean;
+  onChoose: (index: number) => void;
+}
+
+/**
+ * The arrows of a reply with alternatives (issue 17 "Swipes"): "‹ 2/3 ›", "Previous reply" and
+ * "Next reply" off at the ends.
+ */
+export function SwipeControls({ index, count, disabled, onChoose }: SwipeControlsProps) {
+  return (
+    <span className="bubble__swipes">
+      <button
+        type="button"
+        className="bubble__swipe"
+        aria-label={editTexts.previousReply}
+        disabled={disabled || index <= 0}
+        onClick={() => onChoose(index - 1)}
+      >
+        ‹
+      </button>
+      <span
+        className="bubble__position"
+        role="status"
+        aria-label={editTexts.replyPositionLabel(index, count)}
+      >
+        {editTexts.replyPosition(index, count)}
+      </span>
+      <button
+        type="button"
+        className="bubble__swipe"
+        aria-label={editTexts.nextReply}
+        disabled={disabled || index >= count - 1}
+        onClick={() => onChoose(index + 1)}
+      >
+        ›
+      </button>
+    </span>
+  );
+}
