@@ -1,3 +1,4 @@
+import { useTranslation } from "react-i18next";
 import { Link, Navigate, useLocation } from "react-router";
 import { Spinner } from "../../components/Spinner";
 import { CharacterForm } from "./components/CharacterForm";
@@ -19,13 +20,14 @@ function idFromState(state: unknown): string {
  * an id the screen goes back to the list.
  */
 export function CharacterFormPage({ mode }: { mode: "add" | "update" }) {
+  const { t } = useTranslation("characters");
   const location = useLocation();
   const id = mode === "update" ? idFromState(location.state) : "";
   const character = useCharacter(id || undefined);
 
   if (mode === "update" && id === "") return <Navigate to="/characters/list" replace />;
 
-  const title = mode === "add" ? "New Character" : "Edit Character";
+  const title = mode === "add" ? t("form.newTitle") : t("form.editTitle");
   return (
     <EntityPage title={title}>
       <div className="card entity-card">
@@ -33,13 +35,13 @@ export function CharacterFormPage({ mode }: { mode: "add" | "update" }) {
           <CharacterForm />
         ) : character.isLoading ? (
           <div className="center-block">
-            <Spinner label="Loading character" />
+            <Spinner label={t("form.loading")} />
           </div>
         ) : character.data === undefined ? (
           <div className="empty-state">
-            <p>Could not load the character.</p>
+            <p>{t("form.loadFailed")}</p>
             <Link className="button button--ghost" to="/characters/list">
-              Back to the list
+              {t("form.backToList")}
             </Link>
           </div>
         ) : (

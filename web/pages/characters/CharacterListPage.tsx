@@ -1,4 +1,5 @@
 import { type KeyboardEvent, useId, useState } from "react";
+import { useTranslation } from "react-i18next";
 import { Spinner } from "../../components/Spinner";
 import { useSessionUser } from "../../hooks/useSessionUser";
 import { CharactersTable } from "./components/CharactersTable";
@@ -10,9 +11,10 @@ import { useUnreadCheckins } from "./hooks/useUnreadCheckins";
 import "./characters.css";
 
 type Tab = "characters" | "groups";
+/** The tabs and their labels' keys in the "characters" catalogue. */
 const TABS: { id: Tab; label: string }[] = [
-  { id: "characters", label: "Characters" },
-  { id: "groups", label: "Groups" },
+  { id: "characters", label: "list.characters" },
+  { id: "groups", label: "list.groups" },
 ];
 
 /**
@@ -21,6 +23,7 @@ const TABS: { id: Tab; label: string }[] = [
  * than the creation limit `cl` (spec 2, 6).
  */
 export function CharacterListPage() {
+  const { t } = useTranslation("characters");
   const user = useSessionUser();
   const [tab, setTab] = useState<Tab>("characters");
   const baseId = useId();
@@ -43,10 +46,10 @@ export function CharacterListPage() {
   return (
     <section className="characters-page">
       <div className="page-heading">
-        <h1>My Characters</h1>
+        <h1>{t("list.title")}</h1>
         {canCreate && <CreateCharacterMenu />}
       </div>
-      <div className="tabs" role="tablist" aria-label="Characters and groups">
+      <div className="tabs" role="tablist" aria-label={t("list.tabs")}>
         {TABS.map((item) => (
           <button
             key={item.id}
@@ -60,7 +63,7 @@ export function CharacterListPage() {
             onClick={() => setTab(item.id)}
             onKeyDown={onTabKey}
           >
-            {item.label}
+            {t(item.label)}
           </button>
         ))}
       </div>
@@ -72,10 +75,10 @@ export function CharacterListPage() {
       >
         {active.isLoading ? (
           <div className="center-block">
-            <Spinner label={tab === "characters" ? "Loading characters" : "Loading groups"} />
+            <Spinner label={tab === "characters" ? t("list.loadingCharacters") : t("list.loadingGroups")} />
           </div>
         ) : active.isError ? (
-          <p className="muted center-block">Could not load the list. Please try again later.</p>
+          <p className="muted center-block">{t("list.loadFailed")}</p>
         ) : tab === "characters" ? (
           <CharactersTable characters={characters.data ?? []} unread={unread} />
         ) : (

@@ -1,3 +1,4 @@
+import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 import type { PresetCharacter } from "../../../common/api";
 import { Avatar } from "../../components/Avatar";
@@ -15,6 +16,7 @@ import "./characters.css";
  * /characters/create-preselect), shows a success toast and goes to the characters list.
  */
 export function PresetSelectionPage() {
+  const { t } = useTranslation("characters");
   const navigate = useNavigate();
   const presets = usePresets();
   const create = useCreateFromPreset();
@@ -25,7 +27,7 @@ export function PresetSelectionPage() {
     if (!(await confirmPreset(preset))) return;
     create.mutate(preset.characterPreDefinedUUID, {
       onSuccess: (answer) => {
-        succeed(answer.message || `${preset.characterName} was created.`);
+        succeed(answer.message || t("presets.created", { name: preset.characterName }));
         navigate("/characters/list");
       },
     });
@@ -34,21 +36,21 @@ export function PresetSelectionPage() {
   return (
     <section className="presets-page">
       <div className="page-heading">
-        <h1>Choose your companion</h1>
+        <h1>{t("presets.title")}</h1>
         <button type="button" className="button button--ghost" onClick={() => navigate("/characters/list")}>
-          Go Back
+          {t("presets.back")}
         </button>
       </div>
       {presets.isLoading ? (
         <div className="center-block">
-          <Spinner label="Loading characters" />
+          <Spinner label={t("presets.loading")} />
         </div>
       ) : presets.isError ? (
-        <p className="muted center-block">Could not load the characters. Please try again later.</p>
+        <p className="muted center-block">{t("presets.loadFailed")}</p>
       ) : (presets.data ?? []).length === 0 ? (
-        <p className="muted center-block">No preset characters available.</p>
+        <p className="muted center-block">{t("presets.none")}</p>
       ) : (
-        <ul className="preset-grid" aria-label="Preset characters">
+        <ul className="preset-grid" aria-label={t("presets.list")}>
           {(presets.data ?? []).map((preset) => (
             <li key={preset.characterPreDefinedUUID}>
               <button
@@ -71,7 +73,7 @@ export function PresetSelectionPage() {
       )}
       {create.isPending && (
         <div className="overlay">
-          <Spinner label="Creating your character" />
+          <Spinner label={t("presets.creating")} />
         </div>
       )}
     </section>

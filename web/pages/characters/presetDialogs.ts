@@ -1,11 +1,11 @@
 import type { PresetCharacter } from "../../../common/api";
+import i18n from "../../i18n";
 import { contentUrl, FALLBACK_PICTURE_URL } from "../../lib/content";
 import { AppSwal, imageWithFallback } from "../../lib/dialogs";
 import { firstParagraphs } from "../../lib/text";
 
-function pronoun(preset: PresetCharacter): "her" | "him" {
-  return preset.characterSex === "1" ? "him" : "her";
-}
+/** Whether the preset is male ('1'): the dialogs' buttons say him / her. */
+const isMale = (preset: PresetCharacter): boolean => preset.characterSex === "1";
 
 /**
  * The preset popup (spec 2): title, photo and the first two paragraphs of the description,
@@ -29,7 +29,9 @@ export async function showPresetDetails(preset: PresetCharacter): Promise<boolea
   const result = await AppSwal.fire({
     titleText: preset.characterName,
     html: content,
-    confirmButtonText: `Select ${pronoun(preset)}`,
+    confirmButtonText: i18n.t(
+      isMale(preset) ? "characters:presets.selectHim" : "characters:presets.selectHer",
+    ),
     showCloseButton: true,
   });
   return result.isConfirmed;
@@ -42,11 +44,13 @@ export async function showPresetDetails(preset: PresetCharacter): Promise<boolea
 export async function confirmPreset(preset: PresetCharacter): Promise<boolean> {
   const result = await AppSwal.fire({
     icon: "question",
-    titleText: "Great choice!",
-    text: `Do you want to go with ${preset.characterName}?`,
+    titleText: i18n.t("characters:presets.greatChoice"),
+    text: i18n.t("characters:presets.goWith", { name: preset.characterName }),
     showCancelButton: true,
-    confirmButtonText: `Yes, create ${pronoun(preset)}!`,
-    cancelButtonText: "Cancel",
+    confirmButtonText: i18n.t(
+      isMale(preset) ? "characters:presets.createHim" : "characters:presets.createHer",
+    ),
+    cancelButtonText: i18n.t("characters:presets.cancel"),
   });
   return result.isConfirmed;
 }

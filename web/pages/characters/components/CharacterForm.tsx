@@ -1,4 +1,5 @@
 import { type FormEvent, useState } from "react";
+import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 import { firstProblem, RULES } from "../../../../common/validation";
 import type { CharacterDetail } from "../../../api/characters";
@@ -20,10 +21,10 @@ import { draftsFromBook, lorebookField } from "../lorebookDraft";
 import { LorebookEditor } from "./LorebookEditor";
 import { VoicePreviewButton } from "./VoicePreviewButton";
 
-/** spec 5: sex options Female ('0') and Male ('1'). */
+/** spec 5: sex options Female ('0') and Male ('1'), as keys of the "characters" catalogue. */
 const SEX_OPTIONS = [
-  { value: "0", label: "Female" },
-  { value: "1", label: "Male" },
+  { value: "0", label: "form.female" },
+  { value: "1", label: "form.male" },
 ];
 
 const LIST_PATH = "/characters/list";
@@ -45,6 +46,7 @@ interface CharacterFormProps {
  * server's message as a success toast and, when it goes away, returns to the list (spec 4).
  */
 export function CharacterForm({ character }: CharacterFormProps) {
+  const { t } = useTranslation("characters");
   const navigate = useNavigate();
   const user = useSessionUser();
   const languages = useLanguages();
@@ -110,7 +112,7 @@ export function CharacterForm({ character }: CharacterFormProps) {
       {
         onSuccess: (answer) => {
           setSaved(true);
-          succeed(answer.message || "Saved.", undefined, () => navigate(LIST_PATH));
+          succeed(answer.message || t("form.saved"), undefined, () => navigate(LIST_PATH));
         },
       },
     );
@@ -120,20 +122,25 @@ export function CharacterForm({ character }: CharacterFormProps) {
     <form className="form entity-form" onSubmit={onSubmit} noValidate>
       {showPhoto && (
         <PhotoField
-          label="Photo"
+          label={t("form.photo")}
           currentSrc={contentUrl("characters", character?.characterPhoto)}
           file={photo}
           onChange={setPhoto}
         />
       )}
-      <TextField label="Name" {...bind("name")} />
-      <SelectField label="Sex" {...bind("sex")} options={SEX_OPTIONS} placeholder="Select sex" />
+      <TextField label={t("form.name")} {...bind("name")} />
+      <SelectField
+        label={t("form.sex")}
+        {...bind("sex")}
+        options={SEX_OPTIONS.map((option) => ({ value: option.value, label: t(option.label) }))}
+        placeholder={t("form.selectSex")}
+      />
       <div className="voice-row">
         <SelectField
-          label="Voice"
+          label={t("form.voice")}
           value={values.voice}
           options={(voices.data ?? []).map((voice) => ({ value: voice.voiceName, label: voice.voiceName }))}
-          placeholder={voices.isLoading ? "Loading voices..." : "Select a voice"}
+          placeholder={voices.isLoading ? t("form.loadingVoices") : t("form.selectVoice")}
           onChange={(value) => {
             preview.stop();
             setValue("voice", value);
@@ -147,17 +154,22 @@ export function CharacterForm({ character }: CharacterFormProps) {
         />
       </div>
       <SelectField
-        label="Language"
+        label={t("form.language")}
         {...bind("language")}
         options={(languages.data ?? []).map((language) => ({
           value: language.languageUUID,
           label: language.languageName,
         }))}
-        placeholder={languages.isLoading ? "Loading languages..." : "Select a language"}
+        placeholder={languages.isLoading ? t("form.loadingLanguages") : t("form.selectLanguage")}
       />
-      <CountedTextArea label="Backstory" {...bind("backstory")} maxLength={RULES.backstory.max} rows={7} />
       <CountedTextArea
-        label="Greeting"
+        label={t("form.backstory")}
+        {...bind("backstory")}
+        maxLength={RULES.backstory.max}
+        rows={7}
+      />
+      <CountedTextArea
+        label={t("form.greeting")}
         value={greeting}
         onChange={setGreeting}
         maxLength={RULES.greeting.max}
@@ -165,7 +177,7 @@ export function CharacterForm({ character }: CharacterFormProps) {
       />
       {showAppearance && (
         <CountedTextArea
-          label="Appearance"
+          label={t("form.appearance")}
           value={appearance}
           onChange={setAppearance}
           maxLength={RULES.appearance.max}
@@ -175,7 +187,7 @@ export function CharacterForm({ character }: CharacterFormProps) {
       <LorebookEditor drafts={lore} onChange={setLore} />
       <FormActions
         onCancel={() => navigate(LIST_PATH)}
-        submitLabel="Save"
+        submitLabel={t("form.save")}
         pending={save.isPending}
         done={saved}
       />

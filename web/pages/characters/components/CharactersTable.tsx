@@ -1,3 +1,4 @@
+import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import type { CharacterListItem } from "../../../../common/api";
 import { Avatar } from "../../../components/Avatar";
@@ -9,10 +10,6 @@ import { useExportCharacterCard } from "../hooks/useExportCharacterCard";
 import { DeleteRowButton } from "./DeleteRowButton";
 import { ListTable } from "./ListTable";
 import { StartChatLink } from "./StartChatLink";
-
-/** What a screen reader says for the unread badge. */
-const unreadLabel = (name: string, count: number) =>
-  `${count} new ${count === 1 ? "message" : "messages"} from ${name}`;
 
 /**
  * The Characters tab (spec 2): Photo (with the name), Backstory cut to 50 characters with
@@ -30,6 +27,7 @@ export function CharactersTable({
   /** Issue 17: character id → check-ins the user has not seen (a badge by the name). */
   unread?: Map<string, number>;
 }) {
+  const { t } = useTranslation("characters");
   const remove = useDeleteCharacter();
   const exportCard = useExportCharacterCard();
   const canDelete = characters.length > 1;
@@ -37,41 +35,45 @@ export function CharactersTable({
   if (characters.length === 0) {
     return (
       <div className="empty-state">
-        <p>No characters found.</p>
+        <p>{t("table.empty")}</p>
         <div className="row-actions">
           <Link className="button button--primary" to="/characters/selection">
-            Choose a preset character
+            {t("table.choosePreset")}
           </Link>
           <Link className="button button--ghost" to="/characters/add">
-            New Character
+            {t("table.newCharacter")}
           </Link>
         </div>
       </div>
     );
   }
   return (
-    <ListTable columns={["Photo", "Backstory", "Actions"]}>
+    <ListTable columns={[t("table.photo"), t("table.backstory"), t("table.actions")]}>
       {characters.map((character) => {
         const preview = truncate(character.characterDescription);
         const name = character.characterName;
+        const unreadCount = unread.get(character.characterUUID) ?? 0;
         return (
           <tr key={character.characterUUID}>
-            <td data-label="Photo">
+            <td data-label={t("table.photo")}>
               <div className="identity">
                 <Avatar src={contentUrl("characters", character.characterPhoto)} alt={name} size={56} />
                 <span className="identity__name">{name}</span>
-                {(unread.get(character.characterUUID) ?? 0) > 0 && (
+                {unreadCount > 0 && (
                   <span
                     className="unread-badge"
                     role="status"
-                    aria-label={unreadLabel(name, unread.get(character.characterUUID) ?? 0)}
+                    aria-label={t(unreadCount === 1 ? "table.unreadOne" : "table.unreadMany", {
+                      n: unreadCount,
+                      name,
+                    })}
                   >
-                    {unread.get(character.characterUUID)}
+                    {unreadCount}
                   </span>
                 )}
               </div>
             </td>
-            <td data-label="Backstory" className="backstory">
+            <td data-label={t("table.backstory")} className="backstory">
               {preview.text}{" "}
               {preview.truncated && (
                 <button
@@ -79,29 +81,29 @@ export function CharactersTable({
                   className="link-button link-button--inline"
                   onClick={() => void showTextPopup(name, character.characterDescription)}
                 >
-                  Show more
+                  {t("table.showMore")}
                 </button>
               )}
             </td>
-            <td data-label="Actions">
+            <td data-label={t("table.actions")}>
               <div className="row-actions">
                 <StartChatLink chatId={character.characterUUID} />
                 <Link
                   className="button button--ghost button--small"
                   to="/characters/update"
                   state={{ id: character.characterUUID }}
-                  aria-label={`Edit ${name}`}
+                  aria-label={t("table.editOf", { name })}
                 >
-                  Edit
+                  {t("table.edit")}
                 </Link>
                 <button
                   type="button"
                   className="button button--ghost button--small"
                   onClick={() => exportCard.mutate(character.characterUUID)}
                   disabled={exportCard.isPending}
-                  aria-label={`Export card of ${name}`}
+                  aria-label={t("table.exportCardOf", { name })}
                 >
-                  Export card
+                  {t("table.exportCard")}
                 </button>
                 {canDelete && (
                   <DeleteRowButton

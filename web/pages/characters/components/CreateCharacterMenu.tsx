@@ -1,4 +1,5 @@
 import { useId, useRef } from "react";
+import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { usePopup } from "../../../hooks/usePopup";
 import { succeed } from "../../../lib/notify";
@@ -14,6 +15,7 @@ const CARD_ACCEPT = ".png,.json";
  * closes, the list reloads) and 'Import Character Card' (a .png or .json card file).
  */
 export function CreateCharacterMenu() {
+  const { t } = useTranslation("characters");
   const { open, setOpen, root } = usePopup();
   const menuId = useId();
   const close = () => setOpen(false);
@@ -24,7 +26,7 @@ export function CreateCharacterMenu() {
 
   const onRandom = () => {
     random.mutate(undefined, {
-      onSuccess: (answer) => succeed(answer.message || "A new character was created."),
+      onSuccess: (answer) => succeed(answer.message || t("create.randomDone")),
       onSettled: close,
     });
   };
@@ -33,7 +35,7 @@ export function CreateCharacterMenu() {
     if (fileInput.current !== null) fileInput.current.value = "";
     if (file === undefined) return;
     importCard.mutate(file, {
-      onSuccess: (answer) => succeed(answer.message || "The character was imported."),
+      onSuccess: (answer) => succeed(answer.message || t("create.imported")),
       onSettled: close,
     });
   };
@@ -48,24 +50,24 @@ export function CreateCharacterMenu() {
         aria-busy={busy}
         onClick={() => setOpen(!open)}
       >
-        Create Character <span aria-hidden="true">▾</span>
+        {t("create.menu")} <span aria-hidden="true">▾</span>
       </button>
       {open && (
         <ul id={menuId} className="dropdown__menu create-menu">
           <li>
             {/* spec 2: the relative paths add and selection, beside /characters/list. */}
             <Link to="../add" relative="path">
-              New Character
+              {t("create.new")}
             </Link>
           </li>
           <li>
             <Link to="../selection" relative="path">
-              Select Preset Character
+              {t("create.preset")}
             </Link>
           </li>
           <li>
             <button type="button" className="dropdown__item" onClick={onRandom} disabled={busy}>
-              Random Character
+              {t("create.random")}
             </button>
           </li>
           <li>
@@ -75,7 +77,7 @@ export function CreateCharacterMenu() {
               onClick={() => fileInput.current?.click()}
               disabled={busy}
             >
-              Import Character Card
+              {t("create.import")}
             </button>
           </li>
         </ul>
@@ -85,7 +87,7 @@ export function CreateCharacterMenu() {
         type="file"
         accept={CARD_ACCEPT}
         hidden
-        aria-label="Character card file"
+        aria-label={t("create.cardFile")}
         onChange={(event) => onCardChosen(event.target.files?.[0])}
       />
     </div>

@@ -1,4 +1,5 @@
 import type { UseMutationResult } from "@tanstack/react-query";
+import { useTranslation } from "react-i18next";
 import { confirmDelete } from "../../../components/signedInDialogs";
 
 interface DeleteRowButtonProps {
@@ -16,6 +17,7 @@ interface DeleteRowButtonProps {
  * only when confirmed; while a delete is under way it is disabled and a click does nothing.
  */
 export function DeleteRowButton({ kind, remove, id, label }: DeleteRowButtonProps) {
+  const { t } = useTranslation("characters");
   const onDelete = async () => {
     if (remove.isPending) return;
     if (!(await confirmDelete(kind))) return;
@@ -27,9 +29,9 @@ export function DeleteRowButton({ kind, remove, id, label }: DeleteRowButtonProp
       className="button button--danger button--small"
       onClick={() => void onDelete()}
       disabled={remove.isPending}
-      aria-label={`Delete ${label}`}
+      aria-label={t("table.deleteOf", { label })}
     >
-      Delete
+      {t("table.delete")}
     </button>
   );
 }

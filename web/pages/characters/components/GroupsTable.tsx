@@ -1,3 +1,5 @@
+import type { TFunction } from "i18next";
+import { useTranslation } from "react-i18next";
 import type { CharacterGroup } from "../../../api/characters";
 import { Avatar } from "../../../components/Avatar";
 import { contentUrl } from "../../../lib/content";
@@ -7,11 +9,11 @@ import { ListTable } from "./ListTable";
 import { StartChatLink } from "./StartChatLink";
 
 /** The members' names, for the row's accessible labels ('group of Ann and Bea'). */
-function groupLabel(group: CharacterGroup): string {
+function groupLabel(group: CharacterGroup, t: TFunction<"characters">): string {
   const names = group.members.map((member) => member.memberName);
-  if (names.length === 0) return "empty group";
-  if (names.length === 1) return `group of ${names[0]}`;
-  return `group of ${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
+  if (names.length === 0) return t("table.emptyGroup");
+  if (names.length === 1) return t("table.groupOfOne", { name: names[0] });
+  return t("table.groupOfMany", { names: names.slice(0, -1).join(", "), last: names[names.length - 1] });
 }
 
 /**
@@ -20,22 +22,23 @@ function groupLabel(group: CharacterGroup): string {
  * confirmation (spec 8). Empty: 'No Groups created.'
  */
 export function GroupsTable({ groups }: { groups: CharacterGroup[] }) {
+  const { t } = useTranslation("characters");
   const remove = useDeleteGroup();
 
   if (groups.length === 0) {
     return (
       <div className="empty-state">
-        <p>No Groups created.</p>
+        <p>{t("table.noGroups")}</p>
       </div>
     );
   }
   return (
-    <ListTable columns={["Characters", "Actions"]}>
+    <ListTable columns={[t("table.characters"), t("table.actions")]}>
       {groups.map((group) => (
         <tr key={group.groupUUID}>
-          <td data-label="Characters">
+          <td data-label={t("table.characters")}>
             {group.members.length === 0 ? (
-              <span className="muted">No Members</span>
+              <span className="muted">{t("table.noMembers")}</span>
             ) : (
               <div className="avatar-stack">
                 {group.members.map((member, index) => (
@@ -51,10 +54,15 @@ export function GroupsTable({ groups }: { groups: CharacterGroup[] }) {
               </div>
             )}
           </td>
-          <td data-label="Actions">
+          <td data-label={t("table.actions")}>
             <div className="row-actions">
               <StartChatLink chatId={group.groupUUID} />
-              <DeleteRowButton kind="group" remove={remove} id={group.groupUUID} label={groupLabel(group)} />
+              <DeleteRowButton
+                kind="group"
+                remove={remove}
+                id={group.groupUUID}
+                label={groupLabel(group, t)}
+              />
             </div>
           </td>
         </tr>

@@ -1,12 +1,14 @@
 import { useId } from "react";
+import { useTranslation } from "react-i18next";
 import { CountedTextArea } from "../../../components/CountedTextArea";
 import { SelectField } from "../../../components/SelectField";
 import { TextField } from "../../../components/TextField";
 import { LORE_CONTENT_MAX, LORE_ENTRIES_MAX, type LoreDraft, newDraft } from "../lorebookDraft";
 
+/** The positions and their labels' keys in the "characters" catalogue. */
 const POSITION_OPTIONS = [
-  { value: "before_char", label: "Before the character" },
-  { value: "after_char", label: "After the character" },
+  { value: "before_char", label: "lorebook.before" },
+  { value: "after_char", label: "lorebook.after" },
 ];
 
 interface LorebookEditorProps {
@@ -39,25 +41,33 @@ function Check({
  * before or after the character. At most 200 entries, as the server allows.
  */
 export function LorebookEditor({ drafts, onChange }: LorebookEditorProps) {
+  const { t } = useTranslation("characters");
+  const positions = POSITION_OPTIONS.map((option) => ({ value: option.value, label: t(option.label) }));
   const update = (key: string, patch: Partial<LoreDraft>) =>
     onChange(drafts.map((d) => (d.key === key ? { ...d, ...patch } : d)));
   return (
     <fieldset className="lorebook">
-      <legend>Lorebook</legend>
-      <p className="lorebook__hint">
-        Facts the character is reminded of when a key word comes up in the chat.
-      </p>
+      <legend>{t("lorebook.title")}</legend>
+      <p className="lorebook__hint">{t("lorebook.hint")}</p>
       {drafts.map((draft, index) => (
-        <fieldset key={draft.key} className="lorebook__entry" aria-label={`Entry ${index + 1}`}>
-          <legend>Entry {index + 1}</legend>
-          <TextField label="Keys" value={draft.keys} onChange={(keys) => update(draft.key, { keys })} />
+        <fieldset
+          key={draft.key}
+          className="lorebook__entry"
+          aria-label={t("lorebook.entry", { n: index + 1 })}
+        >
+          <legend>{t("lorebook.entry", { n: index + 1 })}</legend>
           <TextField
-            label="Secondary keys"
+            label={t("lorebook.keys")}
+            value={draft.keys}
+            onChange={(keys) => update(draft.key, { keys })}
+          />
+          <TextField
+            label={t("lorebook.secondaryKeys")}
             value={draft.secondaryKeys}
             onChange={(secondaryKeys) => update(draft.key, { secondaryKeys })}
           />
           <CountedTextArea
-            label="Content"
+            label={t("lorebook.content")}
             value={draft.content}
             onChange={(content) => update(draft.key, { content })}
             maxLength={LORE_CONTENT_MAX}
@@ -65,26 +75,26 @@ export function LorebookEditor({ drafts, onChange }: LorebookEditorProps) {
           />
           <div className="lorebook__checks">
             <Check
-              label="Enabled"
+              label={t("lorebook.enabled")}
               checked={draft.enabled}
               onChange={(enabled) => update(draft.key, { enabled })}
             />
             <Check
-              label="Constant"
+              label={t("lorebook.constant")}
               checked={draft.constant}
               onChange={(constant) => update(draft.key, { constant })}
             />
             <Check
-              label="Selective"
+              label={t("lorebook.selective")}
               checked={draft.selective}
               onChange={(selective) => update(draft.key, { selective })}
             />
           </div>
           <SelectField
-            label="Position"
+            label={t("lorebook.position")}
             value={draft.position}
-            options={POSITION_OPTIONS}
-            placeholder="Select a position"
+            options={positions}
+            placeholder={t("lorebook.selectPosition")}
             onChange={(position) =>
               update(draft.key, { position: position === "before_char" ? "before_char" : "after_char" })
             }
@@ -94,7 +104,7 @@ export function LorebookEditor({ drafts, onChange }: LorebookEditorProps) {
             className="button button--ghost button--small"
             onClick={() => onChange(drafts.filter((d) => d.key !== draft.key))}
           >
-            Remove entry {index + 1}
+            {t("lorebook.remove", { n: index + 1 })}
           </button>
         </fieldset>
       ))}
@@ -104,7 +114,7 @@ export function LorebookEditor({ drafts, onChange }: LorebookEditorProps) {
         disabled={drafts.length >= LORE_ENTRIES_MAX}
         onClick={() => onChange([...drafts, newDraft()])}
       >
-        Add lorebook entry
+        {t("lorebook.add")}
       </button>
     </fieldset>
   );

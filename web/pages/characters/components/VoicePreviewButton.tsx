@@ -1,3 +1,4 @@
+import { useTranslation } from "react-i18next";
 import type { VoicePreviewState } from "../hooks/useVoicePreview";
 
 interface VoicePreviewButtonProps {
@@ -29,15 +30,17 @@ function StopImage() {
  * preview request runs and while the sample plays.
  */
 export function VoicePreviewButton({ state, onClick, disabled }: VoicePreviewButtonProps) {
+  const { t } = useTranslation("characters");
   const busy = state !== "idle";
+  const label = busy ? t("form.stopPreview") : t("form.playPreview");
   return (
     <button
       type="button"
       className={busy ? "voice-preview voice-preview--busy" : "voice-preview"}
       onClick={onClick}
       disabled={disabled}
-      aria-label={busy ? "Stop voice preview" : "Play voice preview"}
-      title={busy ? "Stop voice preview" : "Play voice preview"}
+      aria-label={label}
+      title={label}
       aria-busy={state === "loading"}
       data-state={state}
     >
