@@ -129,6 +129,25 @@ if (typeof window !== "undefined") {
 }
 
 /**
+ * An object of texts for modules outside components (issue 18): each name in `keys` is a
+ * property that reads `<ns>:<prefix><name>` from the catalogue each time it is read, so a
+ * language switch takes effect without reloading; `functions` (texts with variables, which call
+ * `i18n.t` themselves) are kept as they are. E.g. `lookups("chat", "main.", ["send"], {})`.
+ */
+export function lookups<K extends string, F extends object>(
+  ns: string,
+  prefix: string,
+  keys: readonly K[],
+  functions: F,
+): Readonly<Record<K, string>> & F {
+  const texts = { ...functions } as F & Record<K, string>;
+  for (const key of keys) {
+    Object.defineProperty(texts, key, { get: () => i18n.t(`${ns}:${prefix}${key}`), enumerable: true });
+  }
+  return texts;
+}
+
+/**
  * `value` (a Date, epoch ms or an ISO string) as a date in the current language via
  * `Intl.DateTimeFormat`; `options` default to the medium date style.
  */

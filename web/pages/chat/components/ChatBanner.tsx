@@ -1,12 +1,21 @@
 import type { ModelDownloadProgress } from "../../../../common/api";
+import i18n, { currentLanguage } from "../../../i18n";
 
-/** The banner's own texts (issue 16). */
+/** The banner's own texts (issue 16), from the "chat" catalogue's `banner` (issue 18). */
 export const bannerTexts = {
   /** The progress element's accessible name. */
-  downloadLabel: "Language model download",
-  percent: (percent: number) => `${percent}%`,
-  /** While the file's size is unknown: what has arrived, in megabytes (10^6 bytes). */
-  downloaded: (bytes: number) => `${(bytes / 1_000_000).toFixed(1)} MB downloaded`,
+  get downloadLabel(): string {
+    return i18n.t("chat:banner.downloadLabel");
+  },
+  percent: (percent: number) => i18n.t("chat:banner.percent", { percent }),
+  /** While the file's size is unknown: what has arrived, in megabytes (10^6 bytes, one decimal). */
+  downloaded: (bytes: number) =>
+    i18n.t("chat:banner.downloaded", {
+      megabytes: new Intl.NumberFormat(currentLanguage(), {
+        minimumFractionDigits: 1,
+        maximumFractionDigits: 1,
+      }).format(bytes / 1_000_000),
+    }),
 };
 
 /**

@@ -89,7 +89,7 @@ export function ChatHeader(props: ChatHeaderProps) {
         <div className="chat-header__text">
           <h1 className="chat-header__name">{name}</h1>
           <p className="chat-header__status" aria-live="polite">
-            {status}
+            {chatTexts.status(status)}
           </p>
         </div>
       </div>

@@ -25,11 +25,6 @@ import { useModalDialog } from "../hooks/useModalDialog";
 import { chatTexts } from "../texts";
 import { voiceTexts } from "../voiceTexts";
 
-/** Issue 17: the toggle of a one-to-one chat that lets its character check in first. */
-const writeFirstLabel = (name: string) => `Let ${name} write first`;
-const WRITE_FIRST_NOTE = "After some quiet hours, during your waking hours (9:00-21:00 your time).";
-const WRITE_FIRST_FAILED = "Could not change whether the character writes first. Please try again.";
-
 type Flag = Exclude<keyof ChatSettings, "silenceDuration" | TextSetting>;
 
 interface SettingsDialogProps {
@@ -136,7 +131,7 @@ export function SettingsDialog({ chatId, speechInput, serverSpeech, onClose }: S
     if (checkins.data && writeFirst !== null && writeFirst !== checkins.data.enabled) {
       setCheckins(chatId, writeFirst).then(
         (state) => queryClient.setQueryData(checkinsKey, state ?? null),
-        () => warn(WRITE_FIRST_FAILED),
+        () => warn(chatTexts.writeFirstFailed),
       );
     }
     succeed(chatTexts.settingsSaved);
@@ -213,9 +208,9 @@ export function SettingsDialog({ chatId, speechInput, serverSpeech, onClose }: S
                   checked={writeFirstOn}
                   onChange={(event) => setWriteFirst(event.target.checked)}
                 />
-                <span>{writeFirstLabel(checkins.data.characterName)}</span>
+                <span>{chatTexts.writeFirst(checkins.data.characterName)}</span>
               </label>
-              {writeFirstOn && <p className="chat-settings__note">{WRITE_FIRST_NOTE}</p>}
+              {writeFirstOn && <p className="chat-settings__note">{chatTexts.writeFirstNote}</p>}
             </li>
           )}
           <li>

@@ -1,0 +1,44 @@
+import { afterAll, describe, expect, it } from "vitest";
+import i18n, { setLanguage } from "../../i18n";
+import { bannerTexts } from "./components/ChatBanner";
+import { imageTexts } from "./imageTexts";
+import { chatTexts } from "./texts";
+import { voiceTexts } from "./voiceTexts";
+
+/**
+ * issue 18: the chat screen's text modules read the "chat" catalogue when a text is used, so
+ * every name they offer is a key of the catalogue and a language switch changes what they say.
+ */
+const MODULES = { main: chatTexts, voice: voiceTexts, images: imageTexts } as const;
+
+describe("chat texts through the catalogue (issue 18)", () => {
+  afterAll(() => setLanguage("en"));
+
+  it("every text name of texts.ts, voiceTexts.ts and imageTexts.ts is a key of the English catalogue", () => {
+    for (const [section, texts] of Object.entries(MODULES)) {
+      for (const [name, value] of Object.entries(texts)) {
+        if (typeof value === "function") continue;
+        expect(
+          i18n.exists(`chat:${section}.${name}`, { lng: "en", fallbackLng: false }),
+          `${section}.${name}`,
+        ).toBe(true);
+      }
+    }
+  });
+
+  it("speaks English, then German after a switch, texts with variables included", () => {
+    setLanguage("en");
+    expect(chatTexts.newChat).toBe("New Chat");
+    expect(chatTexts.groupFull(4)).toBe("A group holds at most 4 members.");
+    expect(chatTexts.status("replying...")).toBe("replying...");
+    expect(imageTexts.photoNumber(2, 5)).toBe("Photo 2 of 5");
+    expect(bannerTexts.downloaded(12_345_678)).toBe("12.3 MB downloaded");
+    setLanguage("de");
+    expect(chatTexts.newChat).toBe("Neuer Chat");
+    expect(chatTexts.groupFull(4)).toBe("Eine Gruppe hat höchstens 4 Mitglieder.");
+    expect(chatTexts.status("replying...")).toBe("antwortet...");
+    expect(voiceTexts.playReply("Mia")).toBe("Antwort von Mia abspielen");
+    expect(imageTexts.photoNumber(2, 5)).toBe("Foto 2 von 5");
+    expect(bannerTexts.downloaded(12_345_678)).toBe("12,3 MB heruntergeladen");
+  });
+});
