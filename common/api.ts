@@ -57,6 +57,27 @@ export interface SignedInDevice {
   lastUsedAt: number | null;
 }
 
+/**
+ * Ours (issue 18 "Take my data"): an export of the user's data, as `GET /account/export` and
+ * `POST /account/export` answer it under `export`. Times in epoch ms (null until ready);
+ * `downloadUrl` (an API path, fetched with the bearer token) only while it is ready, for 24 h.
+ */
+export interface DataExport {
+  id: string;
+  status: "queued" | "running" | "ready" | "failed" | "expired";
+  createdAt: number;
+  readyAt: number | null;
+  expiresAt: number | null;
+  /** The ZIP's size, bytes (0 until ready). */
+  sizeBytes: number;
+  downloadUrl: string | null;
+}
+
+/** Ours (issue 18): the answer of `GET` and `POST /account/export`; `export` null when there is none. */
+export interface DataExportAnswer extends Envelope {
+  export: DataExport | null;
+}
+
 /** spec 3: a character in lists (`characters/list`, `characters/list/chat`). */
 export interface CharacterListItem {
   characterUUID: string;

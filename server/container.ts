@@ -7,6 +7,8 @@ import type { AppConfig } from "./env";
 import { createJobQueue, periodic } from "./jobs/index";
 import { AccountRepo } from "./modules/account/account.repo";
 import { AccountService } from "./modules/account/account.service";
+import { ExportRepo } from "./modules/account/export.repo";
+import { EXPORT_CLEANUP_MS, ExportService } from "./modules/account/export.service";
 import { AdminRepo } from "./modules/admin/admin.repo";
 import { AdminService } from "./modules/admin/admin.service";
 import { AuthRepo } from "./modules/auth/auth.repo";
@@ -154,6 +156,15 @@ export function buildContainer(config: AppConfig, deps: ContainerDeps) {
     jobs,
     // issue 18: "Erase my account" removes the user's files and asks whether payments are on.
     { storage, payments },
+    // issue 18 "Take my data": the cards come from the characters module (built below, used in jobs).
+    new ExportService(new ExportRepo(kysely), {
+      storage,
+      mailer,
+      jobs,
+      cards: { exportCard: (user, id) => characters.exportCard(user, id) },
+      logError,
+      publicUrl: config.publicUrl,
+    }),
   );
   const site = new SiteService(new SiteRepo(kysely), mailer, config.ADMIN_EMAIL, jobs);
   const oauth = new OAuthService(
@@ -284,6 +295,7 @@ export function buildContainer(config: AppConfig, deps: ContainerDeps) {
     if (removed) log(`Removed ${removed} expired demo users`);
   });
   periodic(jobs, "payments.expire-ended-plans", 60_000, () => payments.expireEndedPlans());
+  periodic(jobs, "account.expire-exports", EXPORT_CLEANUP_MS, () => account.exports.cleanup());
   // A reply left "pending" by an instance that died is settled (partial or failed) within seconds.
   periodic(jobs, "chat.settle-stalled-replies", STALLED_SWEEP_MS, async () => {
     const settled = await chat.settleStalledReplies();

@@ -7,6 +7,7 @@ import { rateLimit } from "../../http/rate-limit";
 import { EmailField, parseInput, textField } from "../../http/validate";
 import { limitPerAddressAndEmail } from "../auth/credential-limits";
 import { type AccountService, FORGOT_PASSWORD_ANSWER } from "./account.service";
+import { exportRoutes } from "./export.routes";
 
 /** issue 18: the password (accounts with one) or the typed e-mail / user name (accounts without). */
 const EraseBody = z.object({
@@ -27,7 +28,8 @@ const ResetBody = z.object({
 
 /**
  * spec 7: forgot-password and the reset of `PATCH /users/change-password` (issue 3); ours:
- * `POST /api/account/delete` (issue 18 "Erase my account").
+ * `POST /api/account/delete` (issue 18 "Erase my account") and the data export routes
+ * (issue 18 "Take my data", export.routes.ts).
  */
 export function accountRoutes(app: FastifyInstance, account: AccountService): void {
   const minute = 60_000;
@@ -69,4 +71,6 @@ export function accountRoutes(app: FastifyInstance, account: AccountService): vo
       return ok("Your account has been deleted.", { page: "/" });
     },
   );
+
+  exportRoutes(app, account.exports, (token) => account.sessionUser(token));
 }

@@ -8,6 +8,7 @@ import type { Mailer } from "../../providers/mail/mail";
 import type { FileStorage } from "../../providers/storage/storage";
 import type { AuthService } from "../auth/auth.service";
 import type { AccountRepo } from "./account.repo";
+import { type ExportService, exportFolder } from "./export.service";
 
 const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
 
@@ -54,6 +55,8 @@ export class AccountService {
     private readonly jobs: JobQueue,
     /** What "Erase my account" needs besides the database (issue 18). */
     private readonly erasure: ErasureDeps,
+    /** "Take my data" (issue 18): the exports of the user's data, routed with the account. */
+    readonly exports: ExportService,
     private readonly now: () => number = Date.now,
   ) {
     jobs.define<{ email: string }>(
@@ -120,7 +123,9 @@ export class AccountService {
         "Your subscription still renews. Please cancel it under Manage subscription first, then delete the account.",
       );
     const content = await this.repo.eraseUser(user, { id: randomUUID(), createdAt: this.now() });
-    await this.removeFiles([...content.files, ...content.voice], content.folders, false);
+    // The user's data exports (issue 18 "Take my data") go with the rest.
+    const folders = [...content.folders, exportFolder(user.id)];
+    await this.removeFiles([...content.files, ...content.voice], folders, false);
     if (!user.is_demo)
       await this.jobs.enqueue("account.erased-mail", {
         email: user.email,

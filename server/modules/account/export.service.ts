@@ -1,0 +1,422 @@
+import { randomBytes, randomUUID } from "node:crypto";
+import type { Readable } from "node:stream";
+import { Zip, ZipDeflate, ZipPassThrough } from "fflate";
+import type { DataExport } from "../../../common/api";
+import type { User } from "../../db/schema";
+import { notFound, tooMany } from "../../errors";
+import type { JobQueue } from "../../jobs/queue";
+import type { Mailer } from "../../providers/mail/mail";
+import type { FileStorage } from "../../providers/storage/storage";
+import type { DataExportRow, ExportRepo } from "./export.repo";
+import { entryMessages, humanizedDate, jsonLine, safeFileName } from "./export-format";
+
+/** How long a ready export can be downloaded (issue 18: "available for 24 h"), ms. */
+export const EXPORT_TTL_MS = 24 * 3_600_000;
+/** Exports a user may start within `EXPORT_WINDOW_MS` (ours: building one reads all their data). */
+export const EXPORTS_PER_WINDOW = 3;
+export const EXPORT_WINDOW_MS = 24 * 3_600_000;
+/** A queued or running export older than this is taken as lost (its process ended) and failed, ms. */
+export const EXPORT_STALL_MS = 3_600_000;
+/** How often the clean-up of expired and lost exports runs, ms. */
+export const EXPORT_CLEANUP_MS = 10 * 60_000;
+/** History entries read per page while a chat is written. */
+const HISTORY_PAGE = 500;
+/** The content area's folder of exports: `exports/<user id>/<random>.zip`, served by no route. */
+export const EXPORTS_FOLDER = "exports";
+
+/** The folder of a user's export ZIPs in the content area (erasure removes it, issue 18). */
+export const exportFolder = (userId: string) => `${EXPORTS_FOLDER}/${userId}`;
+
+/** The character card of the characters module (`CharactersService.exportCard`): a V2+V3 PNG. */
+export interface CardExporter {
+  exportCard(user: User, id: string): Promise<{ png: Buffer; fileName: string }>;
+}
+
+/** What the export needs besides its table (wired by server/container.ts). */
+export interface ExportDeps {
+  storage: FileStorage;
+  mailer: Mailer;
+  jobs: JobQueue;
+  cards: CardExporter;
+  /** Where failed builds are logged. */
+  logError: (error: unknown) => void;
+  publicUrl: string;
+  /** Largest single file put in the ZIP, bytes (larger ones are skipped with a note). Default 25 MB. */
+  maxFileBytes?: number;
+  /** Most bytes put in one ZIP (before compression); files past it are skipped with a note. Default 300 MB. */
+  maxTotalBytes?: number;
+  now?: () => number;
+}
+
+/** The export's mail job: retried while the mail server is away. */
+const MAIL_JOB = { attempts: 5, backoffMs: 5000 };
+
+/**
+ * issue 18 "Take my data": a ZIP of the user's account (account.json), every chat as a
+ * SillyTavern JSONL file, every character as a V3 PNG card (with the V2 `chara` chunk too), and
+ * the user's photos and their chats' pictures; built by the background job "account.export",
+ * kept in the content area under `exports/<user id>/<random>.zip` (no public route serves that
+ * folder) and downloadable by its owner for 24 h, then removed by the clean-up.
+ */
+export class ExportService {
+  private readonly maxFileBytes: number;
+  private readonly maxTotalBytes: number;
+  private readonly now: () => number;
+
+  constructor(
+    private readonly repo: ExportRepo,
+    private readonly deps: ExportDeps,
+  ) {
+    this.maxFileBytes = deps.maxFileBytes ?? 25 * 1024 * 1024;
+    this.maxTotalBytes = deps.maxTotalBytes ?? 300 * 1024 * 1024;
+    this.now = deps.now ?? Date.now;
+    // Not retried: a failed build is marked "failed" and the user may start another.
+    deps.jobs.define<{ id: string }>("account.export", ({ id }) => this.build(id));
+    deps.jobs.define<{ email: string; name: string }>(
+      "account.export-mail",
+      (message) => this.sendReadyMail(message),
+      MAIL_JOB,
+    );
+  }
+
+  /**
+   * Starts an export of the user's data (queues the job "account.export").
+   * @throws AppError 429 "rate_limit" when one is already queued or running, or the user started
+   * EXPORTS_PER_WINDOW in the last 24 hours.
+   */
+  async start(user: User): Promise<DataExport> {
+    const now = this.now();
+    const recent = await this.repo.listForUser(user.id, EXPORTS_PER_WINDOW + 1);
+    if (recent.some((e) => e.status === "queued" || e.status === "running"))
+      throw tooMany("Your data is already being prepared. You will find the link here when it is ready.");
+    if (recent.filter((e) => e.created_at > now - EXPORT_WINDOW_MS).length >= EXPORTS_PER_WINDOW)
+      throw tooMany(
+        `You can download your data ${EXPORTS_PER_WINDOW} times a day. Please use the last link or try again tomorrow.`,
+      );
+    const row: DataExportRow = {
+      id: randomUUID(),
+      user_id: user.id,
+      status: "queued",
+      file_key: "",
+      size_bytes: 0,
+      error: "",
+      created_at: now,
+      ready_at: null,
+      expires_at: null,
+    };
+    await this.repo.insert(row);
+    // Two requests at once: the later insert gives way (one export at a time).
+    const active = (await this.repo.listForUser(user.id, EXPORTS_PER_WINDOW + 2)).filter(
+      (e) => e.status === "queued",
+    );
+    if (active.length > 1 && active.at(-1)?.id !== row.id) {
+      await this.repo.delete(row.id);
+      throw tooMany("Your data is already being prepared. You will find the link here when it is ready.");
+    }
+    await this.deps.jobs.enqueue("account.export", { id: row.id });
+    return view(row, now);
+  }
+
+  /** The user's newest export, or null when they have none. */
+  async latest(user: User): Promise<DataExport | null> {
+    const [row] = await this.repo.listForUser(user.id, 1);
+    return row ? view(row, this.now()) : null;
+  }
+
+  /**
+   * The ZIP of export `id` for its owner, while it is ready and not expired.
+   * @throws AppError 404 for an unknown id, another user's export, or one not ready or expired.
+   */
+  async download(user: User, id: string): Promise<{ stream: Readable; size: number; fileName: string }> {
+    const row = await this.repo.findForUser(user.id, id);
+    if (row?.status !== "ready" || !row.file_key || (row.expires_at ?? 0) <= this.now())
+      throw notFound("This download is not available. Please prepare your data again.");
+    const stream = await this.deps.storage.stream(row.file_key);
+    if (!stream) throw notFound("This download is not available. Please prepare your data again.");
+    return {
+      stream,
+      size: row.size_bytes,
+      fileName: `my-data-${new Date(row.ready_at ?? row.created_at).toISOString().slice(0, 10)}.zip`,
+    };
+  }
+
+  /**
+   * The clean-up (periodic job): removes the ZIPs of exports past `expires_at` and marks them
+   * "expired"; marks exports queued or running for over EXPORT_STALL_MS "failed" (their job was
+   * lost with its process). @returns how many exports it changed.
+   */
+  async cleanup(now = this.now()): Promise<number> {
+    let changed = 0;
+    for (const row of await this.repo.expired(now)) {
+      if (row.file_key) await this.deps.storage.remove(row.file_key);
+      if (await this.repo.update(row.id, ["ready"], { status: "expired", file_key: "" })) changed++;
+    }
+    for (const row of await this.repo.stalled(now - EXPORT_STALL_MS)) {
+      if (await this.repo.update(row.id, ["queued", "running"], { status: "failed", error: "lost" }))
+        changed++;
+    }
+    return changed;
+  }
+
+  /**
+   * The job: builds the ZIP of the export `id`, stores it and marks it ready (24 h), then mails a
+   * member that it is ready. Failures are logged and mark the export "failed".
+   */
+  async build(id: string): Promise<void> {
+    const row = await this.repo.find(id);
+    if (!row || !(await this.repo.update(id, ["queued"], { status: "running" }))) return;
+    let key = "";
+    try {
+      const user = await this.repo.user(row.user_id);
+      if (!user) return;
+      const zip = await this.archive(user);
+      key = `${exportFolder(user.id)}/${randomBytes(24).toString("base64url")}.zip`;
+      await this.deps.storage.put(key, zip);
+      const readyAt = this.now();
+      const ready = await this.repo.update(id, ["running"], {
+        status: "ready",
+        file_key: key,
+        size_bytes: zip.length,
+        ready_at: readyAt,
+        expires_at: readyAt + EXPORT_TTL_MS,
+      });
+      // The account was erased (or the export failed by the clean-up) meanwhile: nothing to keep.
+      if (!ready) {
+        await this.deps.storage.remove(key);
+        return;
+      }
+      if (user.email && !user.is_demo)
+        await this.deps.jobs.enqueue("account.export-mail", {
+          email: user.email,
+          name: user.full_name || user.user_name,
+        });
+    } catch (error) {
+      this.deps.logError(error);
+      if (key) await this.deps.storage.remove(key).catch(() => undefined);
+      const message = error instanceof Error ? error.message : String(error);
+      await this.repo.update(id, ["running"], { status: "failed", error: message.slice(0, 500) });
+    }
+  }
+
+  private async sendReadyMail(message: { email: string; name: string }): Promise<void> {
+    await this.deps.mailer.send({
+      to: message.email,
+      subject: "Your data is ready to download",
+      text: [
+        `Hello ${message.name},`,
+        "",
+        "The copy of your data you asked for is ready: your account, your chats (in SillyTavern's chat format), your characters as cards, and your photos and chat pictures.",
+        "",
+        `Download it from your profile within 24 hours: ${this.deps.publicUrl}/user/profile`,
+        "",
+        "If you did not ask for it, please change your password.",
+      ].join("\n"),
+    });
+  }
+
+  /** The ZIP of everything of `user` (see the class), in bounded memory: chats are read in pages. */
+  private async archive(user: User): Promise<Buffer> {
+    const zip = new ZipBuilder();
+    const skipped: string[] = [];
+    let total = 0;
+    /** Whether `size` more bytes fit; notes `what` as skipped when not. */
+    const fits = (what: string, size: number): boolean => {
+      if (size > this.maxFileBytes || total + size > this.maxTotalBytes) {
+        skipped.push(`${what} (${size} bytes): larger than the export allows`);
+        return false;
+      }
+      total += size;
+      return true;
+    };
+    const { storage } = this.deps;
+    const addStored = async (key: string, name: string): Promise<boolean> => {
+      const file = await storage.stat(key);
+      if (!file || !fits(name, file.size)) return false;
+      const bytes = await storage.read(key);
+      if (!bytes) return false;
+      zip.add(name, bytes, false);
+      return true;
+    };
+
+    // Characters: V3 PNG cards (the characters module's own export), and their photos.
+    const characters = await this.repo.characters(user.id);
+    const names = new Map(characters.map((c) => [c.id, c.name]));
+    for (const character of characters) {
+      const name = `characters/${safeFileName(character.name, "character")}-${character.id}.png`;
+      const card = await this.deps.cards.exportCard(user, character.id);
+      if (fits(name, card.png.length)) zip.add(name, card.png, false);
+      if (character.photo)
+        await addStored(`characters/${character.photo}`, `photos/characters/${character.photo}`);
+    }
+    if (user.picture) await addStored(`users/${user.picture}`, `photos/profile/${user.picture}`);
+
+    // Chats, with their pictures and the user's photos.
+    const groups = new Map((await this.repo.groups(user.id)).map((g) => [g.id, g.names]));
+    const userName = user.full_name || user.user_name;
+    for (const chat of await this.repo.chats(user.id)) {
+      const chatName = chat.isGroup
+        ? (groups.get(chat.chatKey) ?? []).join(" & ") || "Group"
+        : (names.get(chat.chatKey) ?? "Character");
+      const pictures = new Set<string>();
+      for (const key of await storage.list(chat.chatKey).catch(() => [] as string[]))
+        if (await addStored(key, `photos/chats/${key}`)) pictures.add(key);
+      const picture = (key: string) => (pictures.has(key) ? `photos/chats/${key}` : undefined);
+      const file = `chats/${safeFileName(chatName)}-${chat.chatKey}.jsonl`;
+      const lines = zip.text(file);
+      const header = {
+        user_name: userName,
+        character_name: chatName,
+        create_date: humanizedDate(chat.createdAt),
+        chat_metadata: {
+          exported_from: "companion-chat",
+          chat_id: chat.chatKey,
+          is_group: chat.isGroup,
+          ...(chat.isGroup ? { members: groups.get(chat.chatKey) ?? [] } : {}),
+        },
+      };
+      let written = jsonLine(header).length;
+      lines.push(jsonLine(header));
+      let after = Number.MIN_SAFE_INTEGER;
+      for (;;) {
+        const page = await this.repo.historyPage(chat.sessionId, after, HISTORY_PAGE);
+        if (page.length === 0) break;
+        const alternatives = await this.repo.alternatives(page.map((e) => e.id));
+        let text = "";
+        for (const entry of page) {
+          const messages = entryMessages(
+            entry,
+            userName,
+            names.get(entry.character_id) ?? chatName,
+            alternatives.get(entry.id) ?? [],
+            {
+              message: entry.message_image
+                ? picture(`${chat.chatKey}/user_photo/${entry.message_image}`)
+                : undefined,
+              reply: entry.reply_image ? picture(`${chat.chatKey}/${entry.reply_image}`) : undefined,
+            },
+          );
+          for (const message of messages) text += jsonLine(message);
+        }
+        written += text.length;
+        // A chat counts against the total as it is written; one past it is cut with a note.
+        if (total + written > this.maxTotalBytes) {
+          skipped.push(`${file}: cut after ${Math.round(written / 1024)} KB, the export's limit`);
+          break;
+        }
+        lines.push(text);
+        after = page.at(-1)?.seq ?? after;
+        if (page.length < HISTORY_PAGE) break;
+      }
+      total += written;
+      lines.end();
+    }
+
+    // The account itself, last (it lists what was skipped).
+    const account = {
+      exported_at: new Date(this.now()).toISOString(),
+      user: {
+        id: user.id,
+        email: user.email,
+        full_name: user.full_name,
+        user_name: user.user_name,
+        picture: user.picture ? `photos/profile/${user.picture}` : "",
+        role: user.role,
+        is_demo: Boolean(user.is_demo),
+        created_at: new Date(user.created_at).toISOString(),
+        adult_confirmed_at: user.adult_confirmed_at ? new Date(user.adult_confirmed_at).toISOString() : null,
+        ui_language: user.ui_language,
+      },
+      plan: {
+        name: await this.repo.planName(user.plan_id),
+        character_limit: user.character_limit,
+        voice_limit: user.voice_limit,
+        photo_upload: Boolean(user.photo_upload),
+        image_generation: Boolean(user.image_generation),
+        uncensored: Boolean(user.uncensored),
+        chat_limit: user.chat_limit,
+        extra_messages: user.extra_messages,
+        ends_at: user.plan_ends_at ? new Date(user.plan_ends_at).toISOString() : null,
+      },
+      settings: {
+        checkins: (await this.repo.checkinSettings(user.id)).map((s) => ({
+          character: s.character ?? "",
+          enabled: Boolean(s.enabled),
+          time_zone: s.time_zone,
+        })),
+      },
+      memories: (await this.repo.memories(user.id)).map((m) => ({
+        character: m.character ?? "",
+        fact: m.fact,
+        created_at: new Date(m.created_at).toISOString(),
+      })),
+      skipped,
+    };
+    zip.add("account.json", Buffer.from(`${JSON.stringify(account, null, 2)}\n`), true);
+    return zip.finish();
+  }
+}
+
+/** The API's view of a stored export (common/api.ts `DataExport`). */
+function view(row: DataExportRow, now: number): DataExport {
+  const expired = row.status === "ready" && (row.expires_at ?? 0) <= now;
+  const status = (expired ? "expired" : row.status) as DataExport["status"];
+  return {
+    id: row.id,
+    status,
+    createdAt: row.created_at,
+    readyAt: row.ready_at,
+    expiresAt: row.expires_at,
+    sizeBytes: row.size_bytes,
+    downloadUrl: status === "ready" ? `/api/account/export/${row.id}/download` : null,
+  };
+}
+
+/**
+ * A ZIP written with fflate's streaming `Zip`: files are added one after another, text files may
+ * be written in parts (compressed as they come); the compressed output is collected.
+ */
+class ZipBuilder {
+  private readonly chunks: Uint8Array[] = [];
+  private error: Error | null = null;
+  private done = false;
+  private readonly zip = new Zip((error, data, final) => {
+    if (error) this.error = error;
+    else this.chunks.push(data);
+    if (final) this.done = true;
+  });
+
+  /** Adds a whole file; `compress` false stores it (pictures are compressed already). */
+  add(name: string, bytes: Buffer, compress: boolean): void {
+    const file = compress ? new ZipDeflate(name, { level: 6 }) : new ZipPassThrough(name);
+    this.zip.add(file);
+    file.push(bytes, true);
+    this.check();
+  }
+
+  /** A compressed text file written in parts; `end()` must be called before the next file. */
+  text(name: string): { push(text: string): void; end(): void } {
+    const file = new ZipDeflate(name, { level: 6 });
+    this.zip.add(file);
+    return {
+      push: (text) => {
+        file.push(Buffer.from(text, "utf8"));
+        this.check();
+      },
+      end: () => {
+        file.push(new Uint8Array(0), true);
+        this.check();
+      },
+    };
+  }
+
+  finish(): Buffer {
+    this.zip.end();
+    this.check();
+    if (!this.done) throw new Error("the ZIP was not finished");
+    return Buffer.concat(this.chunks);
+  }
+
+  private check(): void {
+    if (this.error) throw this.error;
+  }
+}
