@@ -185,8 +185,8 @@ export interface ChatHistoryEntry {
  *   member in a group, and not a greeting (its alternatives are the card's). Counts one message
  *   (429 "rate_limit:chat" at the limit; given back when the model gives nothing). At most
  *   REPLY_ALTERNATIVES_MAX alternatives per entry. Answers a MessageReply whose `history` holds
- *   the entry; with `stream` the events of `chat/continue-message` (`entry`, `token`, `audio`,
- *   `done`).
+ *   the entry; with `stream` the events of `chat/continue-message` (`entry`: the entry with an
+ *   empty reply and status "pending", the new reply follows in `token`s; `audio`, `done`).
  * - `/api/chat/swipe` `{ id, index }`: chooses alternative `index` (0-based): SwipeReply.
  * - `/api/chat/edit` `{ id, part: "message" | "reply", text }`: replaces the user's message
  *   (rules of the chat message) or the reply's text (1 to REPLY_EDIT_MAX_LENGTH characters, the

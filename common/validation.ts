@@ -13,6 +13,7 @@ import {
   BACKSTORY_MAX_LENGTH,
   GREETING_MAX_LENGTH,
   MESSAGE_MAX_LENGTH,
+  REPLY_EDIT_MAX_LENGTH,
   SENDER_ABOUT_MAX_LENGTH,
   SENDER_NAME_MAX_LENGTH,
 } from "./constants";
@@ -107,6 +108,17 @@ export const RULES = {
     required: true,
     max: MESSAGE_MAX_LENGTH,
     requiredMessage: "The message is empty.",
+  }),
+  /**
+   * Ours (issue 17 "Edit"): the text a user writes into a reply, trimmed, 1 to
+   * REPLY_EDIT_MAX_LENGTH characters ("The reply is empty.", "The reply must be at most 4000
+   * characters.").
+   */
+  replyEdit: textRule({
+    label: "the reply",
+    required: true,
+    max: REPLY_EDIT_MAX_LENGTH,
+    requiredMessage: "The reply is empty.",
   }),
   /** Ours (chat settings): the name the user goes by in replies (`pname`); may be empty. */
   senderName: textRule({ label: "the name you go by", max: SENDER_NAME_MAX_LENGTH }),

@@ -14,6 +14,7 @@ import { authRoutes } from "./modules/auth/auth.routes";
 import type { AuthService } from "./modules/auth/auth.service";
 import { characterRoutes } from "./modules/characters/characters.routes";
 import { chatRoutes } from "./modules/chat/chat.routes";
+import { editsRoutes } from "./modules/chat/edits.routes";
 import { groupsRoutes } from "./modules/chat/groups.routes";
 import { historyRoutes } from "./modules/chat/history.routes";
 import { checkinsRoutes } from "./modules/checkins/checkins.routes";
@@ -160,6 +161,7 @@ async function registerRoutes(app: FastifyInstance, config: AppConfig, c: Contai
   await checkinsRoutes(app, c.checkins, auth, (error) => app.log.error(error));
   await historyRoutes(app, c.conversation, auth);
   await chatRoutes(app, c, chatAuth);
+  await editsRoutes(app, { edits: c.edits, live: c.chat.live }, auth);
   await groupsRoutes(app, c, auth);
   await imagesRoutes(app, c.images, c.conversation, auth, c.voice);
   await voiceRoutes(app, c.voice, auth);

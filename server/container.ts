@@ -17,6 +17,7 @@ import { CharactersRepo } from "./modules/characters/characters.repo";
 import { CharactersService } from "./modules/characters/characters.service";
 import { ChatRepo } from "./modules/chat/chat.repo";
 import { ChatService } from "./modules/chat/chat.service";
+import { EditsService } from "./modules/chat/edits.service";
 import { GroupsService } from "./modules/chat/groups.service";
 import { TurnService } from "./modules/chat/turn.service";
 import { CheckinsRepo } from "./modules/checkins/checkins.repo";
@@ -272,6 +273,8 @@ export function buildContainer(config: AppConfig, deps: ContainerDeps) {
   );
   // What one message sets off: the reply, its speech (voice) and the picture it may carry.
   const turns = new TurnService(chat, conversation, voice, images, logError);
+  // issue 17: swipes, edits, deletes and rewinds; memory drawn from what changed is drawn again.
+  const edits = new EditsService(chat, conversation, memory, storage, voice);
   // issue 17: characters that write first (a check-in after a quiet period, never on a request).
   const checkins = new CheckinsService(
     new CheckinsRepo(kysely),
@@ -345,6 +348,7 @@ export function buildContainer(config: AppConfig, deps: ContainerDeps) {
     chat,
     groups,
     turns,
+    edits,
     voice,
     images,
     imageWorker,

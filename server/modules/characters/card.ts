@@ -1,4 +1,9 @@
-import { APPEARANCE_MAX_LENGTH, BACKSTORY_MAX_LENGTH, GREETING_MAX_LENGTH } from "../../../common/constants";
+import {
+  APPEARANCE_MAX_LENGTH,
+  BACKSTORY_MAX_LENGTH,
+  GREETING_MAX_LENGTH,
+  REPLY_ALTERNATIVES_MAX,
+} from "../../../common/constants";
 import { badRequest } from "../../errors";
 import { type Lorebook, parseLorebook, toCharacterBook } from "../conversation/lorebook";
 import { readPngTextChunks } from "./png-chunks";
@@ -35,6 +40,11 @@ export interface ImportedCard {
   backstory: string;
   greeting: string;
   appearance: string;
+  /**
+   * Issue 17: the card's alternate greetings (swipes of the first message): the non-blank ones,
+   * at most REPLY_ALTERNATIVES_MAX - 1, each cut to the greeting's GREETING_MAX_LENGTH.
+   */
+  alternateGreetings: string[];
   /** The full card `data` (every field, untruncated), stored with the character. */
   data: CardData;
 }
@@ -144,6 +154,10 @@ export function importCardData(data: CardData): ImportedCard {
     backstory: truncateText(backstory || data.name, BACKSTORY_MAX_LENGTH),
     greeting: truncateText(data.first_mes, GREETING_MAX_LENGTH),
     appearance: truncateText(appearance, APPEARANCE_MAX_LENGTH),
+    alternateGreetings: data.alternate_greetings
+      .filter((g) => g.trim())
+      .slice(0, REPLY_ALTERNATIVES_MAX - 1)
+      .map((g) => truncateText(g, GREETING_MAX_LENGTH)),
     data,
   };
 }

@@ -263,6 +263,7 @@ export class CharactersService {
       photo,
       card: JSON.stringify(card.data),
       lorebook,
+      alternate_greetings: JSON.stringify(card.alternateGreetings),
     });
   }
 

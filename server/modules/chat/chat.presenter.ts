@@ -23,6 +23,8 @@ export interface ReplyOutcome {
   message: string;
   /** The stored entry, present whenever the user's message was stored. */
   entry?: ChatHistoryRow;
+  /** Issue 17: the entry's replies when it has two or more (swipes). */
+  alternatives?: string[];
 }
 
 /**
@@ -30,7 +32,7 @@ export interface ReplyOutcome {
  * @param audioUrl the reply's spoken audio ("" when muted or none).
  */
 export function presentReply(result: ReplyOutcome, audioUrl = ""): MessageReply {
-  const history = result.entry ? [presentHistoryEntry(result.entry)] : [];
+  const history = result.entry ? [presentHistoryEntry(result.entry, result.alternatives)] : [];
   const text = result.entry?.reply_message ?? "";
   // A stopped or cut-short reply is one unfinished message that Continue extends: never split.
   const parts = result.entry?.status === "replied" ? splitReply(text) : text ? [text] : [];
@@ -93,6 +95,6 @@ export function presentGroupReply(result: {
     success: result.success ? 1 : 0,
     message: result.message,
     whoReplies: result.whoReplies,
-    history: result.entries.map(presentHistoryEntry),
+    history: result.entries.map((entry) => presentHistoryEntry(entry)),
   };
 }

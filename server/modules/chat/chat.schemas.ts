@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { HISTORY_PAGE_SIZE, MESSAGE_MAX_LENGTH } from "../../../common/constants";
+import { HISTORY_PAGE_SIZE, MESSAGE_MAX_LENGTH, REPLY_ALTERNATIVES_MAX } from "../../../common/constants";
 import { RULES } from "../../../common/validation";
 import { textField, uuidField } from "../../http/validate";
 import { ClientMessageId } from "../conversation/inputs";
@@ -37,6 +37,30 @@ export const MessageBody = z.object({
 });
 /** Ours: `chat/continue-message` and `chat/stop` name the entry (chatHistoryUUID). */
 export const EntryBody = z.object({ id: uuidField("the message id"), stream: z.string().optional() });
+/** Issue 17: `chat/regenerate` names the entry; `stream` and `mute` as `chat/message`'s. */
+export const RegenerateBody = EntryBody.extend({ mute: z.string().optional() });
+/** Issue 17: `chat/swipe` chooses the entry's alternative `index` (0-based). */
+export const SwipeBody = z.object({
+  id: uuidField("the message id"),
+  index: z.coerce
+    .number({ error: "The version is not valid." })
+    .int("The version is not valid.")
+    .min(0, "The version is not valid.")
+    .max(REPLY_ALTERNATIVES_MAX - 1, "The version is not valid."),
+});
+/**
+ * Issue 17: `chat/edit` replaces the user's message (`part` "message": the chat message's rules)
+ * or the reply's text (`part` "reply": RULES.replyEdit); `text` is checked by the part's rule.
+ */
+export const EditBody = z.object({
+  id: uuidField("the message id"),
+  part: z.enum(["message", "reply"], { error: 'The part must be "message" or "reply".' }),
+  text: z.string({ error: "The text must be text." }),
+});
+export const EditMessageText = z.object({ text: textField(RULES.chatMessage) });
+export const EditReplyText = z.object({ text: textField(RULES.replyEdit) });
+/** Issue 17: `chat/delete` and `chat/rewind` name the entry. */
+export const RemoveBody = z.object({ id: uuidField("the message id") });
 /** spec 7 `chat/group/reply`: message, id (the group), plus our client message id. */
 export const GroupReplyBody = MessageBody.pick({
   message: true,

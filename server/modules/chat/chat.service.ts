@@ -11,7 +11,7 @@ import {
   type ResolvedChat,
 } from "../conversation/conversation.service";
 import type { SenderContext } from "../conversation/prompt";
-import type { QuotaService, Reservation } from "../quota/quota.service";
+import type { QuotaService } from "../quota/quota.service";
 import type { ChatRepo } from "./chat.repo";
 import { type LiveReplies, MemoryLiveReplies } from "./live-replies";
 import { RedisLiveReplies } from "./live-replies.redis";
@@ -62,8 +62,11 @@ export class ChatService {
     this.replies = new ReplyGenerator({ repo, conversation, quota, llm, options, memory, live, now });
   }
 
-  /** The model runs: one reply generated and stored. */
-  private readonly replies: ReplyGenerator;
+  /**
+   * The model runs: one reply generated and stored; its `claim` takes a further run's lease and
+   * message (continuations here, regenerations in edits.service.ts).
+   */
+  readonly replies: ReplyGenerator;
 
   /**
    * The live replies of the configuration (issue 15): in Redis when the cluster has one, else in
@@ -240,19 +243,9 @@ export class ChatService {
     const character = chat.members.find((m) => m.id === entry.character_id);
     if (!character) throw notFound("This character is no longer in this chat.");
     if (entry.continue_count >= CONTINUE_MAX_PER_REPLY) throw continuedEnough();
-    const hold = await this.live.claim(entry.id, { userId: user.id, charge: "" });
-    if (!hold) throw nothingToContinue();
-    let charge: Reservation;
-    try {
-      charge = await this.quota.reserve(user, this.now());
-      if (!(await this.repo.claimContinuation(entry.id, CONTINUE_MAX_PER_REPLY))) {
-        await this.quota.refund(user.id, charge);
-        throw continuedEnough();
-      }
-    } catch (error) {
-      hold.release();
-      throw error;
-    }
+    const { hold, charge } = await this.replies.claim(user, entry.id, nothingToContinue, async () => {
+      if (!(await this.repo.claimContinuation(entry.id, CONTINUE_MAX_PER_REPLY))) throw continuedEnough();
+    });
     return this.replies.run(user, chat, session, character, entry, {
       ...stream,
       continueFrom: entry.reply_message,

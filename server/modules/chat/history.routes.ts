@@ -51,7 +51,9 @@ export async function historyRoutes(
       const query = parseInput(HistoryQuery, request.query);
       assertSelf(user.id, query.uId);
       const rows = await conversation.historyPage(user, query.id, query.offset, query.limit);
-      return ok("History.", { data: rows.map(presentHistoryEntry) });
+      // Issue 17: the page's swipes in one query.
+      const swipes = await conversation.alternativesOf(rows);
+      return ok("History.", { data: rows.map((row) => presentHistoryEntry(row, swipes.get(row.id))) });
     });
 
     /**
@@ -67,7 +69,9 @@ export async function historyRoutes(
       const rows = await conversation.historyPage(user, query.id, query.offset, query.limit + 1);
       const more = rows.length > query.limit;
       const shown = more ? rows.slice(1) : rows;
-      return ok("History.", { data: { data: shown.map(presentHistoryEntry), more: more ? 1 : 0 } });
+      const swipes = await conversation.alternativesOf(shown);
+      const data = shown.map((row) => presentHistoryEntry(row, swipes.get(row.id)));
+      return ok("History.", { data: { data, more: more ? 1 : 0 } });
     });
   });
 }

@@ -1,3 +1,4 @@
+import { REPLY_ALTERNATIVES_MAX } from "../../../common/constants";
 import type { Character, ChatHistoryRow, ChatSession, User } from "../../db/schema";
 import * as metrics from "../../http/metrics";
 import { type LlmProvider, LlmUnavailableError } from "../../providers/llm/llm";
@@ -59,6 +60,10 @@ export interface ReplyMemory {
   beforeClear(input: { userId: string; userName: string; sessionId: string }): Promise<void>;
 }
 
+/** 400 sentence past REPLY_ALTERNATIVES_MAX (issue 17). */
+export const tooManyAlternatives = () =>
+  `This reply has ${REPLY_ALTERNATIVES_MAX} versions already: choose one of them.`;
+
 /** The abort reason of the Stop button (others are timeouts or failures). */
 const STOP_REASON = "stop";
 const stopReason = (signal: AbortSignal) => (signal.reason === STOP_REASON ? "stop" : "other");
@@ -86,6 +91,34 @@ export class ReplyGenerator {
   ) {}
 
   /**
+   * Takes what a further run on a stored entry needs (a continuation, a regeneration: issues 13,
+   * 15, 17): the entry's lease in the live-reply registry, then one message of the quota, then
+   * `check` (a bound the caller counts atomically). Whatever fails undoes what was taken before it.
+   * @returns the lease and the reservation, to pass to `run` (`hold`, `charge`).
+   * @throws `busy()` when the entry is being generated on any instance; AppError 429
+   *   "rate_limit:chat" at the quota's limit; what `check` throws.
+   */
+  async claim(
+    user: User,
+    entryId: string,
+    busy: () => Error,
+    check?: () => Promise<void>,
+  ): Promise<{ hold: Hold; charge: Reservation }> {
+    const hold = await this.deps.live.claim(entryId, { userId: user.id, charge: "" });
+    if (!hold) throw busy();
+    let charge: Reservation | undefined;
+    try {
+      charge = await this.deps.quota.reserve(user, this.deps.now());
+      await check?.();
+      return { hold, charge };
+    } catch (error) {
+      if (charge) await this.deps.quota.refund(user.id, charge);
+      hold.release();
+      throw error;
+    }
+  }
+
+  /**
    * Generates `character`'s reply to the conversation so far and stores it in `entry`.
    * - the generation holds the entry's lease in the live-reply registry (issue 15) while it runs
    *   (`stream.hold` when the caller took it already), so Stop reaches it from any instance;
@@ -97,6 +130,9 @@ export class ReplyGenerator {
    *   entry marked "stopped" or "partial"; nothing stays pending.
    * - `stream.sender` is what the user said of themself with this message (name, words, local
    *   time; spec 7 pname, ptext, time): this reply's prompt only;
+   * - `stream.regenerate` (issue 17) writes a new reply to the entry's message: the prompt leaves
+   *   out its reply and every later entry; the new reply is stored as a further alternative and
+   *   chosen (at most `regenerate.max`); when nothing comes the entry keeps its reply as it was;
    * - `stream.charge` is the message reserved for this run: given back to the period it was
    *   charged to when the run produced nothing (a failure before any text; a continuation that
    *   added nothing, whose continuation is then not counted either).
@@ -115,6 +151,7 @@ export class ReplyGenerator {
       charge?: Reservation;
       hold?: Hold;
       sender?: SenderContext;
+      regenerate?: { max: number };
     } = {},
   ): Promise<SendResult> {
     const userName = stream.sender?.name || displayName(user);
@@ -130,19 +167,32 @@ export class ReplyGenerator {
       if (stream.charge) await this.deps.quota.refund(user.id, stream.charge);
       if (prefix) await this.deps.repo.releaseContinuation(entry.id);
     };
+    const regenerate = stream.regenerate;
+    /** A run on a stored reply (continued or regenerated) that gave nothing: the reply stays. */
+    const keepsReply = Boolean(prefix || regenerate);
     const cannotContinue = (modelMs: number): SendResult => {
       metrics.replyFinished("cannot_continue");
-      return { success: false, message: `${character.name} could not continue right now.`, entry, modelMs };
+      const message = regenerate
+        ? `${character.name} could not reply right now. Please try again.`
+        : `${character.name} could not continue right now.`;
+      return { success: false, message, entry, modelMs };
     };
     const finish = async (text: string, status: string, modelMs: number): Promise<SendResult> => {
       const raw = prefix ? `${prefix}${text}` : text;
       const reply = cleanReply(raw, character.name, userName, others) || "…";
       const done = { ...entry, reply_message: reply, reply_time: this.deps.now(), status };
-      await this.deps.conversation.updateEntry(entry.id, {
-        reply_message: reply,
-        reply_time: done.reply_time,
-        status,
-      });
+      const written = { reply_message: reply, reply_time: done.reply_time, status };
+      if (regenerate) {
+        const index = await this.deps.conversation.addAlternative(entry, written, regenerate.max);
+        if (index === undefined) {
+          await giveBack();
+          metrics.replyFinished("cannot_continue");
+          return { success: false, message: tooManyAlternatives(), entry, modelMs };
+        }
+        Object.assign(done, { reply_audio_url: "", alternative_index: index, continue_count: 0 });
+      } else {
+        await this.deps.conversation.updateEntry(entry.id, written);
+      }
       const message =
         status === "replied" ? "Reply." : status === "stopped" ? "Stopped." : "The reply was cut short.";
       metrics.replyFinished(status);
@@ -164,6 +214,7 @@ export class ReplyGenerator {
         replyTokens: this.deps.options.maxReplyTokens,
         facts: (words) => this.deps.memory.relevantFacts(user.id, character.id, words),
         sender: stream.sender,
+        regenerating: regenerate ? entry : undefined,
       });
       others = prompt.others;
       timer = setTimeout(() => controller.abort(new Error("timeout")), this.deps.options.timeoutMs);
@@ -180,7 +231,7 @@ export class ReplyGenerator {
           stream.onToken?.(chunk);
         },
       });
-      if (prefix && !result.text.trim()) {
+      if (keepsReply && !result.text.trim()) {
         await giveBack();
         return cannotContinue(result.modelMs);
       }
@@ -214,7 +265,7 @@ export class ReplyGenerator {
         // Broken mid-stream (stop, timeout, a dropped connection): keep what was said.
         return finish(streamed, stopReason(controller.signal) === "stop" ? "stopped" : "partial", modelMs);
       }
-      if (prefix) {
+      if (keepsReply) {
         await this.deps.conversation.updateEntry(entry.id, {
           status: entry.status === "pending" ? "failed" : entry.status,
         });

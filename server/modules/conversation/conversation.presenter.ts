@@ -4,8 +4,16 @@ import type { ChatHistoryRow } from "../../db/schema";
 const STATUSES = new Set(["pending", "replied", "stopped", "partial", "failed"]);
 const iso = (ms: number | null) => (ms === null ? "" : new Date(ms).toISOString());
 
-/** spec 3 "Chat history entry"; times as ISO 8601, reply fields empty until the reply exists. */
-export function presentHistoryEntry(row: ChatHistoryRow): ChatHistoryEntry {
+/**
+ * spec 3 "Chat history entry"; times as ISO 8601, reply fields empty until the reply exists.
+ * @param alternatives issue 17: the entry's replies when it has two or more (swipes), with the
+ *   chosen one's index (row.alternative_index); left out otherwise.
+ */
+export function presentHistoryEntry(row: ChatHistoryRow, alternatives?: string[]): ChatHistoryEntry {
+  const swipes =
+    alternatives && alternatives.length >= 2
+      ? { chatHistoryAlternatives: alternatives, chatHistoryAlternativeIndex: row.alternative_index }
+      : {};
   return {
     chatHistoryUUID: row.id,
     characterUUID: row.character_id,
@@ -20,5 +28,6 @@ export function presentHistoryEntry(row: ChatHistoryRow): ChatHistoryEntry {
     chatHistoryStatus: STATUSES.has(row.status)
       ? (row.status as ChatHistoryEntry["chatHistoryStatus"])
       : "replied",
+    ...swipes,
   };
 }

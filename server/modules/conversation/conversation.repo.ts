@@ -53,6 +53,9 @@ export type HistoryText = Pick<
   "id" | "message" | "reply_message" | "character_id" | "seq" | "status"
 >;
 
+/** Issue 17: one reply an entry has had (chat_reply_alternatives), as the entry would carry it. */
+export type ReplyAlternative = Pick<ChatHistoryRow, "reply_message" | "reply_audio_url">;
+
 /** A photo of the Photo List (spec 3 "Photo history entry"). */
 export type PhotoRow = Pick<ChatHistoryRow, "id" | "message_image" | "reply_image" | "send_time">;
 
@@ -153,9 +156,15 @@ export class ConversationRepo {
   /**
    * Stores the greetings of a chat whose history is empty, once: the session's `greeted` flag is
    * flipped in the same transaction, so a concurrent caller waits on the row and then sees them.
+   * @param alternatives issue 17: each greeting's alternatives by entry id (the card's first
+   *   message, then its alternate greetings), stored with them.
    * @returns true when this call stored them.
    */
-  async storeGreetingsOnce(sessionId: string, entries: ChatHistoryRow[]): Promise<boolean> {
+  async storeGreetingsOnce(
+    sessionId: string,
+    entries: ChatHistoryRow[],
+    alternatives: ReadonlyMap<string, string[]> = new Map(),
+  ): Promise<boolean> {
     return this.db.transaction().execute(async (trx) => {
       const claimed = await trx
         .updateTable("chat_sessions")
@@ -172,6 +181,17 @@ export class ConversationRepo {
         .executeTakeFirst();
       if (existing || entries.length === 0) return false;
       await trx.insertInto("chat_history").values(entries).execute();
+      const rows = entries.flatMap((entry) =>
+        (alternatives.get(entry.id) ?? []).map((reply_message, position) => ({
+          id: randomUUID(),
+          entry_id: entry.id,
+          position,
+          reply_message,
+          reply_audio_url: "",
+          created_at: entry.send_time,
+        })),
+      );
+      if (rows.length > 0) await trx.insertInto("chat_reply_alternatives").values(rows).execute();
       return true;
     });
   }
@@ -284,6 +304,186 @@ export class ConversationRepo {
     const name = row?.name ?? "English";
     this.languageNames.set(languageId, name);
     return name;
+  }
+
+  /**
+   * Issue 17 swipes: the alternatives of the given entries (one query for a page), by entry id,
+   * each list in position order. Entries without alternatives are absent.
+   */
+  async alternatives(entryIds: string[]): Promise<Map<string, ReplyAlternative[]>> {
+    const byEntry = new Map<string, ReplyAlternative[]>();
+    if (entryIds.length === 0) return byEntry;
+    const rows = await this.db
+      .selectFrom("chat_reply_alternatives")
+      .select(["entry_id", "position", "reply_message", "reply_audio_url"])
+      .where("entry_id", "in", entryIds)
+      .orderBy("entry_id")
+      .orderBy("position")
+      .execute();
+    for (const row of rows) {
+      const list = byEntry.get(row.entry_id);
+      const alternative = { reply_message: row.reply_message, reply_audio_url: row.reply_audio_url };
+      if (list) list.push(alternative);
+      else byEntry.set(row.entry_id, [alternative]);
+    }
+    return byEntry;
+  }
+
+  /**
+   * Issue 17: stores a new reply of an entry as its next alternative and chooses it, in one
+   * transaction: the first time, the entry's reply as stored (with its audio) becomes alternative
+   * 0. At most `max` alternatives. @returns the new alternative's index, or undefined at `max`.
+   */
+  async addAlternative(
+    entryId: string,
+    reply: { reply_message: string; reply_time: number; status: string },
+    max: number,
+  ): Promise<number | undefined> {
+    return this.db.transaction().execute(async (trx) => {
+      // The entry's row first: concurrent writers of its alternatives wait here (PostgreSQL).
+      const current = await trx
+        .updateTable("chat_history")
+        .set((eb) => ({ alternative_index: eb.ref("alternative_index") }))
+        .where("id", "=", entryId)
+        .returning(["reply_message", "reply_audio_url"])
+        .executeTakeFirst();
+      if (!current) return undefined;
+      const positions = await trx
+        .selectFrom("chat_reply_alternatives")
+        .select("position")
+        .where("entry_id", "=", entryId)
+        .orderBy("position", "desc")
+        .execute();
+      let next = positions.length === 0 ? 0 : positions[0]!.position + 1;
+      if (positions.length === 0) {
+        await trx
+          .insertInto("chat_reply_alternatives")
+          .values({
+            id: randomUUID(),
+            entry_id: entryId,
+            position: 0,
+            reply_message: current.reply_message,
+            reply_audio_url: current.reply_audio_url,
+            created_at: reply.reply_time,
+          })
+          .execute();
+        next = 1;
+      }
+      if (next >= max) return undefined;
+      await trx
+        .insertInto("chat_reply_alternatives")
+        .values({
+          id: randomUUID(),
+          entry_id: entryId,
+          position: next,
+          reply_message: reply.reply_message,
+          reply_audio_url: "",
+          created_at: reply.reply_time,
+        })
+        .execute();
+      await trx
+        .updateTable("chat_history")
+        .set({ ...reply, reply_audio_url: "", alternative_index: next, continue_count: 0 })
+        .where("id", "=", entryId)
+        .execute();
+      return next;
+    });
+  }
+
+  /**
+   * Issue 17: chooses alternative `index` of an entry: the entry's reply and its audio become that
+   * alternative's. @returns the alternative, or undefined when the entry has none at `index`.
+   */
+  async chooseAlternative(entryId: string, index: number): Promise<ReplyAlternative | undefined> {
+    return this.db.transaction().execute(async (trx) => {
+      const chosen = await trx
+        .selectFrom("chat_reply_alternatives")
+        .select(["reply_message", "reply_audio_url"])
+        .where("entry_id", "=", entryId)
+        .where("position", "=", index)
+        .executeTakeFirst();
+      if (!chosen) return undefined;
+      await trx
+        .updateTable("chat_history")
+        .set({ ...chosen, alternative_index: index, continue_count: 0 })
+        .where("id", "=", entryId)
+        .execute();
+      return chosen;
+    });
+  }
+
+  /** Records the spoken audio of an entry's alternative `index` (issue 17: audio per alternative). */
+  async setAlternativeAudio(entryId: string, index: number, audioUrl: string): Promise<void> {
+    await this.db
+      .updateTable("chat_reply_alternatives")
+      .set({ reply_audio_url: audioUrl })
+      .where("entry_id", "=", entryId)
+      .where("position", "=", index)
+      .execute();
+  }
+
+  /**
+   * Issue 17 "Edit": replaces the user's message, or the reply's text (and the chosen
+   * alternative's, whose audio no longer matches and is dropped with the entry's).
+   */
+  async editEntry(
+    entry: Pick<ChatHistoryRow, "id" | "alternative_index">,
+    edit: { message: string } | { reply_message: string },
+  ): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      if ("message" in edit) {
+        await trx
+          .updateTable("chat_history")
+          .set({ message: edit.message })
+          .where("id", "=", entry.id)
+          .execute();
+        return;
+      }
+      const reply = { reply_message: edit.reply_message, reply_audio_url: "" };
+      await trx.updateTable("chat_history").set(reply).where("id", "=", entry.id).execute();
+      await trx
+        .updateTable("chat_reply_alternatives")
+        .set(reply)
+        .where("entry_id", "=", entry.id)
+        .where("position", "=", entry.alternative_index)
+        .execute();
+    });
+  }
+
+  /** The newest entry of a session answered by `characterId` (issue 17: a group member's newest). */
+  newestOf(sessionId: string, characterId: string): Promise<ChatHistoryRow | undefined> {
+    return this.db
+      .selectFrom("chat_history")
+      .selectAll()
+      .where("session_id", "=", sessionId)
+      .where("character_id", "=", characterId)
+      .orderBy("seq", "desc")
+      .limit(1)
+      .executeTakeFirst();
+  }
+
+  /** A session's entries after `afterSeq`, oldest first (issue 17: what a rewind removes). */
+  entriesAfter(sessionId: string, afterSeq: number): Promise<ChatHistoryRow[]> {
+    return this.db
+      .selectFrom("chat_history")
+      .selectAll()
+      .where("session_id", "=", sessionId)
+      .where("seq", ">", afterSeq)
+      .orderBy("seq")
+      .execute();
+  }
+
+  /**
+   * Deletes entries of a session (issue 17: delete and rewind); their alternatives go with them
+   * (the foreign key cascades).
+   */
+  async deleteEntries(sessionId: string, entryIds: string[]): Promise<void> {
+    if (entryIds.length === 0) return;
+    await this.db
+      .deleteFrom("chat_history")
+      .where("session_id", "=", sessionId)
+      .where("id", "in", entryIds)
+      .execute();
   }
 
   /** Deletes a session's history and its summary; the greeting comes again on the next load. */

@@ -1,4 +1,4 @@
-import { FIRST_MESSAGE_MARKER } from "../../../common/constants";
+import { FIRST_MESSAGE_MARKER, REPLY_ALTERNATIVES_MAX } from "../../../common/constants";
 import type { Character, ChatHistoryRow, ChatSession, User } from "../../db/schema";
 import { CACHE_TTL_MS, type CacheGroup, ShortCache } from "../../db/short-cache";
 import { AppError, badRequest, notFound } from "../../errors";
@@ -58,6 +58,24 @@ interface PromptWindow {
   limit: number;
   /** Oldest first. */
   rows: HistoryText[];
+}
+
+/**
+ * A card's alternate greetings as stored (characters.alternate_greetings, a JSON array of
+ * strings; issue 17): the non-blank strings, at most REPLY_ALTERNATIVES_MAX - 1 (the first message
+ * is the first alternative). Anything unreadable counts as none.
+ */
+export function alternateGreetings(stored: string | undefined): string[] {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(stored || "[]");
+  } catch {
+    return [];
+  }
+  if (!Array.isArray(parsed)) return [];
+  return parsed
+    .filter((g): g is string => typeof g === "string" && g.trim() !== "")
+    .slice(0, REPLY_ALTERNATIVES_MAX - 1);
 }
 
 /** How characters address the user: the full name, else the user name. */
@@ -270,6 +288,11 @@ export class ConversationService {
     return newest;
   }
 
+  /** The newest entry of a session answered by `characterId`, if any (issue 17). */
+  newestEntryOf(sessionId: string, characterId: string): Promise<ChatHistoryRow | undefined> {
+    return this.repo.newestOf(sessionId, characterId);
+  }
+
   /**
    * GET /chat/history/photos: the chat's photos (spec 3 "Photo history entry"), oldest first.
    * @throws as resolveChat.
@@ -300,15 +323,23 @@ export class ConversationService {
 
   private async greet(session: ChatSession, chat: ResolvedChat, user: User): Promise<void> {
     const now = this.now();
+    const alternatives = new Map<string, string[]>();
     const greetings = chat.members
       .filter((member) => member.greeting.trim())
-      .map((member) => ({
-        ...newHistoryEntry(session.id, member.id, FIRST_MESSAGE_MARKER, now),
-        reply_message: fillPlaceholders(member.greeting, member.name, displayName(user)),
-        reply_time: now,
-        status: "replied",
-      }));
-    await this.repo.storeGreetingsOnce(session.id, greetings);
+      .map((member) => {
+        const fill = (text: string) => fillPlaceholders(text, member.name, displayName(user));
+        const entry = {
+          ...newHistoryEntry(session.id, member.id, FIRST_MESSAGE_MARKER, now),
+          reply_message: fill(member.greeting),
+          reply_time: now,
+          status: "replied",
+        };
+        // Issue 17: a card's alternate greetings are swipes of the first message.
+        const others = alternateGreetings(member.alternate_greetings);
+        if (others.length > 0) alternatives.set(entry.id, [entry.reply_message, ...others.map(fill)]);
+        return entry;
+      });
+    await this.repo.storeGreetingsOnce(session.id, greetings, alternatives);
     this.forgetSession(session);
     this.windows?.delete(session.id);
   }
@@ -448,6 +479,77 @@ export class ConversationService {
   }
 
   /**
+   * Issue 17 swipes: the alternatives of the given entries, by entry id (one query for a page of
+   * history; entries with fewer than two are left out).
+   */
+  async alternativesOf(rows: ReadonlyArray<Pick<ChatHistoryRow, "id">>): Promise<Map<string, string[]>> {
+    const all = await this.repo.alternatives(rows.map((r) => r.id));
+    const texts = new Map<string, string[]>();
+    for (const [id, list] of all)
+      if (list.length >= 2)
+        texts.set(
+          id,
+          list.map((a) => a.reply_message),
+        );
+    return texts;
+  }
+
+  /**
+   * Issue 17: stores a regenerated reply of `entry` as its next alternative and chooses it (the
+   * first time, the reply it had becomes alternative 0). @returns its index, undefined when the
+   * entry has `max` alternatives already.
+   */
+  async addAlternative(
+    entry: ChatHistoryRow,
+    reply: { reply_message: string; reply_time: number; status: string },
+    max: number,
+  ): Promise<number | undefined> {
+    const index = await this.repo.addAlternative(entry.id, reply, max);
+    this.windows?.delete(entry.session_id);
+    return index;
+  }
+
+  /**
+   * Issue 17: chooses an entry's alternative `index`; its reply and audio become the entry's.
+   * @returns the entry as it is now, undefined when it has no alternative `index`.
+   */
+  async chooseAlternative(entry: ChatHistoryRow, index: number): Promise<ChatHistoryRow | undefined> {
+    const chosen = await this.repo.chooseAlternative(entry.id, index);
+    if (!chosen) return undefined;
+    this.windows?.delete(entry.session_id);
+    return { ...entry, ...chosen, alternative_index: index, continue_count: 0 };
+  }
+
+  /** Records the audio of an entry's chosen alternative (issue 17: audio per alternative). */
+  setAlternativeAudio(entryId: string, index: number, audioUrl: string): Promise<void> {
+    return this.repo.setAlternativeAudio(entryId, index, audioUrl);
+  }
+
+  /**
+   * Issue 17 "Edit": replaces the user's message or the reply's text (the chosen alternative's
+   * too; the reply's audio is dropped). @returns the entry as it is now.
+   */
+  async editEntry(
+    entry: ChatHistoryRow,
+    edit: { message: string } | { reply_message: string },
+  ): Promise<ChatHistoryRow> {
+    await this.repo.editEntry(entry, edit);
+    this.windows?.delete(entry.session_id);
+    return "message" in edit ? { ...entry, ...edit } : { ...entry, ...edit, reply_audio_url: "" };
+  }
+
+  /** Issue 17 "Rewind": the entries of a session after `afterSeq`, oldest first. */
+  entriesAfter(sessionId: string, afterSeq: number): Promise<ChatHistoryRow[]> {
+    return this.repo.entriesAfter(sessionId, afterSeq);
+  }
+
+  /** Issue 17 "Delete", "Rewind": removes entries of a session (with their alternatives). */
+  async removeEntries(sessionId: string, entryIds: string[]): Promise<void> {
+    await this.repo.deleteEntries(sessionId, entryIds);
+    this.windows?.delete(sessionId);
+  }
+
+  /**
    * New chat (spec 4): deletes the chat's history and summary; the greeting comes again on the
    * next load. @returns the chat. @throws as resolveChat.
    */
@@ -481,6 +583,11 @@ export class ConversationService {
     lastUserMessage?: string;
     /** The sender's name, words about themself and local time for this reply (spec 7 pname, ptext, time). */
     sender?: SenderContext;
+    /**
+     * Issue 17 "Regenerate": the entry whose reply is written anew. The prompt ends with it as
+     * it was before it was answered: its reply and every later entry are left out.
+     */
+    regenerating?: Pick<ChatHistoryRow, "id" | "seq">;
   }): Promise<{
     messages: ChatMessage[];
     stop: string[];
@@ -497,7 +604,11 @@ export class ConversationService {
     // (seq is the send time in microseconds, server/modules/conversation/conversation.repo.ts).
     const since = (chat.memberSince?.get(character.id) ?? 0) * 1000;
     const read = await this.historyTexts(session, input.historyLimit);
-    const history = since > 0 ? read.filter((h) => h.seq >= since) : read;
+    const anew = input.regenerating;
+    const upTo = anew
+      ? read.filter((h) => h.seq <= anew.seq).map((h) => (h.id === anew.id ? { ...h, reply_message: "" } : h))
+      : read;
+    const history = since > 0 ? upTo.filter((h) => h.seq >= since) : upTo;
     const lastWords = [...history].reverse().find((h) => h.message && h.message !== FIRST_MESSAGE_MARKER);
     const facts = input.facts ? await input.facts(lastWords?.message ?? "") : undefined;
     const userWords = (h: (typeof history)[number], index: number) =>

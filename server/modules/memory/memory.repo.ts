@@ -12,11 +12,80 @@ export class MemoryRepo {
     return factsQuery(this.db, { userId, characterId }).execute();
   }
 
-  async insertFact(userId: string, characterId: string, fact: string, now: number): Promise<void> {
+  /**
+   * Stores a fact; `source` (issue 17) is the chat session and the order key of the newest
+   * message it was drawn from (none: "" and 0).
+   */
+  async insertFact(
+    userId: string,
+    characterId: string,
+    fact: string,
+    now: number,
+    source: { sessionId: string; seq: number } = { sessionId: "", seq: 0 },
+  ): Promise<void> {
     await this.db
       .insertInto("memories")
-      .values({ id: randomUUID(), user_id: userId, character_id: characterId, fact, created_at: now })
+      .values({
+        id: randomUUID(),
+        user_id: userId,
+        character_id: characterId,
+        fact,
+        created_at: now,
+        session_id: source.sessionId,
+        source_seq: source.seq,
+      })
       .execute();
+  }
+
+  /**
+   * Issue 17 "Edit, delete and rewind": the entries of a session of the user from `fromSeq` on
+   * changed. With `facts`, the facts drawn from them (source_seq >= fromSeq) are deleted and the
+   * extraction goes back before them; a summary that covers any of them is cleared. One
+   * transaction. @returns whether the session is the user's, facts were deleted, and the
+   * summary was cleared.
+   */
+  async forgetFrom(input: {
+    userId: string;
+    sessionId: string;
+    fromSeq: number;
+    facts: boolean;
+  }): Promise<{ found: boolean; factsDeleted: number; summaryCleared: boolean }> {
+    return this.db.transaction().execute(async (trx) => {
+      const session = await trx
+        .selectFrom("chat_sessions")
+        .select(["facts_until_seq", "summary_until_seq"])
+        .where("id", "=", input.sessionId)
+        .where("user_id", "=", input.userId)
+        .executeTakeFirst();
+      if (!session) return { found: false, factsDeleted: 0, summaryCleared: false };
+      let factsDeleted = 0;
+      if (input.facts) {
+        const deleted = await trx
+          .deleteFrom("memories")
+          .where("user_id", "=", input.userId)
+          .where("session_id", "=", input.sessionId)
+          .where("source_seq", ">=", input.fromSeq)
+          .executeTakeFirst();
+        factsDeleted = Number(deleted.numDeletedRows);
+        const back = input.fromSeq - 1;
+        if (Number(session.facts_until_seq) > back) {
+          await trx
+            .updateTable("chat_sessions")
+            .set({ facts_until_seq: back })
+            .where("id", "=", input.sessionId)
+            .execute();
+        }
+      }
+      const summaryCleared = Number(session.summary_until_seq) >= input.fromSeq;
+      if (summaryCleared) {
+        await trx
+          .updateTable("chat_sessions")
+          .set({ summary: "", summary_until_seq: 0 })
+          .where("id", "=", input.sessionId)
+          .execute();
+      }
+      return { found: true, factsDeleted, summaryCleared };
+    });
   }
 
   /** Deletes one of the user's facts. @returns false when it is not the user's. */

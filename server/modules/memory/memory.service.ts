@@ -171,7 +171,9 @@ export class MemoryService {
           userId: input.userId,
           characterId,
           userName: input.userName,
-          message: messages.join("\n"),
+          message: messages.map((m) => m.message).join("\n"),
+          // Issue 17: drawn from this chat, up to its newest message here.
+          source: { sessionId: input.sessionId, seq: messages.at(-1)!.seq },
         })),
       );
     }
@@ -194,7 +196,12 @@ export class MemoryService {
       const groups = groupByCharacter(rows.filter((row) => holdsFacts(row.message)));
       void (async () => {
         for (const [characterId, messages] of groups) {
-          await this.extractFacts({ ...input, characterId, message: messages.join("\n") });
+          // The chat's history is being deleted: the facts outlive it, tied to no message.
+          await this.extractFacts({
+            ...input,
+            characterId,
+            message: messages.map((m) => m.message).join("\n"),
+          });
         }
       })().catch(onError);
     } catch (error) {
@@ -263,6 +270,8 @@ export class MemoryService {
     characterId: string;
     userName: string;
     message: string;
+    /** Issue 17: the chat and the order key of the newest message the facts are drawn from. */
+    source?: { sessionId: string; seq: number };
   }): Promise<string[]> {
     if (!this.llm.status().ready || keywords(input.message).size === 0) return [];
     const result = await this.llm.generate({
@@ -294,7 +303,7 @@ export class MemoryService {
       if (fact.length < 3 || known.has(fact.toLowerCase())) continue;
       known.add(fact.toLowerCase());
       added.push(fact);
-      await this.repo.insertFact(input.userId, input.characterId, fact, this.now());
+      await this.repo.insertFact(input.userId, input.characterId, fact, this.now(), input.source);
     }
     if (existing.length + added.length > MAX_FACTS) {
       const overflow = existing.slice(MAX_FACTS - added.length).map((f) => f.id);
@@ -302,6 +311,44 @@ export class MemoryService {
     }
     if (added.length > 0) this.factsCache?.delete(`${input.userId} ${input.characterId}`);
     return added;
+  }
+
+  /**
+   * Issue 17 "Edit, delete and rewind" (the chat's EditMemory port): a chat's entries from order
+   * key `fromSeq` on were changed or removed. With `facts` (a user's message changed or removed),
+   * the facts drawn from them are deleted and the extraction goes back to just before them, so
+   * what is left is drawn again (at once, a "memory.facts" job, when facts were deleted; else with
+   * the next batch); a summary that covers any of them is
+   * cleared and its refresh queued ("memory.summary", which rewrites it when enough lies beyond).
+   * The chat's cached session and this user's cached facts are dropped. Never throws: a failure
+   * is logged.
+   */
+  async forgetFrom(input: {
+    userId: string;
+    userName: string;
+    sessionId: string;
+    fromSeq: number;
+    facts: boolean;
+  }): Promise<void> {
+    try {
+      const { userId, userName, sessionId } = input;
+      const done = await this.repo.forgetFrom(input);
+      if (!done.found) return;
+      this.sessionChanged(sessionId);
+      if (done.factsDeleted > 0) this.factsCache?.forgetUser(userId);
+      if (done.factsDeleted > 0) {
+        void this.jobs.enqueue(
+          "memory.facts",
+          { userId, userName, sessionId, need: 1 },
+          { key: `facts:${sessionId}` },
+        );
+      }
+      if (done.summaryCleared) {
+        void this.jobs.enqueue("memory.summary", { sessionId, userName }, { key: `summary:${sessionId}` });
+      }
+    } catch (error) {
+      this.logError(error);
+    }
   }
 
   /**
@@ -351,13 +398,16 @@ function holdsFacts(message: string): boolean {
   return message !== FIRST_MESSAGE_MARKER && mightHoldFacts(message);
 }
 
-/** The messages of each character spoken to, in order. */
-function groupByCharacter(rows: Array<{ message: string; character_id: string }>): Map<string, string[]> {
-  const groups = new Map<string, string[]>();
+/** The messages (with their order keys) of each character spoken to, in order. */
+function groupByCharacter(
+  rows: Array<{ message: string; character_id: string; seq: number }>,
+): Map<string, Array<{ message: string; seq: number }>> {
+  const groups = new Map<string, Array<{ message: string; seq: number }>>();
   for (const row of rows) {
+    const message = { message: row.message, seq: Number(row.seq) };
     const list = groups.get(row.character_id);
-    if (list) list.push(row.message);
-    else groups.set(row.character_id, [row.message]);
+    if (list) list.push(message);
+    else groups.set(row.character_id, [message]);
   }
   return groups;
 }

@@ -1,0 +1,79 @@
+import type { FastifyInstance, onRequestAsyncHookHandler } from "fastify";
+import type { RemovedEntries, SwipeReply } from "../../../common/api";
+import { currentUser, signedIn } from "../../http/auth";
+import { ok } from "../../http/envelope";
+import { openEventStream, wantsStream } from "../../http/sse";
+import { parseInput } from "../../http/validate";
+import {
+  EditBody,
+  EditMessageText,
+  EditReplyText,
+  isMuted,
+  RegenerateBody,
+  RemoveBody,
+  SwipeBody,
+} from "./chat.schemas";
+import type { EditsService } from "./edits.service";
+import type { LiveReplies } from "./live-replies";
+import { StreamedReply } from "./reply-stream";
+
+/**
+ * Issue 17 "Swipes, edits and rewind" (contract: common/api.ts above SwipeReply): regenerate
+ * (plain or streamed like `chat/continue-message`, resumable with GET /api/chat/stream and
+ * stopped with POST /api/chat/stop), swipe, edit, delete and rewind. All POST, signed in.
+ */
+export async function editsRoutes(
+  app: FastifyInstance,
+  services: { edits: EditsService; live: LiveReplies },
+  auth: onRequestAsyncHookHandler,
+): Promise<void> {
+  await signedIn(app, auth, (app) => {
+    const { edits, live } = services;
+
+    app.post("/api/chat/regenerate", async (request, reply) => {
+      const user = currentUser(request);
+      const body = parseInput(RegenerateBody, request.body);
+      const options = { speak: !isMuted(body.mute) };
+      if (!wantsStream(request, body.stream)) {
+        const answer = await edits.regenerate(user, body.id, options);
+        request.modelMs = answer.modelMs;
+        return answer.reply;
+      }
+      const events = new StreamedReply(openEventStream(reply), live);
+      try {
+        events.emit("done", (await edits.regenerate(user, body.id, options, events)).reply);
+      } catch (error) {
+        events.fail(error, request.log);
+      } finally {
+        events.close();
+      }
+    });
+
+    app.post("/api/chat/swipe", async (request): Promise<SwipeReply> => {
+      const body = parseInput(SwipeBody, request.body);
+      const entry = await edits.swipe(currentUser(request), body.id, body.index);
+      return { ...ok("Reply chosen."), history: [entry] };
+    });
+
+    app.post("/api/chat/edit", async (request): Promise<SwipeReply> => {
+      const body = parseInput(EditBody, request.body);
+      const { text } = parseInput(body.part === "message" ? EditMessageText : EditReplyText, {
+        text: body.text,
+      });
+      const entry = await edits.edit(currentUser(request), body.id, body.part, text);
+      return { ...ok(body.part === "message" ? "Message edited." : "Reply edited."), history: [entry] };
+    });
+
+    app.post("/api/chat/delete", async (request): Promise<RemovedEntries> => {
+      const body = parseInput(RemoveBody, request.body);
+      const removed = await edits.remove(currentUser(request), body.id);
+      return { ...ok("Message deleted."), removed };
+    });
+
+    app.post("/api/chat/rewind", async (request): Promise<RemovedEntries> => {
+      const body = parseInput(RemoveBody, request.body);
+      const removed = await edits.rewind(currentUser(request), body.id);
+      return { ...ok("Chat rewound."), removed };
+    });
+  });
+}

@@ -1,0 +1,243 @@
+import { afterAll, beforeAll, expect, it } from "vitest";
+import type { ChatHistoryEntry, MessageReply } from "../../../common/api";
+import { FIRST_MESSAGE_MARKER, REPLY_ALTERNATIVES_MAX } from "../../../common/constants";
+import { call, callMultipart, demoLogin, demoWithCharacter, describeEachDatabase } from "../../testing/api";
+import { ScriptedLlm } from "../../testing/fake-llm";
+import { createTestApp, type TestApp } from "../../testing/server";
+
+/**
+ * Issue 17 "Swipes / regenerate": a reply regenerated is kept as a further alternative and
+ * chosen; the user swipes between them and the chosen one is what the model sees next; each
+ * regeneration counts one message; a card's alternate greetings are swipes of the greeting.
+ */
+describeEachDatabase("swipes and regenerate", (dialect) => {
+  let t: TestApp;
+  let replies = 0;
+  /** Each reply is numbered, so every alternative differs ("Reply 3."). */
+  const llm = new ScriptedLlm((request) => {
+    const speaker = /^You are (\w+)/.exec(request.messages[0]!.content)?.[1] ?? "Someone";
+    replies += 1;
+    return `${speaker} reply number ${replies}.`;
+  });
+  beforeAll(async () => {
+    t = await createTestApp({ dialect, llm });
+  });
+  afterAll(async () => {
+    await t?.dispose();
+  });
+
+  const post = (token: string, url: string, form: Record<string, string>) =>
+    call(t.app, "POST", url, { token, form });
+  const history = async (token: string, id: string) =>
+    (await call(t.app, "GET", `/api/chat/history/paginated?id=${id}&offset=0&limit=50`, { token })).body
+      .data as ChatHistoryEntry[];
+  const promptText = (index: number) =>
+    llm.requests
+      .at(index)!
+      .messages.map((m) => m.content)
+      .join("\n");
+  const chatCount = async (userId: string) =>
+    (
+      await t.db.db
+        .selectFrom("users")
+        .select("chat_count")
+        .where("id", "=", userId)
+        .executeTakeFirstOrThrow()
+    ).chat_count;
+
+  it("regenerates the newest reply: kept as an alternative, chosen, one message each; the old reply is not in its prompt; a swipe chooses what the model sees next", async () => {
+    const s = await demoWithCharacter(t.app);
+    const sent = await post(s.token, "/api/chat/message", { message: "tell me a story", id: s.characterId });
+    expect(sent.body.success).toBe(1);
+    const first = (sent.body as unknown as MessageReply).history![0]!;
+    const firstReply = first.chatHistoryReplyMessage;
+    const counted = await chatCount(s.userId);
+
+    const again = await post(s.token, "/api/chat/regenerate", { id: first.chatHistoryUUID, mute: "1" });
+    expect(again.status).toBe(200);
+    const regenerated = (again.body as unknown as MessageReply).history![0]!;
+    expect(regenerated.chatHistoryReplyMessage).not.toBe(firstReply);
+    expect(regenerated.chatHistoryAlternatives).toEqual([firstReply, regenerated.chatHistoryReplyMessage]);
+    expect(regenerated.chatHistoryAlternativeIndex).toBe(1);
+    expect(await chatCount(s.userId)).toBe(counted + 1);
+    // The regeneration's prompt ends with the user's message, without the old reply.
+    const regeneratePrompt = promptText(-1);
+    expect(regeneratePrompt).toContain("tell me a story");
+    expect(regeneratePrompt).not.toContain(firstReply);
+
+    const third = await post(s.token, "/api/chat/regenerate", { id: first.chatHistoryUUID, mute: "1" });
+    const thirdReply = (third.body as unknown as MessageReply).history![0]!.chatHistoryReplyMessage;
+    expect(promptText(-1)).not.toContain(regenerated.chatHistoryReplyMessage);
+    expect(await chatCount(s.userId)).toBe(counted + 2);
+
+    // The history page carries the swipes.
+    const shown = (await history(s.token, s.characterId)).find(
+      (e) => e.chatHistoryUUID === first.chatHistoryUUID,
+    )!;
+    expect(shown.chatHistoryAlternatives).toEqual([
+      firstReply,
+      regenerated.chatHistoryReplyMessage,
+      thirdReply,
+    ]);
+    expect(shown.chatHistoryAlternativeIndex).toBe(2);
+    expect(shown.chatHistoryReplyMessage).toBe(thirdReply);
+
+    // Swipe back to the second: free, and it is what the model sees next.
+    const swiped = await post(s.token, "/api/chat/swipe", { id: first.chatHistoryUUID, index: "1" });
+    expect(swiped.status).toBe(200);
+    const chosen = (swiped.body.history as ChatHistoryEntry[])[0]!;
+    expect(chosen.chatHistoryReplyMessage).toBe(regenerated.chatHistoryReplyMessage);
+    expect(chosen.chatHistoryAlternativeIndex).toBe(1);
+    expect(await chatCount(s.userId)).toBe(counted + 2);
+    expect(
+      (await post(s.token, "/api/chat/message", { message: "go on", id: s.characterId })).body.success,
+    ).toBe(1);
+    const next = promptText(-1);
+    expect(next).toContain(regenerated.chatHistoryReplyMessage);
+    expect(next).not.toContain(firstReply);
+    expect(next).not.toContain(thirdReply);
+
+    // Not the newest any more.
+    const old = await post(s.token, "/api/chat/regenerate", { id: first.chatHistoryUUID });
+    expect(old.status).toBe(400);
+    expect(old.body.message).toBe("Only the newest reply can be regenerated.");
+    // An index it does not have.
+    const missing = await post(s.token, "/api/chat/swipe", { id: first.chatHistoryUUID, index: "7" });
+    expect(missing.status).toBe(400);
+    expect(missing.body.message).toBe("This reply has no such version.");
+  });
+
+  it("at the quota's limit a regeneration is refused with 429 and the model is not called", async () => {
+    const s = await demoWithCharacter(t.app);
+    const sent = await post(s.token, "/api/chat/message", { message: "hello there", id: s.characterId });
+    const entry = (sent.body as unknown as MessageReply).history![0]!;
+    await t.db.db.updateTable("users").set({ chat_count: 15 }).where("id", "=", s.userId).execute();
+    t.caches.forgetAll();
+    const calls = llm.requests.length;
+    const refused = await post(s.token, "/api/chat/regenerate", { id: entry.chatHistoryUUID });
+    expect(refused.status).toBe(429);
+    expect(refused.body.code).toBe("rate_limit:chat");
+    expect(llm.requests.length).toBe(calls);
+    expect(await chatCount(s.userId)).toBe(15);
+  });
+
+  it(`keeps at most ${REPLY_ALTERNATIVES_MAX} alternatives`, async () => {
+    const s = await demoWithCharacter(t.app);
+    const sent = await post(s.token, "/api/chat/message", { message: "again and again", id: s.characterId });
+    const id = (sent.body as unknown as MessageReply).history![0]!.chatHistoryUUID;
+    for (let i = 1; i < REPLY_ALTERNATIVES_MAX; i++) {
+      expect((await post(s.token, "/api/chat/regenerate", { id, mute: "1" })).status).toBe(200);
+    }
+    const calls = llm.requests.length;
+    const refused = await post(s.token, "/api/chat/regenerate", { id, mute: "1" });
+    expect(refused.status).toBe(400);
+    expect(refused.body.message).toBe(
+      `This reply has ${REPLY_ALTERNATIVES_MAX} versions already: choose one of them.`,
+    );
+    expect(llm.requests.length).toBe(calls);
+    const shown = (await history(s.token, s.characterId)).find((e) => e.chatHistoryUUID === id)!;
+    expect(shown.chatHistoryAlternatives).toHaveLength(REPLY_ALTERNATIVES_MAX);
+  });
+
+  it("a greeting is not regenerated; another user's entry is 404 on regenerate and swipe", async () => {
+    const s = await demoWithCharacter(t.app);
+    const greeting = (await history(s.token, s.characterId)).find(
+      (e) => e.chatHistoryMessage === FIRST_MESSAGE_MARKER,
+    )!;
+    const refused = await post(s.token, "/api/chat/regenerate", { id: greeting.chatHistoryUUID });
+    expect(refused.status).toBe(400);
+    const other = await demoLogin(t.app);
+    for (const url of ["/api/chat/regenerate", "/api/chat/swipe"]) {
+      const res = await post(other.token, url, { id: greeting.chatHistoryUUID, index: "0" });
+      expect(res.status).toBe(404);
+      expect(res.body.message).toBe("Message not found.");
+    }
+  });
+
+  it("in a group the newest entry of each member can be regenerated, an older one of a member cannot", async () => {
+    const s = await demoWithCharacter(t.app);
+    const presets = (await call(t.app, "GET", "/api/characters/selection", { token: s.token })).body
+      .data as Array<{
+      characterPreDefinedUUID: string;
+    }>;
+    await post(s.token, "/api/characters/create-preselect", { id: presets[4]!.characterPreDefinedUUID });
+    const list = (await call(t.app, "GET", "/api/characters/list/", { token: s.token })).body.data as Array<{
+      characterUUID: string;
+      characterName: string;
+    }>;
+    const [a, b] = list as [(typeof list)[number], (typeof list)[number]];
+    const group = await call(t.app, "GET", `/api/chat/group/new?cId=${a.characterUUID}`, { token: s.token });
+    const groupId = group.body.page!.split("/").pop()!;
+    await call(t.app, "GET", `/api/chat/group/member/add?gId=${groupId}&cId=${b.characterUUID}`, {
+      token: s.token,
+    });
+    const say = (message: string) => post(s.token, "/api/chat/group/reply", { message, id: groupId });
+    // Named first, both answer (the turn order puts named members first).
+    expect((await say(`${a.characterName} and ${b.characterName}, hi both`)).body.success).toBe(1);
+    expect((await say(`${a.characterName} and ${b.characterName}, how are you?`)).body.success).toBe(1);
+    const entries = (await history(s.token, groupId)).filter(
+      (e) => e.chatHistoryMessage !== FIRST_MESSAGE_MARKER,
+    );
+    const newestOf = (id: string) => entries.filter((e) => e.characterUUID === id).at(-1)!;
+    const olderOf = (id: string) => entries.filter((e) => e.characterUUID === id).at(-2)!;
+    for (const member of [a, b]) {
+      const newest = newestOf(member.characterUUID);
+      const res = await post(s.token, "/api/chat/regenerate", { id: newest.chatHistoryUUID, mute: "1" });
+      expect(res.status).toBe(200);
+      const entry = (res.body as unknown as MessageReply).history![0]!;
+      expect(entry.chatHistoryAlternatives).toEqual([
+        newest.chatHistoryReplyMessage,
+        entry.chatHistoryReplyMessage,
+      ]);
+      // Its prompt is that member's, without its old reply.
+      expect(promptText(-1)).toMatch(new RegExp(`^You are ${member.characterName}`));
+      expect(promptText(-1)).not.toContain(newest.chatHistoryReplyMessage);
+    }
+    const older = await post(s.token, "/api/chat/regenerate", {
+      id: olderOf(a.characterUUID).chatHistoryUUID,
+    });
+    expect(older.status).toBe(400);
+    expect(older.body.message).toBe(`Only ${a.characterName}'s newest reply can be regenerated.`);
+  });
+
+  it("a card's alternate greetings are swipes of its greeting, free to swipe", async () => {
+    const s = await demoLogin(t.app);
+    const card = {
+      spec: "chara_card_v2",
+      spec_version: "2.0",
+      data: {
+        name: "Mira",
+        description: "A lighthouse keeper.",
+        first_mes: "Welcome to the lighthouse, {{user}}.",
+        alternate_greetings: ["Oh! A visitor in this storm?", "   ", "You found the old stairs, {{user}}."],
+      },
+    };
+    const imported = await callMultipart(t.app, "/api/characters/import", {
+      token: s.token,
+      files: {
+        card: { bytes: Buffer.from(JSON.stringify(card)), filename: "mira.json", type: "application/json" },
+      },
+    });
+    expect(imported.body.success).toBe(1);
+    const characterId = (imported.body.data as { characterUUID: string }).characterUUID;
+    const greeting = (await history(s.token, characterId)).find(
+      (e) => e.chatHistoryMessage === FIRST_MESSAGE_MARKER,
+    )!;
+    expect(greeting.chatHistoryAlternatives).toHaveLength(3);
+    expect(greeting.chatHistoryAlternatives![0]).toBe(greeting.chatHistoryReplyMessage);
+    expect(greeting.chatHistoryAlternatives![1]).toBe("Oh! A visitor in this storm?");
+    expect(greeting.chatHistoryAlternatives![2]).toMatch(/^You found the old stairs, (?!\{\{user\}\})/);
+    expect(greeting.chatHistoryAlternativeIndex).toBe(0);
+    const before = await chatCount(s.userId);
+    const swiped = await post(s.token, "/api/chat/swipe", { id: greeting.chatHistoryUUID, index: "1" });
+    expect((swiped.body.history as ChatHistoryEntry[])[0]!.chatHistoryReplyMessage).toBe(
+      "Oh! A visitor in this storm?",
+    );
+    expect(await chatCount(s.userId)).toBe(before);
+    const shown = (await history(s.token, characterId)).find(
+      (e) => e.chatHistoryUUID === greeting.chatHistoryUUID,
+    )!;
+    expect(shown.chatHistoryReplyMessage).toBe("Oh! A visitor in this storm?");
+    expect(shown.chatHistoryAlternativeIndex).toBe(1);
+  });
+});
