@@ -115,7 +115,7 @@ export function ReplyMessage({
             </p>
           ))}
         {(time || onContinue || audioUrl || tools) && (
-          <div className="bubble__meta">
+          <div className={tools ? "bubble__meta bubble__meta--tools" : "bubble__meta"}>
             {audioUrl && <ReplyAudio url={audioUrl} name={name} />}
             {time && !streaming && <time>{time}</time>}
             {onContinue && (

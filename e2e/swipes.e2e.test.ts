@@ -1,0 +1,268 @@
+import type { Locator, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ChatHistoryEntry, LoginData } from "../common/api";
+import { type CompletionsRequest, startScriptedCompletions } from "../server/testing/completions-server";
+import { callApi, DESKTOP, ensureCharacters, openChat, PHONE } from "./chat.helpers";
+import { closePage, demoSession, hasChromium, openPage, storeSession } from "./support/browser";
+import { useBrowserSuite } from "./support/suite";
+
+/**
+ * Swipes, regenerate, edit and rewind on the chat screen (issue 17) in Chromium on a phone (touch)
+ * and a desktop, against the real server with a scripted model that numbers its replies and
+ * keeps every prompt it is sent:
+ * (a) Regenerate twice gives three alternatives (the bubble fills as the tokens arrive), the
+ *     arrows (and on the phone a touch swipe) go back to the second, and the next message's prompt
+ *     holds the second alternative, not the first or third;
+ * (b) the user's message and a reply are edited inline (an empty message is refused in the
+ *     browser with the server's sentence) and stay edited after a reload;
+ * (c) rewinding to an earlier message removes every later one, also after a reload.
+ */
+
+/** The scripted character's words: numbered, so every reply is told apart. */
+const replyWords = (n: number) => `Reply number ${n} about the old lighthouse by the sea.`;
+
+describe.skipIf(!hasChromium)("swipes, edits and rewind in Chromium (issue 17)", () => {
+  let llm: Awaited<ReturnType<typeof startScriptedCompletions>> | undefined;
+  let counter = 0;
+  /** The chat prompts the model was sent (the character's: "You are <name>…"), in order. */
+  const chatPrompts: CompletionsRequest[] = [];
+
+  beforeAll(async () => {
+    llm = await startScriptedCompletions(
+      (request) => {
+        const system = request.messages[0]?.content ?? "";
+        // Memory calls (facts, summary) get nothing to remember.
+        if (!system.startsWith("You are ")) return "[]";
+        chatPrompts.push(request);
+        counter += 1;
+        return replyWords(counter);
+      },
+      // Chat replies arrive word by word, so the regenerated bubble is seen filling.
+      { tokenDelayMs: (request) => ((request.messages[0]?.content ?? "").startsWith("You are ") ? 40 : 0) },
+    );
+  });
+  afterAll(async () => {
+    await llm?.close();
+  });
+
+  const suite = useBrowserSuite({
+    env: () => ({ LLM_PROVIDER: "openai", LLM_BASE_URL: `${llm?.baseUrl}`, LLM_MODEL: "scripted" }),
+  });
+
+  /** A fresh demo user's chat with one character, on a page of `viewport` (touch on the phone). */
+  async function openFreshChat(viewport: typeof PHONE) {
+    const { browser, url } = suite;
+    const session = await demoSession(url);
+    const phone = viewport === PHONE;
+    const page = await openPage(browser, { viewport, hasTouch: phone });
+    await page.goto(`${url}/maintenance`);
+    await storeSession(page, session);
+    const [character] = await ensureCharacters(page, 1);
+    if (character === undefined) throw new Error("no character");
+    await openChat(page, url, character.characterUUID);
+    const log = page.getByRole("log", { name: "Messages" });
+    const replies = log.getByRole("article", { name: `Reply from ${character.characterName}` });
+    await replies.first().waitFor();
+    return { page, session, character, log, replies };
+  }
+
+  const status = (page: Page) => page.getByRole("banner").locator(".chat-header__status");
+
+  /** Sends `text` and waits until its reply is there and the chat is online again. */
+  async function send(page: Page, text: string): Promise<void> {
+    const box = page.getByRole("textbox", { name: "Type a message" });
+    await box.fill(text);
+    await page.getByRole("button", { name: "Send" }).click();
+    await page
+      .getByRole("log", { name: "Messages" })
+      .getByRole("article", { name: "Your message" })
+      .filter({ hasText: text })
+      .waitFor();
+    await expect.poll(() => status(page).textContent(), { timeout: 20_000 }).toBe("online");
+    await expect.poll(() => page.locator('article[aria-busy="true"]').count(), { timeout: 20_000 }).toBe(0);
+  }
+
+  /** The chat's stored entries, oldest first (GET /chat/history/paginated, newest 20). */
+  async function stored(page: Page, session: LoginData, characterId: string): Promise<ChatHistoryEntry[]> {
+    const answer = await callApi<{ data: ChatHistoryEntry[] }>(
+      page,
+      "GET",
+      `/api/chat/history/paginated?uId=${session.user.id}&id=${characterId}&offset=0&limit=20`,
+    );
+    return answer.data;
+  }
+
+  const textOf = async (bubble: Locator) =>
+    ((await bubble.locator(".bubble__text").textContent()) ?? "").trim();
+
+  /** A touch swipe across `bubble` (CDP touch events: Chromium makes them pointer events). */
+  async function touchSwipe(page: Page, bubble: Locator, direction: "left" | "right"): Promise<void> {
+    const box = await bubble.locator(".bubble__text").boundingBox();
+    if (box === null) throw new Error("the bubble has no box");
+    const y = box.y + box.height / 2;
+    const [from, to] =
+      direction === "right"
+        ? [box.x + 10, box.x + 10 + 140]
+        : [box.x + box.width - 10, box.x + box.width - 150];
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send("Input.dispatchTouchEvent", { type: "touchStart", touchPoints: [{ x: from, y }] });
+    for (let step = 1; step <= 8; step += 1) {
+      const x = from + ((to - from) * step) / 8;
+      await cdp.send("Input.dispatchTouchEvent", { type: "touchMove", touchPoints: [{ x, y }] });
+    }
+    await cdp.send("Input.dispatchTouchEvent", { type: "touchEnd", touchPoints: [] });
+    await cdp.detach();
+  }
+
+  for (const [label, viewport] of [
+    ["phone", PHONE],
+    ["desktop", DESKTOP],
+  ] as const) {
+    it(`${label}: regenerate twice, go back to the second reply, and the model continues from it`, async () => {
+      const { page, session, character, replies } = await openFreshChat(viewport);
+      await send(page, "Tell me about the sea");
+      const newest = replies.last();
+      const position = newest.getByRole("status", { name: /^Reply \d of \d$/ });
+      const regenerate = newest.getByRole("button", { name: "Regenerate reply" });
+      // The greeting is not regenerated: only the newest reply has the button.
+      expect(await page.getByRole("button", { name: "Regenerate reply" }).count()).toBe(1);
+
+      for (const count of [2, 3]) {
+        await regenerate.click();
+        // The bubble empties and fills word by word while the new reply is written.
+        const streaming = page.locator('article[aria-busy="true"]');
+        await expect
+          .poll(async () => ((await streaming.count()) > 0 ? (await textOf(streaming)).length : -1), {
+            timeout: 15_000,
+            interval: 20,
+          })
+          .toBeGreaterThan(0);
+        await regenerate.waitFor({ timeout: 20_000 });
+        expect(await position.textContent()).toBe(`${count}/${count}`);
+      }
+      const entry = (await stored(page, session, character.characterUUID)).at(-1);
+      const alternatives = entry?.chatHistoryAlternatives ?? [];
+      expect(alternatives).toHaveLength(3);
+      expect(entry?.chatHistoryAlternativeIndex).toBe(2);
+      const [first, second, third] = alternatives as [string, string, string];
+      expect(new Set(alternatives).size).toBe(3);
+      expect(await textOf(newest)).toBe(third);
+      await page.screenshot({ path: `test-results/swipes-three-${label}.png` });
+
+      if (label === "phone") {
+        // Touch: a swipe to the right shows the previous reply, one to the left the next.
+        await touchSwipe(page, newest, "right");
+        await expect.poll(() => position.textContent()).toBe("2/3");
+        await touchSwipe(page, newest, "right");
+        await expect.poll(() => position.textContent()).toBe("1/3");
+        expect(await textOf(newest)).toBe(first);
+        await touchSwipe(page, newest, "left");
+      } else {
+        await newest.getByRole("button", { name: "Previous reply" }).click();
+        await expect.poll(() => position.textContent()).toBe("2/3");
+        await newest.getByRole("button", { name: "Previous reply" }).click();
+        await expect.poll(() => position.textContent()).toBe("1/3");
+        expect(await newest.getByRole("button", { name: "Previous reply" }).isDisabled()).toBe(true);
+        expect(await textOf(newest)).toBe(first);
+        await newest.getByRole("button", { name: "Next reply" }).click();
+      }
+      await expect.poll(() => position.textContent()).toBe("2/3");
+      await expect.poll(() => textOf(newest)).toBe(second);
+      await expect
+        .poll(
+          async () =>
+            (await stored(page, session, character.characterUUID)).at(-1)?.chatHistoryAlternativeIndex,
+        )
+        .toBe(1);
+      await page.screenshot({ path: `test-results/swipes-second-${label}.png` });
+
+      // The next message is answered from the second reply.
+      await send(page, "And what happened next?");
+      const prompt = chatPrompts.findLast((request) =>
+        request.messages.some((message) => message.content.includes("And what happened next?")),
+      );
+      const words = JSON.stringify(prompt?.messages ?? []);
+      expect(words).toContain(second);
+      expect(words).not.toContain(first);
+      expect(words).not.toContain(third);
+      await closePage(page);
+    }, 90_000);
+
+    it(`${label}: edits of the user's message and of a reply stay after a reload`, async () => {
+      const { page, session, character, log, replies } = await openFreshChat(viewport);
+      await send(page, "I like tea");
+      const mine = log.getByRole("article", { name: "Your message" }).last();
+
+      await mine.getByRole("button", { name: "Message actions" }).click();
+      await mine.getByRole("menuitem", { name: "Edit" }).click();
+      const messageBox = mine.getByRole("textbox", { name: "Edit your message" });
+      // The server's rules in the browser: an empty message is refused with its sentence, nothing sent.
+      let edits = 0;
+      page.on("request", (request) => {
+        if (request.url().endsWith("/api/chat/edit")) edits += 1;
+      });
+      await messageBox.fill("   ");
+      await mine.getByRole("button", { name: "Save" }).click();
+      await mine.getByRole("alert").filter({ hasText: "The message is empty." }).waitFor();
+      expect(await messageBox.getAttribute("aria-invalid")).toBe("true");
+      expect(edits).toBe(0);
+      await messageBox.fill("I like green tea");
+      await mine.getByRole("button", { name: "Save" }).click();
+      await messageBox.waitFor({ state: "detached" });
+      expect(await textOf(mine)).toBe("I like green tea");
+
+      const reply = replies.last();
+      await reply.getByRole("button", { name: "Message actions" }).click();
+      await reply.getByRole("menuitem", { name: "Edit" }).click();
+      const replyBox = reply.getByRole("textbox", { name: "Edit the reply" });
+      await replyBox.fill("Green tea it is, with a little honey.");
+      await page.screenshot({ path: `test-results/swipes-edit-${label}.png` });
+      await reply.getByRole("button", { name: "Save" }).click();
+      await replyBox.waitFor({ state: "detached" });
+      expect(await textOf(reply)).toBe("Green tea it is, with a little honey.");
+      expect(edits).toBe(2);
+
+      await page.reload();
+      await log.getByRole("article", { name: "Your message" }).first().waitFor();
+      expect(await textOf(log.getByRole("article", { name: "Your message" }).last())).toBe(
+        "I like green tea",
+      );
+      expect(await textOf(replies.last())).toBe("Green tea it is, with a little honey.");
+      const newest = (await stored(page, session, character.characterUUID)).at(-1);
+      expect(newest?.chatHistoryMessage).toBe("I like green tea");
+      expect(newest?.chatHistoryReplyMessage).toBe("Green tea it is, with a little honey.");
+      await closePage(page);
+    }, 90_000);
+
+    it(`${label}: rewinding to an earlier message removes every later one, also after a reload`, async () => {
+      const { page, session, character, log, replies } = await openFreshChat(viewport);
+      for (const text of ["First question", "Second question", "Third question"]) await send(page, text);
+      const mine = log.getByRole("article", { name: "Your message" });
+      expect(await mine.count()).toBe(3);
+      const before = await stored(page, session, character.characterUUID);
+      const firstEntry = before.find((entry) => entry.chatHistoryMessage === "First question");
+      if (firstEntry === undefined) throw new Error("the first question is not stored");
+
+      const first = mine.filter({ hasText: "First question" });
+      await first.getByRole("button", { name: "Message actions" }).click();
+      await first.getByRole("menuitem", { name: "Rewind to here" }).click();
+      await page.getByRole("button", { name: "Yes, rewind" }).click();
+      await expect.poll(() => mine.count(), { timeout: 15_000 }).toBe(1);
+      expect(await mine.first().textContent()).toContain("First question");
+      // The greeting and the first question's reply stay.
+      expect(await replies.count()).toBe(2);
+      expect(await textOf(replies.last())).toBe(firstEntry.chatHistoryReplyMessage);
+      await page.screenshot({ path: `test-results/swipes-rewind-${label}.png` });
+
+      await page.reload();
+      await mine.first().waitFor();
+      expect(await mine.allTextContents()).toEqual([expect.stringContaining("First question")]);
+      expect(await replies.count()).toBe(2);
+      const after = await stored(page, session, character.characterUUID);
+      expect(after.map((entry) => entry.chatHistoryUUID)).toEqual(
+        before.slice(0, before.indexOf(firstEntry) + 1).map((entry) => entry.chatHistoryUUID),
+      );
+      await closePage(page);
+    }, 90_000);
+  }
+});
