@@ -1,5 +1,6 @@
 import type { FormEvent } from "react";
 import { useState } from "react";
+import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 import { firstProblem, RETYPED_PASSWORD_MISMATCH, RULES } from "../../../common/validation";
 import { EntityPage, FormActions } from "../../components/EntityForm";
@@ -21,6 +22,7 @@ const LIST_PATH = "/characters/list";
  * refusal shows the server's message as a warning toast.
  */
 export function ChangePasswordPage() {
+  const { t } = useTranslation("profile");
   const navigate = useNavigate();
   const user = useSessionUser();
   const change = useChangePassword();
@@ -50,32 +52,37 @@ export function ChangePasswordPage() {
       {
         onSuccess: (answer) => {
           setDone(true);
-          succeed(answer.message || "Your password has been changed.", undefined, () => navigate(LIST_PATH));
+          succeed(answer.message || t("password.changed"), undefined, () => navigate(LIST_PATH));
         },
       },
     );
   };
 
   return (
-    <EntityPage title="Change Password">
+    <EntityPage title={t("password.title")}>
       <div className="card entity-card entity-card--narrow">
         <form className="form entity-form" onSubmit={onSubmit} noValidate>
           <TextField
-            label="Current Password"
+            label={t("password.current")}
             type="password"
             {...bind("current")}
             autoComplete="current-password"
           />
-          <TextField label="New Password" type="password" {...bind("password")} autoComplete="new-password" />
           <TextField
-            label="ReTyped Password"
+            label={t("password.new")}
+            type="password"
+            {...bind("password")}
+            autoComplete="new-password"
+          />
+          <TextField
+            label={t("password.retyped")}
             type="password"
             {...bind("retyped")}
             autoComplete="new-password"
           />
           <FormActions
             onCancel={() => navigate(LIST_PATH)}
-            submitLabel="Change"
+            submitLabel={t("password.submit")}
             pending={change.isPending}
             done={done}
           />

@@ -1,3 +1,4 @@
+import { useTranslation } from "react-i18next";
 import { useSearchParams } from "react-router";
 import { Spinner } from "../../components/Spinner";
 import { useSessionUser } from "../../hooks/useSessionUser";
@@ -16,20 +17,21 @@ import { EntityPage } from "../../components/EntityForm";
  * and "Delete my account" (issue 18).
  */
 export function ProfilePage() {
+  const { t } = useTranslation("profile");
   const user = useSessionUser();
   // Back from a payment page: the new plan's flags are fetched at once (issue 9).
   const [search] = useSearchParams();
   useSessionUserRefresh(search.get("checkout") === "success");
   const profile = useProfile(user?.id);
   return (
-    <EntityPage title="My Profile">
+    <EntityPage title={t("page.title")}>
       <div className="card entity-card">
         {profile.isLoading ? (
           <div className="center-block">
-            <Spinner label="Loading profile" />
+            <Spinner label={t("page.loading")} />
           </div>
         ) : user === null || profile.data === undefined ? (
-          <p className="muted center-block">Could not load the profile. Please try again later.</p>
+          <p className="muted center-block">{t("page.loadFailed")}</p>
         ) : (
           <ProfileForm key={user.id} userId={user.id} profile={profile.data} />
         )}

@@ -1,5 +1,6 @@
 import { useMutation } from "@tanstack/react-query";
 import { type FormEvent, useId, useState } from "react";
+import { useTranslation } from "react-i18next";
 import { eraseAccount } from "../../../api/account-erase";
 import { queryClient } from "../../../api/queryClient";
 import { AppSwal } from "../../../lib/dialogs";
@@ -7,12 +8,9 @@ import { navigateTo } from "../../../lib/navigation";
 import { succeed, warn } from "../../../lib/notify";
 import { clearSession } from "../../../lib/session";
 
-/** What the erasure removes, said before the person confirms (issue 18). */
-export const ERASE_WARNING =
-  "This deletes your account for good: your profile and picture, every character you made and its photo, all your chats, pictures, photos and voice messages, everything your companions remember about you, your signed-in devices and every session. It cannot be undone.";
-
 /**
  * The profile's "Delete my account" (issue 18 "Erase my account"): the warning of what is
+ * removed (catalogue "profile", `erase.warning`),
  * removed, the password field (a guest types its user name; an account signed up with YouTube
  * types its e-mail, from a sign-in of the last 10 minutes), then a confirmation dialog
  * (sweetalert2, as every delete confirmation, spec 8). Once the server has erased it: the local
@@ -20,28 +18,30 @@ export const ERASE_WARNING =
  * password, a subscription to cancel first) shows the server's sentence and erases nothing.
  */
 export function DeleteAccountPanel({ guest, userName }: { guest: boolean; userName: string }) {
+  const { t } = useTranslation("profile");
   const [secret, setSecret] = useState("");
   const [error, setError] = useState("");
   const fieldId = useId();
   const errorId = `${fieldId}-error`;
   const erase = useMutation({ mutationFn: eraseAccount });
-  const label = guest ? "Type your user name to confirm" : "Your password";
+  const label = guest ? t("erase.guestLabel") : t("erase.passwordLabel");
+  const warning = t("erase.warning");
 
   const onSubmit = async (event: FormEvent): Promise<void> => {
     event.preventDefault();
     if (erase.isPending) return;
     if (secret.trim() === "") {
-      setError(`${label} is required.`);
+      setError(t("erase.required", { label }));
       return;
     }
     setError("");
     const answer = await AppSwal.fire({
       icon: "warning",
-      titleText: "Delete your account?",
-      text: ERASE_WARNING,
+      titleText: t("erase.confirmTitle"),
+      text: warning,
       showCancelButton: true,
-      confirmButtonText: "Yes, delete my account",
-      cancelButtonText: "Cancel",
+      confirmButtonText: t("erase.confirm"),
+      cancelButtonText: t("erase.cancel"),
       focusCancel: true,
     });
     if (!answer.isConfirmed) return;
@@ -50,7 +50,7 @@ export function DeleteAccountPanel({ guest, userName }: { guest: boolean; userNa
         clearSession();
         queryClient.clear();
         navigateTo("/");
-        succeed("Your account has been deleted.");
+        succeed(t("erase.done"));
       },
       onError: (failure) => {
         setError(failure.message);
@@ -62,14 +62,9 @@ export function DeleteAccountPanel({ guest, userName }: { guest: boolean; userNa
   return (
     <div className="card entity-card">
       <section className="delete-account" aria-labelledby={`${fieldId}-title`}>
-        <h2 id={`${fieldId}-title`}>Delete my account</h2>
-        <p className="delete-account__warning">{ERASE_WARNING}</p>
-        {!guest && (
-          <p className="muted">
-            Signed up with YouTube and have no password? Type your e-mail instead, within 10 minutes of
-            signing in.
-          </p>
-        )}
+        <h2 id={`${fieldId}-title`}>{t("erase.title")}</h2>
+        <p className="delete-account__warning">{warning}</p>
+        {!guest && <p className="muted">{t("erase.youtubeNote")}</p>}
         <form onSubmit={onSubmit} noValidate>
           <div className={error ? "field field--invalid" : "field"}>
             <label htmlFor={fieldId}>{label}</label>
@@ -96,7 +91,7 @@ export function DeleteAccountPanel({ guest, userName }: { guest: boolean; userNa
               disabled={erase.isPending}
               aria-busy={erase.isPending}
             >
-              Delete my account
+              {t("erase.submit")}
             </button>
           </div>
         </form>

@@ -1,11 +1,12 @@
+import { useTranslation } from "react-i18next";
 import type { SignedInDevice } from "../../../../common/api";
 import { Spinner } from "../../../components/Spinner";
+import { formatDate } from "../../../i18n";
 import { succeed, warn } from "../../../lib/notify";
 import { useDevices, useRevokeDevice } from "../hooks/useDevices";
 
-/** "5 Mar 2026, 14:05" in the reader's locale and time zone. */
-const when = (ms: number): string =>
-  new Date(ms).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
+/** "Mar 5, 2026, 2:05 PM" in the app's language (issue 18) and the reader's time zone. */
+const when = (ms: number): string => formatDate(ms, { dateStyle: "medium", timeStyle: "short" });
 
 /**
  * The profile's "Signed-in devices" (issue 13): every device registered for device login, when
@@ -13,6 +14,7 @@ const when = (ms: number): string =>
  * Guests (demo users) cannot register devices, so for them the panel is not shown while empty.
  */
 export function DevicesPanel({ guest }: { guest: boolean }) {
+  const { t } = useTranslation("profile");
   const devices = useDevices();
   const revoke = useRevokeDevice();
   const list = devices.data ?? [];
@@ -20,7 +22,7 @@ export function DevicesPanel({ guest }: { guest: boolean }) {
 
   const onRevoke = (device: SignedInDevice): void => {
     revoke.mutate(device.id, {
-      onSuccess: () => succeed(`${device.name} can no longer sign in.`),
+      onSuccess: () => succeed(t("devices.revoked", { name: device.name })),
       onError: (error) => warn(error.message),
     });
   };
@@ -28,13 +30,13 @@ export function DevicesPanel({ guest }: { guest: boolean }) {
   return (
     <div className="card entity-card">
       <section className="devices-panel" aria-labelledby="devices-panel-title">
-        <h2 id="devices-panel-title">Signed-in devices</h2>
+        <h2 id="devices-panel-title">{t("devices.title")}</h2>
         {devices.isLoading ? (
-          <Spinner label="Loading devices" />
+          <Spinner label={t("devices.loading")} />
         ) : devices.isError ? (
-          <p className="muted">Could not load the devices. Please try again later.</p>
+          <p className="muted">{t("devices.loadFailed")}</p>
         ) : list.length === 0 ? (
-          <p className="muted">No device is registered to sign in by itself.</p>
+          <p className="muted">{t("devices.none")}</p>
         ) : (
           <ul className="devices-panel__list" aria-labelledby="devices-panel-title">
             {list.map((device) => (
@@ -42,21 +44,21 @@ export function DevicesPanel({ guest }: { guest: boolean }) {
                 <div>
                   <strong>{device.name}</strong>
                   <p className="muted">
-                    Added {when(device.createdAt)} ·{" "}
+                    {t("devices.added", { date: when(device.createdAt) })} ·{" "}
                     {device.lastUsedAt === null
-                      ? "not used yet"
-                      : `last signed in ${when(device.lastUsedAt)}`}
+                      ? t("devices.notUsed")
+                      : t("devices.lastUsed", { date: when(device.lastUsedAt) })}
                   </p>
                 </div>
                 <button
                   type="button"
                   className="button button--ghost"
-                  aria-label={`Revoke ${device.name}`}
+                  aria-label={t("devices.revokeOf", { name: device.name })}
                   disabled={revoke.isPending && revoke.variables === device.id}
                   aria-busy={revoke.isPending && revoke.variables === device.id}
                   onClick={() => onRevoke(device)}
                 >
-                  Revoke
+                  {t("devices.revoke")}
                 </button>
               </li>
             ))}

@@ -1,9 +1,11 @@
 import { useEffect, useRef } from "react";
+import { Trans, useTranslation } from "react-i18next";
 import { Link, useLocation } from "react-router";
-import { ADDON_MESSAGES, ADDON_PRICE_CENTS, dollars } from "../../../../common/constants";
+import { ADDON_MESSAGES, ADDON_PRICE_CENTS } from "../../../../common/constants";
 import { openBillingPortal, startAddOnCheckout } from "../../../api/payments";
 import type { UserProfile } from "../../../api/users";
 import { usePaymentOptions } from "../../../hooks/usePaymentOptions";
+import { formatPrice } from "../../../i18n";
 import { usePaymentPage } from "../hooks/usePaymentPage";
 
 /** The address of this panel: plan cards and the add-on lead here when payments are off (issue 16). */
@@ -34,7 +36,8 @@ function PaymentButton({ start, label }: { start: () => Promise<string>; label: 
  * Opened as /user/profile#plan it scrolls into view.
  */
 export function PlanPanel({ profile }: { profile: UserProfile }) {
-  const price = dollars(ADDON_PRICE_CENTS);
+  const { t } = useTranslation("profile");
+  const price = formatPrice(ADDON_PRICE_CENTS / 100, "USD");
   const options = usePaymentOptions(true).data;
   const { hash } = useLocation();
   const root = useRef<HTMLElement>(null);
@@ -45,35 +48,40 @@ export function PlanPanel({ profile }: { profile: UserProfile }) {
   const monthlyAtLimit = options?.monthly === 1 && options.atLimit === 1;
   return (
     <section id={PLAN_PANEL_ID} ref={root} className="plan-panel" aria-labelledby="plan-panel-title">
-      <h2 id="plan-panel-title">Plan and messages</h2>
+      <h2 id="plan-panel-title">{t("plan.title")}</h2>
       <p>
-        You are on <strong>{profile.pricingPlanName}</strong>: {profile.chatCount} of {profile.chatLimit}{" "}
-        messages used.
+        <Trans
+          t={t}
+          i18nKey="plan.usage"
+          values={{ plan: profile.pricingPlanName, used: profile.chatCount, limit: profile.chatLimit }}
+          components={{ strong: <strong /> }}
+        />
       </p>
       {monthlyAtLimit && (
         <p className="plan-panel__notice" role="status">
-          You have used this month's messages. {ADDON_MESSAGES} more cost ${price}.
+          {t("plan.atLimit", { n: ADDON_MESSAGES, price })}
         </p>
       )}
       {paymentsOff && (
         <p className="plan-panel__notice">
-          Online payments are not set up on this server. To change your plan
-          {monthlyAtLimit ? ` or get ${ADDON_MESSAGES} more messages` : ""}, please{" "}
-          <Link to="/contact">contact the site admin</Link>.
+          <Trans
+            t={t}
+            i18nKey={monthlyAtLimit ? "plan.paymentsOffAtLimit" : "plan.paymentsOff"}
+            values={{ n: ADDON_MESSAGES }}
+            components={{ contact: <Link to="/contact" /> }}
+          />
         </p>
       )}
       <div className="entity-form__actions">
         <Link className="button button--ghost" to="/pricing">
-          {paymentsOff ? "See the plans" : "Change plan"}
+          {paymentsOff ? t("plan.seePlans") : t("plan.change")}
         </Link>
         {options?.addOn === 1 && (
-          <PaymentButton start={startAddOnCheckout} label={`Buy ${ADDON_MESSAGES} messages for $${price}`} />
+          <PaymentButton start={startAddOnCheckout} label={t("plan.buy", { n: ADDON_MESSAGES, price })} />
         )}
-        {options?.manage === 1 && <PaymentButton start={openBillingPortal} label="Manage subscription" />}
+        {options?.manage === 1 && <PaymentButton start={openBillingPortal} label={t("plan.manage")} />}
       </div>
-      <p className="muted">
-        Cancelling keeps your plan until the end of the period you paid for. Payments are not refunded.
-      </p>
+      <p className="muted">{t("plan.cancelNote")}</p>
     </section>
   );
 }

@@ -1,4 +1,5 @@
 import { type FormEvent, useState } from "react";
+import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 import { firstProblem, RULES } from "../../../../common/validation";
 import type { UserProfile } from "../../../api/users";
@@ -28,6 +29,7 @@ interface ProfileFormProps {
  * message as a success toast and, when it goes away, returns to the list (spec 4).
  */
 export function ProfileForm({ userId, profile }: ProfileFormProps) {
+  const { t } = useTranslation("profile");
   const navigate = useNavigate();
   const update = useUpdateProfile();
   const required = useRequiredFields({ fullName: profile.name, userName: profile.userName });
@@ -61,7 +63,7 @@ export function ProfileForm({ userId, profile }: ProfileFormProps) {
       {
         onSuccess: (answer) => {
           setSaved(true);
-          succeed(answer.message || "Profile updated.", undefined, () => navigate(LIST_PATH));
+          succeed(answer.message || t("form.updated"), undefined, () => navigate(LIST_PATH));
         },
       },
     );
@@ -70,20 +72,20 @@ export function ProfileForm({ userId, profile }: ProfileFormProps) {
   return (
     <form className="form entity-form" onSubmit={onSubmit} noValidate>
       <PhotoField
-        label="Photo"
+        label={t("form.photo")}
         currentSrc={contentUrl("users", profile.userPicture)}
         file={photo}
         onChange={setPhoto}
       />
-      <TextField label="Full Name" {...bind("fullName")} autoComplete="name" />
-      <TextField label="User Name" {...bind("userName")} autoComplete="nickname" />
-      <ReadOnlyField label="Email" value={profile.userEmail} />
-      <ReadOnlyField label="Plan" value={profile.pricingPlanName} />
-      <ReadOnlyField label="Chat Limit" value={String(profile.chatLimit)} />
-      <ReadOnlyField label="Chat Count" value={String(profile.chatCount)} />
+      <TextField label={t("form.fullName")} {...bind("fullName")} autoComplete="name" />
+      <TextField label={t("form.userName")} {...bind("userName")} autoComplete="nickname" />
+      <ReadOnlyField label={t("form.email")} value={profile.userEmail} />
+      <ReadOnlyField label={t("form.plan")} value={profile.pricingPlanName} />
+      <ReadOnlyField label={t("form.chatLimit")} value={String(profile.chatLimit)} />
+      <ReadOnlyField label={t("form.chatCount")} value={String(profile.chatCount)} />
       <FormActions
         onCancel={() => navigate(LIST_PATH)}
-        submitLabel="Save"
+        submitLabel={t("form.save")}
         pending={update.isPending}
         done={saved}
       />
