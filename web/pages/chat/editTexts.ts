@@ -31,7 +31,4 @@ export const editTexts = {
   rewindText: "Every later message is removed for good, with its pictures and audio.",
   rewindConfirm: "Yes, rewind",
   rewindFailed: "Could not rewind the chat.",
-  // The rule of a reply's text (issue 17; the server's sentences, common/validation.ts when it has one)
-  replyTextRequired: "The reply is empty.",
-  replyTextTooLong: (max: number) => `The reply must be at most ${max} characters.`,
 } as const;

@@ -2,8 +2,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { useNavigate } from "react-router";
 import type { ChatHistoryEntry } from "../../../../common/api";
-import { REPLY_EDIT_MAX_LENGTH } from "../../../../common/constants";
-import { checkText, RULES, type TextRule } from "../../../../common/validation";
+import { checkText, RULES } from "../../../../common/validation";
 import {
   editEntry,
   ReplyLostError,
@@ -23,29 +22,11 @@ import type { LiveChat } from "./useChatSender";
 export type EditPart = "message" | "reply";
 
 /**
- * The rule of a reply's text the user writes (issue 17: 1 to REPLY_EDIT_MAX_LENGTH characters,
- * trimmed), with the sentences of this screen's texts.
- */
-export const REPLY_TEXT_RULE: TextRule = {
-  label: "the reply",
-  required: true,
-  trim: true,
-  max: REPLY_EDIT_MAX_LENGTH,
-  messages: {
-    required: editTexts.replyTextRequired,
-    tooShort: editTexts.replyTextRequired,
-    tooLong: editTexts.replyTextTooLong(REPLY_EDIT_MAX_LENGTH),
-    format: editTexts.replyTextRequired,
-    notText: editTexts.replyTextRequired,
-  },
-};
-
-/**
- * The sentence a text the user edited breaks (the server's rules: common/validation.ts's chat
- * message for "message", REPLY_TEXT_RULE for "reply"), or null when it may be saved.
+ * The sentence a text the user edited breaks, the server's own (common/validation.ts: the chat
+ * message's rule for "message", `replyEdit` for "reply"), or null when it may be saved.
  */
 export function editProblem(part: EditPart, text: string): string | null {
-  return checkText(part === "message" ? RULES.chatMessage : REPLY_TEXT_RULE, text);
+  return checkText(part === "message" ? RULES.chatMessage : RULES.replyEdit, text);
 }
 
 export interface MessageEditing {
