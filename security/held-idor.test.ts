@@ -294,6 +294,38 @@ describeEachDatabase("held: IDOR, user B with user A's ids on every id-taking ro
       form: { id: A.groupEntry },
     },
     { name: "stop A's reply", method: "POST", url: "/api/chat/stop", form: { id: A.entry } },
+    // issue 17: swipes, edits, deletes and rewinds take the entry's id.
+    { name: "regenerate A's reply", method: "POST", url: "/api/chat/regenerate", form: { id: A.entry } },
+    {
+      name: "regenerate A's reply (streamed)",
+      method: "POST",
+      url: "/api/chat/regenerate",
+      form: { id: A.entry, stream: "1" },
+      status: 200,
+    },
+    {
+      name: "regenerate A's group reply",
+      method: "POST",
+      url: "/api/chat/regenerate",
+      form: { id: A.groupEntry },
+    },
+    { name: "swipe A's reply", method: "POST", url: "/api/chat/swipe", form: { id: A.entry, index: "0" } },
+    {
+      name: "edit A's message",
+      method: "POST",
+      url: "/api/chat/edit",
+      form: { id: A.entry, part: "message", text: "taken over" },
+    },
+    {
+      name: "edit A's group reply",
+      method: "POST",
+      url: "/api/chat/edit",
+      form: { id: A.groupEntry, part: "reply", text: "taken over" },
+    },
+    { name: "delete A's entry", method: "POST", url: "/api/chat/delete", form: { id: A.entry } },
+    { name: "delete A's group entry", method: "POST", url: "/api/chat/delete", form: { id: A.groupEntry } },
+    { name: "rewind A's chat", method: "POST", url: "/api/chat/rewind", form: { id: A.entry } },
+    { name: "rewind A's group", method: "POST", url: "/api/chat/rewind", form: { id: A.groupEntry } },
     // issue 15: following a reply's live stream (any instance) takes the entry's id.
     { name: "follow A's reply stream", method: "GET", url: `/api/chat/stream?id=${A.entry}&after=0` },
     { name: "follow A's group reply stream", method: "GET", url: `/api/chat/stream?id=${A.groupEntry}` },
