@@ -4,6 +4,7 @@ import { Spinner } from "../../components/Spinner";
 import { useSessionUser } from "../../hooks/useSessionUser";
 import { DeleteAccountPanel } from "./components/DeleteAccountPanel";
 import { DevicesPanel } from "./components/DevicesPanel";
+import { ExportPanel } from "./components/ExportPanel";
 import { PlanPanel } from "./components/PlanPanel";
 import { ProfileForm } from "./components/ProfileForm";
 import { useProfile } from "./hooks/useProfile";
@@ -43,6 +44,7 @@ export function ProfilePage() {
       )}
       {/* A guest's session user carries no e-mail (spec 3); guests get no devices (issue 13). */}
       {user !== null && <DevicesPanel guest={user.userEmail === ""} />}
+      {user !== null && <ExportPanel />}
       {user !== null && <DeleteAccountPanel guest={user.userEmail === ""} userName={user.userName} />}
     </EntityPage>
   );

@@ -1,0 +1,119 @@
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useId } from "react";
+import type { DataExport } from "../../../../common/api";
+import { downloadDataExport, getDataExport, startDataExport } from "../../../api/account-export";
+import { Spinner } from "../../../components/Spinner";
+import { succeed, warn } from "../../../lib/notify";
+import { EXPORT_TEXTS as T } from "./exportTexts";
+
+const EXPORT_KEY = ["account-export"] as const;
+/** How often the state is asked again while the export is being prepared, ms. */
+const POLL_MS = 2000;
+
+/** "5 Mar 2026, 14:05" in the reader's locale and time zone. */
+const when = (ms: number): string =>
+  new Date(ms).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
+
+/** "1.2 MB" / "640 KB". */
+function size(bytes: number): string {
+  if (bytes >= 1024 * 1024) return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+  return `${Math.max(1, Math.round(bytes / 1024))} KB`;
+}
+
+/** Hands `blob` to the browser as a download named `fileName`. */
+function saveBlob(blob: Blob, fileName: string): void {
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement("a");
+  link.href = url;
+  link.download = fileName;
+  link.rel = "noopener";
+  document.body.append(link);
+  link.click();
+  link.remove();
+  window.setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+const busy = (data: DataExport | null | undefined) => data?.status === "queued" || data?.status === "running";
+
+/**
+ * The profile's "Download my data" (issue 18 "Take my data"): starts an export of the user's data
+ * (POST /account/export), shows its state while the background job prepares it (asked again
+ * every 2 s), then a button that downloads the ZIP with the bearer token and when the link
+ * expires (24 h). A refusal (one already being prepared, three a day) shows the server's sentence.
+ */
+export function ExportPanel() {
+  const titleId = useId();
+  const client = useQueryClient();
+  const state = useQuery({
+    queryKey: EXPORT_KEY,
+    queryFn: getDataExport,
+    staleTime: 0,
+    refetchInterval: (query) => (busy(query.state.data) ? POLL_MS : false),
+  });
+  const start = useMutation({
+    mutationFn: startDataExport,
+    onSuccess: (started) => {
+      client.setQueryData(EXPORT_KEY, started);
+      succeed(T.started);
+    },
+    onError: (error) => warn(error.message),
+    onSettled: () => client.invalidateQueries({ queryKey: EXPORT_KEY }),
+  });
+  const download = useMutation({
+    mutationFn: async (url: string) => {
+      const { blob, fileName } = await downloadDataExport(url);
+      saveBlob(blob, fileName);
+    },
+    onError: (error) => {
+      warn(error.message);
+      void client.invalidateQueries({ queryKey: EXPORT_KEY });
+    },
+  });
+  const current = state.data;
+  const preparing = busy(current) || start.isPending;
+
+  return (
+    <div className="card entity-card">
+      <section className="export-panel" aria-labelledby={titleId} aria-busy={preparing}>
+        <h2 id={titleId}>{T.title}</h2>
+        <p className="muted">{T.intro}</p>
+        {state.isLoading ? (
+          <Spinner label={T.loading} />
+        ) : state.isError ? (
+          <p className="muted">{T.loadError}</p>
+        ) : (
+          <div role="status" aria-live="polite">
+            {preparing && <p>{T.preparing}</p>}
+            {current?.status === "ready" && current.downloadUrl && current.expiresAt !== null && (
+              <p>{T.ready(size(current.sizeBytes), when(current.expiresAt))}</p>
+            )}
+            {current?.status === "failed" && <p>{T.failed}</p>}
+            {current?.status === "expired" && <p>{T.expired}</p>}
+          </div>
+        )}
+        <div className="entity-form__actions">
+          {current?.status === "ready" && current.downloadUrl && (
+            <button
+              type="button"
+              className="button"
+              disabled={download.isPending}
+              aria-busy={download.isPending}
+              onClick={() => current.downloadUrl && download.mutate(current.downloadUrl)}
+            >
+              {download.isPending ? T.downloading : T.download}
+            </button>
+          )}
+          {!preparing && !state.isLoading && (
+            <button
+              type="button"
+              className={current?.status === "ready" ? "button button--ghost" : "button"}
+              onClick={() => start.mutate()}
+            >
+              {current ? T.startAgain : T.start}
+            </button>
+          )}
+        </div>
+      </section>
+    </div>
+  );
+}
