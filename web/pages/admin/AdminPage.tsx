@@ -1,4 +1,5 @@
 import { useState } from "react";
+import { useTranslation } from "react-i18next";
 import { Navigate } from "react-router";
 import { Spinner } from "../../components/Spinner";
 import { AuditSection } from "./components/AuditSection";
@@ -10,13 +11,14 @@ import { UsersSection } from "./components/UsersSection";
 import { useAdminAccess } from "./hooks/useAdminAccess";
 import "./admin.css";
 
+/** The sections; each tab's label is `page.tabs.<id>` in the "admin" catalogue. */
 const TABS = [
-  { id: "plans", label: "Plans", Panel: PlansSection },
-  { id: "presets", label: "Preset characters", Panel: PresetsSection },
-  { id: "users", label: "Users", Panel: UsersSection },
-  { id: "contact", label: "Contact messages", Panel: ContactSection },
-  { id: "free", label: "Free subscriptions", Panel: FreeSubscriptionsSection },
-  { id: "audit", label: "Audit log", Panel: AuditSection },
+  { id: "plans", Panel: PlansSection },
+  { id: "presets", Panel: PresetsSection },
+  { id: "users", Panel: UsersSection },
+  { id: "contact", Panel: ContactSection },
+  { id: "free", Panel: FreeSubscriptionsSection },
+  { id: "audit", Panel: AuditSection },
 ] as const;
 
 type TabId = (typeof TABS)[number]["id"];
@@ -27,36 +29,37 @@ type TabId = (typeof TABS)[number]["id"];
  * server again.
  */
 export function AdminPage() {
+  const { t } = useTranslation("admin");
   const access = useAdminAccess();
   const [tab, setTab] = useState<TabId>("plans");
   if (access.isError) return <Navigate to="/forbidden" replace />;
   if (access.data === undefined) {
     return (
       <div className="center-block">
-        <Spinner label="Checking access" />
+        <Spinner label={t("page.checking")} />
       </div>
     );
   }
-  const current = TABS.find((t) => t.id === tab) ?? TABS[0];
+  const current = TABS.find((item) => item.id === tab) ?? TABS[0];
   return (
     <section className="entity-page admin-page">
       <div className="page-heading">
-        <h1>Admin console</h1>
-        <p className="muted">Signed in as {access.data.email}. Every change is written to the audit log.</p>
+        <h1>{t("page.title")}</h1>
+        <p className="muted">{t("page.signedInAs", { email: access.data.email })}</p>
       </div>
-      <div className="tabs" role="tablist" aria-label="Admin sections">
-        {TABS.map((t) => (
+      <div className="tabs" role="tablist" aria-label={t("page.sections")}>
+        {TABS.map((tab) => (
           <button
-            key={t.id}
+            key={tab.id}
             type="button"
             role="tab"
-            id={`admin-tab-${t.id}`}
-            aria-selected={t.id === tab}
-            aria-controls={`admin-panel-${t.id}`}
+            id={`admin-tab-${tab.id}`}
+            aria-selected={tab.id === current.id}
+            aria-controls={`admin-panel-${tab.id}`}
             className="tabs__tab"
-            onClick={() => setTab(t.id)}
+            onClick={() => setTab(tab.id)}
           >
-            {t.label}
+            {t(`page.tabs.${tab.id}`)}
           </button>
         ))}
       </div>

@@ -1,29 +1,31 @@
+import { useTranslation } from "react-i18next";
 import { useAdminAudit } from "../hooks/useAdminAudit";
 
 /** Every admin action, newest first (issue 9). */
 export function AuditSection() {
+  const { t } = useTranslation("admin");
   const audit = useAdminAudit();
-  if (audit.data === undefined) return <p className="muted">Loading the audit log…</p>;
-  if (audit.data.length === 0) return <p className="muted">No admin actions yet.</p>;
+  if (audit.data === undefined) return <p className="muted">{t("audit.loading")}</p>;
+  if (audit.data.length === 0) return <p className="muted">{t("audit.empty")}</p>;
   return (
-    <table className="data-table" aria-label="Audit log">
+    <table className="data-table" aria-label={t("audit.table")}>
       <thead>
         <tr>
-          <th>Time</th>
-          <th>Admin</th>
-          <th>Action</th>
-          <th>Target</th>
-          <th>Details</th>
+          <th>{t("audit.time")}</th>
+          <th>{t("audit.admin")}</th>
+          <th>{t("audit.action")}</th>
+          <th>{t("audit.target")}</th>
+          <th>{t("audit.details")}</th>
         </tr>
       </thead>
       <tbody>
         {audit.data.map((a) => (
           <tr key={a.id}>
-            <td data-label="Time">{a.createdAt.replace("T", " ").slice(0, 19)}</td>
-            <td data-label="Admin">{a.adminEmail}</td>
-            <td data-label="Action">{a.action}</td>
-            <td data-label="Target">{a.target}</td>
-            <td data-label="Details">
+            <td data-label={t("audit.time")}>{a.createdAt.replace("T", " ").slice(0, 19)}</td>
+            <td data-label={t("audit.admin")}>{a.adminEmail}</td>
+            <td data-label={t("audit.action")}>{a.action}</td>
+            <td data-label={t("audit.target")}>{a.target}</td>
+            <td data-label={t("audit.details")}>
               <code>{a.details}</code>
             </td>
           </tr>

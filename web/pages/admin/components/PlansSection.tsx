@@ -1,7 +1,9 @@
 import { type FormEvent, useState } from "react";
+import { useTranslation } from "react-i18next";
 import { firstProblem, RULES } from "../../../../common/validation";
 import type { AdminPlan, PlanEdit } from "../../../api/admin";
 import { FormActions } from "../../../components/EntityForm";
+import { currentLanguage, formatPrice } from "../../../i18n";
 import { contentUrl } from "../../../lib/content";
 import { succeed, warn } from "../../../lib/notify";
 import { useAdminForm } from "../hooks/useAdminForm";
@@ -9,49 +11,59 @@ import { useAdminPlans } from "../hooks/useAdminPlans";
 import { useUpdateAdminPlan } from "../hooks/useUpdateAdminPlan";
 import { AdminField } from "./AdminField";
 
+/** A plan's monthly price: as stored in English ("$24.50"), in the language's format elsewhere (issue 18). */
+function priceText(price: string): string {
+  const amount = Number(price);
+  if (currentLanguage() === "en" || !Number.isFinite(amount)) return `$${price}`;
+  return formatPrice(amount, "USD");
+}
+
 /** The plans: price, description, URL, Stripe price, grants (issue 9) and picture (issue 16). */
 export function PlansSection() {
+  const { t } = useTranslation("admin");
   const plans = useAdminPlans();
   const [editing, setEditing] = useState<string | null>(null);
-  if (plans.data === undefined) return <p className="muted">Loading plans…</p>;
+  if (plans.data === undefined) return <p className="muted">{t("plans.loading")}</p>;
   return (
     <>
-      <table className="data-table" aria-label="Plans">
+      <table className="data-table" aria-label={t("plans.table")}>
         <thead>
           <tr>
-            <th>Plan</th>
-            <th>Price</th>
-            <th>Messages</th>
-            <th>Grants</th>
-            <th>Sold through</th>
-            <th>Users</th>
-            <th>Actions</th>
+            <th>{t("common.plan")}</th>
+            <th>{t("plans.price")}</th>
+            <th>{t("common.messages")}</th>
+            <th>{t("plans.grants")}</th>
+            <th>{t("plans.soldThrough")}</th>
+            <th>{t("plans.users")}</th>
+            <th>{t("common.actions")}</th>
           </tr>
         </thead>
         <tbody>
           {plans.data.map((plan) => (
             <tr key={plan.id}>
-              <td data-label="Plan">{plan.name}</td>
-              <td data-label="Price">${plan.price}/mo</td>
-              <td data-label="Messages">
-                {plan.messageLimit} a {plan.quotaPeriod}
+              <td data-label={t("common.plan")}>{plan.name}</td>
+              <td data-label={t("plans.price")}>{t("plans.perMonth", { price: priceText(plan.price) })}</td>
+              <td data-label={t("common.messages")}>
+                {t(plan.quotaPeriod === "day" ? "plans.perDayCount" : "plans.perMonthCount", {
+                  n: plan.messageLimit,
+                })}
               </td>
-              <td data-label="Grants">
+              <td data-label={t("plans.grants")}>
                 cl {plan.cl}, vl {plan.vl}, pl {plan.pl ? "1" : "0"}, il {plan.il ? "1" : "0"}
-                {plan.uncensored ? ", uncensored" : ""}
+                {plan.uncensored ? `, ${t("plans.uncensoredGrant")}` : ""}
               </td>
-              <td data-label="Sold through">
-                {plan.stripePriceId ? "Stripe Checkout" : "granted by an admin"}
+              <td data-label={t("plans.soldThrough")}>
+                {plan.stripePriceId ? t("plans.stripe") : t("plans.granted")}
               </td>
-              <td data-label="Users">{plan.users}</td>
-              <td data-label="Actions">
+              <td data-label={t("plans.users")}>{plan.users}</td>
+              <td data-label={t("common.actions")}>
                 <button
                   type="button"
                   className="button button--ghost"
-                  aria-label={`Edit ${plan.name}`}
+                  aria-label={t("common.editOf", { name: plan.name })}
                   onClick={() => setEditing(plan.id)}
                 >
-                  Edit
+                  {t("common.edit")}
                 </button>
               </td>
             </tr>
@@ -73,6 +85,7 @@ export function PlansSection() {
  * warning toast a refusal would show, nothing sent.
  */
 function PlanForm({ plan, onDone }: { plan: AdminPlan; onDone: () => void }) {
+  const { t } = useTranslation("admin");
   const save = useUpdateAdminPlan();
   const form = useAdminForm<PlanEdit>({
     name: plan.name,
@@ -107,47 +120,43 @@ function PlanForm({ plan, onDone }: { plan: AdminPlan; onDone: () => void }) {
       { id: plan.id, plan: values, image },
       {
         onSuccess: (answer) => {
-          succeed(answer.message || "Plan saved.");
+          succeed(answer.message || t("plans.saved"));
           onDone();
         },
       },
     );
   };
   return (
-    <form className="form admin-form" aria-label={`Edit plan ${plan.name}`} onSubmit={onSubmit}>
-      <h2>Edit {plan.name}</h2>
-      <AdminField label="Name" kind="text" {...form.text("name")} />
-      <AdminField label="Monthly price ($)" kind="text" {...form.text("price")} />
-      <AdminField label="Description (HTML)" kind="textarea" {...form.text("description")} />
-      <AdminField label="Plan URL" kind="text" {...form.text("url")} />
+    <form className="form admin-form" aria-label={t("plans.form", { name: plan.name })} onSubmit={onSubmit}>
+      <h2>{t("common.editOf", { name: plan.name })}</h2>
+      <AdminField label={t("common.name")} kind="text" {...form.text("name")} />
+      <AdminField label={t("plans.monthlyPrice")} kind="text" {...form.text("price")} />
+      <AdminField label={t("plans.description")} kind="textarea" {...form.text("description")} />
+      <AdminField label={t("plans.url")} kind="text" {...form.text("url")} />
+      <AdminField label={t("plans.stripePrice")} kind="text" {...form.text("stripePriceId")} />
+      <AdminField label={t("common.characterLimit")} kind="number" {...form.count("cl")} />
+      <AdminField label={t("common.voiceLimit")} kind="number" {...form.count("vl")} />
+      <AdminField label={t("common.photoUpload")} kind="checkbox" {...form.flag("pl")} />
+      <AdminField label={t("common.appearanceImages")} kind="checkbox" {...form.flag("il")} />
+      <AdminField label={t("plans.messageLimit")} kind="number" {...form.count("messageLimit")} />
       <AdminField
-        label="Stripe price id (empty: granted by an admin)"
-        kind="text"
-        {...form.text("stripePriceId")}
-      />
-      <AdminField label="Character limit (cl)" kind="number" {...form.count("cl")} />
-      <AdminField label="Voice limit (vl)" kind="number" {...form.count("vl")} />
-      <AdminField label="Photo upload (pl)" kind="checkbox" {...form.flag("pl")} />
-      <AdminField label="Appearance and images (il)" kind="checkbox" {...form.flag("il")} />
-      <AdminField label="Message limit" kind="number" {...form.count("messageLimit")} />
-      <AdminField
-        label="Quota period"
+        label={t("plans.quotaPeriod")}
         kind="select"
         value={values.quotaPeriod}
         onChange={(v) => set("quotaPeriod", v === "day" ? "day" : "month")}
         options={[
-          { value: "day", label: "per day" },
-          { value: "month", label: "per month" },
+          { value: "day", label: t("plans.perDay") },
+          { value: "month", label: t("plans.perMonthOption") },
         ]}
       />
-      <AdminField label="Uncensored replies and images" kind="checkbox" {...form.flag("uncensored")} />
+      <AdminField label={t("plans.uncensored")} kind="checkbox" {...form.flag("uncensored")} />
       <div className="field">
-        <label htmlFor={`admin-plan-image-${plan.id}`}>Plan picture (JPEG or PNG)</label>
+        <label htmlFor={`admin-plan-image-${plan.id}`}>{t("plans.picture")}</label>
         {plan.image && (
           <img
             className="admin-plan-image"
             src={contentUrl("pricing", plan.image)}
-            alt={`Current look of ${plan.name}`}
+            alt={t("plans.currentLook", { name: plan.name })}
             width={160}
             height={100}
           />
@@ -159,7 +168,7 @@ function PlanForm({ plan, onDone }: { plan: AdminPlan; onDone: () => void }) {
           onChange={(event) => setImage(event.target.files?.[0])}
         />
       </div>
-      <FormActions onCancel={onDone} submitLabel="Save plan" pending={save.isPending} />
+      <FormActions onCancel={onDone} submitLabel={t("plans.save")} pending={save.isPending} />
     </form>
   );
 }

@@ -1,4 +1,5 @@
 import { type FormEvent, useState } from "react";
+import { useTranslation } from "react-i18next";
 import { firstProblem, RULES } from "../../../../common/validation";
 import type { AdminPreset, PresetEdit } from "../../../api/admin";
 import { FormActions } from "../../../components/EntityForm";
@@ -13,32 +14,33 @@ import { AdminField } from "./AdminField";
 
 /** Preset characters: create, edit, photo (issue 9). */
 export function PresetsSection() {
+  const { t } = useTranslation("admin");
   const presets = useAdminPresets();
   const [editing, setEditing] = useState<AdminPreset | "new" | null>(null);
   return (
     <>
       <div className="row-actions">
         <button type="button" className="button button--primary" onClick={() => setEditing("new")}>
-          New preset character
+          {t("presets.new")}
         </button>
       </div>
       {presets.data === undefined ? (
-        <p className="muted">Loading preset characters…</p>
+        <p className="muted">{t("presets.loading")}</p>
       ) : (
-        <table className="data-table" aria-label="Preset characters">
+        <table className="data-table" aria-label={t("presets.table")}>
           <thead>
             <tr>
-              <th>Photo</th>
-              <th>Name</th>
-              <th>Voice</th>
-              <th>Backstory</th>
-              <th>Actions</th>
+              <th>{t("common.photo")}</th>
+              <th>{t("common.name")}</th>
+              <th>{t("presets.voice")}</th>
+              <th>{t("presets.backstory")}</th>
+              <th>{t("common.actions")}</th>
             </tr>
           </thead>
           <tbody>
             {presets.data.map((preset) => (
               <tr key={preset.id}>
-                <td data-label="Photo">
+                <td data-label={t("common.photo")}>
                   <img
                     src={contentUrl("predefined-characters", preset.photo)}
                     alt=""
@@ -46,17 +48,17 @@ export function PresetsSection() {
                     height={48}
                   />
                 </td>
-                <td data-label="Name">{preset.name}</td>
-                <td data-label="Voice">{preset.voice}</td>
-                <td data-label="Backstory">{preset.description.slice(0, 80)}</td>
-                <td data-label="Actions">
+                <td data-label={t("common.name")}>{preset.name}</td>
+                <td data-label={t("presets.voice")}>{preset.voice}</td>
+                <td data-label={t("presets.backstory")}>{preset.description.slice(0, 80)}</td>
+                <td data-label={t("common.actions")}>
                   <button
                     type="button"
                     className="button button--ghost"
-                    aria-label={`Edit ${preset.name}`}
+                    aria-label={t("common.editOf", { name: preset.name })}
                     onClick={() => setEditing(preset)}
                   >
-                    Edit
+                    {t("common.edit")}
                   </button>
                 </td>
               </tr>
@@ -76,6 +78,7 @@ export function PresetsSection() {
 }
 
 function PresetForm({ preset, onDone }: { preset?: AdminPreset; onDone: () => void }) {
+  const { t } = useTranslation("admin");
   const save = useSaveAdminPreset();
   const languages = useLanguages();
   const voices = useVoices();
@@ -117,7 +120,7 @@ function PresetForm({ preset, onDone }: { preset?: AdminPreset; onDone: () => vo
     }
     save.mutate(input, {
       onSuccess: (answer) => {
-        succeed(answer.message || "Saved.");
+        succeed(answer.message || t("common.saved"));
         onDone();
       },
     });
@@ -125,40 +128,40 @@ function PresetForm({ preset, onDone }: { preset?: AdminPreset; onDone: () => vo
   return (
     <form
       className="form admin-form"
-      aria-label={preset ? `Edit preset ${preset.name}` : "New preset character"}
+      aria-label={preset ? t("presets.form", { name: preset.name }) : t("presets.new")}
       onSubmit={onSubmit}
     >
-      <h2>{preset ? `Edit ${preset.name}` : "New preset character"}</h2>
-      <AdminField label="Name" kind="text" {...form.text("name")} />
+      <h2>{preset ? t("common.editOf", { name: preset.name }) : t("presets.new")}</h2>
+      <AdminField label={t("common.name")} kind="text" {...form.text("name")} />
       <AdminField
-        label="Sex"
+        label={t("presets.sex")}
         kind="select"
         value={values.sex}
         onChange={(v) => set("sex", v === "1" ? "1" : "0")}
         options={[
-          { value: "0", label: "Female" },
-          { value: "1", label: "Male" },
+          { value: "0", label: t("presets.female") },
+          { value: "1", label: t("presets.male") },
         ]}
       />
       <AdminField
-        label="Voice"
+        label={t("presets.voice")}
         kind="select"
         value={values.voice || voiceOptions[0]?.value || ""}
         onChange={(v) => set("voice", v)}
         options={voiceOptions}
       />
       <AdminField
-        label="Language"
+        label={t("presets.language")}
         kind="select"
         value={values.languageId || languageOptions[0]?.value || ""}
         onChange={(v) => set("languageId", v)}
         options={languageOptions}
       />
-      <AdminField label="Backstory" kind="textarea" {...form.text("description")} />
-      <AdminField label="Greeting" kind="textarea" {...form.text("greeting")} />
-      <AdminField label="Appearance" kind="text" {...form.text("appearance")} />
+      <AdminField label={t("presets.backstory")} kind="textarea" {...form.text("description")} />
+      <AdminField label={t("presets.greeting")} kind="textarea" {...form.text("greeting")} />
+      <AdminField label={t("presets.appearance")} kind="text" {...form.text("appearance")} />
       <div className="field">
-        <label htmlFor="admin-preset-photo">Photo (JPEG or PNG)</label>
+        <label htmlFor="admin-preset-photo">{t("presets.photoFile")}</label>
         <input
           id="admin-preset-photo"
           type="file"
@@ -166,7 +169,7 @@ function PresetForm({ preset, onDone }: { preset?: AdminPreset; onDone: () => vo
           onChange={(event) => set("photo", event.target.files?.[0])}
         />
       </div>
-      <FormActions onCancel={onDone} submitLabel="Save preset" pending={save.isPending} />
+      <FormActions onCancel={onDone} submitLabel={t("presets.save")} pending={save.isPending} />
     </form>
   );
 }

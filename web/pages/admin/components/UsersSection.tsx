@@ -1,4 +1,5 @@
 import { type FormEvent, useState } from "react";
+import { useTranslation } from "react-i18next";
 import type { AdminUser } from "../../../api/admin";
 import { succeed } from "../../../lib/notify";
 import { useAdminPlans } from "../hooks/useAdminPlans";
@@ -8,6 +9,7 @@ import { AdminField } from "./AdminField";
 
 /** Users: search, plan, limits, block, reset the count (issue 9). */
 export function UsersSection() {
+  const { t } = useTranslation("admin");
   const [draft, setDraft] = useState("");
   const [query, setQuery] = useState("");
   const users = useAdminUsers(query);
@@ -18,25 +20,25 @@ export function UsersSection() {
   };
   return (
     <>
-      <form className="row-actions" aria-label="Search users" onSubmit={onSearch}>
-        <AdminField label="Search users (e-mail or name)" kind="text" value={draft} onChange={setDraft} />
+      <form className="row-actions" aria-label={t("users.searchForm")} onSubmit={onSearch}>
+        <AdminField label={t("users.search")} kind="text" value={draft} onChange={setDraft} />
         <button type="submit" className="button button--primary">
-          Search
+          {t("users.searchButton")}
         </button>
       </form>
       {users.data === undefined ? (
-        <p className="muted">Loading users…</p>
+        <p className="muted">{t("users.loading")}</p>
       ) : users.data.length === 0 ? (
-        <p className="muted">No user found.</p>
+        <p className="muted">{t("users.empty")}</p>
       ) : (
-        <table className="data-table" aria-label="Users">
+        <table className="data-table" aria-label={t("users.table")}>
           <thead>
             <tr>
-              <th>E-mail</th>
-              <th>Plan</th>
-              <th>Messages</th>
-              <th>Status</th>
-              <th>Actions</th>
+              <th>{t("common.email")}</th>
+              <th>{t("common.plan")}</th>
+              <th>{t("common.messages")}</th>
+              <th>{t("common.status")}</th>
+              <th>{t("common.actions")}</th>
             </tr>
           </thead>
           <tbody>
@@ -56,28 +58,29 @@ export function UsersSection() {
 }
 
 function UserRow({ user, onLimits }: { user: AdminUser; onLimits: () => void }) {
+  const { t } = useTranslation("admin");
   const plans = useAdminPlans();
   const action = useAdminUserAction();
   const [planId, setPlanId] = useState(user.planId);
   const done = (answer: { message: string }) => succeed(answer.message);
   return (
     <tr>
-      <td data-label="E-mail">
+      <td data-label={t("common.email")}>
         {user.email}
-        {user.role === "admin" ? " (admin)" : ""}
+        {user.role === "admin" ? t("users.adminMark") : ""}
       </td>
-      <td data-label="Plan">
+      <td data-label={t("common.plan")}>
         {user.planName}
-        {user.planEndsAt ? ` until ${user.planEndsAt.slice(0, 10)}` : ""}
+        {user.planEndsAt ? t("users.until", { date: user.planEndsAt.slice(0, 10) }) : ""}
       </td>
-      <td data-label="Messages">
+      <td data-label={t("common.messages")}>
         {user.chatCount} / {user.chatLimit} (+{user.extraMessages})
       </td>
-      <td data-label="Status">{user.blocked ? "Blocked" : "Active"}</td>
-      <td data-label="Actions">
+      <td data-label={t("common.status")}>{user.blocked ? t("users.blocked") : t("users.active")}</td>
+      <td data-label={t("common.actions")}>
         <div className="row-actions">
           <AdminField
-            label={`Plan of ${user.email}`}
+            label={t("users.planOf", { email: user.email })}
             kind="select"
             value={planId}
             onChange={setPlanId}
@@ -86,39 +89,39 @@ function UserRow({ user, onLimits }: { user: AdminUser; onLimits: () => void }) 
           <button
             type="button"
             className="button button--ghost"
-            aria-label={`Set plan of ${user.email}`}
+            aria-label={t("users.setPlanOf", { email: user.email })}
             disabled={action.isPending}
             onClick={() => action.mutate({ kind: "plan", userId: user.id, planId }, { onSuccess: done })}
           >
-            Set plan
+            {t("users.setPlan")}
           </button>
           <button
             type="button"
             className="button button--ghost"
-            aria-label={`Limits of ${user.email}`}
+            aria-label={t("users.limitsOf", { email: user.email })}
             onClick={onLimits}
           >
-            Limits
+            {t("users.limits")}
           </button>
           <button
             type="button"
             className="button button--ghost"
-            aria-label={`Reset count of ${user.email}`}
+            aria-label={t("users.resetCountOf", { email: user.email })}
             disabled={action.isPending}
             onClick={() => action.mutate({ kind: "reset-count", userId: user.id }, { onSuccess: done })}
           >
-            Reset count
+            {t("users.resetCount")}
           </button>
           <button
             type="button"
             className="button button--ghost"
-            aria-label={`${user.blocked ? "Unblock" : "Block"} ${user.email}`}
+            aria-label={t(user.blocked ? "users.unblockOf" : "users.blockOf", { email: user.email })}
             disabled={action.isPending}
             onClick={() =>
               action.mutate({ kind: "block", userId: user.id, blocked: !user.blocked }, { onSuccess: done })
             }
           >
-            {user.blocked ? "Unblock" : "Block"}
+            {user.blocked ? t("users.unblock") : t("users.block")}
           </button>
         </div>
       </td>
@@ -127,6 +130,7 @@ function UserRow({ user, onLimits }: { user: AdminUser; onLimits: () => void }) 
 }
 
 function LimitsForm({ user, onDone }: { user: AdminUser; onDone: () => void }) {
+  const { t } = useTranslation("admin");
   const action = useAdminUserAction();
   const [limits, setLimits] = useState({
     cl: user.cl,
@@ -150,51 +154,55 @@ function LimitsForm({ user, onDone }: { user: AdminUser; onDone: () => void }) {
     );
   };
   return (
-    <form className="form admin-form" aria-label={`Limits of ${user.email}`} onSubmit={onSubmit}>
-      <h2>Limits of {user.email}</h2>
-      <p className="muted">These hold until the user's next plan change.</p>
+    <form
+      className="form admin-form"
+      aria-label={t("users.limitsOf", { email: user.email })}
+      onSubmit={onSubmit}
+    >
+      <h2>{t("users.limitsOf", { email: user.email })}</h2>
+      <p className="muted">{t("users.limitsNote")}</p>
       <AdminField
-        label="Character limit (cl)"
+        label={t("common.characterLimit")}
         kind="number"
         value={String(limits.cl)}
         onChange={(v) => setLimits({ ...limits, cl: num(v) })}
       />
       <AdminField
-        label="Voice limit (vl)"
+        label={t("common.voiceLimit")}
         kind="number"
         value={String(limits.vl)}
         onChange={(v) => setLimits({ ...limits, vl: num(v) })}
       />
       <AdminField
-        label="Photo upload (pl)"
+        label={t("common.photoUpload")}
         kind="checkbox"
         value={limits.pl}
         onChange={(v) => setLimits({ ...limits, pl: v })}
       />
       <AdminField
-        label="Appearance and images (il)"
+        label={t("common.appearanceImages")}
         kind="checkbox"
         value={limits.il}
         onChange={(v) => setLimits({ ...limits, il: v })}
       />
       <AdminField
-        label="Chat limit"
+        label={t("users.chatLimit")}
         kind="number"
         value={String(limits.chatLimit)}
         onChange={(v) => setLimits({ ...limits, chatLimit: num(v) })}
       />
       <AdminField
-        label="Add-on messages left"
+        label={t("users.extraMessages")}
         kind="number"
         value={String(limits.extraMessages)}
         onChange={(v) => setLimits({ ...limits, extraMessages: num(v) })}
       />
       <div className="entity-form__actions">
         <button type="button" className="button button--ghost" onClick={onDone}>
-          Cancel
+          {t("common.cancel")}
         </button>
         <button type="submit" className="button button--primary" disabled={action.isPending}>
-          Save limits
+          {t("users.saveLimits")}
         </button>
       </div>
     </form>
