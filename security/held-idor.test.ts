@@ -49,6 +49,11 @@ const TAKES_NO_OWNED_ID = new Set([
   "GET /api/chat/checkins/unread",
   // The user to erase is the token's only; another user's token is attacked in account-erase.test.ts.
   "POST /api/account/delete",
+  // issue 18 "Take my data": the token's user's exports only; another user's export id is
+  // attacked in account-export.test.ts (the same 404 as an unknown id).
+  "POST /api/account/export",
+  "GET /api/account/export",
+  "GET /api/account/export/:id/download",
 ]);
 
 /** One request user B makes with user A's ids, and what it must answer. */
