@@ -114,6 +114,26 @@ describe.skipIf(!hasChromium)("swipes, edits and rewind in Chromium (issue 17)",
     await cdp.detach();
   }
 
+  /**
+   * Records in the page, by its own clock, every text a streaming reply bubble (aria-busy) shows
+   * from now on (read them with `streamedTexts`): the test driver may be too slow to see them.
+   */
+  async function watchStreaming(page: Page): Promise<void> {
+    await page.evaluate(() => {
+      const seen: string[] = [];
+      (window as unknown as { __streamed: string[] }).__streamed = seen;
+      const log = document.querySelector('[role="log"]');
+      if (log === null) throw new Error("no message list");
+      new MutationObserver(() => {
+        const busy = log.querySelector('article[aria-busy="true"] .bubble__text');
+        if (busy) seen.push((busy.textContent ?? "").trim());
+      }).observe(log, { childList: true, subtree: true, characterData: true, attributes: true });
+    });
+  }
+
+  const streamedTexts = (page: Page) =>
+    page.evaluate(() => (window as unknown as { __streamed: string[] }).__streamed);
+
   for (const [label, viewport] of [
     ["phone", PHONE],
     ["desktop", DESKTOP],
@@ -128,17 +148,16 @@ describe.skipIf(!hasChromium)("swipes, edits and rewind in Chromium (issue 17)",
       expect(await page.getByRole("button", { name: "Regenerate reply" }).count()).toBe(1);
 
       for (const count of [2, 3]) {
+        await watchStreaming(page);
         await regenerate.click();
-        // The bubble empties and fills word by word while the new reply is written.
-        const streaming = page.locator('article[aria-busy="true"]');
-        await expect
-          .poll(async () => ((await streaming.count()) > 0 ? (await textOf(streaming)).length : -1), {
-            timeout: 15_000,
-            interval: 20,
-          })
-          .toBeGreaterThan(0);
+        await expect.poll(() => position.textContent(), { timeout: 20_000 }).toBe(`${count}/${count}`);
         await regenerate.waitFor({ timeout: 20_000 });
-        expect(await position.textContent()).toBe(`${count}/${count}`);
+        // The bubble emptied and filled word by word while the new reply was written.
+        const seen = await streamedTexts(page);
+        const final = await textOf(newest);
+        expect(
+          seen.some((text) => text.length > 0 && text.length < final.length && final.startsWith(text)),
+        ).toBe(true);
       }
       const entry = (await stored(page, session, character.characterUUID)).at(-1);
       const alternatives = entry?.chatHistoryAlternatives ?? [];
