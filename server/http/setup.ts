@@ -13,7 +13,7 @@ import Fastify, {
 import type { AppConfig } from "../env";
 import { AppError } from "../errors";
 import { requestLanguage } from "../i18n/language";
-import { localiseEnvelope } from "../i18n/translate";
+import { isEnvelope, localiseEnvelope } from "../i18n/translate";
 import type { RedisHandle } from "../providers/redis/redis";
 import { fail, failBody, failStatus } from "./envelope";
 import { observeRequest } from "./metrics";
@@ -130,8 +130,13 @@ export async function registerPlugins(
   });
 
   // issue 18: every envelope's message in the request's language, just before it is serialised
-  // (route answers, the error handler's and the not-found handler's alike).
-  app.addHook("preSerialization", (request, _reply, payload, done) => {
+  // (route answers, the error handler's and the not-found handler's alike); caches keep one copy
+  // per language.
+  app.addHook("preSerialization", (request, reply, payload, done) => {
+    if (!isEnvelope(payload)) return done(null, payload);
+    const vary = reply.getHeader("vary");
+    if (!vary) reply.header("vary", "Accept-Language");
+    else if (!/accept-language/i.test(String(vary))) reply.header("vary", `${String(vary)}, Accept-Language`);
     done(null, localiseEnvelope(payload, requestLanguage(request)));
   });
 

@@ -190,9 +190,14 @@ export function translate(message: string, language: Language): string {
  * itself. Other fields are never touched.
  */
 export function localiseEnvelope<T>(value: T, language: Language): T {
-  if (language === "en" || typeof value !== "object" || value === null) return value;
+  if (language === "en" || !isEnvelope(value)) return value;
+  const message = translate(value.message, language);
+  return message === value.message ? value : { ...value, message };
+}
+
+/** Whether a value is the spec's envelope: an object with `success` 0 or 1 and a string `message`. */
+export function isEnvelope(value: unknown): value is { success: 0 | 1; message: string } {
+  if (typeof value !== "object" || value === null) return false;
   const body = value as { success?: unknown; message?: unknown };
-  if ((body.success !== 0 && body.success !== 1) || typeof body.message !== "string") return value;
-  const message = translate(body.message, language);
-  return message === body.message ? value : { ...value, message };
+  return (body.success === 0 || body.success === 1) && typeof body.message === "string";
 }

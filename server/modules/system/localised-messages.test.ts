@@ -59,6 +59,8 @@ describeEachDatabase("server messages in the request's language", (dialect) => {
     expect((await messageOf("DELETE", url, { token: s.token, language: FRENCH_BEST })).message).toBe(
       "Souvenir introuvable.",
     );
+    // Caches keep one answer per language.
+    expect((await ask("DELETE", url, { token: s.token })).headers.vary).toMatch(/accept-language/i);
     // The not-found handler's own answer (a pattern with the path in it).
     expect((await messageOf("GET", "/api/nowhere", { language: GERMAN })).message).toBe(
       "Unbekannter API-Pfad: GET /api/nowhere",
