@@ -5,6 +5,7 @@ import { downloadDataExport, getDataExport, startDataExport } from "../../../api
 import { Spinner } from "../../../components/Spinner";
 import { succeed, warn } from "../../../lib/notify";
 import { EXPORT_TEXTS as T } from "./exportTexts";
+import "./export-panel.css";
 
 const EXPORT_KEY = ["account-export"] as const;
 /** How often the state is asked again while the export is being prepared, ms. */
