@@ -1,5 +1,6 @@
 import type { SweetAlertOptions, SweetAlertResult } from "sweetalert2";
 import { CANCEL_COLOR, CONFIRM_COLOR } from "../../common/constants";
+import i18n from "../i18n";
 
 type Mixin = ReturnType<typeof import("sweetalert2")["default"]["mixin"]>;
 let loading: Promise<Mixin> | undefined;
@@ -27,7 +28,7 @@ export const AppSwal = {
 
 /** Shows a plain-text popup with a Close button (spec 2: 'Show more' of a backstory). */
 export async function showTextPopup(title: string, text: string): Promise<void> {
-  await AppSwal.fire({ titleText: title, text, confirmButtonText: "Close" });
+  await AppSwal.fire({ titleText: title, text, confirmButtonText: i18n.t("common:actions.close") });
 }
 
 /** Builds an <img> that falls back to `fallbackSrc` once when `src` fails to load. */
