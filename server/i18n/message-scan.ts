@@ -176,6 +176,7 @@ export function scanMessages(): ScannedMessages {
       return flags & ts.NodeFlags.Const ? texts(decl.initializer, depth) : [];
     }
     if (ts.isPropertyAssignment(decl)) return texts(decl.initializer, depth);
+    if (ts.isPropertyDeclaration(decl) && decl.initializer) return texts(decl.initializer, depth);
     if (ts.isFunctionDeclaration(decl) || ts.isMethodDeclaration(decl)) return returnsOf(decl, depth);
     return [];
   };
@@ -233,6 +234,11 @@ export function scanMessages(): ScannedMessages {
     return [];
   }
 
+  const extendsAppError = (node: ts.ClassLikeDeclaration) =>
+    (node.heritageClauses ?? []).some((clause) =>
+      clause.types.some((t) => t.expression.getText() === "AppError"),
+    );
+
   const calleeName = (e: ts.LeftHandSideExpression) =>
     ts.isIdentifier(e) ? e.text : ts.isPropertyAccessExpression(e) ? e.name.text : "";
 
@@ -254,6 +260,31 @@ export function scanMessages(): ScannedMessages {
       }
       if (ts.isNewExpression(node) && calleeName(node.expression) === "AppError" && node.arguments?.[1]) {
         add(messages, texts(node.arguments[1]), file);
+      }
+      // A subclass of AppError: the message its constructor passes up, and the arguments given
+      // to a constructor parameter named `message` (`new LlmUnavailableError(this.message)`).
+      if (
+        ts.isCallExpression(node) &&
+        node.expression.kind === ts.SyntaxKind.SuperKeyword &&
+        node.arguments[1]
+      ) {
+        const owner = node.parent && ts.findAncestor(node, ts.isClassLike);
+        if (owner && extendsAppError(owner)) add(messages, texts(node.arguments[1]), file);
+      }
+      if (ts.isNewExpression(node) && node.arguments) {
+        const owner = declarationsOf(node.expression).find(ts.isClassLike);
+        const ctor =
+          owner && extendsAppError(owner) ? owner.members.find(ts.isConstructorDeclaration) : undefined;
+        ctor?.parameters.forEach((parameter, i) => {
+          const arg = node.arguments?.[i];
+          if (arg && ts.isIdentifier(parameter.name) && parameter.name.text === "message")
+            add(messages, texts(arg), file);
+        });
+      }
+      if (ts.isShorthandPropertyAssignment(node) && node.name.text === "message") {
+        const symbol = checker.getShorthandAssignmentValueSymbol(node);
+        const found = (symbol?.declarations ?? []).filter(ours).flatMap((d) => fromDeclaration(d, 1));
+        add(messages, sentences(found), file);
       }
       if (ts.isPropertyAssignment(node) && (ts.isIdentifier(node.name) || ts.isStringLiteral(node.name))) {
         const inTermHolder =
