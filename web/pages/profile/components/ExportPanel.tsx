@@ -1,23 +1,27 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useId } from "react";
+import { useTranslation } from "react-i18next";
 import type { DataExport } from "../../../../common/api";
 import { downloadDataExport, getDataExport, startDataExport } from "../../../api/account-export";
 import { Spinner } from "../../../components/Spinner";
+import { currentLanguage, formatDate } from "../../../i18n";
 import { succeed, warn } from "../../../lib/notify";
-import { EXPORT_TEXTS as T } from "./exportTexts";
 import "./export-panel.css";
 
 const EXPORT_KEY = ["account-export"] as const;
 /** How often the state is asked again while the export is being prepared, ms. */
 const POLL_MS = 2000;
 
-/** "5 Mar 2026, 14:05" in the reader's locale and time zone. */
-const when = (ms: number): string =>
-  new Date(ms).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
+/** "Mar 5, 2026, 2:05 PM" in the app's language (issue 18) and the reader's time zone. */
+const when = (ms: number): string => formatDate(ms, { dateStyle: "medium", timeStyle: "short" });
 
-/** "1.2 MB" / "640 KB". */
+/** "1.2 MB" / "640 KB", the number in the app's language ("1,2 MB" in German). */
 function size(bytes: number): string {
-  if (bytes >= 1024 * 1024) return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+  const number = new Intl.NumberFormat(currentLanguage(), {
+    minimumFractionDigits: 1,
+    maximumFractionDigits: 1,
+  });
+  if (bytes >= 1024 * 1024) return `${number.format(bytes / 1024 / 1024)} MB`;
   return `${Math.max(1, Math.round(bytes / 1024))} KB`;
 }
 
@@ -41,8 +45,10 @@ const busy = (data: DataExport | null | undefined) => data?.status === "queued" 
  * (POST /account/export), shows its state while the background job prepares it (asked again
  * every 2 s), then a button that downloads the ZIP with the bearer token and when the link
  * expires (24 h). A refusal (one already being prepared, three a day) shows the server's sentence.
+ * Texts: the "profile" catalogue's `export.*`.
  */
 export function ExportPanel() {
+  const { t } = useTranslation("profile");
   const titleId = useId();
   const client = useQueryClient();
   const state = useQuery({
@@ -55,7 +61,7 @@ export function ExportPanel() {
     mutationFn: startDataExport,
     onSuccess: (started) => {
       client.setQueryData(EXPORT_KEY, started);
-      succeed(T.started);
+      succeed(t("export.started"));
     },
     onError: (error) => warn(error.message),
     onSettled: () => client.invalidateQueries({ queryKey: EXPORT_KEY }),
@@ -76,20 +82,20 @@ export function ExportPanel() {
   return (
     <div className="card entity-card">
       <section className="export-panel" aria-labelledby={titleId} aria-busy={preparing}>
-        <h2 id={titleId}>{T.title}</h2>
-        <p className="muted">{T.intro}</p>
+        <h2 id={titleId}>{t("export.title")}</h2>
+        <p className="muted">{t("export.intro")}</p>
         {state.isLoading ? (
-          <Spinner label={T.loading} />
+          <Spinner label={t("export.loading")} />
         ) : state.isError ? (
-          <p className="muted">{T.loadError}</p>
+          <p className="muted">{t("export.loadError")}</p>
         ) : (
           <div role="status" aria-live="polite">
-            {preparing && <p>{T.preparing}</p>}
+            {preparing && <p>{t("export.preparing")}</p>}
             {current?.status === "ready" && current.downloadUrl && current.expiresAt !== null && (
-              <p>{T.ready(size(current.sizeBytes), when(current.expiresAt))}</p>
+              <p>{t("export.ready", { size: size(current.sizeBytes), expires: when(current.expiresAt) })}</p>
             )}
-            {current?.status === "failed" && <p>{T.failed}</p>}
-            {current?.status === "expired" && <p>{T.expired}</p>}
+            {current?.status === "failed" && <p>{t("export.failed")}</p>}
+            {current?.status === "expired" && <p>{t("export.expired")}</p>}
           </div>
         )}
         <div className="entity-form__actions">
@@ -101,7 +107,7 @@ export function ExportPanel() {
               aria-busy={download.isPending}
               onClick={() => current.downloadUrl && download.mutate(current.downloadUrl)}
             >
-              {download.isPending ? T.downloading : T.download}
+              {download.isPending ? t("export.downloading") : t("export.download")}
             </button>
           )}
           {!preparing && !state.isLoading && (
@@ -110,7 +116,7 @@ export function ExportPanel() {
               className={current?.status === "ready" ? "button button--ghost" : "button"}
               onClick={() => start.mutate()}
             >
-              {current ? T.startAgain : T.start}
+              {current ? t("export.startAgain") : t("export.start")}
             </button>
           )}
         </div>
