@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import type { ChatHistoryEntry, MessageReply } from "../../../common/api";
 import { FIRST_MESSAGE_MARKER, REPLY_EDIT_MAX_LENGTH } from "../../../common/constants";
 import { call, demoLogin, demoWithCharacter, describeEachDatabase } from "../../testing/api";
-import { StreamingLlm } from "../../testing/fake-llm";
+import { ScriptedLlm, StreamingLlm } from "../../testing/fake-llm";
 import { createTestApp, type TestApp } from "../../testing/server";
 
 /**
@@ -177,5 +177,127 @@ describeEachDatabase("edit, delete and rewind", (dialect) => {
     const after = (await history(s.token, s.characterId)).find((e) => e.chatHistoryUUID === id)!;
     expect(after.chatHistoryMessage).toBe("mine only");
     expect(after.chatHistoryReplyMessage).toBe(entry.chatHistoryReplyMessage);
+  });
+});
+
+/**
+ * Issue 17: edits, deletes and rewinds refresh the memory. Facts record the chat and the newest
+ * message they were drawn from; the facts of removed messages go, the rest are drawn again; a
+ * summary that covers a changed entry is cleared and rewritten from what is left.
+ */
+describeEachDatabase("edit, delete and rewind: memory drawn again", (dialect) => {
+  let t: TestApp;
+  let summaries = 0;
+  /** Summary requests' transcripts. */
+  const transcripts: string[] = [];
+  const llm = new ScriptedLlm((request) => {
+    const system = request.messages[0]!.content;
+    const last = request.messages.at(-1)!.content;
+    if (system.startsWith("Extract lasting facts")) {
+      // One fact per "my pet is <Name>" line.
+      const names = [...last.matchAll(/my pet is (\w+)/g)].map((m) => `Guest has a pet called ${m[1]}.`);
+      return JSON.stringify(names);
+    }
+    if (system.startsWith("You keep the memory")) {
+      summaries += 1;
+      transcripts.push(last);
+      return `Summary ${summaries}.`;
+    }
+    return "Okay!";
+  });
+  beforeAll(async () => {
+    t = await createTestApp({ dialect, llm });
+  });
+  afterAll(async () => {
+    await t?.dispose();
+  });
+
+  const post = (token: string, url: string, form: Record<string, string>) =>
+    call(t.app, "POST", url, { token, form });
+  const say = async (token: string, chatId: string, message: string) => {
+    const res = await post(token, "/api/chat/message", { message, id: chatId });
+    expect(res.body.success).toBe(1);
+    return (res.body as unknown as MessageReply).history![0]!;
+  };
+  const facts = async (userId: string) =>
+    (await t.db.db.selectFrom("memories").select("fact").where("user_id", "=", userId).execute())
+      .map((r) => r.fact)
+      .sort();
+  const session = (userId: string) =>
+    t.db.db
+      .selectFrom("chat_sessions")
+      .select(["summary", "summary_until_seq", "facts_until_seq"])
+      .where("user_id", "=", userId)
+      .executeTakeFirstOrThrow();
+
+  it("a rewind drops the facts drawn from the removed messages and draws the rest again", async () => {
+    const s = await demoWithCharacter(t.app);
+    // One extraction takes FACTS_BATCH messages and keeps at most 5 facts: the fourth tells none.
+    const names = ["Amber", "Basil", "Cedar", "", "Ember", "Fern"];
+    const entries: ChatHistoryEntry[] = [];
+    for (const name of names) {
+      const words = name ? `I think my pet is ${name} today` : "I think my garden is lovely today";
+      entries.push(await say(s.token, s.characterId, words));
+    }
+    await t.jobs.idle();
+    expect(await facts(s.userId)).toEqual(names.filter(Boolean).map((n) => `Guest has a pet called ${n}.`));
+    const stored = await t.db.db
+      .selectFrom("memories")
+      .select(["session_id", "source_seq"])
+      .where("user_id", "=", s.userId)
+      .execute();
+    expect(stored.every((f) => f.session_id !== "" && Number(f.source_seq) > 0)).toBe(true);
+
+    // Rewind to the third: the fourth to sixth are gone, and so is what was drawn from them.
+    const rewound = await post(s.token, "/api/chat/rewind", { id: entries[2]!.chatHistoryUUID });
+    expect(rewound.body.removed).toHaveLength(3);
+    await t.jobs.idle();
+    expect(await facts(s.userId)).toEqual(names.slice(0, 3).map((n) => `Guest has a pet called ${n}.`));
+
+    // Editing the second message draws its facts again from the new words.
+    const edited = await post(s.token, "/api/chat/edit", {
+      id: entries[1]!.chatHistoryUUID,
+      part: "message",
+      text: "I think my pet is Bramble today",
+    });
+    expect(edited.status).toBe(200);
+    await t.jobs.idle();
+    expect(await facts(s.userId)).toEqual(
+      ["Amber", "Bramble", "Cedar"].map((n) => `Guest has a pet called ${n}.`),
+    );
+    // Deleting the first forgets it.
+    await post(s.token, "/api/chat/delete", { id: entries[0]!.chatHistoryUUID });
+    await t.jobs.idle();
+    expect(await facts(s.userId)).toEqual(["Bramble", "Cedar"].map((n) => `Guest has a pet called ${n}.`));
+  });
+
+  it("a summary that covers a removed message is cleared and written again from what is left", async () => {
+    const s = await demoWithCharacter(t.app);
+    await t.db.db.updateTable("users").set({ chat_limit: 1000 }).where("id", "=", s.userId).execute();
+    t.caches.forgetAll();
+    const entries: ChatHistoryEntry[] = [];
+    for (let i = 0; i < 32; i++)
+      entries.push(await say(s.token, s.characterId, `small talk number ${i} here`));
+    await t.jobs.idle();
+    const first = await session(s.userId);
+    expect(first.summary).toMatch(/^Summary \d+\.$/);
+    expect(Number(first.summary_until_seq)).toBeGreaterThan(0);
+    expect(transcripts.at(-1)).toContain("small talk number 5 here");
+    const written = summaries;
+
+    // A message the summary covers is deleted: cleared, then rewritten without it.
+    await post(s.token, "/api/chat/delete", { id: entries[5]!.chatHistoryUUID });
+    await t.jobs.idle();
+    const after = await session(s.userId);
+    expect(summaries).toBe(written + 1);
+    expect(after.summary).toBe(`Summary ${summaries}.`);
+    expect(transcripts.at(-1)).not.toContain("small talk number 5 here");
+    expect(transcripts.at(-1)).toContain("small talk number 4 here");
+
+    // A change after what the summary covers leaves it as it is.
+    await post(s.token, "/api/chat/edit", { id: entries[31]!.chatHistoryUUID, part: "reply", text: "Fine." });
+    await t.jobs.idle();
+    expect((await session(s.userId)).summary).toBe(after.summary);
+    expect(summaries).toBe(written + 1);
   });
 });

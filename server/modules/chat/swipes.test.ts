@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import type { ChatHistoryEntry, MessageReply } from "../../../common/api";
 import { FIRST_MESSAGE_MARKER, REPLY_ALTERNATIVES_MAX } from "../../../common/constants";
 import { call, callMultipart, demoLogin, demoWithCharacter, describeEachDatabase } from "../../testing/api";
-import { ScriptedLlm } from "../../testing/fake-llm";
+import { ScriptedLlm, StreamingLlm } from "../../testing/fake-llm";
 import { createTestApp, type TestApp } from "../../testing/server";
 
 /**
@@ -239,5 +239,150 @@ describeEachDatabase("swipes and regenerate", (dialect) => {
     )!;
     expect(shown.chatHistoryReplyMessage).toBe("Oh! A visitor in this storm?");
     expect(shown.chatHistoryAlternativeIndex).toBe(1);
+  });
+});
+
+/** Posts a form and reads the server-sent events; `onEvent` may act while the stream runs. */
+async function streamed(
+  url: string,
+  token: string,
+  form: Record<string, string>,
+  onEvent?: (event: string, data: Record<string, unknown>) => Promise<void> | void,
+) {
+  const response = await fetch(url, {
+    method: "POST",
+    headers: { authorization: `Bearer ${token}`, accept: "text/event-stream" },
+    body: new URLSearchParams(form),
+  });
+  const events: Array<{ event: string; data: Record<string, unknown> }> = [];
+  const decoder = new TextDecoder();
+  let buffer = "";
+  const reader = response.body!.getReader();
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    buffer += decoder.decode(value, { stream: true });
+    let cut = buffer.indexOf("\n\n");
+    while (cut >= 0) {
+      const block = buffer.slice(0, cut);
+      buffer = buffer.slice(cut + 2);
+      const event = /^event: (.*)$/m.exec(block)?.[1];
+      if (event) {
+        const data = JSON.parse(/^data: (.*)$/m.exec(block)?.[1] ?? "{}") as Record<string, unknown>;
+        events.push({ event, data });
+        await onEvent?.(event, data);
+      }
+      cut = buffer.indexOf("\n\n");
+    }
+  }
+  return events;
+}
+
+/**
+ * Issue 17: a streamed regeneration is a live reply like any (Stop and the follow route reach
+ * it); nothing changes an entry while its reply is generated; a model that gives nothing gives
+ * the message back and leaves the reply as it was.
+ */
+describeEachDatabase("swipes: streamed regeneration", (dialect) => {
+  let t: TestApp;
+  let base = "";
+  const llm = new StreamingLlm();
+  beforeAll(async () => {
+    t = await createTestApp({ dialect, llm });
+    base = await t.app.listen({ port: 0, host: "127.0.0.1" });
+  });
+  afterAll(async () => {
+    await t?.dispose();
+  });
+  const post = (token: string, url: string, form: Record<string, string>) =>
+    call(t.app, "POST", url, { token, form });
+  const chatCount = async (userId: string) =>
+    (
+      await t.db.db
+        .selectFrom("users")
+        .select("chat_count")
+        .where("id", "=", userId)
+        .executeTakeFirstOrThrow()
+    ).chat_count;
+
+  it("streams entry, tokens and done; while it runs edits are refused and a rewind stops nothing; Stop keeps the part as the new alternative", async () => {
+    const s = await demoWithCharacter(t.app);
+    llm.reply = "The old reply.";
+    const sent = await post(s.token, "/api/chat/message", { message: "hello you", id: s.characterId });
+    const id = (sent.body as unknown as MessageReply).history![0]!.chatHistoryUUID;
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    llm.reply = "A brand new reply that goes on and on.";
+    llm.gate = async (sent) => {
+      if (sent === "A brand ") await held;
+    };
+    const whileRunning: Record<string, { status: number; message: string }> = {};
+    const events = await streamed(
+      `${base}/api/chat/regenerate`,
+      s.token,
+      { id, stream: "1", mute: "1" },
+      async (event, data) => {
+        if (event !== "token" || data.text !== "brand ") return;
+        try {
+          for (const [name, url, form] of [
+            ["swipe", "/api/chat/swipe", { id, index: "0" }],
+            ["edit", "/api/chat/edit", { id, part: "reply", text: "mine" }],
+            ["regenerate", "/api/chat/regenerate", { id }],
+          ] as const) {
+            const res = await post(s.token, url, form);
+            whileRunning[name] = { status: res.status, message: res.body.message };
+          }
+          // Rewinding to the entry removes nothing after it, and stops nothing (Stop below finds
+          // the generation still running).
+          const rewound = await post(s.token, "/api/chat/rewind", { id });
+          expect(rewound.body.removed).toEqual([]);
+          // The follow route replays this regeneration's live reply.
+          const follow = await fetch(`${base}/api/chat/stream?id=${id}&after=0`, {
+            headers: { authorization: `Bearer ${s.token}` },
+          });
+          const reader = follow.body!.getReader();
+          const first = new TextDecoder().decode((await reader.read()).value);
+          expect(first).toContain("event: entry");
+          await reader.cancel();
+          expect((await post(s.token, "/api/chat/stop", { id })).body.message).toBe("Stopped.");
+        } finally {
+          release();
+        }
+      },
+    );
+    llm.gate = async () => {};
+    for (const name of ["swipe", "edit", "regenerate"]) {
+      expect(whileRunning[name], name).toEqual({
+        status: 400,
+        message: "This reply is still being generated.",
+      });
+    }
+    expect(events[0]!.event).toBe("entry");
+    expect(events[0]!.data).toMatchObject({ chatHistoryUUID: id, chatHistoryReplyMessage: "" });
+    const done = events.at(-1)!;
+    expect(done.event).toBe("done");
+    const entry = (done.data as unknown as MessageReply).history![0]!;
+    expect(entry.chatHistoryStatus).toBe("stopped");
+    expect(entry.chatHistoryReplyMessage).toMatch(/^A brand/);
+    expect(entry.chatHistoryAlternatives).toEqual(["The old reply.", entry.chatHistoryReplyMessage]);
+    expect(entry.chatHistoryAlternativeIndex).toBe(1);
+  });
+
+  it("a model that gives nothing gives the message back and leaves the reply as it was", async () => {
+    const s = await demoWithCharacter(t.app);
+    llm.reply = "Still here.";
+    const sent = await post(s.token, "/api/chat/message", { message: "are you there", id: s.characterId });
+    const id = (sent.body as unknown as MessageReply).history![0]!.chatHistoryUUID;
+    const counted = await chatCount(s.userId);
+    llm.reply = "";
+    const res = await post(s.token, "/api/chat/regenerate", { id, mute: "1" });
+    llm.reply = "Hi there!";
+    expect(res.body.success).toBe(0);
+    const entry = (res.body as unknown as MessageReply).history![0]!;
+    expect(entry.chatHistoryReplyMessage).toBe("Still here.");
+    expect(entry.chatHistoryAlternatives).toBeUndefined();
+    expect(await chatCount(s.userId)).toBe(counted);
   });
 });

@@ -40,7 +40,7 @@ export class MemoryRepo {
   /**
    * Issue 17 "Edit, delete and rewind": the entries of a session of the user from `fromSeq` on
    * changed. With `facts`, the facts drawn from them (source_seq >= fromSeq) are deleted and the
-   * extraction goes back before them; a summary that covers any of them is cleared. One
+   * extraction goes back before them (and before the batch they were drawn in); a summary that covers any of them is cleared. One
    * transaction. @returns whether the session is the user's, facts were deleted, and the
    * summary was cleared.
    */
@@ -67,7 +67,20 @@ export class MemoryRepo {
           .where("source_seq", ">=", input.fromSeq)
           .executeTakeFirst();
         factsDeleted = Number(deleted.numDeletedRows);
-        const back = input.fromSeq - 1;
+        // A fact records the newest message of its batch only: a deleted fact's batch may have
+        // begun before `fromSeq`. Extraction goes back to the newest batch that kept its facts
+        // (a later batch that gave none is read again: it gives none again, and a fact already
+        // known is never stored twice).
+        let back = input.fromSeq - 1;
+        if (factsDeleted > 0) {
+          const kept = await trx
+            .selectFrom("memories")
+            .select((eb) => eb.fn.max("source_seq").as("seq"))
+            .where("user_id", "=", input.userId)
+            .where("session_id", "=", input.sessionId)
+            .executeTakeFirst();
+          back = Math.min(back, Number(kept?.seq ?? 0));
+        }
         if (Number(session.facts_until_seq) > back) {
           await trx
             .updateTable("chat_sessions")
