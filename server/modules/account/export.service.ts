@@ -43,7 +43,7 @@ export interface ExportDeps {
   publicUrl: string;
   /** Largest single file put in the ZIP, bytes (larger ones are skipped with a note). Default 25 MB. */
   maxFileBytes?: number;
-  /** Most bytes put in one ZIP (before compression); files past it are skipped with a note. Default 300 MB. */
+  /** Most bytes put in one ZIP (before compression); files past it are skipped with a note. Default 200 MB (the ZIP is built in memory). */
   maxTotalBytes?: number;
   now?: () => number;
 }
@@ -68,7 +68,7 @@ export class ExportService {
     private readonly deps: ExportDeps,
   ) {
     this.maxFileBytes = deps.maxFileBytes ?? 25 * 1024 * 1024;
-    this.maxTotalBytes = deps.maxTotalBytes ?? 300 * 1024 * 1024;
+    this.maxTotalBytes = deps.maxTotalBytes ?? 200 * 1024 * 1024;
     this.now = deps.now ?? Date.now;
     // Not retried: a failed build is marked "failed" and the user may start another.
     deps.jobs.define<{ id: string }>("account.export", ({ id }) => this.build(id));
@@ -297,12 +297,12 @@ export class ExportService {
           );
           for (const message of messages) text += jsonLine(message);
         }
-        written += text.length;
         // A chat counts against the total as it is written; one past it is cut with a note.
-        if (total + written > this.maxTotalBytes) {
+        if (total + written + text.length > this.maxTotalBytes) {
           skipped.push(`${file}: cut after ${Math.round(written / 1024)} KB, the export's limit`);
           break;
         }
+        written += text.length;
         lines.push(text);
         after = page.at(-1)?.seq ?? after;
         if (page.length < HISTORY_PAGE) break;

@@ -2,12 +2,14 @@ import { randomUUID } from "node:crypto";
 import { strFromU8, unzipSync } from "fflate";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { JobQueue } from "../../jobs/queue";
 import { call, describeEachDatabase } from "../../testing/api";
 import { startMailCatcher } from "../../testing/mail";
 import { startTestS3, type TestS3 } from "../../testing/s3-server";
 import { createTestApp, TEST_STACK, type TestApp } from "../../testing/server";
 import { cardLorebook, readCard } from "../characters/card";
-import { EXPORT_TTL_MS } from "./export.service";
+import { ExportRepo } from "./export.repo";
+import { EXPORT_TTL_MS, ExportService } from "./export.service";
 
 /**
  * issue 18 "Take my data": the export job's ZIP opened with fflate: account.json, every chat as
@@ -477,6 +479,48 @@ function exportSuite(dialect: "sqlite" | "postgres", onS3: boolean): void {
     expect(erased.body).toMatchObject({ success: 1 });
     expect(await t.storage.list(`exports/${person.id}`)).toEqual([]);
     expect((await t.storage.list("")).filter((k) => k.includes(person.id))).toEqual([]);
+  });
+
+  it("skips a file over the limits with a note in account.json, and cuts a chat past the total", async () => {
+    const person = await member({ entries: 40 });
+    const logged: unknown[] = [];
+    // The same service over the app's database and storage, with small bounds and no queue.
+    const jobs = { define: () => undefined, enqueue: async () => undefined } as unknown as JobQueue;
+    const service = new ExportService(new ExportRepo(db()), {
+      storage: t.storage,
+      mailer: t.mailer,
+      jobs,
+      // Cards larger than the file limit.
+      cards: { exportCard: async () => ({ png: Buffer.alloc(5000), fileName: "card.png" }) },
+      logError: (error) => logged.push(error),
+      publicUrl: "http://localhost",
+      maxFileBytes: 1000,
+      maxTotalBytes: 3000,
+    });
+    const id = randomUUID();
+    await db()
+      .insertInto("data_exports")
+      .values({ id, user_id: person.id, status: "queued", created_at: Date.now() })
+      .execute();
+    await service.build(id);
+    expect(logged).toEqual([]);
+    const row = await db()
+      .selectFrom("data_exports")
+      .selectAll()
+      .where("id", "=", id)
+      .executeTakeFirstOrThrow();
+    expect(row.status).toBe("ready");
+    const files = unzipSync(new Uint8Array((await t.storage.read(row.file_key))!));
+    const account = JSON.parse(strFromU8(files["account.json"]!));
+    // The cards (PNG, over 1000 bytes) are skipped and named; the small pictures are in.
+    const names = Object.keys(files);
+    expect(names.filter((n) => n.startsWith("characters/"))).toEqual([]);
+    expect(account.skipped.filter((note: string) => note.startsWith("characters/"))).toHaveLength(2);
+    expect(names).toContain(`photos/chats/${person.files[4]}`);
+    // The long chat is cut at the total, with a note; what it holds still parses.
+    expect(account.skipped.some((note: string) => /^chats\/.*: cut after/.test(note))).toBe(true);
+    const chat = names.find((n) => n.endsWith(`-${person.characterId}.jsonl`))!;
+    for (const line of strFromU8(files[chat]!).split("\n").filter(Boolean)) JSON.parse(line);
   });
 
   it("a build that fails marks the export failed and logs; the user may start again", async () => {
