@@ -283,5 +283,67 @@ describe.skipIf(!hasChromium)("swipes, edits and rewind in Chromium (issue 17)",
       );
       await closePage(page);
     }, 90_000);
+
+    it(`${label}: a card's alternate greetings are swipes without Regenerate; at the limit Regenerate opens /pricing`, async () => {
+      const { browser, url, server } = suite;
+      const session = await demoSession(url);
+      const page = await openPage(browser, { viewport });
+      await page.goto(`${url}/maintenance`);
+      await storeSession(page, session);
+      const card = {
+        spec: "chara_card_v2",
+        spec_version: "2.0",
+        data: {
+          name: "Mira",
+          description: "A lighthouse keeper.",
+          first_mes: "Welcome to the lighthouse.",
+          alternate_greetings: ["Oh! A visitor in this storm?", "You found the old stairs."],
+        },
+      };
+      const imported = await page.evaluate(async (text) => {
+        const token = JSON.parse(localStorage.getItem("token") ?? "{}").token as string;
+        const body = new FormData();
+        body.set("card", new File([text], "mira.json", { type: "application/json" }));
+        const answer = await fetch("/api/characters/import", {
+          method: "POST",
+          headers: { Authorization: `Bearer ${token}` },
+          body,
+        });
+        return (await answer.json()) as { success: number; data: { characterUUID: string } };
+      }, JSON.stringify(card));
+      expect(imported.success).toBe(1);
+      await openChat(page, url, imported.data.characterUUID);
+      const log = page.getByRole("log", { name: "Messages" });
+      const greeting = log.getByRole("article", { name: "Reply from Mira" }).first();
+      const position = greeting.getByRole("status", { name: /^Reply \d of \d$/ });
+      await position.waitFor();
+      expect(await position.textContent()).toBe("1/3");
+      expect(await textOf(greeting)).toBe("Welcome to the lighthouse.");
+      expect(await greeting.getByRole("button", { name: "Regenerate reply" }).count()).toBe(0);
+      await greeting.getByRole("button", { name: "Next reply" }).click();
+      await expect.poll(() => position.textContent()).toBe("2/3");
+      expect(await textOf(greeting)).toBe("Oh! A visitor in this storm?");
+      await page.screenshot({ path: `test-results/swipes-greeting-${label}.png` });
+
+      // At the message limit a regeneration is refused like a send: the message, then /pricing.
+      await send(page, "Hello Mira");
+      const month = new Date().toISOString().slice(0, 7);
+      await server.db
+        .updateTable("users")
+        .set({ quota_period: "month", chat_limit: 2, chat_count: 2, chat_period: month, extra_messages: 0 })
+        .where("id", "=", session.user.id)
+        .execute();
+      await log
+        .getByRole("article", { name: "Reply from Mira" })
+        .last()
+        .getByRole("button", { name: "Regenerate reply" })
+        .click();
+      await page.waitForURL("**/pricing", { timeout: 30_000 });
+      await page
+        .getByRole("alert")
+        .filter({ hasText: "You have reached your limit of 2 messages" })
+        .waitFor();
+      await closePage(page);
+    }, 90_000);
   }
 });

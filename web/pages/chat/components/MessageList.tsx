@@ -5,7 +5,7 @@ import { Spinner } from "../../../components/Spinner";
 import { chatImageUrl, contentUrl } from "../../../lib/content";
 import { formatHourMinute } from "../../../lib/text";
 import { editTexts } from "../editTexts";
-import { isGreeting, regenerableIds } from "../historyEdits";
+import { regenerableIds } from "../historyEdits";
 import type { MessageEditing } from "../hooks/useMessageEditing";
 import type { LiveChatItem } from "../liveChat";
 import { chatTexts } from "../texts";
@@ -400,19 +400,16 @@ export function MessageList(props: MessageListProps) {
                   onChoose={(index) => editing.swipe(entry, index)}
                 />
               )}
-              {regenerable.has(entry.chatHistoryUUID) &&
-                !editing.busy &&
-                editing.canReply &&
-                !isGreeting(entry) && (
-                  <button
-                    type="button"
-                    className="bubble__action"
-                    aria-label={editTexts.regenerateReply}
-                    onClick={() => editing.regenerate(entry)}
-                  >
-                    {editTexts.regenerate}
-                  </button>
-                )}
+              {regenerable.has(entry.chatHistoryUUID) && !editing.busy && editing.canReply && (
+                <button
+                  type="button"
+                  className="bubble__action"
+                  aria-label={editTexts.regenerateReply}
+                  onClick={() => editing.regenerate(entry)}
+                >
+                  {editTexts.regenerate}
+                </button>
+              )}
               <MessageActions
                 disabled={editing.busy}
                 onEdit={
