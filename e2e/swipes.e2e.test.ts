@@ -95,20 +95,38 @@ describe.skipIf(!hasChromium)("swipes, edits and rewind in Chromium (issue 17)",
   const textOf = async (bubble: Locator) =>
     ((await bubble.locator(".bubble__text").textContent()) ?? "").trim();
 
-  /** A touch swipe across `bubble` (CDP touch events: Chromium makes them pointer events). */
-  async function touchSwipe(page: Page, bubble: Locator, direction: "left" | "right"): Promise<void> {
+  /**
+   * A touch drag across `bubble` (CDP touch events: Chromium makes them pointer events): sideways
+   * for a swipe, or down as a scroll would start.
+   */
+  async function touchSwipe(
+    page: Page,
+    bubble: Locator,
+    direction: "left" | "right" | "down",
+  ): Promise<void> {
     const box = await bubble.locator(".bubble__text").boundingBox();
     if (box === null) throw new Error("the bubble has no box");
     const y = box.y + box.height / 2;
     const [from, to] =
       direction === "right"
-        ? [box.x + 10, box.x + 10 + 140]
-        : [box.x + box.width - 10, box.x + box.width - 150];
+        ? [
+            { x: box.x + 10, y },
+            { x: box.x + 150, y },
+          ]
+        : direction === "left"
+          ? [
+              { x: box.x + box.width - 10, y },
+              { x: box.x + box.width - 150, y },
+            ]
+          : [
+              { x: box.x + 20, y: box.y },
+              { x: box.x + 50, y: box.y + 150 },
+            ];
     const cdp = await page.context().newCDPSession(page);
-    await cdp.send("Input.dispatchTouchEvent", { type: "touchStart", touchPoints: [{ x: from, y }] });
+    await cdp.send("Input.dispatchTouchEvent", { type: "touchStart", touchPoints: [from] });
     for (let step = 1; step <= 8; step += 1) {
-      const x = from + ((to - from) * step) / 8;
-      await cdp.send("Input.dispatchTouchEvent", { type: "touchMove", touchPoints: [{ x, y }] });
+      const point = { x: from.x + ((to.x - from.x) * step) / 8, y: from.y + ((to.y - from.y) * step) / 8 };
+      await cdp.send("Input.dispatchTouchEvent", { type: "touchMove", touchPoints: [point] });
     }
     await cdp.send("Input.dispatchTouchEvent", { type: "touchEnd", touchPoints: [] });
     await cdp.detach();
@@ -176,6 +194,11 @@ describe.skipIf(!hasChromium)("swipes, edits and rewind in Chromium (issue 17)",
         await expect.poll(() => position.textContent()).toBe("1/3");
         expect(await textOf(newest)).toBe(first);
         await touchSwipe(page, newest, "left");
+        await expect.poll(() => position.textContent()).toBe("2/3");
+        // Vertical drags stay the browser's: the list still scrolls over a swipeable bubble.
+        expect(
+          await newest.locator(".bubble").evaluate((bubble) => getComputedStyle(bubble).touchAction),
+        ).toBe("pan-y");
       } else {
         await newest.getByRole("button", { name: "Previous reply" }).click();
         await expect.poll(() => position.textContent()).toBe("2/3");

@@ -75,7 +75,8 @@ function messageOf(error: unknown, fallback: string): string {
  * into both places the screen shows entries from: the cached history pages (useChatHistory's
  * query) and the live items of this screen (`entryReplaced`, `entriesRemoved`), so an entry sent
  * on this screen changes as well as one loaded from the history; a delete or rewind also refetches
- * the loaded pages (their offsets moved). Regenerate streams like Continue: the bubble empties and
+ * the loaded pages (their offsets moved) and drops the cached photo list; an edit, delete or rewind
+ * drops the cached memories (the server drew them again from what is left). Regenerate streams like Continue: the bubble empties and
  * fills with the new reply's tokens (`regenerateStarted`, `token`, `continueEnded`), no send
  * meanwhile. Refusals show the server's message as a warning toast; one that names a `page` (429
  * at the message limit names /pricing) opens it with the message as navigation state `notice`,
@@ -102,6 +103,12 @@ export function useMessageEditing(target: MessageEditingTarget, live: LiveChat):
   const keyRef = useRef(queryKey);
   keyRef.current = queryKey;
 
+  /** The server redrew the memory from what is left (issue 17): the chat's facts are read again. */
+  const forgetMemories = useCallback(
+    () => client.removeQueries({ queryKey: ["chat-memories", chatId] }),
+    [client, chatId],
+  );
+
   const changed = useCallback(
     (entry: ChatHistoryEntry) => {
       client.setQueryData<HistoryPages>(keyRef.current, (data) => replaceInHistory(data, entry));
@@ -114,10 +121,13 @@ export function useMessageEditing(target: MessageEditingTarget, live: LiveChat):
     async (ids: string[]) => {
       client.setQueryData<HistoryPages>(keyRef.current, (data) => removeFromHistory(data, ids));
       dispatch({ type: "entriesRemoved", ids });
+      // Their pictures are gone from the photo list, and the memory was drawn again.
+      client.removeQueries({ queryKey: ["chat-photos", userId, chatId] });
+      forgetMemories();
       // The server's offsets moved by what was removed: the loaded pages again, or a later page skips entries.
       await client.invalidateQueries({ queryKey: keyRef.current });
     },
-    [client, dispatch],
+    [client, dispatch, forgetMemories, userId, chatId],
   );
 
   /** Runs one action with the controls off; failures are logged and shown with `fallback`. */
@@ -152,6 +162,7 @@ export function useMessageEditing(target: MessageEditingTarget, live: LiveChat):
       setPending((count) => count + 1);
       try {
         changed(await editEntry(entry.chatHistoryUUID, part, text.trim()));
+        forgetMemories();
         setEditing(null);
         return null;
       } catch (error) {
@@ -161,7 +172,7 @@ export function useMessageEditing(target: MessageEditingTarget, live: LiveChat):
         setPending((count) => count - 1);
       }
     },
-    [changed],
+    [changed, forgetMemories],
   );
 
   const confirm = async (title: string, text: string, confirmButtonText: string) =>
