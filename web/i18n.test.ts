@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { currentLanguage, formatDate, formatPrice, pickLanguage, setLanguage } from "./i18n";
 
 /**
  * issue 18: "a check that no key is missing in any language". Every catalogue
@@ -94,4 +95,29 @@ describe("translation catalogues (issue 18)", () => {
       });
     }
   }
+});
+
+describe("language choice and formats (issue 18)", () => {
+  it("takes the browser's first supported language, a region counting as its language", () => {
+    expect(pickLanguage(["ja-JP", "de-AT", "en-US"])).toBe("de");
+    expect(pickLanguage(["pt_BR"])).toBe("pt");
+    expect(pickLanguage(["ja", "zh-CN"])).toBeNull();
+    expect(pickLanguage([])).toBeNull();
+  });
+
+  it("formats dates and prices in the current language and ignores unknown codes", () => {
+    setLanguage("de");
+    expect(currentLanguage()).toBe("de");
+    expect(formatPrice(9.99, "usd")).toBe("9,99\u00a0$");
+    expect(formatDate(Date.UTC(2026, 10, 26, 12), { dateStyle: "long", timeZone: "UTC" })).toBe(
+      "26. November 2026",
+    );
+    setLanguage("xx");
+    expect(currentLanguage()).toBe("de");
+    setLanguage("en");
+    expect(formatPrice(9.99, "USD")).toBe("$9.99");
+    expect(formatDate("2026-11-26T12:00:00Z", { dateStyle: "long", timeZone: "UTC" })).toBe(
+      "November 26, 2026",
+    );
+  });
 });
