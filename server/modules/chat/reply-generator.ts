@@ -184,10 +184,11 @@ export class ReplyGenerator {
       const written = { reply_message: reply, reply_time: done.reply_time, status };
       if (regenerate) {
         const index = await this.deps.conversation.addAlternative(entry, written, regenerate.max);
-        if (index === undefined) {
+        if (typeof index !== "number") {
           await giveBack();
           metrics.replyFinished("cannot_continue");
-          return { success: false, message: tooManyAlternatives(), entry, modelMs };
+          const message = index === "full" ? tooManyAlternatives() : "This message was deleted.";
+          return { success: false, message, entry, modelMs };
         }
         Object.assign(done, { reply_audio_url: "", alternative_index: index, continue_count: 0 });
       } else {

@@ -370,6 +370,53 @@ describeEachDatabase("swipes: streamed regeneration", (dialect) => {
     expect(entry.chatHistoryAlternativeIndex).toBe(1);
   });
 
+  it("a rewind that removes an entry being regenerated stops that generation, and gives its message back", async () => {
+    const s = await demoWithCharacter(t.app);
+    llm.reply = "Earlier reply.";
+    const earlier = await post(s.token, "/api/chat/message", { message: "first words", id: s.characterId });
+    const earlierId = (earlier.body as unknown as MessageReply).history![0]!.chatHistoryUUID;
+    llm.reply = "The newest reply.";
+    const newest = await post(s.token, "/api/chat/message", { message: "second words", id: s.characterId });
+    const id = (newest.body as unknown as MessageReply).history![0]!.chatHistoryUUID;
+    const counted = await chatCount(s.userId);
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    llm.reply = "Regenerated words that never finish.";
+    llm.gate = async (sent) => {
+      if (sent === "Regenerated ") await held;
+    };
+    let removed: unknown;
+    const events = await streamed(
+      `${base}/api/chat/regenerate`,
+      s.token,
+      { id, stream: "1", mute: "1" },
+      async (event) => {
+        if (event !== "token") return;
+        try {
+          removed = (await post(s.token, "/api/chat/rewind", { id: earlierId })).body.removed;
+        } finally {
+          release();
+        }
+      },
+    );
+    llm.gate = async () => {};
+    expect(removed).toEqual([id]);
+    // Stopped: the model's run was aborted.
+    expect(llm.requests.at(-1)!.signal?.aborted).toBe(true);
+    const done = events.at(-1)!;
+    expect(done.event).toBe("done");
+    expect(done.data).toMatchObject({ success: 0, message: "This message was deleted." });
+    expect(await chatCount(s.userId)).toBe(counted);
+    const rows = await t.db.db
+      .selectFrom("chat_reply_alternatives")
+      .select("id")
+      .where("entry_id", "=", id)
+      .execute();
+    expect(rows).toEqual([]);
+  });
+
   it("a model that gives nothing gives the message back and leaves the reply as it was", async () => {
     const s = await demoWithCharacter(t.app);
     llm.reply = "Still here.";

@@ -332,13 +332,14 @@ export class ConversationRepo {
   /**
    * Issue 17: stores a new reply of an entry as its next alternative and chooses it, in one
    * transaction: the first time, the entry's reply as stored (with its audio) becomes alternative
-   * 0. At most `max` alternatives. @returns the new alternative's index, or undefined at `max`.
+   * 0. At most `max` alternatives. @returns the new alternative's index; "full" at `max`;
+   * "gone" when the entry was deleted meanwhile.
    */
   async addAlternative(
     entryId: string,
     reply: { reply_message: string; reply_time: number; status: string },
     max: number,
-  ): Promise<number | undefined> {
+  ): Promise<number | "full" | "gone"> {
     return this.db.transaction().execute(async (trx) => {
       // The entry's row first: concurrent writers of its alternatives wait here (PostgreSQL).
       const current = await trx
@@ -347,7 +348,7 @@ export class ConversationRepo {
         .where("id", "=", entryId)
         .returning(["reply_message", "reply_audio_url"])
         .executeTakeFirst();
-      if (!current) return undefined;
+      if (!current) return "gone";
       const positions = await trx
         .selectFrom("chat_reply_alternatives")
         .select("position")
@@ -369,7 +370,7 @@ export class ConversationRepo {
           .execute();
         next = 1;
       }
-      if (next >= max) return undefined;
+      if (next >= max) return "full";
       await trx
         .insertInto("chat_reply_alternatives")
         .values({

@@ -496,14 +496,14 @@ export class ConversationService {
 
   /**
    * Issue 17: stores a regenerated reply of `entry` as its next alternative and chooses it (the
-   * first time, the reply it had becomes alternative 0). @returns its index, undefined when the
-   * entry has `max` alternatives already.
+   * first time, the reply it had becomes alternative 0). @returns its index; "full" when the
+   * entry has `max` alternatives already; "gone" when it was deleted meanwhile.
    */
   async addAlternative(
     entry: ChatHistoryRow,
     reply: { reply_message: string; reply_time: number; status: string },
     max: number,
-  ): Promise<number | undefined> {
+  ): Promise<number | "full" | "gone"> {
     const index = await this.repo.addAlternative(entry.id, reply, max);
     this.windows?.delete(entry.session_id);
     return index;
