@@ -31,11 +31,11 @@ export const FAQ_KEYS: ReadonlyArray<{ group: string; entries: readonly string[]
   { group: "contact", entries: ["how", "follow"] },
 ];
 
-/** The numbers an entry's text names (`{{n}}`, `{{price}}`), by `<group>.<entry>`. */
+/** The numbers an entry's text names (`{{n}}`, `{{price}}`), by `<group>/<entry>`. */
 function valuesOf(key: string): Record<string, string | number> {
-  if (key === "general.free") return { n: FREE_DAILY_MESSAGES };
-  if (key === "general.group") return { n: GROUP_MAX_MEMBERS };
-  if (key === "general.limit") return { price: formatPrice(ADDON_PRICE_CENTS / 100, "USD") };
+  if (key === "general/free") return { n: FREE_DAILY_MESSAGES };
+  if (key === "general/group") return { n: GROUP_MAX_MEMBERS };
+  if (key === "general/limit") return { price: formatPrice(ADDON_PRICE_CENTS / 100, "USD") };
   return {};
 }
 
@@ -47,7 +47,7 @@ export function faqGroups(t: (key: string, values?: Record<string, string | numb
   return FAQ_KEYS.map(({ group, entries }) => ({
     title: t(`faq.${group}.title`),
     entries: entries.map((entry) => {
-      const values = { product: PRODUCT_NAME, ...valuesOf(`${group}.${entry}`) };
+      const values = { product: PRODUCT_NAME, ...valuesOf(`${group}/${entry}`) };
       return {
         question: t(`faq.${group}.${entry}.q`, values),
         answer: [t(`faq.${group}.${entry}.a`, values)],
