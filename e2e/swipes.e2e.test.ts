@@ -15,7 +15,7 @@ import { useBrowserSuite } from "./support/suite";
  *     holds the second alternative, not the first or third;
  * (b) the user's message and a reply are edited inline (an empty message is refused in the
  *     browser with the server's sentence) and stay edited after a reload;
- * (c) rewinding to an earlier message removes every later one, also after a reload.
+ * (c) rewinding to an earlier message removes every later one, and Delete that message, also after a reload.
  */
 
 /** The scripted character's words: numbered, so every reply is told apart. */
@@ -65,6 +65,9 @@ describe.skipIf(!hasChromium)("swipes, edits and rewind in Chromium (issue 17)",
     await replies.first().waitFor();
     return { page, session, character, log, replies };
   }
+
+  /** Waits until the confirm dialog is gone: while it shows, the page behind is hidden from roles. */
+  const confirmClosed = (page: Page) => page.locator(".swal2-container").waitFor({ state: "detached" });
 
   const status = (page: Page) => page.getByRole("banner").locator(".chat-header__status");
 
@@ -276,7 +279,7 @@ describe.skipIf(!hasChromium)("swipes, edits and rewind in Chromium (issue 17)",
       await closePage(page);
     }, 90_000);
 
-    it(`${label}: rewinding to an earlier message removes every later one, also after a reload`, async () => {
+    it(`${label}: rewinding to an earlier message removes every later one, and Delete that message, also after a reload`, async () => {
       const { page, session, character, log, replies } = await openFreshChat(viewport);
       for (const text of ["First question", "Second question", "Third question"]) await send(page, text);
       const mine = log.getByRole("article", { name: "Your message" });
@@ -289,6 +292,7 @@ describe.skipIf(!hasChromium)("swipes, edits and rewind in Chromium (issue 17)",
       await first.getByRole("button", { name: "Message actions" }).click();
       await first.getByRole("menuitem", { name: "Rewind to here" }).click();
       await page.getByRole("button", { name: "Yes, rewind" }).click();
+      await confirmClosed(page);
       await expect.poll(() => mine.count(), { timeout: 15_000 }).toBe(1);
       expect(await mine.first().textContent()).toContain("First question");
       // The greeting and the first question's reply stay.
@@ -304,6 +308,21 @@ describe.skipIf(!hasChromium)("swipes, edits and rewind in Chromium (issue 17)",
       expect(after.map((entry) => entry.chatHistoryUUID)).toEqual(
         before.slice(0, before.indexOf(firstEntry) + 1).map((entry) => entry.chatHistoryUUID),
       );
+
+      // Delete takes the message with its reply, and nothing else (the greeting stays).
+      await mine.first().getByRole("button", { name: "Message actions" }).click();
+      await mine.first().getByRole("menuitem", { name: "Delete" }).click();
+      await page.getByRole("button", { name: "Yes, delete" }).click();
+      await confirmClosed(page);
+      await expect.poll(() => mine.count(), { timeout: 15_000 }).toBe(0);
+      expect(await replies.count()).toBe(1);
+      await page.reload();
+      await replies.first().waitFor();
+      expect(await mine.count()).toBe(0);
+      expect(await replies.count()).toBe(1);
+      expect(
+        (await stored(page, session, character.characterUUID)).map((entry) => entry.chatHistoryUUID),
+      ).toEqual(before.slice(0, before.indexOf(firstEntry)).map((entry) => entry.chatHistoryUUID));
       await closePage(page);
     }, 90_000);
 
