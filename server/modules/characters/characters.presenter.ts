@@ -1,5 +1,6 @@
 import type { CharacterListItem, PresetCharacter } from "../../../common/api";
 import type { Character, PresetCharacterRow } from "../../db/schema";
+import { alternateGreetings } from "../conversation/conversation.service";
 import { storedLorebook, toCharacterBook } from "../conversation/lorebook";
 import { fillPlaceholders } from "../conversation/prompt";
 
@@ -46,7 +47,7 @@ export function presentGroup(g: { id: string; members: Array<{ id: string; name:
 
 /**
  * spec 3 "Character (detail)", plus ours (issue 17): `characterLorebook`, the lorebook as a
- * Character Card V2 `character_book` object, or null.
+ * Character Card V2 `character_book` object, or null; `characterAlternateGreetings`.
  */
 export function presentCharacterDetail(c: Character) {
   const lorebook = storedLorebook(c.lorebook);
@@ -61,5 +62,7 @@ export function presentCharacterDetail(c: Character) {
     characterAppearance: c.appearance,
     characterPhoto: c.photo,
     characterLorebook: lorebook ? toCharacterBook(lorebook) : null,
+    /** Issue 17: the alternate greetings (swipes of the first message), [] when none. */
+    characterAlternateGreetings: alternateGreetings(c.alternate_greetings),
   };
 }

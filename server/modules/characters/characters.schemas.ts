@@ -1,5 +1,10 @@
 import { z } from "zod";
+import { GREETING_MAX_LENGTH, REPLY_ALTERNATIVES_MAX } from "../../../common/constants";
 import { FILL_REQUIRED_FIELDS, RULES, SEX_INVALID, SEX_VALUES } from "../../../common/validation";
+
+/** Issue 17: the sentence for alternate greetings that are not a list of texts. */
+const ALTERNATE_GREETINGS_INVALID = "The alternate greetings must be a JSON array of texts.";
+
 import { optionalUpload } from "../../http/uploads";
 import { textField, uuidField } from "../../http/validate";
 
@@ -13,6 +18,40 @@ export const IdQuery = z.object({ id: uuidField("the character id") });
 export const VoiceQuery = z.object({
   v: z.string().trim().min(1, "The voice is required.").max(100, "The voice must be at most 100 characters."),
 });
+/** Issue 17: alternate greetings as sent: a JSON array text, or an array (a JSON body). */
+const AlternateGreetings = z
+  .union([z.string(), z.array(z.unknown())], { error: ALTERNATE_GREETINGS_INVALID })
+  .transform((value, ctx) => {
+    let list: unknown = value;
+    if (typeof value === "string") {
+      try {
+        list = value.trim() === "" ? [] : JSON.parse(value);
+      } catch {
+        list = undefined;
+      }
+    }
+    if (!Array.isArray(list) || list.some((g) => typeof g !== "string")) {
+      ctx.addIssue({ code: "custom", message: ALTERNATE_GREETINGS_INVALID });
+      return z.NEVER;
+    }
+    const greetings = (list as string[]).map((g) => g.trim()).filter(Boolean);
+    if (greetings.length > REPLY_ALTERNATIVES_MAX - 1) {
+      ctx.addIssue({
+        code: "custom",
+        message: `A character has at most ${REPLY_ALTERNATIVES_MAX - 1} alternate greetings.`,
+      });
+      return z.NEVER;
+    }
+    if (greetings.some((g) => g.length > GREETING_MAX_LENGTH)) {
+      ctx.addIssue({
+        code: "custom",
+        message: `Each alternate greeting must be at most ${GREETING_MAX_LENGTH} characters.`,
+      });
+      return z.NEVER;
+    }
+    return greetings;
+  });
+
 /**
  * spec 5: required fields and lengths of the character form, the same rules as the browser's: a
  * blank required field answers the spec 8 popup text 'Please fill in all required fields!', a
@@ -38,6 +77,12 @@ export const CharacterBody = z.object({
     .union([z.string(), z.instanceof(Buffer)], { error: "The lorebook must be JSON text." })
     .optional()
     .transform((v) => (typeof v === "string" || v === undefined ? v : v.toString("utf8"))),
+  /**
+   * Issue 17: the card's alternate greetings (swipes of the first message), a JSON array of
+   * strings or an array; at most REPLY_ALTERNATIVES_MAX - 1, each within the greeting's rule.
+   * Absent: the stored ones are kept.
+   */
+  alternate_greetings: AlternateGreetings.optional(),
 });
 export const UpdateBody = CharacterBody.extend({ id: uuidField("the character id") });
 export const CardBody = z.object({

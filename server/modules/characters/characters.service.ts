@@ -29,6 +29,11 @@ export interface CharacterInput {
    * stored one (a client that does not know the field).
    */
   lorebook?: string;
+  /**
+   * Issue 17: the alternate greetings (swipes of the first message), checked by the route's
+   * schema; undefined keeps the stored ones.
+   */
+  alternate_greetings?: string[];
 }
 
 /**
@@ -143,7 +148,12 @@ export class CharactersService {
     const photo = input.photo
       ? await this.storePhoto(input.photo)
       : await this.defaultPhoto(input.sex, input.name);
-    return this.insert(user, { preset_id: null, ...profileOf(input, photo), lorebook });
+    return this.insert(user, {
+      preset_id: null,
+      ...profileOf(input, photo),
+      lorebook,
+      alternate_greetings: JSON.stringify(input.alternate_greetings ?? []),
+    });
   }
 
   /**
@@ -162,7 +172,11 @@ export class CharactersService {
     await this.checkInput(user, input, character.appearance);
     const lorebook = input.lorebook === undefined ? {} : { lorebook: formLorebook(input.lorebook) };
     const photo = input.photo ? await this.storePhoto(input.photo) : character.photo;
-    await this.repo.updateOwned(user.id, id, { ...profileOf(input, photo), ...lorebook });
+    const greetings =
+      input.alternate_greetings === undefined
+        ? {}
+        : { alternate_greetings: JSON.stringify(input.alternate_greetings) };
+    await this.repo.updateOwned(user.id, id, { ...profileOf(input, photo), ...lorebook, ...greetings });
     if (photo !== character.photo) await this.storage.remove(`characters/${character.photo}`);
     return this.get(user, id);
   }
@@ -288,7 +302,14 @@ export class CharactersService {
 
   /** Plan and list rules of the form; `storedAppearance` is the edited character's (kept without il). */
   private async checkInput(user: User, input: CharacterInput, storedAppearance = ""): Promise<void> {
-    assertAllowedContent("Character", input.name, input.description, input.greeting, input.appearance);
+    assertAllowedContent(
+      "Character",
+      input.name,
+      input.description,
+      input.greeting,
+      input.appearance,
+      ...(input.alternate_greetings ?? []),
+    );
     if (!(await this.repo.findVoice(input.voice))) throw badRequest("Please choose a voice from the list.");
     if (!(await this.repo.findLanguage(input.language)))
       throw badRequest("Please choose a language from the list.");

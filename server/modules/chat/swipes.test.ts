@@ -240,6 +240,52 @@ describeEachDatabase("swipes and regenerate", (dialect) => {
     expect(shown.chatHistoryReplyMessage).toBe("Oh! A visitor in this storm?");
     expect(shown.chatHistoryAlternativeIndex).toBe(1);
   });
+
+  it("the character form takes alternate greetings (a JSON array), checked with sentences", async () => {
+    const s = await demoLogin(t.app);
+    const presets = (await call(t.app, "GET", "/api/characters/selection", { token: s.token })).body
+      .data as Array<{ characterPreDefinedUUID: string }>;
+    const created = await post(s.token, "/api/characters/create-preselect", {
+      id: presets[0]!.characterPreDefinedUUID,
+    });
+    const id = (created.body.data as { characterUUID: string }).characterUUID;
+    const detail = (await call(t.app, "GET", `/api/characters/?id=${id}`, { token: s.token })).body
+      .data as Record<string, string>;
+    const form = {
+      id,
+      name: detail.characterName!,
+      sex: detail.characterSex!,
+      voice: detail.characterVoice!,
+      language: detail.languageUUID!,
+      description: detail.characterDescription!,
+      greeting: "Hello there, {{user}}.",
+    };
+    const update = (alternates: string) =>
+      post(s.token, "/api/characters/update", { ...form, alternate_greetings: alternates });
+    expect((await update("not json")).body.message).toBe(
+      "The alternate greetings must be a JSON array of texts.",
+    );
+    expect((await update(JSON.stringify(Array(REPLY_ALTERNATIVES_MAX).fill("Hi")))).body.message).toBe(
+      `A character has at most ${REPLY_ALTERNATIVES_MAX - 1} alternate greetings.`,
+    );
+    expect((await update(JSON.stringify(["x".repeat(801)]))).body.message).toBe(
+      "Each alternate greeting must be at most 800 characters.",
+    );
+    expect((await update(JSON.stringify(["Good evening, {{user}}.", "  "]))).body.success).toBe(1);
+    const after = (await call(t.app, "GET", `/api/characters/?id=${id}`, { token: s.token })).body.data as {
+      characterAlternateGreetings: string[];
+    };
+    expect(after.characterAlternateGreetings).toEqual(["Good evening, {{user}}."]);
+    const greeting = (await history(s.token, id)).find((e) => e.chatHistoryMessage === FIRST_MESSAGE_MARKER)!;
+    expect(greeting.chatHistoryAlternatives).toHaveLength(2);
+    expect(greeting.chatHistoryAlternatives![1]).toMatch(/^Good evening, (?!\{\{user\}\})/);
+    // Without the field the stored ones are kept.
+    expect((await post(s.token, "/api/characters/update", form)).body.success).toBe(1);
+    const kept = (await call(t.app, "GET", `/api/characters/?id=${id}`, { token: s.token })).body.data as {
+      characterAlternateGreetings: string[];
+    };
+    expect(kept.characterAlternateGreetings).toEqual(["Good evening, {{user}}."]);
+  });
 });
 
 /** Posts a form and reads the server-sent events; `onEvent` may act while the stream runs. */
