@@ -479,3 +479,42 @@ describeEachDatabase("swipes: streamed regeneration", (dialect) => {
     expect(await chatCount(s.userId)).toBe(counted);
   });
 });
+
+/** Issue 17 with issue 7: a regenerated reply is spoken unless muted, its audio kept per alternative. */
+describeEachDatabase("swipes: spoken alternatives", (dialect) => {
+  let t: TestApp;
+  let replies = 0;
+  const llm = new ScriptedLlm(() => {
+    replies += 1;
+    return replies % 2 ? "Sunny skies all day." : "Rain is coming soon.";
+  });
+  beforeAll(async () => {
+    t = await createTestApp({ dialect, llm, env: { TTS_PROVIDER: "espeak" } });
+  });
+  afterAll(async () => {
+    await t?.dispose();
+  });
+  const post = (token: string, url: string, form: Record<string, string>) =>
+    call(t.app, "POST", url, { token, form });
+
+  it("each alternative keeps its own audio, and a swipe brings it back", async () => {
+    const s = await demoWithCharacter(t.app);
+    const sent = await post(s.token, "/api/chat/message", { message: "the weather?", id: s.characterId });
+    const first = (sent.body as unknown as MessageReply).history![0]!;
+    expect(first.chatHistoryReplyAudioUrl).toMatch(/^\/content\/voice\//);
+    const again = await post(s.token, "/api/chat/regenerate", { id: first.chatHistoryUUID });
+    const reply = again.body as unknown as MessageReply;
+    expect(reply.audioUrl).toMatch(/^\/content\/voice\//);
+    expect(reply.audioUrl).not.toBe(first.chatHistoryReplyAudioUrl);
+    expect(reply.history![0]!.chatHistoryReplyAudioUrl).toBe(reply.audioUrl);
+    const back = await post(s.token, "/api/chat/swipe", { id: first.chatHistoryUUID, index: "0" });
+    expect((back.body.history as ChatHistoryEntry[])[0]!.chatHistoryReplyAudioUrl).toBe(
+      first.chatHistoryReplyAudioUrl,
+    );
+    const forth = await post(s.token, "/api/chat/swipe", { id: first.chatHistoryUUID, index: "1" });
+    expect((forth.body.history as ChatHistoryEntry[])[0]!.chatHistoryReplyAudioUrl).toBe(reply.audioUrl);
+    // Muted: nothing spoken.
+    const muted = await post(s.token, "/api/chat/regenerate", { id: first.chatHistoryUUID, mute: "1" });
+    expect((muted.body as unknown as MessageReply).audioUrl).toBe("");
+  });
+});
