@@ -193,6 +193,7 @@ export class ReplyGenerator {
         Object.assign(done, { reply_audio_url: "", alternative_index: index, continue_count: 0 });
       } else {
         await this.deps.conversation.updateEntry(entry.id, written);
+        if (prefix) await this.deps.conversation.continueChosenAlternative(entry, reply);
       }
       const message =
         status === "replied" ? "Reply." : status === "stopped" ? "Stopped." : "The reply was cut short.";

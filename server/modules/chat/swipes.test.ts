@@ -14,8 +14,14 @@ describeEachDatabase("swipes and regenerate", (dialect) => {
   let t: TestApp;
   let replies = 0;
   /** Each reply is numbered, so every alternative differs ("Reply 3."). */
+  /** The next reply fails (the model is down). */
+  let failNext = false;
   const llm = new ScriptedLlm((request) => {
     const speaker = /^You are (\w+)/.exec(request.messages[0]!.content)?.[1] ?? "Someone";
+    if (failNext) {
+      failNext = false;
+      throw new Error("model down");
+    }
     replies += 1;
     return `${speaker} reply number ${replies}.`;
   });
@@ -105,6 +111,28 @@ describeEachDatabase("swipes and regenerate", (dialect) => {
     const missing = await post(s.token, "/api/chat/swipe", { id: first.chatHistoryUUID, index: "7" });
     expect(missing.status).toBe(400);
     expect(missing.body.message).toBe("This reply has no such version.");
+  });
+
+  it("a failed reply is regenerated without keeping an empty alternative; a continuation stays with its alternative", async () => {
+    const s = await demoWithCharacter(t.app);
+    failNext = true;
+    const sent = await post(s.token, "/api/chat/message", { message: "are you awake", id: s.characterId });
+    const id = (sent.body as unknown as MessageReply).history![0]!.chatHistoryUUID;
+    expect((await history(s.token, s.characterId)).at(-1)!.chatHistoryStatus).toBe("failed");
+    const retried = await post(s.token, "/api/chat/regenerate", { id, mute: "1" });
+    const entry = (retried.body as unknown as MessageReply).history![0]!;
+    expect(entry.chatHistoryStatus).toBe("replied");
+    expect(entry.chatHistoryAlternatives).toBeUndefined();
+    const second = await post(s.token, "/api/chat/regenerate", { id, mute: "1" });
+    const two = (second.body as unknown as MessageReply).history![0]!;
+    expect(two.chatHistoryAlternatives).toEqual([entry.chatHistoryReplyMessage, two.chatHistoryReplyMessage]);
+    // Continued, swiped away and back: the continuation is kept.
+    const continued = await post(s.token, "/api/chat/continue-message", { id });
+    const longer = (continued.body as unknown as MessageReply).history![0]!.chatHistoryReplyMessage;
+    expect(longer.startsWith(two.chatHistoryReplyMessage)).toBe(true);
+    await post(s.token, "/api/chat/swipe", { id, index: "0" });
+    const back = await post(s.token, "/api/chat/swipe", { id, index: "1" });
+    expect((back.body.history as ChatHistoryEntry[])[0]!.chatHistoryReplyMessage).toBe(longer);
   });
 
   it("at the quota's limit a regeneration is refused with 429 and the model is not called", async () => {

@@ -332,7 +332,7 @@ export class ConversationRepo {
   /**
    * Issue 17: stores a new reply of an entry as its next alternative and chooses it, in one
    * transaction: the first time, the entry's reply as stored (with its audio) becomes alternative
-   * 0. At most `max` alternatives. @returns the new alternative's index; "full" at `max`;
+   * 0 (unless it has none: a failed reply). At most `max` alternatives. @returns the new alternative's index; "full" at `max`;
    * "gone" when the entry was deleted meanwhile.
    */
   async addAlternative(
@@ -356,7 +356,8 @@ export class ConversationRepo {
         .orderBy("position", "desc")
         .execute();
       let next = positions.length === 0 ? 0 : positions[0]!.position + 1;
-      if (positions.length === 0) {
+      // A reply that failed (none stored) is not kept as an alternative.
+      if (positions.length === 0 && current.reply_message !== "") {
         await trx
           .insertInto("chat_reply_alternatives")
           .values({
@@ -411,6 +412,19 @@ export class ConversationRepo {
         .execute();
       return chosen;
     });
+  }
+
+  /**
+   * Writes a continued reply into the entry's chosen alternative, if it has alternatives (issue 17:
+   * a swipe away and back keeps the continuation); its audio no longer matches and is dropped.
+   */
+  async continueChosenAlternative(entryId: string, index: number, reply: string): Promise<void> {
+    await this.db
+      .updateTable("chat_reply_alternatives")
+      .set({ reply_message: reply, reply_audio_url: "" })
+      .where("entry_id", "=", entryId)
+      .where("position", "=", index)
+      .execute();
   }
 
   /** Records the spoken audio of an entry's alternative `index` (issue 17: audio per alternative). */

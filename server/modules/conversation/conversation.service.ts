@@ -520,6 +520,11 @@ export class ConversationService {
     return { ...entry, ...chosen, alternative_index: index, continue_count: 0 };
   }
 
+  /** A continued reply is written into the entry's chosen alternative too, when it has some (issue 17). */
+  continueChosenAlternative(entry: ChatHistoryRow, reply: string): Promise<void> {
+    return this.repo.continueChosenAlternative(entry.id, entry.alternative_index, reply);
+  }
+
   /** Records the audio of an entry's chosen alternative (issue 17: audio per alternative). */
   setAlternativeAudio(entryId: string, index: number, audioUrl: string): Promise<void> {
     return this.repo.setAlternativeAudio(entryId, index, audioUrl);
