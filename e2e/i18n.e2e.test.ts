@@ -2,7 +2,8 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import type { LoginData, SessionUser } from "../common/api";
+import type { CharacterListItem, LoginData, SessionUser } from "../common/api";
+import { PRODUCT_NAME } from "../common/constants";
 import { closePage, hasChromium, openPage, storeSession } from "./support/browser";
 import { useBrowserSuite } from "./support/suite";
 
@@ -34,6 +35,8 @@ const LOCALES: Record<string, string> = {
 };
 /** The catalogues of the screens walked here. */
 const NAMESPACES = ["common", "chat", "public", "auth", "characters", "profile"];
+/** Names of other services shown as they are in every language (the social links). */
+const BRANDS = ["Facebook", "Instagram", "YouTube", "TikTok"];
 const LOCALES_DIR = path.resolve(import.meta.dirname, "../web/locales");
 
 type Flat = Map<string, string>;
@@ -112,7 +115,7 @@ describe.skipIf(!hasChromium)("the app in the user's language (issue 18)", () =>
   const suite = useBrowserSuite();
 
   /** A member who has confirmed being 18 or older, with one random character. */
-  async function memberWithCharacter(email: string): Promise<{ session: LoginData; characterId: string }> {
+  async function memberWithCharacter(email: string): Promise<Member> {
     const session = await suite.member(email, "language pass 1", async (userId) => {
       await suite.server.db
         .updateTable("users")
@@ -133,10 +136,97 @@ describe.skipIf(!hasChromium)("the app in the user's language (issue 18)", () =>
     const list = await fetch(`${suite.url}/api/characters/list/chat`, {
       headers: { Authorization: `Bearer ${session.token}` },
     });
-    const characters = ((await list.json()) as { characters: Array<{ characterUUID: string }> }).characters;
+    const characters = (
+      (await list.json()) as {
+        characters: CharacterListItem[];
+      }
+    ).characters;
     const characterId = characters[0]?.characterUUID;
     if (characterId === undefined) throw new Error("the member has no character");
-    return { session, characterId };
+    const { name, userName, userEmail } = session.user;
+    // Plan names are names (the plans' descriptions are not: they are checked).
+    const plans = await suite.server.db.selectFrom("plans").select("name").execute();
+    const data = new Set([
+      name,
+      userName,
+      userEmail,
+      PRODUCT_NAME,
+      ...BRANDS,
+      ...plans.map((plan) => plan.name),
+      ...characters.flatMap((c) => [c.characterName, c.characterDescription, c.characterGreeting]),
+    ]);
+    return { session, characterId, data };
+  }
+
+  /** What a member's own data puts on the screens (never a UI text). */
+  interface Member {
+    session: LoginData;
+    characterId: string;
+    data: Set<string>;
+  }
+
+  /** Whether `value` is one of the member's data, or the start of one cut with an ellipsis. */
+  function isData(data: Set<string>, value: string): boolean {
+    if (data.has(value)) return true;
+    const cut = /^(.*?)(\.\.\.|…)$/su.exec(value)?.[1];
+    return cut !== undefined && cut.length > 0 && [...data].some((item) => item.startsWith(cut));
+  }
+
+  /**
+   * Walks the main screens in `page` (signed out: home, pricing, login; then signed in as
+   * `member`: the characters list, the chat, the profile) and returns the visible texts of each.
+   * Each screen's one known text of `lng` is waited for first; a miss is reported.
+   */
+  async function walk(
+    page: Page,
+    lng: string,
+    member: Member,
+    report: (screen: string, ...problems: string[]) => void,
+  ): Promise<Map<string, string[]>> {
+    const seen = new Map<string, string[]>();
+    const screen = async (name: string, known: () => Promise<unknown>) => {
+      try {
+        await known();
+      } catch (error) {
+        report(name, `known text missing: ${String(error).split("\n")[0]}`);
+      }
+      // Let late parts (lists, the greeting) arrive before reading the screen.
+      await page.waitForTimeout(400);
+      seen.set(name, [...new Set(await visibleTexts(page))]);
+    };
+    const wait = { timeout: SHOWN_MS };
+    await page.goto(`${suite.url}/`);
+    await screen("home", () =>
+      page.getByText(text(lng, "public:home.tryFree"), { exact: true }).first().waitFor(wait),
+    );
+    await page.goto(`${suite.url}/pricing`);
+    await screen("pricing", () =>
+      page
+        .getByRole("heading", { name: text(lng, "public:pricing.title") })
+        .first()
+        .waitFor(wait),
+    );
+    await page.goto(`${suite.url}/login`);
+    await screen("login", () =>
+      page.getByRole("button", { name: text(lng, "auth:signIn.submit"), exact: true }).waitFor(wait),
+    );
+    await storeSession(page, member.session);
+    await page.goto(`${suite.url}/characters/list`);
+    await screen("characters list", () =>
+      page.getByRole("heading", { name: text(lng, "characters:list.title") }).waitFor(wait),
+    );
+    await page.goto(`${suite.url}/character-select/${member.characterId}`);
+    await page.waitForURL("**/chat");
+    await screen("chat", async () => {
+      await page.getByRole("log", { name: text(lng, "chat:main.messages") }).waitFor(wait);
+      await page.getByPlaceholder(text(lng, "chat:main.typeMessage")).waitFor(wait);
+    });
+    await page.goto(`${suite.url}/user/profile`);
+    await screen("profile", () =>
+      page.getByRole("heading", { name: text(lng, "profile:page.title") }).waitFor(wait),
+    );
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe(lng);
+    return seen;
   }
 
   for (const [device, viewport] of [
@@ -148,68 +238,40 @@ describe.skipIf(!hasChromium)("the app in the user's language (issue 18)", () =>
       async () => {
         const found: Record<string, string[]> = {};
         for (const lng of LANGUAGES) {
-          const leftovers = englishLeftovers(lng);
-          const { session, characterId } = await memberWithCharacter(`lang-${device}-${lng}@example.com`);
-          const page = await openPage(suite.browser, { viewport, locale: LOCALES[lng] });
           const report = (screen: string, ...problems: string[]) => {
             const key = `${lng} ${screen}`;
             found[key] = [...(found[key] ?? []), ...problems];
           };
-          const check = async (screen: string, known: () => Promise<void>) => {
-            try {
-              await known();
-            } catch (error) {
-              report(screen, `known text missing: ${String(error).split("\n")[0]}`);
-            }
-            // Let late parts (lists, the greeting) arrive before reading the screen.
-            await page.waitForTimeout(400);
-            const english = [...new Set(await visibleTexts(page))].filter((value) => leftovers.has(value));
-            if (english.length > 0) {
-              report(screen, ...english.map((value) => `"${value}" (${leftovers.get(value)})`));
-            }
-          };
-          const see = (value: string) =>
-            page.getByText(value, { exact: true }).first().waitFor({ timeout: SHOWN_MS });
+          const member = await memberWithCharacter(`lang-${device}-${lng}@example.com`);
+          // The same member's screens in an English browser first: what English looks like there.
+          const englishPage = await openPage(suite.browser, { viewport, locale: LOCALES.en });
+          const english = await walk(englishPage, "en", member, (screen, ...problems) =>
+            report(`(English) ${screen}`, ...problems),
+          );
+          await closePage(englishPage);
 
-          await page.goto(`${suite.url}/`);
-          await check("home", () => see(text(lng, "public:home.tryFree")));
-          await page.goto(`${suite.url}/pricing`);
-          await check("pricing", () =>
-            page
-              .getByRole("heading", { name: text(lng, "public:pricing.title") })
-              .first()
-              .waitFor(),
-          );
-          await page.goto(`${suite.url}/login`);
-          await check("login", () =>
-            page
-              .getByRole("button", { name: text(lng, "auth:signIn.submit"), exact: true })
-              .waitFor({ timeout: SHOWN_MS }),
-          );
-
-          await storeSession(page, session);
-          await page.goto(`${suite.url}/characters/list`);
-          await check("characters list", () =>
-            page
-              .getByRole("heading", { name: text(lng, "characters:list.title") })
-              .waitFor({ timeout: SHOWN_MS }),
-          );
-          await page.goto(`${suite.url}/character-select/${characterId}`);
-          await page.waitForURL("**/chat");
-          await check("chat", async () => {
-            await page
-              .getByRole("log", { name: text(lng, "chat:main.messages") })
-              .waitFor({ timeout: SHOWN_MS });
-            await page.getByPlaceholder(text(lng, "chat:main.typeMessage")).waitFor({ timeout: SHOWN_MS });
-          });
-          await page.goto(`${suite.url}/user/profile`);
-          await check("profile", () =>
-            page
-              .getByRole("heading", { name: text(lng, "profile:page.title") })
-              .waitFor({ timeout: SHOWN_MS }),
-          );
-          expect(await page.evaluate(() => document.documentElement.lang)).toBe(lng);
+          const page = await openPage(suite.browser, { viewport, locale: LOCALES[lng] });
+          const shown = await walk(page, lng, member, report);
           await closePage(page);
+
+          const leftovers = englishLeftovers(lng);
+          const ownTexts = new Set([...catalogue(lng).values()].map((value) => value.trim()));
+          for (const [screen, texts] of shown) {
+            const englishHere = new Set(english.get(screen) ?? []);
+            for (const value of texts) {
+              // An English catalogue text this language translates otherwise.
+              if (leftovers.has(value)) report(screen, `"${value}" (${leftovers.get(value)})`);
+              // A text shown the same in English and here that is no catalogue text of this
+              // language (written in a component, or a server text) and no data of the member.
+              else if (
+                englishHere.has(value) &&
+                /\p{L}{2}/u.test(value) &&
+                !ownTexts.has(value) &&
+                !isData(member.data, value)
+              )
+                report(screen, `"${value}" (same as in English, not in the ${lng} catalogues)`);
+            }
+          }
         }
         expect(found, "English left on the screens of a non-English browser").toEqual({});
       },
