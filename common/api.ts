@@ -178,8 +178,8 @@ export interface ChatHistoryEntry {
 
 /**
  * Issue 17 "Swipes, edits and rewind" (routes ours, all POST, signed in, JSON or form body; every
- * `id` is an entry's chatHistoryUUID, 404 "Message not found." when it is not the user's; 400
- * while the entry's reply is still being generated):
+ * `id` is an entry's chatHistoryUUID, 404 "Message not found." when it is not the user's;
+ * regenerate, swipe and edit answer 400 "This reply is still being generated." while it is):
  * - `/api/chat/regenerate` `{ id, stream?, mute? }`: a new reply for the entry, kept as a further
  *   alternative and chosen. Only the newest entry of a single chat, or the newest entry of that
  *   member in a group, and not a greeting (its alternatives are the card's). Counts one message
@@ -193,6 +193,7 @@ export interface ChatHistoryEntry {
  *   chosen alternative is replaced): SwipeReply.
  * - `/api/chat/delete` `{ id }`: removes the entry (the message and its reply) with its files.
  * - `/api/chat/rewind` `{ id }`: removes every entry after it in its chat, with their files.
+ *   Delete and rewind stop the generation of a removed entry first (nothing else is stopped).
  * Edits, deletes and rewinds refresh the memory: the summary and the facts drawn from the
  * changed or removed messages are drawn again from what is left.
  */
