@@ -60,7 +60,7 @@ export class EditsService {
    * recorded on the chosen alternative. With `stream`: `entry` (the entry with an empty reply,
    * status pending), `token`s of the new reply, `audio` per spoken sentence.
    * @throws AppError 404 when the entry is not the user's (or its character left the chat); 400
-   *   for a greeting, an entry that is not the newest, one still being generated, one with
+   *   for a greeting, a photo's reply, a check-in, an entry that is not the newest, one still being generated, one with
    *   REPLY_ALTERNATIVES_MAX alternatives; 429 "rate_limit:chat" at the quota's limit (the model is
    *   not run).
    */
@@ -77,6 +77,10 @@ export class EditsService {
     const found = await this.conversation.chatOfEntry(user, entry);
     if (!found) throw notFound("Message not found.");
     const { chat, session } = found;
+    // A photo's reply was written from what the vision model saw, a check-in (no message, one
+    // character) from the memory: this path writes neither.
+    if (entry.message_image) throw badRequest("A reply to a photo is not regenerated.");
+    if (!chat.groupId && !entry.message) throw badRequest("A check-in is not regenerated.");
     const character = chat.members.find((m) => m.id === entry.character_id);
     if (!character) throw notFound("This character is no longer in this chat.");
     const newest = chat.groupId

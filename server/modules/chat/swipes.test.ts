@@ -103,6 +103,25 @@ describeEachDatabase("swipes and regenerate", (dialect) => {
     expect(next).not.toContain(firstReply);
     expect(next).not.toContain(thirdReply);
 
+    // A photo's reply and a check-in (no message in a single chat) are not regenerated.
+    const last = (await history(s.token, s.characterId)).at(-1)!.chatHistoryUUID;
+    await t.db.db
+      .updateTable("chat_history")
+      .set({ message_image: "x.jpg" })
+      .where("id", "=", last)
+      .execute();
+    t.caches.forgetAll();
+    const photo = await post(s.token, "/api/chat/regenerate", { id: last });
+    expect(photo.body.message).toBe("A reply to a photo is not regenerated.");
+    await t.db.db
+      .updateTable("chat_history")
+      .set({ message_image: "", message: "" })
+      .where("id", "=", last)
+      .execute();
+    t.caches.forgetAll();
+    const checkin = await post(s.token, "/api/chat/regenerate", { id: last });
+    expect(checkin.body.message).toBe("A check-in is not regenerated.");
+
     // Not the newest any more.
     const old = await post(s.token, "/api/chat/regenerate", { id: first.chatHistoryUUID });
     expect(old.status).toBe(400);
