@@ -54,6 +54,8 @@ const TAKES_NO_OWNED_ID = new Set([
   "POST /api/account/export",
   "GET /api/account/export",
   "GET /api/account/export/:id/download",
+  // issue 18: the token's user's own language; the body holds a language code, no id.
+  "POST /api/users/ui-language",
 ]);
 
 /** One request user B makes with user A's ids, and what it must answer. */
