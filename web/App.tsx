@@ -5,6 +5,7 @@ import { PublicLayout } from "./components/public/PublicLayout";
 import { RequireSession } from "./components/RequireSession";
 import { SignedInLayout } from "./components/SignedInLayout";
 import { Spinner } from "./components/Spinner";
+import { APP_NAMESPACES, loadNamespaces } from "./i18n";
 import { setNavigator } from "./lib/navigation";
 import { CharacterSelectRedirect } from "./pages/characters/CharacterSelectRedirect";
 import { HomePage } from "./pages/home/HomePage";
@@ -33,13 +34,25 @@ const ForbiddenPage = lazy(() =>
 const ResetPasswordPage = lazy(() =>
   import("./pages/reset-password/ResetPasswordPage").then((m) => ({ default: m.ResetPasswordPage })),
 );
+/**
+ * `load` (a signed-in page's chunk) together with the catalogues of the signed-in pages
+ * (issue 18: characters, chat, profile, admin are not in the entry chunk), so the page renders
+ * with its texts.
+ */
+function withAppTexts<T>(load: Promise<T>): Promise<T> {
+  return Promise.all([load, loadNamespaces(APP_NAMESPACES)]).then(([module]) => module);
+}
 const CharacterListPage = lazy(() =>
-  import("./pages/characters/CharacterListPage").then((m) => ({ default: m.CharacterListPage })),
+  withAppTexts(import("./pages/characters/CharacterListPage")).then((m) => ({
+    default: m.CharacterListPage,
+  })),
 );
 const PresetSelectionPage = lazy(() =>
-  import("./pages/characters/PresetSelectionPage").then((m) => ({ default: m.PresetSelectionPage })),
+  withAppTexts(import("./pages/characters/PresetSelectionPage")).then((m) => ({
+    default: m.PresetSelectionPage,
+  })),
 );
-const loadChatPage = () => import("./pages/chat/ChatPage");
+const loadChatPage = () => withAppTexts(import("./pages/chat/ChatPage"));
 const ChatPage = lazy(() => loadChatPage().then((m) => ({ default: m.ChatPage })));
 
 /**
@@ -51,16 +64,20 @@ export function preloadRoute(pathname: string): void {
   if (pathname === "/chat" || pathname.startsWith("/character-select/")) void loadChatPage();
 }
 const CharacterFormPage = lazy(() =>
-  import("./pages/characters/CharacterFormPage").then((m) => ({ default: m.CharacterFormPage })),
+  withAppTexts(import("./pages/characters/CharacterFormPage")).then((m) => ({
+    default: m.CharacterFormPage,
+  })),
 );
 const ProfilePage = lazy(() =>
-  import("./pages/profile/ProfilePage").then((m) => ({ default: m.ProfilePage })),
+  withAppTexts(import("./pages/profile/ProfilePage")).then((m) => ({ default: m.ProfilePage })),
 );
 const ChangePasswordPage = lazy(() =>
-  import("./pages/profile/ChangePasswordPage").then((m) => ({ default: m.ChangePasswordPage })),
+  withAppTexts(import("./pages/profile/ChangePasswordPage")).then((m) => ({ default: m.ChangePasswordPage })),
 );
 // issue 9: the admin console, loaded only when opened (and shown only once the server confirms the role).
-const AdminPage = lazy(() => import("./pages/admin/AdminPage").then((m) => ({ default: m.AdminPage })));
+const AdminPage = lazy(() =>
+  withAppTexts(import("./pages/admin/AdminPage")).then((m) => ({ default: m.AdminPage })),
+);
 
 /**
  * The route table (spec 2). Public, inside the shared public layout: / and /home, /free-chat

@@ -1,7 +1,14 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { currentLanguage, formatDate, formatPrice, pickLanguage, setLanguage } from "./i18n";
+import i18n, {
+  currentLanguage,
+  formatDate,
+  formatPrice,
+  loadNamespaces,
+  pickLanguage,
+  setLanguage,
+} from "./i18n";
 
 /**
  * issue 18: "a check that no key is missing in any language". Every catalogue
@@ -45,6 +52,25 @@ function variables(text: string): string[] {
 function pluralBase(key: string): string | null {
   return PLURAL_SUFFIX.test(key) ? key.replace(PLURAL_SUFFIX, "") : null;
 }
+
+describe("loading the catalogues (issues 18 and 6)", () => {
+  it("starts with English's public catalogues only; a switch loads the language first, the signed-in namespaces load on demand", async () => {
+    expect(i18n.hasResourceBundle("en", "common")).toBe(true);
+    expect(i18n.hasResourceBundle("en", "public")).toBe(true);
+    expect(i18n.hasResourceBundle("en", "chat")).toBe(false);
+    expect(i18n.hasResourceBundle("es", "common")).toBe(false);
+    await setLanguage("es");
+    expect(currentLanguage()).toBe("es");
+    expect(i18n.hasResourceBundle("es", "public")).toBe(true);
+    expect(i18n.t("common:language.label")).toBe((read("es", "common").language as { label: string }).label);
+    expect(i18n.hasResourceBundle("es", "chat")).toBe(false);
+    await loadNamespaces(["chat"]);
+    expect(i18n.hasResourceBundle("es", "chat")).toBe(true);
+    expect(i18n.hasResourceBundle("en", "chat")).toBe(true);
+    expect(i18n.hasResourceBundle("fr", "common")).toBe(false);
+    await setLanguage("en");
+  });
+});
 
 describe("translation catalogues (issue 18)", () => {
   it("has the six languages, each with the namespaces of English", () => {
@@ -105,16 +131,16 @@ describe("language choice and formats (issue 18)", () => {
     expect(pickLanguage([])).toBeNull();
   });
 
-  it("formats dates and prices in the current language and ignores unknown codes", () => {
-    setLanguage("de");
+  it("formats dates and prices in the current language and ignores unknown codes", async () => {
+    await setLanguage("de");
     expect(currentLanguage()).toBe("de");
     expect(formatPrice(9.99, "usd")).toBe("9,99\u00a0$");
     expect(formatDate(Date.UTC(2026, 10, 26, 12), { dateStyle: "long", timeZone: "UTC" })).toBe(
       "26. November 2026",
     );
-    setLanguage("xx");
+    await setLanguage("xx");
     expect(currentLanguage()).toBe("de");
-    setLanguage("en");
+    await setLanguage("en");
     expect(formatPrice(9.99, "USD")).toBe("$9.99");
     expect(formatDate("2026-11-26T12:00:00Z", { dateStyle: "long", timeZone: "UTC" })).toBe(
       "November 26, 2026",

@@ -1,11 +1,14 @@
-import i18n, { type Resource } from "i18next";
+import i18n, { type BackendModule, type Resource } from "i18next";
 import { initReactI18next } from "react-i18next";
 import { UI_LANGUAGES } from "../common/constants";
 import { readUser, subscribeSession } from "./lib/session";
 
 /**
- * UI translations (issue 18). Every catalogue `web/locales/<lng>/<ns>.json` is bundled (never
- * fetched); English is the source and the fallback. The language is, in this order: the
+ * UI translations (issue 18). The catalogues are `web/locales/<lng>/<ns>.json`; English is the
+ * source and the fallback. To keep the first download small (issue 6 targets), only English's
+ * public catalogues (`PUBLIC_NAMESPACES`) are in the entry chunk; every other catalogue is its
+ * own chunk served by our server, loaded for the current language before the first render
+ * (`i18nReady`), with the signed-in pages (`loadNamespaces`) and on a switch (`setLanguage`). The language is, in this order: the
  * account's (`SessionUser.uiLanguage`), the one chosen while signed out (local storage), the
  * browser's first supported one (`navigator.languages`), English.
  */
@@ -66,33 +69,92 @@ export function resolveLanguage(): LanguageCode {
   return storedChoice() ?? pickLanguage(browserLanguages()) ?? "en";
 }
 
-/** `{lng: {ns: catalogue}}` from the bundled JSON files (`./locales/<lng>/<ns>.json`). */
+type Catalogue = Record<string, unknown>;
+
+/**
+ * The namespaces of the public pages (home, login, pricing, FAQ, terms, contact), loaded before
+ * the first render. The others (`APP_NAMESPACES`) load with the signed-in pages (`loadNamespaces`).
+ */
+export const PUBLIC_NAMESPACES = ["common", "public", "auth"] as const;
+
+/** The namespaces of the signed-in pages: characters, chat, profile, admin. */
+export const APP_NAMESPACES = ["characters", "chat", "profile", "admin"] as const;
+
+/** English catalogues of the public namespaces: in the entry chunk, English is the fallback. */
+const ENGLISH_FILES = import.meta.glob<Catalogue>("./locales/en/{common,public,auth}.json", {
+  eager: true,
+  import: "default",
+});
+
+/** Every other catalogue: its own chunk, fetched (from our server) when first needed. */
+const LAZY_FILES = import.meta.glob<Catalogue>(
+  ["./locales/*/*.json", "!./locales/en/{common,public,auth}.json"],
+  { import: "default" },
+);
+
+const FILE_NAME = /\.\/locales\/([^/]+)\/([^/]+)\.json$/;
+
+/** `{en: {ns: catalogue}}` for the bundled English catalogues. */
 function bundledResources(): Resource {
-  const files = import.meta.glob<{ default: Record<string, unknown> }>("./locales/*/*.json", { eager: true });
-  const resources: Resource = {};
-  for (const [file, module] of Object.entries(files)) {
-    const match = /\.\/locales\/([^/]+)\/([^/]+)\.json$/.exec(file);
-    if (match === null) continue;
-    const [, lng = "", ns = ""] = match;
-    resources[lng] ??= {};
-    resources[lng][ns] = module.default;
+  const english: Record<string, Catalogue> = {};
+  for (const [file, catalogue] of Object.entries(ENGLISH_FILES)) {
+    const ns = FILE_NAME.exec(file)?.[2];
+    if (ns !== undefined) english[ns] = catalogue;
   }
-  return resources;
+  return { en: english };
 }
 
-const resources = bundledResources();
+/**
+ * The i18next backend of the catalogues not bundled: `read(lng, ns)` imports
+ * `./locales/<lng>/<ns>.json` (one chunk per catalogue). An unknown pair rejects, which i18next
+ * treats as a failed load (the texts then fall back to English).
+ */
+const lazyCatalogues: BackendModule = {
+  type: "backend",
+  callbackApi: false,
+  init() {},
+  read(lng: string, ns: string) {
+    const load = LAZY_FILES[`./locales/${lng}/${ns}.json`];
+    return load === undefined ? Promise.reject(new Error(`no catalogue ${lng}/${ns}`)) : load();
+  },
+} as unknown as BackendModule;
 
-void i18n.use(initReactI18next).init({
-  resources,
-  lng: resolveLanguage(),
-  fallbackLng: "en",
-  supportedLngs: CODES,
-  ns: Object.keys(resources.en ?? {}),
-  defaultNS: "common",
-  interpolation: { escapeValue: false },
-  returnNull: false,
-  initAsync: false,
-});
+/**
+ * Resolves once the current language's public catalogues are in (English at once: it is
+ * bundled). web/main.tsx renders after it, so the first screen is never shown in the wrong
+ * language. Never rejects: a catalogue that failed to load leaves its texts in English.
+ */
+export const i18nReady: Promise<void> = i18n
+  .use(lazyCatalogues)
+  .use(initReactI18next)
+  .init({
+    resources: bundledResources(),
+    partialBundledLanguages: true,
+    lng: resolveLanguage(),
+    fallbackLng: "en",
+    supportedLngs: CODES,
+    ns: [...PUBLIC_NAMESPACES],
+    defaultNS: "common",
+    interpolation: { escapeValue: false },
+    returnNull: false,
+    initAsync: false,
+  })
+  .then(
+    () => undefined,
+    () => undefined,
+  );
+
+/**
+ * Loads `namespaces` in the current language (and English, the fallback) and resolves when they
+ * are in; later language switches load them too. The signed-in pages' route loaders (web/App.tsx)
+ * call it with `APP_NAMESPACES`. Never rejects (a failed catalogue leaves English texts).
+ */
+export function loadNamespaces(namespaces: readonly string[]): Promise<void> {
+  return i18n.loadNamespaces([...namespaces]).then(
+    () => undefined,
+    () => undefined,
+  );
+}
 
 function applyToDocument(lng: string): void {
   if (typeof document !== "undefined") document.documentElement.lang = lng;
@@ -107,24 +169,25 @@ export function currentLanguage(): LanguageCode {
 
 /**
  * Shows the app in `lng` and keeps the choice in local storage (the signed-out choice, issue 18).
- * Keeping it with the account is the caller's part (POST /api/users/ui-language). Unknown codes
- * are ignored.
+ * The language's catalogues are loaded first (their chunks), then the app switches; resolves when
+ * it has. Keeping the choice with the account is the caller's part (POST /api/users/ui-language).
+ * Unknown codes are ignored.
  */
-export function setLanguage(lng: string): void {
+export async function setLanguage(lng: string): Promise<void> {
   if (!isLanguageCode(lng)) return;
   try {
     localStorage.setItem(STORAGE_KEY_LANGUAGE, lng);
   } catch {
     // Storage may be unavailable (private mode): the choice then lasts for this page only.
   }
-  if (i18n.language !== lng) void i18n.changeLanguage(lng);
+  if (i18n.language !== lng) await i18n.changeLanguage(lng);
 }
 
 // A sign-in (or another tab) brings the account's language: follow it.
 if (typeof window !== "undefined") {
   subscribeSession(() => {
     const account = readUser()?.uiLanguage;
-    if (isLanguageCode(account) && account !== i18n.language) setLanguage(account);
+    if (isLanguageCode(account) && account !== i18n.language) void setLanguage(account);
   });
 }
 

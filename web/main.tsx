@@ -4,11 +4,10 @@ import { createRoot } from "react-dom/client";
 import { BrowserRouter } from "react-router";
 import { PRODUCT_NAME } from "../common/constants";
 import "./styles/base.css";
-// issue 18: translations are initialised before anything renders.
-import "./i18n";
 import { AppRoutes, preloadRoute } from "./App";
 import { fetchDeployedVersion } from "./api/meta";
 import { queryClient } from "./api/queryClient";
+import { i18nReady } from "./i18n";
 import { runStartupChecks } from "./lib/appUpdate";
 
 document.title = PRODUCT_NAME;
@@ -22,15 +21,19 @@ const Toaster = lazy(() => import("sonner").then((m) => ({ default: m.Toaster })
 const container = document.getElementById("root");
 if (container === null) throw new Error("#root is missing from index.html");
 
-createRoot(container).render(
-  <StrictMode>
-    <QueryClientProvider client={queryClient}>
-      <BrowserRouter>
-        <AppRoutes />
-      </BrowserRouter>
-      <Suspense fallback={null}>
-        <Toaster theme="dark" richColors closeButton />
-      </Suspense>
-    </QueryClientProvider>
-  </StrictMode>,
+// issue 18: the first render waits for the current language's catalogues (English is bundled;
+// another language is one chunk per catalogue, fetched from our server).
+void i18nReady.then(() =>
+  createRoot(container).render(
+    <StrictMode>
+      <QueryClientProvider client={queryClient}>
+        <BrowserRouter>
+          <AppRoutes />
+        </BrowserRouter>
+        <Suspense fallback={null}>
+          <Toaster theme="dark" richColors closeButton />
+        </Suspense>
+      </QueryClientProvider>
+    </StrictMode>,
+  ),
 );

@@ -1,6 +1,7 @@
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
+import { loadNamespaces } from "../../../i18n";
 import { ChatBanner } from "./ChatBanner";
 
 const render = (props: Parameters<typeof ChatBanner>[0]) =>
@@ -9,6 +10,9 @@ const REASON = "The default language model is being downloaded; please try again
 
 /** issue 16: the chat-off banner, with the model download's progress while it runs. */
 describe("the chat banner", () => {
+  // issue 18: the chat catalogue is loaded on demand (with the signed-in pages).
+  beforeAll(() => loadNamespaces(["chat"]));
+
   it("while the model downloads, shows the reason, a named progress bar at the percent and the percent as text", () => {
     const html = render({ reason: REASON, download: { doneBytes: 420, totalBytes: 1_000, percent: 42 } });
     expect(html).toMatch(
