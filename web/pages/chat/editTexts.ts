@@ -1,34 +1,46 @@
+import i18n, { lookups } from "../../i18n";
+
 /**
- * The texts of swipes, regenerate, edit, delete and rewind on the chat screen (issue 17), plain
- * English in one place so they can be translated together later.
+ * The texts of swipes, regenerate, edit, delete and rewind on the chat screen (issue 17), looked
+ * up in the "chat" catalogue (`web/locales/<lng>/chat.json`, section `edits`) each time one is
+ * read (issue 18), so a language switch takes effect. `replyPosition` and `replyPositionLabel`
+ * take the 0-based index of the shown alternative and the number of alternatives.
  */
-export const editTexts = {
-  // Swipes (issue 17 "Swipes / regenerate")
-  previousReply: "Previous reply",
-  nextReply: "Next reply",
-  replyPosition: (index: number, count: number) => `${index + 1}/${count}`,
-  replyPositionLabel: (index: number, count: number) => `Reply ${index + 1} of ${count}`,
-  regenerate: "Regenerate",
-  regenerateReply: "Regenerate reply",
-  regenerateFailed: "Could not write another reply.",
-  swipeFailed: "Could not show that reply.",
-  // The per-message menu (issue 17 "Edit, delete and rewind")
-  messageActions: "Message actions",
-  edit: "Edit",
-  delete: "Delete",
-  rewind: "Rewind to here",
-  editMessage: "Edit your message",
-  editReply: "Edit the reply",
-  save: "Save",
-  cancel: "Cancel",
-  saving: "Saving",
-  editFailed: "Could not save the change.",
-  deleteTitle: "Delete this message?",
-  deleteText: "The message and its reply are removed for good, with their pictures and audio.",
-  deleteConfirm: "Yes, delete",
-  deleteFailed: "Could not delete the message.",
-  rewindTitle: "Rewind the chat to here?",
-  rewindText: "Every later message is removed for good, with its pictures and audio.",
-  rewindConfirm: "Yes, rewind",
-  rewindFailed: "Could not rewind the chat.",
-} as const;
+export const editTexts = lookups(
+  "chat",
+  "edits.",
+  [
+    // Swipes (issue 17 "Swipes / regenerate")
+    "previousReply",
+    "nextReply",
+    "regenerate",
+    "regenerateReply",
+    "regenerateFailed",
+    "swipeFailed",
+    // The per-message menu (issue 17 "Edit, delete and rewind")
+    "messageActions",
+    "edit",
+    "delete",
+    "rewind",
+    "editMessage",
+    "editReply",
+    "save",
+    "cancel",
+    "saving",
+    "editFailed",
+    "deleteTitle",
+    "deleteText",
+    "deleteConfirm",
+    "deleteFailed",
+    "rewindTitle",
+    "rewindText",
+    "rewindConfirm",
+    "rewindFailed",
+  ],
+  {
+    replyPosition: (index: number, count: number) =>
+      i18n.t("chat:edits.replyPosition", { position: index + 1, total: count }),
+    replyPositionLabel: (index: number, count: number) =>
+      i18n.t("chat:edits.replyPositionLabel", { position: index + 1, total: count }),
+  },
+);

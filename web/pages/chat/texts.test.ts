@@ -1,6 +1,7 @@
-import { afterAll, describe, expect, it } from "vitest";
-import i18n, { setLanguage } from "../../i18n";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import i18n, { loadNamespaces, setLanguage } from "../../i18n";
 import { bannerTexts } from "./components/ChatBanner";
+import { editTexts } from "./editTexts";
 import { imageTexts } from "./imageTexts";
 import { chatTexts } from "./texts";
 import { voiceTexts } from "./voiceTexts";
@@ -9,9 +10,11 @@ import { voiceTexts } from "./voiceTexts";
  * issue 18: the chat screen's text modules read the "chat" catalogue when a text is used, so
  * every name they offer is a key of the catalogue and a language switch changes what they say.
  */
-const MODULES = { main: chatTexts, voice: voiceTexts, images: imageTexts } as const;
+const MODULES = { main: chatTexts, voice: voiceTexts, images: imageTexts, edits: editTexts } as const;
 
 describe("chat texts through the catalogue (issue 18)", () => {
+  // issue 18: the chat catalogue is loaded on demand (with the signed-in pages).
+  beforeAll(() => loadNamespaces(["chat"]));
   afterAll(() => setLanguage("en"));
 
   it("every text name of texts.ts, voiceTexts.ts and imageTexts.ts is a key of the English catalogue", () => {
@@ -26,19 +29,24 @@ describe("chat texts through the catalogue (issue 18)", () => {
     }
   });
 
-  it("speaks English, then German after a switch, texts with variables included", () => {
-    setLanguage("en");
+  it("speaks English, then German after a switch, texts with variables included", async () => {
+    await setLanguage("en");
     expect(chatTexts.newChat).toBe("New Chat");
     expect(chatTexts.groupFull(4)).toBe("A group holds at most 4 members.");
     expect(chatTexts.status("replying...")).toBe("replying...");
     expect(imageTexts.photoNumber(2, 5)).toBe("Photo 2 of 5");
     expect(bannerTexts.downloaded(12_345_678)).toBe("12.3 MB downloaded");
-    setLanguage("de");
+    expect(editTexts.rewind).toBe("Rewind to here");
+    expect(editTexts.replyPositionLabel(1, 3)).toBe("Reply 2 of 3");
+    await setLanguage("de");
     expect(chatTexts.newChat).toBe("Neuer Chat");
     expect(chatTexts.groupFull(4)).toBe("Eine Gruppe hat höchstens 4 Mitglieder.");
     expect(chatTexts.status("replying...")).toBe("antwortet...");
     expect(voiceTexts.playReply("Mia")).toBe("Antwort von Mia abspielen");
     expect(imageTexts.photoNumber(2, 5)).toBe("Foto 2 von 5");
     expect(bannerTexts.downloaded(12_345_678)).toBe("12,3 MB heruntergeladen");
+    expect(editTexts.rewind).toBe("Bis hierher zurückspulen");
+    expect(editTexts.replyPosition(1, 3)).toBe("2/3");
+    expect(editTexts.replyPositionLabel(1, 3)).toBe("Antwort 2 von 3");
   });
 });
