@@ -5,6 +5,7 @@ import type { PricingPlan } from "../../../api/public";
 import { currentLanguage, formatPrice } from "../../../i18n";
 import { contentUrl } from "../../../lib/content";
 import { safeLinkHref, sanitizeDescriptionHtml } from "../../../lib/sanitize";
+import { planDescriptionHtml } from "../planDescription";
 
 /** Where a card leads instead of the plan's own URL (issue 16: a signed-in user). */
 export interface CardTarget {
@@ -28,7 +29,8 @@ function priceText(price: string | number): string {
 /**
  * One plan (spec 2 "Pricing"): a link to the plan's own URL showing its image
  * (`/content/pricing/<pricingImage>`), 'Price: $X/mo' with the price as given, the plan name
- * and the description HTML, sanitized with DOMPurify. `target` replaces that link (issue 16: a
+ * and the description HTML, sanitized with DOMPurify (a seeded description the admin has not
+ * changed is shown translated, issue 18: `planDescriptionHtml`). `target` replaces that link (issue 16: a
  * signed-in user is not sent to /login by a seeded plan's URL).
  */
 export function PricingCard({ plan, target }: { plan: PricingPlan; target?: CardTarget }) {
@@ -52,7 +54,9 @@ export function PricingCard({ plan, target }: { plan: PricingPlan; target?: Card
         className="pricing-card__description"
         // The only raw HTML in the app: DOMPurify removes scripts and handlers first.
         // biome-ignore lint/security/noDangerouslySetInnerHtml: sanitized just above (spec 3: the description is HTML)
-        dangerouslySetInnerHTML={{ __html: sanitizeDescriptionHtml(plan.pricingDescription) }}
+        dangerouslySetInnerHTML={{
+          __html: sanitizeDescriptionHtml(planDescriptionHtml(plan.pricingDescription, t)),
+        }}
       />
     </>
   );
