@@ -1,6 +1,7 @@
 import { QueryClientProvider } from "@tanstack/react-query";
 import { lazy, StrictMode, Suspense } from "react";
 import { createRoot } from "react-dom/client";
+import { useTranslation } from "react-i18next";
 import { BrowserRouter } from "react-router";
 import { PRODUCT_NAME } from "../common/constants";
 import "./styles/base.css";
@@ -18,6 +19,20 @@ runStartupChecks(fetchDeployedVersion);
 // The toaster (sonner) loads after the first page; toasts shown meanwhile appear once it is there.
 const Toaster = lazy(() => import("sonner").then((m) => ({ default: m.Toaster })));
 
+/** The toaster with its labels in the current language (issue 18: sonner's own are English). */
+function Toasts() {
+  const { t } = useTranslation("common");
+  return (
+    <Toaster
+      theme="dark"
+      richColors
+      closeButton
+      containerAriaLabel={t("toast.notifications")}
+      toastOptions={{ closeButtonAriaLabel: t("toast.close") }}
+    />
+  );
+}
+
 const container = document.getElementById("root");
 if (container === null) throw new Error("#root is missing from index.html");
 
@@ -31,7 +46,7 @@ void i18nReady.then(() =>
           <AppRoutes />
         </BrowserRouter>
         <Suspense fallback={null}>
-          <Toaster theme="dark" richColors closeButton />
+          <Toasts />
         </Suspense>
       </QueryClientProvider>
     </StrictMode>,
