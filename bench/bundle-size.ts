@@ -29,7 +29,7 @@ const PUBLIC_LIMIT_KB = 120;
 /** Public routes and their lazy page module (undefined: the page is in the entry chunk). */
 const PUBLIC_ROUTES: Array<[string, string | undefined]> = [
   ["/ (home)", undefined],
-  ["/login", undefined],
+  ["/login", "pages/login/LoginPage.tsx"],
   ["/free-chat", "pages/free-chat/FreeChatPage.tsx"],
   ["/pricing", "pages/pricing/PricingPage.tsx"],
   ["/faq", "pages/faq/FaqPage.tsx"],

@@ -9,39 +9,50 @@ import { APP_NAMESPACES, loadNamespaces } from "./i18n";
 import { setNavigator } from "./lib/navigation";
 import { CharacterSelectRedirect } from "./pages/characters/CharacterSelectRedirect";
 import { HomePage } from "./pages/home/HomePage";
-import { LoginPage } from "./pages/login/LoginPage";
 import { LogoutPage } from "./pages/logout/LogoutPage";
 import { RootRedirect } from "./pages/root/RootRedirect";
 import { MaintenancePage } from "./pages/system/MaintenancePage";
 import { NotFoundPage } from "./pages/system/NotFoundPage";
 
-// Pages off the main path load on demand, to keep the first download small. The public
-// layout shows its loading overlay while one loads.
+/**
+ * `load` (a page's chunk) together with the catalogues `namespaces` in the current language, so
+ * the page renders with its texts (issue 18; issue 6: only the common, public and auth catalogues
+ * are in the entry chunk).
+ */
+function withTexts<T>(load: Promise<T>, namespaces: readonly string[]): Promise<T> {
+  return Promise.all([load, loadNamespaces(namespaces)]).then(([module]) => module);
+}
+
+/** `load` (a signed-in page's chunk) with the catalogues of the signed-in pages (characters, chat, profile, admin). */
+function withAppTexts<T>(load: Promise<T>): Promise<T> {
+  return withTexts(load, APP_NAMESPACES);
+}
+
+// Pages off the main path load on demand, to keep the first download small (issue 6 targets);
+// the login page too, since the pages that are not it do not need it. The public layout shows its
+// loading overlay while one loads. The FAQ and terms bring their own catalogues (issue 18).
+const LoginPage = lazy(() => import("./pages/login/LoginPage").then((m) => ({ default: m.LoginPage })));
 const FreeChatPage = lazy(() =>
   import("./pages/free-chat/FreeChatPage").then((m) => ({ default: m.FreeChatPage })),
 );
 const PricingPage = lazy(() =>
   import("./pages/pricing/PricingPage").then((m) => ({ default: m.PricingPage })),
 );
-const FaqPage = lazy(() => import("./pages/faq/FaqPage").then((m) => ({ default: m.FaqPage })));
+const FaqPage = lazy(() =>
+  withTexts(import("./pages/faq/FaqPage"), ["faq"]).then((m) => ({ default: m.FaqPage })),
+);
 const ContactPage = lazy(() =>
   import("./pages/contact/ContactPage").then((m) => ({ default: m.ContactPage })),
 );
-const TermsPage = lazy(() => import("./pages/terms/TermsPage").then((m) => ({ default: m.TermsPage })));
+const TermsPage = lazy(() =>
+  withTexts(import("./pages/terms/TermsPage"), ["terms"]).then((m) => ({ default: m.TermsPage })),
+);
 const ForbiddenPage = lazy(() =>
   import("./pages/forbidden/ForbiddenPage").then((m) => ({ default: m.ForbiddenPage })),
 );
 const ResetPasswordPage = lazy(() =>
   import("./pages/reset-password/ResetPasswordPage").then((m) => ({ default: m.ResetPasswordPage })),
 );
-/**
- * `load` (a signed-in page's chunk) together with the catalogues of the signed-in pages
- * (issue 18: characters, chat, profile, admin are not in the entry chunk), so the page renders
- * with its texts.
- */
-function withAppTexts<T>(load: Promise<T>): Promise<T> {
-  return Promise.all([load, loadNamespaces(APP_NAMESPACES)]).then(([module]) => module);
-}
 const CharacterListPage = lazy(() =>
   withAppTexts(import("./pages/characters/CharacterListPage")).then((m) => ({
     default: m.CharacterListPage,

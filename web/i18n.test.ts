@@ -58,15 +58,19 @@ describe("loading the catalogues (issues 18 and 6)", () => {
     expect(i18n.hasResourceBundle("en", "common")).toBe(true);
     expect(i18n.hasResourceBundle("en", "public")).toBe(true);
     expect(i18n.hasResourceBundle("en", "chat")).toBe(false);
+    // The FAQ's and terms' long texts load with their pages (issue 6 targets).
+    expect(i18n.hasResourceBundle("en", "faq")).toBe(false);
+    expect(i18n.hasResourceBundle("en", "terms")).toBe(false);
     expect(i18n.hasResourceBundle("es", "common")).toBe(false);
     await setLanguage("es");
     expect(currentLanguage()).toBe("es");
     expect(i18n.hasResourceBundle("es", "public")).toBe(true);
     expect(i18n.t("common:language.label")).toBe((read("es", "common").language as { label: string }).label);
     expect(i18n.hasResourceBundle("es", "chat")).toBe(false);
-    await loadNamespaces(["chat"]);
+    await loadNamespaces(["chat", "faq"]);
     expect(i18n.hasResourceBundle("es", "chat")).toBe(true);
     expect(i18n.hasResourceBundle("en", "chat")).toBe(true);
+    expect(i18n.hasResourceBundle("es", "faq")).toBe(true);
     expect(i18n.hasResourceBundle("fr", "common")).toBe(false);
     await setLanguage("en");
   });

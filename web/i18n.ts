@@ -72,8 +72,9 @@ export function resolveLanguage(): LanguageCode {
 type Catalogue = Record<string, unknown>;
 
 /**
- * The namespaces of the public pages (home, login, pricing, FAQ, terms, contact), loaded before
- * the first render. The others (`APP_NAMESPACES`) load with the signed-in pages (`loadNamespaces`).
+ * The namespaces of the public pages (home, login, pricing, contact and the layout), loaded before
+ * the first render. The others load with the pages that use them (`loadNamespaces`, web/App.tsx):
+ * `faq` and `terms` (the long texts of /faq and /terms, issue 6 targets) and `APP_NAMESPACES`.
  */
 export const PUBLIC_NAMESPACES = ["common", "public", "auth"] as const;
 

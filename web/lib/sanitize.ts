@@ -1,16 +1,47 @@
-import DOMPurify from "dompurify";
+import type { Config } from "dompurify";
 
 /**
- * Makes a plan's `pricingDescription` (server HTML, spec 3) safe to insert: DOMPurify drops
- * scripts, event handler attributes and `javascript:` URLs. Links, forms and inline styles
- * are dropped too (their text is kept) because the whole card is already a link.
+ * DOMPurify's settings for a plan's `pricingDescription` (server HTML, spec 3): scripts, event
+ * handler attributes and `javascript:` URLs are dropped; links, forms and inline styles too (their
+ * text is kept) because the whole card is already a link.
  */
-export function sanitizeDescriptionHtml(html: string): string {
-  return DOMPurify.sanitize(html, {
-    USE_PROFILES: { html: true },
-    FORBID_TAGS: ["a", "form", "input", "button", "textarea", "select", "style"],
-    FORBID_ATTR: ["style"],
-  });
+export const DESCRIPTION_PURIFY_CONFIG: Config = {
+  USE_PROFILES: { html: true },
+  FORBID_TAGS: ["a", "form", "input", "button", "textarea", "select", "style"],
+  FORBID_ATTR: ["style"],
+};
+
+/** Makes description HTML safe to insert (see `loadDescriptionSanitizer`). */
+export type Sanitizer = (html: string) => string;
+
+let loaded: Sanitizer | null = null;
+let loading: Promise<Sanitizer> | null = null;
+
+/**
+ * Loads DOMPurify (its own chunk, fetched only when an admin-edited plan description must be
+ * shown: issue 6 targets for /pricing) and resolves to a function that sanitises description HTML
+ * with `DESCRIPTION_PURIFY_CONFIG`. Where DOMPurify cannot work (no DOM, e.g. Node) the function
+ * returns "" rather than the HTML unchanged. Rejects when the chunk fails to load (a later call
+ * tries again).
+ */
+export function loadDescriptionSanitizer(): Promise<Sanitizer> {
+  loading ??= import("dompurify").then(
+    ({ default: DOMPurify }) => {
+      loaded = (html) =>
+        DOMPurify.isSupported ? String(DOMPurify.sanitize(html, DESCRIPTION_PURIFY_CONFIG)) : "";
+      return loaded;
+    },
+    (error: unknown) => {
+      loading = null;
+      throw error;
+    },
+  );
+  return loading;
+}
+
+/** The sanitiser once `loadDescriptionSanitizer` has resolved, else null. */
+export function loadedDescriptionSanitizer(): Sanitizer | null {
+  return loaded;
 }
 
 /**

@@ -4,13 +4,13 @@ import { FaqAccordion } from "./components/FaqAccordion";
 import { faqGroups } from "./faqContent";
 import "./faq.css";
 
-/** `/faq` (spec 2 "FAQ"): 21 questions in five groups, each group an accordion (issue 18: translated). */
+/** `/faq` (spec 2 "FAQ"): 21 questions in five groups, each group an accordion (issue 18: translated, catalogue "faq" loaded with the page). */
 export function FaqPage() {
   const baseId = useId();
-  const { t } = useTranslation("public");
+  const { t } = useTranslation("faq");
   return (
     <section className="public-page public-page--narrow">
-      <h1>{t("faq.title")}</h1>
+      <h1>{t("title")}</h1>
       {faqGroups(t).map((group, index) => (
         <section key={group.title} className="faq-group" aria-labelledby={`${baseId}-group${index}`}>
           <h2 id={`${baseId}-group${index}`}>{group.title}</h2>

@@ -19,8 +19,8 @@ export interface FaqGroup {
 }
 
 /**
- * The FAQ's groups and questions as catalogue keys (namespace "public": `faq.<group>.title`,
- * `faq.<group>.<entry>.q` and `.a`, issue 18): spec 2 "FAQ", 21 questions in the groups general,
+ * The FAQ's groups and questions as catalogue keys (namespace "faq", loaded with the page:
+ * `<group>.title`, `<group>.<entry>.q` and `.a`, issue 18): spec 2 "FAQ", 21 questions in the groups general,
  * Premium Plus, technical and payment, security and privacy, contact. The facts are those of spec 9.
  */
 export const FAQ_KEYS: ReadonlyArray<{ group: string; entries: readonly string[] }> = [
@@ -40,17 +40,17 @@ function valuesOf(key: string): Record<string, string | number> {
 }
 
 /**
- * The FAQ in the current language: `t` is the "public" namespace's translate function
- * (`useTranslation("public").t`). Each answer is one paragraph.
+ * The FAQ in the current language: `t` is the "faq" namespace's translate function
+ * (`useTranslation("faq").t`). Each answer is one paragraph.
  */
 export function faqGroups(t: (key: string, values?: Record<string, string | number>) => string): FaqGroup[] {
   return FAQ_KEYS.map(({ group, entries }) => ({
-    title: t(`faq.${group}.title`),
+    title: t(`${group}.title`),
     entries: entries.map((entry) => {
       const values = { product: PRODUCT_NAME, ...valuesOf(`${group}/${entry}`) };
       return {
-        question: t(`faq.${group}.${entry}.q`, values),
-        answer: [t(`faq.${group}.${entry}.a`, values)],
+        question: t(`${group}.${entry}.q`, values),
+        answer: [t(`${group}.${entry}.a`, values)],
       };
     }),
   }));

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { SEED_PLANS } from "../../../server/db/seed-data";
 import i18n, { setLanguage } from "../../i18n";
-import { planDescriptionHtml, SEEDED_PLAN_DESCRIPTIONS } from "./planDescription";
+import { SEEDED_PLAN_DESCRIPTIONS, seededPlanDescription } from "./planDescription";
 
 /**
  * issue 18: the seeded plans' descriptions are shown translated while the admin has not changed
@@ -15,17 +15,17 @@ describe("plan descriptions on the pricing page (issue 18)", () => {
     expect(english).toEqual(SEED_PLANS.map((plan) => plan.description_html));
   });
 
-  it("shows a seeded description in the current language and an edited one as stored", async () => {
+  it("shows a seeded description in the current language and no catalogue text for an edited one", async () => {
     const t = i18n.getFixedT(null, "public");
     const seeded = SEED_PLANS[1].description_html;
-    expect(planDescriptionHtml(seeded, t)).toBe(seeded);
+    expect(seededPlanDescription(seeded, t)).toBe(seeded);
     await setLanguage("de");
     const german = i18n.getFixedT(null, "public");
-    expect(planDescriptionHtml(seeded, german)).toBe(
+    expect(seededPlanDescription(seeded, german)).toBe(
       "<p>1.000 Nachrichten im Monat und <b>Foto-Upload</b> für deine Figuren.</p>",
     );
     for (const edited of [`${seeded} `, "<p>Our new plan.</p>", ""]) {
-      expect(planDescriptionHtml(edited, german)).toBe(edited);
+      expect(seededPlanDescription(edited, german)).toBeNull();
     }
   });
 });

@@ -12,12 +12,12 @@ export const SEEDED_PLAN_DESCRIPTIONS = [
 ] as const;
 
 /**
- * The description HTML to show for a plan whose stored description is `stored` (issue 18): the
- * translation in the current language of `t` when `stored` is exactly a seeded plan's English
- * description (the admin has not changed it), else `stored` as it is (plans are admin-edited
- * data, shown as written). The caller sanitises the result as any description (DOMPurify).
+ * The translated description HTML of a seeded plan (issue 18): the catalogue text of the current
+ * language of `t` when `stored` is exactly a seeded plan's English description (the admin has not
+ * changed it), else null: `stored` is then admin-edited data, shown as written but sanitised
+ * (web/pages/pricing/components/PlanDescription.tsx). Catalogue texts are ours, hence trusted.
  */
-export function planDescriptionHtml(stored: string, t: TFunction<"public">): string {
+export function seededPlanDescription(stored: string, t: TFunction<"public">): string | null {
   const key = SEEDED_PLAN_DESCRIPTIONS.find((name) => stored === t(name, { lng: "en" }));
-  return key === undefined ? stored : t(key);
+  return key === undefined ? null : t(key);
 }

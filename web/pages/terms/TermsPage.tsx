@@ -3,15 +3,15 @@ import { Link } from "react-router";
 import { termsEffectiveDate, termsSections } from "./termsContent";
 import "./terms.css";
 
-/** `/terms` (spec 2 "Terms of Service"): the effective date and the 11 numbered sections (issue 18: translated). */
+/** `/terms` (spec 2 "Terms of Service"): the effective date and the 11 numbered sections (issue 18: translated, catalogue "terms" loaded with the page). */
 export function TermsPage() {
-  const { t } = useTranslation("public");
+  const { t } = useTranslation("terms");
   const sections = termsSections(t);
   const last = sections.length - 1;
   return (
     <article className="public-page public-page--narrow terms">
-      <h1>{t("terms.title")}</h1>
-      <p className="public-page__lead">{t("terms.effective", { date: termsEffectiveDate() })}</p>
+      <h1>{t("title")}</h1>
+      <p className="public-page__lead">{t("effective", { date: termsEffectiveDate() })}</p>
       {sections.map((section, index) => (
         <section key={section.title}>
           <h2>
@@ -29,7 +29,7 @@ export function TermsPage() {
           )}
           {index === last && (
             <p>
-              <Link to="/contact">{t("terms.contactLink")}</Link>
+              <Link to="/contact">{t("contactLink")}</Link>
             </p>
           )}
         </section>

@@ -21,8 +21,8 @@ export interface TermsSection {
 }
 
 /**
- * The 11 sections of the Terms of Service as catalogue keys (namespace "public":
- * `terms.<section>.title` and `.text`, list items `terms.<section>.<item>`), in the order of
+ * The 11 sections of the Terms of Service as catalogue keys (namespace "terms", loaded with the
+ * page: `<section>.title` and `.text`, list items `<section>.<item>`), in the order of
  * spec 2: acceptance, service description, accounts, user-generated content, uncensored content,
  * content ownership, disclaimer, prohibited activities, termination, changes, contact.
  */
@@ -41,14 +41,14 @@ const TERMS_KEYS: ReadonlyArray<{ section: string; items?: readonly string[] }> 
 ];
 
 /**
- * The terms in the current language: `t` is the "public" namespace's translate function
- * (`useTranslation("public").t`).
+ * The terms in the current language: `t` is the "terms" namespace's translate function
+ * (`useTranslation("terms").t`).
  */
 export function termsSections(t: (key: string, values?: Record<string, string>) => string): TermsSection[] {
   const values = { product: PRODUCT_NAME };
   return TERMS_KEYS.map(({ section, items }) => ({
-    title: t(`terms.${section}.title`),
-    paragraphs: [t(`terms.${section}.text`, values)],
-    items: items?.map((item) => t(`terms.${section}.${item}`, values)),
+    title: t(`${section}.title`),
+    paragraphs: [t(`${section}.text`, values)],
+    items: items?.map((item) => t(`${section}.${item}`, values)),
   }));
 }

@@ -4,8 +4,8 @@ import { Link } from "react-router";
 import type { PricingPlan } from "../../../api/public";
 import { currentLanguage, formatPrice } from "../../../i18n";
 import { contentUrl } from "../../../lib/content";
-import { safeLinkHref, sanitizeDescriptionHtml } from "../../../lib/sanitize";
-import { planDescriptionHtml } from "../planDescription";
+import { safeLinkHref } from "../../../lib/sanitize";
+import { PlanDescription } from "./PlanDescription";
 
 /** Where a card leads instead of the plan's own URL (issue 16: a signed-in user). */
 export interface CardTarget {
@@ -29,8 +29,8 @@ function priceText(price: string | number): string {
 /**
  * One plan (spec 2 "Pricing"): a link to the plan's own URL showing its image
  * (`/content/pricing/<pricingImage>`), 'Price: $X/mo' with the price as given, the plan name
- * and the description HTML, sanitized with DOMPurify (a seeded description the admin has not
- * changed is shown translated, issue 18: `planDescriptionHtml`). `target` replaces that link (issue 16: a
+ * and the description HTML (`PlanDescription`: a seeded description the admin has not changed is
+ * shown translated, issue 18; any other is sanitised with DOMPurify). `target` replaces that link (issue 16: a
  * signed-in user is not sent to /login by a seeded plan's URL).
  */
 export function PricingCard({ plan, target }: { plan: PricingPlan; target?: CardTarget }) {
@@ -50,14 +50,7 @@ export function PricingCard({ plan, target }: { plan: PricingPlan; target?: Card
       />
       <p className="pricing-card__price">{t("pricing.price", { price })}</p>
       <h2 className="pricing-card__name">{plan.pricingPlanName}</h2>
-      <div
-        className="pricing-card__description"
-        // The only raw HTML in the app: DOMPurify removes scripts and handlers first.
-        // biome-ignore lint/security/noDangerouslySetInnerHtml: sanitized just above (spec 3: the description is HTML)
-        dangerouslySetInnerHTML={{
-          __html: sanitizeDescriptionHtml(planDescriptionHtml(plan.pricingDescription, t)),
-        }}
-      />
+      <PlanDescription stored={plan.pricingDescription} />
     </>
   );
   if (target !== undefined) {
