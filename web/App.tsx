@@ -3,7 +3,6 @@ import { useTranslation } from "react-i18next";
 import { type RouteObject, useNavigate, useRoutes } from "react-router";
 import { PublicLayout } from "./components/public/PublicLayout";
 import { RequireSession } from "./components/RequireSession";
-import { SignedInLayout } from "./components/SignedInLayout";
 import { Spinner } from "./components/Spinner";
 import { APP_NAMESPACES, loadNamespaces } from "./i18n";
 import { setNavigator } from "./lib/navigation";
@@ -63,16 +62,25 @@ const PresetSelectionPage = lazy(() =>
     default: m.PresetSelectionPage,
   })),
 );
+// The frame of the signed-in pages (menu, admin check, dark mode): not needed by the public pages
+// (issue 6 targets). Its catalogues load with it, in parallel.
+const loadSignedInLayout = () => withAppTexts(import("./components/SignedInLayout"));
+const SignedInLayout = lazy(() => loadSignedInLayout().then((m) => ({ default: m.SignedInLayout })));
 const loadChatPage = () => withAppTexts(import("./pages/chat/ChatPage"));
 const ChatPage = lazy(() => loadChatPage().then((m) => ({ default: m.ChatPage })));
+
+/** Paths of the pages inside the signed-in frame (`SignedInLayout`). */
+const SIGNED_IN_FRAME = /^\/(characters|user)\/|^\/admin$/i;
 
 /**
  * Starts downloading the chat screen's code before the first render when the page opened is a
  * chat (`/chat`, `/character-select/:id`), so it arrives while the entry chunk runs instead of
- * after (the chat-paint benchmark's critical path). Other paths load their page as they render.
+ * after (the chat-paint benchmark's critical path); likewise the signed-in frame for the pages
+ * inside it, so it does not wait for the first render. Other paths load their page as they render.
  */
 export function preloadRoute(pathname: string): void {
   if (pathname === "/chat" || pathname.startsWith("/character-select/")) void loadChatPage();
+  else if (SIGNED_IN_FRAME.test(pathname)) void loadSignedInLayout();
 }
 const CharacterFormPage = lazy(() =>
   withAppTexts(import("./pages/characters/CharacterFormPage")).then((m) => ({
@@ -124,7 +132,17 @@ export const routes: RouteObject[] = [
     element: <RequireSession />,
     children: [
       {
-        element: <SignedInLayout />,
+        element: (
+          <Suspense
+            fallback={
+              <div className="center-screen">
+                <LoadingSpinner />
+              </div>
+            }
+          >
+            <SignedInLayout />
+          </Suspense>
+        ),
         children: [
           { path: "/characters/list", element: <CharacterListPage /> },
           { path: "/characters/selection", element: <PresetSelectionPage /> },
@@ -158,6 +176,12 @@ export const routes: RouteObject[] = [
 function ChatLoadingSpinner() {
   const { t } = useTranslation("common");
   return <Spinner label={t("loading.chat")} />;
+}
+
+/** The spinner shown while the signed-in frame's code loads, named in the current language. */
+function LoadingSpinner() {
+  const { t } = useTranslation("common");
+  return <Spinner label={t("loading.page")} />;
 }
 
 /**
