@@ -28,7 +28,7 @@ const CHAT_LIMIT_KB = 250;
  * Issue 6 asked for public pages under 120 KB. Issue 18's i18n library (i18next + react-i18next,
  * 18 KB, required: a well-kept i18n library) and the English public catalogues (common, public,
  * auth: the fallback texts, bundled) are on every page; with them the public routes measure
- * 123-132 KB (the largest /login, 131.7 KB, with its sign-in form, validation and queries), after
+ * 122-132 KB (the largest /login, 131.3 KB, with its sign-in form, validation and queries), after
  * the cuts of issue 18's follow-up: the login page and the signed-in frame are lazy chunks, the FAQ
  * and terms texts are their own catalogues, DOMPurify loads only for an admin-edited plan text.
  */
