@@ -1,18 +1,16 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import {
-  CONFIRM_PASSWORD_MISMATCH,
-  FILL_REQUIRED_FIELDS,
-  RETYPED_PASSWORD_MISMATCH,
-  RULES,
-  SEX_INVALID,
-} from "../../common/validation";
+import { compileCatalogue, explainWith } from "../../common/i18n/translate";
+import { VALIDATION_SENTENCES } from "../../common/i18n/validationSentences";
 import { type ScannedMessages, scanMessages } from "./message-scan";
-import { CATALOGUES, explain, placeholders, TRANSLATED_LANGUAGES } from "./translate";
+import { CATALOGUES, explain, placeholders, TRANSLATED_LANGUAGES, VALIDATION_CATALOGUES } from "./translate";
 
 /**
  * The key check of issue 18: every person-facing message the server's source writes, and every
  * sentence the validation rules produce, has a translation in every language; no catalogue keeps
- * a key the source no longer writes. A failure lists the keys to add or remove.
+ * a key the source no longer writes. A key is in exactly one of the two files of a language: the
+ * server's (server/i18n/messages) or the validation sentences' (common/i18n/validation, shared with
+ * the SPA, which must hold everything those sentences need). A failure lists the keys to add,
+ * remove or move.
  */
 describe("server message catalogues", () => {
   let scanned: ScannedMessages;
@@ -43,7 +41,7 @@ describe("server message catalogues", () => {
 
   for (const language of TRANSLATED_LANGUAGES) {
     it(`${language}: every key has a translation with the same placeholders`, () => {
-      const catalogue = CATALOGUES[language];
+      const catalogue = { ...CATALOGUES[language], ...VALIDATION_CATALOGUES[language] };
       const missing = wanted.filter((key) => !catalogue[key]?.trim());
       expect(missing, `add to server/i18n/messages/${language}.json`).toEqual([]);
       const badPlaceholders = wanted.filter(
@@ -54,25 +52,34 @@ describe("server message catalogues", () => {
       expect(badPlaceholders, "translations must keep the key's placeholders").toEqual([]);
     });
 
-    it(`${language}: no key that the source no longer writes`, () => {
+    it(`${language}: no key that the source no longer writes, none in both files`, () => {
       const known = new Set(wanted);
-      const stale = Object.keys(CATALOGUES[language]).filter((key) => !known.has(key));
+      const keys = [...Object.keys(CATALOGUES[language]), ...Object.keys(VALIDATION_CATALOGUES[language])];
+      const stale = keys.filter((key) => !known.has(key));
       expect(stale, `remove from server/i18n/messages/${language}.json`).toEqual([]);
+      const both = Object.keys(VALIDATION_CATALOGUES[language]).filter((key) => key in CATALOGUES[language]);
+      expect(both, "a key is in exactly one of the two files").toEqual([]);
     });
 
-    it(`${language}: every sentence of every validation rule is translated whole`, () => {
-      const sentences = [
-        ...Object.values(RULES).flatMap((rule) => Object.values(rule.messages)),
-        FILL_REQUIRED_FIELDS,
-        RETYPED_PASSWORD_MISMATCH,
-        CONFIRM_PASSWORD_MISMATCH,
-        SEX_INVALID,
-      ];
-      const untranslated = sentences
-        .map((sentence) => ({ sentence, result: explain(sentence, language) }))
-        .filter(({ result }) => !result.matched || result.untranslated.length > 0)
-        .map(({ sentence }) => sentence);
-      expect(untranslated).toEqual([]);
+    it(`${language}: the validation file alone translates every validation sentence whole, and holds only what they use`, () => {
+      const table = compileCatalogue(VALIDATION_CATALOGUES[language]);
+      const used = new Set<string>();
+      const untranslated = VALIDATION_SENTENCES.filter((sentence) => {
+        const result = explainWith(sentence, table);
+        for (const key of result.keys) used.add(key);
+        return !result.matched || result.untranslated.length > 0;
+      });
+      expect(untranslated, `add to common/i18n/validation/${language}.json`).toEqual([]);
+      const unused = Object.keys(VALIDATION_CATALOGUES[language]).filter((key) => !used.has(key));
+      expect(unused, `move to server/i18n/messages/${language}.json`).toEqual([]);
+    });
+
+    it(`${language}: the server translates every validation sentence as the validation file does`, () => {
+      const table = compileCatalogue(VALIDATION_CATALOGUES[language]);
+      const differ = VALIDATION_SENTENCES.filter(
+        (sentence) => explain(sentence, language).text !== explainWith(sentence, table).text,
+      );
+      expect(differ).toEqual([]);
     });
   }
 });

@@ -1,0 +1,21 @@
+import {
+  CONFIRM_PASSWORD_MISMATCH,
+  FILL_REQUIRED_FIELDS,
+  RETYPED_PASSWORD_MISMATCH,
+  RULES,
+  SEX_INVALID,
+} from "../validation";
+
+/**
+ * Every sentence common/validation.ts can produce (issue 18): each rule's sentences (required,
+ * too short, too long, format, not text) and its constants. The catalogue key checks
+ * (server/i18n/catalogue.test.ts, web/i18n.test.ts) require each to be translated whole by
+ * common/i18n/validation/<lng>.json in every language.
+ */
+export const VALIDATION_SENTENCES: readonly string[] = [
+  ...Object.values(RULES).flatMap((rule) => Object.values(rule.messages)),
+  FILL_REQUIRED_FIELDS,
+  RETYPED_PASSWORD_MISMATCH,
+  CONFIRM_PASSWORD_MISMATCH,
+  SEX_INVALID,
+];
