@@ -1,6 +1,9 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { compileCatalogue, explainWith } from "../common/i18n/translate";
+import { VALIDATION_SENTENCES } from "../common/i18n/validationSentences";
+import { checkText, FILL_REQUIRED_FIELDS, firstProblem, RULES } from "../common/validation";
 import i18n, {
   currentLanguage,
   formatDate,
@@ -8,7 +11,9 @@ import i18n, {
   loadNamespaces,
   pickLanguage,
   setLanguage,
+  validationCatalogue,
 } from "./i18n";
+import { localValidation } from "./lib/validationText";
 
 /**
  * issue 18: "a check that no key is missing in any language". Every catalogue
@@ -124,6 +129,42 @@ describe("translation catalogues (issue 18)", () => {
         }
       });
     }
+  }
+});
+
+describe("the browser's own validation sentences (issue 18, web/lib/validationText.ts)", () => {
+  const VALIDATION = join(import.meta.dirname, "../common/i18n/validation");
+  const readValidation = (lng: string) =>
+    JSON.parse(readFileSync(join(VALIDATION, `${lng}.json`), "utf8")) as Record<string, string>;
+
+  it("reads them in the current language once its common namespace is in; English stays byte-identical", async () => {
+    const email = checkText(RULES.email, "x") ?? "";
+    const blank = firstProblem([[RULES.email, "   "]]) ?? "";
+    expect(email).toBe("The e-mail address is not valid.");
+    expect(localValidation(email)).toBe(email);
+    expect(localValidation(FILL_REQUIRED_FIELDS)).toBe("Please fill in all required fields!");
+    expect(validationCatalogue("en")).toBeUndefined();
+    await setLanguage("de");
+    expect(localValidation(email)).toBe("Die E-Mail-Adresse ist ungültig.");
+    expect(localValidation(FILL_REQUIRED_FIELDS)).toBe("Bitte fülle alle Pflichtfelder aus!");
+    expect(localValidation(blank)).toBe("Die E-Mail-Adresse ist erforderlich.");
+    expect(localValidation(checkText(RULES.newPassword, "short") ?? "")).toBe(
+      "Das neue Passwort muss mindestens 8 Zeichen lang sein.",
+    );
+    await setLanguage("en");
+    expect(localValidation(email)).toBe(email);
+    expect(localValidation(FILL_REQUIRED_FIELDS)).toBe(FILL_REQUIRED_FIELDS);
+  });
+
+  for (const lng of LANGUAGES.filter((code) => code !== "en")) {
+    it(`${lng}: every sentence every rule can produce is translated whole by the validation catalogue`, () => {
+      const table = compileCatalogue(readValidation(lng));
+      const untranslated = VALIDATION_SENTENCES.filter((sentence) => {
+        const result = explainWith(sentence, table);
+        return !result.matched || result.untranslated.length > 0;
+      });
+      expect(untranslated, `add to common/i18n/validation/${lng}.json`).toEqual([]);
+    });
   }
 });
 

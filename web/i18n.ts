@@ -93,6 +93,39 @@ const LAZY_FILES = import.meta.glob<Catalogue>(
   { import: "default" },
 );
 
+/**
+ * The validation sentences' catalogues (common/i18n/validation/<lng>.json, shared with the
+ * server): each its own chunk, fetched with the language's `common` namespace (English needs
+ * none: the sentences are English). Read through `validationCatalogue`.
+ */
+const VALIDATION_FILES = import.meta.glob<Record<string, string>>("../common/i18n/validation/*.json", {
+  import: "default",
+});
+
+/** The validation catalogues loaded so far, by language. */
+const validationCatalogues = new Map<string, Readonly<Record<string, string>>>();
+
+/** Loads `lng`'s validation catalogue (once); never rejects (a failure leaves English sentences). */
+function loadValidationCatalogue(lng: string): Promise<void> {
+  const load = VALIDATION_FILES[`../common/i18n/validation/${lng}.json`];
+  if (load === undefined || validationCatalogues.has(lng)) return Promise.resolve();
+  return load().then(
+    (catalogue) => {
+      validationCatalogues.set(lng, catalogue);
+    },
+    () => undefined,
+  );
+}
+
+/**
+ * The validation sentences' catalogue of `lng` (English key -> translation, issue 18), once it
+ * has loaded with the language's `common` namespace; undefined for English and before then.
+ * web/lib/validationText.ts translates with it.
+ */
+export function validationCatalogue(lng: string): Readonly<Record<string, string>> | undefined {
+  return validationCatalogues.get(lng);
+}
+
 const FILE_NAME = /\.\/locales\/([^/]+)\/([^/]+)\.json$/;
 
 /** `{en: {ns: catalogue}}` for the bundled English catalogues. */
@@ -107,8 +140,9 @@ function bundledResources(): Resource {
 
 /**
  * The i18next backend of the catalogues not bundled: `read(lng, ns)` imports
- * `./locales/<lng>/<ns>.json` (one chunk per catalogue). An unknown pair rejects, which i18next
- * treats as a failed load (the texts then fall back to English).
+ * `./locales/<lng>/<ns>.json` (one chunk per catalogue), and with `common` the language's
+ * validation catalogue (`validationCatalogue`). An unknown pair rejects, which i18next treats as a
+ * failed load (the texts then fall back to English).
  */
 const lazyCatalogues: BackendModule = {
   type: "backend",
@@ -116,7 +150,9 @@ const lazyCatalogues: BackendModule = {
   init() {},
   read(lng: string, ns: string) {
     const load = LAZY_FILES[`./locales/${lng}/${ns}.json`];
-    return load === undefined ? Promise.reject(new Error(`no catalogue ${lng}/${ns}`)) : load();
+    if (load === undefined) return Promise.reject(new Error(`no catalogue ${lng}/${ns}`));
+    if (ns !== "common") return load();
+    return Promise.all([load(), loadValidationCatalogue(lng)]).then(([catalogue]) => catalogue);
   },
 } as unknown as BackendModule;
 

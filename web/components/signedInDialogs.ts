@@ -1,6 +1,7 @@
 import { FILL_REQUIRED_FIELDS } from "../../common/validation";
 import i18n from "../i18n";
 import { AppSwal } from "../lib/dialogs";
+import { localValidation } from "../lib/validationText";
 
 /**
  * spec 8 "Character or profile validation": the modal 'Oops...' with 'Please fill in all
@@ -10,7 +11,7 @@ export async function showRequiredFieldsAlert(): Promise<void> {
   await AppSwal.fire({
     icon: "error",
     titleText: i18n.t("common:dialog.oops"),
-    text: i18n.t("common:dialog.fillRequired", { defaultValue: FILL_REQUIRED_FIELDS }),
+    text: localValidation(FILL_REQUIRED_FIELDS),
     confirmButtonText: i18n.t("common:actions.close"),
   });
 }

@@ -5,6 +5,7 @@ import { TextAreaField } from "../../components/TextAreaField";
 import { TextField } from "../../components/TextField";
 import { useRequiredFields } from "../../hooks/useRequiredFields";
 import { warnPublic } from "../../lib/notify";
+import { localValidation } from "../../lib/validationText";
 import { useContactAdmin } from "./hooks/useContactAdmin";
 
 /**
@@ -30,7 +31,7 @@ export function ContactPage() {
       [RULES.contactMessage, message],
     ]);
     if (problem) {
-      warnPublic(problem);
+      warnPublic(localValidation(problem));
       return;
     }
     contact.mutate({

@@ -5,6 +5,7 @@ import { checkText, RULES } from "../../../common/validation";
 import { TextField } from "../../components/TextField";
 import { useRequiredFields } from "../../hooks/useRequiredFields";
 import { warnPublic } from "../../lib/notify";
+import { localValidation } from "../../lib/validationText";
 import { useFreeSubscribe } from "./hooks/useFreeSubscribe";
 
 /**
@@ -23,7 +24,7 @@ export function FreeChatPage() {
     if (!fields.validate()) return;
     const problem = checkText(RULES.email, fields.values.email);
     if (problem) {
-      warnPublic(problem);
+      warnPublic(localValidation(problem));
       return;
     }
     subscribe.mutate(fields.values.email.trim());

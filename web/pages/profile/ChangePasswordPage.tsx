@@ -8,6 +8,7 @@ import { TextField } from "../../components/TextField";
 import { useRequiredFields } from "../../hooks/useRequiredFields";
 import { useSessionUser } from "../../hooks/useSessionUser";
 import { succeed, warn } from "../../lib/notify";
+import { localValidation } from "../../lib/validationText";
 import { useChangePassword } from "./hooks/useChangePassword";
 
 const LIST_PATH = "/characters/list";
@@ -40,11 +41,11 @@ export function ChangePasswordPage() {
       [RULES.retypedPassword, values.retyped],
     ]);
     if (problem) {
-      warn(problem);
+      warn(localValidation(problem));
       return;
     }
     if (values.password !== values.retyped) {
-      warn(RETYPED_PASSWORD_MISMATCH);
+      warn(localValidation(RETYPED_PASSWORD_MISMATCH));
       return;
     }
     change.mutate(

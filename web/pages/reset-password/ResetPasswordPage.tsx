@@ -7,6 +7,7 @@ import { useRequiredFields } from "../../hooks/useRequiredFields";
 import { warnPublic } from "../../lib/notify";
 import { useResetPassword } from "./hooks/useResetPassword";
 import "../login/login.css";
+import { localValidation } from "../../lib/validationText";
 
 /** spec 5, 8: the toast when the two passwords differ. */
 export const RESET_MISMATCH = CONFIRM_PASSWORD_MISMATCH;
@@ -34,11 +35,11 @@ export function ResetPasswordPage() {
       [RULES.confirmPassword, rtpassword],
     ]);
     if (problem) {
-      warnPublic(problem);
+      warnPublic(localValidation(problem));
       return;
     }
     if (npassword !== rtpassword) {
-      warnPublic(RESET_MISMATCH);
+      warnPublic(localValidation(RESET_MISMATCH));
       return;
     }
     reset.mutate({ npassword, rtpassword, code });

@@ -6,6 +6,7 @@ import { FormActions } from "../../../components/EntityForm";
 import { currentLanguage, formatPrice } from "../../../i18n";
 import { contentUrl } from "../../../lib/content";
 import { succeed, warn } from "../../../lib/notify";
+import { localValidation } from "../../../lib/validationText";
 import { useAdminForm } from "../hooks/useAdminForm";
 import { useAdminPlans } from "../hooks/useAdminPlans";
 import { useUpdateAdminPlan } from "../hooks/useUpdateAdminPlan";
@@ -113,7 +114,7 @@ function PlanForm({ plan, onDone }: { plan: AdminPlan; onDone: () => void }) {
       [RULES.stripePriceId, values.stripePriceId],
     ]);
     if (problem) {
-      warn(problem);
+      warn(localValidation(problem));
       return;
     }
     save.mutate(

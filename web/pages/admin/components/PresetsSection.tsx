@@ -7,6 +7,7 @@ import { useLanguages } from "../../../hooks/useLanguages";
 import { useVoices } from "../../../hooks/useVoices";
 import { contentUrl } from "../../../lib/content";
 import { succeed, warn } from "../../../lib/notify";
+import { localValidation } from "../../../lib/validationText";
 import { useAdminForm } from "../hooks/useAdminForm";
 import { useAdminPresets } from "../hooks/useAdminPresets";
 import { useSaveAdminPreset } from "../hooks/useSaveAdminPreset";
@@ -115,7 +116,7 @@ function PresetForm({ preset, onDone }: { preset?: AdminPreset; onDone: () => vo
       [RULES.appearance, input.appearance],
     ]);
     if (problem) {
-      warn(problem);
+      warn(localValidation(problem));
       return;
     }
     save.mutate(input, {

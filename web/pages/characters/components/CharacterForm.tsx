@@ -15,6 +15,7 @@ import { useSessionUser } from "../../../hooks/useSessionUser";
 import { useVoices } from "../../../hooks/useVoices";
 import { contentUrl } from "../../../lib/content";
 import { succeed, warn } from "../../../lib/notify";
+import { localValidation } from "../../../lib/validationText";
 import { useSaveCharacter } from "../hooks/useSaveCharacter";
 import { useVoicePreview } from "../hooks/useVoicePreview";
 import { draftsFromBook, lorebookField } from "../lorebookDraft";
@@ -88,7 +89,7 @@ export function CharacterForm({ character }: CharacterFormProps) {
       [RULES.appearance, showAppearance ? appearance : ""],
     ]);
     if (problem) {
-      warn(problem);
+      warn(localValidation(problem));
       return;
     }
     preview.stop();

@@ -4,6 +4,7 @@ import { checkText, RULES } from "../../../../common/validation";
 import type { Capability } from "../../../api/chat";
 import { usePopup } from "../../../hooks/usePopup";
 import { warn } from "../../../lib/notify";
+import { localValidation } from "../../../lib/validationText";
 import type { VoiceInputState } from "../hooks/useVoiceInput";
 import { imageTexts } from "../imageTexts";
 import { chatTexts } from "../texts";
@@ -84,7 +85,7 @@ export function Composer({ canSend, onSend, chat, speechInput, onFocus, pictures
     }
     const problem = checkText(RULES.chatMessage, text);
     if (problem) {
-      warn(problem);
+      warn(localValidation(problem));
       return;
     }
     if (onSend(text)) setText("");

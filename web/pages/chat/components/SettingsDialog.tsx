@@ -20,6 +20,7 @@ import {
 } from "../../../lib/audioOutput";
 import { succeed, warn } from "../../../lib/notify";
 import { askNotificationPermission, notificationsSupported } from "../../../lib/replySound";
+import { localValidation } from "../../../lib/validationText";
 import { useChatMemories } from "../hooks/useChatMemories";
 import { useModalDialog } from "../hooks/useModalDialog";
 import { chatTexts } from "../texts";
@@ -124,7 +125,7 @@ export function SettingsDialog({ chatId, speechInput, serverSpeech, onClose }: S
       [RULES.senderAbout, draft.senderAbout],
     ]);
     if (problem) {
-      warn(problem);
+      warn(localValidation(problem));
       return;
     }
     save({ ...draft, senderName: draft.senderName.trim(), senderAbout: draft.senderAbout.trim() });

@@ -14,6 +14,7 @@ import { ApiError, isHandledApiError } from "../../../api/errors";
 import { audioPlayer } from "../../../lib/audioPlayer";
 import { AppSwal } from "../../../lib/dialogs";
 import { warn } from "../../../lib/notify";
+import { localValidation } from "../../../lib/validationText";
 import { editTexts } from "../editTexts";
 import { type HistoryPages, removeFromHistory, replaceInHistory } from "../historyEdits";
 import type { LiveChat } from "./useChatSender";
@@ -23,10 +24,12 @@ export type EditPart = "message" | "reply";
 
 /**
  * The sentence a text the user edited breaks, the server's own (common/validation.ts: the chat
- * message's rule for "message", `replyEdit` for "reply"), or null when it may be saved.
+ * message's rule for "message", `replyEdit` for "reply") in the current language
+ * (web/lib/validationText.ts), or null when it may be saved.
  */
 export function editProblem(part: EditPart, text: string): string | null {
-  return checkText(part === "message" ? RULES.chatMessage : RULES.replyEdit, text);
+  const problem = checkText(part === "message" ? RULES.chatMessage : RULES.replyEdit, text);
+  return problem === null ? null : localValidation(problem);
 }
 
 export interface MessageEditing {

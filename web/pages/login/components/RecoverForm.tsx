@@ -4,6 +4,7 @@ import { checkText, RULES } from "../../../../common/validation";
 import { TextField } from "../../../components/TextField";
 import { useRequiredFields } from "../../../hooks/useRequiredFields";
 import { warnPublic } from "../../../lib/notify";
+import { localValidation } from "../../../lib/validationText";
 
 interface RecoverFormProps {
   busy: boolean;
@@ -25,7 +26,7 @@ export function RecoverForm({ busy, onSubmit, onBackToLogin }: RecoverFormProps)
     if (!fields.validate()) return;
     const problem = checkText(RULES.email, fields.values.email);
     if (problem) {
-      warnPublic(problem);
+      warnPublic(localValidation(problem));
       return;
     }
     onSubmit(fields.values.email.trim());

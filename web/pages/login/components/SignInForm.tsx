@@ -5,6 +5,7 @@ import { YOUTUBE_SIGN_IN_URL } from "../../../api/auth";
 import { TextField } from "../../../components/TextField";
 import { useRequiredFields } from "../../../hooks/useRequiredFields";
 import { warnPublic } from "../../../lib/notify";
+import { localValidation } from "../../../lib/validationText";
 import { useOAuthPlatform } from "../hooks/useOAuthPlatform";
 
 interface SignInFormProps {
@@ -35,7 +36,7 @@ export function SignInForm({ busy, onSubmit, onForgotPassword }: SignInFormProps
       [RULES.loginPassword, fields.values.password],
     ]);
     if (problem) {
-      warnPublic(problem);
+      warnPublic(localValidation(problem));
       return;
     }
     onSubmit({ email: fields.values.email.trim(), password: fields.values.password });

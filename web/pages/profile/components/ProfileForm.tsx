@@ -10,6 +10,7 @@ import { TextField } from "../../../components/TextField";
 import { useRequiredFields } from "../../../hooks/useRequiredFields";
 import { contentUrl } from "../../../lib/content";
 import { succeed, warn } from "../../../lib/notify";
+import { localValidation } from "../../../lib/validationText";
 import { useUpdateProfile } from "../hooks/useUpdateProfile";
 import { ReadOnlyField } from "./ReadOnlyField";
 
@@ -49,7 +50,7 @@ export function ProfileForm({ userId, profile }: ProfileFormProps) {
       [RULES.userName, values.userName],
     ]);
     if (problem) {
-      warn(problem);
+      warn(localValidation(problem));
       return;
     }
     update.mutate(
