@@ -20,18 +20,12 @@ export {
 /**
  * Server messages in the user's language (issue 18). The code keeps writing English sentences;
  * just before an answer leaves, `translate` looks the finished sentence up in the language's
- * catalogues (server/i18n/messages/<lng>.json, and common/i18n/validation/<lng>.json for the
- * sentences of common/validation.ts, shared with the SPA), keyed by the English sentence exactly
- * as the code writes it. The mechanism is common/i18n/translate.ts; this module holds the
- * server's catalogues and its envelope helpers. A sentence with variable parts has a pattern key: `{name}` stands for any text,
- * `{#name}` for a number, e.g. "{name} has been created." or "You have reached your limit of
- * {#chat_limit} messages for today. Upgrade your plan to chat more.". The translation names the
- * same placeholders, in any order. A placeholder's text is itself translated when it is a
- * catalogue key (a field in words such as "the new password", a wait such as "5 minutes"), so
- * "{Field} is required." reads "Das neue Passwort ist erforderlich." Anything the catalogue does
- * not know stays English.
- *
- * Patterns come only from the catalogue files (escaped, fixed shapes), never from a request.
+ * catalogues: server/i18n/messages/<lng>.json, and common/i18n/validation/<lng>.json for the
+ * sentences of common/validation.ts (shared with the SPA, web/lib/validationText.ts). The keys,
+ * `{name}`/`{#name}` placeholders and the translation of placeholder texts ("{Field} is
+ * required." + "the new password") are common/i18n/translate.ts's, the mechanism both sides
+ * use; this module holds the server's catalogues and its envelope helpers. Patterns come only
+ * from the catalogue files (escaped, fixed shapes), never from a request.
  */
 
 /** The languages of the app (issue 18: the six languages of the seeded characters). */
