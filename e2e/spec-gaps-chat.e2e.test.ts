@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ChatHistoryEntry, ChatProfileInfo } from "../common/api";
 import { PHOTO_ACCEPT, PHOTO_CAPTIONS, PHOTO_TYPE_LANDSCAPE } from "../common/constants";
 import { type ImageDouble, startImageDouble } from "../server/testing/image-servers";
+import { loadNamespaces } from "../web/i18n";
 import { chatTexts } from "../web/pages/chat/texts";
 import { callApi, DESKTOP, ensureCharacters, openChat, PHONE, signedInPage } from "./chat.helpers";
 import { closePage, expectToast, hasChromium, json, SIGNED_IN_WARNING, toastWith } from "./support/browser";
@@ -80,6 +81,8 @@ describe.skipIf(!hasChromium)("chat rules without a test until issue 16, in Chro
   let double: ImageDouble | undefined;
 
   beforeAll(async () => {
+    // issue 18: the chat texts are a lazy catalogue; this process reads them in English.
+    await loadNamespaces(["chat"]);
     double = await startImageDouble("automatic1111");
   }, 60_000);
 
