@@ -4,6 +4,7 @@ import { type RouteObject, useNavigate, useRoutes } from "react-router";
 import { PublicLayout } from "./components/public/PublicLayout";
 import { RequireSession } from "./components/RequireSession";
 import { Spinner } from "./components/Spinner";
+import { readChatSettings } from "./hooks/useChatSettings";
 import { APP_NAMESPACES, loadNamespaces } from "./i18n";
 import { setNavigator } from "./lib/navigation";
 import { CharacterSelectRedirect } from "./pages/characters/CharacterSelectRedirect";
@@ -79,8 +80,14 @@ const SIGNED_IN_FRAME = /^\/(characters|user)\/|^\/admin$/i;
  * inside it, so it does not wait for the first render. Other paths load their page as they render.
  */
 export function preloadRoute(pathname: string): void {
-  if (pathname === "/chat" || pathname.startsWith("/character-select/")) void loadChatPage();
+  const chat = pathname === "/chat" || pathname.startsWith("/character-select/");
+  if (chat) void loadChatPage();
   else if (SIGNED_IN_FRAME.test(pathname)) void loadSignedInLayout();
+  // The stored dark mode (spec 2) at once, not after the lazy frame arrives (no light flash);
+  // useDarkMode keeps it in step from then on.
+  if (chat || SIGNED_IN_FRAME.test(pathname)) {
+    document.documentElement.classList.toggle("theme-dark", readChatSettings().darkMode);
+  }
 }
 const CharacterFormPage = lazy(() =>
   withAppTexts(import("./pages/characters/CharacterFormPage")).then((m) => ({
