@@ -1,3 +1,4 @@
+import { FIRST_MESSAGE_MARKER } from "../../../common/constants";
 import type { ChatHistoryRow } from "../../db/schema";
 
 /**
@@ -75,7 +76,8 @@ export function entryMessages(
   pictures: { message?: string; reply?: string } = {},
 ): SillyTavernMessage[] {
   const lines: SillyTavernMessage[] = [];
-  if (entry.message || entry.message_image)
+  // A greeting's entry holds the marker, not a user's message (spec 3 ##first-message##).
+  if ((entry.message && entry.message !== FIRST_MESSAGE_MARKER) || entry.message_image)
     lines.push({
       name: userName,
       is_user: true,

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { strFromU8, unzipSync } from "fflate";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { FIRST_MESSAGE_MARKER } from "../../../common/constants";
 import type { JobQueue } from "../../jobs/queue";
 import { call, describeEachDatabase } from "../../testing/api";
 import { startMailCatcher } from "../../testing/mail";
@@ -180,7 +181,7 @@ function exportSuite(dialect: "sqlite" | "postgres", onS3: boolean): void {
     const userPhoto = `user-${tag}.jpg`;
     const entries = [
       // The greeting: only the reply.
-      entry(session1, 0, { reply_message: `Hello, I am Mira ${tag}!` }),
+      entry(session1, 0, { message: FIRST_MESSAGE_MARKER, reply_message: `Hello, I am Mira ${tag}!` }),
       entry(session1, 1, {
         message: "How are you?",
         reply_message: "Fine, thanks!",
