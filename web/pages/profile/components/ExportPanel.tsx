@@ -7,6 +7,7 @@ import { Spinner } from "../../../components/Spinner";
 import { currentLanguage, formatDate } from "../../../i18n";
 import { succeed, warn } from "../../../lib/notify";
 import "./export-panel.css";
+import { saveBlob } from "../../../lib/saveBlob";
 
 const EXPORT_KEY = ["account-export"] as const;
 /** How often the state is asked again while the export is being prepared, ms. */
@@ -23,19 +24,6 @@ function size(bytes: number): string {
   });
   if (bytes >= 1024 * 1024) return `${number.format(bytes / 1024 / 1024)} MB`;
   return `${Math.max(1, Math.round(bytes / 1024))} KB`;
-}
-
-/** Hands `blob` to the browser as a download named `fileName`. */
-function saveBlob(blob: Blob, fileName: string): void {
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement("a");
-  link.href = url;
-  link.download = fileName;
-  link.rel = "noopener";
-  document.body.append(link);
-  link.click();
-  link.remove();
-  window.setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
 const busy = (data: DataExport | null | undefined) => data?.status === "queued" || data?.status === "running";
