@@ -79,9 +79,14 @@ describe.skipIf(!hasChromium)("following a reply after a reload, in Chromium", (
     const box = page.getByRole("textbox", { name: "Type a message" });
     await box.fill(ASK);
     await box.press("Enter");
+    // The message is sent (on a loaded CI machine the first send of a fresh server can take a while).
+    await log
+      .getByRole("article", { name: "Your message" })
+      .filter({ hasText: ASK })
+      .waitFor({ timeout: 20_000 });
     // A few words in (the reply takes about 5 s): reload.
     await expect
-      .poll(async () => (await streamingText()).split(" ").length, { timeout: 15_000, interval: 50 })
+      .poll(async () => (await streamingText()).split(" ").length, { timeout: 25_000, interval: 50 })
       .toBeGreaterThanOrEqual(4);
     const beforeReload = await streamingText();
     expect(REPLY.startsWith(beforeReload)).toBe(true);
@@ -133,7 +138,7 @@ describe.skipIf(!hasChromium)("following a reply after a reload, in Chromium", (
     page.off("request", watch);
     await page.screenshot({ path: "test-results/chat-resume.png" });
     await closePage(page);
-  }, 60_000);
+  }, 90_000);
 
   it("a send whose stream is cut before its end is resumed from its last event id", async () => {
     const { browser, url } = suite;
