@@ -1,6 +1,6 @@
-import type { ServerOptions } from "node:http";
-import helmet from "@fastify/helmet";
+import type { IncomingMessage, ServerOptions, ServerResponse } from "node:http";
 import type { FastifyInstance, FastifyServerOptions } from "fastify";
+import helmet, { type HelmetOptions } from "helmet";
 import type { AppConfig } from "../env";
 import { AppError, badRequest } from "../errors";
 
@@ -70,7 +70,7 @@ export const CONTENT_SECURITY_POLICY = {
 
 /**
  * Registers the browser-side defences and the early refusals of bad uploads (issue 13):
- * - security headers by @fastify/helmet: the CSP above, `X-Frame-Options: DENY`,
+ * - security headers by helmet (worked out once, `helmetHeaders`): the CSP above, `X-Frame-Options: DENY`,
  *   `Referrer-Policy: no-referrer`, `X-Content-Type-Options: nosniff`, and the rest of helmet's
  *   defaults (no `upgrade-insecure-requests`: a plain-HTTP install on a LAN must keep working);
  * - before any body is read: a declared `content-length` above the route's limit is 413, a
@@ -79,10 +79,16 @@ export const CONTENT_SECURITY_POLICY = {
  *   is never read.
  */
 export async function registerSecurity(app: FastifyInstance): Promise<void> {
-  await app.register(helmet, {
+  const headers = helmetHeaders({
     contentSecurityPolicy: { useDefaults: false, directives: CONTENT_SECURITY_POLICY },
     frameguard: { action: "deny" },
     referrerPolicy: { policy: "no-referrer" },
+  });
+  const names = Object.keys(headers);
+  // On the raw response, as helmet does, so hijacked answers (event streams) carry them too.
+  app.addHook("onRequest", (_request, reply, done) => {
+    for (const name of names) reply.raw.setHeader(name, headers[name]!);
+    done();
   });
 
   app.addHook("onRequest", async (request) => {
@@ -120,6 +126,32 @@ export async function registerSecurity(app: FastifyInstance): Promise<void> {
     if (!request.raw.complete && !reply.hasHeader("connection")) reply.header("connection", "close");
     return payload;
   });
+}
+
+/**
+ * The headers helmet sets for `options`, worked out once (issue 19: @fastify/helmet built helmet's
+ * middleware again on every request, a fiftieth of a chat message's CPU). Our options hold no
+ * per-request part (no CSP nonce), so every answer gets the same headers.
+ * @returns header name (lower case) to value.
+ * @throws Error if helmet did not finish synchronously (an option that needs the request).
+ */
+export function helmetHeaders(options: HelmetOptions): Record<string, string> {
+  const headers: Record<string, string> = {};
+  const response = {
+    setHeader(name: string, value: unknown) {
+      headers[name.toLowerCase()] = String(value);
+    },
+    removeHeader(name: string) {
+      delete headers[name.toLowerCase()];
+    },
+  };
+  let finished = false;
+  helmet(options)({} as IncomingMessage, response as unknown as ServerResponse, (error?: unknown) => {
+    if (error) throw error;
+    finished = true;
+  });
+  if (!finished) throw new Error("helmet did not set its headers synchronously");
+  return headers;
 }
 
 /** Whether a parsed query, params or body (strings, arrays, objects; files skipped) holds "\u0000". */
