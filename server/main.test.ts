@@ -39,8 +39,8 @@ afterAll(async () => {
   await model?.close();
 });
 
-/** Starts server/main.ts in its own process on a free port. @returns once it listens. */
-async function startServer(): Promise<Running> {
+/** Starts server/main.ts in its own process on a free port (`env` added). @returns once it listens. */
+async function startServer(env: Record<string, string> = {}): Promise<Running> {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "companion-main-"));
   const running = startEntry("server/main.ts", {
     DATA_DIR: dataDir,
@@ -54,6 +54,7 @@ async function startServer(): Promise<Running> {
     TTS_PROVIDER: "none",
     RATE_LIMIT_ENABLED: "0",
     WEB_DIST_DIR: path.join(dataDir, "no-web"),
+    ...env,
   });
   children.push(running.child);
   const base = await waitFor(
@@ -172,5 +173,19 @@ describe("graceful shutdown of the server process", () => {
     expect(await server.exited).toBe(1);
     expect(Date.now() - started).toBeLessThan(2000);
     expect(server.output()).toContain("SIGINT again: exiting now.");
+  }, 90_000);
+});
+
+describe("the request log", () => {
+  it("writes request lines in batches within a second, and the last ones when the server stops", async () => {
+    const server = await startServer({ LOG_LEVEL: "info" });
+    await fetch(`${server.base}/api/health?first=1`);
+    const logged = (url: string) => () => (server.output().includes(`"url":"${url}"`) ? true : undefined);
+    await waitFor(logged("/api/health?first=1"), 3000, server.output);
+    // Stopped at once after a request: its line, still in the batch, is written before the exit.
+    await fetch(`${server.base}/api/health?last=1`);
+    server.child.kill("SIGTERM");
+    expect(await server.exited).toBe(0);
+    expect(server.output()).toContain('"url":"/api/health?last=1"');
   }, 90_000);
 });
