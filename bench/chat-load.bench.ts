@@ -25,15 +25,16 @@ import { freshPostgres, postgresUrl, type WriteCounters, writeCounters } from ".
  *   message sets off in the background (memory jobs), counted until the process is idle again;
  * - messages per second; and the server's RSS after the run (MB).
  * Targets (issue 19) are checked on each line; exits with code 1 when one fails.
- * BENCH_ENGINES=sqlite (or postgres) runs one engine; BENCH_LEVELS=10 chosen levels;
+ * BENCH_ENGINES=sqlite (or postgres) runs one engine; BENCH_LEVELS=10 chosen levels; BENCH_MESSAGES
+ * messages per level (600);
  * BENCH_CPU_PROF=<dir> makes the server write a CPU profile (`node --cpu-prof`) there;
  * BENCH_NODE_FLAGS adds node flags to the server (e.g. `--perf-basic-prof` for Linux perf).
  */
 
 const TOKENS = 32;
 const LEVELS = (process.env.BENCH_LEVELS ?? "1,10,50").split(",").map(Number);
-/** Messages per level: enough for stable percentiles, a few seconds each. */
-const MESSAGES_PER_LEVEL = 600;
+/** Messages per level: enough for stable percentiles, a few seconds each (BENCH_MESSAGES: more, for A/B runs). */
+const MESSAGES_PER_LEVEL = Number(process.env.BENCH_MESSAGES ?? 600);
 const WARMUP_MESSAGES = 1000;
 const TARGETS = {
   cpuMs: 1,
