@@ -1,6 +1,9 @@
-import { avataaars } from "@dicebear/collection";
-import { createAvatar } from "@dicebear/core";
-import sharp from "sharp";
+import { loadSharp } from "../media/picture";
+
+/** SVG to JPEG (quality 85) with sharp, loaded on the first picture (issue 19). */
+function svgToJpeg(svg: string): Promise<Buffer> {
+  return loadSharp()(Buffer.from(svg)).jpeg({ quality: 85 }).toBuffer();
+}
 
 /**
  * Draws a character avatar locally (DiceBear "avataaars", rendered to JPEG by sharp).
@@ -12,6 +15,11 @@ export async function renderAvatarJpeg(
   seed: string,
   look: { top: string; background: string; skin: string; hair: string; male: boolean },
 ): Promise<Buffer> {
+  // DiceBear (ES modules only) loads with the first avatar, not at startup (issue 19).
+  const [{ avataaars }, { createAvatar }] = await Promise.all([
+    import("@dicebear/collection"),
+    import("@dicebear/core"),
+  ]);
   const svg = createAvatar(avataaars, {
     seed,
     size: 512,
@@ -30,7 +38,7 @@ export async function renderAvatarJpeg(
     // biome-ignore lint/suspicious/noExplicitAny: see above
     eyes: ["default", "happy", "wink"] as any,
   }).toString();
-  return sharp(Buffer.from(svg)).jpeg({ quality: 85 }).toBuffer();
+  return svgToJpeg(svg);
 }
 
 /** The fallback picture user.jpg (spec 3): a neutral silhouette-like avatar. */
@@ -38,7 +46,7 @@ export async function renderDefaultPictureJpeg(): Promise<Buffer> {
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="256" height="256" viewBox="0 0 256 256">
 <rect width="256" height="256" fill="#d9dde3"/><circle cx="128" cy="100" r="48" fill="#9aa3ae"/>
 <path d="M40 236c8-52 46-80 88-80s80 28 88 80z" fill="#9aa3ae"/></svg>`;
-  return sharp(Buffer.from(svg)).jpeg({ quality: 85 }).toBuffer();
+  return svgToJpeg(svg);
 }
 
 const PLAN_COLOURS = [
@@ -57,5 +65,5 @@ export async function renderPlanImageJpeg(name: string, index: number): Promise<
 <rect width="600" height="340" fill="url(#g)"/><circle cx="500" cy="70" r="110" fill="#ffffff" opacity="0.12"/>
 <circle cx="90" cy="300" r="140" fill="#ffffff" opacity="0.08"/>
 <text x="300" y="190" font-family="DejaVu Sans, sans-serif" font-size="46" font-weight="bold" fill="#ffffff" text-anchor="middle">${safe}</text></svg>`;
-  return sharp(Buffer.from(svg)).jpeg({ quality: 85 }).toBuffer();
+  return svgToJpeg(svg);
 }

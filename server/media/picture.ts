@@ -1,5 +1,9 @@
-import sharp, { type Metadata } from "sharp";
+import type { Metadata } from "sharp";
 import { AppError, badRequest } from "../errors";
+import { lazyModule } from "../lazy-module";
+
+/** sharp (libvips), loaded on the first picture rather than at startup (issue 19). */
+export const loadSharp = lazyModule<typeof import("sharp").default>("sharp");
 
 /** Longest side of a stored picture, pixels. */
 export const MAX_PICTURE_SIDE = 1024;
@@ -24,7 +28,7 @@ export async function normalisePicture(bytes: Buffer): Promise<Buffer> {
     throw badRequest("photo: only JPEG and PNG images are accepted.", "bad_image");
   let meta: Metadata;
   try {
-    meta = await sharp(bytes, { limitInputPixels: false }).metadata();
+    meta = await loadSharp()(bytes, { limitInputPixels: false }).metadata();
   } catch {
     throw badRequest("photo: the image could not be read.", "bad_image");
   }
@@ -37,7 +41,7 @@ export async function normalisePicture(bytes: Buffer): Promise<Buffer> {
     throw new AppError("image_too_large", "photo: the image is too large (at most 40 megapixels).");
   }
   try {
-    return await sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS })
+    return await loadSharp()(bytes, { limitInputPixels: MAX_INPUT_PIXELS })
       .rotate()
       .resize({ width: MAX_PICTURE_SIDE, height: MAX_PICTURE_SIDE, fit: "inside", withoutEnlargement: true })
       .flatten({ background: "#ffffff" })

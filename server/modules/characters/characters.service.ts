@@ -1,9 +1,8 @@
 import { randomUUID } from "node:crypto";
-import sharp from "sharp";
 import { renderAvatarJpeg, renderDefaultPictureJpeg } from "../../db/avatars";
 import type { Character, CharacterProfile, User } from "../../db/schema";
 import { badRequest, forbidden, notFound } from "../../errors";
-import { normalisePicture } from "../../media/picture";
+import { loadSharp, normalisePicture } from "../../media/picture";
 import type { LlmProvider } from "../../providers/llm/llm";
 import type { FileStorage } from "../../providers/storage/storage";
 import { type Lorebook, parseLorebookJson, storedLorebook, toCharacterBook } from "../conversation/lorebook";
@@ -292,7 +291,7 @@ export class CharactersService {
     const cards = buildCards(character, stored, storedLorebook(character.lorebook));
     const picture =
       (await this.storage.read(`characters/${character.photo}`)) ?? (await renderDefaultPictureJpeg());
-    const png = await sharp(picture).png().toBuffer();
+    const png = await loadSharp()(picture).png().toBuffer();
     const b64 = (value: object) => Buffer.from(JSON.stringify(value), "utf8").toString("base64");
     return {
       png: writePngTextChunks(png, { chara: b64(cards.v2), ccv3: b64(cards.v3) }),

@@ -1,7 +1,6 @@
 import { randomUUID } from "node:crypto";
-import sharp from "sharp";
 import type { ChatHistoryRow, ImageJob } from "../../db/schema";
-import { MAX_INPUT_PIXELS } from "../../media/picture";
+import { loadSharp, MAX_INPUT_PIXELS } from "../../media/picture";
 import { type ImageProvider, MAX_REFERENCE_BYTES, type ReferenceImage } from "../../providers/image/image";
 import type { FileStorage } from "../../providers/storage/storage";
 import { decodeReservation, type QuotaService } from "../quota/quota.service";
@@ -32,7 +31,7 @@ export interface ImageWorkerOptions {
 
 /** Re-encodes a provider's picture as a JPEG without metadata, at most 2048 px on its longest side. */
 async function toJpeg(bytes: Buffer): Promise<Buffer> {
-  return sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS })
+  return loadSharp()(bytes, { limitInputPixels: MAX_INPUT_PIXELS })
     .rotate()
     .resize({
       width: MAX_GENERATED_SIDE,
