@@ -2,11 +2,18 @@ import fs from "node:fs";
 import path from "node:path";
 import SQLite from "better-sqlite3";
 import { Kysely, PostgresDialect, type SqliteDatabase, SqliteDialect } from "kysely";
-import pg from "pg";
+import { lazyModule } from "../lazy-module";
 import type { Database } from "./schema";
 
-// int8 (bigint) columns hold epoch milliseconds, well inside Number's safe range.
-pg.types.setTypeParser(20, (v) => Number(v));
+/** pg, loaded only for a PostgreSQL database (issue 19: SQLite installs never load it). */
+const requirePg = lazyModule<typeof import("pg")>("pg");
+
+/** pg, with int8 (bigint) columns read as numbers: they hold epoch milliseconds, well inside Number's safe range. */
+function loadPg(): typeof import("pg") {
+  const pg = requirePg();
+  pg.types.setTypeParser(20, (v) => Number(v));
+  return pg;
+}
 
 export type Db = Kysely<Database>;
 
@@ -21,7 +28,7 @@ export interface DbHandle {
  */
 export function openDatabase(databaseUrl: string, dataDir: string): DbHandle {
   if (/^postgres(ql)?:\/\//.test(databaseUrl)) {
-    const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
+    const pool = new (loadPg().Pool)({ connectionString: databaseUrl, max: 10 });
     // An idle connection the server closes (a restart, a failover) must not crash the process: the
     // pool replaces it on the next query.
     pool.on("error", (error) => console.error(`PostgreSQL connection lost: ${error.message}`));
