@@ -1,4 +1,5 @@
-import { type Job, Queue, UnrecoverableError, Worker } from "bullmq";
+import type { Job, Queue, Worker } from "bullmq";
+import { lazyModule } from "../lazy-module";
 import type { RedisHandle } from "../providers/redis/redis";
 import { type JobData, type JobOptions, type JobQueue, JobRegistry, jobError, plainData } from "./queue";
 
@@ -9,6 +10,9 @@ const KEEP_COMPLETED = { count: 1000, age: 3600 };
 const KEEP_FAILED = { count: 1000, age: 7 * 86_400 };
 /** How often `idle()` looks at the queue, milliseconds. */
 const IDLE_POLL_MS = 20;
+
+/** BullMQ, loaded when the Redis-backed queue is created, not at startup (issue 19). */
+const loadBullMq = lazyModule<typeof import("bullmq")>("bullmq");
 
 /**
  * The shared engine of `JobQueue` (issue 15): BullMQ on the cluster's Redis.
@@ -53,7 +57,7 @@ export class BullMqJobQueue implements JobQueue {
   ) {
     this.prefix = `${redis.prefix}jobs`;
     this.concurrency = options.concurrency ?? 1;
-    this.queue = new Queue(QUEUE_NAME, { connection: redis.client, prefix: this.prefix });
+    this.queue = new (loadBullMq().Queue)(QUEUE_NAME, { connection: redis.client, prefix: this.prefix });
     this.queue.on("error", (error) => log(error));
   }
 
@@ -112,7 +116,7 @@ export class BullMqJobQueue implements JobQueue {
         },
       );
     }
-    const worker = new Worker(QUEUE_NAME, (job: Job) => this.process(job), {
+    const worker = new (loadBullMq().Worker)(QUEUE_NAME, (job: Job) => this.process(job), {
       connection: this.redis.connection("jobs-worker"),
       prefix: this.prefix,
       concurrency: this.concurrency,
@@ -177,7 +181,8 @@ export class BullMqJobQueue implements JobQueue {
   private async process(job: Job): Promise<void> {
     const definition = this.registry.definitions.get(job.name);
     // Queued by another version of the code: retrying cannot help.
-    if (!definition) throw new UnrecoverableError(`job "${job.name}" is not defined in this process`);
+    if (!definition)
+      throw new (loadBullMq().UnrecoverableError)(`job "${job.name}" is not defined in this process`);
     await definition.handler(job.data as JobData);
   }
 }

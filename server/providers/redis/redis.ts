@@ -1,4 +1,8 @@
-import { Redis, type RedisOptions } from "ioredis";
+import type { Redis, RedisOptions } from "ioredis";
+import { lazyModule } from "../../lazy-module";
+
+/** ioredis, loaded when REDIS_URL is set and a connection opens, not at startup (issue 19). */
+const loadIoredis = lazyModule<typeof import("ioredis")>("ioredis");
 
 /** Longest wait for a connection or a command before it fails, milliseconds. */
 const REDIS_TIMEOUT_MS = 5000;
@@ -33,9 +37,10 @@ export interface RedisHandle {
  * @param prefix REDIS_PREFIX.
  */
 export function openRedis(url: string, prefix: string): RedisHandle {
+  const ioredis = loadIoredis();
   const connections: Redis[] = [];
   const open = (purpose: string, extra: RedisOptions = {}) => {
-    const redis = new Redis(url, {
+    const redis = new ioredis.Redis(url, {
       connectionName: `companion-${purpose}`,
       connectTimeout: REDIS_TIMEOUT_MS,
       commandTimeout: REDIS_TIMEOUT_MS,
