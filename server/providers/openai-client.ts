@@ -1,5 +1,9 @@
-import OpenAI from "openai";
+import type OpenAI from "openai";
+import { lazyModule } from "../lazy-module";
 import type { ModelEndpointOptions } from "./http";
+
+/** The OpenAI SDK, loaded when a provider that uses it is built, not at startup (issue 19). */
+const loadOpenAi = lazyModule<typeof import("openai")>("openai");
 
 /** An OpenAI-compatible Chat Completions endpoint (LLM_* or VISION_* settings). */
 export interface ChatEndpointOptions extends ModelEndpointOptions {
@@ -13,7 +17,7 @@ export interface ChatEndpointOptions extends ModelEndpointOptions {
  * one, so an empty key is sent as "not-needed".
  */
 export function openAiClient(options: ChatEndpointOptions): OpenAI {
-  return new OpenAI({
+  return new (loadOpenAi().OpenAI)({
     baseURL: options.baseUrl,
     apiKey: options.apiKey || "not-needed",
     timeout: options.timeoutMs,

@@ -1,10 +1,10 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import type { Readable } from "node:stream";
-import { Zip, ZipDeflate, ZipPassThrough } from "fflate";
 import type { DataExport } from "../../../common/api";
 import type { User } from "../../db/schema";
 import { notFound, tooMany } from "../../errors";
 import type { JobQueue } from "../../jobs/queue";
+import { lazyModule } from "../../lazy-module";
 import type { Mailer } from "../../providers/mail/mail";
 import type { FileStorage } from "../../providers/storage/storage";
 import type { DataExportRow, ExportRepo } from "./export.repo";
@@ -371,6 +371,9 @@ function view(row: DataExportRow, now: number): DataExport {
   };
 }
 
+/** fflate, loaded with the first export, not at startup (issue 19). */
+const loadFflate = lazyModule<typeof import("fflate")>("fflate");
+
 /**
  * A ZIP written with fflate's streaming `Zip`: files are added one after another, text files may
  * be written in parts (compressed as they come); the compressed output is collected.
@@ -379,7 +382,8 @@ class ZipBuilder {
   private readonly chunks: Uint8Array[] = [];
   private error: Error | null = null;
   private done = false;
-  private readonly zip = new Zip((error, data, final) => {
+  private readonly fflate = loadFflate();
+  private readonly zip = new this.fflate.Zip((error, data, final) => {
     if (error) this.error = error;
     else this.chunks.push(data);
     if (final) this.done = true;
@@ -387,7 +391,9 @@ class ZipBuilder {
 
   /** Adds a whole file; `compress` false stores it (pictures are compressed already). */
   add(name: string, bytes: Buffer, compress: boolean): void {
-    const file = compress ? new ZipDeflate(name, { level: 6 }) : new ZipPassThrough(name);
+    const file = compress
+      ? new this.fflate.ZipDeflate(name, { level: 6 })
+      : new this.fflate.ZipPassThrough(name);
     this.zip.add(file);
     file.push(bytes, true);
     this.check();
@@ -395,7 +401,7 @@ class ZipBuilder {
 
   /** A compressed text file written in parts; `end()` must be called before the next file. */
   text(name: string): { push(text: string): void; end(): void } {
-    const file = new ZipDeflate(name, { level: 6 });
+    const file = new this.fflate.ZipDeflate(name, { level: 6 });
     this.zip.add(file);
     return {
       push: (text) => {

@@ -1,7 +1,11 @@
 import fs from "node:fs/promises";
 import path from "node:path";
-import nodemailer, { type Transporter } from "nodemailer";
+import type { Transporter } from "nodemailer";
+import { lazyModule } from "../../lazy-module";
 import type { Mailer, MailMessage } from "./mail";
+
+/** nodemailer, loaded with the first mail (or the SMTP mailer), not at startup (issue 19). */
+const loadNodemailer = lazyModule<typeof import("nodemailer")>("nodemailer");
 
 /** Sends through an SMTP server given as a URL, e.g. smtp://user:pass@host:587. */
 export class SmtpMailer implements Mailer {
@@ -12,7 +16,7 @@ export class SmtpMailer implements Mailer {
     smtpUrl: string,
     private readonly from: string,
   ) {
-    this.transport = nodemailer.createTransport(smtpUrl);
+    this.transport = loadNodemailer().createTransport(smtpUrl);
   }
 
   async send(message: MailMessage): Promise<void> {
@@ -32,7 +36,8 @@ export class SmtpMailer implements Mailer {
  */
 export class OutboxMailer implements Mailer {
   readonly name = "outbox";
-  private readonly transport = nodemailer.createTransport({ streamTransport: true, buffer: true });
+  /** nodemailer's stream transport, made with the first message. */
+  private transport: Transporter | undefined;
 
   constructor(
     private readonly dir: string,
@@ -41,6 +46,7 @@ export class OutboxMailer implements Mailer {
   ) {}
 
   async send(message: MailMessage): Promise<void> {
+    this.transport ??= loadNodemailer().createTransport({ streamTransport: true, buffer: true });
     const info = await this.transport.sendMail({ from: this.from, ...message });
     await fs.mkdir(this.dir, { recursive: true });
     const file = path.join(

@@ -1,4 +1,5 @@
-import Stripe from "stripe";
+import type Stripe from "stripe";
+import { lazyModule } from "../../lazy-module";
 import {
   type HostedPage,
   type Payer,
@@ -48,6 +49,9 @@ function invoicePrice(invoice: Json): string {
   return idOf(record(record(line.pricing).price_details).price) || idOf(line.price);
 }
 
+/** The Stripe SDK, loaded when STRIPE_SECRET_KEY builds this provider, not at startup (issue 19). */
+const loadStripe = lazyModule<typeof import("stripe").default>("stripe");
+
 /**
  * Stripe (the official `stripe` package): Checkout Sessions, the Customer Portal and webhooks
  * verified with `stripe.webhooks.constructEvent` on the raw body. Our user id travels as
@@ -61,7 +65,7 @@ export class StripePayments implements PaymentsProvider {
 
   constructor(private readonly options: StripeOptions) {
     const base = new URL(options.apiBase);
-    this.stripe = new Stripe(options.secretKey, {
+    this.stripe = new (loadStripe())(options.secretKey, {
       host: base.hostname,
       port: base.port || (base.protocol === "http:" ? 80 : 443),
       protocol: base.protocol === "http:" ? "http" : "https",
@@ -143,7 +147,7 @@ export class StripePayments implements PaymentsProvider {
       const subscription = await this.stripe.subscriptions.retrieve(id);
       return readSubscription(record(subscription));
     } catch (error) {
-      if (error instanceof Stripe.errors.StripeInvalidRequestError && error.statusCode === 404)
+      if (error instanceof loadStripe().errors.StripeInvalidRequestError && error.statusCode === 404)
         return undefined;
       throw error;
     }

@@ -1,19 +1,14 @@
 import { Readable } from "node:stream";
-import {
-  CopyObjectCommand,
-  DeleteObjectCommand,
-  DeleteObjectsCommand,
-  GetObjectCommand,
-  HeadObjectCommand,
-  ListObjectsCommand,
-  PutObjectCommand,
-  S3Client,
-} from "@aws-sdk/client-s3";
+import type { S3Client } from "@aws-sdk/client-s3";
 import type { S3Config } from "../../env";
+import { lazyModule } from "../../lazy-module";
 import { type ByteRange, contentTypeOf, type FileStorage, type StoredFile } from "./storage";
 
 /** DeleteObjects takes at most this many keys per request, and a listing page holds as many. */
 const DELETE_BATCH = 1000;
+
+/** The S3 SDK, loaded when storage is S3, not at startup (issue 19). */
+const loadS3Sdk = lazyModule<typeof import("@aws-sdk/client-s3")>("@aws-sdk/client-s3");
 
 /**
  * FileStorage on an S3-compatible bucket (AWS S3, MinIO, Cloudflare R2, Garage; issue 15), keys
@@ -23,6 +18,7 @@ const DELETE_BATCH = 1000;
  * their extension, so a bucket or CDN serving the public areas directly sends the right type.
  */
 export class S3Storage implements FileStorage {
+  private readonly sdk = loadS3Sdk();
   private readonly client: S3Client;
   private readonly prefix: string;
 
@@ -34,7 +30,7 @@ export class S3Storage implements FileStorage {
     private readonly settings: S3Config,
     private readonly options: { pageSize?: number } = {},
   ) {
-    this.client = new S3Client({
+    this.client = new this.sdk.S3Client({
       region: settings.region,
       endpoint: settings.endpoint || undefined,
       forcePathStyle: settings.forcePathStyle,
@@ -61,7 +57,7 @@ export class S3Storage implements FileStorage {
   }
 
   async put(key: string, bytes: Buffer): Promise<void> {
-    const command = new PutObjectCommand({
+    const command = new this.sdk.PutObjectCommand({
       Bucket: this.settings.bucket,
       Key: this.objectKey(key),
       Body: bytes,
@@ -73,7 +69,7 @@ export class S3Storage implements FileStorage {
 
   async copy(from: string, to: string): Promise<void> {
     const source = `${this.settings.bucket}/${this.objectKey(from)}`;
-    const command = new CopyObjectCommand({
+    const command = new this.sdk.CopyObjectCommand({
       Bucket: this.settings.bucket,
       Key: this.objectKey(to),
       // CopySource is URL-encoded, its slashes kept.
@@ -83,7 +79,10 @@ export class S3Storage implements FileStorage {
   }
 
   async remove(key: string): Promise<void> {
-    const command = new DeleteObjectCommand({ Bucket: this.settings.bucket, Key: this.objectKey(key) });
+    const command = new this.sdk.DeleteObjectCommand({
+      Bucket: this.settings.bucket,
+      Key: this.objectKey(key),
+    });
     await this.call((abortSignal) => this.client.send(command, { abortSignal }));
   }
 
@@ -97,7 +96,7 @@ export class S3Storage implements FileStorage {
   private async *pages(folder: string): AsyncGenerator<string[]> {
     let marker: string | undefined;
     do {
-      const list = new ListObjectsCommand({
+      const list = new this.sdk.ListObjectsCommand({
         Bucket: this.settings.bucket,
         Prefix: folder,
         Marker: marker,
@@ -119,7 +118,7 @@ export class S3Storage implements FileStorage {
     const folder = `${this.objectKey(prefix)}/`;
     for await (const keys of this.pages(folder)) {
       if (keys.length === 0) continue;
-      const batch = new DeleteObjectsCommand({
+      const batch = new this.sdk.DeleteObjectsCommand({
         Bucket: this.settings.bucket,
         Delete: { Objects: keys.map((Key) => ({ Key })), Quiet: true },
       });
@@ -148,7 +147,7 @@ export class S3Storage implements FileStorage {
   }
 
   async read(key: string): Promise<Buffer | undefined> {
-    const command = new GetObjectCommand({ Bucket: this.settings.bucket, Key: this.objectKey(key) });
+    const command = new this.sdk.GetObjectCommand({ Bucket: this.settings.bucket, Key: this.objectKey(key) });
     try {
       return await this.call(async (abortSignal) => {
         const answer = await this.client.send(command, { abortSignal });
@@ -161,7 +160,10 @@ export class S3Storage implements FileStorage {
   }
 
   async stat(key: string): Promise<StoredFile | undefined> {
-    const command = new HeadObjectCommand({ Bucket: this.settings.bucket, Key: this.objectKey(key) });
+    const command = new this.sdk.HeadObjectCommand({
+      Bucket: this.settings.bucket,
+      Key: this.objectKey(key),
+    });
     try {
       const head = await this.call((abortSignal) => this.client.send(command, { abortSignal }));
       return {
@@ -177,7 +179,7 @@ export class S3Storage implements FileStorage {
   }
 
   async stream(key: string, range?: ByteRange): Promise<Readable | undefined> {
-    const command = new GetObjectCommand({
+    const command = new this.sdk.GetObjectCommand({
       Bucket: this.settings.bucket,
       Key: this.objectKey(key),
       Range: range ? `bytes=${range.start}-${range.end}` : undefined,
