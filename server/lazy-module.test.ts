@@ -1,6 +1,11 @@
+import { spawn } from "node:child_process";
+import fs from "node:fs";
 import { createRequire } from "node:module";
-import { describe, expect, it } from "vitest";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
 import { lazyModule } from "./lazy-module";
+import { waitFor } from "./testing/processes";
 
 const require = createRequire(import.meta.url);
 
@@ -20,4 +25,121 @@ describe("lazyModule", () => {
     const load = lazyModule("no-such-package-installed-here");
     expect(() => load()).toThrow(/Cannot find module/);
   });
+});
+
+/** Packages a default install (SQLite, local disk, no Redis, Stripe, SMTP or vision) never needs at startup. */
+const OPTIONAL = [
+  "sharp",
+  "bullmq",
+  "ioredis",
+  "openai",
+  "nodemailer",
+  "stripe",
+  "pg",
+  "@aws-sdk/client-s3",
+  "fflate",
+  "@dicebear/core",
+  "@dicebear/collection",
+];
+
+/**
+ * Preloaded into the server process (LOADED_LOG names a file): logs every module an `import`
+ * resolves (a loader hook) and, on exit, every file `require` loaded.
+ */
+const PROBE = `import fs from "node:fs";
+import { createRequire, register } from "node:module";
+const file = process.env.LOADED_LOG;
+register("./hooks.mjs", import.meta.url, { data: { file } });
+const cache = createRequire(import.meta.url).cache;
+process.on("exit", () => fs.appendFileSync(file, Object.keys(cache).join("\\n") + "\\n"));
+`;
+const HOOKS = `import fs from "node:fs";
+let file;
+export function initialize(data) {
+  file = data.file;
+}
+export async function resolve(specifier, context, next) {
+  const result = await next(specifier, context);
+  fs.appendFileSync(file, result.url + "\\n");
+  return result;
+}
+`;
+
+/** The npm packages named by the files and URLs of `log` (one a line). */
+function packagesIn(log: string): string[] {
+  const names = new Set<string>();
+  for (const line of log.split("\n")) {
+    const match = /.*node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(line);
+    if (match) names.add(match[1]!);
+  }
+  return [...names];
+}
+
+/** This process's environment without the settings that turn optional services on. */
+function defaultInstallEnv(): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  for (const name of Object.keys(env)) {
+    if (/^(DATABASE_URL|REDIS_|S3_|STRIPE_|SMTP_|VISION_|TEST_)/.test(name)) delete env[name];
+  }
+  return env;
+}
+
+describe("server startup (issue 19: resident memory)", () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "companion-lazy-"));
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  /** Starts server/main.ts over `dir`'s data, stops it once it listens. @returns the packages it loaded. */
+  async function packagesLoadedAtStartup(): Promise<string[]> {
+    const probe = path.join(dir, "probe.mjs");
+    const log = path.join(dir, "loaded.log");
+    fs.writeFileSync(probe, PROBE);
+    fs.writeFileSync(path.join(dir, "hooks.mjs"), HOOKS);
+    fs.writeFileSync(log, "");
+    const child = spawn(process.execPath, ["--import", "tsx", "--import", probe, "server/main.ts"], {
+      cwd: path.resolve(import.meta.dirname, ".."),
+      env: {
+        ...defaultInstallEnv(),
+        DATA_DIR: path.join(dir, "data"),
+        LOADED_LOG: log,
+        PORT: "0",
+        HOST: "127.0.0.1",
+        LLM_PROVIDER: "openai",
+        LLM_BASE_URL: "http://127.0.0.1:9/v1",
+        LLM_MODEL: "none",
+        TTS_PROVIDER: "none",
+        RATE_LIMIT_ENABLED: "0",
+        WEB_DIST_DIR: path.join(dir, "no-web"),
+      },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let output = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    child.stderr.on("data", (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    try {
+      await waitFor(
+        () => (output.includes("Companion is running at") ? true : undefined),
+        60_000,
+        () => output,
+      );
+    } finally {
+      child.kill("SIGTERM");
+      await exited;
+    }
+    return packagesIn(fs.readFileSync(log, "utf8"));
+  }
+
+  it("a restart over an existing database loads none of the optional packages", async () => {
+    const first = await packagesLoadedAtStartup();
+    expect(first).toContain("better-sqlite3"); // the probe sees packages at all
+    // The first start seeds the database: its avatars are drawn with sharp.
+    expect(first).toContain("sharp");
+    const restart = await packagesLoadedAtStartup();
+    expect(restart).toContain("better-sqlite3");
+    expect(restart.filter((name) => OPTIONAL.includes(name))).toEqual([]);
+  }, 120_000);
 });
