@@ -27,8 +27,12 @@ describe("lazyModule", () => {
   });
 });
 
-/** Packages a default install (SQLite, local disk, no Redis, Stripe, SMTP or vision) never needs at startup. */
+/**
+ * Packages a default install (SQLite, local disk, no Redis, Stripe, SMTP or vision) never needs at
+ * startup; node-llama-cpp neither, with a remote model as here.
+ */
 const OPTIONAL = [
+  "node-llama-cpp",
   "sharp",
   "bullmq",
   "ioredis",

@@ -1,12 +1,4 @@
-import {
-  type ChatHistoryItem,
-  getLlama,
-  LlamaChat,
-  type LlamaContext,
-  type LlamaContextSequence,
-  type LlamaModel,
-  resolveChatWrapper,
-} from "node-llama-cpp";
+import type { ChatHistoryItem, LlamaContext, LlamaContextSequence, LlamaModel } from "node-llama-cpp";
 import {
   type ChatMessage,
   type GenerateRequest,
@@ -41,6 +33,8 @@ export class LlamaProvider implements LlmProvider {
   private pool?: SlotPool;
   private loading?: Promise<void>;
   private failure?: string;
+  /** node-llama-cpp, imported with the model (issue 19: tens of MB a remote model never needs). */
+  private lib?: typeof import("node-llama-cpp");
 
   constructor(private readonly options: LlamaOptions) {}
 
@@ -54,7 +48,8 @@ export class LlamaProvider implements LlmProvider {
   }
 
   private async doLoad(): Promise<void> {
-    const llama = await getLlama({ gpu: false, build: "never", logLevel: "error" as never });
+    const lib = await import("node-llama-cpp");
+    const llama = await lib.getLlama({ gpu: false, build: "never", logLevel: "error" as never });
     const model = await llama.loadModel({ modelPath: this.options.modelPath });
     const contextSize = Math.min(this.options.contextSize, model.trainContextSize);
     const context = await model.createContext({
@@ -64,6 +59,7 @@ export class LlamaProvider implements LlmProvider {
     });
     this.sequences = Array.from({ length: this.options.parallel }, () => context.getSequence());
     this.pool = new SlotPool(this.options.parallel);
+    this.lib = lib;
     this.model = model;
     this.context = context;
   }
@@ -93,7 +89,7 @@ export class LlamaProvider implements LlmProvider {
     const pool = this.pool!;
     const slot = await pool.acquire();
     const sequence = this.sequences[slot]!;
-    const chat = new LlamaChat({ contextSequence: sequence, chatWrapper: "auto" });
+    const chat = new this.lib!.LlamaChat({ contextSequence: sequence, chatWrapper: "auto" });
     try {
       const result = await chat.generateResponse(toChatHistory(request.messages), {
         maxTokens: request.maxTokens,
@@ -118,7 +114,7 @@ export class LlamaProvider implements LlmProvider {
    */
   async renderPrompt(messages: ChatMessage[]): Promise<{ template: string; text: string }> {
     await this.load();
-    const wrapper = resolveChatWrapper(this.model!);
+    const wrapper = this.lib!.resolveChatWrapper(this.model!);
     const state = wrapper.generateContextState({ chatHistory: toChatHistory(messages) });
     return { template: wrapper.wrapperName, text: state.contextText.toString() };
   }
