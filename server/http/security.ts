@@ -113,8 +113,9 @@ export async function registerSecurity(app: FastifyInstance): Promise<void> {
 
   // No text field may carry a NUL character: PostgreSQL refuses it in text, and no field of the
   // spec needs one. Refused as the client's mistake, on every route, before any handler runs.
-  // preHandler: after every body parser, multipart's included (issue 15: a NUL in a multipart
-  // field reached PostgreSQL and answered 500).
+  // preHandler, not preValidation: @fastify/multipart attaches multipart fields in its own
+  // preValidation hook, registered after this one (issue 15: a NUL in a multipart field reached
+  // PostgreSQL and answered 500).
   app.addHook("preHandler", async (request) => {
     if (hasNul(request.query) || hasNul(request.params) || hasNul(request.body)) {
       throw badRequest("The request contains a NUL character.", "bad_input");

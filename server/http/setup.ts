@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import formbody from "@fastify/formbody";
+import multipart from "@fastify/multipart";
 import rateLimit from "@fastify/rate-limit";
 import fastifyStatic from "@fastify/static";
 import Fastify, {
@@ -17,7 +18,6 @@ import { isEnvelope, localiseEnvelope } from "../i18n/translate";
 import type { RedisHandle } from "../providers/redis/redis";
 import { fail, failBody, failStatus } from "./envelope";
 import { observeRequest } from "./metrics";
-import { registerMultipart } from "./multipart";
 import { rateLimitError } from "./rate-limit";
 import {
   registerSecurity,
@@ -128,13 +128,16 @@ export async function registerPlugins(
   }
   await registerSecurity(app);
   await app.register(formbody);
-  registerMultipart(app, {
-    fileSize: UPLOAD_FILE_LIMIT_BYTES,
-    files: UPLOAD_MAX_FILES,
-    fields: UPLOAD_MAX_FIELDS,
-    parts: UPLOAD_MAX_FILES + UPLOAD_MAX_FIELDS,
-    fieldSize: 64 * 1024,
-    headerPairs: 100,
+  await app.register(multipart, {
+    attachFieldsToBody: "keyValues",
+    limits: {
+      fileSize: UPLOAD_FILE_LIMIT_BYTES,
+      files: UPLOAD_MAX_FILES,
+      fields: UPLOAD_MAX_FIELDS,
+      parts: UPLOAD_MAX_FILES + UPLOAD_MAX_FIELDS,
+      fieldSize: 64 * 1024,
+      headerPairs: 100,
+    },
   });
 
   // Callback hooks, not async ones: these run on every request (issue 19: a promise each).
