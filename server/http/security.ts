@@ -1,4 +1,4 @@
-import type { IncomingMessage, ServerOptions, ServerResponse } from "node:http";
+import type { IncomingHttpHeaders, IncomingMessage, ServerOptions, ServerResponse } from "node:http";
 import type { FastifyInstance, FastifyServerOptions } from "fastify";
 import helmet, { type HelmetOptions } from "helmet";
 import type { AppConfig } from "../env";
@@ -85,30 +85,11 @@ export async function registerSecurity(app: FastifyInstance): Promise<void> {
     referrerPolicy: { policy: "no-referrer" },
   });
   const names = Object.keys(headers);
-  // On the raw response, as helmet does, so hijacked answers (event streams) carry them too.
-  app.addHook("onRequest", (_request, reply, done) => {
+  // Callback hooks, not async ones: they run on every request (issue 19: a promise each).
+  app.addHook("onRequest", (request, reply, done) => {
+    // On the raw response, as helmet does, so hijacked answers (event streams) carry them too.
     for (const name of names) reply.raw.setHeader(name, headers[name]!);
-    done();
-  });
-
-  app.addHook("onRequest", async (request) => {
-    const type = (request.headers["content-type"] ?? "").toLowerCase();
-    const multipart = type.startsWith("multipart/");
-    const declared = Number(request.headers["content-length"] ?? 0);
-    const limit = multipart ? UPLOAD_REQUEST_LIMIT_BYTES : BODY_LIMIT_BYTES;
-    if (declared > limit) {
-      throw new AppError(
-        "payload_too_large",
-        `The request is too large (at most ${Math.round(limit / 1024 / 1024)} MB).`,
-      );
-    }
-    if (multipart) {
-      const boundary = /boundary=(?:"([^"]*)"|([^;\s]*))/i.exec(request.headers["content-type"] ?? "");
-      const value = boundary?.[1] ?? boundary?.[2] ?? "";
-      if (!value || value.length > MAX_BOUNDARY_LENGTH) {
-        throw badRequest("The upload is malformed (bad multipart boundary).", "bad_multipart");
-      }
-    }
+    done(uploadRefusal(request.headers));
   });
 
   // No text field may carry a NUL character: PostgreSQL refuses it in text, and no field of the
@@ -116,17 +97,46 @@ export async function registerSecurity(app: FastifyInstance): Promise<void> {
   // preHandler, not preValidation: @fastify/multipart attaches multipart fields in its own
   // preValidation hook, registered after this one (issue 15: a NUL in a multipart field reached
   // PostgreSQL and answered 500).
-  app.addHook("preHandler", async (request) => {
+  app.addHook("preHandler", (request, _reply, done) => {
     if (hasNul(request.query) || hasNul(request.params) || hasNul(request.body)) {
-      throw badRequest("The request contains a NUL character.", "bad_input");
+      done(badRequest("The request contains a NUL character.", "bad_input"));
+      return;
     }
+    done();
   });
 
-  app.addHook("onSend", async (request, reply, payload) => {
+  app.addHook("onSend", (request, reply, payload, done) => {
     // Answered before the body arrived (a 401, a 413): do not read the rest of it.
     if (!request.raw.complete && !reply.hasHeader("connection")) reply.header("connection", "close");
-    return payload;
+    done(null, payload);
   });
+}
+
+/**
+ * The refusal of a request by its headers alone, before any body is read (issue 13): a declared
+ * `content-length` over the limit (UPLOAD_REQUEST_LIMIT_BYTES for multipart, else
+ * BODY_LIMIT_BYTES) is AppError 413; a multipart type without a boundary or with one longer than
+ * MAX_BOUNDARY_LENGTH is 400 `bad_multipart`. @returns undefined when the headers are acceptable.
+ */
+function uploadRefusal(headers: IncomingHttpHeaders): AppError | undefined {
+  const type = (headers["content-type"] ?? "").toLowerCase();
+  const multipart = type.startsWith("multipart/");
+  const declared = Number(headers["content-length"] ?? 0);
+  const limit = multipart ? UPLOAD_REQUEST_LIMIT_BYTES : BODY_LIMIT_BYTES;
+  if (declared > limit) {
+    return new AppError(
+      "payload_too_large",
+      `The request is too large (at most ${Math.round(limit / 1024 / 1024)} MB).`,
+    );
+  }
+  if (multipart) {
+    const boundary = /boundary=(?:"([^"]*)"|([^;\s]*))/i.exec(headers["content-type"] ?? "");
+    const value = boundary?.[1] ?? boundary?.[2] ?? "";
+    if (!value || value.length > MAX_BOUNDARY_LENGTH) {
+      return badRequest("The upload is malformed (bad multipart boundary).", "bad_multipart");
+    }
+  }
+  return undefined;
 }
 
 /**

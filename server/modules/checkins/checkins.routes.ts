@@ -33,18 +33,25 @@ export async function checkinsRoutes(
   auth: onRequestAsyncHookHandler,
   logError: (error: unknown) => void,
 ): Promise<void> {
-  app.addHook("onResponse", async (request, reply) => {
-    if (reply.statusCode !== 200 || !OPENING_READS.has(request.routeOptions.url ?? "")) return;
+  // A callback hook that returns at once for every other request (issue 19: no promise per request).
+  app.addHook("onResponse", (request, reply, done) => {
     const query = request.query as { id?: unknown; offset?: unknown };
-    if (query.offset !== undefined && String(query.offset) !== "0") return;
-    try {
+    if (
+      reply.statusCode !== 200 ||
+      !OPENING_READS.has(request.routeOptions.url ?? "") ||
+      (query.offset !== undefined && String(query.offset) !== "0")
+    ) {
+      done();
+      return;
+    }
+    (async () => {
       await checkins.markRead(
         currentUser(request as FastifyRequest),
         typeof query.id === "string" ? query.id : "",
       );
-    } catch (error) {
-      logError(error);
-    }
+    })()
+      .catch(logError)
+      .finally(() => done());
   });
 
   await signedIn(app, auth, (app) => {
