@@ -6,10 +6,15 @@ import { ok } from "../../http/envelope";
 import { parseInput } from "../../http/validate";
 import type { CheckinsService } from "./checkins.service";
 
-const StateQuery = z.object({ id: z.string().trim().min(1, "id: the character id.").max(100) });
+const CharacterId = z
+  .string()
+  .trim()
+  .min(1, "The character is required.")
+  .max(100, "The character id is not valid.");
+const StateQuery = z.object({ id: CharacterId });
 const ChooseBody = z.object({
-  id: z.string().trim().min(1, "id: the character id.").max(100),
-  enabled: z.enum(["0", "1"], { message: "enabled: 1 or 0." }),
+  id: CharacterId,
+  enabled: z.enum(["0", "1"], { message: "Check-ins are turned on with 1 and off with 0." }),
   timeZone: z.string().trim().max(64).default(""),
 });
 
