@@ -269,6 +269,16 @@ describeEachDatabase("check-ins: characters that write first (issue 17)", (diale
       .execute();
     expect(rows).toHaveLength(0);
     expect((await choose(owner.token, owner.characterId, true, "Mars/Olympus")).status).toBe(400);
+    // Missing fields answer a sentence a person can read.
+    const noId = await choose(owner.token, "", true, "Europe/Berlin");
+    expect(noId.status).toBe(400);
+    expect(noId.body.message).toBe("The character is required.");
+    const badSwitch = await call(t.app, "POST", "/api/chat/checkins", {
+      token: owner.token,
+      form: { id: owner.characterId, enabled: "yes" },
+    });
+    expect(badSwitch.status).toBe(400);
+    expect(badSwitch.body.message).toBe("Check-ins are turned on with 1 and off with 0.");
     expect(
       (await call(t.app, "POST", "/api/chat/checkins", { form: { id: owner.characterId, enabled: "1" } }))
         .status,
