@@ -289,8 +289,9 @@ export class CharactersService {
     const character = await this.get(user, id);
     const stored = character.card ? (JSON.parse(character.card) as CardData) : undefined;
     const cards = buildCards(character, stored, storedLorebook(character.lorebook));
-    const picture =
-      (await this.storage.read(`characters/${character.photo}`)) ?? (await renderDefaultPictureJpeg());
+    // No photo: the default picture (the key "characters/" is a folder, which S3 refuses to read).
+    const photo = character.photo ? await this.storage.read(`characters/${character.photo}`) : undefined;
+    const picture = photo ?? (await renderDefaultPictureJpeg());
     const png = await loadSharp()(picture).png().toBuffer();
     const b64 = (value: object) => Buffer.from(JSON.stringify(value), "utf8").toString("base64");
     return {

@@ -193,6 +193,32 @@ describe("uploads and character cards", () => {
     expect(JSON.parse(row.card)).toMatchObject(data);
   });
 
+  it("exports the card of a character without a photo with the default picture, on local disk and S3", async () => {
+    const imported = await callMultipart(t.app, "/api/characters/import", {
+      token,
+      files: {
+        card: {
+          bytes: await cardV2Png({ name: "No Photo", first_mes: "Hi." }),
+          filename: "np.png",
+          type: "image/png",
+        },
+      },
+    });
+    const id = (imported.body.data as { characterUUID: string }).characterUUID;
+    await t.db.db.updateTable("characters").set({ photo: "" }).where("id", "=", id).execute();
+    const exported = await t.app.inject({
+      method: "GET",
+      url: `/api/characters/export/?id=${id}`,
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(exported.statusCode).toBe(200);
+    expect(exported.headers["content-type"]).toBe("image/png");
+    const v2 = JSON.parse(
+      Buffer.from(readPngTextChunks(exported.rawPayload).get("chara")!, "base64").toString(),
+    );
+    expect(v2.data.name).toBe("No Photo");
+  });
+
   it("reads ccv3 before chara when a PNG has both", async () => {
     const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: "#000" } })
       .png()
