@@ -156,13 +156,23 @@ describe.skipIf(!hasChromium)("public site in Chromium", () => {
         await held;
         await route.continue();
       });
+      // The most "Loading page" overlays shown at once, from the first DOM change on.
+      await page.addInitScript(() => {
+        const w = window as unknown as { maxOverlays: number };
+        w.maxOverlays = 0;
+        new MutationObserver(() => {
+          const shown = document.querySelectorAll('[role="status"][aria-label="Loading page"]').length;
+          w.maxOverlays = Math.max(w.maxOverlays, shown);
+        }).observe(document, { subtree: true, childList: true, attributes: true });
+      });
       await page.goto(`${base()}/pricing`);
-      // The page's own overlay (the header may show one of its own while its data loads).
-      const overlay = page.getByRole("main").getByRole("status", { name: "Loading page" });
+      // One overlay, the header's, while the page's code and data load (never a second in the page).
+      const overlay = page.getByRole("status", { name: "Loading page" });
       await overlay.waitFor({ state: "visible" });
       release();
       await overlay.waitFor({ state: "hidden" });
       await page.getByRole("list", { name: "Pricing plans" }).waitFor();
+      expect(await page.evaluate(() => (window as unknown as { maxOverlays: number }).maxOverlays)).toBe(1);
       await closePage(page);
     });
   });

@@ -15,13 +15,14 @@ const ParticleBackground = lazy(() => import("./ParticleBackground"));
 
 /**
  * Frame of every public page (spec 2 "Shared public layout"): a header with the loading
- * overlay (shown on first paint and while a page's data loads) and the slide-in menu, the
- * custom cursor, the particle background, the page, and a footer with the social links. The menu
- * holds the language switch (issue 18).
+ * overlay (shown on first paint, while a page's code loads and while its data loads: one overlay,
+ * never two) and the slide-in menu, the custom cursor, the particle background, the page, and a
+ * footer with the social links. The menu holds the language switch (issue 18).
  */
 export function PublicLayout() {
   const fetching = useIsFetching();
   const [painted, setPainted] = useState(false);
+  const [pageLoading, setPageLoading] = useState(false);
   useEffect(() => {
     const frame = window.requestAnimationFrame(() => setPainted(true));
     return () => window.cancelAnimationFrame(frame);
@@ -36,10 +37,10 @@ export function PublicLayout() {
       <header className="site-header public-header">
         <BrandMark />
         <SiteMenu items={PUBLIC_MENU} variant="drawer" extra={<LanguageSwitch />} />
-        <LoadingOverlay active={!painted || fetching > 0} />
+        <LoadingOverlay active={!painted || fetching > 0 || pageLoading} />
       </header>
       <main className="public-main">
-        <Suspense fallback={<LoadingOverlay active />}>
+        <Suspense fallback={<PageLoading onChange={setPageLoading} />}>
           <Outlet />
         </Suspense>
       </main>
@@ -49,4 +50,13 @@ export function PublicLayout() {
       </footer>
     </div>
   );
+}
+
+/** The page's Suspense fallback: turns the header's overlay on while the page's code loads. */
+function PageLoading({ onChange }: { onChange: (loading: boolean) => void }) {
+  useEffect(() => {
+    onChange(true);
+    return () => onChange(false);
+  }, [onChange]);
+  return null;
 }
