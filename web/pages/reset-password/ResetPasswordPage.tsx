@@ -9,9 +9,6 @@ import { useResetPassword } from "./hooks/useResetPassword";
 import "../login/login.css";
 import { localValidation } from "../../lib/validationText";
 
-/** spec 5, 8: the toast when the two passwords differ. */
-export const RESET_MISMATCH = CONFIRM_PASSWORD_MISMATCH;
-
 /**
  * `/reset-password/:code` (spec 2 "Change Password"): New Password and Confirm Password, both
  * required (spec 5) and equal, else the toast 'New and Confirm password do not match.'. The
@@ -39,7 +36,8 @@ export function ResetPasswordPage() {
       return;
     }
     if (npassword !== rtpassword) {
-      warnPublic(localValidation(RESET_MISMATCH));
+      // spec 5, 8: the toast when the two passwords differ, in the app's language.
+      warnPublic(localValidation(CONFIRM_PASSWORD_MISMATCH));
       return;
     }
     reset.mutate({ npassword, rtpassword, code });
