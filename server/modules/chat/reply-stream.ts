@@ -6,26 +6,36 @@ import type { LiveReplies, LiveReplyWriter } from "./live-replies";
 import type { TurnStream } from "./turn.service";
 
 /**
+ * What both kinds of streamed request share (issue 15): the event stream to the client and the
+ * live reply of the entry being written, which a reload or another tab follows.
+ */
+abstract class LiveReplyStream {
+  protected writer?: LiveReplyWriter;
+
+  constructor(
+    protected readonly events: EventStream,
+    private readonly live: LiveReplies,
+  ) {}
+
+  /**
+   * Opens the entry's live reply (`fresh` for a new entry, false for a continuation); the one
+   * open before ends (a group's next member).
+   */
+  async attach(entry: ChatHistoryRow, fresh: boolean): Promise<void> {
+    this.writer?.end();
+    this.writer = await this.live.open(entry.id, { fresh });
+  }
+}
+
+/**
  * The server-sent events of one streamed request (chat/message, chat/continue-message; issue 15):
  * every event goes to the client with `id: <seq>` and, once the entry is known, is appended to the
  * entry's live reply, so a reload or another tab (on any instance) resumes it from the last id it
  * saw with GET /api/chat/stream. Events before the entry is stored (a refusal) are numbered for
  * the client only. The live reply ends with `done` or `error`, or with `close()` at the latest.
  */
-export class StreamedReply implements TurnStream {
-  private writer?: LiveReplyWriter;
+export class StreamedReply extends LiveReplyStream implements TurnStream {
   private seq = 0;
-
-  constructor(
-    private readonly events: EventStream,
-    private readonly live: LiveReplies,
-  ) {}
-
-  /** Opens the entry's live reply; `fresh` for a new entry, false for a continuation. */
-  async attach(entry: ChatHistoryRow, fresh: boolean): Promise<void> {
-    this.writer?.end();
-    this.writer = await this.live.open(entry.id, { fresh });
-  }
 
   /** Sends one event (and appends it to the live reply); `done` and `error` end both. */
   readonly emit = (event: string, data: unknown): void => {
@@ -54,20 +64,7 @@ export class StreamedReply implements TurnStream {
  * client's events carry no `id:`: the turn as a whole is not resumable (the client falls back on
  * the history when its connection drops).
  */
-export class GroupStreamedReply {
-  private writer?: LiveReplyWriter;
-
-  constructor(
-    private readonly events: EventStream,
-    private readonly live: LiveReplies,
-  ) {}
-
-  /** A member starts: opens its entry's live reply (the one before ends, if `settle` did not). */
-  async attach(entry: ChatHistoryRow, fresh: boolean): Promise<void> {
-    this.writer?.end();
-    this.writer = await this.live.open(entry.id, { fresh });
-  }
-
+export class GroupStreamedReply extends LiveReplyStream {
   /** Sends one event of the member speaking now (and appends it to its live reply). */
   readonly emit = (event: string, data: unknown): void => {
     this.writer?.append(event, data);
