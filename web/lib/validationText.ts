@@ -1,4 +1,5 @@
 import { type Compiled, compileCatalogue, translateWith } from "../../common/i18n/translate";
+import { checkText, firstProblem, type TextRule } from "../../common/validation";
 import { currentLanguage, validationCatalogue } from "../i18n";
 
 /** Each loaded validation catalogue compiled once (keyed by the catalogue object). */
@@ -21,4 +22,22 @@ export function localValidation(sentence: string): string {
     compiled.set(catalogue, table);
   }
   return translateWith(sentence, table);
+}
+
+/**
+ * common/validation.ts's `checkText` with its sentence in the current language (`localValidation`):
+ * the sentence `value` breaks of `rule`, or null when it is fine.
+ */
+export function localCheck(rule: TextRule, value: string): string | null {
+  const problem = checkText(rule, value);
+  return problem === null ? null : localValidation(problem);
+}
+
+/**
+ * common/validation.ts's `firstProblem` with its sentence in the current language
+ * (`localValidation`): the first broken rule's sentence, or null when every value is fine.
+ */
+export function firstLocalProblem(checks: ReadonlyArray<readonly [TextRule, string]>): string | null {
+  const problem = firstProblem(checks);
+  return problem === null ? null : localValidation(problem);
 }

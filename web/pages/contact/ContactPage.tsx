@@ -1,11 +1,11 @@
 import type { FormEvent } from "react";
 import { useTranslation } from "react-i18next";
-import { firstProblem, RULES } from "../../../common/validation";
+import { RULES } from "../../../common/validation";
 import { TextAreaField } from "../../components/TextAreaField";
 import { TextField } from "../../components/TextField";
 import { useRequiredFields } from "../../hooks/useRequiredFields";
 import { warnPublic } from "../../lib/notify";
-import { localValidation } from "../../lib/validationText";
+import { firstLocalProblem } from "../../lib/validationText";
 import { useContactAdmin } from "./hooks/useContactAdmin";
 
 /**
@@ -24,14 +24,14 @@ export function ContactPage() {
     event.preventDefault();
     if (!fields.validate()) return;
     const { name, email, subject, message } = fields.values;
-    const problem = firstProblem([
+    const problem = firstLocalProblem([
       [RULES.contactName, name],
       [RULES.email, email],
       [RULES.contactSubject, subject],
       [RULES.contactMessage, message],
     ]);
     if (problem) {
-      warnPublic(localValidation(problem));
+      warnPublic(problem);
       return;
     }
     contact.mutate({

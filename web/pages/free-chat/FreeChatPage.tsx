@@ -1,11 +1,11 @@
 import type { FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { FREE_DAILY_MESSAGES } from "../../../common/constants";
-import { checkText, RULES } from "../../../common/validation";
+import { RULES } from "../../../common/validation";
 import { TextField } from "../../components/TextField";
 import { useRequiredFields } from "../../hooks/useRequiredFields";
 import { warnPublic } from "../../lib/notify";
-import { localValidation } from "../../lib/validationText";
+import { localCheck } from "../../lib/validationText";
 import { useFreeSubscribe } from "./hooks/useFreeSubscribe";
 
 /**
@@ -22,9 +22,9 @@ export function FreeChatPage() {
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (!fields.validate()) return;
-    const problem = checkText(RULES.email, fields.values.email);
+    const problem = localCheck(RULES.email, fields.values.email);
     if (problem) {
-      warnPublic(localValidation(problem));
+      warnPublic(problem);
       return;
     }
     subscribe.mutate(fields.values.email.trim());

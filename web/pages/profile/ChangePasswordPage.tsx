@@ -2,13 +2,13 @@ import type { FormEvent } from "react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
-import { firstProblem, RETYPED_PASSWORD_MISMATCH, RULES } from "../../../common/validation";
+import { RETYPED_PASSWORD_MISMATCH, RULES } from "../../../common/validation";
 import { EntityPage, FormActions } from "../../components/EntityForm";
 import { TextField } from "../../components/TextField";
 import { useRequiredFields } from "../../hooks/useRequiredFields";
 import { useSessionUser } from "../../hooks/useSessionUser";
 import { succeed, warn } from "../../lib/notify";
-import { localValidation } from "../../lib/validationText";
+import { firstLocalProblem, localValidation } from "../../lib/validationText";
 import { useChangePassword } from "./hooks/useChangePassword";
 
 const LIST_PATH = "/characters/list";
@@ -35,13 +35,13 @@ export function ChangePasswordPage() {
     event.preventDefault();
     if (change.isPending || done || user === null) return;
     if (!required.validate()) return;
-    const problem = firstProblem([
+    const problem = firstLocalProblem([
       [RULES.currentPassword, values.current],
       [RULES.newPassword, values.password],
       [RULES.retypedPassword, values.retyped],
     ]);
     if (problem) {
-      warn(localValidation(problem));
+      warn(problem);
       return;
     }
     if (values.password !== values.retyped) {

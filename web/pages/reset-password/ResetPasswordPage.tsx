@@ -1,13 +1,13 @@
 import type { FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { useParams } from "react-router";
-import { CONFIRM_PASSWORD_MISMATCH, firstProblem, RULES } from "../../../common/validation";
+import { CONFIRM_PASSWORD_MISMATCH, RULES } from "../../../common/validation";
 import { TextField } from "../../components/TextField";
 import { useRequiredFields } from "../../hooks/useRequiredFields";
 import { warnPublic } from "../../lib/notify";
 import { useResetPassword } from "./hooks/useResetPassword";
 import "../login/login.css";
-import { localValidation } from "../../lib/validationText";
+import { firstLocalProblem, localValidation } from "../../lib/validationText";
 
 /**
  * `/reset-password/:code` (spec 2 "Change Password"): New Password and Confirm Password, both
@@ -27,12 +27,12 @@ export function ResetPasswordPage() {
     event.preventDefault();
     if (!fields.validate()) return;
     const { npassword, rtpassword } = fields.values;
-    const problem = firstProblem([
+    const problem = firstLocalProblem([
       [RULES.newPassword, npassword],
       [RULES.confirmPassword, rtpassword],
     ]);
     if (problem) {
-      warnPublic(localValidation(problem));
+      warnPublic(problem);
       return;
     }
     if (npassword !== rtpassword) {

@@ -1,12 +1,12 @@
 import { type FormEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { firstProblem, RULES } from "../../../../common/validation";
+import { RULES } from "../../../../common/validation";
 import type { AdminPlan, PlanEdit } from "../../../api/admin";
 import { FormActions } from "../../../components/EntityForm";
 import { currentLanguage, formatPrice } from "../../../i18n";
 import { contentUrl } from "../../../lib/content";
 import { succeed, warn } from "../../../lib/notify";
-import { localValidation } from "../../../lib/validationText";
+import { firstLocalProblem } from "../../../lib/validationText";
 import { useAdminForm } from "../hooks/useAdminForm";
 import { useAdminPlans } from "../hooks/useAdminPlans";
 import { useUpdateAdminPlan } from "../hooks/useUpdateAdminPlan";
@@ -106,7 +106,7 @@ function PlanForm({ plan, onDone }: { plan: AdminPlan; onDone: () => void }) {
   const [image, setImage] = useState<File | undefined>(undefined);
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    const problem = firstProblem([
+    const problem = firstLocalProblem([
       [RULES.planName, values.name],
       [RULES.planPrice, values.price],
       [RULES.planDescription, values.description],
@@ -114,7 +114,7 @@ function PlanForm({ plan, onDone }: { plan: AdminPlan; onDone: () => void }) {
       [RULES.stripePriceId, values.stripePriceId],
     ]);
     if (problem) {
-      warn(localValidation(problem));
+      warn(problem);
       return;
     }
     save.mutate(

@@ -1,13 +1,13 @@
 import { type FormEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { firstProblem, RULES } from "../../../../common/validation";
+import { RULES } from "../../../../common/validation";
 import type { AdminPreset, PresetEdit } from "../../../api/admin";
 import { FormActions } from "../../../components/EntityForm";
 import { useLanguages } from "../../../hooks/useLanguages";
 import { useVoices } from "../../../hooks/useVoices";
 import { contentUrl } from "../../../lib/content";
 import { succeed, warn } from "../../../lib/notify";
-import { localValidation } from "../../../lib/validationText";
+import { firstLocalProblem } from "../../../lib/validationText";
 import { useAdminForm } from "../hooks/useAdminForm";
 import { useAdminPresets } from "../hooks/useAdminPresets";
 import { useSaveAdminPreset } from "../hooks/useSaveAdminPreset";
@@ -107,7 +107,7 @@ function PresetForm({ preset, onDone }: { preset?: AdminPreset; onDone: () => vo
       voice: values.voice || voiceOptions[0]?.value || "",
     };
     // issue 16: the server's rules (common/validation.ts) first, with the sentence it would answer.
-    const problem = firstProblem([
+    const problem = firstLocalProblem([
       [RULES.characterName, input.name],
       [RULES.characterVoice, input.voice],
       [RULES.characterLanguage, input.languageId],
@@ -116,7 +116,7 @@ function PresetForm({ preset, onDone }: { preset?: AdminPreset; onDone: () => vo
       [RULES.appearance, input.appearance],
     ]);
     if (problem) {
-      warn(localValidation(problem));
+      warn(problem);
       return;
     }
     save.mutate(input, {

@@ -1,7 +1,7 @@
 import { type FormEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
-import { firstProblem, RULES } from "../../../../common/validation";
+import { RULES } from "../../../../common/validation";
 import type { CharacterDetail } from "../../../api/characters";
 import { CountedTextArea } from "../../../components/CountedTextArea";
 import { FormActions } from "../../../components/EntityForm";
@@ -15,7 +15,7 @@ import { useSessionUser } from "../../../hooks/useSessionUser";
 import { useVoices } from "../../../hooks/useVoices";
 import { contentUrl } from "../../../lib/content";
 import { succeed, warn } from "../../../lib/notify";
-import { localValidation } from "../../../lib/validationText";
+import { firstLocalProblem } from "../../../lib/validationText";
 import { useSaveCharacter } from "../hooks/useSaveCharacter";
 import { useVoicePreview } from "../hooks/useVoicePreview";
 import { draftsFromBook, lorebookField } from "../lorebookDraft";
@@ -80,7 +80,7 @@ export function CharacterForm({ character }: CharacterFormProps) {
       void showRequiredFieldsAlert();
       return;
     }
-    const problem = firstProblem([
+    const problem = firstLocalProblem([
       [RULES.characterName, values.name],
       [RULES.characterVoice, values.voice],
       [RULES.characterLanguage, values.language],
@@ -89,7 +89,7 @@ export function CharacterForm({ character }: CharacterFormProps) {
       [RULES.appearance, showAppearance ? appearance : ""],
     ]);
     if (problem) {
-      warn(localValidation(problem));
+      warn(problem);
       return;
     }
     preview.stop();

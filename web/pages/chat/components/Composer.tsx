@@ -1,10 +1,10 @@
 import { type FormEvent, type KeyboardEvent, useId, useRef, useState } from "react";
 import { PHOTO_TYPE_PORTRAIT, type PhotoType } from "../../../../common/constants";
-import { checkText, RULES } from "../../../../common/validation";
+import { RULES } from "../../../../common/validation";
 import type { Capability } from "../../../api/chat";
 import { usePopup } from "../../../hooks/usePopup";
 import { warn } from "../../../lib/notify";
-import { localValidation } from "../../../lib/validationText";
+import { localCheck } from "../../../lib/validationText";
 import type { VoiceInputState } from "../hooks/useVoiceInput";
 import { imageTexts } from "../imageTexts";
 import { chatTexts } from "../texts";
@@ -83,9 +83,9 @@ export function Composer({ canSend, onSend, chat, speechInput, onFocus, pictures
       setText("");
       return;
     }
-    const problem = checkText(RULES.chatMessage, text);
+    const problem = localCheck(RULES.chatMessage, text);
     if (problem) {
-      warn(localValidation(problem));
+      warn(problem);
       return;
     }
     if (onSend(text)) setText("");

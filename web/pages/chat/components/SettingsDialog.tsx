@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useId, useState } from "react";
-import { firstProblem, RULES } from "../../../../common/validation";
+import { RULES } from "../../../../common/validation";
 import type { Capability } from "../../../api/chat";
 import { getCheckins, setCheckins } from "../../../api/checkins";
 import { Spinner } from "../../../components/Spinner";
@@ -20,7 +20,7 @@ import {
 } from "../../../lib/audioOutput";
 import { succeed, warn } from "../../../lib/notify";
 import { askNotificationPermission, notificationsSupported } from "../../../lib/replySound";
-import { localValidation } from "../../../lib/validationText";
+import { firstLocalProblem } from "../../../lib/validationText";
 import { useChatMemories } from "../hooks/useChatMemories";
 import { useModalDialog } from "../hooks/useModalDialog";
 import { chatTexts } from "../texts";
@@ -120,12 +120,12 @@ export function SettingsDialog({ chatId, speechInput, serverSpeech, onClose }: S
   ];
 
   const onSave = () => {
-    const problem = firstProblem([
+    const problem = firstLocalProblem([
       [RULES.senderName, draft.senderName],
       [RULES.senderAbout, draft.senderAbout],
     ]);
     if (problem) {
-      warn(localValidation(problem));
+      warn(problem);
       return;
     }
     save({ ...draft, senderName: draft.senderName.trim(), senderAbout: draft.senderAbout.trim() });

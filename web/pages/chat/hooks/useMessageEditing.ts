@@ -2,7 +2,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { useNavigate } from "react-router";
 import type { ChatHistoryEntry } from "../../../../common/api";
-import { checkText, RULES } from "../../../../common/validation";
+import { RULES } from "../../../../common/validation";
 import {
   editEntry,
   ReplyLostError,
@@ -14,7 +14,7 @@ import { ApiError, isHandledApiError } from "../../../api/errors";
 import { audioPlayer } from "../../../lib/audioPlayer";
 import { AppSwal } from "../../../lib/dialogs";
 import { warn } from "../../../lib/notify";
-import { localValidation } from "../../../lib/validationText";
+import { localCheck } from "../../../lib/validationText";
 import { editTexts } from "../editTexts";
 import { type HistoryPages, removeFromHistory, replaceInHistory } from "../historyEdits";
 import type { LiveChat } from "./useChatSender";
@@ -28,8 +28,7 @@ export type EditPart = "message" | "reply";
  * (web/lib/validationText.ts), or null when it may be saved.
  */
 export function editProblem(part: EditPart, text: string): string | null {
-  const problem = checkText(part === "message" ? RULES.chatMessage : RULES.replyEdit, text);
-  return problem === null ? null : localValidation(problem);
+  return localCheck(part === "message" ? RULES.chatMessage : RULES.replyEdit, text);
 }
 
 export interface MessageEditing {

@@ -1,10 +1,10 @@
 import type { FormEvent } from "react";
 import { useTranslation } from "react-i18next";
-import { checkText, RULES } from "../../../../common/validation";
+import { RULES } from "../../../../common/validation";
 import { TextField } from "../../../components/TextField";
 import { useRequiredFields } from "../../../hooks/useRequiredFields";
 import { warnPublic } from "../../../lib/notify";
-import { localValidation } from "../../../lib/validationText";
+import { localCheck } from "../../../lib/validationText";
 
 interface RecoverFormProps {
   busy: boolean;
@@ -24,9 +24,9 @@ export function RecoverForm({ busy, onSubmit, onBackToLogin }: RecoverFormProps)
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (!fields.validate()) return;
-    const problem = checkText(RULES.email, fields.values.email);
+    const problem = localCheck(RULES.email, fields.values.email);
     if (problem) {
-      warnPublic(localValidation(problem));
+      warnPublic(problem);
       return;
     }
     onSubmit(fields.values.email.trim());

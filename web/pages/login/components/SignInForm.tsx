@@ -1,11 +1,11 @@
 import { type FormEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { firstProblem, RULES } from "../../../../common/validation";
+import { RULES } from "../../../../common/validation";
 import { YOUTUBE_SIGN_IN_URL } from "../../../api/auth";
 import { TextField } from "../../../components/TextField";
 import { useRequiredFields } from "../../../hooks/useRequiredFields";
 import { warnPublic } from "../../../lib/notify";
-import { localValidation } from "../../../lib/validationText";
+import { firstLocalProblem } from "../../../lib/validationText";
 import { useOAuthPlatform } from "../hooks/useOAuthPlatform";
 
 interface SignInFormProps {
@@ -31,12 +31,12 @@ export function SignInForm({ busy, onSubmit, onForgotPassword }: SignInFormProps
     event.preventDefault();
     setSubmitted(true);
     if (!fields.validate()) return;
-    const problem = firstProblem([
+    const problem = firstLocalProblem([
       [RULES.loginEmail, fields.values.email],
       [RULES.loginPassword, fields.values.password],
     ]);
     if (problem) {
-      warnPublic(localValidation(problem));
+      warnPublic(problem);
       return;
     }
     onSubmit({ email: fields.values.email.trim(), password: fields.values.password });

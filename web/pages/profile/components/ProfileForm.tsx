@@ -1,7 +1,7 @@
 import { type FormEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
-import { firstProblem, RULES } from "../../../../common/validation";
+import { RULES } from "../../../../common/validation";
 import type { UserProfile } from "../../../api/users";
 import { FormActions } from "../../../components/EntityForm";
 import { PhotoField } from "../../../components/PhotoField";
@@ -10,7 +10,7 @@ import { TextField } from "../../../components/TextField";
 import { useRequiredFields } from "../../../hooks/useRequiredFields";
 import { contentUrl } from "../../../lib/content";
 import { succeed, warn } from "../../../lib/notify";
-import { localValidation } from "../../../lib/validationText";
+import { firstLocalProblem } from "../../../lib/validationText";
 import { useUpdateProfile } from "../hooks/useUpdateProfile";
 import { ReadOnlyField } from "./ReadOnlyField";
 
@@ -45,12 +45,12 @@ export function ProfileForm({ userId, profile }: ProfileFormProps) {
       void showRequiredFieldsAlert();
       return;
     }
-    const problem = firstProblem([
+    const problem = firstLocalProblem([
       [RULES.fullName, values.fullName],
       [RULES.userName, values.userName],
     ]);
     if (problem) {
-      warn(localValidation(problem));
+      warn(problem);
       return;
     }
     update.mutate(
