@@ -79,8 +79,10 @@ export function openEventStream(reply: FastifyReply, options: { flushHead?: bool
     if (!raw.writableEnded) raw.end();
   };
   raw.on("close", () => clearInterval(heartbeat));
-  // Events written in the same tick (a burst of tokens from one network read) leave in one
-  // socket write (issue 19: a write per token was the largest CPU cost of a streamed reply).
+  // Events written in the same turn of the event loop leave in one socket write (issue 19: a
+  // write per token was the largest CPU cost of a streamed reply): a burst of tokens from one
+  // network read and, when the model's answer ended in that read, the stored reply's `done`
+  // (the promise hops that store it run before `setImmediate`; `nextTick` came before them).
   let corked = false;
   const uncork = () => {
     corked = false;
@@ -91,7 +93,7 @@ export function openEventStream(reply: FastifyReply, options: { flushHead?: bool
     if (!corked) {
       corked = true;
       raw.cork();
-      process.nextTick(uncork);
+      setImmediate(uncork);
     }
     const head = id === undefined ? "" : `id: ${id}\n`;
     raw.write(`${head}event: ${event}\ndata: ${JSON.stringify(localiseEnvelope(data, language))}\n\n`);

@@ -17,6 +17,15 @@ function behave(words: string, req: http.IncomingMessage, res: http.ServerRespon
     res.end(`${delta("Hel")}data: {"error":{"message":"out of memory"}}\n\n`);
   } else if (words === "drop first" && seen === 1) {
     req.socket.destroy();
+  } else if (words === "done then linger") {
+    res.writeHead(200, { "content-type": "text/event-stream" });
+    res.write(`${delta("Bye")}data: [DONE]\n\n`);
+    // The answer ends only later (a trailing usage event, a slow close): the text is complete at [DONE].
+    setTimeout(() => res.end(": trailing\n\n"), 400);
+  } else if (words === "cut") {
+    res.writeHead(200, { "content-type": "text/event-stream" });
+    res.write(delta("half"));
+    setTimeout(() => req.socket.destroy(), 20);
   } else if (words === "slow") {
     res.writeHead(200, { "content-type": "text/event-stream" });
     res.write(delta("first"));
@@ -69,6 +78,21 @@ describe("ChatCompletionsClient (issue 19: the lean Chat Completions client)", (
     expect(await client.stream(body("hi"), (piece) => pieces.push(piece))).toBe("Hello");
     // The first read ends inside "Hel"'s event; the second completes it and holds "lo" (issue 19).
     expect(pieces).toEqual(["Hello"]);
+  });
+
+  it("returns at [DONE] without waiting for the answer to end, and the connection is used again", async () => {
+    const started = performance.now();
+    expect(await client.stream(body("done then linger"), () => {})).toBe("Bye");
+    expect(performance.now() - started).toBeLessThan(300);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(await client.stream(body("again"), () => {})).toBe("Hello");
+  });
+
+  it("rejects an answer cut off before [DONE], after passing on the text so far", async () => {
+    const pieces: string[] = [];
+    const failure = await client.stream(body("cut"), (p) => pieces.push(p)).catch((e: unknown) => e);
+    expect(pieces).toEqual(["half"]);
+    expect(failure).toBeInstanceOf(Error);
   });
 
   it("answers a non-2xx status with ProviderHttpError carrying the status and the body's start", async () => {

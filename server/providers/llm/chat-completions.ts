@@ -73,7 +73,10 @@ export class ChatCompletionsClient {
 
   /**
    * A streamed completion: `onText` gets the first choice's text as it arrives, the pieces of
-   * one network read joined into one call. @returns the whole text.
+   * one network read joined into one call. @returns the whole text, as soon as `data: [DONE]`
+   * is read (or the answer ends without it); the rest of the answer is drained in the background
+   * so the kept-alive connection is reused (issue 19: the reply is stored and its `done` event
+   * leaves in the same tick as the last tokens, one socket write instead of two).
    * @throws ProviderHttpError as `complete`, or when the stream reports an error; the signal's
    *   reason when aborted (the text so far has been passed to `onText`).
    */
@@ -85,9 +88,17 @@ export class ChatCompletionsClient {
     const response = await this.post({ ...body, stream: true }, signal);
     let text = "";
     let failure: Error | undefined;
+    let finished = false;
+    // The pieces of one network read are passed on as one (issue 19: a burst of tokens is one
+    // event down the line, not one per token).
+    let read = "";
     const parser = createParser({
       onEvent: (event) => {
-        if (failure || event.data === "[DONE]") return;
+        if (failure || finished) return;
+        if (event.data === "[DONE]") {
+          finished = true;
+          return;
+        }
         const chunk = parseJson(event.data) as {
           choices?: Array<{ delta?: { content?: string | null } }>;
           error?: { message?: string } | string;
@@ -105,24 +116,38 @@ export class ChatCompletionsClient {
         if (piece) read += piece;
       },
     });
-    // The pieces of one network read are passed on as one (issue 19: a burst of tokens is one
-    // event down the line, not one per token).
-    let read = "";
     response.setEncoding("utf8");
-    for await (const chunk of response as AsyncIterable<string>) {
-      parser.feed(chunk);
-      if (read) {
-        const piece = read;
-        read = "";
-        text += piece;
-        onText(piece);
-      }
-      if (failure) {
-        response.destroy();
-        throw failure;
-      }
-    }
-    return text;
+    return new Promise((resolve, reject) => {
+      let settled = false;
+      const settle = (error?: unknown) => {
+        if (settled) return;
+        settled = true;
+        if (error === undefined) resolve(text);
+        else reject(error);
+      };
+      response.on("data", (chunk: string) => {
+        if (settled) return;
+        parser.feed(chunk);
+        if (read) {
+          const piece = read;
+          read = "";
+          text += piece;
+          onText(piece);
+        }
+        if (failure) {
+          response.destroy();
+          settle(failure);
+        } else if (finished) settle();
+      });
+      response.once("end", () => settle());
+      // An abort (Stop, the run's timeout) destroys the request and with it this answer.
+      response.on("error", (error) => settle(signal?.aborted ? signal.reason : error));
+      response.once("close", () => {
+        if (signal?.aborted) settle(signal.reason);
+        else if (!response.complete)
+          settle(new ProviderHttpError(this.url.href, response.statusCode, "answer cut short"));
+      });
+    });
   }
 
   /** Sends the request (once more when it failed before any answer); resolves on a 2xx answer. */
