@@ -25,7 +25,9 @@ import { freshPostgres, postgresUrl, type WriteCounters, writeCounters } from ".
  *   message sets off in the background (memory jobs), counted until the process is idle again;
  * - messages per second; and the server's RSS after the run (MB).
  * Targets (issue 19) are checked on each line; exits with code 1 when one fails.
- * BENCH_ENGINES=sqlite (or postgres) runs one engine; BENCH_LEVELS=10 chosen levels; BENCH_MESSAGES
+ * Last, for reference, the same load through a bare Node.js proxy (`support/bare-proxy.mjs`: the
+ * platform's floor, none of the product), printed but not held to the targets.
+ * BENCH_ENGINES=sqlite (or postgres, bare; all three by default) runs the chosen ones; BENCH_LEVELS=10 chosen levels; BENCH_MESSAGES
  * messages per level (600);
  * BENCH_CPU_PROF=<dir> makes the server write a CPU profile (`node --cpu-prof`) there;
  * BENCH_NODE_FLAGS adds node flags to the server (e.g. `--perf-basic-prof` for Linux perf).
@@ -104,13 +106,13 @@ interface RunningServer {
   stop(): Promise<void>;
 }
 
-async function startServer(env: Record<string, string>): Promise<RunningServer> {
+async function startServer(env: Record<string, string>, entry = serverEntry): Promise<RunningServer> {
   // BENCH_CPU_PROF=<dir>: the server writes a V8 CPU profile there when it stops.
   const profile = process.env.BENCH_CPU_PROF
     ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
     : [];
   const extra = (process.env.BENCH_NODE_FLAGS ?? "").split(" ").filter(Boolean);
-  const child = spawn(process.execPath, [...profile, ...extra, serverEntry], {
+  const child = spawn(process.execPath, [...profile, ...extra, entry], {
     stdio: ["ignore", "pipe", "inherit"],
     env: { ...process.env, ...env },
   });
@@ -229,25 +231,43 @@ async function liftLimits(database: { sqliteFile?: string; postgresUrl?: string 
 
 const failures: string[] = [];
 
-async function runEngine(engine: "SQLite" | "PostgreSQL", modelUrl: string, pgBase?: string): Promise<void> {
+/** The platform's floor, measured the same way but not held to the targets (`support/bare-proxy.mjs`). */
+const BARE = "Bare Node.js proxy (reference: no sign-in, database, quota, prompt or log)";
+
+async function runEngine(
+  engine: "SQLite" | "PostgreSQL" | typeof BARE,
+  modelUrl: string,
+  pgBase?: string,
+): Promise<void> {
+  const bare = engine === BARE;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "chat-load-"));
   const database = engine === "PostgreSQL" ? await freshPostgres(pgBase!) : undefined;
-  const server = await startServer({
-    PORT: "0",
-    HOST: "127.0.0.1",
-    DATA_DIR: dataDir,
-    DATABASE_URL: database?.url ?? "",
-    LLM_PROVIDER: "openai",
-    LLM_BASE_URL: modelUrl,
-    LLM_MODEL: "bench",
-    RATE_LIMIT_ENABLED: "0",
-    TTS_PROVIDER: "none",
-  });
+  const entry = bare ? path.join(import.meta.dirname, "support/bare-proxy.mjs") : serverEntry;
+  const server = await startServer(
+    {
+      PORT: "0",
+      HOST: "127.0.0.1",
+      DATA_DIR: dataDir,
+      DATABASE_URL: database?.url ?? "",
+      LLM_PROVIDER: "openai",
+      LLM_BASE_URL: modelUrl,
+      LLM_MODEL: "bench",
+      RATE_LIMIT_ENABLED: "0",
+      TTS_PROVIDER: "none",
+    },
+    entry,
+  );
   const pid = server.child.pid!;
   try {
     const clients: Client[] = [];
-    for (let i = 0; i < Math.max(...LEVELS); i += 1) clients.push(await demoChatUser(server.base));
-    await liftLimits(database ? { postgresUrl: database.url } : { sqliteFile: path.join(dataDir, "app.db") });
+    for (let i = 0; i < Math.max(...LEVELS); i += 1) {
+      clients.push(bare ? { token: "none", characterId: "none" } : await demoChatUser(server.base));
+    }
+    if (!bare) {
+      await liftLimits(
+        database ? { postgresUrl: database.url } : { sqliteFile: path.join(dataDir, "app.db") },
+      );
+    }
     // Warm-up: compiled code paths and connection pools, not counted.
     await closedLoop(Math.min(10, clients.length), WARMUP_MESSAGES, (w, i) =>
       sendThroughServer(server.base, clients[w]!, i),
@@ -288,6 +308,7 @@ async function runEngine(engine: "SQLite" | "PostgreSQL", modelUrl: string, pgBa
       const addedP99 = percentile(through.ttft, 99) - percentile(direct.ttft, 99);
       const checks: string[] = [];
       const check = (ok: boolean, what: string) => {
+        if (bare) return;
         checks.push(`${what} ${ok ? "PASS" : "FAIL"}`);
         if (!ok) failures.push(`${engine}, ${level} clients: ${what}`);
       };
@@ -310,10 +331,12 @@ async function runEngine(engine: "SQLite" | "PostgreSQL", modelUrl: string, pgBa
       for (const line of writeLines) console.log(line);
     }
     const rss = rssMb(pid);
-    const rssOk = rss < TARGETS.rssMb;
+    const rssOk = bare || rss < TARGETS.rssMb;
     if (!rssOk) failures.push(`${engine}: RSS ${rss.toFixed(0)} MB`);
     console.log(
-      `server RSS after the run: ${rss.toFixed(0)} MB (target < ${TARGETS.rssMb} MB) ${rssOk ? "PASS" : "FAIL"}`,
+      bare
+        ? `server RSS after the run: ${rss.toFixed(0)} MB`
+        : `server RSS after the run: ${rss.toFixed(0)} MB (target < ${TARGETS.rssMb} MB) ${rssOk ? "PASS" : "FAIL"}`,
     );
   } finally {
     await server.stop();
@@ -328,12 +351,13 @@ if (!fs.existsSync(serverEntry)) {
 }
 const model = await startModel();
 try {
-  const engines = process.env.BENCH_ENGINES ?? "sqlite,postgres";
+  const engines = process.env.BENCH_ENGINES ?? "sqlite,postgres,bare";
   if (engines.includes("sqlite")) await runEngine("SQLite", model.url);
   const pgBase = engines.includes("postgres") ? await postgresUrl() : undefined;
   if (!engines.includes("postgres")) console.log("\nPostgreSQL: not chosen (BENCH_ENGINES)");
   else if (pgBase) await runEngine("PostgreSQL", model.url, pgBase);
   else console.log("\nPostgreSQL: skipped (set BENCH_DATABASE_URL or run PostgreSQL on 127.0.0.1:5432)");
+  if (engines.includes("bare")) await runEngine(BARE, model.url);
 } finally {
   model.close();
 }
