@@ -1,6 +1,6 @@
 import { FIRST_MESSAGE_MARKER } from "../../../common/constants";
 import { CACHE_TTL_MS, type CacheGroup, ShortCache } from "../../db/short-cache";
-import type { JobQueue } from "../../jobs/queue";
+import type { JobData, JobQueue } from "../../jobs/queue";
 import type { LlmProvider } from "../../providers/llm/llm";
 import type { MemoryRepo } from "./memory.repo";
 
@@ -53,6 +53,16 @@ export const FACTS_DROP_MARGIN = 3;
 /** Entries read by one extraction; the rest wait for the next. */
 const FACTS_READ_LIMIT = 40;
 
+/**
+ * How long this process holds back a second memory job for a chat after queuing one, ms (issue
+ * 19): the replies sent while the job waits or runs would each queue one more (the queue drops a
+ * repeat only while the first still waits), and it would find its work done. Cleared when the job
+ * ends here; a job run by another process is trusted for this long.
+ */
+export const QUEUED_GUARD_MS = 15_000;
+/** Most chats whose queued job is remembered (the oldest are forgotten first). */
+const QUEUED_GUARD_MAX = 10_000;
+
 /** Tries of a memory job (the model may be busy or briefly unreachable), and the first back-off. */
 const MEMORY_JOB = { attempts: 3, backoffMs: 2000 };
 
@@ -86,14 +96,28 @@ export class MemoryService {
     if (caches) this.factsCache = new ShortCache({ ttlMs: CACHE_TTL_MS, max: CACHED_FACT_LISTS_MAX }, caches);
     jobs.define<{ userId: string; userName: string; sessionId: string; need: number }>(
       "memory.facts",
-      (input) => this.extractPending(input),
+      (input) => this.extractPending(input).finally(() => this.queued.delete(`facts:${input.sessionId}`)),
       MEMORY_JOB,
     );
     jobs.define<{ sessionId: string; userName: string }>(
       "memory.summary",
-      (input) => this.refreshSummary(input),
+      (input) => this.refreshSummary(input).finally(() => this.queued.delete(`summary:${input.sessionId}`)),
       MEMORY_JOB,
     );
+  }
+
+  /** Job key → when this process queued it (QUEUED_GUARD_MS). */
+  private readonly queued = new Map<string, number>();
+
+  /** Queues `name` under `key` unless this process queued it less than QUEUED_GUARD_MS ago and it has not ended. */
+  private queueOnce(name: string, data: JobData, key: string): void {
+    const now = this.now();
+    const at = this.queued.get(key);
+    if (at !== undefined && now - at < QUEUED_GUARD_MS) return;
+    this.queued.delete(key);
+    if (this.queued.size >= QUEUED_GUARD_MAX) this.queued.delete(this.queued.keys().next().value!);
+    this.queued.set(key, now);
+    void this.jobs.enqueue(name, data, { key });
   }
 
   /**
@@ -102,8 +126,9 @@ export class MemoryService {
    * exchanges the prompt read (`window`, oldest first; `kept` of the newest were in the prompt);
    * one "memory.facts" job per chat is queued when FACTS_BATCH of them wait, or fewer when the
    * prompt is `full` and the oldest is within FACTS_DROP_MARGIN of leaving it (issue 19). The summary: once more
-   * than SUMMARY_TRIGGER exchanges lie beyond it (one waiting refresh per session). Returns at
-   * once; a job that cannot be queued is logged by the queue.
+   * than SUMMARY_TRIGGER exchanges lie beyond it (one waiting refresh per session). Neither is
+   * queued again while this process's last one for the chat waits or runs (QUEUED_GUARD_MS).
+   * Returns at once; a job that cannot be queued is logged by the queue.
    */
   afterReply(input: {
     userId: string;
@@ -132,15 +157,15 @@ export class MemoryService {
       const newer = window.length - 1 - oldest;
       const dropping = input.full && newer >= input.kept - FACTS_DROP_MARGIN;
       if (pending >= FACTS_BATCH || dropping) {
-        void this.jobs.enqueue(
+        this.queueOnce(
           "memory.facts",
           { userId, userName, sessionId, need: dropping ? 1 : FACTS_BATCH },
-          { key: `facts:${sessionId}` },
+          `facts:${sessionId}`,
         );
       }
     }
     if (input.exchanges <= SUMMARY_TRIGGER) return;
-    void this.jobs.enqueue("memory.summary", { sessionId, userName }, { key: `summary:${sessionId}` });
+    this.queueOnce("memory.summary", { sessionId, userName }, `summary:${sessionId}`);
   }
 
   /**
