@@ -49,16 +49,31 @@ class OneLinePerRequest extends LogController {
       super.requestCompleted(error, request, reply);
       return;
     }
-    reply.log.info(
-      {
-        method: request.method,
-        url: request.url,
-        statusCode: reply.statusCode,
-        ms: Math.round(reply.elapsedTime),
-      },
-      "request",
-    );
+    logRequest(request, reply);
   }
+}
+
+/**
+ * The request log's one line for a request: method, url, status and milliseconds taken, plus
+ * `extra` (e.g. `closedByClient`). Written by Fastify's log controller when the answer has left,
+ * and by an event stream whose client went away before its end (`server/http/sse.ts`), which
+ * Fastify never sees finish.
+ */
+export function logRequest(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  extra?: Record<string, unknown>,
+): void {
+  reply.log.info(
+    {
+      method: request.method,
+      url: request.url,
+      statusCode: reply.statusCode,
+      ms: Math.round(reply.elapsedTime),
+      ...extra,
+    },
+    "request",
+  );
 }
 
 /** Log lines are written to stdout in batches of at least this many bytes (or every LOG_FLUSH_MS). */

@@ -53,3 +53,31 @@ describe("openEventStream: events of one turn leave in one socket write", () => 
     expect(writes).toEqual([1]);
   });
 });
+
+describe("openEventStream: a stream whose client goes away is logged", () => {
+  const lines: Array<Record<string, unknown>> = [];
+  const app = Fastify({
+    logger: { level: "info", stream: { write: (line: string) => lines.push(JSON.parse(line)) } },
+  });
+  beforeAll(async () => {
+    app.get("/events", (_request, reply) => {
+      const events = openEventStream(reply);
+      events.send("entry", { id: "e1" });
+      // The reply goes on after the client has left; it is never ended here.
+    });
+    await app.listen({ port: 0, host: "127.0.0.1" });
+  });
+  afterAll(() => app.close());
+
+  it("writes the request line with closedByClient when the client disconnects mid-stream", async () => {
+    const { port } = app.server.address() as { port: number };
+    const controller = new AbortController();
+    const response = await fetch(`http://127.0.0.1:${port}/events`, { signal: controller.signal });
+    const reader = response.body!.getReader();
+    await reader.read();
+    controller.abort();
+    await expect
+      .poll(() => lines.find((line) => line.msg === "request" && line.url === "/events"), { timeout: 2000 })
+      .toMatchObject({ method: "GET", statusCode: 200, closedByClient: true });
+  });
+});

@@ -2,7 +2,8 @@ import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from "fastify";
 import { requestLanguage } from "../i18n/language";
 import { localiseEnvelope } from "../i18n/translate";
 import { failBody, failStatus } from "./envelope";
-import { streamOpened } from "./metrics";
+import { observeRequest, streamOpened } from "./metrics";
+import { logRequest } from "./setup";
 
 /**
  * Longest silence of an open event stream, milliseconds (issue 13): a comment line is sent this
@@ -78,7 +79,15 @@ export function openEventStream(reply: FastifyReply, options: { flushHead?: bool
     clearInterval(heartbeat);
     if (!raw.writableEnded) raw.end();
   };
-  raw.on("close", () => clearInterval(heartbeat));
+  raw.on("close", () => {
+    clearInterval(heartbeat);
+    // The client went away before the end (the reply goes on and is stored): Fastify logs and
+    // measures a request when its answer finishes, which this one never does.
+    if (!raw.writableFinished) {
+      logRequest(reply.request, reply, { closedByClient: true });
+      observeRequest(reply.request, reply);
+    }
+  });
   // Events written in the same turn of the event loop leave in one socket write (issue 19: a
   // write per token was the largest CPU cost of a streamed reply): a burst of tokens from one
   // network read and, when the model's answer ended in that read, the stored reply's `done`
