@@ -26,8 +26,9 @@ import { freshPostgres, postgresUrl, type WriteCounters, writeCounters } from ".
  * - messages per second; and the server's RSS after the run (MB).
  * Targets (issue 19) are checked on each line; exits with code 1 when one fails.
  * Last, for reference, the same load through a bare Node.js proxy (`support/bare-proxy.mjs`: the
- * platform's floor, none of the product), printed but not held to the targets.
- * BENCH_ENGINES=sqlite (or postgres, bare; all three by default) runs the chosen ones; BENCH_LEVELS=10 chosen levels; BENCH_MESSAGES
+ * platform's floor, none of the product), then through the same proxy making only the SQLite
+ * writes issue 19 keeps (`stored`), printed but not held to the targets.
+ * BENCH_ENGINES=sqlite (or postgres, bare, stored; all four by default) runs the chosen ones; BENCH_LEVELS=10 chosen levels; BENCH_MESSAGES
  * messages per level (600);
  * BENCH_CPU_PROF=<dir> makes the server write a CPU profile (`node --cpu-prof`) there;
  * BENCH_NODE_FLAGS adds node flags to the server (e.g. `--perf-basic-prof` for Linux perf).
@@ -233,13 +234,15 @@ const failures: string[] = [];
 
 /** The platform's floor, measured the same way but not held to the targets (`support/bare-proxy.mjs`). */
 const BARE = "Bare Node.js proxy (reference: no sign-in, database, quota, prompt or log)";
+/** The floor with the writes issue 19 keeps (`support/bare-proxy.mjs` with BARE_STORE_FILE). */
+const STORED = "Bare Node.js proxy with the kept SQLite writes (reference: message stored with the quota before the model, reply stored)";
 
 async function runEngine(
-  engine: "SQLite" | "PostgreSQL" | typeof BARE,
+  engine: "SQLite" | "PostgreSQL" | typeof BARE | typeof STORED,
   modelUrl: string,
   pgBase?: string,
 ): Promise<void> {
-  const bare = engine === BARE;
+  const bare = engine === BARE || engine === STORED;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "chat-load-"));
   const database = engine === "PostgreSQL" ? await freshPostgres(pgBase!) : undefined;
   const entry = bare ? path.join(import.meta.dirname, "support/bare-proxy.mjs") : serverEntry;
@@ -254,6 +257,7 @@ async function runEngine(
       LLM_MODEL: "bench",
       RATE_LIMIT_ENABLED: "0",
       TTS_PROVIDER: "none",
+      BARE_STORE_FILE: engine === STORED ? path.join(dataDir, "bare.db") : "",
     },
     entry,
   );
@@ -351,13 +355,14 @@ if (!fs.existsSync(serverEntry)) {
 }
 const model = await startModel();
 try {
-  const engines = process.env.BENCH_ENGINES ?? "sqlite,postgres,bare";
+  const engines = process.env.BENCH_ENGINES ?? "sqlite,postgres,bare,stored";
   if (engines.includes("sqlite")) await runEngine("SQLite", model.url);
   const pgBase = engines.includes("postgres") ? await postgresUrl() : undefined;
   if (!engines.includes("postgres")) console.log("\nPostgreSQL: not chosen (BENCH_ENGINES)");
   else if (pgBase) await runEngine("PostgreSQL", model.url, pgBase);
   else console.log("\nPostgreSQL: skipped (set BENCH_DATABASE_URL or run PostgreSQL on 127.0.0.1:5432)");
   if (engines.includes("bare")) await runEngine(BARE, model.url);
+  if (engines.includes("stored")) await runEngine(STORED, model.url);
 } finally {
   model.close();
 }
