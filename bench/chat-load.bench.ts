@@ -9,8 +9,9 @@ import { createInterface } from "node:readline";
 import SQLite from "better-sqlite3";
 import pg from "pg";
 import { demoChatUser } from "../e2e/support/demo";
-import { cpuMs, cpuSplit, percentile, timeStream } from "./support/measure";
+import { cpuMs, cpuSplit, percentile } from "./support/measure";
 import { freshPostgres, postgresUrl, type WriteCounters, writeCounters } from "./support/postgres";
+import { multipartBody, StreamClient } from "./support/stream-client";
 
 /**
  * Streamed chat under load (issue 19), run by `npm run bench`. The compiled server
@@ -23,7 +24,9 @@ import { freshPostgres, postgresUrl, type WriteCounters, writeCounters } from ".
  *   the server (the first `token` event), p50/p99 in ms, and their difference;
  * - the server's CPU time per message (user + system from /proc, ms), including the work a
  *   message sets off in the background (memory jobs), counted until the process is idle again;
- * - messages per second; and the server's RSS after the run (MB).
+ * - messages per second; the load generator's own CPU per message (this process: it shares the
+ *   machine's two cores with the server and the model double, see support/stream-client.ts);
+ *   and the server's RSS after the run (MB).
  * Targets (issue 19) are checked on each line; exits with code 1 when one fails.
  * Last, for reference, the same load through a bare Node.js proxy (`support/bare-proxy.mjs`: the
  * platform's floor, none of the product), then through the same proxy making only the SQLite
@@ -39,6 +42,8 @@ const LEVELS = (process.env.BENCH_LEVELS ?? "1,10,50").split(",").map(Number);
 /** Messages per level: enough for stable percentiles, a few seconds each (BENCH_MESSAGES: more, for A/B runs). */
 const MESSAGES_PER_LEVEL = Number(process.env.BENCH_MESSAGES ?? 600);
 const WARMUP_MESSAGES = 1000;
+/** Sends per client before each level is measured: its connections are open, as in steady use. */
+const LEVEL_WARMUP_SENDS = 3;
 const TARGETS = {
   cpuMs: 1,
   addedP50: new Map([
@@ -161,36 +166,35 @@ interface Client {
 }
 
 /** One streamed message as the SPA sends it (multipart, spec 7 fields, stream=1). */
+/** The load generator's connections (one kept-alive connection per busy client). */
+const http1 = new StreamClient();
+
 async function sendThroughServer(base: string, client: Client, i: number): Promise<number> {
-  const form = new FormData();
-  form.set("message", `Tell me about your day, part ${i}`);
-  form.set("id", client.characterId);
-  form.set("cId", client.characterId);
-  form.set("mute", "1");
-  form.set("time", new Date().toISOString());
-  form.set("clientMessageId", randomUUID());
-  form.set("stream", "1");
-  const started = performance.now();
-  const response = await fetch(`${base}/api/chat/message`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${client.token}`, accept: "text/event-stream" },
-    body: form,
+  const form = multipartBody({
+    message: `Tell me about your day, part ${i}`,
+    id: client.characterId,
+    cId: client.characterId,
+    mute: "1",
+    time: new Date().toISOString(),
+    clientMessageId: randomUUID(),
+    stream: "1",
   });
-  return (await timeStream(response, started, "event: token")).first;
+  const headers = {
+    authorization: `Bearer ${client.token}`,
+    accept: "text/event-stream",
+    "content-type": form.contentType,
+  };
+  return (await http1.post(`${base}/api/chat/message`, headers, form.body, "event: token")).first;
 }
 
 async function sendToModel(modelUrl: string, i: number): Promise<number> {
-  const started = performance.now();
-  const response = await fetch(`${modelUrl}/chat/completions`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({
-      model: "bench",
-      stream: true,
-      messages: [{ role: "user", content: `Tell me about your day, part ${i}` }],
-    }),
+  const body = JSON.stringify({
+    model: "bench",
+    stream: true,
+    messages: [{ role: "user", content: `Tell me about your day, part ${i}` }],
   });
-  return (await timeStream(response, started, "Hello")).first;
+  const headers = { "content-type": "application/json" };
+  return (await http1.post(`${modelUrl}/chat/completions`, headers, Buffer.from(body), "Hello")).first;
 }
 
 /** `concurrency` closed loops sharing `total` sends; returns each send's time to first token. */
@@ -235,7 +239,8 @@ const failures: string[] = [];
 /** The platform's floor, measured the same way but not held to the targets (`support/bare-proxy.mjs`). */
 const BARE = "Bare Node.js proxy (reference: no sign-in, database, quota, prompt or log)";
 /** The floor with the writes issue 19 keeps (`support/bare-proxy.mjs` with BARE_STORE_FILE). */
-const STORED = "Bare Node.js proxy with the kept SQLite writes (reference: message stored with the quota before the model, reply stored)";
+const STORED =
+  "Bare Node.js proxy with the kept SQLite writes (reference: message stored with the quota before the model, reply stored)";
 
 async function runEngine(
   engine: "SQLite" | "PostgreSQL" | typeof BARE | typeof STORED,
@@ -282,18 +287,26 @@ async function runEngine(
       `\n${engine}: streamed messages, ${TOKENS} tokens from an instant model, one user per client`,
     );
     console.log(
-      "clients | TTFT model p50/p99 ms | TTFT server p50/p99 ms | added p50/p99 ms | CPU ms/msg (user+sys) | msg/s",
+      "clients | TTFT model p50/p99 ms | TTFT server p50/p99 ms | added p50/p99 ms | CPU ms/msg (user+sys) | msg/s | load generator CPU ms/msg",
     );
     // PostgreSQL only: what one message writes (the transactions and rows of the whole turn,
     // background memory jobs included, and the write-ahead log bytes, other databases' too).
     const writeLines: string[] = [];
     for (const level of LEVELS) {
+      // Each level's connections are opened before it is measured (a few sends each, not counted).
+      await closedLoop(level, level * LEVEL_WARMUP_SENDS, (_w, i) => sendToModel(modelUrl, i));
       const direct = await closedLoop(level, MESSAGES_PER_LEVEL, (_w, i) => sendToModel(modelUrl, i));
+      await closedLoop(level, level * LEVEL_WARMUP_SENDS, (w, i) =>
+        sendThroughServer(server.base, clients[w]!, i),
+      );
+      await settle(pid);
       const writesBefore = database ? await writeCounters(database.url) : undefined;
       const cpuBefore = cpuSplit(pid);
+      const ownBefore = process.cpuUsage();
       const through = await closedLoop(level, MESSAGES_PER_LEVEL, (w, i) =>
         sendThroughServer(server.base, clients[w]!, i),
       );
+      const own = process.cpuUsage(ownBefore);
       await settle(pid);
       const cpuAfter = cpuSplit(pid);
       if (database && writesBefore) {
@@ -326,7 +339,7 @@ async function runEngine(
       const pair = (values: number[]) =>
         `${percentile(values, 50).toFixed(1)} / ${percentile(values, 99).toFixed(1)}`;
       console.log(
-        `${String(level).padStart(7)} | ${pair(direct.ttft).padStart(21)} | ${pair(through.ttft).padStart(22)} | ${`${addedP50.toFixed(1)} / ${addedP99.toFixed(1)}`.padStart(16)} | ${`${cpu.toFixed(2)} (${userMs.toFixed(2)}+${systemMs.toFixed(2)})`.padStart(21)} | ${rate.toFixed(0).padStart(5)}   ${checks.join(", ")}`,
+        `${String(level).padStart(7)} | ${pair(direct.ttft).padStart(21)} | ${pair(through.ttft).padStart(22)} | ${`${addedP50.toFixed(1)} / ${addedP99.toFixed(1)}`.padStart(16)} | ${`${cpu.toFixed(2)} (${userMs.toFixed(2)}+${systemMs.toFixed(2)})`.padStart(21)} | ${rate.toFixed(0).padStart(5)} | ${((own.user + own.system) / 1000 / MESSAGES_PER_LEVEL).toFixed(2).padStart(25)}   ${checks.join(", ")}`,
       );
     }
     if (writeLines.length > 0) {
@@ -365,6 +378,7 @@ try {
   if (engines.includes("stored")) await runEngine(STORED, model.url);
 } finally {
   model.close();
+  http1.close();
 }
 if (failures.length > 0) {
   console.log(`\nissue 19 targets failed: ${failures.join("; ")}`);

@@ -43,8 +43,12 @@ function openStore(file) {
   const insert = db.prepare(
     "insert into chat_history (id, session_id, seq, message, reply_message, status, send_time, client_message_id) values (?, 's', ?, ?, '', 'pending', ?, ?)",
   );
-  const charge = db.prepare("update users set chat_count = chat_count + 1 where id = 'u' and chat_count < 1000000000");
-  const reply = db.prepare("update chat_history set reply_message = ?, reply_time = ?, status = 'replied' where id = ?");
+  const charge = db.prepare(
+    "update users set chat_count = chat_count + 1 where id = 'u' and chat_count < 1000000000",
+  );
+  const reply = db.prepare(
+    "update chat_history set reply_message = ?, reply_time = ?, status = 'replied' where id = ?",
+  );
   const stored = db.transaction((message) => {
     const id = randomUUID();
     insert.run(id, entries, message, Date.now(), randomUUID());
