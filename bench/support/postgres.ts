@@ -42,6 +42,9 @@ export async function freshPostgres(baseUrl: string): Promise<{ url: string; dro
   };
 }
 
+/** How long writeCounters waits for idle backends' statistics, ms (see there). */
+const STATS_SETTLE_MS = 11_000;
+
 /** What PostgreSQL has written so far: committed transactions, rows changed, WAL bytes. */
 export interface WriteCounters {
   commits: number;
@@ -51,11 +54,13 @@ export interface WriteCounters {
 
 /**
  * Reads a database's write counters (issue 15's capacity model: writes and bytes per message).
- * Transactions and rows are the database's own; WAL bytes are the whole server's. The statistics
- * collector publishes a backend's counts within about a second of its idling, hence the wait.
+ * Transactions and rows are the database's own; WAL bytes are the whole server's. A backend that
+ * published its counts less than a second before going idle publishes the rest only after
+ * PostgreSQL's idle interval (10 s, PGSTAT_IDLE_INTERVAL in PostgreSQL 15), hence the wait: with
+ * 1.5 s a fast level's counts landed in the next level's.
  */
 export async function writeCounters(url: string): Promise<WriteCounters> {
-  await new Promise((resolve) => setTimeout(resolve, 1500));
+  await new Promise((resolve) => setTimeout(resolve, STATS_SETTLE_MS));
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
