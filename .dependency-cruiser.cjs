@@ -4,7 +4,7 @@
  *
  * What the rules say (house style "areas meet through seams, not through each other"):
  * - server module folders (`server/modules/<area>/`) form no cycle, type-only imports included;
- * - a module folder reaches another only through the seams `conversation`, `quota`, `safety`,
+ * - a module folder reaches another only through the seams `conversation`, `prompt`, `quota`, `safety`,
  *   `plans` and `auth`, and never through another module's `*.routes.ts`;
  * - `web/hooks` and `web/lib` (shared by several areas) never import `web/pages`, and
  *   `web/lib` never imports `web/api`;
@@ -17,7 +17,7 @@
  */
 
 /** Module folders another module folder may import from (the seams of issue 14). */
-const SEAMS = ["conversation", "quota", "safety", "plans", "auth"];
+const SEAMS = ["conversation", "prompt", "quota", "safety", "plans", "auth"];
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {

@@ -89,7 +89,7 @@ export interface CharacterListItem {
 
 /**
  * Issue 17: one lorebook entry, as the Character Card V2 spec's `character_book.entries[]`
- * (server/modules/conversation/lorebook.ts has the rules that use it).
+ * (server/modules/prompt/lorebook.ts has the rules that use it).
  */
 export interface CharacterBookEntry {
   id?: number;

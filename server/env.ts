@@ -30,6 +30,17 @@ const schema = z.object({
     .min(1)
     .default(Math.max(1, os.availableParallelism() - 1)),
   LLM_PARALLEL: z.coerce.number().int().min(1).max(16).default(2),
+  LLM_CACHED_CHATS: z.coerce.number().int().min(1).max(64).default(6),
+  LLM_GPU: z.enum(["auto", "off", "cuda", "vulkan", "metal"]).default("auto"),
+  LLM_PROMPT_CACHE: z
+    .string()
+    .default("auto")
+    .refine(
+      (v) =>
+        ["auto", "off"].includes(v.trim()) ||
+        v.split(",").every((f) => ["prompt_cache_key", "cache_prompt"].includes(f.trim())),
+      "auto, off, or a comma-separated list of prompt_cache_key and cache_prompt",
+    ),
   LLM_TEMPERATURE: z.coerce.number().min(0).max(2).default(0.8),
   LLM_BASE_URL: z.string().default(""),
   LLM_API_KEY: z.string().default(""),

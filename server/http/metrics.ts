@@ -40,6 +40,13 @@ const firstTokenSeconds = new Histogram({
   registers: [registry],
 });
 
+const promptTokens = new Counter({
+  name: "companion_prompt_tokens_total",
+  help: "Prompt tokens of chat replies, by state: reused from the model's prefix cache, or evaluated anew (where the model tells).",
+  labelNames: ["state"] as const,
+  registers: [registry],
+});
+
 const modelErrors = new Counter({
   name: "companion_model_errors_total",
   help: "Language model runs that failed, by reason (unavailable: no model ready; timeout; failed: any other error).",
@@ -106,6 +113,15 @@ export function replyFinished(outcome: string): void {
 /** Records the time from the start of a model run to its first piece of text, milliseconds. */
 export function firstToken(ms: number): void {
   firstTokenSeconds.observe(ms / 1000);
+}
+
+/**
+ * Counts a reply's prompt tokens: `total` of them, `evaluated` read anew by the model, the rest
+ * reused from its prefix cache (prompt.ts lays the prompt out for that).
+ */
+export function replyPromptTokens(total: number, evaluated: number): void {
+  promptTokens.inc({ state: "evaluated" }, evaluated);
+  promptTokens.inc({ state: "reused" }, Math.max(0, total - evaluated));
 }
 
 /**

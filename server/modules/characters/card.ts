@@ -5,7 +5,7 @@ import {
   REPLY_ALTERNATIVES_MAX,
 } from "../../../common/constants";
 import { badRequest } from "../../errors";
-import { type Lorebook, parseLorebook, toCharacterBook } from "../conversation/lorebook";
+import { type Lorebook, parseLorebook, toCharacterBook } from "../prompt/lorebook";
 import { readPngTextChunks } from "./png-chunks";
 
 /** Largest card JSON accepted, bytes. */

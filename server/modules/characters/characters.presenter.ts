@@ -1,8 +1,8 @@
 import type { CharacterListItem, PresetCharacter } from "../../../common/api";
 import type { Character, PresetCharacterRow } from "../../db/schema";
 import { alternateGreetings } from "../conversation/conversation.service";
-import { storedLorebook, toCharacterBook } from "../conversation/lorebook";
-import { fillPlaceholders } from "../conversation/prompt";
+import { storedLorebook, toCharacterBook } from "../prompt/lorebook";
+import { fillPlaceholders } from "../prompt/prompt";
 
 /** spec 3 "Character (list)": photo is a file name under /content/characters/. */
 export function presentCharacterListItem(c: Character): CharacterListItem {

@@ -5,7 +5,7 @@ import { badRequest, forbidden, notFound } from "../../errors";
 import { loadSharp, normalisePicture } from "../../media/picture";
 import type { LlmProvider } from "../../providers/llm/llm";
 import type { FileStorage } from "../../providers/storage/storage";
-import { type Lorebook, parseLorebookJson, storedLorebook, toCharacterBook } from "../conversation/lorebook";
+import { type Lorebook, parseLorebookJson, storedLorebook, toCharacterBook } from "../prompt/lorebook";
 import { assertAllowedContent } from "../safety/content-rules";
 import { buildCards, type CardData, cardLorebook, readCard } from "./card";
 import type { CharactersRepo, NewCharacter } from "./characters.repo";

@@ -3,7 +3,7 @@ import { assertSelf, currentUser, signedIn } from "../../http/auth";
 import { ok } from "../../http/envelope";
 import { openEventStream, wantsStream } from "../../http/sse";
 import { parseInput } from "../../http/validate";
-import { localTimeText } from "../conversation/prompt";
+import { localTimeText } from "../prompt/prompt";
 import { AudioMessageBody, EntryBody, isMuted, MessageBody, NewChatQuery } from "./chat.schemas";
 import type { ChatService } from "./chat.service";
 import { StreamedReply } from "./reply-stream";

@@ -10,7 +10,7 @@ import {
   displayName,
   type ResolvedChat,
 } from "../conversation/conversation.service";
-import type { SenderContext } from "../conversation/prompt";
+import type { SenderContext } from "../prompt/prompt";
 import type { QuotaService } from "../quota/quota.service";
 import type { ChatRepo } from "./chat.repo";
 import { type LiveReplies, MemoryLiveReplies } from "./live-replies";

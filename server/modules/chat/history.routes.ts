@@ -6,7 +6,7 @@ import { ok } from "../../http/envelope";
 import { parseInput } from "../../http/validate";
 import { presentHistoryEntry } from "../conversation/conversation.presenter";
 import { type ConversationService, displayName } from "../conversation/conversation.service";
-import { fillPlaceholders } from "../conversation/prompt";
+import { fillPlaceholders } from "../prompt/prompt";
 import { presentProfileCharacter } from "./chat.presenter";
 import { HistoryQuery, ProfileQuery } from "./chat.schemas";
 

@@ -7,7 +7,7 @@ import {
   displayName,
   type ResolvedChat,
 } from "../conversation/conversation.service";
-import { cleanReply, type SenderContext } from "../conversation/prompt";
+import { cleanReply, type RememberedFacts, type SenderContext } from "../prompt/prompt";
 import { encodeReservation, type QuotaService, type Reservation } from "../quota/quota.service";
 import type { ReplyOutcome } from "./chat.presenter";
 import type { ChatRepo } from "./chat.repo";
@@ -32,8 +32,16 @@ export interface ChatOptions {
  * memory module's service.
  */
 export interface ReplyMemory {
-  /** The facts the character remembers that matter for the user's last words. */
-  relevantFacts(userId: string, characterId: string, message: string): Promise<string[]>;
+  /**
+   * What the character remembers for a reply's prompt: the facts settled at the chat's summary
+   * point (stable) and the recent or relevant ones for the user's last words (the turn's note).
+   */
+  promptFacts(
+    userId: string,
+    characterId: string,
+    message: string,
+    session: Pick<ChatSession, "id" | "summary_until_seq" | "created_at">,
+  ): Promise<RememberedFacts>;
   /**
    * Queues the background work after a reply: facts from the user's words (in batches, issue
    * 19), the summary.
@@ -214,7 +222,8 @@ export class ReplyGenerator {
         historyLimit: PROMPT_HISTORY_LIMIT,
         model: this.deps.llm,
         replyTokens: this.deps.options.maxReplyTokens,
-        facts: (words) => this.deps.memory.relevantFacts(user.id, character.id, words),
+        facts: (words, chatSession) =>
+          this.deps.memory.promptFacts(user.id, character.id, words, chatSession),
         sender: stream.sender,
         regenerating: regenerate ? entry : undefined,
       });
@@ -223,6 +232,7 @@ export class ReplyGenerator {
       started = performance.now();
       const result = await this.deps.llm.generate({
         messages: prompt.messages,
+        cacheKey: prompt.cacheKey,
         maxTokens: this.deps.options.maxReplyTokens,
         temperature: this.deps.options.temperature,
         stop: prompt.stop,
@@ -233,6 +243,9 @@ export class ReplyGenerator {
           stream.onToken?.(chunk);
         },
       });
+      if (result.promptTokens) {
+        metrics.replyPromptTokens(result.promptTokens.total, result.promptTokens.evaluated);
+      }
       if (keepsReply && !result.text.trim()) {
         await giveBack();
         return cannotContinue(result.modelMs);
@@ -253,7 +266,7 @@ export class ReplyGenerator {
         sessionId: session.id,
         exchanges: prompt.exchanges,
         window: prompt.window,
-        kept: prompt.kept,
+        kept: prompt.keptAfterNextDrop,
         full: prompt.kept < prompt.exchanges || prompt.exchanges >= PROMPT_HISTORY_LIMIT,
         factsUntilSeq: session.facts_until_seq,
       });

@@ -3,7 +3,7 @@ import type { ChatHistoryEntry, MessageReply } from "../../../common/api";
 import { call, callMultipart, demoWithCharacter, describeEachDatabase } from "../../testing/api";
 import { ScriptedLlm } from "../../testing/fake-llm";
 import { createTestApp, type TestApp } from "../../testing/server";
-import { localTimeText } from "../conversation/prompt";
+import { localTimeText } from "../prompt/prompt";
 
 /** spec 7 `chat/message` fields pname, ptext and time: what they mean here (README "How the chat works"). */
 
@@ -53,18 +53,24 @@ describeEachDatabase("chat/message pname, ptext and time", (dialect) => {
       time: local,
     });
     expect(sent.status).toBe(200);
-    const system = llm.requests.at(-1)!.messages[0]!.content;
-    expect(system).toContain("chatting one to one with Sam");
-    expect(system).toContain("About Sam, in their own words: a night nurse, just off shift");
-    expect(system).toContain(`For Sam it is now ${localTimeText(local, Date.now())}.`);
+    // The turn's note after the newest message carries them; the system prompt stays as it was.
+    const messages = llm.requests.at(-1)!.messages;
+    const note = messages.at(-1)!.content;
+    expect(note.startsWith("hi\n\n[")).toBe(true);
+    expect(note).toContain("goes by Sam here: call them Sam.");
+    expect(note).toContain("About Sam, in their own words: a night nurse, just off shift");
+    expect(note).toContain(`For Sam it is now ${localTimeText(local, Date.now())}.`);
+    expect(messages[0]!.content).not.toContain("Sam");
+    expect(messages[0]!.content).not.toContain("it is now");
     expect(llm.requests.at(-1)!.stop).toContain("\nSam:");
     // The line written for "Sam" is cut like any line written for the user.
     expect(sent.body.text).toBe("Hello!");
 
     await send(t, s.token, { message: "again", id: s.characterId });
-    const plain = llm.requests.at(-1)!.messages[0]!.content;
-    expect(plain).not.toContain("Sam");
-    expect(plain).not.toContain("it is now");
+    const plain = llm.requests.at(-1)!.messages;
+    expect(plain[0]!.content).toBe(messages[0]!.content);
+    expect(plain.map((m) => m.content).join("\n")).not.toContain("Sam");
+    expect(plain.map((m) => m.content).join("\n")).not.toContain("it is now");
   });
 
   it("refuses a pname over 50 or a ptext over 300 characters, storing nothing", async () => {

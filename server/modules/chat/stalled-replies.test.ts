@@ -86,7 +86,11 @@ describe("settling replies left pending", () => {
       quota,
       llm,
       { maxReplyTokens: 64, temperature: 0.7, timeoutMs: TIMEOUT_MS },
-      { relevantFacts: async () => [], afterReply: () => {}, beforeClear: async () => {} },
+      {
+        promptFacts: async () => ({ settled: [], recent: [] }),
+        afterReply: () => {},
+        beforeClear: async () => {},
+      },
       {} as FileStorage,
       live,
       now,

@@ -1,7 +1,7 @@
 import type { User } from "../../db/schema";
 import * as metrics from "../../http/metrics";
 import { displayName } from "../conversation/conversation.service";
-import { cleanReply } from "../conversation/prompt";
+import { cleanReply } from "../prompt/prompt";
 import {
   decodeReservation,
   type QuotaService,

@@ -5,7 +5,7 @@ import type { ChatHistoryRow, User } from "../../db/schema";
 import { AppError } from "../../errors";
 import { presentHistoryEntry } from "../conversation/conversation.presenter";
 import type { ConversationService } from "../conversation/conversation.service";
-import type { SenderContext } from "../conversation/prompt";
+import type { SenderContext } from "../prompt/prompt";
 import { presentGroupReply, presentReply, withPicture } from "./chat.presenter";
 import type { ChatService, SendResult } from "./chat.service";
 

@@ -4,7 +4,7 @@ import { badRequest, notFound } from "../../errors";
 import type { LlmProvider } from "../../providers/llm/llm";
 import { newHistoryEntry } from "../conversation/conversation.repo";
 import type { ConversationService } from "../conversation/conversation.service";
-import { buildSystemPrompt, cleanReply, stopStrings } from "../conversation/prompt";
+import { buildSystemPrompt, cleanReply, stopStrings } from "../prompt/prompt";
 import type { CheckinsRepo, DueChat } from "./checkins.repo";
 
 /** The user's waking hours, local time: check-ins are sent from 09:00 until 21:00 (issue 17). */
@@ -168,8 +168,8 @@ export class CheckinsService {
     const userName = chat.fullName.trim() || chat.userName.trim() || "friend";
     const name = chat.characterName;
     const facts = await this.facts(chat.userId, chat.characterId);
-    const system = buildSystemPrompt(
-      {
+    const system = buildSystemPrompt({
+      card: {
         name,
         sex: chat.sex,
         backstory: chat.description,
@@ -178,11 +178,10 @@ export class CheckinsService {
         language: chat.language,
       },
       userName,
-      chat.summary,
-      [],
+      summary: chat.summary,
       facts,
-      Boolean(chat.uncensored),
-    );
+      uncensored: Boolean(chat.uncensored),
+    });
     const about =
       facts.length > 0
         ? `ask about something ${userName} mentioned, from what ${name} remembers about them`

@@ -3,6 +3,14 @@ import type { Character, ChatHistoryRow, ChatSession, User } from "../../db/sche
 import { CACHE_TTL_MS, type CacheGroup, ShortCache } from "../../db/short-cache";
 import { AppError, badRequest, notFound } from "../../errors";
 import type { ChatMessage } from "../../providers/llm/llm";
+import { storedLorebook } from "../prompt/lorebook";
+import {
+  buildChatPrompt,
+  fillPlaceholders,
+  type RememberedFacts,
+  type SenderContext,
+  stopStrings,
+} from "../prompt/prompt";
 import type { QuotaService, Reservation } from "../quota/quota.service";
 import { assertAdultConfirmed, assertAllowedContent } from "../safety/content-rules";
 import {
@@ -12,8 +20,6 @@ import {
   newHistoryEntry,
   type PhotoRow,
 } from "./conversation.repo";
-import { selectLoreEntries, storedLorebook } from "./lorebook";
-import { buildPromptWindow, fillPlaceholders, type SenderContext, stopStrings } from "./prompt";
 
 /** A chat as the client names it: one character, or a group of them. */
 export interface ResolvedChat {
@@ -568,13 +574,18 @@ export class ConversationService {
   }
 
   /**
-   * The prompt of `character`'s next reply (spec 4): its card, the summary, the newest
-   * `historyLimit` exchanges (the token budget keeps what fits), the other members' names.
-   * @param input.facts what the character remembers, given the user's last words.
+   * The prompt of `character`'s next reply (spec 4): the chat's state (card, lorebook, summary,
+   * the newest `historyLimit` exchanges after the summary, the other members' names, what the
+   * character remembers, the sender's words) laid out by the prompt module
+   * (server/modules/prompt/prompt.ts: stable part first, the turn's note last).
+   * @param input.facts what the character remembers, given the user's last words and the chat
+   *   session (its summary point splits settled facts from recent ones).
    * @param input.lastUserMessage replaces the newest exchange's user words (a photo's note).
    * @returns the messages, the stop strings, how many exchanges were read (`exchanges`), the
-   *   exchanges read (`window`: order key and user's words, oldest first) and how many of the
-   *   newest of them the prompt carries (`kept`; the token budget may leave older ones out).
+   *   exchanges read (`window`: order key and user's words, oldest first), how many of the
+   *   newest of them the prompt carries (`kept`; old ones are dropped in chunks when the window
+   *   is full) and how many stay after the next chunk drops (`keptAfterNextDrop`), and the key
+   *   of the model's prompt cache for this chat and character (`cacheKey`).
    */
   async replyPrompt(input: {
     user: User;
@@ -584,7 +595,7 @@ export class ConversationService {
     historyLimit: number;
     model: PromptModel;
     replyTokens: number;
-    facts?: (lastUserMessage: string) => Promise<string[]>;
+    facts?: (lastUserMessage: string, session: ChatSession) => Promise<RememberedFacts>;
     lastUserMessage?: string;
     /** The sender's name, words about themself and local time for this reply (spec 7 pname, ptext, time). */
     sender?: SenderContext;
@@ -600,9 +611,13 @@ export class ConversationService {
     exchanges: number;
     window: Array<{ seq: number; message: string }>;
     kept: number;
+    keptAfterNextDrop: number;
+    cacheKey: string;
   }> {
     const { user, chat, session, character } = input;
-    const userName = input.sender?.name || displayName(user);
+    // The stable part names the user by the profile; `pname` is the turn note's (prompt.ts).
+    const profileName = displayName(user);
+    const userName = input.sender?.name || profileName;
     const others = chat.groupId ? chat.members.filter((m) => m.id !== character.id).map((m) => m.name) : [];
     const names = new Map(chat.members.map((m) => [m.id, m.name]));
     // Issue 17: a member that joined a group later knows only what was said since it joined
@@ -615,20 +630,10 @@ export class ConversationService {
       : read;
     const history = since > 0 ? upTo.filter((h) => h.seq >= since) : upTo;
     const lastWords = [...history].reverse().find((h) => h.message && h.message !== FIRST_MESSAGE_MARKER);
-    const facts = input.facts ? await input.facts(lastWords?.message ?? "") : undefined;
+    const facts = input.facts ? await input.facts(lastWords?.message ?? "", session) : undefined;
     const userWords = (h: (typeof history)[number], index: number) =>
       input.lastUserMessage !== undefined && index === history.length - 1 ? input.lastUserMessage : h.message;
-    // Issue 17: the lorebook scans the chat's newest messages; its budget is at most a quarter of
-    // the context window (SillyTavern's default share).
-    const lore = selectLoreEntries(
-      storedLorebook(character.lorebook),
-      history.flatMap((h, index) =>
-        [userWords(h, index), h.reply_message].filter((t) => t && t !== FIRST_MESSAGE_MARKER),
-      ),
-      (t) => input.model.countTokens(t),
-      Math.floor(input.model.contextWindow() / 4),
-    );
-    const { messages, kept } = buildPromptWindow({
+    const prompt = buildChatPrompt({
       character: {
         name: character.name,
         sex: character.sex,
@@ -637,7 +642,7 @@ export class ConversationService {
         greeting: character.greeting,
         language: await this.repo.languageName(character.language_id),
       },
-      userName,
+      userName: profileName,
       sender: input.sender,
       summary: session.summary,
       history: history.map((h, index) => ({
@@ -652,15 +657,18 @@ export class ConversationService {
       otherMembers: others,
       facts,
       uncensored: Boolean(user.uncensored),
-      lore: { before: lore.before.map((e) => e.content), after: lore.after.map((e) => e.content) },
+      lorebook: storedLorebook(character.lorebook),
     });
     return {
-      messages,
-      stop: stopStrings(userName, others),
+      messages: prompt.messages,
+      stop: stopStrings(userName, others, profileName),
       others,
       exchanges: history.length,
       window: history.map((h) => ({ seq: h.seq, message: h.message })),
-      kept,
+      kept: prompt.kept,
+      keptAfterNextDrop: prompt.keptAfterNextDrop,
+      // One cache per chat and character: a group's members each have their own system prompt.
+      cacheKey: `chat:${session.id}:${character.id}`,
     };
   }
 }

@@ -13,7 +13,7 @@ import {
   displayName,
   type ResolvedChat,
 } from "../conversation/conversation.service";
-import { cleanReply } from "../conversation/prompt";
+import { cleanReply } from "../prompt/prompt";
 import { encodeReservation, type QuotaService, type Reservation } from "../quota/quota.service";
 import {
   assertAdultConfirmed,
@@ -344,6 +344,7 @@ export class ImagesService {
       messages: prompt,
       stop,
       others,
+      cacheKey,
     } = await this.conversation.replyPrompt({
       user,
       chat,
@@ -375,6 +376,7 @@ export class ImagesService {
         temperature: this.options.temperature,
         stop,
         signal,
+        cacheKey,
       });
       raw = result.text;
     }

@@ -192,7 +192,7 @@ export class MemoryRepo {
 const factsQuery = (db: Db, p: { userId: string; characterId: string }) =>
   db
     .selectFrom("memories")
-    .select(["id", "fact", "created_at"])
+    .select(["id", "fact", "created_at", "session_id", "source_seq"])
     .where("user_id", "=", p.userId)
     .where("character_id", "=", p.characterId)
     .orderBy("created_at", "desc");

@@ -10,8 +10,20 @@ export const SUMMARY_TRIGGER = 30;
 export const SUMMARY_KEEP_RECENT = 20;
 /** Facts kept per user and character; the oldest go first. */
 export const MAX_FACTS = 200;
-/** Facts put into one prompt. */
+/** Facts put into one prompt's turn note (recent or relevant). */
 export const FACTS_PER_PROMPT = 6;
+/** Settled facts in the stable system prompt, at most (the newest of them). */
+export const FACTS_SETTLED = 12;
+
+/** A fact as a prompt reads it: drawn from which chat and message, and when (epoch ms). */
+interface FactRow {
+  fact: string;
+  created_at: number;
+  /** The chat session it was drawn from ("" for facts older than that). */
+  session_id: string;
+  /** The order key of the newest message it was drawn from (0: unknown). */
+  source_seq: number;
+}
 
 const STOPWORDS = new Set(
   "the and you your for are was were with that this have has had not but what when where who how why can will would about from they them their there then than into out our ours just like very really also too its it's i'm im me my mine we he she his her him".split(
@@ -235,44 +247,68 @@ export class MemoryService {
   }
 
   /**
-   * The facts most relevant to `message`: ranked by shared keywords, then recency; facts about
-   * the user's name always count as relevant. At most FACTS_PER_PROMPT.
+   * The facts of a reply's prompt, split for the prompt's layout (server/modules/prompt/prompt.ts):
+   * - `settled`: the facts known at the chat's last summary point (drawn from messages the summary
+   *   covers, or from elsewhere before that point; the chat's start when it has no summary), the
+   *   newest FACTS_SETTLED of them, oldest first: they stay the same from turn to turn;
+   * - `recent`: of the others, at most FACTS_PER_PROMPT, ranked by keywords shared with `message`
+   *   then recency; facts learned since the summary point and facts about the user's name always
+   *   count as relevant.
+   * @param session the chat: its id, summary point (order key, µs) and creation time (epoch ms).
    */
-  async relevantFacts(userId: string, characterId: string, message: string): Promise<string[]> {
+  async promptFacts(
+    userId: string,
+    characterId: string,
+    message: string,
+    session: { id: string; summary_until_seq: number; created_at: number },
+  ): Promise<{ settled: string[]; recent: string[] }> {
     const rows = await this.factsOf(userId, characterId);
+    const pointMs = session.summary_until_seq > 0 ? session.summary_until_seq / 1000 : session.created_at;
+    const isSettled = (row: FactRow) =>
+      row.session_id === session.id
+        ? row.source_seq > 0 && row.source_seq <= session.summary_until_seq
+        : row.created_at <= pointMs;
+    const settled = rows.filter(isSettled).slice(0, FACTS_SETTLED);
+    const inSettled = new Set(settled);
     const query = keywords(message);
-    return rows
+    const recent = rows
+      .filter((row) => !inSettled.has(row))
       .map((row, index) => {
-        const words = keywords(row.fact);
-        let score = 0;
-        for (const w of words) if (query.has(w)) score += 1;
+        let score = isSettled(row) ? 0 : 0.5;
+        for (const w of keywords(row.fact)) if (query.has(w)) score += 1;
         if (/\bname\b/i.test(row.fact)) score += 0.5;
         return { fact: row.fact, score, index };
       })
-      .filter((r) => r.score > 0 || r.index < 2)
+      .filter((r) => r.score > 0)
       .sort((a, b) => b.score - a.score || a.index - b.index)
       .slice(0, FACTS_PER_PROMPT)
       .map((r) => r.fact);
+    return { settled: settled.reverse().map((row) => row.fact), recent };
   }
 
   /** The facts of the prompt (at most MAX_FACTS, newest first): from the cache, else read (and cached). */
-  private async factsOf(userId: string, characterId: string): Promise<Array<{ fact: string }>> {
+  private async factsOf(userId: string, characterId: string): Promise<FactRow[]> {
+    const read = async () =>
+      (await this.repo.listFacts(userId, characterId, MAX_FACTS)).map((row) => ({
+        fact: row.fact,
+        created_at: Number(row.created_at),
+        session_id: row.session_id,
+        source_seq: Number(row.source_seq),
+      }));
     const cache = this.factsCache;
-    if (!cache) return this.repo.listFacts(userId, characterId, MAX_FACTS);
+    if (!cache) return read();
     const key = `${userId} ${characterId}`;
     const now = this.now();
     const cached = cache.get(key, now);
     if (cached) return cached;
     const epoch = cache.epoch();
-    const rows = (await this.repo.listFacts(userId, characterId, MAX_FACTS)).map((row) => ({
-      fact: row.fact,
-    }));
+    const rows = await read();
     cache.set(key, userId, rows, now, epoch);
     return rows;
   }
 
   /** The per-process cache of the prompt's facts by `${userId} ${characterId}`, when caching. */
-  private readonly factsCache?: ShortCache<Array<{ fact: string }>>;
+  private readonly factsCache?: ShortCache<FactRow[]>;
 
   /** The facts a character remembers about the user, newest first (Settings: visible, deletable). */
   listFacts(userId: string, characterId: string) {
@@ -309,6 +345,8 @@ export class MemoryService {
       ],
       maxTokens: 160,
       temperature: 0,
+      // The instructions are the same for every chat: one cache keeps them evaluated.
+      cacheKey: "memory:facts",
     });
     const json = /\[[\s\S]*\]/.exec(result.text)?.[0];
     if (!json) return [];
@@ -409,6 +447,7 @@ export class MemoryService {
       ],
       maxTokens: 260,
       temperature: 0.2,
+      cacheKey: "memory:summary",
     });
     const summary = result.text.trim().slice(0, 2000);
     if (!summary) return false;

@@ -22,6 +22,10 @@ export interface ChatCompletionsBody {
   temperature?: number;
   /** At most 4 (the OpenAI limit). */
   stop?: string[];
+  /** OpenAI: requests with one key share a prompt cache. */
+  prompt_cache_key?: string;
+  /** llama.cpp server: reuse the evaluated prefix of the slot's last prompt. */
+  cache_prompt?: boolean;
 }
 
 /** Longest error answer kept for the log, characters. */

@@ -12,7 +12,7 @@ import {
   type ProviderStatus,
 } from "./llm";
 import { UnavailableProvider } from "./none";
-import { OpenAiProvider } from "./openai";
+import { OpenAiProvider, type PromptCacheField } from "./openai";
 
 type Log = (line: string) => void;
 
@@ -137,7 +137,13 @@ export function createLlm(
     contextSize: config.LLM_CONTEXT_SIZE,
     threads: config.LLM_THREADS,
     parallel: config.LLM_PARALLEL,
+    cachedSequences: config.LLM_CACHED_CHATS,
+    gpu: config.LLM_GPU,
   });
+  const where = (provider: LlamaProvider) => {
+    const gpu = provider.gpu();
+    return gpu ? `on the GPU (${gpu})` : "on the CPU";
+  };
   const wantOpenAi =
     config.LLM_PROVIDER === "openai" || (config.LLM_PROVIDER === "auto" && config.LLM_BASE_URL);
   if (wantOpenAi) {
@@ -150,6 +156,7 @@ export function createLlm(
       model: config.LLM_MODEL,
       contextSize: config.LLM_CONTEXT_SIZE,
       timeoutMs: config.LLM_TIMEOUT_MS,
+      cacheFields: promptCacheFields(config.LLM_PROMPT_CACHE, config.LLM_BASE_URL),
     });
     return { llm: new ManagedLlm(provider), ready: Promise.resolve() };
   }
@@ -160,7 +167,9 @@ export function createLlm(
     const provider = new LlamaProvider(llamaOptions(path.resolve(config.LLM_MODEL_PATH)));
     const ready = provider.load().then(
       () =>
-        log(`Language model loaded: ${config.LLM_MODEL_PATH} (context ${provider.contextWindow()} tokens)`),
+        log(
+          `Language model loaded: ${config.LLM_MODEL_PATH} (context ${provider.contextWindow()} tokens, ${where(provider)})`,
+        ),
       (error: unknown) =>
         log(`Language model failed to load from ${config.LLM_MODEL_PATH}: ${String(error)}`),
     );
@@ -179,7 +188,7 @@ export function createLlm(
     try {
       await provider.load();
       llm.use(provider);
-      log(`Language model loaded: ${modelPath}`);
+      log(`Language model loaded: ${modelPath} (${where(provider)})`);
     } catch (error) {
       unavailable.setMessage(provider.status().message);
       log(`Language model failed to load from ${modelPath}: ${String(error)}`);
@@ -239,6 +248,41 @@ export const DOWNLOADING_MESSAGE =
   "The default language model is being downloaded; please try again in a few minutes.";
 /** What the chat says between the download's end and the model's load. */
 const LOADING_MESSAGE = "The language model is still loading, please try again in a moment.";
+
+/**
+ * The prompt-cache fields sent to an OpenAI-wire endpoint (LLM_PROMPT_CACHE), each only where it
+ * is documented: `prompt_cache_key` (OpenAI's Chat Completions: requests with one key are routed
+ * to the same cache) and `cache_prompt` (llama.cpp server: reuse the slot's evaluated prefix).
+ * `auto`: `prompt_cache_key` for api.openai.com, `cache_prompt` for a server on this machine or a
+ * private address (llama.cpp's usual place; others there ignore unknown fields), none elsewhere
+ * (some hosted APIs refuse unknown fields). `off`: none; otherwise the listed fields.
+ */
+export function promptCacheFields(setting: string, baseUrl: string): PromptCacheField[] {
+  const value = setting.trim();
+  if (value === "off") return [];
+  if (value !== "auto")
+    return value
+      .split(",")
+      .map((f) => f.trim())
+      .filter((f): f is PromptCacheField => f === "prompt_cache_key" || f === "cache_prompt");
+  let host = "";
+  try {
+    host = new URL(baseUrl).hostname;
+  } catch {
+    return [];
+  }
+  if (host === "api.openai.com") return ["prompt_cache_key"];
+  const local =
+    host === "localhost" ||
+    host === "[::1]" ||
+    /^127\./.test(host) ||
+    /^10\./.test(host) ||
+    /^192\.168\./.test(host) ||
+    /^172\.(1[6-9]|2\d|3[01])\./.test(host) ||
+    host.endsWith(".local") ||
+    !host.includes(".");
+  return local ? ["cache_prompt"] : [];
+}
 
 /** Wraps a ready provider (tests, benchmarks) in the managed holder the services use. */
 export function wrap(provider: LlmProvider): ManagedLlm {

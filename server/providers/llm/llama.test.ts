@@ -1,7 +1,8 @@
 import fs from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TINY_MODEL_PATH } from "../../testing/server";
-import { LlamaProvider } from "./llama";
+import { type LlamaGpu, LlamaProvider } from "./llama";
+import type { ChatMessage } from "./llm";
 
 const hasModel = fs.existsSync(TINY_MODEL_PATH);
 if (!hasModel)
@@ -10,7 +11,14 @@ if (!hasModel)
 describe.skipIf(!hasModel)("llama provider with the tiny real GGUF (stories260K)", () => {
   let provider: LlamaProvider;
   beforeAll(async () => {
-    provider = new LlamaProvider({ modelPath: TINY_MODEL_PATH, contextSize: 512, threads: 1, parallel: 2 });
+    provider = new LlamaProvider({
+      modelPath: TINY_MODEL_PATH,
+      contextSize: 512,
+      threads: 1,
+      parallel: 2,
+      cachedSequences: 3,
+      gpu: "off",
+    });
     await provider.load();
   });
   afterAll(async () => {
@@ -100,6 +108,43 @@ describe.skipIf(!hasModel)("llama provider with the tiny real GGUF (stories260K)
     expect(result.text.startsWith("Once upon")).toBe(false);
   });
 
+  it("sends a chat back to the sequence that holds its prefix and evaluates only what is new", async () => {
+    const turn = (name: string, n: number) => {
+      const messages: ChatMessage[] = [
+        { role: "system", content: `You are ${name}. Once upon a time there was a cat.` },
+      ];
+      for (let i = 0; i < n; i++) {
+        messages.push({ role: "user", content: `Tell me more, part ${i}` });
+        messages.push({ role: "assistant", content: `The cat ran ${i} times around the tree.` });
+      }
+      messages.push({ role: "user", content: `Tell me more, part ${n}` });
+      return messages;
+    };
+    const ask = (key: string, name: string, n: number) =>
+      provider.generate({ messages: turn(name, n), maxTokens: 4, temperature: 0, cacheKey: key });
+    const first = await ask("chat:a", "Lily", 3);
+    // A sequence another prompt used shares at most the template's first tokens with it.
+    const fresh = (r: typeof first) => r.promptTokens!.evaluated > 0.8 * r.promptTokens!.total;
+    expect(fresh(first)).toBe(true);
+    const home = new Map(provider.cachedKeys()).get("chat:a");
+    // Two other chats in between: three sequences hold all three.
+    await ask("chat:b", "Tom", 1);
+    await ask("chat:c", "Ann", 2);
+    const next = await ask("chat:a", "Lily", 4);
+    expect(new Map(provider.cachedKeys()).get("chat:a")).toBe(home);
+    // Only the last reply, the new message and the template's markers are evaluated.
+    expect(next.promptTokens!.total).toBeGreaterThan(first.promptTokens!.total);
+    expect(next.promptTokens!.evaluated).toBeLessThan(
+      next.promptTokens!.total - first.promptTokens!.total + 16,
+    );
+    // A fourth chat evicts the least recently used (chat:b), not chat:a.
+    await ask("chat:d", "Max", 1);
+    const keys = new Map(provider.cachedKeys());
+    expect(keys.has("chat:b")).toBe(false);
+    expect(keys.get("chat:a")).toBe(home);
+    expect(fresh(await ask("chat:b", "Tom", 2))).toBe(true);
+  });
+
   it("says why when the model file cannot be loaded", async () => {
     const broken = new LlamaProvider({
       modelPath: "/nonexistent/model.gguf",
@@ -111,4 +156,48 @@ describe.skipIf(!hasModel)("llama provider with the tiny real GGUF (stories260K)
       broken.generate({ messages: [{ role: "user", content: "hi" }], maxTokens: 4 }),
     ).rejects.toThrow(/could not be loaded from \/nonexistent\/model.gguf/);
   });
+});
+
+describe.skipIf(!hasModel)("llama provider's LLM_GPU setting", () => {
+  /** node-llama-cpp itself, with getLlama's options recorded. */
+  async function recordingLibrary(asked: unknown[]) {
+    const lib = await import("node-llama-cpp");
+    return {
+      ...lib,
+      getLlama: ((options: unknown) => {
+        asked.push(options);
+        return lib.getLlama(options as never);
+      }) as typeof lib.getLlama,
+    };
+  }
+
+  for (const [setting, expected] of [
+    ["off", false],
+    ["auto", "auto"],
+  ] as Array<[LlamaGpu, false | "auto"]>) {
+    it(`passes LLM_GPU=${setting} to node-llama-cpp as gpu: ${String(expected)}, never building`, async () => {
+      const asked: unknown[] = [];
+      const provider = new LlamaProvider({
+        modelPath: TINY_MODEL_PATH,
+        contextSize: 256,
+        threads: 1,
+        parallel: 1,
+        gpu: setting,
+        library: () => recordingLibrary(asked),
+      });
+      try {
+        await provider.load();
+        expect(asked).toEqual([expect.objectContaining({ gpu: expected, build: "never" })]);
+        // This machine has no GPU: auto falls back to the CPU, and says so.
+        if (setting === "off") expect(provider.gpu()).toBe(false);
+        const result = await provider.generate({
+          messages: [{ role: "user", content: "Once" }],
+          maxTokens: 2,
+        });
+        expect(result.promptTokens!.total).toBeGreaterThan(0);
+      } finally {
+        await provider.close();
+      }
+    });
+  }
 });

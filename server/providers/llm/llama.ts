@@ -9,32 +9,59 @@ import {
 } from "./llm";
 import { SlotPool } from "./semaphore";
 
+/** Where llama.cpp runs: `auto` picks a GPU backend when one works (else the CPU), `off` the CPU. */
+export type LlamaGpu = "auto" | "off" | "cuda" | "vulkan" | "metal";
+
 export interface LlamaOptions {
   modelPath: string;
   /** Requested context window in tokens; capped at the model's training context. */
   contextSize: number;
   /** CPU threads. More threads than free cores makes llama.cpp spin and slows it badly. */
   threads: number;
-  /** Context sequences: chats generated at the same time; further chats wait in a queue. */
+  /** Generations at the same time; further ones wait in a queue. */
   parallel: number;
+  /**
+   * Context sequences kept, each holding one prompt cache's evaluated tokens (a chat, a memory
+   * job's instructions); at least `parallel`. Each takes a context window of KV cache memory.
+   */
+  cachedSequences?: number;
+  /** LLM_GPU; `auto` when absent. */
+  gpu?: LlamaGpu;
+  /** Loads node-llama-cpp (a seam: tests wrap the real library to see what it is asked). */
+  library?: () => Promise<typeof import("node-llama-cpp")>;
+}
+
+/** One context sequence and the prompt cache it holds. */
+interface CachedSequence {
+  sequence: LlamaContextSequence;
+  /** The cache key of the prompt it holds (GenerateRequest.cacheKey); undefined: none. */
+  key: string | undefined;
+  busy: boolean;
+  /** When it was last released (a counter): the least recent is evicted first. */
+  lastUsed: number;
 }
 
 /**
  * node-llama-cpp in the server process (issue 2, provider `llama`). The GGUF is loaded once by
- * `load()` and shared; each generation borrows one sequence of the single context, so
- * concurrent chats queue instead of loading the model twice. The prompt is formatted with the
- * model's own chat template (node-llama-cpp resolves it from the GGUF).
+ * `load()` and shared by one context with several sequences. Each sequence keeps the tokens it
+ * evaluated, tagged with the request's `cacheKey`: a chat's next turn goes back to the sequence
+ * that holds its prefix, and node-llama-cpp's LlamaChat evaluates only what differs from it
+ * (`adaptStateToTokens`: the common prefix is reused). A request whose key no free sequence
+ * holds takes the least recently used one. At most `parallel` generate at once; the others wait.
+ * The prompt is formatted with the model's own chat template (resolved from the GGUF).
  */
 export class LlamaProvider implements LlmProvider {
   readonly name = "llama";
   private model?: LlamaModel;
   private context?: LlamaContext;
-  private sequences: LlamaContextSequence[] = [];
+  private sequences: CachedSequence[] = [];
   private pool?: SlotPool;
+  private uses = 0;
   private loading?: Promise<void>;
   private failure?: string;
   /** node-llama-cpp, imported with the model (issue 19: tens of MB a remote model never needs). */
   private lib?: typeof import("node-llama-cpp");
+  private gpuInUse: string | false = false;
 
   constructor(private readonly options: LlamaOptions) {}
 
@@ -48,24 +75,42 @@ export class LlamaProvider implements LlmProvider {
   }
 
   private async doLoad(): Promise<void> {
-    const lib = await import("node-llama-cpp");
-    const llama = await lib.getLlama({ gpu: false, build: "never", logLevel: "error" as never });
+    const lib = await (this.options.library ?? (() => import("node-llama-cpp")))();
+    const gpu = this.options.gpu ?? "auto";
+    // Never build llama.cpp at run time: the prebuilt binaries only (CPU, and GPU ones that load).
+    const llama = await lib.getLlama({
+      gpu: gpu === "off" ? false : gpu,
+      build: "never",
+      logLevel: "error" as never,
+    });
     const model = await llama.loadModel({ modelPath: this.options.modelPath });
     const contextSize = Math.min(this.options.contextSize, model.trainContextSize);
+    const count = Math.max(this.options.parallel, this.options.cachedSequences ?? this.options.parallel);
     const context = await model.createContext({
       contextSize,
-      sequences: this.options.parallel,
+      sequences: count,
       threads: this.options.threads,
     });
-    this.sequences = Array.from({ length: this.options.parallel }, () => context.getSequence());
+    this.sequences = Array.from({ length: count }, () => ({
+      sequence: context.getSequence(),
+      key: undefined,
+      busy: false,
+      lastUsed: 0,
+    }));
     this.pool = new SlotPool(this.options.parallel);
+    this.gpuInUse = llama.gpu;
     this.lib = lib;
     this.model = model;
     this.context = context;
   }
 
+  /** The GPU backend in use ("cuda", "vulkan", "metal"), or false for the CPU. */
+  gpu(): string | false {
+    return this.gpuInUse;
+  }
+
   contextWindow(): number {
-    // Each sequence gets the context's full size in node-llama-cpp's unified KV cache.
+    // Each sequence gets the context's full size (node-llama-cpp allocates size × sequences).
     return this.context?.contextSize ?? this.options.contextSize;
   }
 
@@ -79,6 +124,29 @@ export class LlamaProvider implements LlmProvider {
     return this.model ? this.model.tokenize(text).length : Math.ceil(text.length / 4);
   }
 
+  /**
+   * The sequence for a request: a free one holding `key`'s prompt (the most recent if several),
+   * else the least recently used free one. One is always free while a generation slot is held
+   * (there are at least `parallel` sequences).
+   */
+  private takeSequence(key: string | undefined): CachedSequence {
+    const free = this.sequences.filter((s) => !s.busy);
+    const own = key === undefined ? [] : free.filter((s) => s.key === key);
+    const pick = (list: CachedSequence[]) => list.reduce((a, b) => (b.lastUsed < a.lastUsed ? b : a));
+    const chosen = own.length > 0 ? own.reduce((a, b) => (b.lastUsed > a.lastUsed ? b : a)) : pick(free);
+    chosen.busy = true;
+    chosen.key = key;
+    return chosen;
+  }
+
+  /**
+   * Which sequence holds each cache key's prompt now, by index (for tests and debugging).
+   * @returns [key, sequence index] for every sequence that holds a keyed prompt.
+   */
+  cachedKeys(): Array<[string, number]> {
+    return this.sequences.flatMap((s, i) => (s.key === undefined ? [] : [[s.key, i] as [string, number]]));
+  }
+
   async generate(request: GenerateRequest): Promise<GenerateResult> {
     const started = performance.now();
     try {
@@ -87,9 +155,12 @@ export class LlamaProvider implements LlmProvider {
       throw new LlmUnavailableError(this.status().message);
     }
     const pool = this.pool!;
-    const slot = await pool.acquire();
-    const sequence = this.sequences[slot]!;
+    const permit = await pool.acquire();
+    const cached = this.takeSequence(request.cacheKey);
+    const sequence = cached.sequence;
+    const meter = sequence.tokenMeter.getState();
     const chat = new this.lib!.LlamaChat({ contextSequence: sequence, chatWrapper: "auto" });
+    let failed = false;
     try {
       const result = await chat.generateResponse(toChatHistory(request.messages), {
         maxTokens: request.maxTokens,
@@ -99,11 +170,26 @@ export class LlamaProvider implements LlmProvider {
         customStopTriggers: request.stop,
         onTextChunk: request.onTextChunk,
       });
-      return { text: result.response, modelMs: performance.now() - started };
+      const used = sequence.tokenMeter.diff(meter);
+      const total = Math.max(used.usedInputTokens, sequence.nextTokenIndex - used.usedOutputTokens);
+      return {
+        text: result.response,
+        modelMs: performance.now() - started,
+        promptTokens: { total, evaluated: used.usedInputTokens },
+      };
+    } catch (error) {
+      failed = true;
+      throw error;
     } finally {
       chat.dispose({ disposeSequence: false });
-      await sequence.clearHistory();
-      pool.release(slot);
+      // A failed generation may leave the sequence half-evaluated: it holds no cache then.
+      if (failed) {
+        cached.key = undefined;
+        await sequence.clearHistory().catch(() => {});
+      }
+      cached.busy = false;
+      cached.lastUsed = ++this.uses;
+      pool.release(permit);
     }
   }
 

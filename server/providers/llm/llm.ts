@@ -23,12 +23,29 @@ export interface GenerateRequest {
   signal?: AbortSignal;
   /** Called with each piece of text as it is generated (streaming). */
   onTextChunk?: (chunk: string) => void;
+  /**
+   * The prompt cache this request belongs to, stable across a chat's turns (e.g. one chat and
+   * character): the embedded model sends it back to the context sequence that holds its prefix;
+   * OpenAI-wire endpoints may get it as `prompt_cache_key`. Without it the request shares a
+   * sequence with other keyless requests of the same kind.
+   */
+  cacheKey?: string;
+}
+
+/** How much of a prompt was read anew and how much came from the prefix cache, in tokens. */
+export interface PromptTokens {
+  /** Tokens of the whole prompt. */
+  total: number;
+  /** Tokens evaluated for this request (the rest were reused from the cache). */
+  evaluated: number;
 }
 
 export interface GenerateResult {
   text: string;
   /** Wall time spent in the model (queueing for a context included), milliseconds. */
   modelMs: number;
+  /** Where the provider can tell (the embedded model, endpoints that report cached tokens). */
+  promptTokens?: PromptTokens;
 }
 
 /** Whether the provider can answer now, and if not, a sentence for the user saying why. */

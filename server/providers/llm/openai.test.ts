@@ -1,6 +1,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { promptCacheFields } from "./index";
 import { OpenAiProvider } from "./openai";
 
 interface Recorded {
@@ -11,6 +12,8 @@ interface Recorded {
     messages: Array<{ role: string; content: string }>;
     stream?: boolean;
     max_tokens?: number;
+    prompt_cache_key?: string;
+    cache_prompt?: boolean;
   };
 }
 
@@ -109,5 +112,58 @@ describe("openai provider against a local Chat Completions server", () => {
   it("reports the configured context window and estimates tokens", () => {
     expect(provider.contextWindow()).toBe(8192);
     expect(provider.countTokens("x".repeat(40))).toBe(10);
+  });
+});
+
+describe("prompt-cache fields for OpenAI-wire endpoints", () => {
+  it("chooses them by LLM_PROMPT_CACHE and the endpoint's host", () => {
+    expect(promptCacheFields("auto", "https://api.openai.com/v1")).toEqual(["prompt_cache_key"]);
+    for (const local of [
+      "http://127.0.0.1:8080/v1",
+      "http://localhost:11434/v1",
+      "http://llama:8080/v1",
+      "http://192.168.1.9:8080/v1",
+    ])
+      expect(promptCacheFields("auto", local)).toEqual(["cache_prompt"]);
+    expect(promptCacheFields("auto", "https://openrouter.ai/api/v1")).toEqual([]);
+    expect(promptCacheFields("off", "https://api.openai.com/v1")).toEqual([]);
+    expect(promptCacheFields("prompt_cache_key, cache_prompt", "https://example.com/v1")).toEqual([
+      "prompt_cache_key",
+      "cache_prompt",
+    ]);
+  });
+
+  it("sends a stable digest of the request's cache key and cache_prompt, only when configured", async () => {
+    const recorded: Recorded[] = [];
+    const server = startCompletionsServer(recorded);
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as AddressInfo;
+    const make = (cacheFields: Array<"prompt_cache_key" | "cache_prompt">) =>
+      new OpenAiProvider({
+        baseUrl: `http://127.0.0.1:${port}/v1`,
+        apiKey: "",
+        model: "m",
+        contextSize: 4096,
+        timeoutMs: 5000,
+        cacheFields,
+      });
+    const request = { messages: [{ role: "user" as const, content: "hi" }], maxTokens: 8 };
+    try {
+      const both = make(["prompt_cache_key", "cache_prompt"]);
+      await both.generate({ ...request, cacheKey: "chat:s1:c1" });
+      await both.generate({ ...request, cacheKey: "chat:s1:c1", onTextChunk: () => {} });
+      await both.generate({ ...request, cacheKey: "chat:s2:c1" });
+      const [first, second, other] = recorded.map((r) => r.body);
+      expect(first!.prompt_cache_key).toMatch(/^[0-9a-f]{32}$/);
+      expect(first!.prompt_cache_key).not.toContain("s1");
+      expect(second!.prompt_cache_key).toBe(first!.prompt_cache_key);
+      expect(other!.prompt_cache_key).not.toBe(first!.prompt_cache_key);
+      expect(first!.cache_prompt).toBe(true);
+      await make([]).generate({ ...request, cacheKey: "chat:s1:c1" });
+      expect(recorded.at(-1)!.body).not.toHaveProperty("prompt_cache_key");
+      expect(recorded.at(-1)!.body).not.toHaveProperty("cache_prompt");
+    } finally {
+      server.close();
+    }
   });
 });

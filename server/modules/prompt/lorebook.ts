@@ -201,6 +201,8 @@ function activates(entry: LoreEntry, scanned: string): boolean {
  * @param countTokens tokens of a text (the prompt's counter).
  * @param maxTokens an upper bound on the budget from the prompt (the book's `token_budget` is used
  *   when smaller; `DEFAULT_TOKEN_BUDGET` when the book gives none).
+ * @param recursed with `recursive_scanning`: content inserted already (e.g. the constant entries
+ *   chosen apart, prompt.ts), scanned from the second pass on.
  * @returns the entries before and after the character, each by `insertion_order` ascending.
  */
 export function selectLoreEntries(
@@ -208,6 +210,7 @@ export function selectLoreEntries(
   recentMessages: readonly string[],
   countTokens: (text: string) => number,
   maxTokens: number = Number.POSITIVE_INFINITY,
+  recursed: readonly string[] = [],
 ): LoreSelection {
   if (!book) return { before: [], after: [] };
   const depth = book.scan_depth ?? DEFAULT_SCAN_DEPTH;
@@ -221,10 +224,10 @@ export function selectLoreEntries(
   const chosen = new Set<number>();
   const picked: Array<{ entry: LoreEntry; index: number }> = [];
   let insertedText = "";
-  let recursed: string[] = [];
+  let scannedAgain: string[] = [];
   let overflowed = false;
   for (let pass = 0; pass < MAX_RECURSION_PASSES && !overflowed; pass++) {
-    const scanned = [...window, ...recursed].join("\n");
+    const scanned = [...window, ...scannedAgain].join("\n");
     const activated = candidates.filter(
       ({ entry, index }) => !chosen.has(index) && activates(entry, scanned),
     );
@@ -240,8 +243,9 @@ export function selectLoreEntries(
       picked.push(item);
       added.push(item.entry.content);
     }
-    if (!book.recursive_scanning || added.length === 0) break;
-    recursed = [...recursed, ...added];
+    if (!book.recursive_scanning || (added.length === 0 && (pass > 0 || recursed.length === 0))) break;
+    if (pass === 0) scannedAgain = [...recursed];
+    scannedAgain = [...scannedAgain, ...added];
   }
   const inPromptOrder = picked
     .filter(({ entry }) => entry.content.trim() !== "")
