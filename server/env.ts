@@ -28,7 +28,9 @@ const schema = z.object({
     .number()
     .int()
     .min(1)
-    .default(Math.max(1, os.availableParallelism() - 1)),
+    // Every core on a machine of one or two (a reply reads twice as fast on two; the web server's
+    // share of a chat turn is a millisecond or two), one left free for the web server above that.
+    .default(os.availableParallelism() <= 2 ? os.availableParallelism() : os.availableParallelism() - 1),
   LLM_PARALLEL: z.coerce.number().int().min(1).max(16).default(2),
   LLM_CACHED_CHATS: z.coerce.number().int().min(1).max(64).default(6),
   LLM_GPU: z.enum(["auto", "off", "cuda", "vulkan", "metal"]).default("auto"),

@@ -57,11 +57,11 @@ describeEachDatabase("chat/message pname, ptext and time", (dialect) => {
     const messages = llm.requests.at(-1)!.messages;
     const note = messages.at(-1)!.content;
     expect(note.startsWith("hi\n\n[")).toBe(true);
-    expect(note).toContain("goes by Sam here: call them Sam.");
-    expect(note).toContain("About Sam, in their own words: a night nurse, just off shift");
-    expect(note).toContain(`For Sam it is now ${localTimeText(local, Date.now())}.`);
+    expect(note).toContain("goes by Sam.");
+    expect(note).toContain("Sam about themself: a night nurse, just off shift");
+    expect(note).toContain(`Sam's local time: ${localTimeText(local, Date.now())}.`);
     expect(messages[0]!.content).not.toContain("Sam");
-    expect(messages[0]!.content).not.toContain("it is now");
+    expect(messages[0]!.content).not.toContain("local time");
     expect(llm.requests.at(-1)!.stop).toContain("\nSam:");
     // The line written for "Sam" is cut like any line written for the user.
     expect(sent.body.text).toBe("Hello!");
@@ -70,7 +70,7 @@ describeEachDatabase("chat/message pname, ptext and time", (dialect) => {
     const plain = llm.requests.at(-1)!.messages;
     expect(plain[0]!.content).toBe(messages[0]!.content);
     expect(plain.map((m) => m.content).join("\n")).not.toContain("Sam");
-    expect(plain.map((m) => m.content).join("\n")).not.toContain("it is now");
+    expect(plain.map((m) => m.content).join("\n")).not.toContain("local time");
   });
 
   it("refuses a pname over 50 or a ptext over 300 characters, storing nothing", async () => {

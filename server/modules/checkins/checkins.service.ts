@@ -195,6 +195,7 @@ export class CheckinsService {
       maxTokens: this.options.maxReplyTokens,
       temperature: this.options.temperature,
       stop: stopStrings(userName),
+      background: true,
     });
     const text = cleanReply(result.text, name, userName);
     if (!text) return false;

@@ -10,8 +10,8 @@ export const SUMMARY_TRIGGER = 30;
 export const SUMMARY_KEEP_RECENT = 20;
 /** Facts kept per user and character; the oldest go first. */
 export const MAX_FACTS = 200;
-/** Facts put into one prompt's turn note (recent or relevant). */
-export const FACTS_PER_PROMPT = 6;
+/** Facts put into one prompt's turn note (relevant to the newest words), at most. */
+export const FACTS_PER_NOTE = 3;
 /** Settled facts in the stable system prompt, at most (the newest of them). */
 export const FACTS_SETTLED = 12;
 
@@ -251,9 +251,11 @@ export class MemoryService {
    * - `settled`: the facts known at the chat's last summary point (drawn from messages the summary
    *   covers, or from elsewhere before that point; the chat's start when it has no summary), the
    *   newest FACTS_SETTLED of them, oldest first: they stay the same from turn to turn;
-   * - `recent`: of the others, at most FACTS_PER_PROMPT, ranked by keywords shared with `message`
-   *   then recency; facts learned since the summary point and facts about the user's name always
-   *   count as relevant.
+   * - `recent`: of the others, at most FACTS_PER_NOTE that share a keyword with `message`, ranked
+   *   by shared keywords (a fact about the user's name a little higher), then recency. Facts
+   *   drawn from this chat since the summary point are told by their messages, still in the
+   *   prompt's history: the turn's note repeats them only when they bear on the newest words,
+   *   so it stays short (every turn re-reads it).
    * @param session the chat: its id, summary point (order key, µs) and creation time (epoch ms).
    */
   async promptFacts(
@@ -274,14 +276,14 @@ export class MemoryService {
     const recent = rows
       .filter((row) => !inSettled.has(row))
       .map((row, index) => {
-        let score = isSettled(row) ? 0 : 0.5;
-        for (const w of keywords(row.fact)) if (query.has(w)) score += 1;
-        if (/\bname\b/i.test(row.fact)) score += 0.5;
+        let shared = 0;
+        for (const w of keywords(row.fact)) if (query.has(w)) shared += 1;
+        const score = shared + (shared > 0 && /\bname\b/i.test(row.fact) ? 0.5 : 0);
         return { fact: row.fact, score, index };
       })
-      .filter((r) => r.score > 0)
+      .filter((r) => r.score >= 1)
       .sort((a, b) => b.score - a.score || a.index - b.index)
-      .slice(0, FACTS_PER_PROMPT)
+      .slice(0, FACTS_PER_NOTE)
       .map((r) => r.fact);
     return { settled: settled.reverse().map((row) => row.fact), recent };
   }
@@ -347,6 +349,7 @@ export class MemoryService {
       temperature: 0,
       // The instructions are the same for every chat: one cache keeps them evaluated.
       cacheKey: "memory:facts",
+      background: true,
     });
     const json = /\[[\s\S]*\]/.exec(result.text)?.[0];
     if (!json) return [];
@@ -448,6 +451,7 @@ export class MemoryService {
       maxTokens: 260,
       temperature: 0.2,
       cacheKey: "memory:summary",
+      background: true,
     });
     const summary = result.text.trim().slice(0, 2000);
     if (!summary) return false;

@@ -191,8 +191,9 @@ describe("prompt layout for prefix caches", () => {
     const last = messages.at(-1)!;
     expect(last.role).toBe("user");
     expect(last.content.startsWith("Look, a comet!\n\n[")).toBe(true);
-    expect(last.content).toContain("For Sammy it is now Friday, 22:41.");
-    expect(last.content).toContain("Sam goes by Sammy here");
+    expect(last.content).toContain("Sammy's local time: Friday, 22:41.");
+    expect(last.content).toContain("Sam goes by Sammy.");
+    expect(last.content).toContain("Sammy about themself: a night nurse");
     expect(last.content).toContain("Luna remembers: Sam got a new job.");
     expect(last.content).toContain("A comet is due on Friday.");
     expect(last.content.endsWith("]")).toBe(true);

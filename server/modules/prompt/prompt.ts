@@ -198,10 +198,11 @@ export function turnNote(input: TurnNoteInput): string {
   const fill = (t: string) => fillPlaceholders(t, characterName, userName).trim();
   const lines: string[] = [];
   const name = sender.name?.trim();
-  if (name && name !== userName) lines.push(`${userName} goes by ${name} here: call them ${name}.`);
+  // Short lines: every turn re-reads the note (the layout rule at the top of this file).
+  if (name && name !== userName) lines.push(`${userName} goes by ${name}.`);
   const who = name || userName;
-  if (sender.localTime) lines.push(`For ${who} it is now ${sender.localTime}.`);
-  if (sender.about?.trim()) lines.push(`About ${who}, in their own words: ${sender.about.trim()}`);
+  if (sender.localTime) lines.push(`${who}'s local time: ${sender.localTime}.`);
+  if (sender.about?.trim()) lines.push(`${who} about themself: ${sender.about.trim()}`);
   for (const fact of input.facts ?? []) lines.push(`${characterName} remembers: ${fact}`);
   for (const lore of input.lore ?? []) if (fill(lore)) lines.push(fill(lore));
   return lines.length === 0 ? "" : `[${lines.join("\n")}]`;

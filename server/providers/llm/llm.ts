@@ -30,6 +30,12 @@ export interface GenerateRequest {
    * sequence with other keyless requests of the same kind.
    */
   cacheKey?: string;
+  /**
+   * Work no one waits on (memory jobs, check-ins): the embedded model runs it in a slot of its
+   * own beside the replies (llama.cpp evaluates both in one batch), so a reply never queues
+   * behind it; endpoints ignore it.
+   */
+  background?: boolean;
 }
 
 /** How much of a prompt was read anew and how much came from the prefix cache, in tokens. */
