@@ -54,9 +54,10 @@ interface CachedSequence {
  * evaluated, tagged with the request's `cacheKey`: a chat's next turn goes back to the sequence
  * that holds its prefix, and node-llama-cpp's LlamaChat evaluates only what differs from it
  * (`adaptStateToTokens`: the common prefix is reused). A request whose key no free sequence
- * holds takes the free sequence whose tokens share at least half of its prompt (a new chat with
- * a character another chat has: the system prompt is read once), as llama.cpp server chooses a
- * slot by prompt similarity; failing that, the least recently used one. At most `parallel` replies generate at once (the
+ * holds takes the least recently used one. (Choosing instead the sequence whose tokens share
+ * most of the new prompt, as llama.cpp server picks a slot, was measured and dropped: chats with
+ * the same character then took each other's sequences turn after turn, and each re-read its
+ * history; docs/benchmarks.md.) At most `parallel` replies generate at once (the
  * others wait), and beside them one background request (memory jobs, check-ins) at a time in a
  * slot of its own: llama.cpp evaluates it in the same batches, so a reply never waits for it.
  * The prompt is formatted with the model's own chat template (resolved from the GGUF).
@@ -144,29 +145,17 @@ export class LlamaProvider implements LlmProvider {
   }
 
   /**
-   * The sequence for a request: a free one holding `key`'s prompt (the most recent if several);
-   * else the free one whose tokens share the longest prefix with `history`'s, when that is at
-   * least half of them; else the least recently used free one. One is always free while a
-   * generation slot is held (there are at least `parallel` + 1 sequences, one per slot).
+   * The sequence for a request: a free one holding `key`'s prompt (the most recent if several),
+   * else the least recently used free one. One is always free while a generation slot is held
+   * (there are at least `parallel` + 1 sequences, one per slot).
    */
-  private takeSequence(key: string | undefined, history: ChatHistoryItem[]): CachedSequence {
+  private takeSequence(key: string | undefined): CachedSequence {
     const free = this.sequences.filter((s) => !s.busy);
     const own = key === undefined ? [] : free.filter((s) => s.key === key);
-    let chosen = own.length > 0 ? own.reduce((a, b) => (b.lastUsed > a.lastUsed ? b : a)) : undefined;
-    if (!chosen) {
-      const tokens = this.wrapper!.generateContextState({ chatHistory: history }).contextText.tokenize(
-        this.model!.tokenizer,
-      );
-      let shared = Math.ceil(tokens.length / 2);
-      for (const candidate of free) {
-        const common = candidate.sequence.compareContextTokens(tokens).firstDifferentIndex;
-        if (common >= shared && common > 0) {
-          shared = common;
-          chosen = candidate;
-        }
-      }
-    }
-    chosen ??= free.reduce((a, b) => (b.lastUsed < a.lastUsed ? b : a));
+    const chosen =
+      own.length > 0
+        ? own.reduce((a, b) => (b.lastUsed > a.lastUsed ? b : a))
+        : free.reduce((a, b) => (b.lastUsed < a.lastUsed ? b : a));
     chosen.busy = true;
     chosen.key = key;
     return chosen;
@@ -190,7 +179,7 @@ export class LlamaProvider implements LlmProvider {
     const pool = request.background ? this.backgroundPool : this.pool!;
     const permit = await pool.acquire();
     const history = toChatHistory(request.messages);
-    const cached = this.takeSequence(request.cacheKey, history);
+    const cached = this.takeSequence(request.cacheKey);
     const sequence = cached.sequence;
     const meter = sequence.tokenMeter.getState();
     const chat = new this.lib!.LlamaChat({ contextSequence: sequence, chatWrapper: this.wrapper! });
