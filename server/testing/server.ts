@@ -146,6 +146,8 @@ export function testConfig(
     // The tiny model needs no second thread; test files, Chromium and servers share two cores,
     // where a llama.cpp thread per core spins against them (the default on a 2-core machine).
     LLM_THREADS: "1",
+    // No GPU here: "auto" would test-load each GPU build of llama.cpp at every test app's start.
+    LLM_GPU: "off",
     ...env,
   });
 }
