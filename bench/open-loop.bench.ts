@@ -1,0 +1,337 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import fs from "node:fs";
+import http from "node:http";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { createInterface } from "node:readline";
+import { demoChatUser } from "../e2e/support/demo";
+import { cpuMs, cpuSplit, percentile } from "./support/measure";
+import { freshPostgres, postgresUrl } from "./support/postgres";
+import { liftLimits, type RunningServer, requireBuild, rssMb, settle, startServer } from "./support/server";
+import { multipartBody } from "./support/stream-client";
+
+/**
+ * Streamed replies at scale, an open loop (run by `npm run bench`). Users arrive at random
+ * (Poisson) at a fixed rate whatever the server's speed, as real users do, and each sends one
+ * streamed message (`POST /api/chat/message`, stream=1) to the compiled server
+ * (`dist/server/main.js`, production settings except rate limits off and speech off). Behind it a
+ * model double in a process of its own (`support/slow-model.mjs`) answers as a real model streams:
+ * the first token 250 ms after the request, then 64 tokens in all, 30 ms apart (about 2.2 s a
+ * reply). One user per open reply: an arrival takes a user with no reply open, and counts as an
+ * error when there is none. For each rate (BENCH_RATES, 25,100,200,300 per second) it first sends
+ * the same arrivals straight to the model (the floor: the load generator and the double share
+ * this 2-core machine with the server), then through the server, on SQLite and, when both
+ * answer, on PostgreSQL + Redis. It prints per rate:
+ * - time to first token (the first `token` event; straight: the first chunk) p50/p99 and the
+ *   time the server added, p50/p99 (through minus straight), ms;
+ * - the server's CPU per message (user + system from /proc, the background memory jobs a message
+ *   sets off included, counted until the process idles) and per token (that ÷ 64), ms;
+ * - replies open at the peak, errors (refused, failed, cut short, no free user) and the server's
+ *   peak RSS, MB;
+ * and last the highest rate whose added p99 stays within 100 ms.
+ * Targets (checked, exit code 1 when one fails): at 200 per second added p50 <= 10 ms, p99 <= 50 ms
+ * and no error; CPU <= 2.5 ms per 64-token reply; peak RSS < 300 MB while 500 or more replies are
+ * open (the 300 per second level).
+ * BENCH_SECONDS: seconds of arrivals per rate (12); BENCH_USERS (900); BENCH_ENGINES
+ * (sqlite,postgres); BENCH_CPU_PROF and BENCH_NODE_FLAGS as in support/server.ts.
+ */
+
+const RATES = (process.env.BENCH_RATES ?? "25,100,200,300").split(",").map(Number);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 12);
+const USERS = Number(process.env.BENCH_USERS ?? 900);
+const TOKENS = 64;
+const TARGETS = { rate: 200, addedP50: 10, addedP99: 50, cpuMs: 2.5, rssMb: 300, rssOpen: 500, p99Cap: 100 };
+
+interface Arrival {
+  /** ms from sending to the first token, NaN when none came. */
+  first: number;
+  /** What went wrong, when something did. */
+  error?: string;
+}
+
+/** The load generator's connections: kept alive, as many as there are open replies. */
+const agent = new http.Agent({ keepAlive: true, maxSockets: Number.POSITIVE_INFINITY });
+
+/**
+ * POSTs one request and reads the streamed answer to its end. @returns ms to the first chunk
+ * holding `marker`, and an error when the answer was refused, held `event: error` or broke off.
+ */
+function send(url: string, headers: Record<string, string>, body: Buffer, marker: string): Promise<Arrival> {
+  const started = performance.now();
+  return new Promise((resolve) => {
+    let first = Number.NaN;
+    let error: string | undefined;
+    const request = http.request(
+      url,
+      { method: "POST", agent, headers: { ...headers, "content-length": body.length } },
+      (response) => {
+        response.setEncoding("utf8");
+        if (response.statusCode !== 200) error = `HTTP ${response.statusCode}`;
+        response.on("data", (chunk: string) => {
+          if (Number.isNaN(first) && chunk.includes(marker)) first = performance.now() - started;
+          if (!error && chunk.includes("event: error")) error = chunk.slice(chunk.indexOf("event: error"), 200);
+        });
+        response.on("error", (cause) => {
+          error ??= cause.message;
+        });
+        response.on("close", () => {
+          if (!response.complete) error ??= "cut short";
+          if (Number.isNaN(first)) error ??= "no first token";
+          resolve({ first, error });
+        });
+      },
+    );
+    request.on("error", (cause) => resolve({ first, error: cause.message }));
+    request.end(body);
+  });
+}
+
+/** Exponential gaps: arrivals of a Poisson process at `rate` per second for `seconds`. */
+function poissonSchedule(rate: number, seconds: number): number[] {
+  const times: number[] = [];
+  let at = 0;
+  for (;;) {
+    at += (-Math.log(1 - Math.random()) / rate) * 1000;
+    if (at >= seconds * 1000) return times;
+    times.push(at);
+  }
+}
+
+interface LoopResult {
+  arrivals: Arrival[];
+  peakOpen: number;
+  peakRssMb: number;
+  wallMs: number;
+}
+
+/**
+ * Runs one open loop: at each arrival time `start()` is called unless it returns undefined (no
+ * free user: counted as an error). Samples the open count and, with `pid`, that process's RSS.
+ */
+async function openLoop(
+  schedule: number[],
+  start: () => Promise<Arrival> | undefined,
+  pid?: number,
+): Promise<LoopResult> {
+  const arrivals: Arrival[] = [];
+  const pending: Promise<void>[] = [];
+  let open = 0;
+  let peakOpen = 0;
+  let peakRssMb = 0;
+  const sampler = setInterval(() => {
+    if (pid) peakRssMb = Math.max(peakRssMb, rssMb(pid));
+  }, 100);
+  const begun = performance.now();
+  for (const at of schedule) {
+    const wait = begun + at - performance.now();
+    if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait));
+    const running = start();
+    if (!running) {
+      arrivals.push({ first: Number.NaN, error: "no free user" });
+      continue;
+    }
+    open += 1;
+    peakOpen = Math.max(peakOpen, open);
+    pending.push(
+      running.then((arrival) => {
+        open -= 1;
+        arrivals.push(arrival);
+      }),
+    );
+  }
+  await Promise.all(pending);
+  const wallMs = performance.now() - begun;
+  clearInterval(sampler);
+  if (pid) peakRssMb = Math.max(peakRssMb, rssMb(pid));
+  return { arrivals, peakOpen, peakRssMb, wallMs };
+}
+
+async function startModel(): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, [path.join(import.meta.dirname, "support/slow-model.mjs")], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  for await (const line of createInterface({ input: child.stdout! })) {
+    const match = /^PORT (\d+)/.exec(line);
+    if (match) {
+      child.stdout!.resume();
+      return { url: `http://127.0.0.1:${match[1]}/v1`, child };
+    }
+  }
+  throw new Error("the model double did not start");
+}
+
+function answers(host: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, host);
+    socket.setTimeout(500);
+    socket.once("connect", () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once("error", () => resolve(false));
+    socket.once("timeout", () => {
+      socket.destroy();
+      resolve(false);
+    });
+  });
+}
+
+const failures: string[] = [];
+const fixed = (value: number, digits = 1) => (Number.isFinite(value) ? value.toFixed(digits) : "-");
+
+interface Client {
+  token: string;
+  characterId: string;
+}
+
+async function runEngine(engine: string, modelUrl: string, services: { pg?: string; redis?: string }) {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "open-loop-"));
+  const database = services.pg ? await freshPostgres(services.pg) : undefined;
+  const server: RunningServer = await startServer({
+    PORT: "0",
+    HOST: "127.0.0.1",
+    DATA_DIR: dataDir,
+    DATABASE_URL: database?.url ?? "",
+    REDIS_URL: services.redis ?? "",
+    REDIS_PREFIX: `bench-${process.pid}-${Date.now()}:`,
+    LLM_PROVIDER: "openai",
+    LLM_BASE_URL: modelUrl,
+    LLM_MODEL: "bench",
+    RATE_LIMIT_ENABLED: "0",
+    TTS_PROVIDER: "none",
+  });
+  const pid = server.child.pid!;
+  try {
+    const clients: Client[] = [];
+    for (let i = 0; i < USERS; i += 16) {
+      const batch = Math.min(16, USERS - i);
+      clients.push(...(await Promise.all(Array.from({ length: batch }, () => demoChatUser(server.base)))));
+    }
+    await liftLimits(database ? { postgresUrl: database.url } : { sqliteFile: path.join(dataDir, "app.db") });
+    const free = [...clients];
+    const throughServer = () => {
+      const client = free.pop();
+      if (!client) return undefined;
+      const form = multipartBody({
+        message: "Tell me about your day",
+        id: client.characterId,
+        cId: client.characterId,
+        mute: "1",
+        time: new Date().toISOString(),
+        clientMessageId: randomUUID(),
+        stream: "1",
+      });
+      const headers = {
+        authorization: `Bearer ${client.token}`,
+        accept: "text/event-stream",
+        "content-type": form.contentType,
+      };
+      return send(`${server.base}/api/chat/message`, headers, form.body, "event: token").finally(() =>
+        free.push(client),
+      );
+    };
+    const straightBody = Buffer.from(
+      JSON.stringify({
+        model: "bench",
+        stream: true,
+        messages: [{ role: "user", content: "Tell me about your day" }],
+      }),
+    );
+    const straight = () =>
+      send(`${modelUrl}/chat/completions`, { "content-type": "application/json" }, straightBody, "data: {");
+
+    // Warm-up, not counted: compiled code paths, pools, connections.
+    await openLoop(poissonSchedule(50, 4), throughServer, pid);
+    await settle(pid);
+    const baseRss = rssMb(pid);
+    console.log(
+      `\n${engine}: Poisson arrivals for ${SECONDS} s a rate, first token after 250 ms then ${TOKENS} tokens 30 ms apart; ${USERS} users, RSS before ${baseRss.toFixed(0)} MB`,
+    );
+    console.log(
+      "rate/s | TTFT straight p50/p99 | TTFT ours p50/p99 | added p50/p99 ms | CPU ms/msg | CPU µs/token | open peak | errors | RSS peak MB | generator CPU ms/msg",
+    );
+    const capped: number[] = [];
+    for (const rate of RATES) {
+      const schedule = poissonSchedule(rate, SECONDS);
+      const direct = await openLoop(schedule, straight);
+      await settle(pid);
+      const cpuBefore = cpuSplit(pid);
+      const ownBefore = process.cpuUsage();
+      const ours = await openLoop(schedule, throughServer, pid);
+      const own = process.cpuUsage(ownBefore);
+      await settle(pid, 15_000);
+      const cpuAfter = cpuSplit(pid);
+      const done = ours.arrivals.filter((a) => !a.error);
+      const errors = ours.arrivals.length - done.length;
+      const messages = ours.arrivals.filter((a) => a.error !== "no free user").length;
+      const cpu = (cpuAfter.user - cpuBefore.user + cpuAfter.system - cpuBefore.system) / Math.max(1, messages);
+      const firstOf = (loop: LoopResult) => loop.arrivals.filter((a) => !a.error).map((a) => a.first);
+      const [d50, d99] = [percentile(firstOf(direct), 50), percentile(firstOf(direct), 99)];
+      const [o50, o99] = [percentile(firstOf(ours), 50), percentile(firstOf(ours), 99)];
+      const added50 = o50 - d50;
+      const added99 = errors > 0 ? Number.POSITIVE_INFINITY : o99 - d99;
+      if (added99 <= TARGETS.p99Cap) capped.push(rate);
+      const checks: string[] = [];
+      const check = (ok: boolean, what: string) => {
+        checks.push(`${what} ${ok ? "PASS" : "FAIL"}`);
+        if (!ok) failures.push(`${engine}, ${rate}/s: ${what}`);
+      };
+      check(cpu <= TARGETS.cpuMs, `CPU <= ${TARGETS.cpuMs} ms`);
+      if (rate === TARGETS.rate) {
+        check(o50 - d50 <= TARGETS.addedP50, `added p50 <= ${TARGETS.addedP50} ms`);
+        check(o99 - d99 <= TARGETS.addedP99, `added p99 <= ${TARGETS.addedP99} ms`);
+        check(errors === 0, "no error");
+      }
+      if (ours.peakOpen >= TARGETS.rssOpen) check(ours.peakRssMb < TARGETS.rssMb, `RSS < ${TARGETS.rssMb} MB`);
+      const errorKinds = new Map<string, number>();
+      for (const a of ours.arrivals) if (a.error) errorKinds.set(a.error, (errorKinds.get(a.error) ?? 0) + 1);
+      console.log(
+        [
+          String(rate).padStart(6),
+          `${fixed(d50)} / ${fixed(d99)}`.padStart(21),
+          `${fixed(o50)} / ${fixed(o99)}`.padStart(17),
+          `${fixed(added50)} / ${fixed(o99 - d99)}`.padStart(16),
+          fixed(cpu, 2).padStart(10),
+          fixed((cpu / TOKENS) * 1000, 0).padStart(12),
+          String(ours.peakOpen).padStart(9),
+          String(errors).padStart(6),
+          fixed(ours.peakRssMb, 0).padStart(11),
+          fixed((own.user + own.system) / 1000 / Math.max(1, messages), 2).padStart(20),
+        ].join(" | ") + `   ${checks.join(", ")}`,
+      );
+      if (errorKinds.size > 0) console.log(`       errors: ${[...errorKinds].map(([k, n]) => `${n}× ${k}`).join("; ")}`);
+    }
+    console.log(
+      `highest rate measured with added p99 <= ${TARGETS.p99Cap} ms and no error: ${capped.length > 0 ? `${Math.max(...capped)}/s` : "none"}`,
+    );
+  } finally {
+    await server.stop();
+    await database?.drop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+requireBuild();
+const model = await startModel();
+try {
+  const engines = process.env.BENCH_ENGINES ?? "sqlite,postgres";
+  if (engines.includes("sqlite")) await runEngine("SQLite", model.url, {});
+  if (engines.includes("postgres")) {
+    const pgBase = await postgresUrl();
+    const redis =
+      process.env.BENCH_REDIS_URL ||
+      process.env.TEST_REDIS_URL ||
+      ((await answers("127.0.0.1", 6379)) ? "redis://127.0.0.1:6379" : "");
+    if (pgBase && redis) await runEngine("PostgreSQL + Redis", model.url, { pg: pgBase, redis });
+    else console.log("\nPostgreSQL + Redis: skipped (needs PostgreSQL and Redis: BENCH_DATABASE_URL, BENCH_REDIS_URL)");
+  }
+} finally {
+  model.child.kill("SIGTERM");
+  agent.destroy();
+}
+if (failures.length > 0) {
+  console.log(`\ntargets failed: ${failures.join("; ")}`);
+  process.exitCode = 1;
+}

@@ -1,0 +1,102 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { createInterface } from "node:readline";
+import SQLite from "better-sqlite3";
+import pg from "pg";
+import { cpuMs } from "./measure";
+
+/** What the benchmarks that run the compiled server share: starting it, its RSS, waiting for it to idle. */
+
+const root = path.resolve(import.meta.dirname, "../..");
+
+/** The compiled server (`npm run build`); BENCH_SERVER_ENTRY: another one (an older commit's, for a before/after). */
+export const serverEntry = process.env.BENCH_SERVER_ENTRY ?? path.join(root, "dist/server/main.js");
+
+/** Exits with a hint when the compiled server is missing. */
+export function requireBuild(): void {
+  if (fs.existsSync(serverEntry)) return;
+  console.error(`${path.relative(root, serverEntry)} is missing: run \`npm run build\` first.`);
+  process.exit(1);
+}
+
+/** A server process started by {@link startServer}. */
+export interface RunningServer {
+  /** e.g. `http://127.0.0.1:41234`. */
+  base: string;
+  child: ChildProcess;
+  /** SIGTERM, resolved when the process has exited. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts a server entry with `env` over this process's environment and waits for its
+ * "running at <url>" line.
+ * BENCH_CPU_PROF=<dir>: the server writes a V8 CPU profile there when it stops;
+ * BENCH_NODE_FLAGS: more node flags (e.g. `--perf-basic-prof`);
+ * BENCH_SERVER_LOG=<file>: its output goes there (else it is read and dropped).
+ * @throws Error when the process ends before it says it runs.
+ */
+export async function startServer(env: Record<string, string>, entry = serverEntry): Promise<RunningServer> {
+  const profile = process.env.BENCH_CPU_PROF
+    ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
+    : [];
+  const extra = (process.env.BENCH_NODE_FLAGS ?? "").split(" ").filter(Boolean);
+  const child = spawn(process.execPath, [...profile, ...extra, entry], {
+    stdio: ["ignore", "pipe", "inherit"],
+    env: { ...process.env, ...env },
+  });
+  for await (const line of createInterface({ input: child.stdout! })) {
+    const match = /running at (http:\/\/[^\s]+)/.exec(line);
+    if (match) {
+      if (process.env.BENCH_SERVER_LOG)
+        child.stdout!.pipe(fs.createWriteStream(process.env.BENCH_SERVER_LOG));
+      else child.stdout!.resume();
+      return {
+        base: match[1]!,
+        child,
+        stop: () =>
+          new Promise((resolve) => {
+            if (child.exitCode !== null) return resolve();
+            child.once("exit", () => resolve());
+            child.kill("SIGTERM");
+          }),
+      };
+    }
+  }
+  throw new Error("the server did not start");
+}
+
+/** A process's resident set size, MB (Linux /proc). */
+export function rssMb(pid: number): number {
+  const line = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"));
+  return Number(line?.[1] ?? Number.NaN) / 1024;
+}
+
+/** Waits until the process has used no CPU for 300 ms (background jobs done), at most `capMs`. */
+export async function settle(pid: number, capMs = 5000): Promise<void> {
+  const deadline = Date.now() + capMs;
+  let last = cpuMs(pid);
+  while (Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const now = cpuMs(pid);
+    if (now === last) return;
+    last = now;
+  }
+}
+
+/** Lifts the plans' and the users' message limits so a benchmark never meets the daily cap. */
+export async function liftLimits(database: { sqliteFile?: string; postgresUrl?: string }): Promise<void> {
+  if (database.sqliteFile) {
+    const db = new SQLite(database.sqliteFile);
+    db.prepare("update plans set message_limit = 1000000000").run();
+    db.prepare("update users set chat_limit = 1000000000").run();
+    db.close();
+  } else {
+    const client = new pg.Client({ connectionString: database.postgresUrl });
+    await client.connect();
+    await client.query("update plans set message_limit = 1000000000");
+    await client.query("update users set chat_limit = 1000000000");
+    await client.end();
+  }
+}
