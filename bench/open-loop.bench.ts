@@ -34,8 +34,10 @@ import { multipartBody } from "./support/stream-client";
  * Targets (checked, exit code 1 when one fails): at 200 per second added p50 <= 10 ms, p99 <= 50 ms
  * and no error; CPU <= 2.5 ms per 64-token reply; peak RSS < 300 MB while 500 or more replies are
  * open (the 300 per second level).
+ * Last, for reference, the same load through a bare Node.js proxy (`support/bare-proxy.mjs`: the
+ * platform's floor, none of the product), printed but not held to the targets.
  * BENCH_SECONDS: seconds of arrivals per rate (12); BENCH_USERS (900); BENCH_ENGINES
- * (sqlite,postgres); BENCH_CPU_PROF and BENCH_NODE_FLAGS as in support/server.ts.
+ * (sqlite,postgres,bare); BENCH_CPU_PROF and BENCH_NODE_FLAGS as in support/server.ts.
  */
 
 const RATES = (process.env.BENCH_RATES ?? "25,100,200,300").split(",").map(Number);
@@ -71,7 +73,8 @@ function send(url: string, headers: Record<string, string>, body: Buffer, marker
         if (response.statusCode !== 200) error = `HTTP ${response.statusCode}`;
         response.on("data", (chunk: string) => {
           if (Number.isNaN(first) && chunk.includes(marker)) first = performance.now() - started;
-          if (!error && chunk.includes("event: error")) error = chunk.slice(chunk.indexOf("event: error"), 200);
+          if (!error && chunk.includes("event: error"))
+            error = chunk.slice(chunk.indexOf("event: error"), 200);
         });
         response.on("error", (cause) => {
           error ??= cause.message;
@@ -186,30 +189,45 @@ interface Client {
   characterId: string;
 }
 
+/** The platform's floor, run the same way but not held to the targets (`support/bare-proxy.mjs`). */
+const BARE =
+  "Bare Node.js proxy (reference: no sign-in, database, quota, prompt or log; a token event per read)";
+
 async function runEngine(engine: string, modelUrl: string, services: { pg?: string; redis?: string }) {
+  const bare = engine === BARE;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "open-loop-"));
   const database = services.pg ? await freshPostgres(services.pg) : undefined;
-  const server: RunningServer = await startServer({
-    PORT: "0",
-    HOST: "127.0.0.1",
-    DATA_DIR: dataDir,
-    DATABASE_URL: database?.url ?? "",
-    REDIS_URL: services.redis ?? "",
-    REDIS_PREFIX: `bench-${process.pid}-${Date.now()}:`,
-    LLM_PROVIDER: "openai",
-    LLM_BASE_URL: modelUrl,
-    LLM_MODEL: "bench",
-    RATE_LIMIT_ENABLED: "0",
-    TTS_PROVIDER: "none",
-  });
+  const entry = bare ? path.join(import.meta.dirname, "support/bare-proxy.mjs") : undefined;
+  const server: RunningServer = await startServer(
+    {
+      PORT: "0",
+      HOST: "127.0.0.1",
+      DATA_DIR: dataDir,
+      DATABASE_URL: database?.url ?? "",
+      REDIS_URL: services.redis ?? "",
+      REDIS_PREFIX: `bench-${process.pid}-${Date.now()}:`,
+      LLM_PROVIDER: "openai",
+      LLM_BASE_URL: modelUrl,
+      LLM_MODEL: "bench",
+      RATE_LIMIT_ENABLED: "0",
+      TTS_PROVIDER: "none",
+    },
+    entry,
+  );
   const pid = server.child.pid!;
   try {
     const clients: Client[] = [];
     for (let i = 0; i < USERS; i += 16) {
       const batch = Math.min(16, USERS - i);
-      clients.push(...(await Promise.all(Array.from({ length: batch }, () => demoChatUser(server.base)))));
+      const make = () =>
+        bare ? Promise.resolve({ token: "none", characterId: "none" }) : demoChatUser(server.base);
+      clients.push(...(await Promise.all(Array.from({ length: batch }, make))));
     }
-    await liftLimits(database ? { postgresUrl: database.url } : { sqliteFile: path.join(dataDir, "app.db") });
+    if (!bare) {
+      await liftLimits(
+        database ? { postgresUrl: database.url } : { sqliteFile: path.join(dataDir, "app.db") },
+      );
+    }
     const free = [...clients];
     const throughServer = () => {
       const client = free.pop();
@@ -250,7 +268,7 @@ async function runEngine(engine: string, modelUrl: string, services: { pg?: stri
       `\n${engine}: Poisson arrivals for ${SECONDS} s a rate, first token after 250 ms then ${TOKENS} tokens 30 ms apart; ${USERS} users, RSS before ${baseRss.toFixed(0)} MB`,
     );
     console.log(
-      "rate/s | TTFT straight p50/p99 | TTFT ours p50/p99 | added p50/p99 ms | CPU ms/msg | CPU µs/token | open peak | errors | RSS peak MB | generator CPU ms/msg",
+      "rate/s | TTFT straight p50/p99 | TTFT ours p50/p99 | added p50/p99 ms |   CPU ms/msg (user+sys) | main thread | CPU µs/token | open peak | errors | RSS peak MB | generator CPU ms/msg",
     );
     const capped: number[] = [];
     for (const rate of RATES) {
@@ -258,15 +276,20 @@ async function runEngine(engine: string, modelUrl: string, services: { pg?: stri
       const direct = await openLoop(schedule, straight);
       await settle(pid);
       const cpuBefore = cpuSplit(pid);
+      const loopBefore = cpuMs(pid, pid);
       const ownBefore = process.cpuUsage();
       const ours = await openLoop(schedule, throughServer, pid);
       const own = process.cpuUsage(ownBefore);
       await settle(pid, 15_000);
       const cpuAfter = cpuSplit(pid);
+      const loopAfter = cpuMs(pid, pid);
       const done = ours.arrivals.filter((a) => !a.error);
       const errors = ours.arrivals.length - done.length;
       const messages = ours.arrivals.filter((a) => a.error !== "no free user").length;
-      const cpu = (cpuAfter.user - cpuBefore.user + cpuAfter.system - cpuBefore.system) / Math.max(1, messages);
+      const loopMs = (loopAfter - loopBefore) / Math.max(1, messages);
+      const userMs = (cpuAfter.user - cpuBefore.user) / Math.max(1, messages);
+      const systemMs = (cpuAfter.system - cpuBefore.system) / Math.max(1, messages);
+      const cpu = userMs + systemMs;
       const firstOf = (loop: LoopResult) => loop.arrivals.filter((a) => !a.error).map((a) => a.first);
       const [d50, d99] = [percentile(firstOf(direct), 50), percentile(firstOf(direct), 99)];
       const [o50, o99] = [percentile(firstOf(ours), 50), percentile(firstOf(ours), 99)];
@@ -275,6 +298,7 @@ async function runEngine(engine: string, modelUrl: string, services: { pg?: stri
       if (added99 <= TARGETS.p99Cap) capped.push(rate);
       const checks: string[] = [];
       const check = (ok: boolean, what: string) => {
+        if (bare) return;
         checks.push(`${what} ${ok ? "PASS" : "FAIL"}`);
         if (!ok) failures.push(`${engine}, ${rate}/s: ${what}`);
       };
@@ -284,7 +308,8 @@ async function runEngine(engine: string, modelUrl: string, services: { pg?: stri
         check(o99 - d99 <= TARGETS.addedP99, `added p99 <= ${TARGETS.addedP99} ms`);
         check(errors === 0, "no error");
       }
-      if (ours.peakOpen >= TARGETS.rssOpen) check(ours.peakRssMb < TARGETS.rssMb, `RSS < ${TARGETS.rssMb} MB`);
+      if (ours.peakOpen >= TARGETS.rssOpen)
+        check(ours.peakRssMb < TARGETS.rssMb, `RSS < ${TARGETS.rssMb} MB`);
       const errorKinds = new Map<string, number>();
       for (const a of ours.arrivals) if (a.error) errorKinds.set(a.error, (errorKinds.get(a.error) ?? 0) + 1);
       console.log(
@@ -293,7 +318,8 @@ async function runEngine(engine: string, modelUrl: string, services: { pg?: stri
           `${fixed(d50)} / ${fixed(d99)}`.padStart(21),
           `${fixed(o50)} / ${fixed(o99)}`.padStart(17),
           `${fixed(added50)} / ${fixed(o99 - d99)}`.padStart(16),
-          fixed(cpu, 2).padStart(10),
+          `${fixed(cpu, 2)} (${fixed(userMs, 2)}+${fixed(systemMs, 2)})`.padStart(18),
+          fixed(loopMs, 2).padStart(11),
           fixed((cpu / TOKENS) * 1000, 0).padStart(12),
           String(ours.peakOpen).padStart(9),
           String(errors).padStart(6),
@@ -301,7 +327,8 @@ async function runEngine(engine: string, modelUrl: string, services: { pg?: stri
           fixed((own.user + own.system) / 1000 / Math.max(1, messages), 2).padStart(20),
         ].join(" | ") + `   ${checks.join(", ")}`,
       );
-      if (errorKinds.size > 0) console.log(`       errors: ${[...errorKinds].map(([k, n]) => `${n}× ${k}`).join("; ")}`);
+      if (errorKinds.size > 0)
+        console.log(`       errors: ${[...errorKinds].map(([k, n]) => `${n}× ${k}`).join("; ")}`);
     }
     console.log(
       `highest rate measured with added p99 <= ${TARGETS.p99Cap} ms and no error: ${capped.length > 0 ? `${Math.max(...capped)}/s` : "none"}`,
@@ -316,7 +343,7 @@ async function runEngine(engine: string, modelUrl: string, services: { pg?: stri
 requireBuild();
 const model = await startModel();
 try {
-  const engines = process.env.BENCH_ENGINES ?? "sqlite,postgres";
+  const engines = process.env.BENCH_ENGINES ?? "sqlite,postgres,bare";
   if (engines.includes("sqlite")) await runEngine("SQLite", model.url, {});
   if (engines.includes("postgres")) {
     const pgBase = await postgresUrl();
@@ -325,8 +352,12 @@ try {
       process.env.TEST_REDIS_URL ||
       ((await answers("127.0.0.1", 6379)) ? "redis://127.0.0.1:6379" : "");
     if (pgBase && redis) await runEngine("PostgreSQL + Redis", model.url, { pg: pgBase, redis });
-    else console.log("\nPostgreSQL + Redis: skipped (needs PostgreSQL and Redis: BENCH_DATABASE_URL, BENCH_REDIS_URL)");
+    else
+      console.log(
+        "\nPostgreSQL + Redis: skipped (needs PostgreSQL and Redis: BENCH_DATABASE_URL, BENCH_REDIS_URL)",
+      );
   }
+  if (engines.includes("bare")) await runEngine(BARE, model.url, {});
 } finally {
   model.child.kill("SIGTERM");
   agent.destroy();

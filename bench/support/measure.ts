@@ -8,15 +8,19 @@ export function percentile(values: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
 }
 
-/** User and system CPU time of a process so far, ms (Linux /proc, 100 ticks a second). */
-export function cpuSplit(pid: number): { user: number; system: number } {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+/**
+ * User and system CPU time of a process so far, ms (Linux /proc, 100 ticks a second); with `tid`,
+ * of that one thread (`tid` = `pid`: the main thread, where a Node.js event loop runs).
+ */
+export function cpuSplit(pid: number, tid?: number): { user: number; system: number } {
+  const file = tid === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${tid}/stat`;
+  const fields = fs.readFileSync(file, "utf8").split(") ")[1]!.split(" ");
   return { user: Number(fields[11]) * 10, system: Number(fields[12]) * 10 };
 }
 
-/** CPU time (user + system) of a process so far, ms. */
-export function cpuMs(pid: number): number {
-  const { user, system } = cpuSplit(pid);
+/** CPU time (user + system) of a process (or with `tid`, one of its threads) so far, ms. */
+export function cpuMs(pid: number, tid?: number): number {
+  const { user, system } = cpuSplit(pid, tid);
   return user + system;
 }
 

@@ -3,14 +3,18 @@ import type { MessageReply } from "../../../common/api";
 import type { ChatHistoryRow } from "../../db/schema";
 import { type EventStream, errorEventData } from "../../http/sse";
 import type { LiveReplies, LiveReplyWriter } from "./live-replies";
+import { TokenBatch } from "./token-batch";
 import type { TurnStream } from "./turn.service";
 
 /**
  * What both kinds of streamed request share (issue 15): the event stream to the client and the
- * live reply of the entry being written, which a reload or another tab follows.
+ * live reply of the entry being written, which a reload or another tab follows. `token` events
+ * leave in batches (token-batch.ts): the text of the tokens that came within a short window is
+ * one `token` event, to the client and in the live reply; any other event sends the batch first.
  */
 abstract class LiveReplyStream {
   protected writer?: LiveReplyWriter;
+  private readonly tokens = new TokenBatch((text) => this.deliver("token", { text }));
 
   constructor(
     protected readonly events: EventStream,
@@ -22,9 +26,28 @@ abstract class LiveReplyStream {
    * open before ends (a group's next member).
    */
   async attach(entry: ChatHistoryRow, fresh: boolean): Promise<void> {
+    this.tokens.flush();
     this.writer?.end();
     this.writer = await this.live.open(entry.id, { fresh });
   }
+
+  /** Sends one event of the reply: `token` ({text}) joins the batch, any other sends it first. */
+  readonly emit = (event: string, data: unknown): void => {
+    if (event === "token") {
+      this.tokens.push((data as { text: string }).text);
+      return;
+    }
+    this.tokens.flush();
+    this.deliver(event, data);
+  };
+
+  /** Sends the tokens held back, if any. */
+  protected flushTokens(): void {
+    this.tokens.flush();
+  }
+
+  /** Sends one event now, to the client and the live reply. */
+  protected abstract deliver(event: string, data: unknown): void;
 }
 
 /**
@@ -38,10 +61,10 @@ export class StreamedReply extends LiveReplyStream implements TurnStream {
   private seq = 0;
 
   /** Sends one event (and appends it to the live reply); `done` and `error` end both. */
-  readonly emit = (event: string, data: unknown): void => {
+  protected deliver(event: string, data: unknown): void {
     const id = this.writer ? this.writer.append(event, data) : ++this.seq;
     this.events.send(event, data, id);
-  };
+  }
 
   /** Ends with an `error` event: the failure envelope plus its HTTP status (see sse.ts). */
   fail(error: unknown, log: FastifyBaseLogger): void {
@@ -50,6 +73,7 @@ export class StreamedReply extends LiveReplyStream implements TurnStream {
 
   /** Ends the live reply if no last event did (idempotent). */
   close(): void {
+    this.flushTokens();
     this.writer?.end();
   }
 }
@@ -66,13 +90,14 @@ export class StreamedReply extends LiveReplyStream implements TurnStream {
  */
 export class GroupStreamedReply extends LiveReplyStream {
   /** Sends one event of the member speaking now (and appends it to its live reply). */
-  readonly emit = (event: string, data: unknown): void => {
+  protected deliver(event: string, data: unknown): void {
     this.writer?.append(event, data);
     this.events.send(event, data);
-  };
+  }
 
   /** The member's reply is over: its live reply ends with `reply` (not sent to the group's client). */
   settle(reply: MessageReply): void {
+    this.flushTokens();
     this.writer?.append("done", reply);
     this.close();
   }
@@ -85,6 +110,7 @@ export class GroupStreamedReply extends LiveReplyStream {
 
   /** Ends with an `error` event (also the end of the live reply of the member speaking). */
   fail(error: unknown, log: FastifyBaseLogger): void {
+    this.flushTokens();
     const data = errorEventData(error, log);
     this.writer?.append("error", data);
     this.close();
@@ -93,6 +119,7 @@ export class GroupStreamedReply extends LiveReplyStream {
 
   /** Ends the live reply of the member speaking, if any (idempotent). */
   close(): void {
+    this.flushTokens();
     this.writer?.end();
     this.writer = undefined;
   }

@@ -33,9 +33,15 @@ const ERROR_BODY_CHARS = 300;
 /** Longest non-streamed answer read, bytes (a reply is a few kB). */
 const MAX_ANSWER_BYTES = 4 * 1024 * 1024;
 
+/**
+ * Most connections open to the model endpoint at once: every open reply holds one for seconds
+ * (a few hundred per instance at peak); past this, requests wait for a free connection.
+ */
+export const MAX_MODEL_CONNECTIONS = 2048;
+
 const agents = {
-  "http:": new http.Agent({ keepAlive: true, maxSockets: 256 }),
-  "https:": new https.Agent({ keepAlive: true, maxSockets: 256 }),
+  "http:": new http.Agent({ keepAlive: true, maxSockets: MAX_MODEL_CONNECTIONS }),
+  "https:": new https.Agent({ keepAlive: true, maxSockets: MAX_MODEL_CONNECTIONS }),
 };
 
 /**
