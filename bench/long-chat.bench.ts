@@ -1,13 +1,12 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { createInterface } from "node:readline";
-import SQLite from "better-sqlite3";
 import { getLlama } from "node-llama-cpp";
 import { demoChatUser } from "../e2e/support/demo";
 import { cpuMs, percentile } from "./support/measure";
+import { liftLimits, requireBuild, serverEntry, startServer } from "./support/server";
 import { multipartBody } from "./support/stream-client";
 import { timingModel } from "./support/timing-model";
 
@@ -84,10 +83,6 @@ const MESSAGES = [
   "Thanks for keeping me company tonight, it helps.",
 ];
 
-const root = path.resolve(import.meta.dirname, "..");
-/** BENCH_SERVER_ENTRY: another compiled server to measure (e.g. an older commit's, for a before/after). */
-const serverEntry = process.env.BENCH_SERVER_ENTRY ?? path.join(root, "dist/server/main.js");
-
 interface RunningServer {
   base: string;
   child: ChildProcess;
@@ -96,14 +91,9 @@ interface RunningServer {
 }
 
 /** Starts the compiled server on a fresh SQLite data directory with the timing model. */
-async function startServer(modelPath: string, parallel: number): Promise<RunningServer> {
+async function startBenchServer(modelPath: string, parallel: number): Promise<RunningServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "long-chat-"));
-  // The model's settings are this bench's alone: none comes from the calling shell.
-  const inherited = Object.fromEntries(
-    Object.entries(process.env).filter(([key]) => !key.startsWith("LLM_")),
-  );
-  const env: Record<string, string | undefined> = {
-    ...inherited,
+  const env: Record<string, string> = {
     PORT: "0",
     HOST: "127.0.0.1",
     DATA_DIR: dataDir,
@@ -117,36 +107,21 @@ async function startServer(modelPath: string, parallel: number): Promise<Running
     LOG_LEVEL: "warn",
   };
   if (process.env.BENCH_LLM_THREADS) env.LLM_THREADS = process.env.BENCH_LLM_THREADS;
-  const child = spawn(process.execPath, [serverEntry], { stdio: ["ignore", "pipe", "inherit"], env });
-  for await (const line of createInterface({ input: child.stdout! })) {
-    const match = /running at (http:\/\/[^\s]+)/.exec(line);
-    if (!match) continue;
-    child.stdout!.resume();
+  try {
+    // The model's settings are this bench's alone: none comes from the calling shell.
+    const server = await startServer(env, serverEntry, { inherit: (name) => !name.startsWith("LLM_") });
     return {
-      base: match[1]!,
-      child,
+      ...server,
       dataDir,
       stop: async () => {
-        if (child.exitCode === null && child.signalCode === null) {
-          await new Promise((resolve) => {
-            child.once("exit", resolve);
-            child.kill("SIGTERM");
-          });
-        }
+        await server.stop();
         fs.rmSync(dataDir, { recursive: true, force: true });
       },
     };
+  } catch (error) {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    throw error;
   }
-  fs.rmSync(dataDir, { recursive: true, force: true });
-  throw new Error("the server did not start");
-}
-
-/** Lifts the plans' and the users' message limits so the chats never meet the daily cap. */
-function liftLimits(dataDir: string): void {
-  const db = new SQLite(path.join(dataDir, "app.db"));
-  db.prepare("update plans set message_limit = 1000000000").run();
-  db.prepare("update users set chat_limit = 1000000000").run();
-  db.close();
 }
 
 /** Waits until the server says chat is on (the model loaded). @throws after MODEL_READY_CAP_MS. */
@@ -308,10 +283,7 @@ function check(ok: boolean, what: string): void {
   if (!ok) failures.push(what);
 }
 
-if (!fs.existsSync(serverEntry)) {
-  console.error(`${path.relative(root, serverEntry)} is missing: run \`npm run build\` first.`);
-  process.exit(1);
-}
+requireBuild();
 
 const modelPath = await timingModel();
 const llama = await getLlama({ gpu: false, build: "never" });
@@ -324,11 +296,11 @@ console.log(`Timing model: ${modelPath} (${(fs.statSync(modelPath).size / 1e9).t
 
 /** Phase 1: one long chat. @returns each turn's time to first token (index 0: turn 1). */
 async function singleChat(): Promise<number[]> {
-  const server = await startServer(modelPath, 1);
+  const server = await startBenchServer(modelPath, 1);
   const pid = server.child.pid!;
   try {
     const user = await demoChatUser(server.base);
-    liftLimits(server.dataDir);
+    await liftLimits({ sqliteFile: path.join(server.dataDir, "app.db") });
     await waitForModel(server.base, user.token);
     const chat: Chat = { ...user, clock: startClock, previousReply: "" };
     const random = seeded(1);
@@ -381,11 +353,11 @@ async function singleChat(): Promise<number[]> {
 
 /** Phase 2: interleaved chats. @returns time to first token of turns 2.. of every chat. */
 async function interleavedChats(): Promise<number[]> {
-  const server = await startServer(modelPath, 2);
+  const server = await startBenchServer(modelPath, 2);
   try {
     const users = [];
     for (let i = 0; i < PARALLEL_CHATS; i += 1) users.push(await demoChatUser(server.base));
-    liftLimits(server.dataDir);
+    await liftLimits({ sqliteFile: path.join(server.dataDir, "app.db") });
     await waitForModel(server.base, users[0]!.token);
     await waitIdle(server.child.pid!);
     console.log(

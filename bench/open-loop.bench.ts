@@ -36,6 +36,8 @@ import { multipartBody } from "./support/stream-client";
  * open (the 300 per second level).
  * Last, for reference, the same load through a bare Node.js proxy (`support/bare-proxy.mjs`: the
  * platform's floor, none of the product), printed but not held to the targets.
+ * BENCH_HEAP_SNAPSHOT=1: the server writes a V8 heap snapshot halfway through each rate, the
+ * replies open (`--heapsnapshot-signal=SIGUSR2` is added to its flags).
  * BENCH_SECONDS: seconds of arrivals per rate (12); BENCH_USERS (900); BENCH_ENGINES
  * (sqlite,postgres,bare); BENCH_CPU_PROF and BENCH_NODE_FLAGS as in support/server.ts.
  */
@@ -127,7 +129,11 @@ async function openLoop(
     if (pid) peakRssMb = Math.max(peakRssMb, rssMb(pid));
   }, 100);
   const begun = performance.now();
+  const snapshotAt =
+    pid && process.env.BENCH_HEAP_SNAPSHOT ? schedule[Math.floor(schedule.length / 2)] : undefined;
   for (const at of schedule) {
+    // BENCH_HEAP_SNAPSHOT: the server writes a heap snapshot (into its working directory) halfway.
+    if (at === snapshotAt) process.kill(pid!, "SIGUSR2");
     const wait = begun + at - performance.now();
     if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait));
     const running = start();
@@ -151,7 +157,7 @@ async function openLoop(
   return { arrivals, peakOpen, peakRssMb, wallMs };
 }
 
-async function startModel(): Promise<{ url: string; child: ChildProcess }> {
+async function startModel(): Promise<{ url: string; pid: number; child: ChildProcess }> {
   const child = spawn(process.execPath, [path.join(import.meta.dirname, "support/slow-model.mjs")], {
     stdio: ["ignore", "pipe", "inherit"],
   });
@@ -159,7 +165,7 @@ async function startModel(): Promise<{ url: string; child: ChildProcess }> {
     const match = /^PORT (\d+)/.exec(line);
     if (match) {
       child.stdout!.resume();
-      return { url: `http://127.0.0.1:${match[1]}/v1`, child };
+      return { url: `http://127.0.0.1:${match[1]}/v1`, pid: child.pid!, child };
     }
   }
   throw new Error("the model double did not start");
@@ -193,7 +199,12 @@ interface Client {
 const BARE =
   "Bare Node.js proxy (reference: no sign-in, database, quota, prompt or log; a token event per read)";
 
-async function runEngine(engine: string, modelUrl: string, services: { pg?: string; redis?: string }) {
+async function runEngine(
+  engine: string,
+  model: { url: string; pid: number },
+  services: { pg?: string; redis?: string },
+) {
+  const modelUrl = model.url;
   const bare = engine === BARE;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "open-loop-"));
   const database = services.pg ? await freshPostgres(services.pg) : undefined;
@@ -268,7 +279,7 @@ async function runEngine(engine: string, modelUrl: string, services: { pg?: stri
       `\n${engine}: Poisson arrivals for ${SECONDS} s a rate, first token after 250 ms then ${TOKENS} tokens 30 ms apart; ${USERS} users, RSS before ${baseRss.toFixed(0)} MB`,
     );
     console.log(
-      "rate/s | TTFT straight p50/p99 | TTFT ours p50/p99 | added p50/p99 ms |   CPU ms/msg (user+sys) | main thread | CPU µs/token | open peak | errors | RSS peak MB | generator CPU ms/msg",
+      "rate/s | TTFT straight p50/p99 | TTFT ours p50/p99 | added p50/p99 ms |   CPU ms/msg (user+sys) | main thread | CPU µs/token | open peak | errors | RSS peak MB (KB per open reply) | CPU ms/msg load generator, model double",
     );
     const capped: number[] = [];
     for (const rate of RATES) {
@@ -278,8 +289,10 @@ async function runEngine(engine: string, modelUrl: string, services: { pg?: stri
       const cpuBefore = cpuSplit(pid);
       const loopBefore = cpuMs(pid, pid);
       const ownBefore = process.cpuUsage();
+      const modelBefore = cpuMs(model.pid);
       const ours = await openLoop(schedule, throughServer, pid);
       const own = process.cpuUsage(ownBefore);
+      const modelCpu = cpuMs(model.pid) - modelBefore;
       await settle(pid, 15_000);
       const cpuAfter = cpuSplit(pid);
       const loopAfter = cpuMs(pid, pid);
@@ -313,7 +326,7 @@ async function runEngine(engine: string, modelUrl: string, services: { pg?: stri
       const errorKinds = new Map<string, number>();
       for (const a of ours.arrivals) if (a.error) errorKinds.set(a.error, (errorKinds.get(a.error) ?? 0) + 1);
       console.log(
-        [
+        `${[
           String(rate).padStart(6),
           `${fixed(d50)} / ${fixed(d99)}`.padStart(21),
           `${fixed(o50)} / ${fixed(o99)}`.padStart(17),
@@ -323,9 +336,13 @@ async function runEngine(engine: string, modelUrl: string, services: { pg?: stri
           fixed((cpu / TOKENS) * 1000, 0).padStart(12),
           String(ours.peakOpen).padStart(9),
           String(errors).padStart(6),
-          fixed(ours.peakRssMb, 0).padStart(11),
-          fixed((own.user + own.system) / 1000 / Math.max(1, messages), 2).padStart(20),
-        ].join(" | ") + `   ${checks.join(", ")}`,
+          `${fixed(ours.peakRssMb, 0)} (${fixed(((ours.peakRssMb - baseRss) * 1024) / Math.max(1, ours.peakOpen), 0)})`.padStart(
+            31,
+          ),
+          `${fixed((own.user + own.system) / 1000 / Math.max(1, messages), 2)}, ${fixed(modelCpu / Math.max(1, messages), 2)}`.padStart(
+            20,
+          ),
+        ].join(" | ")}   ${checks.join(", ")}`,
       );
       if (errorKinds.size > 0)
         console.log(`       errors: ${[...errorKinds].map(([k, n]) => `${n}× ${k}`).join("; ")}`);
@@ -344,20 +361,20 @@ requireBuild();
 const model = await startModel();
 try {
   const engines = process.env.BENCH_ENGINES ?? "sqlite,postgres,bare";
-  if (engines.includes("sqlite")) await runEngine("SQLite", model.url, {});
+  if (engines.includes("sqlite")) await runEngine("SQLite", model, {});
   if (engines.includes("postgres")) {
     const pgBase = await postgresUrl();
     const redis =
       process.env.BENCH_REDIS_URL ||
       process.env.TEST_REDIS_URL ||
       ((await answers("127.0.0.1", 6379)) ? "redis://127.0.0.1:6379" : "");
-    if (pgBase && redis) await runEngine("PostgreSQL + Redis", model.url, { pg: pgBase, redis });
+    if (pgBase && redis) await runEngine("PostgreSQL + Redis", model, { pg: pgBase, redis });
     else
       console.log(
         "\nPostgreSQL + Redis: skipped (needs PostgreSQL and Redis: BENCH_DATABASE_URL, BENCH_REDIS_URL)",
       );
   }
-  if (engines.includes("bare")) await runEngine(BARE, model.url, {});
+  if (engines.includes("bare")) await runEngine(BARE, model, {});
 } finally {
   model.child.kill("SIGTERM");
   agent.destroy();

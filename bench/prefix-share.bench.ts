@@ -1,14 +1,13 @@
-import { type ChildProcess, spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { createInterface } from "node:readline";
 import SQLite from "better-sqlite3";
 import { demoChatUser } from "../e2e/support/demo";
 import { cpuMs } from "./support/measure";
+import { liftLimits, requireBuild, startServer } from "./support/server";
 import { multipartBody, StreamClient } from "./support/stream-client";
 
 /**
@@ -50,9 +49,6 @@ const USER_ABOUT = "a night nurse, just off shift";
 /** Idle: no model request and no server CPU for this long, ms; waited for at most IDLE_MAX_MS. */
 const IDLE_MS = 300;
 const IDLE_MAX_MS = 10_000;
-
-const root = path.resolve(import.meta.dirname, "..");
-const serverEntry = process.env.BENCH_SERVER_ENTRY ?? path.join(root, "dist/server/main.js");
 
 /**
  * The user's messages, in order (cycled past the end), each with the fact a model would draw
@@ -301,32 +297,6 @@ function startModel(): Promise<ModelDouble> {
   );
 }
 
-/** Starts the compiled server and reads its "running at" line (as chat-load.bench.ts). */
-async function startServer(
-  env: Record<string, string>,
-): Promise<{ base: string; child: ChildProcess; stop(): Promise<void> }> {
-  const child = spawn(process.execPath, [serverEntry], {
-    stdio: ["ignore", "pipe", "inherit"],
-    env: { ...process.env, ...env },
-  });
-  for await (const line of createInterface({ input: child.stdout! })) {
-    const match = /running at (http:\/\/[^\s]+)/.exec(line);
-    if (match) {
-      child.stdout!.resume();
-      return {
-        base: match[1]!,
-        child,
-        stop: () =>
-          new Promise((resolve) => {
-            child.once("exit", () => resolve());
-            child.kill("SIGTERM");
-          }),
-      };
-    }
-  }
-  throw new Error("the server did not start");
-}
-
 /**
  * Waits until the server is idle: the double answered its last request IDLE_MS ago and has none
  * open, and the server process used no CPU for IDLE_MS; at most IDLE_MAX_MS.
@@ -390,10 +360,7 @@ function median(values: number[]): number {
   return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
-if (!fs.existsSync(serverEntry)) {
-  console.error(`${path.relative(root, serverEntry)} is missing: run \`npm run build\` first.`);
-  process.exit(1);
-}
+requireBuild();
 
 const model = await startModel();
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "prefix-share-"));
@@ -414,11 +381,7 @@ const pid = server.child.pid!;
 let failed = false;
 try {
   const user = await demoChatUser(server.base);
-  // The plans' and the user's message limits, lifted so the chat never meets the daily cap.
-  const db = new SQLite(path.join(dataDir, "app.db"));
-  db.prepare("update plans set message_limit = 1000000000").run();
-  db.prepare("update users set chat_limit = 1000000000").run();
-  db.close();
+  await liftLimits({ sqliteFile: path.join(dataDir, "app.db") });
   await waitIdle(pid, model);
   model.chats.length = 0;
 

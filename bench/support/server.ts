@@ -35,16 +35,25 @@ export interface RunningServer {
  * BENCH_CPU_PROF=<dir>: the server writes a V8 CPU profile there when it stops;
  * BENCH_NODE_FLAGS: more node flags (e.g. `--perf-basic-prof`);
  * BENCH_SERVER_LOG=<file>: its output goes there (else it is read and dropped).
+ * @param options.inherit which of this process's variables the server gets (all by default; a
+ *   benchmark whose settings must not come from the calling shell drops some).
  * @throws Error when the process ends before it says it runs.
  */
-export async function startServer(env: Record<string, string>, entry = serverEntry): Promise<RunningServer> {
+export async function startServer(
+  env: Record<string, string>,
+  entry = serverEntry,
+  options: { inherit?: (name: string) => boolean } = {},
+): Promise<RunningServer> {
+  const inherit = options.inherit ?? (() => true);
+  const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => inherit(name)));
   const profile = process.env.BENCH_CPU_PROF
     ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
     : [];
   const extra = (process.env.BENCH_NODE_FLAGS ?? "").split(" ").filter(Boolean);
+  if (process.env.BENCH_HEAP_SNAPSHOT) extra.push("--heapsnapshot-signal=SIGUSR2");
   const child = spawn(process.execPath, [...profile, ...extra, entry], {
     stdio: ["ignore", "pipe", "inherit"],
-    env: { ...process.env, ...env },
+    env: { ...inherited, ...env },
   });
   for await (const line of createInterface({ input: child.stdout! })) {
     const match = /running at (http:\/\/[^\s]+)/.exec(line);
