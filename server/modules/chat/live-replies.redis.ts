@@ -46,6 +46,23 @@ interface FollowGroup {
   last: number;
 }
 
+/**
+ * One flush of a writer as one command (a Lua script, run atomically): the events appended to the
+ * stream, its expiry set, the followers told. KEYS[1] the stream; ARGV: MAXLEN, expiry (ms), the
+ * notification, then (id, event, data) per event. One command instead of one per event plus two:
+ * each command costs the server a write, a reply to parse and a promise, a token batch's worth.
+ */
+const APPEND_SCRIPT = `
+for i = 4, #ARGV, 3 do
+  redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[1], ARGV[i], 'e', ARGV[i + 1], 'd', ARGV[i + 2])
+end
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+redis.call('PUBLISH', KEYS[1], ARGV[3])
+return 1`;
+
+/** The command APPEND_SCRIPT is defined as on the client (EVALSHA, EVAL when Redis lacks the script). */
+type AppendCommand = (key: string, ...args: Array<string | number>) => Promise<unknown>;
+
 /** The sequence id of a stream entry id "0-<seq>". */
 const seqOf = (id: string) => Number(id.slice(id.indexOf("-") + 1));
 
@@ -93,6 +110,7 @@ export class RedisLiveReplies implements LiveReplies {
    */
   constructor(redis: RedisHandle, options: { leaseMs?: number; onError?: (error: unknown) => void } = {}) {
     this.client = redis.client;
+    this.client.defineCommand("companionLiveAppend", { numberOfKeys: 1, lua: APPEND_SCRIPT });
     this.prefix = `${redis.prefix}live:`;
     this.stopChannel = `${redis.prefix}live-stop`;
     this.leaseMs = options.leaseMs ?? LEASE_MS;
@@ -150,17 +168,20 @@ export class RedisLiveReplies implements LiveReplies {
     let ended = false;
     let released = false;
     let scheduled = false;
-    // One tick's events leave together with one PEXPIRE and one PUBLISH (auto-pipelined).
+    const append = (
+      this.client as unknown as { companionLiveAppend: AppendCommand }
+    ).companionLiveAppend.bind(this.client);
+    // One tick's events leave together with their expiry and one notification, in one command.
     const flush = () => {
       scheduled = false;
-      for (const [seq, event, data] of buffer) {
-        this.client
-          .xadd(key, "MAXLEN", "~", LIVE_EVENT_LIMIT, `0-${seq}`, "e", event, "d", data)
-          .catch(this.onError);
-      }
+      const args: Array<string | number> = [
+        LIVE_EVENT_LIMIT,
+        ended ? ENDED_TTL_MS : RUNNING_TTL_MS,
+        ended ? `${last}:end` : String(last),
+      ];
+      for (const [seq, event, data] of buffer) args.push(`0-${seq}`, event, data);
       buffer = [];
-      this.client.pexpire(key, ended ? ENDED_TTL_MS : RUNNING_TTL_MS).catch(this.onError);
-      this.client.publish(key, ended ? `${last}:end` : String(last)).catch(this.onError);
+      append(key, ...args).catch(this.onError);
       if (ended && !released) {
         released = true;
         hold.release();
