@@ -18,7 +18,7 @@ import http from "node:http";
 import SQLite from "better-sqlite3";
 
 const model = new URL(`${process.env.LLM_BASE_URL}/chat/completions`);
-const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
+const agent = new http.Agent({ keepAlive: true, maxSockets: 4096 });
 let entries = 0;
 
 /** The kept writes (BARE_STORE_FILE), or undefined. */

@@ -2,8 +2,22 @@ import type { Metadata } from "sharp";
 import { AppError, badRequest } from "../errors";
 import { lazyModule } from "../lazy-module";
 
-/** sharp (libvips), loaded on the first picture rather than at startup (issue 19). */
-export const loadSharp = lazyModule<typeof import("sharp").default>("sharp");
+const loadSharpModule = lazyModule<typeof import("sharp").default>("sharp");
+
+/**
+ * sharp (libvips), loaded on the first picture rather than at startup (issue 19), with libvips'
+ * operation cache off: each picture is decoded once, and the cache (up to 50 MB by default) stays
+ * resident for nothing.
+ */
+export function loadSharp(): typeof import("sharp").default {
+  const sharp = loadSharpModule();
+  if (!cacheOff) {
+    sharp.cache(false);
+    cacheOff = true;
+  }
+  return sharp;
+}
+let cacheOff = false;
 
 /** Longest side of a stored picture, pixels. */
 export const MAX_PICTURE_SIDE = 1024;
