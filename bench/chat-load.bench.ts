@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -8,7 +7,7 @@ import { demoChatUser } from "../e2e/support/demo";
 import { cpuSplit, percentile } from "./support/measure";
 import { freshPostgres, postgresUrl, type WriteCounters, writeCounters } from "./support/postgres";
 import { liftLimits, requireBuild, rssMb, serverEntry, settle, startServer } from "./support/server";
-import { multipartBody, StreamClient } from "./support/stream-client";
+import { chatMessageRequest, StreamClient } from "./support/stream-client";
 
 /**
  * Streamed chat under load (issue 19), run by `npm run bench`. The compiled server
@@ -101,21 +100,8 @@ interface Client {
 const http1 = new StreamClient();
 
 async function sendThroughServer(base: string, client: Client, i: number): Promise<number> {
-  const form = multipartBody({
-    message: `Tell me about your day, part ${i}`,
-    id: client.characterId,
-    cId: client.characterId,
-    mute: "1",
-    time: new Date().toISOString(),
-    clientMessageId: randomUUID(),
-    stream: "1",
-  });
-  const headers = {
-    authorization: `Bearer ${client.token}`,
-    accept: "text/event-stream",
-    "content-type": form.contentType,
-  };
-  return (await http1.post(`${base}/api/chat/message`, headers, form.body, "event: token")).first;
+  const { headers, body } = chatMessageRequest(client, `Tell me about your day, part ${i}`);
+  return (await http1.post(`${base}/api/chat/message`, headers, body, "event: token")).first;
 }
 
 async function sendToModel(modelUrl: string, i: number): Promise<number> {

@@ -1,5 +1,4 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
 import net from "node:net";
@@ -10,7 +9,7 @@ import { demoChatUser } from "../e2e/support/demo";
 import { cpuMs, cpuSplit, percentile } from "./support/measure";
 import { freshPostgres, postgresUrl } from "./support/postgres";
 import { liftLimits, type RunningServer, requireBuild, rssMb, settle, startServer } from "./support/server";
-import { multipartBody } from "./support/stream-client";
+import { chatMessageRequest } from "./support/stream-client";
 
 /**
  * Streamed replies at scale, an open loop (run by `npm run bench`). Users arrive at random
@@ -247,21 +246,8 @@ async function runEngine(
     const throughServer = () => {
       const client = free.pop();
       if (!client) return undefined;
-      const form = multipartBody({
-        message: "Tell me about your day",
-        id: client.characterId,
-        cId: client.characterId,
-        mute: "1",
-        time: new Date().toISOString(),
-        clientMessageId: randomUUID(),
-        stream: "1",
-      });
-      const headers = {
-        authorization: `Bearer ${client.token}`,
-        accept: "text/event-stream",
-        "content-type": form.contentType,
-      };
-      return send(`${server.base}/api/chat/message`, headers, form.body, "event: token").finally(() =>
+      const { headers, body } = chatMessageRequest(client, "Tell me about your day");
+      return send(`${server.base}/api/chat/message`, headers, body, "event: token").finally(() =>
         free.push(client),
       );
     };

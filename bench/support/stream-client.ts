@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import http from "node:http";
 
 /**
@@ -70,5 +70,33 @@ export function multipartBody(fields: Record<string, string>): { body: Buffer; c
   return {
     body: Buffer.from(`${parts.join("")}--${boundary}--\r\n`),
     contentType: `multipart/form-data; boundary=${boundary}`,
+  };
+}
+
+/**
+ * One streamed chat message as the SPA sends it (POST /api/chat/message: multipart, spec 7 fields,
+ * muted, stream=1) from a signed-in user to one of their characters.
+ * @returns the request's headers and body bytes.
+ */
+export function chatMessageRequest(
+  user: { token: string; characterId: string },
+  message: string,
+): { headers: Record<string, string>; body: Buffer } {
+  const form = multipartBody({
+    message,
+    id: user.characterId,
+    cId: user.characterId,
+    mute: "1",
+    time: new Date().toISOString(),
+    clientMessageId: randomUUID(),
+    stream: "1",
+  });
+  return {
+    headers: {
+      authorization: `Bearer ${user.token}`,
+      accept: "text/event-stream",
+      "content-type": form.contentType,
+    },
+    body: form.body,
   };
 }
