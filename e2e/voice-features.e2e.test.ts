@@ -74,6 +74,10 @@ async function saveSettings(page: Page) {
   const dialog = page.getByRole("dialog", { name: "Settings" });
   await dialog.getByRole("button", { name: "Save" }).click();
   await dialog.waitFor({ state: "hidden" });
+  // "Settings saved!" sits over the phone's chat menu for a few seconds, and a pointer resting on
+  // a toast keeps it open: the pointer leaves, and the next step waits for the toast to go.
+  await page.mouse.move(1, 1);
+  await expect.poll(() => page.locator("[data-sonner-toast]").count(), { timeout: 15_000 }).toBe(0);
 }
 
 /** The greeting's bubble (the first reply) of `character`. */
