@@ -355,8 +355,11 @@ describe.skipIf(!hasChromium)("sign-in and account recovery in Chromium", () => 
     const answer = await refused;
     expect(answer.status()).toBe(400);
     const { message } = (await answer.json()) as { message: string };
-    await page.getByRole("img", { name: "Access forbidden" }).waitFor();
-    await toastWith(page, message).waitFor();
+    // Both at once: on a loaded machine the toast's few seconds may pass while the art loads.
+    await Promise.all([
+      page.getByRole("img", { name: "Access forbidden" }).waitFor(),
+      toastWith(page, message).waitFor(),
+    ]);
     await page.getByRole("heading", { name: "Member Sign in" }).waitFor();
     await closePage(page);
   });
