@@ -10,14 +10,13 @@ const loadSharpModule = lazyModule<typeof import("sharp").default>("sharp");
  * resident for nothing.
  */
 export function loadSharp(): typeof import("sharp").default {
-  const sharp = loadSharpModule();
-  if (!cacheOff) {
+  if (!sharp) {
+    sharp = loadSharpModule();
     sharp.cache(false);
-    cacheOff = true;
   }
   return sharp;
 }
-let cacheOff = false;
+let sharp: typeof import("sharp").default | undefined;
 
 /** Longest side of a stored picture, pixels. */
 export const MAX_PICTURE_SIDE = 1024;

@@ -101,6 +101,8 @@ export class RedisLiveReplies implements LiveReplies {
   private readonly leaseMs: number;
   private readonly onError: (error: unknown) => void;
   private readonly timer: NodeJS.Timeout;
+  /** APPEND_SCRIPT, as defined on the command connection. */
+  private readonly appendEvents: AppendCommand;
   private closed = false;
 
   /**
@@ -111,6 +113,8 @@ export class RedisLiveReplies implements LiveReplies {
   constructor(redis: RedisHandle, options: { leaseMs?: number; onError?: (error: unknown) => void } = {}) {
     this.client = redis.client;
     this.client.defineCommand("companionLiveAppend", { numberOfKeys: 1, lua: APPEND_SCRIPT });
+    const client = this.client as unknown as { companionLiveAppend: AppendCommand };
+    this.appendEvents = client.companionLiveAppend.bind(this.client);
     this.prefix = `${redis.prefix}live:`;
     this.stopChannel = `${redis.prefix}live-stop`;
     this.leaseMs = options.leaseMs ?? LEASE_MS;
@@ -168,9 +172,6 @@ export class RedisLiveReplies implements LiveReplies {
     let ended = false;
     let released = false;
     let scheduled = false;
-    const append = (
-      this.client as unknown as { companionLiveAppend: AppendCommand }
-    ).companionLiveAppend.bind(this.client);
     // One tick's events leave together with their expiry and one notification, in one command.
     const flush = () => {
       scheduled = false;
@@ -181,7 +182,7 @@ export class RedisLiveReplies implements LiveReplies {
       ];
       for (const [seq, event, data] of buffer) args.push(`0-${seq}`, event, data);
       buffer = [];
-      append(key, ...args).catch(this.onError);
+      this.appendEvents(key, ...args).catch(this.onError);
       if (ended && !released) {
         released = true;
         hold.release();
