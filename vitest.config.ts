@@ -27,6 +27,9 @@ export default defineConfig({
     pool: "forks",
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // expect.poll waits 1 s by default: a browser on a loaded 2-core runner can take longer to
+    // load a list, so a poll waits up to 10 s (it still ends as soon as the condition holds).
+    expect: { poll: { timeout: 10_000 } },
     // Two cores: run files one or two at a time so the model and argon2 do not starve each other.
     maxWorkers: 2,
     projects: [
