@@ -22,6 +22,7 @@ import { GroupsService } from "./modules/chat/groups.service";
 import { TurnService } from "./modules/chat/turn.service";
 import { CheckinsRepo } from "./modules/checkins/checkins.repo";
 import { CHECKIN_JOB_MS, CheckinsService } from "./modules/checkins/checkins.service";
+import { InstanceLease } from "./modules/chat/instance-lease";
 import { ConversationRepo } from "./modules/conversation/conversation.repo";
 import { ConversationService } from "./modules/conversation/conversation.service";
 import { ImageWorker } from "./modules/images/image-worker";
@@ -218,7 +219,15 @@ export function buildContainer(config: AppConfig, deps: ContainerDeps) {
   );
   const quota = new QuotaService(new QuotaRepo(kysely));
   // The one home of a conversation: chats, sessions, the user's entries and their rules.
-  const conversation = new ConversationService(new ConversationRepo(kysely), quota, Date.now, caches);
+  // This process's lease: the owner of the entries it stores (settled by another if it stops).
+  const instanceLease = new InstanceLease(kysely, Date.now, logError);
+  const conversation = new ConversationService(
+    new ConversationRepo(kysely),
+    quota,
+    Date.now,
+    caches,
+    instanceLease.id,
+  );
   const chatRepo = new ChatRepo(kysely);
   const chat = new ChatService(
     chatRepo,
@@ -301,6 +310,7 @@ export function buildContainer(config: AppConfig, deps: ContainerDeps) {
   periodic(jobs, "account.expire-exports", EXPORT_CLEANUP_MS, () => account.exports.cleanup());
   // A reply left "pending" by an instance that died is settled (partial or failed) within seconds.
   periodic(jobs, "chat.settle-stalled-replies", STALLED_SWEEP_MS, async () => {
+    await instanceLease.removeLapsed();
     const settled = await chat.settleStalledReplies();
     if (settled) log(`Settled ${settled} stalled replies`);
   });
@@ -355,13 +365,15 @@ export function buildContainer(config: AppConfig, deps: ContainerDeps) {
     checkins,
 
     /**
-     * Starts this process's workers when it runs them (JOB_WORKERS=1, and `npm run worker`): the
+     * Takes this process's lease (the owner of the entries it stores, renewed every few seconds),
+     * then starts this process's workers when it runs them (JOB_WORKERS=1, and `npm run worker`): the
      * job queue (its jobs and schedules) and the image worker, which resumes image jobs left by a
      * process that ended (issue 8). With JOB_WORKERS=0 the process only queues jobs; the image
      * worker is stopped before it starts, so it claims nothing here (requests still queue image
      * jobs in the database; a worker process finds them within its sweep, 5 s).
      */
     async startWorkers(): Promise<void> {
+      await instanceLease.start();
       if (!runsWorkers) {
         await imageWorker.stop();
         return;
@@ -378,6 +390,7 @@ export function buildContainer(config: AppConfig, deps: ContainerDeps) {
 
     /** Frees the engines and the database (after the HTTP server has closed). */
     async close(): Promise<void> {
+      await instanceLease.stop();
       await llm.close();
       await tts.close();
       await jobs.close();

@@ -195,6 +195,22 @@ export interface ChatHistoryTable {
    * when it has none.
    */
   alternative_index: Generated<number>;
+  /**
+   * The server process that stored the entry (its instance_leases id); "" for entries stored
+   * before ownership was recorded, or by a background job. A pending entry whose owner's lease
+   * lapsed is settled by any process (server/modules/chat/stalled-replies.ts).
+   */
+  owner: Generated<string>;
+}
+
+/**
+ * One server process's lease: renewed every few seconds while the process runs, deleted when it
+ * stops (server/modules/chat/instance-lease.ts).
+ */
+export interface InstanceLeasesTable {
+  id: string;
+  /** Epoch milliseconds after which the process counts as gone. */
+  expires_at: number;
 }
 
 /** Issue 17 swipes: one reply an entry has had (regenerated, or a card's alternate greeting). */
@@ -415,6 +431,7 @@ export interface Database {
   checkins: CheckinsTable;
   chat_reply_alternatives: ChatReplyAlternativesTable;
   data_exports: DataExportsTable;
+  instance_leases: InstanceLeasesTable;
 }
 
 export type User = Selectable<UsersTable>;

@@ -58,8 +58,11 @@ export class ChatRepo {
       .innerJoin("chat_sessions", "chat_sessions.id", "chat_history.session_id")
       .innerJoin("users", "users.id", "chat_sessions.user_id")
       .leftJoin("characters", "characters.id", "chat_history.character_id")
+      .leftJoin("instance_leases", "instance_leases.id", "chat_history.owner")
       .select([
         "chat_history.id",
+        "chat_history.owner",
+        "instance_leases.expires_at as owner_lease_expires_at",
         "chat_history.message",
         "chat_history.message_image",
         "chat_history.send_time",

@@ -14,7 +14,8 @@ import { ChatRepo } from "./chat.repo";
 import { ChatService } from "./chat.service";
 import { type LiveReplies, type LiveReplyWriter, MemoryLiveReplies } from "./live-replies";
 import { RedisLiveReplies } from "./live-replies.redis";
-import { STALL_MARGIN_MS } from "./stalled-replies";
+import { INSTANCE_LEASE_MS, InstanceLease } from "./instance-lease";
+import { STALL_GRACE_MS, STALL_MARGIN_MS } from "./stalled-replies";
 
 const TIMEOUT_MS = 60_000;
 
@@ -77,12 +78,12 @@ describe("settling replies left pending", () => {
   });
 
   /** A chat service on the test app's database: one server instance with its own live replies. */
-  const instance = (live: LiveReplies, llm: LlmProvider, now: () => number = Date.now) => {
+  const instance = (live: LiveReplies, llm: LlmProvider, now: () => number = Date.now, owner = "") => {
     const db = t.db.db;
     const quota = new QuotaService(new QuotaRepo(db));
     return new ChatService(
       new ChatRepo(db),
-      new ConversationService(new ConversationRepo(db), quota, now),
+      new ConversationService(new ConversationRepo(db), quota, now, undefined, owner),
       quota,
       llm,
       { maxReplyTokens: 64, temperature: 0.7, timeoutMs: TIMEOUT_MS },
@@ -154,6 +155,50 @@ describe("settling replies left pending", () => {
     end();
     expect(await first.isRunning(entry.id)).toBe(false);
     expect((await userRow(s.userId)).chat_count).toBe(before);
+  });
+
+  it("an owned entry is settled once its owner's lease lapses, started or not, and never while it is renewed", async () => {
+    const s = await demoWithCharacter(t.app);
+    const before = (await userRow(s.userId)).chat_count;
+    let offset = 0;
+    const clock = () => Date.now() + offset;
+    const lease = new InstanceLease(t.db.db, clock);
+    await lease.renew();
+    const model = hangingModel();
+    releases.push(model.release);
+    const owner = new MemoryLiveReplies();
+    const { entry } = await sendHanging(instance(owner, model.llm, clock, lease.id), owner, s.userId, s.characterId);
+    expect((await entryRow(entry.id)).owner).toBe(lease.id);
+    // Another process that knows nothing of the run (as after Redis lost its data): while the
+    // owner renews its lease, the entry is left alone however old it is.
+    const other = instance(new MemoryLiveReplies(), hangingModel().llm, clock);
+    offset = TIMEOUT_MS + STALL_MARGIN_MS + 1000;
+    await lease.renew();
+    expect(await other.settleStalledReplies()).toBe(0);
+    expect((await entryRow(entry.id)).status).toBe("pending");
+    // The owner stops renewing: settled once its lease lapses, long before the model's timeout.
+    offset += INSTANCE_LEASE_MS - 1000;
+    expect(await other.settleStalledReplies()).toBe(0);
+    offset += 2000;
+    expect(await other.settleStalledReplies()).toBe(1);
+    expect(await entryRow(entry.id)).toMatchObject({ status: "failed", reply_message: "" });
+    expect((await userRow(s.userId)).chat_count).toBe(before);
+  });
+
+  it("an entry whose owner stopped (its lease given up) is settled at the next sweep", async () => {
+    const s = await demoWithCharacter(t.app);
+    const lease = new InstanceLease(t.db.db);
+    await lease.start();
+    const model = hangingModel(["Half a "]);
+    releases.push(model.release);
+    const owner = new MemoryLiveReplies();
+    const a = instance(owner, model.llm, Date.now, lease.id);
+    const { entry } = await sendHanging(a, owner, s.userId, s.characterId);
+    const other = instance(new MemoryLiveReplies(), hangingModel().llm, () => Date.now() + STALL_GRACE_MS + 1);
+    expect(await other.settleStalledReplies()).toBe(0);
+    await lease.stop();
+    expect(await other.settleStalledReplies()).toBe(1);
+    expect((await entryRow(entry.id)).status).toBe("failed");
   });
 
   if (!TEST_REDIS_URL) {

@@ -18,9 +18,8 @@ import type { LiveReplies, ReplyState } from "./live-replies";
 export const STALL_GRACE_MS = 5_000;
 
 /**
- * Added to the model's timeout for a pending entry no generation is known of (a previous
- * process of a one-instance server; a photo being answered), milliseconds: by then any run of it
- * has ended, one way or the other.
+ * Added to the model's timeout for a pending entry with no owner recorded that no generation is
+ * known of, milliseconds: by then any run of it has ended, one way or the other.
  */
 export const STALL_MARGIN_MS = 30_000;
 
@@ -32,10 +31,12 @@ const STALLED_ERROR = "The server generating this reply stopped before the reply
 
 /**
  * Settles the replies a dead instance left pending (issue 15: "never stuck replying"). A pending
- * entry whose generation runs nowhere (no lease in the live-reply registry) is settled when it is
- * older than STALL_GRACE_MS and its generation is known (it started, then its instance stopped
- * refreshing its lease), or older than `timeoutMs` + STALL_MARGIN_MS when nothing is known of it
- * (a previous process of a server without Redis). It becomes "partial" with the text streamed so
+ * entry older than STALL_GRACE_MS whose generation runs nowhere (no lease in the live-reply
+ * registry) is settled when its owner (the process that stored it, instance-lease.ts) stopped
+ * renewing its lease, whether its generation had started or not, and whatever Redis kept. An
+ * entry with no owner recorded (stored before ownership was) is settled when its generation is
+ * known (it started, then its instance stopped refreshing its lease), or when it is older than
+ * `timeoutMs` + STALL_MARGIN_MS. It becomes "partial" with the text streamed so
  * far when there is some, else "failed", and then its message is given back to the quota period
  * it was charged to (the charge its generation recorded; for an unknown one, a plan message of
  * the period of its send time, unless it is a group's further answer, which was not charged).
@@ -59,7 +60,7 @@ export async function settleStalled(deps: {
   let settled = 0;
   for (const row of rows) {
     const state: ReplyState = states.get(row.id) ?? { running: false, known: false, charge: "", text: "" };
-    if (state.running || (!state.known && row.send_time >= unknownBefore)) continue;
+    if (state.running || !ownerGone(row, state, now, unknownBefore)) continue;
     const userName = displayName({ full_name: row.full_name, user_name: row.user_name } as User);
     const text = state.text ? cleanReply(state.text, row.character_name ?? "", userName) : "";
     if (text) {
@@ -83,6 +84,21 @@ export async function settleStalled(deps: {
     if (charge) await quota.refund(row.user_id, charge);
   }
   return settled;
+}
+
+/**
+ * Whether nothing can still answer a pending entry no generation holds: its owner's lease lapsed
+ * (or its row is gone) when the entry has an owner; otherwise (an entry stored before ownership
+ * was recorded) its generation is known to have started, or it is older than `unknownBefore`.
+ */
+function ownerGone(
+  row: { owner: string; owner_lease_expires_at: number | null; send_time: number },
+  state: ReplyState,
+  now: number,
+  unknownBefore: number,
+): boolean {
+  if (row.owner) return row.owner_lease_expires_at === null || row.owner_lease_expires_at < now;
+  return state.known || row.send_time < unknownBefore;
 }
 
 /** The message an entry was charged, to give back; undefined when it was not charged. */

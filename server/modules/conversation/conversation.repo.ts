@@ -14,12 +14,15 @@ export function nextSeq(now: number): number {
 /**
  * A new history entry of `sessionId`: the user's `message` to `characterId`, sent at `now` (epoch
  * ms), pending its reply. Not stored yet.
+ * @param owner the lease id of the process that will generate its reply (ChatHistoryTable.owner);
+ *   "" when none is known.
  */
 export function newHistoryEntry(
   sessionId: string,
   characterId: string,
   message: string,
   now: number,
+  owner = "",
 ): ChatHistoryRow {
   return {
     id: randomUUID(),
@@ -39,6 +42,7 @@ export function newHistoryEntry(
     client_message_id: "",
     continue_count: 0,
     alternative_index: 0,
+    owner,
   };
 }
 

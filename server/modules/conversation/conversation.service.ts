@@ -109,6 +109,11 @@ export class ConversationService {
      * and by the user's write requests; without it nothing is cached.
      */
     caches?: CacheGroup,
+    /**
+     * The lease id of this server process (InstanceLease.id): recorded as the owner of the
+     * entries it stores, so another process settles them if this one stops. "" records none.
+     */
+    private readonly owner = "",
   ) {
     if (caches) {
       this.characters = new ShortCache({ ttlMs: CACHE_TTL_MS, max: CACHED_ROWS_MAX }, caches);
@@ -436,7 +441,7 @@ export class ConversationService {
     now: number,
   ): ChatHistoryRow {
     return {
-      ...newHistoryEntry(session.id, input.characterId, input.message, now),
+      ...newHistoryEntry(session.id, input.characterId, input.message, now, this.owner),
       ...input.fields,
       client_message_id: clientMessageId,
     };
@@ -472,7 +477,7 @@ export class ConversationService {
 
   /** Stores a further answer's entry of a group turn (no user words, pending its reply). */
   async appendReplyEntry(session: ChatSession, characterId: string): Promise<ChatHistoryRow> {
-    const entry = newHistoryEntry(session.id, characterId, "", this.now());
+    const entry = newHistoryEntry(session.id, characterId, "", this.now(), this.owner);
     await this.repo.insertEntry(entry);
     this.appendToWindow(entry);
     return entry;
