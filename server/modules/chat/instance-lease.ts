@@ -58,11 +58,7 @@ export class InstanceLease {
   async stop(): Promise<void> {
     clearInterval(this.timer);
     this.timer = undefined;
-    await this.db
-      .deleteFrom("instance_leases")
-      .where("id", "=", this.id)
-      .execute()
-      .catch(this.onError);
+    await this.db.deleteFrom("instance_leases").where("id", "=", this.id).execute().catch(this.onError);
   }
 
   /** Deletes the rows of leases lapsed for over an hour (a process's row is one row; this keeps the table small). */

@@ -12,9 +12,9 @@ import { QuotaRepo } from "../quota/quota.repo";
 import { QuotaService } from "../quota/quota.service";
 import { ChatRepo } from "./chat.repo";
 import { ChatService } from "./chat.service";
+import { INSTANCE_LEASE_MS, InstanceLease } from "./instance-lease";
 import { type LiveReplies, type LiveReplyWriter, MemoryLiveReplies } from "./live-replies";
 import { RedisLiveReplies } from "./live-replies.redis";
-import { INSTANCE_LEASE_MS, InstanceLease } from "./instance-lease";
 import { STALL_GRACE_MS, STALL_MARGIN_MS } from "./stalled-replies";
 
 const TIMEOUT_MS = 60_000;
@@ -167,7 +167,12 @@ describe("settling replies left pending", () => {
     const model = hangingModel();
     releases.push(model.release);
     const owner = new MemoryLiveReplies();
-    const { entry } = await sendHanging(instance(owner, model.llm, clock, lease.id), owner, s.userId, s.characterId);
+    const { entry } = await sendHanging(
+      instance(owner, model.llm, clock, lease.id),
+      owner,
+      s.userId,
+      s.characterId,
+    );
     expect((await entryRow(entry.id)).owner).toBe(lease.id);
     // Another process that knows nothing of the run (as after Redis lost its data): while the
     // owner renews its lease, the entry is left alone however old it is.
@@ -194,7 +199,11 @@ describe("settling replies left pending", () => {
     const owner = new MemoryLiveReplies();
     const a = instance(owner, model.llm, Date.now, lease.id);
     const { entry } = await sendHanging(a, owner, s.userId, s.characterId);
-    const other = instance(new MemoryLiveReplies(), hangingModel().llm, () => Date.now() + STALL_GRACE_MS + 1);
+    const other = instance(
+      new MemoryLiveReplies(),
+      hangingModel().llm,
+      () => Date.now() + STALL_GRACE_MS + 1,
+    );
     expect(await other.settleStalledReplies()).toBe(0);
     await lease.stop();
     expect(await other.settleStalledReplies()).toBe(1);
