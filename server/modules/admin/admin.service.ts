@@ -265,15 +265,34 @@ export class AdminService {
   /**
    * Blocks or unblocks a user. A blocked user cannot sign in, and their sessions and devices end
    * now (issue 13: a device registered before the block does not sign in again after an unblock).
+   * Blocking also turns off every check-in of the user's characters (characters that write
+   * first): the job skips blocked users anyway, and with the opt-ins off an unblock does not
+   * make every quiet chat write at once; the user turns check-ins on again per character.
    * @throws AppError 403 when an admin tries to block themselves.
    */
   async setBlocked(admin: User, userId: string, blocked: boolean) {
     const user = await this.user(userId);
     if (user.id === admin.id && blocked) throw forbidden("You cannot block your own account.");
     await this.repo.updateUser(user.id, { blocked: blocked ? 1 : 0 });
-    if (blocked) await this.repo.revokeAccessOfUser(user.id);
+    if (blocked) {
+      await this.repo.revokeAccessOfUser(user.id);
+      await this.turnOffCheckins(user.id);
+    }
     await this.audit(admin, blocked ? "user.block" : "user.unblock", user.id, {});
     return this.user(userId);
+  }
+
+  /**
+   * Turns off the user's check-ins of every character (the `checkin_settings` opt-ins; the
+   * time zone is kept, so turning one on again in the chat shows it).
+   */
+  private async turnOffCheckins(userId: string): Promise<void> {
+    await this.repo.db
+      .updateTable("checkin_settings")
+      .set({ enabled: 0, next_check_at: 0, updated_at: this.now() })
+      .where("user_id", "=", userId)
+      .where("enabled", "=", 1)
+      .execute();
   }
 
   /** Starts the user's message count of the current period again at 0. */

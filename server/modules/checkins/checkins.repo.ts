@@ -6,6 +6,9 @@ import type { ChatHistoryRow } from "../../db/schema";
 /** Rolls back a check-in another run stored first. */
 class AlreadyStored extends Error {}
 
+/** Rolls back a check-in whose user opted out or was blocked while the model wrote it. */
+class NoLongerWanted extends Error {}
+
 /** A user's check-in setting of one character, as the API shows it. */
 export interface CheckinSetting {
   enabled: boolean;
@@ -116,10 +119,10 @@ export class CheckinsRepo {
   }
 
   /**
-   * The one-to-one chats due for a check-in at `now`, in one bounded query: opted in, not put
-   * off past `now`, with a history whose last message is at or before `cutoff` (epoch ms), and
-   * no unanswered check-in (a check-in entry with no later entry in its chat). At most `limit`,
-   * the longest quiet first.
+   * The one-to-one chats due for a check-in at `now`, in one bounded query: opted in, of a user
+   * who is not blocked, not put off past `now`, with a history whose last message is at or
+   * before `cutoff` (epoch ms), and no unanswered check-in (a check-in entry with no later entry
+   * in its chat). At most `limit`, the longest quiet first.
    */
   async due(now: number, cutoff: number, limit: number): Promise<DueChat[]> {
     const lastAt = sql<number>`(select max(coalesce(h.reply_time, h.send_time)) from chat_history h where h.session_id = cs.id)`;
@@ -149,6 +152,7 @@ export class CheckinsRepo {
       ])
       .select(lastAt.as("lastAt"))
       .where("s.enabled", "=", 1)
+      .where("u.blocked", "=", 0)
       .where("s.next_check_at", "<=", now)
       .where("cs.is_group", "=", 0)
       .where(lastAt, "<=", cutoff)
@@ -170,7 +174,9 @@ export class CheckinsRepo {
 
   /**
    * Stores a check-in: its history entry and its `checkins` row, once per chat and quiet period
-   * (`quietSince`), and counts it unread. @returns false when another run stored it first.
+   * (`quietSince`), and counts it unread. Nothing is stored when the user opted out of the
+   * character's check-ins or was blocked since the due query (the model call takes a while).
+   * @returns false when another run stored it first, or the check-in is no longer wanted.
    */
   async storeOnce(
     entry: ChatHistoryRow,
@@ -178,6 +184,16 @@ export class CheckinsRepo {
   ): Promise<boolean> {
     try {
       await this.db.transaction().execute(async (trx) => {
+        const wanted = await trx
+          .selectFrom("checkin_settings as s")
+          .innerJoin("users as u", "u.id", "s.user_id")
+          .select("s.user_id")
+          .where("s.user_id", "=", input.userId)
+          .where("s.character_id", "=", input.characterId)
+          .where("s.enabled", "=", 1)
+          .where("u.blocked", "=", 0)
+          .executeTakeFirst();
+        if (!wanted) throw new NoLongerWanted();
         // The entry first (the check-in row refers to it); both commit together or neither.
         await trx.insertInto("chat_history").values(entry).execute();
         const claimed = await trx
@@ -202,7 +218,7 @@ export class CheckinsRepo {
       });
       return true;
     } catch (error) {
-      if (error instanceof AlreadyStored) return false;
+      if (error instanceof AlreadyStored || error instanceof NoLongerWanted) return false;
       throw error;
     }
   }

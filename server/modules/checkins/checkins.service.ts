@@ -136,7 +136,7 @@ export class CheckinsService {
 
   /**
    * The scheduled job: sends the check-ins due now. One bounded query finds the chats (opted
-   * in, quiet for `quietHours`, no unanswered check-in); a chat outside the user's waking hours
+   * in, of a user who is not blocked, quiet for `quietHours`, no unanswered check-in); a chat outside the user's waking hours
    * is put off until their next 09:00. Nothing when no model is ready. Safe when two runs
    * overlap: a check-in is stored once per chat and quiet period. A chat whose model call fails
    * is logged and tried again on the next run.

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { call, demoWithCharacter, describeEachDatabase } from "../../testing/api";
+import { call, demoLogin, demoWithCharacter, describeEachDatabase } from "../../testing/api";
 import { type CompletionsRequest, startScriptedCompletions } from "../../testing/completions-server";
 import { createTestApp, type TestApp } from "../../testing/server";
 import { CheckinsRepo } from "./checkins.repo";
@@ -252,6 +252,99 @@ describeEachDatabase("check-ins: characters that write first (issue 17)", (diale
     await expect
       .poll(async () => (await call(t.app, "GET", "/api/chat/checkins/unread", { token: s.token })).body.data)
       .toEqual([]);
+  });
+
+  /**
+   * Gives the user a full name no other test's user has (the check-in prompt names the user),
+   * so the model calls for this user's chats can be told apart. @returns the name.
+   */
+  async function uniqueName(userId: string): Promise<string> {
+    const name = `Bea ${randomUUID().slice(0, 8)}`;
+    await t.db.db.updateTable("users").set({ full_name: name }).where("id", "=", userId).execute();
+    t.caches.forgetAll();
+    return name;
+  }
+  /** The model calls that asked for a check-in on `name`. */
+  const askedFor = (name: string) =>
+    llm.requests.filter((r) => r.messages.at(-1)!.content.includes(`checks in on ${name}`)).length;
+  const userRow = (userId: string) =>
+    t.db.db.selectFrom("users").selectAll().where("id", "=", userId).executeTakeFirstOrThrow();
+
+  it("skips a blocked user's chats; an unblock fires no backlog, turning check-ins on again does", async () => {
+    const s = await chatting();
+    const name = await uniqueName(s.userId);
+    const due = s.last + 8 * HOUR;
+    const zone = zoneWhere(due, 12);
+    expect((await choose(s.token, s.characterId, true, zone)).body.success).toBe(1);
+    const admin = await demoLogin(t.app);
+    await t.db.db.updateTable("users").set({ role: "admin" }).where("id", "=", admin.userId).execute();
+    t.caches.forgetAll();
+    const block = async (blocked: boolean) =>
+      (
+        await call(t.app, "POST", `/api/admin/users/${s.userId}/block`, {
+          token: admin.token,
+          form: { blocked: blocked ? "1" : "0" },
+        })
+      ).body.success;
+
+    expect(await block(true)).toBe(1);
+    await t.checkins.sendDue(due);
+    await t.checkins.sendDue(due + HOUR);
+    expect(askedFor(name)).toBe(0);
+    expect(await checkIns(s.userId, s.characterId)).toHaveLength(0);
+
+    // Unblocked: the opt-in was turned off with the block, so the quiet chat does not write at once.
+    expect(await block(false)).toBe(1);
+    await t.checkins.sendDue(due + 2 * HOUR);
+    expect(askedFor(name)).toBe(0);
+    expect(await checkIns(s.userId, s.characterId)).toHaveLength(0);
+    const user = await userRow(s.userId);
+    expect(await t.checkins.state(user, s.characterId)).toMatchObject({ enabled: false, timeZone: zone });
+
+    // The user (their sessions ended with the block) turns check-ins on again: the character writes.
+    await t.checkins.choose(user, s.characterId, true, zone);
+    await t.checkins.sendDue(due + 3 * HOUR);
+    expect(askedFor(name)).toBe(1);
+    expect(await checkIns(s.userId, s.characterId)).toHaveLength(1);
+  });
+
+  it("stores nothing for a user blocked while the model writes the check-in", async () => {
+    const s = await chatting();
+    const name = await uniqueName(s.userId);
+    const due = s.last + 8 * HOUR;
+    await choose(s.token, s.characterId, true, zoneWhere(due, 14));
+    let asked = 0;
+    const blockedMidway = new CheckinsService(
+      new CheckinsRepo(t.db.db),
+      {
+        findOwnedCharacter: async () => undefined,
+        resolveChat: async () => {
+          throw new Error("not used by the job");
+        },
+      },
+      {
+        status: () => ({ ready: true }) as never,
+        generate: async (request) => {
+          if (request.messages.at(-1)!.content.includes(`checks in on ${name}`)) {
+            asked += 1;
+            // An admin blocks the user while the model writes.
+            await t.db.db.updateTable("users").set({ blocked: 1 }).where("id", "=", s.userId).execute();
+          }
+          return { text: CHECK_IN, modelMs: 1 };
+        },
+      },
+      async () => [],
+      { quietHours: 8, maxReplyTokens: 48, temperature: 0.7 },
+    );
+    await blockedMidway.sendDue(due);
+    expect(asked).toBe(1);
+    expect(await checkIns(s.userId, s.characterId)).toHaveLength(0);
+    const setting = await t.db.db
+      .selectFrom("checkin_settings")
+      .select("unread")
+      .where("user_id", "=", s.userId)
+      .executeTakeFirstOrThrow();
+    expect(Number(setting.unread)).toBe(0);
   });
 
   it("answers 404 for another user's character and 400 for an unknown time zone", async () => {
