@@ -25,8 +25,10 @@ RUN mkdir -p /data && chown node:node /data
 USER node
 VOLUME ["/data"]
 EXPOSE 3000
+# Healthy = ready for traffic (GET /api/ready: database, storage, Redis and model answer; 503 while
+# shutting down), not merely alive (/api/health). No curl in the slim image: node's fetch.
 HEALTHCHECK --interval=15s --timeout=3s --start-period=30s \
-  CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/api/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
+  CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/api/ready').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
 # SIGTERM drains running replies for SHUTDOWN_GRACE_MS before exiting (issue 15).
 STOPSIGNAL SIGTERM
 CMD ["node", "--enable-source-maps", "dist/server/main.js"]
