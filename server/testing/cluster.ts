@@ -6,8 +6,10 @@ import path from "node:path";
 import { Redis } from "ioredis";
 import pg from "pg";
 import { findNginx, startNginx } from "./nginx";
+import { type RedisProcess, startRedisProcess } from "./redis-process";
 import { startTestS3, type TestS3 } from "./s3-server";
 import { createTestDatabase, TEST_DATABASE_URL } from "./server";
+import { startTcpRelay, type TcpRelay } from "./tcp-relay";
 
 /**
  * A cluster on this machine (issue 15): N instances of the built server (`node
@@ -180,6 +182,10 @@ export interface ClusterOptions {
   startTogether?: boolean;
   /** nginx's worker_connections (default 4096). */
   workerConnections?: number;
+  /** A redis-server of the cluster's own (`Cluster.redis`), which a test may kill or empty. */
+  ownRedis?: boolean;
+  /** Storage reached through a relay (`Cluster.storageRelay`) that a test may freeze. */
+  freezableStorage?: boolean;
 }
 
 export interface Cluster {
@@ -191,6 +197,10 @@ export interface Cluster {
   /** REDIS_PREFIX of this run. */
   redisPrefix: string;
   s3: TestS3;
+  /** The cluster's own redis-server (with `ownRedis`). */
+  redis?: RedisProcess;
+  /** The relay in front of the S3 server (with `freezableStorage`). */
+  storageRelay?: TcpRelay;
   /** The nginx process id (CPU time in the benchmark). */
   nginxPid: number;
   /** The instance named `name`. @throws Error when there is none. */
@@ -273,9 +283,15 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   try {
     const database = await createTestDatabase("companion_cluster");
     cleanups.push(() => database.drop());
-    cleanups.push(() => removeRedisKeys(TEST_REDIS_URL, redisPrefix));
+    const redis = options.ownRedis ? await startRedisProcess() : undefined;
+    if (redis) cleanups.push(() => redis.close());
+    else cleanups.push(() => removeRedisKeys(TEST_REDIS_URL, redisPrefix));
     const s3 = await startTestS3({ bucket: "cluster" });
     cleanups.push(() => s3.close());
+    const storageRelay = options.freezableStorage
+      ? await startTcpRelay(Number(new URL(s3.config.endpoint!).port))
+      : undefined;
+    if (storageRelay) cleanups.push(() => storageRelay.close());
     const proxyPort = await freePort();
     const url = `http://127.0.0.1:${proxyPort}`;
     const names = "abcdefghij".slice(0, options.instances ?? 2).split("");
@@ -293,9 +309,10 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
           DATA_DIR: dataDir,
           PUBLIC_URL: url,
           DATABASE_URL: database.url,
-          REDIS_URL: TEST_REDIS_URL,
+          REDIS_URL: redis?.url ?? TEST_REDIS_URL,
           REDIS_PREFIX: redisPrefix,
           ...s3.env,
+          ...(storageRelay ? { S3_ENDPOINT: `http://127.0.0.1:${storageRelay.port}` } : {}),
           LLM_PROVIDER: "openai",
           LLM_BASE_URL: options.modelBaseUrl,
           LLM_MODEL: "cluster-double",
@@ -331,6 +348,8 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       databaseUrl: database.url,
       redisPrefix,
       s3,
+      redis,
+      storageRelay,
       nginxPid: nginx.pid!,
       instance(name) {
         const found = instances.find((i) => i.name === name);
@@ -348,7 +367,11 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
         return byPort.get(last);
       },
       async query(text, values) {
-        pool ??= new pg.Pool({ connectionString: database.url, max: 2 });
+        if (!pool) {
+          pool = new pg.Pool({ connectionString: database.url, max: 2 });
+          // A test may terminate the database's connections: an idle one lost is replaced.
+          pool.on("error", () => {});
+        }
         return (await pool.query(text, values)).rows;
       },
       stop,
