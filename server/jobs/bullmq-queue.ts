@@ -30,7 +30,8 @@ const loadBullMq = lazyModule<typeof import("bullmq")>("bullmq");
  * Jobs wait in Redis, so a restart loses nothing; any instance can queue them, only those that
  * called `start()` (JOB_WORKERS=1, or `npm run worker`) run them. `every()` makes a BullMQ job
  * scheduler (id = the job's name): a new schedule runs at once, then every interval, one job per
- * interval across all instances; each `start()` upserts it again, which keeps its timing.
+ * interval across all instances; each `start()` upserts it again, which keeps its timing, and
+ * so does each reconnect to Redis (which brings the schedules back when Redis lost its data).
  * Schedules no longer declared by the code are removed at `start()`.
  * Keys live under `<REDIS_PREFIX>jobs` (BullMQ's own `prefix`; it refuses ioredis's keyPrefix).
  */
@@ -43,6 +44,39 @@ export class BullMqJobQueue implements JobQueue {
   private readonly adding = new Set<Promise<void>>();
   private readonly prefix: string;
   private readonly concurrency: number;
+  /** Between `start()` and `stop()`: this instance keeps the schedules declared. */
+  private keeping = false;
+  /** The last declaration of the schedules (settled; `declareSchedules()` chains on it). */
+  private declaring: Promise<void> = Promise.resolve();
+
+  /**
+   * What happens when Redis loses its data (a restart without AOF or snapshot, a fail-over to an
+   * empty replica): the connection drops, ioredis reconnects and emits "ready", and this listener
+   * declares the schedules again, so each comes back with its first run at once (as when it first
+   * started), then one per interval. Schedules come back because they live in the code (`every()`).
+   * Queued jobs do not: those waiting, delayed for a retry or running when the data went are lost
+   * for good (a running one finishes its work, then BullMQ's "Missing lock" error is logged and
+   * it is not retried), and so are the finished jobs kept for inspection and the de-duplication
+   * keys. The queue's meta hash (BullMQ's version) is written again too; what BullMQ reads from
+   * it (the events stream's length, the paused flag) has defaults without it. The worker needs
+   * nothing: its blocking read reconnects by itself and is woken by the first job queued after.
+   *
+   * Why on every "ready" (a reconnect that found its data too): `upsertJobScheduler` is an
+   * upsert: a scheduler that exists keeps its next run's time (its waiting tick is replaced by
+   * one at the same millisecond, with the same job id), so declaring again, from every
+   * instance at once, never makes a second run in an interval. Only schedules are upserted here:
+   * removing those the code no longer declares stays with `start()`, so instances of two
+   * versions of the code reconnecting together do not take each other's schedules away.
+   * Redis emptied without a reconnect (FLUSHALL) is not seen here.
+   */
+  private readonly redeclare = (): void => {
+    if (!this.keeping) return;
+    this.declareSchedules().catch((error: unknown) =>
+      this.log(
+        new Error("the job schedules could not be declared again after Redis reconnected", { cause: error }),
+      ),
+    );
+  };
 
   /**
    * @param redis the cluster's Redis: queueing uses its command connection (fails fast when Redis
@@ -95,26 +129,19 @@ export class BullMqJobQueue implements JobQueue {
   }
 
   async start(): Promise<void> {
-    if (this.worker) return;
-    for (const scheduler of await this.queue.getJobSchedulers(0, -1)) {
-      if (!this.registry.schedules.has(scheduler.key)) await this.queue.removeJobScheduler(scheduler.key);
-    }
-    for (const [name, every] of this.registry.schedules) {
-      const { attempts, backoffMs } = this.registry.get(name);
-      await this.queue.upsertJobScheduler(
-        name,
-        { every },
-        {
-          name,
-          data: {},
-          opts: {
-            attempts,
-            backoff: { type: "exponential", delay: backoffMs },
-            removeOnComplete: KEEP_COMPLETED,
-            removeOnFail: KEEP_FAILED,
-          },
-        },
-      );
+    if (this.keeping) return;
+    // Listening before the first declaration: a reconnect in between is not missed.
+    this.keeping = true;
+    this.redis.client.on("ready", this.redeclare);
+    try {
+      for (const scheduler of await this.queue.getJobSchedulers(0, -1)) {
+        if (!this.registry.schedules.has(scheduler.key)) await this.queue.removeJobScheduler(scheduler.key);
+      }
+      await this.declareSchedules();
+    } catch (error) {
+      this.keeping = false;
+      this.redis.client.off("ready", this.redeclare);
+      throw error;
     }
     const worker = new (loadBullMq().Worker)(QUEUE_NAME, (job: Job) => this.process(job), {
       connection: this.redis.connection("jobs-worker"),
@@ -133,6 +160,9 @@ export class BullMqJobQueue implements JobQueue {
   async stop(): Promise<void> {
     const worker = this.worker;
     this.worker = undefined;
+    this.keeping = false;
+    this.redis.client.off("ready", this.redeclare);
+    await this.declaring;
     // Waits for the jobs this worker runs; nothing new is claimed meanwhile.
     await worker?.close();
   }
@@ -176,6 +206,38 @@ export class BullMqJobQueue implements JobQueue {
         : Number(value);
     }
     return total;
+  }
+
+  /**
+   * Declares every schedule of the registry again, after the declarations before it (never two at
+   * once). Resolves when Redis holds them all. @throws the first Redis error.
+   */
+  private declareSchedules(): Promise<void> {
+    const declaring = this.declaring.then(() => this.upsertSchedules());
+    this.declaring = declaring.catch(() => undefined);
+    return declaring;
+  }
+
+  /** The queue's meta (BullMQ's version) and one upserted job scheduler per schedule. */
+  private async upsertSchedules(): Promise<void> {
+    await this.queue.backend.setQueueMeta(this.queue.metaValues);
+    for (const [name, every] of this.registry.schedules) {
+      const { attempts, backoffMs } = this.registry.get(name);
+      await this.queue.upsertJobScheduler(
+        name,
+        { every },
+        {
+          name,
+          data: {},
+          opts: {
+            attempts,
+            backoff: { type: "exponential", delay: backoffMs },
+            removeOnComplete: KEEP_COMPLETED,
+            removeOnFail: KEEP_FAILED,
+          },
+        },
+      );
+    }
   }
 
   private async process(job: Job): Promise<void> {
