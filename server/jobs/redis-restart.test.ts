@@ -1,11 +1,7 @@
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import net from "node:net";
-import os from "node:os";
-import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { openRedis, type RedisHandle } from "../providers/redis/redis";
 import { waitFor } from "../testing/processes";
+import { hasRedisServer, type RedisProcess, startRedisProcess } from "../testing/redis-process";
 import { BullMqJobQueue } from "./bullmq-queue";
 import { periodic } from "./queue";
 
@@ -13,89 +9,19 @@ import { periodic } from "./queue";
  * The shared engine when Redis restarts without its data (no AOF, no snapshot): the test runs its
  * own `redis-server` on a free port, never the shared one of TEST_REDIS_URL, which other tests use.
  */
-const hasRedisServer = spawnSync("redis-server", ["--version"]).status === 0;
-if (!hasRedisServer) console.warn("SKIPPED the Redis restart tests: redis-server is not installed");
+const redisServerInstalled = hasRedisServer();
+if (!redisServerInstalled) console.warn("SKIPPED the Redis restart tests: redis-server is not installed");
 
 /** The schedule's interval in these tests, milliseconds. */
 const PERIOD_MS = 1000;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** A TCP port nobody listens on right now (the OS picks it). */
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-/** A throw-away redis-server that keeps nothing on disk: a restart comes back empty. */
-class EphemeralRedis {
-  private child: ChildProcess | undefined;
-  private output = "";
-  readonly dir = mkdtempSync(path.join(os.tmpdir(), "redis-restart-"));
-
-  constructor(readonly port: number) {}
-
-  get url(): string {
-    return `redis://127.0.0.1:${this.port}`;
-  }
-
-  /** Starts redis-server and resolves once it accepts connections. */
-  async start(): Promise<void> {
-    this.output = "";
-    const child = spawn(
-      "redis-server",
-      [
-        "--port",
-        String(this.port),
-        "--bind",
-        "127.0.0.1",
-        "--save",
-        "",
-        "--appendonly",
-        "no",
-        "--dir",
-        this.dir,
-      ],
-      { stdio: ["ignore", "pipe", "pipe"] },
-    );
-    const collect = (chunk: Buffer) => {
-      this.output += chunk.toString();
-    };
-    child.stdout!.on("data", collect);
-    child.stderr!.on("data", collect);
-    this.child = child;
-    await waitFor(
-      () => (this.output.includes("Ready to accept connections") ? true : undefined),
-      10_000,
-      () => `redis-server did not start: ${this.output}`,
-    );
-  }
-
-  /** SIGKILLs the server (nothing is saved) and resolves once it has exited. */
-  async kill(): Promise<void> {
-    const child = this.child;
-    this.child = undefined;
-    if (!child || child.exitCode !== null || child.signalCode !== null) return;
-    const exited = new Promise((resolve) => child.once("exit", resolve));
-    child.kill("SIGKILL");
-    await exited;
-  }
-
-  /** Kills the server and removes its directory. */
-  async dispose(): Promise<void> {
-    await this.kill();
-    rmSync(this.dir, { recursive: true, force: true });
-  }
-}
-
-describe.skipIf(!hasRedisServer)("BullMQ job queue when Redis restarts without its data", () => {
+describe.skipIf(!redisServerInstalled)("BullMQ job queue when Redis restarts without its data", () => {
   const handles: RedisHandle[] = [];
   const queues: BullMqJobQueue[] = [];
   const errors: unknown[] = [];
-  let server: EphemeralRedis | undefined;
+  let server: RedisProcess | undefined;
 
   /** One "instance" of the cluster: its own connections to the test's redis-server. */
   function instance(url: string): BullMqJobQueue {
@@ -109,14 +35,13 @@ describe.skipIf(!hasRedisServer)("BullMQ job queue when Redis restarts without i
   afterEach(async () => {
     for (const queue of queues.splice(0)) await queue.close();
     for (const handle of handles.splice(0)) await handle.close();
-    await server?.dispose();
+    await server?.close();
     server = undefined;
     errors.length = 0;
   });
 
   it("declares the schedules again and keeps working, one run per interval across instances", async () => {
-    server = new EphemeralRedis(await freePort());
-    await server.start();
+    server = await startRedisProcess();
     const [a, b] = [instance(server.url), instance(server.url)];
     const runs: number[] = [];
     const done: string[] = [];
@@ -132,8 +57,7 @@ describe.skipIf(!hasRedisServer)("BullMQ job queue when Redis restarts without i
     await waitFor(() => (runs.length >= 2 ? true : undefined), 4 * PERIOD_MS, explain);
 
     // Redis dies and comes back on the same port with nothing: no scheduler, no queued tick.
-    await server.kill();
-    await server.start();
+    await server.restartEmpty();
     const restarted = Date.now();
 
     // The schedule comes back by itself (no instance restarts), within a few intervals.
@@ -156,8 +80,7 @@ describe.skipIf(!hasRedisServer)("BullMQ job queue when Redis restarts without i
   });
 
   it("a worker whose running job was lost with the data keeps claiming jobs", async () => {
-    server = new EphemeralRedis(await freePort());
-    await server.start();
+    server = await startRedisProcess();
     const queue = instance(server.url);
     const begun: string[] = [];
     const done: string[] = [];
@@ -172,8 +95,7 @@ describe.skipIf(!hasRedisServer)("BullMQ job queue when Redis restarts without i
     await waitFor(() => (begun.includes("before") ? true : undefined), 5000, explain);
 
     // Running while Redis restarts empty: its lock and its record are gone.
-    await server.kill();
-    await server.start();
+    await server.restartEmpty();
     await queue.enqueue("slow", { id: "after" });
     await waitFor(() => (done.includes("after") ? true : undefined), 10_000, explain);
     // The lost job finished its work, but could not be recorded: logged, not retried.
