@@ -1,0 +1,29 @@
+import fs from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+
+/**
+ * What the README's security section promises an operator about where protection state lives
+ * must be what the code does: an operator sizing a cluster reads it, not the code.
+ */
+const readme = fs.readFileSync(path.resolve(import.meta.dirname, "../README.md"), "utf8");
+
+/** The README bullet that starts with `**<title>`, up to the next bullet. */
+function bullet(title: string): string {
+  const start = readme.indexOf(`- **${title}`);
+  if (start < 0) throw new Error(`README has no "${title}" bullet`);
+  const next = readme.indexOf("\n- ", start + 1);
+  return readme.slice(start, next < 0 ? undefined : next).replace(/\s+/g, " ");
+}
+
+describe("README's security section matches the code", () => {
+  it("says rate-limit counters are shared in Redis when REDIS_URL is set (server/http/rate-limit.ts)", () => {
+    const text = bullet("Rate limits**");
+    expect(text).toMatch(/in Redis when `REDIS_URL` is set/);
+    expect(text).not.toMatch(/in memory per process today/);
+    // The code it describes: a Redis store for @fastify/rate-limit.
+    const code = fs.readFileSync(path.resolve(import.meta.dirname, "../server/http/rate-limit.ts"), "utf8");
+    expect(code).toMatch(/FastifyRateLimitStore/);
+    expect(code).toMatch(/redis/i);
+  });
+});
