@@ -3,6 +3,7 @@ import path from "node:path";
 import SQLite from "better-sqlite3";
 import { Kysely, PostgresDialect, type SqliteDatabase, SqliteDialect } from "kysely";
 import { lazyModule } from "../lazy-module";
+import { resilientPool } from "./pg-resilient-pool";
 import type { Database } from "./schema";
 
 /** pg, loaded only for a PostgreSQL database (issue 19: SQLite installs never load it). */
@@ -24,15 +25,20 @@ export interface DbHandle {
 
 /**
  * Opens the database: PostgreSQL when `databaseUrl` is a postgres:// URL, otherwise SQLite
- * at `databaseUrl` (a file path or ":memory:") or `<dataDir>/app.db` when empty.
+ * at `databaseUrl` (a file path or ":memory:") or `<dataDir>/app.db` when empty. A PostgreSQL
+ * URL may name the sessions with `?application_name=...` (shown in pg_stat_activity). Lost
+ * PostgreSQL connections are logged (one line each) and survived, see resilientPool.
  */
 export function openDatabase(databaseUrl: string, dataDir: string): DbHandle {
   if (/^postgres(ql)?:\/\//.test(databaseUrl)) {
     const pool = new (loadPg().Pool)({ connectionString: databaseUrl, max: 10 });
-    // An idle connection the server closes (a restart, a failover) must not crash the process: the
-    // pool replaces it on the next query.
-    pool.on("error", (error) => console.error(`PostgreSQL connection lost: ${error.message}`));
-    return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), dialect: "postgres" };
+    // A connection the server ends (a restart, a failover, PgBouncer) must not crash the process,
+    // idle in the pool or checked out: it fails at most the query in flight (a read outside a
+    // transaction runs again on a fresh connection) and the pool replaces it.
+    return {
+      db: new Kysely<Database>({ dialect: new PostgresDialect({ pool: resilientPool(pool) }) }),
+      dialect: "postgres",
+    };
   }
   const file = databaseUrl.replace(/^sqlite:(\/\/)?/, "") || path.join(dataDir, "app.db");
   if (file !== ":memory:") fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
