@@ -78,10 +78,40 @@ export const ERROR_STATUS = {
   images_unavailable: 200,
   tts_failed: 502,
   stt_failed: 502,
+
+  // Outages (server/http/outages.ts): an engine the server stands on is down or did not answer
+  // in time. Answered with `Retry-After` (seconds) and a sentence saying to try again shortly.
+  // Unlike a 503 without one of these codes (maintenance), the SPA keeps the session: it shows
+  // the message and lets the user retry. The engine is in the code, for the SPA and for people
+  // reading an answer; what the user can do is the same for all three.
+  database_unavailable: 503,
+  redis_unavailable: 503,
+  storage_unavailable: 503,
 } as const satisfies Record<string, number>;
 
 /** A stable error code of the API: a key of `ERROR_STATUS`. */
 export type ErrorCode = keyof typeof ERROR_STATUS;
+
+/**
+ * The codes of an outage (HTTP 503 with `Retry-After`): a brief failure of the database, Redis or
+ * the file storage, after which the same request may succeed.
+ */
+export const OUTAGE_CODES = [
+  "database_unavailable",
+  "redis_unavailable",
+  "storage_unavailable",
+] as const satisfies readonly ErrorCode[];
+
+/** An outage code: one of `OUTAGE_CODES`. */
+export type OutageCode = (typeof OUTAGE_CODES)[number];
+
+/**
+ * True when `value` (e.g. the `code` of an envelope read from the wire) is an outage code: the
+ * request may be retried in a few seconds, and the session stays as it is.
+ */
+export function isOutageCode(value: unknown): value is OutageCode {
+  return typeof value === "string" && (OUTAGE_CODES as readonly string[]).includes(value);
+}
 
 /** True when `value` is one of the API's error codes (for reading an envelope from the wire). */
 export function isErrorCode(value: unknown): value is ErrorCode {

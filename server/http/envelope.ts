@@ -1,6 +1,7 @@
 import type { Envelope } from "../../common/api";
-import { codeForStatus, type ErrorCode } from "../../common/errors";
+import { codeForStatus, ERROR_STATUS, type ErrorCode } from "../../common/errors";
 import { AppError } from "../errors";
+import { classifyOutage, outageBody } from "./outages";
 
 /** Builds the spec's success envelope `{ success: 1, message, page?, data? }` (spec 3). */
 export function ok<T>(message: string, extra: { data?: T; page?: string } = {}): Envelope<T> {
@@ -25,25 +26,31 @@ export const INTERNAL_MESSAGE = "Something went wrong on our side. Please try ag
 
 /**
  * The HTTP status a thrown value answers: an AppError's own (derived from its code), a framework
- * error's `statusCode` when it is a client error (e.g. 415 for an unknown content type),
- * otherwise 500.
+ * error's `statusCode` when it is a client error (e.g. 415 for an unknown content type), 503 for
+ * an outage of the database, Redis or the storage (server/http/outages.ts), otherwise 500.
  */
 export function failStatus(error: unknown): number {
   if (error instanceof AppError) return error.status;
   const status = (error as { statusCode?: unknown } | null)?.statusCode;
-  return typeof status === "number" && status >= 400 && status < 500 ? status : 500;
+  if (typeof status === "number" && status >= 400 && status < 500) return status;
+  const outage = classifyOutage(error);
+  return outage ? ERROR_STATUS[outage.code] : 500;
 }
 
 /**
  * The failure envelope of any thrown value: an AppError answers its message, code and page; a
- * framework error below 500 its own message and the code of its status family; anything else
- * the internal message with code "internal" (the details stay in the log, never on the wire).
+ * framework error below 500 its own message and the code of its status family; an outage the
+ * outage sentence and its engine's code (e.g. "storage_unavailable"); anything else the internal
+ * message with code "internal" (the details stay in the log, never on the wire).
  * Used by the error handler and by the `error` event of reply streams.
  */
 export function failBody(error: unknown): FailBody {
   if (error instanceof AppError) return fail(error.message, error.code, error.page);
   const status = failStatus(error);
-  if (status >= 500) return fail(INTERNAL_MESSAGE, "internal");
+  if (status >= 500) {
+    const outage = classifyOutage(error);
+    return outage ? outageBody(outage) : fail(INTERNAL_MESSAGE, "internal");
+  }
   const message = error instanceof Error && error.message ? error.message : "Invalid request.";
   return fail(message, codeForStatus(status));
 }

@@ -18,7 +18,8 @@ import { isEnvelope, localiseEnvelope } from "../i18n/translate";
 import type { RedisHandle } from "../providers/redis/redis";
 import { fail, failBody, failStatus } from "./envelope";
 import { observeRequest } from "./metrics";
-import { rateLimitError } from "./rate-limit";
+import { classifyOutage, logOutage, outageBody } from "./outages";
+import { rateLimitError, redisLimitStore } from "./rate-limit";
 import {
   registerSecurity,
   transportOptions,
@@ -124,9 +125,10 @@ export function createServer(config: AppConfig): FastifyInstance {
 
 /**
  * Everything every route shares, registered before the routes: the rate limiter (in Redis when
- * `redis` is given, else in memory; routes name their own limits; tests turn it off with RATE_LIMIT_ENABLED=0 except in the tests of the limits
+ * `redis` is given, failing closed with 503 while Redis is down, else in memory; routes name their own limits; tests turn it off with RATE_LIMIT_ENABLED=0 except in the tests of the limits
  * themselves), security headers and input checks, form and multipart parsers with their limits,
- * the Server-Timing header, the request-duration metric and the error handler that answers the failure envelope.
+ * the Server-Timing header, the request-duration metric and the error handler that answers the
+ * failure envelope (an outage of the database, Redis or the storage: 503 with `Retry-After`).
  */
 export async function registerPlugins(
   app: FastifyInstance,
@@ -138,7 +140,8 @@ export async function registerPlugins(
       global: false,
       errorResponseBuilder: rateLimitError,
       // issue 15: with Redis every instance counts on the same counters (a limit is per cluster).
-      ...(redis ? { redis: redis.client, nameSpace: `${redis.prefix}rate-limit:` } : {}),
+      // Failing closed: while Redis is down a limited route answers 503 (see redisLimitStore).
+      ...(redis ? { store: redisLimitStore(redis), skipOnError: false } : {}),
     });
   }
   await registerSecurity(app);
@@ -189,6 +192,13 @@ export async function registerPlugins(
   });
 
   app.setErrorHandler((error, request, reply) => {
+    // An engine is down (server/http/outages.ts): 503 with when to come back, and one log line
+    // naming the engine rather than a stack per request.
+    const outage = classifyOutage(error);
+    if (outage) {
+      logOutage(request.log, outage);
+      return reply.status(503).header("retry-after", String(outage.retryAfter)).send(outageBody(outage));
+    }
     // Errors of ours that are not the client's (no AppError) are logged; the wire gets a plain line.
     if (!(error instanceof AppError) && failStatus(error) >= 500) request.log.error(error);
     return reply.status(failStatus(error)).send(failBody(error));

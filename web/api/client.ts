@@ -1,5 +1,6 @@
 import type { Envelope } from "../../common/api";
 import { TOAST_SIGNED_IN_MS } from "../../common/constants";
+import { isOutageCode } from "../../common/errors";
 import i18n, { currentLanguage } from "../i18n";
 import { AppSwal } from "../lib/dialogs";
 import { navigateTo } from "../lib/navigation";
@@ -80,7 +81,10 @@ interface StatusPolicy {
 /**
  * The one place that answers HTTP 401 and 503 (spec 8): 401 ends the session (toast, back to
  * `/`) and 503 opens the maintenance dialog, each then thrown as `ApiError` of kind `session` or
- * `maintenance` (with the envelope's message and code). Any other status returns normally.
+ * `maintenance` (with the envelope's message and code). A 503 with an outage code
+ * (`isOutageCode`: the database, Redis or the storage is briefly down) is no maintenance: it
+ * returns normally, so the caller shows the envelope's sentence where the call failed and the
+ * user can try again, still signed in. Any other status returns normally.
  */
 export function handleSessionStatus(status: number, payload: unknown, policy: StatusPolicy = {}): void {
   const envelope = isEnvelope(payload) ? payload : null;
@@ -88,7 +92,7 @@ export function handleSessionStatus(status: number, payload: unknown, policy: St
     expireSession();
     throw ApiError.fromEnvelope(envelope, 401, i18n.t("common:errors.unauthorized"), "session");
   }
-  if (status === 503 && policy.maintenanceOn503 !== false) {
+  if (status === 503 && policy.maintenanceOn503 !== false && !isOutageCode(envelope?.code)) {
     void showMaintenance(envelope?.message ?? "");
     throw ApiError.fromEnvelope(envelope, 503, i18n.t("common:errors.unavailable"), "maintenance");
   }

@@ -161,7 +161,8 @@ export async function followStream(
     try {
       const query = { id: entryId, after: cursor.lastId || "0" };
       const response = await send(buildUrl("/chat/stream", query), { accept: EVENT_STREAM, signal });
-      // A proxy's 502/504 or an instance going away; a 503 envelope is the maintenance answer.
+      // A proxy's 502/504 or an instance going away; a 503 envelope is the maintenance answer,
+      // or an outage's (handleSessionStatus), which ends the reply with its `error` event.
       const maintenance = response.status === 503 && response.headers.get("Content-Type")?.includes("json");
       if (response.status >= 500 && !maintenance) {
         throw new ApiError(`HTTP ${response.status}`, "network", { status: response.status });

@@ -2,7 +2,13 @@ import { Readable } from "node:stream";
 import type { S3Client } from "@aws-sdk/client-s3";
 import type { S3Config } from "../../env";
 import { lazyModule } from "../../lazy-module";
-import { type ByteRange, contentTypeOf, type FileStorage, type StoredFile } from "./storage";
+import {
+  type ByteRange,
+  contentTypeOf,
+  type FileStorage,
+  StorageTimeoutError,
+  type StoredFile,
+} from "./storage";
 
 /** DeleteObjects takes at most this many keys per request, and a listing page holds as many. */
 const DELETE_BATCH = 1000;
@@ -14,7 +20,7 @@ const loadS3Sdk = lazyModule<typeof import("@aws-sdk/client-s3")>("@aws-sdk/clie
  * FileStorage on an S3-compatible bucket (AWS S3, MinIO, Cloudflare R2, Garage; issue 15), keys
  * as on disk ("characters/abc.jpg") under `prefix`. Every call has a time limit (`timeoutMs`):
  * the whole call, except for `stream`, where it covers the answer's headers and then each wait
- * for more bytes. Objects are written with the Content-Type of
+ * for more bytes; a call past it throws StorageTimeoutError. Objects are written with the Content-Type of
  * their extension, so a bucket or CDN serving the public areas directly sends the right type.
  */
 export class S3Storage implements FileStorage {
@@ -52,8 +58,19 @@ export class S3Storage implements FileStorage {
     return this.prefix + key;
   }
 
-  private call<T>(send: (abortSignal: AbortSignal) => Promise<T>): Promise<T> {
-    return send(AbortSignal.timeout(this.settings.timeoutMs));
+  /**
+   * Runs one S3 call (all of the SDK's attempts) under the time limit `timeoutMs`.
+   * @param operation the S3 operation, for the timeout's message (e.g. "PutObject").
+   * @throws StorageTimeoutError when the time limit passed; the SDK's error otherwise.
+   */
+  private async call<T>(operation: string, send: (abortSignal: AbortSignal) => Promise<T>): Promise<T> {
+    const signal = AbortSignal.timeout(this.settings.timeoutMs);
+    try {
+      return await send(signal);
+    } catch (error) {
+      if (signal.aborted) throw new StorageTimeoutError(operation, this.settings.timeoutMs, { cause: error });
+      throw error;
+    }
   }
 
   async put(key: string, bytes: Buffer): Promise<void> {
@@ -64,7 +81,7 @@ export class S3Storage implements FileStorage {
       ContentLength: bytes.length,
       ContentType: contentTypeOf(key),
     });
-    await this.call((abortSignal) => this.client.send(command, { abortSignal }));
+    await this.call("PutObject", (abortSignal) => this.client.send(command, { abortSignal }));
   }
 
   async copy(from: string, to: string): Promise<void> {
@@ -75,7 +92,7 @@ export class S3Storage implements FileStorage {
       // CopySource is URL-encoded, its slashes kept.
       CopySource: source.split("/").map(encodeURIComponent).join("/"),
     });
-    await this.call((abortSignal) => this.client.send(command, { abortSignal }));
+    await this.call("CopyObject", (abortSignal) => this.client.send(command, { abortSignal }));
   }
 
   async remove(key: string): Promise<void> {
@@ -83,7 +100,7 @@ export class S3Storage implements FileStorage {
       Bucket: this.settings.bucket,
       Key: this.objectKey(key),
     });
-    await this.call((abortSignal) => this.client.send(command, { abortSignal }));
+    await this.call("DeleteObject", (abortSignal) => this.client.send(command, { abortSignal }));
   }
 
   /**
@@ -102,7 +119,7 @@ export class S3Storage implements FileStorage {
         Marker: marker,
         MaxKeys: Math.min(this.options.pageSize ?? DELETE_BATCH, DELETE_BATCH),
       });
-      const page = await this.call((abortSignal) => this.client.send(list, { abortSignal }));
+      const page = await this.call("ListObjects", (abortSignal) => this.client.send(list, { abortSignal }));
       const keys = (page.Contents ?? []).flatMap((o) => (o.Key ? [o.Key] : []));
       yield keys;
       marker = page.IsTruncated ? (page.NextMarker ?? keys.at(-1)) : undefined;
@@ -122,7 +139,9 @@ export class S3Storage implements FileStorage {
         Bucket: this.settings.bucket,
         Delete: { Objects: keys.map((Key) => ({ Key })), Quiet: true },
       });
-      const result = await this.call((abortSignal) => this.client.send(batch, { abortSignal }));
+      const result = await this.call("DeleteObjects", (abortSignal) =>
+        this.client.send(batch, { abortSignal }),
+      );
       const failed = result.Errors ?? [];
       if (failed.length > 0)
         throw new Error(
@@ -149,7 +168,7 @@ export class S3Storage implements FileStorage {
   async read(key: string): Promise<Buffer | undefined> {
     const command = new this.sdk.GetObjectCommand({ Bucket: this.settings.bucket, Key: this.objectKey(key) });
     try {
-      return await this.call(async (abortSignal) => {
+      return await this.call("GetObject", async (abortSignal) => {
         const answer = await this.client.send(command, { abortSignal });
         return Buffer.from((await answer.Body?.transformToByteArray()) ?? new Uint8Array());
       });
@@ -165,7 +184,7 @@ export class S3Storage implements FileStorage {
       Key: this.objectKey(key),
     });
     try {
-      const head = await this.call((abortSignal) => this.client.send(command, { abortSignal }));
+      const head = await this.call("HeadObject", (abortSignal) => this.client.send(command, { abortSignal }));
       return {
         size: head.ContentLength ?? 0,
         lastModified: head.LastModified ?? new Date(0),
@@ -193,6 +212,9 @@ export class S3Storage implements FileStorage {
       return answer.Body;
     } catch (error) {
       if (isNotFound(error)) return undefined;
+      if (abort.signal.aborted) {
+        throw new StorageTimeoutError("GetObject", this.settings.timeoutMs, { cause: error });
+      }
       throw error;
     } finally {
       clearTimeout(timer);

@@ -54,6 +54,27 @@ export interface FileStorage {
   stream(key: string, range?: ByteRange): Promise<Readable | undefined>;
 }
 
+/**
+ * A storage call that did not finish within its time limit (S3_TIMEOUT_MS): the object store
+ * accepted no connection or gave no answer in time. The outage classification
+ * (server/http/outages.ts) answers it as a storage outage (503). The SDK's own abort error is
+ * kept as `cause`.
+ */
+export class StorageTimeoutError extends Error {
+  /**
+   * @param operation what was asked of the store, e.g. "PutObject".
+   * @param timeoutMs the time limit that passed, milliseconds.
+   */
+  constructor(
+    readonly operation: string,
+    readonly timeoutMs: number,
+    options?: ErrorOptions,
+  ) {
+    super(`Storage ${operation} timed out after ${timeoutMs} ms`, options);
+    this.name = "StorageTimeoutError";
+  }
+}
+
 /** MIME types of the files the server stores (pictures, voice, uploads), by extension. */
 const TYPES: Record<string, string> = {
   jpg: "image/jpeg",

@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useNavigate } from "react-router";
+import { isOutageCode } from "../../../../common/errors";
 import { changeGroupMember, startGroup, startNewChat } from "../../../api/chat";
 import { ApiError } from "../../../api/errors";
 import { warn } from "../../../lib/notify";
@@ -7,14 +8,15 @@ import { isInAppPath } from "../../../lib/text";
 
 /**
  * True for a member change the server refused with a reason the user can act on (an envelope
- * answered with a 4xx status, e.g. 403 'A group chat holds at most 4 members.'). Transport
- * failures (no answer, not JSON) and server errors (5xx) are not refusals: they are only logged.
+ * answered with a 4xx status, e.g. 403 'A group chat holds at most 4 members.', or a 503 outage
+ * whose sentence says to try again in a few seconds). Transport failures (no answer, not JSON)
+ * and other server errors (5xx) are not refusals: they are only logged.
  */
 export function isActionableRefusal(error: unknown): boolean {
   return (
     error instanceof ApiError &&
     error.kind === "envelope" &&
-    (error.status === undefined || (error.status >= 400 && error.status < 500))
+    (error.status === undefined || (error.status >= 400 && error.status < 500) || isOutageCode(error.code))
   );
 }
 
