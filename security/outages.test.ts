@@ -262,6 +262,10 @@ class EphemeralRedis {
     child.stdout!.on("data", collect);
     child.stderr!.on("data", collect);
     this.child = child;
+    // A test process that ends before the hooks do (a hook timed out) leaves no server behind.
+    const orphan = () => child.kill("SIGKILL");
+    process.once("exit", orphan);
+    child.once("exit", () => process.off("exit", orphan));
     await waitFor(
       () => (this.output.includes("Ready to accept connections") ? true : undefined),
       10_000,
