@@ -222,7 +222,7 @@ describe.skipIf(Boolean(unavailable))("the cluster rides out its engines' faults
       form.set("photo", new Blob([photo], { type: "image/jpeg" }), "me.jpg");
       return api(cluster, "a", "POST", "/api/chat/photo-process", { token: user.token, form });
     };
-    cluster.storageRelay!.freeze();
+    await cluster.storageRelay!.set("hang");
     try {
       const started = Date.now();
       const refused = await upload();
@@ -231,7 +231,7 @@ describe.skipIf(Boolean(unavailable))("the cluster rides out its engines' faults
       expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
       expect(refused.body).toMatchObject({ success: 0, code: "storage_unavailable" });
     } finally {
-      cluster.storageRelay!.thaw();
+      await cluster.storageRelay!.set("pass");
     }
     const accepted = await upload();
     expect(accepted.body).toMatchObject({ success: 1 });

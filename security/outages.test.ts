@@ -1,8 +1,3 @@
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import fs from "node:fs";
-import net from "node:net";
-import os from "node:os";
-import path from "node:path";
 import type { Kysely } from "kysely";
 import sharp from "sharp";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -10,8 +5,10 @@ import { demoLogin, demoWithCharacter } from "../server/testing/api";
 import { StreamingLlm } from "../server/testing/fake-llm";
 import { allowPictures } from "../server/testing/images";
 import { waitFor } from "../server/testing/processes";
+import { hasRedisServer, type RedisProcess, startRedisProcess } from "../server/testing/redis-process";
 import { startTestS3, type TestS3 } from "../server/testing/s3-server";
 import { createTestApp, createTestDatabase, TEST_DATABASE_URL, type TestApp } from "../server/testing/server";
+import { startTcpRelay, type TcpRelay } from "../server/testing/tcp-relay";
 
 /**
  * Outages of the engines the server stands on, seen from outside: while the database, Redis or
@@ -89,69 +86,6 @@ function postForm(
   });
 }
 
-/** A TCP port nobody listens on right now (the OS picks it). */
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-/**
- * A TCP proxy in front of a server, switched by the test: "pass" forwards, "hang" accepts
- * connections and never answers (a storage that stopped responding), "refuse" stops listening
- * (connection refused). Switching cuts every open connection, so pooled keep-alive sockets
- * cannot bypass the new mode.
- */
-class SwitchableProxy {
-  private server = net.createServer((socket) => this.accept(socket));
-  private readonly sockets = new Set<net.Socket>();
-  private mode: "pass" | "hang" | "refuse" = "pass";
-  port = 0;
-
-  constructor(private readonly target: number) {}
-
-  get url(): string {
-    return `http://127.0.0.1:${this.port}`;
-  }
-
-  async start(): Promise<void> {
-    await new Promise<void>((resolve) => this.server.listen(this.port, "127.0.0.1", resolve));
-    this.port = (this.server.address() as net.AddressInfo).port;
-  }
-
-  private accept(client: net.Socket): void {
-    this.sockets.add(client);
-    client.on("close", () => this.sockets.delete(client));
-    client.on("error", () => {});
-    if (this.mode === "hang") return;
-    const upstream = net.connect(this.target, "127.0.0.1");
-    this.sockets.add(upstream);
-    upstream.on("close", () => this.sockets.delete(upstream));
-    upstream.on("error", () => client.destroy());
-    client.on("close", () => upstream.destroy());
-    upstream.on("close", () => client.destroy());
-    client.pipe(upstream).pipe(client);
-  }
-
-  async set(mode: "pass" | "hang" | "refuse"): Promise<void> {
-    for (const socket of this.sockets) socket.destroy();
-    if (mode === "refuse" && this.mode !== "refuse") {
-      await new Promise((resolve) => this.server.close(resolve));
-    } else if (mode !== "refuse" && this.mode === "refuse") {
-      this.server = net.createServer((socket) => this.accept(socket));
-      await this.start();
-    }
-    this.mode = mode;
-  }
-
-  async close(): Promise<void> {
-    for (const socket of this.sockets) socket.destroy();
-    if (this.mode !== "refuse") await new Promise((resolve) => this.server.close(resolve));
-  }
-}
-
 const jpeg = () =>
   sharp({ create: { width: 320, height: 240, channels: 3, background: "#2a6f97" } })
     .jpeg()
@@ -161,13 +95,12 @@ describe("storage down: uploads answer 503 storage_unavailable, within the stora
   /** S3_TIMEOUT_MS of the app: the longest one storage call may take. */
   const TIMEOUT_MS = 1500;
   let s3: TestS3;
-  let proxy: SwitchableProxy;
+  let proxy: TcpRelay;
   let t: TestApp;
 
   beforeAll(async () => {
     s3 = await startTestS3({ prefix: "outages" });
-    proxy = new SwitchableProxy(Number(new URL(s3.config.endpoint).port));
-    await proxy.start();
+    proxy = await startTcpRelay(Number(new URL(s3.config.endpoint).port));
     t = await createTestApp({
       env: { ...s3.env, S3_ENDPOINT: proxy.url, S3_TIMEOUT_MS: String(TIMEOUT_MS) },
     });
@@ -220,138 +153,70 @@ describe("storage down: uploads answer 503 storage_unavailable, within the stora
   });
 });
 
-/**
- * A redis-server of this test's own on a free port (never the shared one of TEST_REDIS_URL,
- * which other tests use), stopped and started again by the test.
- */
-const hasRedisServer = spawnSync("redis-server", ["--version"]).status === 0;
-if (!hasRedisServer) console.warn("SKIPPED the Redis outage tests: redis-server is not installed");
+const redisServerInstalled = hasRedisServer();
+if (!redisServerInstalled) console.warn("SKIPPED the Redis outage tests: redis-server is not installed");
 
-class EphemeralRedis {
-  private child: ChildProcess | undefined;
-  private output = "";
-  readonly dir = fs.mkdtempSync(path.join(os.tmpdir(), "redis-outage-"));
+describe.skipIf(!redisServerInstalled)(
+  "Redis down: the demo sign-in with rate limits on Redis answers 503",
+  () => {
+    let redis: RedisProcess;
+    let t: TestApp;
 
-  constructor(readonly port: number) {}
-
-  get url(): string {
-    return `redis://127.0.0.1:${this.port}`;
-  }
-
-  async start(): Promise<void> {
-    this.output = "";
-    const child = spawn(
-      "redis-server",
-      [
-        "--port",
-        String(this.port),
-        "--bind",
-        "127.0.0.1",
-        "--save",
-        "",
-        "--appendonly",
-        "no",
-        "--dir",
-        this.dir,
-      ],
-      { stdio: ["ignore", "pipe", "pipe"] },
-    );
-    const collect = (chunk: Buffer) => {
-      this.output += chunk.toString();
-    };
-    child.stdout!.on("data", collect);
-    child.stderr!.on("data", collect);
-    this.child = child;
-    // A test process that ends before the hooks do (a hook timed out) leaves no server behind.
-    const orphan = () => child.kill("SIGKILL");
-    process.once("exit", orphan);
-    child.once("exit", () => process.off("exit", orphan));
-    await waitFor(
-      () => (this.output.includes("Ready to accept connections") ? true : undefined),
-      10_000,
-      () => `redis-server did not start: ${this.output}`,
-    );
-  }
-
-  /** Whether the server was started and not killed since. */
-  get running(): boolean {
-    return this.child !== undefined;
-  }
-
-  async kill(): Promise<void> {
-    const child = this.child;
-    this.child = undefined;
-    if (!child || child.exitCode !== null || child.signalCode !== null) return;
-    const exited = new Promise((resolve) => child.once("exit", resolve));
-    child.kill("SIGKILL");
-    await exited;
-  }
-
-  async dispose(): Promise<void> {
-    await this.kill();
-    fs.rmSync(this.dir, { recursive: true, force: true });
-  }
-}
-
-describe.skipIf(!hasRedisServer)("Redis down: the demo sign-in with rate limits on Redis answers 503", () => {
-  let redis: EphemeralRedis;
-  let t: TestApp;
-
-  beforeAll(async () => {
-    redis = new EphemeralRedis(await freePort());
-    await redis.start();
-    t = await createTestApp({
-      env: {
-        REDIS_URL: redis.url,
-        REDIS_PREFIX: `outages-${Date.now().toString(36)}:`,
-        RATE_LIMIT_ENABLED: "1",
-        // No BullMQ worker in this app: closing one after its Redis restarted can hang (a
-        // matter of the job queue, not of this test).
-        JOB_WORKERS: "0",
-      },
+    beforeAll(async () => {
+      redis = await startRedisProcess();
+      t = await createTestApp({
+        env: {
+          REDIS_URL: redis.url,
+          REDIS_PREFIX: `outages-${Date.now().toString(36)}:`,
+          RATE_LIMIT_ENABLED: "1",
+          // No BullMQ worker in this app: closing one after its Redis restarted can hang (a
+          // matter of the job queue, not of this test).
+          JOB_WORKERS: "0",
+        },
+      });
+      expect(t.engines.rateLimits).toBe("redis");
     });
-    expect(t.engines.rateLimits).toBe("redis");
-  });
-  afterAll(async () => {
-    // The app closes its connections against a running server it has reconnected to (when the
-    // test failed with Redis down).
-    if (redis && !redis.running) {
+    afterAll(async () => {
+      // The app closes its connections against a running server it has reconnected to (when the
+      // test failed with Redis down).
+      if (redis && !redis.running) {
+        await redis.start();
+        if (t)
+          await waitFor(
+            async () => ((await demo()).statusCode === 200 ? true : undefined),
+            15_000,
+            () => "",
+          );
+      }
+      await t?.dispose();
+      await redis?.close();
+    });
+
+    const demo = () => postForm(t, "/api/auth/demo-login", { id: "demo" }, { "accept-language": "es" });
+
+    it("answers 503 redis_unavailable with Retry-After while Redis is down, in Spanish, and signs in again once it is back", async () => {
+      expect((await demo()).statusCode).toBe(200);
+      await redis.kill();
+      let started = performance.now();
+      const answer = await demo();
+      expectOutage(answer, "redis_unavailable", OUTAGE.es);
+      // Within Redis's command time limit (5 s; a command sent just before the client saw the
+      // connection drop waits for it), never a hanging request.
+      expect(performance.now() - started).toBeLessThan(6000);
+      // Once the client knows Redis is down, the limiter refuses at once.
+      started = performance.now();
+      expectOutage(await demo(), "redis_unavailable", OUTAGE.es);
+      expect(performance.now() - started).toBeLessThan(1500);
+
       await redis.start();
-      if (t)
-        await waitFor(
-          async () => ((await demo()).statusCode === 200 ? true : undefined),
-          15_000,
-          () => "",
-        );
-    }
-    await t?.dispose();
-    await redis?.dispose();
-  });
-
-  const demo = () => postForm(t, "/api/auth/demo-login", { id: "demo" }, { "accept-language": "es" });
-
-  it("answers 503 redis_unavailable with Retry-After while Redis is down, in Spanish, and signs in again once it is back", async () => {
-    expect((await demo()).statusCode).toBe(200);
-    await redis.kill();
-    let started = performance.now();
-    const answer = await demo();
-    expectOutage(answer, "redis_unavailable", OUTAGE.es);
-    // Within Redis's command time limit (5 s; a command sent just before the client saw the
-    // connection drop waits for it), never a hanging request.
-    expect(performance.now() - started).toBeLessThan(6000);
-    // Once the client knows Redis is down, the limiter refuses at once.
-    started = performance.now();
-    expectOutage(await demo(), "redis_unavailable", OUTAGE.es);
-    expect(performance.now() - started).toBeLessThan(1500);
-
-    await redis.start();
-    await waitFor(
-      async () => ((await demo()).statusCode === 200 ? true : undefined),
-      15_000,
-      () => "the demo sign-in did not work again after Redis came back",
-    );
-  });
-});
+      await waitFor(
+        async () => ((await demo()).statusCode === 200 ? true : undefined),
+        15_000,
+        () => "the demo sign-in did not work again after Redis came back",
+      );
+    });
+  },
+);
 
 /** An error shaped like node-postgres's when the server ends the session (SQLSTATE 57P01). */
 function adminShutdown(): Error {
@@ -445,14 +310,13 @@ describe.skipIf(!TEST_DATABASE_URL)(
   "PostgreSQL down: its connections cut and refused, requests answer 503",
   () => {
     let database: Awaited<ReturnType<typeof createTestDatabase>>;
-    let proxy: SwitchableProxy;
+    let proxy: TcpRelay;
     let t: TestApp;
 
     beforeAll(async () => {
       database = await createTestDatabase("outages");
       const url = new URL(database.url);
-      proxy = new SwitchableProxy(Number(url.port || 5432));
-      await proxy.start();
+      proxy = await startTcpRelay(Number(url.port || 5432));
       url.hostname = "127.0.0.1";
       url.port = String(proxy.port);
       t = await createTestApp({ env: { DATABASE_URL: url.toString() } });

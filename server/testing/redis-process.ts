@@ -14,6 +14,8 @@ export interface RedisProcess {
   /** redis://127.0.0.1:<port> */
   readonly url: string;
   readonly port: number;
+  /** Whether the server was started and not killed since. */
+  readonly running: boolean;
   /** SIGKILLs the server (no save) and starts a new, empty one on the same port. */
   restartEmpty(): Promise<void>;
   /** SIGKILLs the server; `start` brings an empty one back. */
@@ -92,6 +94,9 @@ export async function startRedisProcess(): Promise<RedisProcess> {
   return {
     url: `redis://127.0.0.1:${port}`,
     port,
+    get running() {
+      return child !== undefined;
+    },
     start,
     kill,
     async restartEmpty() {
