@@ -1,5 +1,6 @@
 import pg from "pg";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { CACHE_TTL_MS } from "../server/db/short-cache";
 import { type Cluster, clusterUnavailable, startCluster } from "../server/testing/cluster";
 import { type CompletionsRequest, startScriptedCompletions } from "../server/testing/completions-server";
 import { makeImage } from "../server/testing/image-servers";
@@ -114,34 +115,48 @@ describe.skipIf(Boolean(unavailable))("the cluster rides out its engines' faults
 
   it("PostgreSQL connections terminated three times under 20 users: no instance exits, only requests in flight fail", async () => {
     const users = await Promise.all(Array.from({ length: 20 }, () => demoUser(cluster, "both")));
+    // A demo's 15 messages a day would run out within the run.
+    await cluster.query("update users set chat_limit = 100000 where id = any($1)", [
+      users.map((u) => u.userId),
+    ]);
+    await sleep(CACHE_TTL_MS + 500); // until the instances' cached sessions hold the new limit
     const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
     admin.on("error", () => {});
     await admin.connect();
     const database = new URL(cluster.databaseUrl).pathname.slice(1);
     const terminations: number[] = [];
-    const outcomes: Array<{ start: number; end: number; ok: boolean; entryId: string; message: string }> = [];
+    const outcomes: Array<{
+      start: number;
+      end: number;
+      ok: boolean;
+      entryId: string;
+      message: string;
+      detail: string;
+    }> = [];
     const began = Date.now();
-    const until = began + 9000;
+    const until = began + 11_000;
     const chatter = users.map(async (user, u) => {
       for (let n = 0; Date.now() < until; n += 1) {
         const message = `user ${u} message ${n}`;
         const start = Date.now();
         let ok = false;
         let entryId = "";
+        let detail = "";
         try {
           const response = await sendStreamed(cluster, "both", user, message);
           const { events } = await readEvents(response);
           entryId = String(events.find((e) => e.event === "entry")?.data.chatHistoryUUID ?? "");
           ok = events.at(-1)?.event === "done" && events.at(-1)?.data.success === 1;
-        } catch {
-          ok = false;
+          detail = `${response.status} ${JSON.stringify(events.at(-1) ?? null).slice(0, 200)}`;
+        } catch (error) {
+          detail = String(error);
         }
-        outcomes.push({ start, end: Date.now(), ok, entryId, message });
+        outcomes.push({ start: start - began, end: Date.now() - began, ok, entryId, message, detail });
       }
     });
     for (const at of [2000, 4500, 7000]) {
       await sleep(began + at - Date.now());
-      terminations.push(Date.now());
+      terminations.push(Date.now() - began);
       await admin.query(
         "select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()",
         [database],
@@ -156,8 +171,12 @@ describe.skipIf(Boolean(unavailable))("the cluster rides out its engines' faults
     // A failure is a request in flight at a termination or started within 2 s of one.
     const failed = outcomes.filter((o) => !o.ok);
     const stray = failed.filter((o) => !terminations.some((t) => o.start <= t + 2000 && o.end >= t));
-    expect(stray).toEqual([]);
     const afterLast = outcomes.filter((o) => o.start > terminations.at(-1)! + 2000);
+    console.log(
+      `PostgreSQL terminated at ${terminations.join(", ")} ms: ${outcomes.length} messages, ${failed.length} failed`,
+    );
+    if (stray.length > 0) console.log(JSON.stringify({ terminations, stray: stray.slice(0, 10) }, null, 1));
+    expect(stray).toEqual([]);
     expect(afterLast.length).toBeGreaterThan(0);
     expect(afterLast.every((o) => o.ok)).toBe(true);
     expect(outcomes.filter((o) => o.ok).length).toBeGreaterThan(failed.length);
