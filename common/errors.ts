@@ -140,3 +140,11 @@ export function codeForStatus(status: number): ErrorCode {
       return status >= 500 ? "internal" : "bad_request";
   }
 }
+
+/** The failure envelope every refusal answers (and a reply stream's `error` event carries). */
+export interface FailBody {
+  success: 0;
+  message: string;
+  code: ErrorCode;
+  page?: string;
+}

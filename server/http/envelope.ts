@@ -1,5 +1,5 @@
 import type { Envelope } from "../../common/api";
-import { codeForStatus, ERROR_STATUS, type ErrorCode } from "../../common/errors";
+import { codeForStatus, ERROR_STATUS, type ErrorCode, type FailBody } from "../../common/errors";
 import { AppError } from "../errors";
 import { classifyOutage, outageBody } from "./outages";
 
@@ -9,12 +9,7 @@ export function ok<T>(message: string, extra: { data?: T; page?: string } = {}):
 }
 
 /** The failure envelope (spec 3, issue 14): what every refusal answers, stream errors included. */
-export interface FailBody {
-  success: 0;
-  message: string;
-  code: ErrorCode;
-  page?: string;
-}
+export type { FailBody } from "../../common/errors";
 
 /** Builds the failure envelope `{ success: 0, message, code, page? }` (spec 3, issue 14). */
 export function fail(message: string, code: ErrorCode, page?: string): FailBody {

@@ -1,10 +1,9 @@
 import type { FastifyBaseLogger } from "fastify";
-import { ERROR_STATUS, type OutageCode } from "../../common/errors";
+import { ERROR_STATUS, type FailBody, type OutageCode } from "../../common/errors";
 import { isConnectionLost } from "../db/connection-errors";
 import { AppError } from "../errors";
 import { ProviderError } from "../providers/http";
 import { StorageTimeoutError } from "../providers/storage/storage";
-import type { FailBody } from "./envelope";
 
 /**
  * Outages: the one place that tells a failure of an engine the server stands on (the database,
