@@ -11,7 +11,15 @@ import {
 import { type CompletionsRequest, startScriptedCompletions } from "../server/testing/completions-server";
 import { type ImageDouble, makeImage, startImageDouble } from "../server/testing/image-servers";
 import { waitFor } from "../server/testing/processes";
-import { api, demoUser, entryRow, readEvents, sendStreamed, tokenText } from "./support";
+import {
+  api,
+  demoUser,
+  entryRow,
+  printOutputOnFailure,
+  readEvents,
+  sendStreamed,
+  tokenText,
+} from "./support";
 
 /**
  * The cluster test of issue 15: two instances of the built server behind a real nginx, on one
@@ -64,11 +72,7 @@ describe.skipIf(Boolean(unavailable))("two instances behind nginx (issue 15)", (
     });
   }, 120_000);
 
-  afterEach((context) => {
-    if (context.task.result?.state !== "fail" || !cluster) return;
-    for (const instance of cluster.instances)
-      console.log(`--- output of instance ${instance.name} (end)\n${instance.output().slice(-3000)}`);
-  });
+  afterEach((context) => printOutputOnFailure(context, cluster));
 
   afterAll(async () => {
     await cluster?.stop();

@@ -7,7 +7,7 @@ import { makeImage } from "../server/testing/image-servers";
 import { waitFor } from "../server/testing/processes";
 import { hasRedisServer } from "../server/testing/redis-process";
 import { TEST_DATABASE_URL } from "../server/testing/server";
-import { api, demoUser, entryRow, readEvents, sendStreamed } from "./support";
+import { api, demoUser, entryRow, printOutputOnFailure, readEvents, sendStreamed } from "./support";
 
 /**
  * The cluster's engines failing under it, as real faults on real processes: two built instances
@@ -60,11 +60,7 @@ describe.skipIf(Boolean(unavailable))("the cluster rides out its engines' faults
     });
   }, 120_000);
 
-  afterEach((context) => {
-    if (context.task.result?.state !== "fail" || !cluster) return;
-    for (const instance of cluster.instances)
-      console.log(`--- output of instance ${instance.name} (end)\n${instance.output().slice(-3000)}`);
-  });
+  afterEach((context) => printOutputOnFailure(context, cluster));
 
   afterAll(async () => {
     await cluster?.stop();

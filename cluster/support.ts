@@ -167,3 +167,16 @@ export async function entryRow(
   );
   return rows[0];
 }
+
+/**
+ * For `afterEach`: prints the end of every instance's output when the test just run failed (what
+ * the servers said is the first thing to read).
+ */
+export function printOutputOnFailure(
+  context: { task: { result?: { state?: string } } },
+  cluster: Cluster | undefined,
+): void {
+  if (context.task.result?.state !== "fail" || !cluster) return;
+  for (const instance of cluster.instances)
+    console.log(`--- output of instance ${instance.name} (end)\n${instance.output().slice(-3000)}`);
+}

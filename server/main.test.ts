@@ -1,11 +1,10 @@
 import type { ChildProcess } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startScriptedCompletions } from "./testing/completions-server";
-import { killAll, type RunningProcess, startEntry, waitFor } from "./testing/processes";
+import { acceptsConnections, killAll, type RunningProcess, startEntry, waitFor } from "./testing/processes";
 
 /**
  * Graceful shutdown of `npm start`'s entry point (issue 15): the real server process (server/main.ts
@@ -117,18 +116,6 @@ function streamMessage(base: string, token: string, characterId: string) {
   return { events, ended };
 }
 
-/** Whether a new TCP connection to `port` is accepted. */
-function connects(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = net.connect(port, "127.0.0.1");
-    socket.once("connect", () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once("error", () => resolve(false));
-  });
-}
-
 /**
  * Starts the server, opens a streaming reply that the model double answers after `delayMs`, and
  * sends SIGTERM once the reply has begun. @returns when the server says it has stopped listening.
@@ -150,7 +137,7 @@ async function terminateDuringReply(delayMs: number) {
 describe("graceful shutdown of the server process", () => {
   it("on SIGTERM refuses new connections, lets a streaming reply finish, then exits 0", async () => {
     const { server, reply } = await terminateDuringReply(SLOW_REPLY_MS);
-    expect(await connects(server.port)).toBe(false);
+    expect(await acceptsConnections(server.port)).toBe(false);
 
     const body = await reply.ended;
     const done = /event: done\ndata: (.*)/.exec(body)?.[1];

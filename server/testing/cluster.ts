@@ -1,11 +1,11 @@
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { Redis } from "ioredis";
 import pg from "pg";
 import { findNginx, startNginx } from "./nginx";
+import { freePort } from "./processes";
 import { type RedisProcess, startRedisProcess } from "./redis-process";
 import { startTestS3, type TestS3 } from "./s3-server";
 import { createTestDatabase, TEST_DATABASE_URL } from "./server";
@@ -42,14 +42,7 @@ export function clusterUnavailable(): string | undefined {
   return undefined;
 }
 
-/** A port free on 127.0.0.1 at the time of asking. */
-export async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
+export { freePort } from "./processes";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

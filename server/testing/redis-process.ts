@@ -1,9 +1,8 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { waitFor } from "./processes";
+import { acceptsConnections, freePort, waitFor } from "./processes";
 
 /**
  * A throw-away redis-server of a test's own (never the shared one of TEST_REDIS_URL, which other
@@ -31,27 +30,6 @@ export function hasRedisServer(): boolean {
   return spawnSync("redis-server", ["--version"]).status === 0;
 }
 
-/** A port free on 127.0.0.1 at the time of asking. */
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-/** Whether something accepts connections on 127.0.0.1:`port`. */
-function accepts(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = net.connect(port, "127.0.0.1");
-    socket.once("connect", () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once("error", () => resolve(false));
-  });
-}
-
 /**
  * Starts a redis-server of the test's own (see RedisProcess).
  * @throws Error when redis-server is missing or does not accept connections within 10 s.
@@ -75,7 +53,7 @@ export async function startRedisProcess(): Promise<RedisProcess> {
       output += chunk.toString();
     });
     await waitFor(
-      async () => ((await accepts(port)) ? true : undefined),
+      async () => ((await acceptsConnections(port)) ? true : undefined),
       10_000,
       () => `redis-server did not start: ${output.slice(-2000)}`,
     );
