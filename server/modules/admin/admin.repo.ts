@@ -94,6 +94,19 @@ export class AdminRepo {
     });
   }
 
+  /**
+   * Turns off the user's check-ins of every character (the `checkin_settings` opt-ins; the time
+   * zone is kept, so turning one on again in the chat shows it). @param now epoch ms.
+   */
+  async turnOffCheckins(userId: string, now: number): Promise<void> {
+    await this.db
+      .updateTable("checkin_settings")
+      .set({ enabled: 0, next_check_at: 0, updated_at: now })
+      .where("user_id", "=", userId)
+      .where("enabled", "=", 1)
+      .execute();
+  }
+
   contactMessages(limit: number) {
     return this.db
       .selectFrom("contact_messages")

@@ -276,23 +276,10 @@ export class AdminService {
     await this.repo.updateUser(user.id, { blocked: blocked ? 1 : 0 });
     if (blocked) {
       await this.repo.revokeAccessOfUser(user.id);
-      await this.turnOffCheckins(user.id);
+      await this.repo.turnOffCheckins(user.id, this.now());
     }
     await this.audit(admin, blocked ? "user.block" : "user.unblock", user.id, {});
     return this.user(userId);
-  }
-
-  /**
-   * Turns off the user's check-ins of every character (the `checkin_settings` opt-ins; the
-   * time zone is kept, so turning one on again in the chat shows it).
-   */
-  private async turnOffCheckins(userId: string): Promise<void> {
-    await this.repo.db
-      .updateTable("checkin_settings")
-      .set({ enabled: 0, next_check_at: 0, updated_at: this.now() })
-      .where("user_id", "=", userId)
-      .where("enabled", "=", 1)
-      .execute();
   }
 
   /** Starts the user's message count of the current period again at 0. */
