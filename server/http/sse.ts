@@ -3,6 +3,7 @@ import { requestLanguage } from "../i18n/language";
 import { localiseEnvelope } from "../i18n/translate";
 import { failBody, failStatus } from "./envelope";
 import { observeRequest, streamOpened } from "./metrics";
+import { outageEventData } from "./outages";
 import { logRequest } from "./setup";
 
 /**
@@ -36,9 +37,13 @@ export interface EventStream {
 
 /**
  * The data of the `error` event for a failure: the envelope `failBody` builds plus the HTTP
- * `status` the plain answer would have had (at most 500). Failures of 500 and more are logged.
+ * `status` the plain answer would have had. An outage of the database, Redis or the storage
+ * carries its code (e.g. "database_unavailable"), sentence and status 503, logged as one line
+ * naming the engine (outages.ts); any other failure of 500 and more is logged, with status 500.
  */
 export function errorEventData(error: unknown, log: FastifyBaseLogger): Record<string, unknown> {
+  const outage = outageEventData(error, log);
+  if (outage) return { ...outage };
   const status = failStatus(error);
   if (status >= 500) log.error(error);
   return { ...failBody(error), status: Math.min(status, 500) };

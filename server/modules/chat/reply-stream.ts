@@ -1,7 +1,6 @@
 import type { FastifyBaseLogger } from "fastify";
 import type { MessageReply } from "../../../common/api";
 import type { ChatHistoryRow } from "../../db/schema";
-import { outageEventData } from "../../http/outages";
 import { type EventStream, errorEventData } from "../../http/sse";
 import type { LiveReplies, LiveReplyWriter } from "./live-replies";
 import { TokenBatch } from "./token-batch";
@@ -69,7 +68,7 @@ export class StreamedReply extends LiveReplyStream implements TurnStream {
 
   /** Ends with an `error` event: the failure envelope plus its HTTP status (see sse.ts). */
   fail(error: unknown, log: FastifyBaseLogger): void {
-    this.emit("error", failureData(error, log));
+    this.emit("error", errorEventData(error, log));
   }
 
   /** Ends the live reply if no last event did (idempotent). */
@@ -112,7 +111,7 @@ export class GroupStreamedReply extends LiveReplyStream {
   /** Ends with an `error` event (also the end of the live reply of the member speaking). */
   fail(error: unknown, log: FastifyBaseLogger): void {
     this.flushTokens();
-    const data = failureData(error, log);
+    const data = errorEventData(error, log);
     this.writer?.append("error", data);
     this.close();
     this.events.send("error", data);
@@ -124,14 +123,4 @@ export class GroupStreamedReply extends LiveReplyStream {
     this.writer?.end();
     this.writer = undefined;
   }
-}
-
-/**
- * The data of a reply's `error` event: for an outage of the database, Redis or the storage its
- * code (e.g. "database_unavailable"), sentence and status 503, logged as one line naming the
- * engine (server/http/outages.ts); for any other failure the envelope `errorEventData` builds.
- */
-function failureData(error: unknown, log: FastifyBaseLogger): Record<string, unknown> {
-  const outage = outageEventData(error, log);
-  return outage ? { ...outage } : errorEventData(error, log);
 }
