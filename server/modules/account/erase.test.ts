@@ -383,9 +383,12 @@ function eraseSuite(dialect: "sqlite" | "postgres", onS3: boolean): void {
       expect(naming, table).toContain(table);
     const all = await tables();
     const unnamed = all.filter((table) => !naming.has(table)).sort();
-    // The rest hold no person: plans, languages, voices, presets, OAuth states (no user yet).
+    // The rest hold no person: plans, languages, voices, presets, OAuth states (no user yet),
+    // the server processes' leases.
     expect(unnamed).toEqual(
-      ["languages", "oauth_states", "plans", "preset_characters", "voices"].filter((x) => all.includes(x)),
+      ["instance_leases", "languages", "oauth_states", "plans", "preset_characters", "voices"].filter((x) =>
+        all.includes(x),
+      ),
     );
   });
 
