@@ -148,7 +148,7 @@ export function createLlm(
     config.LLM_PROVIDER === "openai" || (config.LLM_PROVIDER === "auto" && config.LLM_BASE_URL);
   if (wantOpenAi) {
     if (!config.LLM_BASE_URL || !config.LLM_MODEL) {
-      throw new Error("LLM_PROVIDER=openai needs LLM_BASE_URL and LLM_MODEL (see README.md, Configuration).");
+      throw new Error("LLM_PROVIDER=openai needs LLM_BASE_URL and LLM_MODEL (see docs/configuration.md).");
     }
     const provider = new OpenAiProvider({
       baseUrl: config.LLM_BASE_URL,
