@@ -69,6 +69,8 @@ export const ERROR_STATUS = {
   // Chats.
   no_character: 404,
   continue_limit: 400,
+  // A character cannot be let write first (check-ins) while no language model is ready.
+  checkins_no_model: 409,
 
   // Engines that are not configured answer 200 with success 0 (the SPA shows the reason in
   // place); engines that fail answer 502.

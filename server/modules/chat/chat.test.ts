@@ -4,7 +4,7 @@ import { call, demoWithCharacter, describeEachDatabase } from "../../testing/api
 import { ScriptedLlm } from "../../testing/fake-llm";
 import { createTestApp, type TestApp } from "../../testing/server";
 
-async function send(t: TestApp, token: string, fields: Record<string, string>) {
+async function send(t: TestApp, token: string, fields: Record<string, string>, language?: string) {
   const form = new FormData();
   for (const [k, v] of Object.entries(fields)) form.append(k, v);
   const request = new Request("http://x/", { method: "POST", body: form });
@@ -14,6 +14,7 @@ async function send(t: TestApp, token: string, fields: Record<string, string>) {
     headers: {
       authorization: `Bearer ${token}`,
       "content-type": request.headers.get("content-type") ?? "",
+      ...(language ? { "accept-language": language } : {}),
     },
     payload: Buffer.from(await request.arrayBuffer()),
   });
@@ -212,12 +213,14 @@ describeEachDatabase("chat API without a model", (dialect) => {
     await t?.dispose();
   });
 
-  it("keeps the user's message and answers success 0 saying the model is not configured", async () => {
+  it("keeps the user's message and answers success 0 saying an administrator has to connect a model", async () => {
     const s = await demoWithCharacter(t.app);
     const res = await send(t, s.token, { message: "Hello?", id: s.characterId });
     expect(res.status).toBe(200);
     expect(res.body.success).toBe(0);
-    expect(res.body.message).toMatch(/language model is not configured.*LLM_MODEL_PATH/);
+    expect(res.body.message).toBe(
+      "No language model is connected yet. Please ask the site's administrator to connect one.",
+    );
     const page = await history(t, s.token, s.characterId);
     expect(page.at(-1)).toMatchObject({ chatHistoryMessage: "Hello?", chatHistoryReplyMessage: "" });
     const user = await t.db.db
@@ -226,6 +229,16 @@ describeEachDatabase("chat API without a model", (dialect) => {
       .where("id", "=", s.userId)
       .executeTakeFirstOrThrow();
     expect(user.chat_count).toBe(0);
+  });
+
+  it("says it in the user's language, without the operator's settings", async () => {
+    const s = await demoWithCharacter(t.app);
+    const res = await send(t, s.token, { message: "Hallo?", id: s.characterId }, "de-DE,de;q=0.9");
+    expect(res.body.success).toBe(0);
+    expect(res.body.message).toBe(
+      "Es ist noch kein Sprachmodell verbunden. Bitte wende dich an den Administrator der Seite, damit er eines verbindet.",
+    );
+    expect(res.body.message).not.toMatch(/LLM_/);
   });
 });
 

@@ -1,6 +1,6 @@
 import type { UnreadCheckins } from "../../../common/api";
 import type { Character, User } from "../../db/schema";
-import { badRequest, notFound } from "../../errors";
+import { AppError, badRequest, notFound } from "../../errors";
 import type { LlmProvider } from "../../providers/llm/llm";
 import { newHistoryEntry } from "../conversation/conversation.repo";
 import type { ConversationService } from "../conversation/conversation.service";
@@ -110,11 +110,19 @@ export class CheckinsService {
   /**
    * Lets the character write first (`enabled`) or stops it, storing the user's IANA `timeZone`.
    * @throws AppError 404 when `characterId` is not one of the user's characters (a group id
-   *   included: check-ins are for one-to-one chats); 400 for an unknown time zone.
+   *   included: check-ins are for one-to-one chats); 400 for an unknown time zone; 409
+   *   `checkins_no_model` for turning them on while no language model is ready (no check-in
+   *   could be written; turning them off is always allowed).
    */
   async choose(user: User, characterId: string, enabled: boolean, timeZone: string): Promise<CheckinState> {
     const character = await this.ownCharacter(user, characterId);
     if (!isTimeZone(timeZone)) throw badRequest("timeZone: an IANA time zone name, e.g. Europe/Berlin.");
+    if (enabled && !this.llm.status().ready) {
+      throw new AppError(
+        "checkins_no_model",
+        "Characters cannot write first while no language model is connected.",
+      );
+    }
     await this.repo.save(user.id, characterId, enabled, timeZone, this.now());
     return { enabled, timeZone, characterName: character.name };
   }

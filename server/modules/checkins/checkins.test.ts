@@ -378,3 +378,39 @@ describeEachDatabase("check-ins: characters that write first (issue 17)", (diale
     ).toBe(401);
   });
 });
+
+describeEachDatabase("check-ins without a model", (dialect) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ dialect, env: { LLM_PROVIDER: "none" } });
+  });
+  afterAll(async () => {
+    await t?.dispose();
+  });
+
+  it("refuses to let a character write first (409 checkins_no_model) and stores nothing; turning off is allowed", async () => {
+    const s = await demoWithCharacter(t.app);
+    const on = await call(t.app, "POST", "/api/chat/checkins", {
+      token: s.token,
+      form: { id: s.characterId, enabled: "1", timeZone: "Europe/Berlin" },
+    });
+    expect(on.status).toBe(409);
+    expect(on.body).toMatchObject({
+      success: 0,
+      code: "checkins_no_model",
+      message: "Characters cannot write first while no language model is connected.",
+    });
+    const rows = await t.db.db
+      .selectFrom("checkin_settings")
+      .selectAll()
+      .where("user_id", "=", s.userId)
+      .execute();
+    expect(rows).toHaveLength(0);
+    const off = await call(t.app, "POST", "/api/chat/checkins", {
+      token: s.token,
+      form: { id: s.characterId, enabled: "0", timeZone: "Europe/Berlin" },
+    });
+    expect(off.status).toBe(200);
+    expect(off.body.data).toMatchObject({ enabled: false });
+  });
+});

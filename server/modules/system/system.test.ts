@@ -195,7 +195,10 @@ describe("chat capabilities while the default model downloads (issue 16)", () =>
       await ready;
       const after = await capabilities();
       expect(Object.keys(after).sort()).toEqual([...fields].sort());
-      expect(after.chat).toEqual({ enabled: false, reason: expect.stringMatching(/not configured/) });
+      expect(after.chat).toEqual({
+        enabled: false,
+        reason: expect.stringMatching(/No language model is connected/),
+      });
     } finally {
       await t.dispose();
     }

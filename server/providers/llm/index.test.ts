@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { loadConfig } from "../../env";
 import { TINY_MODEL_PATH } from "../../testing/server";
 import { createLlm, DOWNLOADING_MESSAGE, type ModelDownloadRequest, type ModelFetcher } from "./index";
-import { downloadProgress } from "./llm";
+import { downloadProgress, NOT_CONFIGURED_MESSAGE } from "./llm";
 
 /**
  * A simulated model download (this machine has no internet): the test reports bytes through the
@@ -72,14 +72,23 @@ describe("choosing the language-model provider from configuration", () => {
     await llm.close();
   });
 
-  it("without a model says, in one line, how to configure one, and chats fail with that message", async () => {
+  it("without a model tells the operator, in one line, how to configure one; chats fail saying an administrator has to connect one", async () => {
     const lines: string[] = [];
     const { llm, ready } = createLlm(loadConfig(base), (l) => lines.push(l));
     await ready;
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(/LLM_MODEL_PATH.*LLM_BASE_URL/);
     expect(llm.status().ready).toBe(false);
-    await expect(llm.generate({ messages: [], maxTokens: 1 })).rejects.toThrow(/not configured/);
+    await expect(llm.generate({ messages: [], maxTokens: 1 })).rejects.toThrow(NOT_CONFIGURED_MESSAGE);
+    expect(NOT_CONFIGURED_MESSAGE).not.toMatch(/LLM_/);
+  });
+
+  it("with LLM_PROVIDER=none logs the operator's instruction once; users read that an administrator has to connect a model", async () => {
+    const lines: string[] = [];
+    const { llm, ready } = createLlm(loadConfig({ ...base, LLM_PROVIDER: "none" }), (l) => lines.push(l));
+    await ready;
+    expect(lines).toEqual([expect.stringMatching(/^No language model: .*LLM_MODEL_PATH.*LLM_BASE_URL/)]);
+    expect(llm.status()).toEqual({ ready: false, message: NOT_CONFIGURED_MESSAGE });
   });
 
   it("rejects invalid configuration at start with the variable's name", () => {
@@ -119,7 +128,7 @@ describe("choosing the language-model provider from configuration", () => {
     await llm.close();
   });
 
-  it("a failed download drops the progress and says how to configure a model; offline never starts one", async () => {
+  it("a failed download drops the progress, logs how to configure a model and tells users an administrator has to; offline never starts one", async () => {
     const sim = simulatedFetcher();
     const lines: string[] = [];
     const { llm, ready } = createLlm(downloadingConfig(), (l) => lines.push(l), { fetcher: sim.fetcher });
@@ -128,8 +137,10 @@ describe("choosing the language-model provider from configuration", () => {
     expect(llm.status().download?.percent).toBe(10);
     sim.fail(new Error("connection reset"));
     await ready;
-    expect(llm.status()).toEqual({ ready: false, message: expect.stringMatching(/not configured/) });
-    expect(lines).toEqual([expect.stringMatching(/downloading .* failed \(Error: connection reset\)/)]);
+    expect(llm.status()).toEqual({ ready: false, message: NOT_CONFIGURED_MESSAGE });
+    expect(lines).toEqual([
+      expect.stringMatching(/downloading .* failed \(Error: connection reset\).*LLM_MODEL_PATH/),
+    ]);
 
     const offline = simulatedFetcher(false);
     const quiet = createLlm(downloadingConfig(), () => {}, { fetcher: offline.fetcher });

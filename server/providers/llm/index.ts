@@ -8,6 +8,7 @@ import {
   type GenerateResult,
   type LlmProvider,
   type ModelDownloadProgress,
+  NOT_CONFIGURED_INSTRUCTION,
   NOT_CONFIGURED_MESSAGE,
   type ProviderStatus,
 } from "./llm";
@@ -123,7 +124,8 @@ export class ManagedLlm implements LlmProvider {
  * - `auto` with neither: the default GGUF under data/models/, fetched on first start when
  *   LLM_AUTO_DOWNLOAD is 1 (in the background; chats answer "downloading" meanwhile and the
  *   status carries the download's progress, issue 16);
- * - `none`: chats are stored and answered success 0 saying how to configure a model.
+ * - `none`: chats are stored and answered success 0 saying an administrator has to connect a
+ *   model; the log says how (once, at start).
  * Never throws for an unreachable download: it logs one line and stays unavailable.
  * @throws Error for contradictory configuration (e.g. openai without LLM_MODEL).
  */
@@ -178,7 +180,7 @@ export function createLlm(
   const unavailable = new DownloadingProvider(NOT_CONFIGURED_MESSAGE);
   const llm = new ManagedLlm(unavailable);
   if (config.LLM_PROVIDER === "none") {
-    log(`No language model: ${NOT_CONFIGURED_MESSAGE}`);
+    log(`No language model: ${NOT_CONFIGURED_INSTRUCTION}`);
     return { llm, ready: Promise.resolve() };
   }
   const fetcher = options.fetcher ?? NODE_LLAMA_FETCHER;
@@ -213,12 +215,14 @@ async function findOrDownloadDefaultModel(
   const target = path.join(dir, fileName);
   if (fs.existsSync(target)) return target;
   if (config.LLM_AUTO_DOWNLOAD !== "1") {
-    log(`No language model: ${NOT_CONFIGURED_MESSAGE}`);
+    log(`No language model: ${NOT_CONFIGURED_INSTRUCTION}`);
     return undefined;
   }
   // The downloader retries for minutes when offline; a quick probe keeps start-up honest.
   if (!(await fetcher.reachable())) {
-    log(`No language model: the default model could not be downloaded (offline?). ${NOT_CONFIGURED_MESSAGE}`);
+    log(
+      `No language model: the default model could not be downloaded (offline?). ${NOT_CONFIGURED_INSTRUCTION}`,
+    );
     return undefined;
   }
   unavailable.setMessage(DOWNLOADING_MESSAGE);
@@ -237,7 +241,7 @@ async function findOrDownloadDefaultModel(
     unavailable.setProgress(null);
     unavailable.setMessage(NOT_CONFIGURED_MESSAGE);
     log(
-      `No language model: downloading ${config.LLM_DEFAULT_MODEL_URI} failed (${String(error)}). ${NOT_CONFIGURED_MESSAGE}`,
+      `No language model: downloading ${config.LLM_DEFAULT_MODEL_URI} failed (${String(error)}). ${NOT_CONFIGURED_INSTRUCTION}`,
     );
     return undefined;
   }

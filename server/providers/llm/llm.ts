@@ -106,6 +106,20 @@ export function estimateTokens(text: string): number {
   return Math.ceil(text.length / 4);
 }
 
-/** Message shown while no model is configured (issue 2). */
-export const NOT_CONFIGURED_MESSAGE =
+/**
+ * The status while no model is configured. Its message is what users read: someone else (the
+ * site's administrator) has to connect one; translated like every server sentence (a `message`
+ * property, so the catalogues' key check finds it). The operator's instruction is
+ * `NOT_CONFIGURED_INSTRUCTION`, logged at start.
+ */
+export const NOT_CONFIGURED_STATUS = {
+  ready: false,
+  message: "No language model is connected yet. Please ask the site's administrator to connect one.",
+} as const satisfies ProviderStatus;
+
+/** What users read while no model is configured (`NOT_CONFIGURED_STATUS`'s message). */
+export const NOT_CONFIGURED_MESSAGE: string = NOT_CONFIGURED_STATUS.message;
+
+/** The operator's instruction while no model is configured, for the server log (English). */
+export const NOT_CONFIGURED_INSTRUCTION =
   "The language model is not configured: set LLM_MODEL_PATH to a GGUF file, or LLM_BASE_URL (and LLM_MODEL) to an OpenAI-compatible endpoint, then restart the server.";

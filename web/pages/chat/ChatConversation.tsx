@@ -26,7 +26,7 @@ import { useMessageEditing } from "./hooks/useMessageEditing";
 import { useReplyNotice } from "./hooks/useReplyNotice";
 import { useScreenWake } from "./hooks/useScreenWake";
 import { conversationItems } from "./liveChat";
-import { chatTexts } from "./texts";
+import { chatTexts, headerStatus } from "./texts";
 
 interface ChatConversationProps {
   userId: string;
@@ -34,6 +34,14 @@ interface ChatConversationProps {
   /** The group id in a group chat, else the character id (spec 4 "Chat loading"). */
   chatId: string;
   isGroup: boolean;
+}
+
+/**
+ * Whether the stored session user is an admin (its `isAdmin` flag, set by the server from the
+ * account's role); false for anyone else and for a session stored before the flag existed.
+ */
+function isAdmin(user: object | null): boolean {
+  return user !== null && "isAdmin" in user && user.isAdmin === true;
 }
 
 /** Narrow screens get the sidebar as a drawer, closed at first. */
@@ -59,6 +67,12 @@ export function ChatConversation({ userId, info, chatId, isGroup }: ChatConversa
       : capabilities === undefined && capabilityQuery.isError
         ? chatTexts.serverUnreachable
         : "";
+  // An admin is shown where models are set while none is connected (not while one downloads).
+  const modelAdminLink =
+    isAdmin(useSessionUser()) &&
+    capabilities !== undefined &&
+    !capabilities.chat.enabled &&
+    capabilities.modelDownload === undefined;
   const characters = useChatCharacters().data ?? [];
   const [settings] = useChatSettings();
   const narrow = useMediaQuery(NARROW_QUERY);
@@ -166,7 +180,7 @@ export function ChatConversation({ userId, info, chatId, isGroup }: ChatConversa
   useReplyNotice(live.state.items, settings.enableNotifications, nameOf);
 
   const pictureLoading = items.some((item) => item.entry.chatHistoryImageLoading === 1);
-  const status = sender.status === "online" && pictureLoading ? "downloading..." : sender.status;
+  const status = headerStatus(sender.status, pictureLoading, capabilities?.chat.enabled);
   const streamingText = live.state.items.some(
     (item) => item.streaming && item.entry.chatHistoryReplyMessage !== "",
   );
@@ -230,7 +244,11 @@ export function ChatConversation({ userId, info, chatId, isGroup }: ChatConversa
             editing={editing}
           />
         </ReplyOwnerContext.Provider>
-        <ChatBanner reason={chatOffReason} download={capabilities?.modelDownload} />
+        <ChatBanner
+          reason={chatOffReason}
+          download={capabilities?.modelDownload}
+          adminLink={modelAdminLink}
+        />
         {sender.canStop && (
           <div className="chat-stop">
             <button type="button" className="button button--small" onClick={sender.stop}>
@@ -256,6 +274,7 @@ export function ChatConversation({ userId, info, chatId, isGroup }: ChatConversa
           chatId={chatId}
           speechInput={voice.available}
           serverSpeech={capabilities?.speechInput}
+          modelReady={capabilities?.chat.enabled ?? true}
           onClose={() => setSettingsOpen(false)}
         />
       )}

@@ -3,7 +3,7 @@ import i18n, { loadNamespaces, setLanguage } from "../../i18n";
 import { bannerTexts } from "./components/ChatBanner";
 import { editTexts } from "./editTexts";
 import { imageTexts } from "./imageTexts";
-import { chatTexts } from "./texts";
+import { chatTexts, headerStatus } from "./texts";
 import { voiceTexts } from "./voiceTexts";
 
 /**
@@ -48,5 +48,29 @@ describe("chat texts through the catalogue (issue 18)", () => {
     expect(editTexts.rewind).toBe("Bis hierher zurückspulen");
     expect(editTexts.replyPosition(1, 3)).toBe("2/3");
     expect(editTexts.replyPositionLabel(1, 3)).toBe("Antwort 2 von 3");
+  });
+});
+
+/** The header's status is truthful: not "online" while the chat cannot answer (no model). */
+describe("the chat header's status", () => {
+  beforeAll(() => loadNamespaces(["chat"]));
+  afterAll(() => setLanguage("en"));
+
+  it("is unavailable, not online or away, while the chat is off", () => {
+    expect(headerStatus("online", false, false)).toBe("unavailable");
+    expect(headerStatus("away", true, false)).toBe("unavailable");
+    expect(chatTexts.status(headerStatus("online", false, false))).toBe("unavailable");
+  });
+
+  it("is the sender's status while the chat is on or not known yet", () => {
+    expect(headerStatus("online", false, true)).toBe("online");
+    expect(headerStatus("online", false, undefined)).toBe("online");
+    expect(headerStatus("online", true, true)).toBe("downloading...");
+    expect(headerStatus("sending...", false, false)).toBe("sending...");
+  });
+
+  it("says unavailable in the user's language", async () => {
+    await setLanguage("fr");
+    expect(chatTexts.status("unavailable")).toBe("indisponible");
   });
 });

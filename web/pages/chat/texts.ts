@@ -103,17 +103,19 @@ export const chatTexts = lookups(
     seconds: (count: number) => i18n.t("chat:main.seconds", { value: count }),
     deleteMemory: (fact: string) => i18n.t("chat:main.deleteMemory", { fact }),
     writeFirst: (name: string) => i18n.t("chat:main.writeFirst", { name }),
+    /** Why the character cannot write first: no language model is ready. */
+    writeFirstNoModel: (name: string) => i18n.t("chat:main.writeFirstNoModel", { name }),
     /** A header status (spec 3) in the current language. */
     status: (status: ChatStatus) => i18n.t(`chat:status.${STATUS_KEYS[status]}`),
   },
 );
 
 /**
- * spec 3 chat status texts shown in the header; 'downloading...' while a picture of the chat is
+ * spec 3 chat status texts shown in the header ('unavailable' is ours: no model ready); 'downloading...' while a picture of the chat is
  * still being made (chatHistoryImageLoading 1). The values are the English texts; the header
  * shows `chatTexts.status(status)`.
  */
-export type ChatStatus = "online" | "away" | "replying..." | "sending..." | "downloading...";
+export type ChatStatus = "online" | "away" | "replying..." | "sending..." | "downloading..." | "unavailable";
 
 /** The catalogue key (`chat:status.<key>`) of each status. */
 const STATUS_KEYS: Record<ChatStatus, string> = {
@@ -122,4 +124,21 @@ const STATUS_KEYS: Record<ChatStatus, string> = {
   "replying...": "replying",
   "sending...": "sending",
   "downloading...": "downloading",
+  unavailable: "unavailable",
 };
+
+/**
+ * The status the chat header shows: `unavailable` instead of "online" (or "away") while the
+ * server says the chat cannot answer (`chatEnabled` false: no language model ready), so the
+ * header does not claim a character that cannot reply is online; 'downloading...' while a
+ * picture of the chat is being made; otherwise the sender's status. `chatEnabled` is undefined
+ * until the capabilities have loaded.
+ */
+export function headerStatus(
+  senderStatus: ChatStatus,
+  pictureLoading: boolean,
+  chatEnabled: boolean | undefined,
+): ChatStatus {
+  if (chatEnabled === false && (senderStatus === "online" || senderStatus === "away")) return "unavailable";
+  return senderStatus === "online" && pictureLoading ? "downloading..." : senderStatus;
+}

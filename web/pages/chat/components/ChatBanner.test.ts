@@ -1,11 +1,13 @@
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
+import { MemoryRouter } from "react-router";
 import { beforeAll, describe, expect, it } from "vitest";
 import { loadNamespaces } from "../../../i18n";
 import { ChatBanner } from "./ChatBanner";
 
 const render = (props: Parameters<typeof ChatBanner>[0]) =>
-  renderToStaticMarkup(createElement(ChatBanner, props));
+  renderToStaticMarkup(createElement(MemoryRouter, null, createElement(ChatBanner, props)));
+const NO_MODEL = "No language model is connected yet. Please ask the site's administrator to connect one.";
 const REASON = "The default language model is being downloaded; please try again in a few minutes.";
 
 /** issue 16: the chat-off banner, with the model download's progress while it runs. */
@@ -33,9 +35,16 @@ describe("the chat banner", () => {
   });
 
   it("without a download shows the reason alone, and nothing when the chat is on", () => {
-    expect(render({ reason: "The language model is not configured." })).toBe(
-      '<p class="chat-banner" role="status">The language model is not configured.</p>',
+    expect(render({ reason: NO_MODEL })).toBe(
+      `<p class="chat-banner" role="status">${NO_MODEL.replace("'", "&#x27;")}</p>`,
     );
     expect(render({ reason: "", download: { doneBytes: 1, totalBytes: 2, percent: 50 } })).toBe("");
+  });
+
+  it("for an admin, while no model is connected, adds a link to the admin console", () => {
+    expect(render({ reason: NO_MODEL, adminLink: true })).toContain(
+      ' <a href="/admin" data-discover="true">Connect a model in the admin console</a></p>',
+    );
+    expect(render({ reason: NO_MODEL, adminLink: false })).not.toContain("<a ");
   });
 });

@@ -37,7 +37,8 @@ export function ChatHeader(props: ChatHeaderProps) {
   const [viewing, setViewing] = useState<ChatProfileCharacter | null>(null);
   const first = characters[0];
   const name = isGroup ? characters.map((character) => character.name).join(", ") : (first?.name ?? "");
-  const statusClass = status === "online" ? "online" : status === "away" ? "away" : "busy";
+  const statusClass =
+    status === "online" ? "online" : status === "away" || status === "unavailable" ? "away" : "busy";
 
   return (
     <header className="chat-header">

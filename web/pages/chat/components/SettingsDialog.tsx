@@ -25,6 +25,7 @@ import { useChatMemories } from "../hooks/useChatMemories";
 import { useModalDialog } from "../hooks/useModalDialog";
 import { chatTexts } from "../texts";
 import { voiceTexts } from "../voiceTexts";
+import { WriteFirstSwitch } from "./WriteFirstSwitch";
 
 type Flag = Exclude<keyof ChatSettings, "silenceDuration" | TextSetting>;
 
@@ -34,6 +35,8 @@ interface SettingsDialogProps {
   speechInput: Capability | undefined;
   /** issue 7: transcription on the server (STT_BASE_URL); off disables its toggle with the reason. */
   serverSpeech?: Capability;
+  /** Whether a language model is ready (capabilities `chat`); without one 'write first' cannot be turned on. */
+  modelReady: boolean;
   onClose: () => void;
 }
 
@@ -48,9 +51,16 @@ interface SettingsDialogProps {
  * notice sound alone, said under the toggle). 'About you': the name the user goes by and a few
  * words about themself, sent with each message as `pname` and `ptext` (README "How the chat works").
  * Issue 17: in a one-to-one chat, 'Let {name} write first' (the server's setting, sent on Save
- * with the browser's time zone) lets the character check in after a quiet period.
+ * with the browser's time zone) lets the character check in after a quiet period; while no
+ * language model is ready it cannot be turned on, and says why (WriteFirstSwitch).
  */
-export function SettingsDialog({ chatId, speechInput, serverSpeech, onClose }: SettingsDialogProps) {
+export function SettingsDialog({
+  chatId,
+  speechInput,
+  serverSpeech,
+  modelReady,
+  onClose,
+}: SettingsDialogProps) {
   const dialog = useModalDialog();
   const [stored, save] = useChatSettings();
   const [draft, setDraft] = useState<ChatSettings>(stored);
@@ -201,17 +211,12 @@ export function SettingsDialog({ chatId, speechInput, serverSpeech, onClose }: S
             ))}
           {checkins.data && (
             <li>
-              <label className="chat-switch">
-                <input
-                  type="checkbox"
-                  role="switch"
-                  aria-checked={writeFirstOn}
-                  checked={writeFirstOn}
-                  onChange={(event) => setWriteFirst(event.target.checked)}
-                />
-                <span>{chatTexts.writeFirst(checkins.data.characterName)}</span>
-              </label>
-              {writeFirstOn && <p className="chat-settings__note">{chatTexts.writeFirstNote}</p>}
+              <WriteFirstSwitch
+                name={checkins.data.characterName}
+                on={writeFirstOn}
+                modelReady={modelReady}
+                onChange={setWriteFirst}
+              />
             </li>
           )}
           <li>

@@ -1,0 +1,70 @@
+import { describe, expect, it } from "vitest";
+import { DESKTOP, ensureCharacters, openChat, signedInPage } from "./chat.helpers";
+import { closePage, hasChromium } from "./support/browser";
+import { useBrowserSuite } from "./support/suite";
+
+/**
+ * With no language model connected, the chat screen says the truth: the header's status is
+ * "unavailable" (not "online"), the banner says an administrator has to connect a model, and
+ * 'Let {name} write first' cannot be turned on, its reason shown under it.
+ */
+describe.skipIf(!hasChromium)("chat screen with no language model, in Chromium", () => {
+  const suite = useBrowserSuite({ env: { LLM_PROVIDER: "none" } });
+
+  it("shows unavailable in the header, the reason in the banner, and write-first disabled with its reason", async () => {
+    const { browser, server } = suite;
+    const { page } = await signedInPage(browser, server.url, DESKTOP);
+    try {
+      const [character] = await ensureCharacters(page, 1);
+      if (!character) throw new Error("no character");
+      await openChat(page, server.url, character.characterUUID);
+      const header = page.getByRole("banner");
+      await header.getByText("unavailable", { exact: true }).waitFor();
+      expect(await header.getByText("online", { exact: true }).count()).toBe(0);
+      await page
+        .getByRole("status")
+        .getByText("No language model is connected yet. Please ask the site's administrator to connect one.")
+        .waitFor();
+      // Not an admin: no link to the admin console.
+      expect(await page.getByRole("link", { name: "Connect a model in the admin console" }).count()).toBe(0);
+
+      await page.getByRole("button", { name: "Chat menu" }).click();
+      await page.getByRole("button", { name: "Settings" }).click();
+      const dialog = page.getByRole("dialog", { name: "Settings" });
+      const writeFirst = dialog.getByRole("switch", { name: `Let ${character.characterName} write first` });
+      await writeFirst.waitFor();
+      expect(await writeFirst.isDisabled()).toBe(true);
+      expect(await writeFirst.isChecked()).toBe(false);
+      await dialog
+        .getByText(`${character.characterName} cannot write first while no language model is connected.`)
+        .waitFor();
+    } finally {
+      await closePage(page);
+    }
+  }, 90_000);
+
+  it("an admin gets a link to the admin console, where models are set", async () => {
+    const admin = await suite.member("no-model-admin@example.com", "no model e2e password", async (id) => {
+      await suite.server.db
+        .updateTable("users")
+        .set({ role: "admin", adult_confirmed_at: Date.now() })
+        .where("id", "=", id)
+        .execute();
+    });
+    const page = await suite.openSignedIn(admin, "/characters/list");
+    try {
+      const [character] = await ensureCharacters(page, 1);
+      if (!character) throw new Error("no character");
+      await openChat(page, suite.server.url, character.characterUUID);
+      const link = page
+        .getByRole("status")
+        .getByRole("link", { name: "Connect a model in the admin console" });
+      await link.waitFor();
+      expect(await link.getAttribute("href")).toBe("/admin");
+      await link.click();
+      await page.waitForURL("**/admin");
+    } finally {
+      await closePage(page);
+    }
+  }, 90_000);
+});
