@@ -32,6 +32,12 @@ export interface SessionUser {
   userPicture: string;
   /** Ours (issue 18): the UI language chosen with the account (en, es, fr, de, it, pt); "" = the browser's. */
   uiLanguage: string;
+  /**
+   * Ours: whether the account has the admin role, computed by the server from the database on
+   * every answer (never taken from the client). The SPA shows the Admin menu entry from it; the
+   * admin API still checks the role on every call.
+   */
+  isAdmin: boolean;
 }
 
 /** spec 3: the session token stored under the `token` key. expirationTime in epoch ms. */

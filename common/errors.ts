@@ -51,6 +51,9 @@ export const ERROR_STATUS = {
   already_subscribed: 200,
   no_subscription: 200,
 
+  // The free subscription is offered only where its video is configured.
+  free_subscribe_off: 404,
+
   // Plan flags and limits (spec 9).
   "plan:images": 403,
   "plan:photos": 403,

@@ -37,7 +37,13 @@ describe.skipIf(!hasChromium)("public site in Chromium", () => {
     await mail?.close();
   });
 
-  const suite = useBrowserSuite({ env: () => ({ LLM_PROVIDER: "none", SMTP_URL: mail?.smtpUrl ?? "" }) });
+  const suite = useBrowserSuite({
+    env: () => ({
+      LLM_PROVIDER: "none",
+      SMTP_URL: mail?.smtpUrl ?? "",
+      FREE_SUBSCRIBE_VIDEO_ID: "e2e-video",
+    }),
+  });
 
   const base = (): string => suite.url;
   const open = (options?: Parameters<typeof openPage>[1]): Promise<Page> => {

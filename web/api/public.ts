@@ -34,6 +34,17 @@ export async function listPricingPlans(): Promise<PricingPlan[]> {
 }
 
 /**
+ * GET /users/free/subscribe (ours): whether this server offers the free subscription (a video to
+ * comment the code on is configured). Throws `ApiError` when the answer is not ok.
+ */
+export async function freeSubscriptionOffered(): Promise<boolean> {
+  const answer = ensureSuccess(
+    await apiRequest<Envelope<{ offered?: unknown }>>("/users/free/subscribe", { expireOn401: false }),
+  );
+  return answer.data?.offered === true;
+}
+
+/**
  * POST /users/free/subscribe/process with `email` (spec 2 "Free chat subscribe"). Returns
  * `{success, message, page?}` as is, whatever `success` (HTTP 4xx answers use the envelope too).
  */

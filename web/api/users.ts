@@ -12,6 +12,8 @@ export interface UserProfile {
   chatLimit: number;
   chatCount: number;
   userPicture: string;
+  /** Ours: whether the account has the admin role (the server's answer from the database). */
+  isAdmin?: boolean;
 }
 
 /** What the profile form sends (spec 7 `users/update`). `photo` only when one was chosen. */

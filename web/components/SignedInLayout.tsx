@@ -1,13 +1,11 @@
-import { useQuery } from "@tanstack/react-query";
 import { Suspense } from "react";
 import { Outlet } from "react-router";
-import { getAdminMe } from "../api/admin";
 import { useDarkMode } from "../hooks/useDarkMode";
 import { useSessionUser } from "../hooks/useSessionUser";
 import { BrandMark } from "./BrandMark";
 import { LanguageSwitch } from "./LanguageSwitch";
 import { SiteFooter } from "./SiteFooter";
-import { ADMIN_MENU_ITEM, SIGNED_IN_MENU, SiteMenu } from "./SiteMenu";
+import { SiteMenu, signedInMenuFor } from "./SiteMenu";
 import { Spinner } from "./Spinner";
 import "../styles/signed-in.css";
 import { useTranslation } from "react-i18next";
@@ -15,24 +13,13 @@ import { useTranslation } from "react-i18next";
 /**
  * Frame of the signed-in pages (spec 2): header with the sliding menu, the page, the footer.
  * Pages loaded on demand show a spinner inside the frame while they load. The chat setting
- * 'dark mode' applies here too. An admin (as GET /admin/me says; the role is not in the session
- * user) gets an ADMIN entry in the menu (issue 16); anyone else's refusal is silent.
+ * 'dark mode' applies here too. An admin (the session user's `isAdmin`, which the server sets from
+ * the account's role) gets an ADMIN entry in the menu; nothing is asked of the admin API here.
  */
 export function SignedInLayout() {
   useDarkMode();
   const { t } = useTranslation("common");
-  const userId = useSessionUser()?.id ?? "";
-  const admin = useQuery({
-    queryKey: ["admin", "me", "menu", userId],
-    queryFn: getAdminMe,
-    enabled: userId !== "",
-    retry: false,
-    staleTime: 5 * 60_000,
-    meta: { silent: true },
-  });
-  const items = admin.isSuccess
-    ? [...SIGNED_IN_MENU.slice(0, -1), ADMIN_MENU_ITEM, ...SIGNED_IN_MENU.slice(-1)]
-    : SIGNED_IN_MENU;
+  const items = signedInMenuFor(useSessionUser());
   return (
     <div className="signed-in">
       <header className="site-header">

@@ -26,6 +26,17 @@ export const SIGNED_IN_MENU: MenuItem[] = [
 /** Ours (issue 16): the entry an admin gets in the signed-in menu, before LOGOUT. */
 export const ADMIN_MENU_ITEM: MenuItem = { label: "ADMIN", key: "admin", to: "/admin" };
 
+/**
+ * The signed-in menu for the stored session user: an admin (the session user's `isAdmin`, set by
+ * the server from the account's role) gets ADMIN before LOGOUT; anyone else, or a session stored
+ * before the flag existed, the plain menu.
+ */
+export function signedInMenuFor(user: { isAdmin?: boolean } | null): MenuItem[] {
+  return user?.isAdmin === true
+    ? [...SIGNED_IN_MENU.slice(0, -1), ADMIN_MENU_ITEM, ...SIGNED_IN_MENU.slice(-1)]
+    : SIGNED_IN_MENU;
+}
+
 /** spec 2 "Shared public layout": the public menu's entries. */
 export const PUBLIC_MENU: MenuItem[] = [
   { label: "HOME", key: "home", to: "/" },

@@ -3,6 +3,11 @@ import type { Device, User } from "../../db/schema";
 import { ok } from "../../http/envelope";
 import type { SignIn } from "./auth.service";
 
+/** Whether the account has the admin role, as its database row says. */
+export function isAdmin(user: Pick<User, "role">): boolean {
+  return user.role === "admin";
+}
+
 /** The session user of spec 3 (`user` in local storage). Flags as the strings '0'/'1'. */
 export function presentSessionUser(user: User): SessionUser {
   return {
@@ -17,6 +22,7 @@ export function presentSessionUser(user: User): SessionUser {
     userEmail: user.is_demo ? "" : user.email,
     userPicture: user.picture,
     uiLanguage: user.ui_language,
+    isAdmin: isAdmin(user),
   };
 }
 

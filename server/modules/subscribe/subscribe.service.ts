@@ -53,6 +53,14 @@ export class SubscribeService {
     );
   }
 
+  /**
+   * Whether the free subscription is offered: a video to comment the code on is configured.
+   * Without one nothing is stored or mailed and the SPA does not show the form.
+   */
+  get offered(): boolean {
+    return Boolean(this.options.videoId);
+  }
+
   /** Whether the comment check can run: a YouTube API key and a video are configured. */
   get checksComments(): boolean {
     return this.youtube.configured && Boolean(this.options.videoId);

@@ -6,7 +6,7 @@ import { assertSelf, currentUser, signedIn } from "../../http/auth";
 import { ok } from "../../http/envelope";
 import { optionalUpload } from "../../http/uploads";
 import { parseInput, textField } from "../../http/validate";
-import { presentSessionUser } from "../auth/auth.presenter";
+import { isAdmin, presentSessionUser } from "../auth/auth.presenter";
 import type { UsersService } from "./users.service";
 
 const SelfQuery = z.object({ id: z.string().max(100).optional() });
@@ -54,6 +54,7 @@ function userRoutes(app: FastifyInstance, users: UsersService): void {
         chatLimit: user.chat_limit,
         chatCount,
         userPicture: user.picture,
+        isAdmin: isAdmin(user),
       },
     });
   });

@@ -31,6 +31,7 @@ describeEachDatabase("profile and password change", (dialect) => {
       chatLimit: 15,
       chatCount: 0,
       userPicture: "",
+      isAdmin: false,
     });
     const other = await demoLogin(t.app);
     expect(

@@ -2,6 +2,7 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Navigate } from "react-router";
 import { Spinner } from "../../components/Spinner";
+import { useSessionUser } from "../../hooks/useSessionUser";
 import { AuditSection } from "./components/AuditSection";
 import { ContactSection } from "./components/ContactSection";
 import { FreeSubscriptionsSection } from "./components/FreeSubscriptionsSection";
@@ -24,15 +25,17 @@ const TABS = [
 type TabId = (typeof TABS)[number]["id"];
 
 /**
- * `/admin` (issue 9): the admin console. Nothing of it renders until the server confirms the
- * admin role (GET /admin/me); anyone else is sent to /forbidden. Every call is checked on the
- * server again.
+ * `/admin` (issue 9): the admin console. A session user who is not an admin (`isAdmin`, set by
+ * the server) is sent to /forbidden at once; for an admin nothing renders until the server
+ * confirms the role (GET /admin/me), and a refusal also sends to /forbidden. Every call is
+ * checked on the server again.
  */
 export function AdminPage() {
   const { t } = useTranslation("admin");
-  const access = useAdminAccess();
+  const admin = useSessionUser()?.isAdmin === true;
+  const access = useAdminAccess(admin);
   const [tab, setTab] = useState<TabId>("plans");
-  if (access.isError) return <Navigate to="/forbidden" replace />;
+  if (!admin || access.isError) return <Navigate to="/forbidden" replace />;
   if (access.data === undefined) {
     return (
       <div className="center-block">

@@ -1,0 +1,17 @@
+import { useQuery } from "@tanstack/react-query";
+import { freeSubscriptionOffered } from "../../../api/public";
+
+/**
+ * Whether the server offers the free subscription (GET /users/free/subscribe): `offered` is
+ * false while the answer is pending and when it fails, so a form that could only be refused never
+ * shows; `settled` turns true once the answer (or its failure) is in.
+ */
+export function useFreeSubscribeOffered(): { offered: boolean; settled: boolean } {
+  const { data, isPending } = useQuery({
+    queryKey: ["free-subscribe", "offered"],
+    queryFn: freeSubscriptionOffered,
+    staleTime: 5 * 60_000,
+    meta: { silent: true },
+  });
+  return { offered: data === true, settled: !isPending };
+}
