@@ -11,7 +11,7 @@ describe("error contract (issue 14)", () => {
     expect(new AppError("tts_failed", "x").status).toBe(502);
     for (const [code, status] of Object.entries(ERROR_STATUS)) {
       expect(isErrorCode(code)).toBe(true);
-      expect([200, 400, 401, 403, 404, 413, 415, 429, 500, 502, 503]).toContain(status);
+      expect([200, 400, 401, 403, 404, 409, 413, 415, 429, 500, 502, 503]).toContain(status);
     }
     expect(isErrorCode("no_such_code")).toBe(false);
     expect(isErrorCode("toString")).toBe(false);
