@@ -348,6 +348,7 @@ export const PUBLIC_ROUTES = new Set([
   "POST /api/auth/extend",
   "POST /api/auth/logout",
   "PATCH /api/users/change-password",
+  "GET /api/users/free/subscribe",
   "POST /api/users/free/subscribe/process",
   "POST /api/contact",
   "GET /api/payment/pricing",
