@@ -30,7 +30,8 @@ describeEachDatabase("validation messages are sentences (issue 16)", (dialect) =
   let admin: { token: string; userId: string; characterId: string };
   let languageId = "";
   beforeAll(async () => {
-    t = await createTestApp({ dialect });
+    // The free subscription is offered only where its video is configured.
+    t = await createTestApp({ dialect, env: { FREE_SUBSCRIBE_VIDEO_ID: "vid123" } });
     user = await demoWithCharacter(t.app);
     admin = await demoWithCharacter(t.app);
     await t.db.db.updateTable("users").set({ role: "admin" }).where("id", "=", admin.userId).execute();
