@@ -119,7 +119,8 @@ describeEachDatabase("password recovery by e-mail", (dialect) => {
 describeEachDatabase("rate limits on sign-in and recovery", (dialect) => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp({ dialect, env: { RATE_LIMIT_ENABLED: "1" } });
+    // The free subscription is offered (its video configured), so its limit is reached.
+    t = await createTestApp({ dialect, env: { RATE_LIMIT_ENABLED: "1", FREE_SUBSCRIBE_VIDEO_ID: "vid123" } });
   });
   afterAll(async () => {
     await t?.dispose();
