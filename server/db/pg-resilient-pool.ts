@@ -127,11 +127,18 @@ class ResilientClient implements PostgresPoolClient {
   }
 
   async #run(text: string, parameters: ReadonlyArray<unknown>): Promise<AnyResult> {
-    const statement = transactionStatement(text);
+    // Parsed only when needed (a lost connection, a failure, a pg without a transaction status):
+    // every query of the chat path passes here.
+    let parsed: TransactionStatement | undefined;
+    const statementOf = (): TransactionStatement => {
+      if (parsed === undefined) parsed = transactionStatement(text);
+      return parsed;
+    };
     let client = this.#client;
     const lost = client ? this.connections.lostError(client) : undefined;
     if (!client || lost) {
       if (this.#inTransaction) {
+        const statement = statementOf();
         this.#inTransaction = statement !== "end" && statement !== "rollback";
         // The server rolled the transaction back when the session ended: ROLLBACK is done.
         if (statement === "rollback")
@@ -144,8 +151,9 @@ class ResilientClient implements PostgresPoolClient {
     }
     const inTransaction = this.#inTransaction;
     try {
-      return this.#track(statement, client, await client.query(text, [...parameters]));
+      return this.#track(statementOf, client, await client.query(text, [...parameters]));
     } catch (error) {
+      const statement = statementOf();
       if (statement === "end" || statement === "rollback") this.#inTransaction = false;
       if (!isConnectionLost(error) && !this.connections.lostError(client)) throw error;
       this.connections.markLost(client, error as Error);
@@ -153,7 +161,7 @@ class ResilientClient implements PostgresPoolClient {
       if (inTransaction || !(statement === "begin" || isRetryableRead(text))) throw error;
       const fresh = await this.#replace(client);
       try {
-        return this.#track(statement, fresh, await fresh.query(text, [...parameters]));
+        return this.#track(statementOf, fresh, await fresh.query(text, [...parameters]));
       } catch (retryError) {
         if (isConnectionLost(retryError)) this.connections.markLost(fresh, retryError as Error);
         throw retryError;
@@ -162,12 +170,16 @@ class ResilientClient implements PostgresPoolClient {
   }
 
   /** Updates the transaction state after a statement succeeded; returns its result. */
-  #track(statement: TransactionStatement, client: PoolClient, result: AnyResult): AnyResult {
+  #track(statementOf: () => TransactionStatement, client: PoolClient, result: AnyResult): AnyResult {
     // pg reports the server's transaction status with every ReadyForQuery ("I" idle, "T" in a
     // transaction, "E" in a failed one); the statement itself is the fallback.
     const status = typeof client.getTransactionStatus === "function" ? client.getTransactionStatus() : null;
-    if (status) this.#inTransaction = status !== "I";
-    else if (statement === "begin") this.#inTransaction = true;
+    if (status) {
+      this.#inTransaction = status !== "I";
+      return result;
+    }
+    const statement = statementOf();
+    if (statement === "begin") this.#inTransaction = true;
     else if (statement === "end" || statement === "rollback") this.#inTransaction = false;
     return result;
   }
