@@ -252,7 +252,8 @@ describe.skipIf(!hasChromium)("public site in Chromium", () => {
       await page.goto(`${base()}/Free-chat`);
       await page.getByText("up to 15 messages per day").waitFor();
       const steps = page.getByRole("listitem").filter({ hasText: /e-mail|code|video|login details/ });
-      expect(await steps.count()).toBe(4);
+      // The steps and the form appear once the server says the subscription is offered.
+      await expect.poll(() => steps.count()).toBe(4);
 
       const email = page.getByLabel("Email");
       const send = page.getByRole("button", { name: "Free Subscribe Request" });
