@@ -1,5 +1,5 @@
 /**
- * Dependency rules for the whole tree (issue 14), run by `npm run deps`:
+ * Dependency rules for the whole tree, run by `npm run deps`:
  *   npx depcruise server web common --config .dependency-cruiser.cjs
  *
  * What the rules say (house style "areas meet through seams, not through each other"):
@@ -16,7 +16,7 @@
  * so no cycle can pass through one. The test helpers in `server/testing/` are cruised.
  */
 
-/** Module folders another module folder may import from (the seams of issue 14). */
+/** Module folders another module folder may import from. */
 const SEAMS = ["conversation", "prompt", "quota", "safety", "plans", "auth"];
 
 /** @type {import('dependency-cruiser').IConfiguration} */

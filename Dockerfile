@@ -1,4 +1,4 @@
-# Production image (issue 15). Build stage: install with dev dependencies, build the SPA and
+# Production image. Build stage: install with dev dependencies, build the SPA and
 # compile the server (npm ci runs `prepare` = `npm run build`), then drop dev dependencies.
 # Runtime stage: the built app and production dependencies only, as the unprivileged `node` user;
 # `node dist/server/main.js` starts it (no TypeScript loader, no build at start).
@@ -29,6 +29,6 @@ EXPOSE 3000
 # shutting down), not merely alive (/api/health). No curl in the slim image: node's fetch.
 HEALTHCHECK --interval=15s --timeout=3s --start-period=30s \
   CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/api/ready').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
-# SIGTERM drains running replies for SHUTDOWN_GRACE_MS before exiting (issue 15).
+# SIGTERM drains running replies for SHUTDOWN_GRACE_MS before exiting.
 STOPSIGNAL SIGTERM
 CMD ["node", "--enable-source-maps", "dist/server/main.js"]

@@ -7,7 +7,7 @@ import { defineConfig, type Plugin } from "vite";
 const API_ORIGIN = "http://127.0.0.1:3000";
 
 /**
- * Voice activity detection (issue 7) runs the Silero VAD model with onnxruntime-web in the
+ * Voice activity detection runs the Silero VAD model with onnxruntime-web in the
  * browser. Its model, audio worklet and WebAssembly files come from the npm packages and are
  * served by us under /vad/ (copied into the build, served as they are in development): nothing
  * is fetched from a CDN.

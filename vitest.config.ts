@@ -11,7 +11,7 @@ const EMBEDDED = [
 ];
 
 /**
- * issue 15: the API suites again on PostgreSQL + Redis + S3 (TEST_STACK=shared; each test app
+ * the API suites again on PostgreSQL + Redis + S3 (TEST_STACK=shared; each test app
  * fails when an engine fell back to the embedded one). Only where both servers are given.
  */
 const SHARED = ["server/modules/**/*.test.ts", "security/**/*.test.ts"];

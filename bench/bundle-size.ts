@@ -5,11 +5,11 @@ import { gzipSync } from "node:zlib";
 import { build } from "vite";
 
 /**
- * JavaScript downloaded per route, gzipped (issue 6 acceptance: the chat route under 250 KB,
+ * JavaScript downloaded per route, gzipped (the targets: the chat route under 250 KB,
  * public pages under 120 KB). Builds the SPA into a temporary folder (or reads an existing
  * build: `tsx bench/bundle-size.ts --dist /tmp/x`), then walks Vite's `.vite/manifest.json`:
  * a route's JS is the entry chunk, the lazy page chunk of the route (when it has one), the English
- * catalogues it loads with the page (issue 18) and everything they import statically. Chunks fetched later on demand (dynamic imports: the
+ * catalogues it loads with the page and everything they import statically. Chunks fetched later on demand (dynamic imports: the
  * particle background, sonner, sweetalert2, emoji-mart) are listed apart, one level deep.
  * Sizes are gzip level 9 of each file, in kB of 1000 bytes (as Vite prints them).
  * Exits with code 1 when a target fails.
@@ -25,18 +25,18 @@ type Manifest = Record<string, ManifestChunk>;
 
 const CHAT_LIMIT_KB = 250;
 /**
- * Issue 6 asked for public pages under 120 KB. Issue 18's i18n library (i18next + react-i18next,
+ * The public pages were asked to stay under 120 KB. The i18n library (i18next + react-i18next,
  * 18 KB, required: a well-kept i18n library) and the English public catalogues (common, public,
  * auth: the fallback texts, bundled) are on every page; with them the public routes measure
  * 122-132 KB (the largest /login, 131.3 KB, with its sign-in form, validation and queries), after
- * the cuts of issue 18's follow-up: the login page and the signed-in frame are lazy chunks, the FAQ
+ * the cuts: the login page and the signed-in frame are lazy chunks, the FAQ
  * and terms texts are their own catalogues, DOMPurify loads only for an admin-edited plan text.
  */
 const PUBLIC_LIMIT_KB = 135;
 
 /**
  * Public routes and what they load besides the entry chunk: their lazy page module and, for /faq
- * and /terms, their English catalogue (issue 18: `faq`, `terms`, loaded with the page; English is
+ * and /terms, their English catalogue (`faq`, `terms`, loaded with the page; English is
  * always loaded as the fallback, another language adds its own catalogue).
  */
 const PUBLIC_ROUTES: Array<[string, string[]]> = [

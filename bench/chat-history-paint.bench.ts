@@ -9,7 +9,7 @@ import { storeHistory } from "../e2e/support/history";
 import { startTestServer } from "../server/testing/server";
 
 /**
- * Issue 6 acceptance: "A history of 2000 messages opens in under 1 s to first paint" (only the
+ * "A history of 2000 messages opens in under 1 s to first paint" (only the
  * visible page is rendered). Starts the test server (SQLite, tiny model) with a fresh build of
  * the SPA, stores 2000 exchanges for a demo user's chat, then opens the chat in Chromium
  * (1280x800, a fresh browser context each run, so nothing is cached) RUNS times, then RUNS more

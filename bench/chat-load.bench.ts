@@ -10,7 +10,7 @@ import { liftLimits, requireBuild, rssMb, serverEntry, settle, startServer } fro
 import { chatMessageRequest, StreamClient } from "./support/stream-client";
 
 /**
- * Streamed chat under load (issue 19), run by `npm run bench`. The compiled server
+ * Streamed chat under load, run by `npm run bench`. The compiled server
  * (`dist/server/main.js`, made by `npm run build`) runs as production does, with its default
  * settings except rate limits off and speech off, in front of an instant OpenAI-wire model double
  * that streams 32 tokens with no delay. For 1, 10 and 50 concurrent clients (one user each, a
@@ -29,7 +29,7 @@ import { chatMessageRequest, StreamClient } from "./support/stream-client";
  * for seconds), which holds the targets.
  * Last, for reference, the same load through a bare Node.js proxy (`support/bare-proxy.mjs`: the
  * platform's floor, none of the product), then through the same proxy making only the SQLite
- * writes issue 19 keeps (`stored`).
+ * writes the server keeps (`stored`).
  * BENCH_ENGINES=sqlite (or postgres, bare, stored; all four by default) runs the chosen ones; BENCH_LEVELS=10 chosen levels; BENCH_MESSAGES
  * messages per level (600);
  * BENCH_CPU_PROF=<dir> makes the server write a CPU profile (`node --cpu-prof`) there;
@@ -95,7 +95,7 @@ interface Client {
   characterId: string;
 }
 
-/** One streamed message as the SPA sends it (multipart, spec 7 fields, stream=1). */
+/** One streamed message as the SPA sends it (multipart, product.md §7 fields, stream=1). */
 /** The load generator's connections (one kept-alive connection per busy client). */
 const http1 = new StreamClient();
 
@@ -137,7 +137,7 @@ async function closedLoop(
 
 /** The platform's floor, measured the same way but not held to the targets (`support/bare-proxy.mjs`). */
 const BARE = "Bare Node.js proxy (reference: no sign-in, database, quota, prompt or log)";
-/** The floor with the writes issue 19 keeps (`support/bare-proxy.mjs` with BARE_STORE_FILE). */
+/** The floor with the writes the server keeps (`support/bare-proxy.mjs` with BARE_STORE_FILE). */
 const STORED =
   "Bare Node.js proxy with the kept SQLite writes (reference: message stored with the quota before the model, reply stored)";
 

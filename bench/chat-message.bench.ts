@@ -11,7 +11,7 @@ import { demoChatUser } from "../e2e/support/demo";
  * Two loads are printed:
  * - users: each user sends a message, reads the reply, thinks 0.5 to 1.5 s, sends again (a very
  *   chatty user: real ones take several seconds); the issue's target applies here:
- *   p50 < 5 ms and p99 < 25 ms at 50 concurrent users on a 2-core machine (issue 2);
+ *   p50 < 5 ms and p99 < 25 ms at 50 concurrent users on a 2-core machine;
  * - saturated: the same users send back to back with no pause, so requests queue inside the
  *   server: a stress figure, not a user experience.
  */

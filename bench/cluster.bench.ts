@@ -9,7 +9,7 @@ import { cpuMs, percentile, timeStream } from "./support/measure";
 import { postgresUrl } from "./support/postgres";
 
 /**
- * Scale benchmark (issue 15): the built server as a cluster on this machine (server/testing/
+ * Scale benchmark: the built server as a cluster on this machine (server/testing/
  * cluster.ts: instances on PostgreSQL, Redis and s3rver behind a real nginx), with an instant
  * OpenAI-wire model double (32 streamed tokens, no delay) in this process. It prints, with no
  * timing assertions:
@@ -224,7 +224,7 @@ async function idleStreams(cluster: Cluster, clients: Client[]): Promise<void> {
 // `nginx -v` answers on stderr.
 const nginxVersion = spawnSync(findNginx()!, ["-v"], { encoding: "utf8" }).stderr.trim();
 console.log(
-  `cluster bench (issue 15): ${os.availableParallelism()} cores, node ${process.version}, ${nginxVersion || "nginx"}; PostgreSQL, Redis, s3rver; ${CLIENTS} clients, ${MESSAGES} messages per run, ${TOKENS} tokens from an instant model`,
+  `cluster bench: ${os.availableParallelism()} cores, node ${process.version}, ${nginxVersion || "nginx"}; PostgreSQL, Redis, s3rver; ${CLIENTS} clients, ${MESSAGES} messages per run, ${TOKENS} tokens from an instant model`,
 );
 const cluster = await startCluster({
   modelBaseUrl: model.baseUrl,

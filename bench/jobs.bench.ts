@@ -4,7 +4,7 @@ import { createJobQueue, type JobQueue } from "../server/jobs/index";
 import { openRedis } from "../server/providers/redis/redis";
 
 /**
- * Job queue throughput (issue 15's capacity model), run by `npm run bench`: JOBS no-op jobs are
+ * Job queue throughput, run by `npm run bench`: JOBS no-op jobs are
  * queued, then one worker process (this one, BullMQ's default concurrency of 1 per process, as the
  * server runs it) drains them. Prints jobs queued per second and jobs run per second, for the
  * in-process queue and, when Redis answers (BENCH_REDIS_URL, TEST_REDIS_URL or 127.0.0.1:6379),

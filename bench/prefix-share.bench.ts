@@ -52,7 +52,7 @@ const IDLE_MAX_MS = 10_000;
 
 /**
  * The user's messages, in order (cycled past the end), each with the fact a model would draw
- * from it, if any. At most 150 characters each (spec 5).
+ * from it, if any. At most 150 characters each (product.md §5).
  */
 const SCRIPT: Array<[message: string, fact?: string]> = [
   ["Hi! Just got home, finally. Long night on the ward."],

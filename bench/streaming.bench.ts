@@ -7,7 +7,7 @@ import { demoChatUser } from "../e2e/support/demo";
 import { cpuMs, percentile, timeStream } from "./support/measure";
 
 /**
- * Streaming benchmark (issue 5), run by `npm run bench` after the chat-message one:
+ * Streaming benchmark, run by `npm run bench` after the chat-message one:
  * 1. time to first token (TTFT) straight from a model endpoint vs through our server's
  *    server-sent events, the difference being what our server adds (target: under 10 ms at p50);
  * 2. 100 concurrent streaming chats: wall time and the server process's own CPU time per message

@@ -8,7 +8,7 @@ import type { GenerateRequest, GenerateResult, LlmProvider } from "../server/pro
 import { EspeakTts } from "../server/providers/tts/espeak";
 
 /**
- * Voice benchmark (issue 7), run by `npm run bench`:
+ * Voice benchmark, run by `npm run bench`:
  * 1. the embedded engine's real-time factor on this machine: eSpeak NG synthesis plus MP3
  *    encoding time divided by the length of the audio made (below 1 is faster than real time);
  * 2. time from a streamed reply's first sentence being written to its audio being ready: the

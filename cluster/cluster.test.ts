@@ -22,7 +22,7 @@ import {
 } from "./support";
 
 /**
- * The cluster test of issue 15: two instances of the built server behind a real nginx, on one
+ * The cluster test: two instances of the built server behind a real nginx, on one
  * PostgreSQL database, Redis and an S3 server, with a scripted model and an image engine in this
  * process. Everything goes through the proxy; a header picks the instance where a test needs to.
  */
@@ -43,9 +43,9 @@ const isExtraction = (request: CompletionsRequest) =>
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const unavailable = clusterUnavailable();
-if (unavailable) console.warn(`SKIPPED cluster test (issue 15): ${unavailable}.`);
+if (unavailable) console.warn(`SKIPPED cluster test: ${unavailable}.`);
 
-describe.skipIf(Boolean(unavailable))("two instances behind nginx (issue 15)", () => {
+describe.skipIf(Boolean(unavailable))("two instances behind nginx", () => {
   let cluster: Cluster;
   let model: Awaited<ReturnType<typeof startScriptedCompletions>>;
   let images: ImageDouble;
@@ -259,7 +259,7 @@ describe.skipIf(Boolean(unavailable))("two instances behind nginx (issue 15)", (
       () => "three pictures in the history",
     );
 
-    // Facts are extracted once per batch of FACTS_BATCH messages (issue 19): one job, whichever
+    // Facts are extracted once per batch of FACTS_BATCH messages: one job, whichever
     // instance queued it and however many workers share the queue.
     const facts = [
       "I have a dog named Rex",
@@ -329,7 +329,7 @@ describe.skipIf(Boolean(unavailable))("two instances behind nginx (issue 15)", (
   }, 90_000);
 });
 
-describe.skipIf(Boolean(unavailable))("a new deployment (issue 15)", () => {
+describe.skipIf(Boolean(unavailable))("a new deployment", () => {
   let model: Awaited<ReturnType<typeof startScriptedCompletions>>;
   let cluster: Cluster | undefined;
   beforeAll(async () => {

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Cluster } from "../server/testing/cluster";
 
-/** Calls and stream readers of the cluster test (issue 15), all through nginx. */
+/** Calls and stream readers of the cluster test, all through nginx. */
 
 /** One server-sent event: its name, its `id:` (undefined when it had none) and its JSON data. */
 export interface SseEvent {
@@ -20,7 +20,7 @@ export interface Answer {
 
 /**
  * Calls the API through nginx, routed to `via` ("a", "b" or "both"), with a form-encoded body
- * (spec 7) or a prepared FormData. @returns the parsed answer.
+ * (product.md §7) or a prepared FormData. @returns the parsed answer.
  */
 export async function api(
   cluster: Cluster,

@@ -6,8 +6,8 @@ import type { ErrorCode } from "./errors";
  */
 
 /**
- * spec 3: the response envelope of every call. `success` 1 means ok. Failures also carry `code`
- * (issue 14: common/errors.ts), the stable name the SPA decides on.
+ * product.md §3: the response envelope of every call. `success` 1 means ok. Failures also carry `code`
+ * (common/errors.ts), the stable name the SPA decides on.
  */
 export interface Envelope<T = unknown> {
   success: 0 | 1;
@@ -17,20 +17,20 @@ export interface Envelope<T = unknown> {
   data?: T;
 }
 
-/** spec 3: the session user stored under the `user` key. Flags are the strings '0' or '1'. */
+/** product.md §3: the session user stored under the `user` key. Flags are the strings '0' or '1'. */
 export interface SessionUser {
   id: string;
   cl: number;
   vl: number;
   pl: "0" | "1";
   il: "0" | "1";
-  /** Ours: '1' once the person confirmed being 18 or older (issue 5); chat needs it. */
+  /** Ours: '1' once the person confirmed being 18 or older; chat needs it. */
   adult: "0" | "1";
   name: string;
   userName: string;
   userEmail: string;
   userPicture: string;
-  /** Ours (issue 18): the UI language chosen with the account (en, es, fr, de, it, pt); "" = the browser's. */
+  /** Ours: the UI language chosen with the account (en, es, fr, de, it, pt); "" = the browser's. */
   uiLanguage: string;
   /**
    * Ours: whether the account has the admin role, computed by the server from the database on
@@ -40,7 +40,7 @@ export interface SessionUser {
   isAdmin: boolean;
 }
 
-/** spec 3: the session token stored under the `token` key. expirationTime in epoch ms. */
+/** product.md §3: the session token stored under the `token` key. expirationTime in epoch ms. */
 export interface SessionToken {
   token: string;
   expirationTime: number;
@@ -53,7 +53,7 @@ export interface LoginData {
 }
 
 /**
- * Ours (issue 13): a device registered for device login, as `GET /auth/devices` lists it. Never
+ * Ours: a device registered for device login, as `GET /auth/devices` lists it. Never
  * its secret. Times in epoch ms; lastUsedAt null until its first device login.
  */
 export interface SignedInDevice {
@@ -64,7 +64,7 @@ export interface SignedInDevice {
 }
 
 /**
- * Ours (issue 18 "Take my data"): an export of the user's data, as `GET /account/export` and
+ * Ours ("Take my data"): an export of the user's data, as `GET /account/export` and
  * `POST /account/export` answer it under `export`. Times in epoch ms (null until ready);
  * `downloadUrl` (an API path, fetched with the bearer token) only while it is ready, for 24 h.
  */
@@ -79,12 +79,12 @@ export interface DataExport {
   downloadUrl: string | null;
 }
 
-/** Ours (issue 18): the answer of `GET` and `POST /account/export`; `export` null when there is none. */
+/** Ours: the answer of `GET` and `POST /account/export`; `export` null when there is none. */
 export interface DataExportAnswer extends Envelope {
   export: DataExport | null;
 }
 
-/** spec 3: a character in lists (`characters/list`, `characters/list/chat`). */
+/** product.md §3: a character in lists (`characters/list`, `characters/list/chat`). */
 export interface CharacterListItem {
   characterUUID: string;
   characterName: string;
@@ -94,7 +94,7 @@ export interface CharacterListItem {
 }
 
 /**
- * Issue 17: one lorebook entry, as the Character Card V2 spec's `character_book.entries[]`
+ * One lorebook entry, as the Character Card V2 spec's `character_book.entries[]`
  * (server/modules/prompt/lorebook.ts has the rules that use it).
  */
 export interface CharacterBookEntry {
@@ -113,7 +113,7 @@ export interface CharacterBookEntry {
   extensions?: Record<string, unknown>;
 }
 
-/** Issue 17: a character's lorebook, as the Character Card V2 spec's `character_book`. */
+/** A character's lorebook, as the Character Card V2 spec's `character_book`. */
 export interface CharacterBook {
   name?: string;
   scan_depth?: number;
@@ -123,7 +123,7 @@ export interface CharacterBook {
   entries: CharacterBookEntry[];
 }
 
-/** spec 3: a preset character (`characters/selection`). characterSex '0' female, '1' male. */
+/** product.md §3: a preset character (`characters/selection`). characterSex '0' female, '1' male. */
 export interface PresetCharacter {
   characterPreDefinedUUID: string;
   characterName: string;
@@ -132,7 +132,7 @@ export interface PresetCharacter {
   characterDescription: string;
 }
 
-/** spec 3: a member of the chat profile. gId is empty outside a group. */
+/** product.md §3: a member of the chat profile. gId is empty outside a group. */
 export interface ChatProfileCharacter {
   gId: string;
   id: string;
@@ -143,7 +143,7 @@ export interface ChatProfileCharacter {
   voice: string;
 }
 
-/** spec 3, 7: `chat/profile` answers `info` with this shape. */
+/** product.md §3, 7: `chat/profile` answers `info` with this shape. */
 export interface ChatProfileInfo {
   userPicture: string;
   userName: string;
@@ -152,7 +152,7 @@ export interface ChatProfileInfo {
 }
 
 /**
- * spec 3: one chat history entry: the user's message and the character's reply.
+ * product.md §3: one chat history entry: the user's message and the character's reply.
  * Times are ISO 8601 strings; the reply fields are empty until the reply exists.
  */
 export interface ChatHistoryEntry {
@@ -172,18 +172,18 @@ export interface ChatHistoryEntry {
    */
   chatHistoryStatus?: "pending" | "replied" | "stopped" | "partial" | "failed";
   /**
-   * Ours (issue 17 "Swipes"): every reply this entry has had, in the order written (for a
+   * Ours ("Swipes"): every reply this entry has had, in the order written (for a
    * greeting: the card's first message, then its alternate greetings). Absent when it has had only
    * one. chatHistoryReplyMessage is the chosen one, `chatHistoryAlternatives[chatHistoryAlternativeIndex]`,
    * and it is the one the model sees next.
    */
   chatHistoryAlternatives?: string[];
-  /** Ours (issue 17): the index of the chosen alternative; absent with chatHistoryAlternatives. */
+  /** Ours: the index of the chosen alternative; absent with chatHistoryAlternatives. */
   chatHistoryAlternativeIndex?: number;
 }
 
 /**
- * Issue 17 "Swipes, edits and rewind" (routes ours, all POST, signed in, JSON or form body; every
+ * Swipes, edits and rewind (routes ours, all POST, signed in, JSON or form body; every
  * `id` is an entry's chatHistoryUUID, 404 "Message not found." when it is not the user's;
  * regenerate, swipe and edit answer 400 "This reply is still being generated." while it is):
  * - `/api/chat/regenerate` `{ id, stream?, mute? }`: a new reply for the entry, kept as a further
@@ -208,13 +208,13 @@ export interface SwipeReply extends Envelope {
   history?: ChatHistoryEntry[];
 }
 
-/** Issue 17: the answer of `/api/chat/delete` and `/api/chat/rewind`. */
+/** The answer of `/api/chat/delete` and `/api/chat/rewind`. */
 export interface RemovedEntries extends Envelope {
   /** The chatHistoryUUIDs removed, oldest first. */
   removed?: string[];
 }
 
-/** spec 3: the message reply of `chat/message`. */
+/** product.md §3: the message reply of `chat/message`. */
 export interface MessageReply extends Envelope {
   text?: string;
   history?: ChatHistoryEntry[];
@@ -225,7 +225,7 @@ export interface MessageReply extends Envelope {
     splitMessages: string[];
     picDesc: string;
     /**
-     * Ours (spec 4 "Split replies", issue 16): each part's own audio, one per `splitMessages`
+     * Ours (product.md §4 "Split replies"): each part's own audio, one per `splitMessages`
      * ("" for a part with nothing to say), so the parts are heard in turn. Only on a split reply
      * spoken by the server (not muted, voices on).
      */
@@ -234,7 +234,7 @@ export interface MessageReply extends Envelope {
 }
 
 /**
- * spec 3 "Photo history entry" (GET chat/history/photos): groupUUID in a group chat, else
+ * product.md §3 "Photo history entry" (GET chat/history/photos): groupUUID in a group chat, else
  * characterUUID; file names of the user's photo ({id}/user_photo/) and the generated picture ({id}/).
  */
 export interface PhotoHistoryEntry {
@@ -246,14 +246,14 @@ export interface PhotoHistoryEntry {
   chatHistoryReplyImage: string;
 }
 
-/** Ours (issue 6): one capability of the chat screen; off comes with the reason to show. */
+/** Ours: one capability of the chat screen; off comes with the reason to show. */
 export interface Capability {
   enabled: boolean;
   reason: string;
 }
 
 /**
- * Ours (issue 16): how far the download of the default language model has come, as GET
+ * Ours: how far the download of the default language model has come, as GET
  * /chat/capabilities answers it in `data.modelDownload` while the chat is off because of it.
  */
 export interface ModelDownloadProgress {
@@ -266,7 +266,7 @@ export interface ModelDownloadProgress {
 }
 
 /**
- * Ours (issue 17 "Characters that write first"): whether a character may check in first in the
+ * Ours ("Characters that write first"): whether a character may check in first in the
  * user's one-to-one chat (GET/POST /chat/checkins), and the user's IANA time zone it was chosen
  * with (waking hours 09:00-21:00 there); "" until chosen.
  */
@@ -278,7 +278,7 @@ export interface CheckinStatus {
 }
 
 /**
- * Ours (issue 17): a character with check-ins the user has not seen yet (GET
+ * Ours: a character with check-ins the user has not seen yet (GET
  * /chat/checkins/unread; the characters list's badge). Cleared when the chat is opened.
  */
 export interface UnreadCheckins {

@@ -3,71 +3,71 @@
  * Every value cites the spec section it comes from (../shared/spec/product-spec.md).
  */
 
-/** spec 3: "App version: 1.0.28". Also the `version` of /meta.json. */
+/** product.md §3: "App version: 1.0.28". Also the `version` of /meta.json. */
 export const APP_VERSION = "1.0.28";
-/** spec 9: token lifetime 1 hour. Milliseconds. */
+/** product.md §9: token lifetime 1 hour. Milliseconds. */
 export const TOKEN_LIFETIME_MS = 3_600_000;
-/** spec 9: refresh the token when under 5 minutes remain. Milliseconds. */
+/** product.md §9: refresh the token when under 5 minutes remain. Milliseconds. */
 export const TOKEN_REFRESH_MARGIN_MS = 300_000;
-/** spec 9: the token expiry is checked every 3 minutes. Milliseconds. */
+/** product.md §9: the token expiry is checked every 3 minutes. Milliseconds. */
 export const TOKEN_CHECK_INTERVAL_MS = 180_000;
-/** spec 9: local storage keys. */
+/** product.md §9: local storage keys. */
 export const STORAGE_KEY_TOKEN = "token";
 export const STORAGE_KEY_USER = "user";
-/** spec 5, 9: a chat message is at most 150 characters after trimming. */
+/** product.md §5, 9: a chat message is at most 150 characters after trimming. */
 export const MESSAGE_MAX_LENGTH = 150;
 /** Ours: `chat/message` `pname`, the name the user goes by in one reply, at most this many characters. */
 export const SENDER_NAME_MAX_LENGTH = 50;
 /** Ours: `chat/message` `ptext`, the user's words about themself for one reply, at most this many characters. */
 export const SENDER_ABOUT_MAX_LENGTH = 300;
-/** spec 5, 9: character card field limits (characters). */
+/** product.md §5, 9: character card field limits (characters). */
 export const BACKSTORY_MAX_LENGTH = 2000;
 export const GREETING_MAX_LENGTH = 800;
 export const APPEARANCE_MAX_LENGTH = 100;
-/** spec 9: backstory truncated to 50 characters in lists. */
+/** product.md §9: backstory truncated to 50 characters in lists. */
 export const BACKSTORY_PREVIEW_LENGTH = 50;
-/** spec 9: history page size 10, initial offset 0. */
+/** product.md §9: history page size 10, initial offset 0. */
 export const HISTORY_PAGE_SIZE = 10;
-/** spec 6, 9: a group chat holds at most 4 members. */
+/** product.md §6, 9: a group chat holds at most 4 members. */
 export const GROUP_MAX_MEMBERS = 4;
-/** spec 1, 9: free subscribers get 15 chat messages per day. */
+/** product.md §1, 9: free subscribers get 15 chat messages per day. */
 export const FREE_DAILY_MESSAGES = 15;
-/** spec 9: the add-on bought when the monthly limit is reached: 100 messages for $1.99 (cents). */
+/** product.md §9: the add-on bought when the monthly limit is reached: 100 messages for $1.99 (cents). */
 export const ADDON_MESSAGES = 100;
 export const ADDON_PRICE_CENTS = 199;
 /**
- * Ours (issue 13): one reply can be continued at most this many times ("Continue" runs the model
+ * Ours: one reply can be continued at most this many times ("Continue" runs the model
  * again on the same entry); each continuation counts as one message of the quota.
  */
 export const CONTINUE_MAX_PER_REPLY = 3;
-/** Ours (issue 17 "Swipes"): the most replies one entry keeps (regenerated ones and greetings). */
+/** Ours ("Swipes"): the most replies one entry keeps (regenerated ones and greetings). */
 export const REPLY_ALTERNATIVES_MAX = 10;
-/** Ours (issue 17 "Edit"): the longest reply text a user can write into a reply, characters. */
+/** Ours ("Edit"): the longest reply text a user can write into a reply, characters. */
 export const REPLY_EDIT_MAX_LENGTH = 4000;
-/** spec 4: marker of the automatic first greeting; never shown as a user message. */
+/** product.md §4: marker of the automatic first greeting; never shown as a user message. */
 export const FIRST_MESSAGE_MARKER = "##first-message##";
-/** spec 3: the fallback picture. */
+/** product.md §3: the fallback picture. */
 export const DEFAULT_PICTURE = "user.jpg";
-/** spec 9: delay between split reply messages. Milliseconds. */
+/** product.md §9: delay between split reply messages. Milliseconds. */
 export const SPLIT_MESSAGE_DELAY_MS = 1000;
-/** spec 9: scroll-to-bottom button appears beyond this distance from the bottom. Pixels. */
+/** product.md §9: scroll-to-bottom button appears beyond this distance from the bottom. Pixels. */
 export const SCROLL_BUTTON_THRESHOLD_PX = 800;
-/** spec 8: toast durations. Milliseconds. */
+/** product.md §8: toast durations. Milliseconds. */
 export const TOAST_SIGNED_IN_MS = 2000;
 export const TOAST_PUBLIC_MS = 3000;
 export const TOAST_LOGIN_SUCCESS_MS = 4000;
-/** spec 8: confirm and cancel button colours. */
+/** product.md §8: confirm and cancel button colours. */
 export const CONFIRM_COLOR = "#c70039";
 export const CANCEL_COLOR = "#aaa";
 /** Product name shown in the footer and the title. */
 export const PRODUCT_NAME = "Companion";
 
-/** spec 7, 9: picture requests use type 1 (portrait) or 2 (landscape). */
+/** product.md §7, 9: picture requests use type 1 (portrait) or 2 (landscape). */
 export const PHOTO_TYPE_PORTRAIT = 1;
 export const PHOTO_TYPE_LANDSCAPE = 2;
 export type PhotoType = typeof PHOTO_TYPE_PORTRAIT | typeof PHOTO_TYPE_LANDSCAPE;
 /**
- * spec 9: "10 canned photo captions" offered in the request menu, each sent as the request's
+ * product.md §9: "10 canned photo captions" offered in the request menu, each sent as the request's
  * message with its type (the spec does not list their words; these are ours).
  */
 export const PHOTO_CAPTIONS: ReadonlyArray<{ text: string; type: PhotoType }> = [
@@ -82,21 +82,21 @@ export const PHOTO_CAPTIONS: ReadonlyArray<{ text: string; type: PhotoType }> = 
   { text: "Cooking dinner in the kitchen", type: PHOTO_TYPE_LANDSCAPE },
   { text: "Watching the sunset", type: PHOTO_TYPE_LANDSCAPE },
 ];
-/** spec 5: chat attachments accept these file types. */
+/** product.md §5: chat attachments accept these file types. */
 export const PHOTO_ACCEPT = ".jpg,.jpeg,.png";
-/** spec 9: the camera asks for 1280x720, front camera first ('user'), switchable to 'environment'. */
+/** product.md §9: the camera asks for 1280x720, front camera first ('user'), switchable to 'environment'. */
 export const CAMERA_WIDTH = 1280;
 export const CAMERA_HEIGHT = 720;
-/** spec 9: the image viewer zooms from scale 1 to 2. */
+/** product.md §9: the image viewer zooms from scale 1 to 2. */
 export const IMAGE_VIEWER_MIN_SCALE = 1;
 export const IMAGE_VIEWER_MAX_SCALE = 2;
 
-/** A price in cents as the spec writes it, in dollars with two decimals ("1.99"; spec 3 `price`). */
+/** A price in cents as the spec writes it, in dollars with two decimals ("1.99"; product.md §3 `price`). */
 export function dollars(cents: number): string {
   return (cents / 100).toFixed(2);
 }
 
-/** Bounds of a stored or imported book (issue 17: parsed defensively on the server; the character form keeps to them). */
+/** Bounds of a stored or imported book (parsed defensively on the server; the character form keeps to them). */
 export const LOREBOOK_LIMITS = {
   entries: 200,
   contentChars: 2000,
@@ -107,5 +107,5 @@ export const LOREBOOK_LIMITS = {
   jsonChars: 600_000,
 } as const;
 
-/** Ours (issue 18): the UI languages (the seeded characters' languages), English first. */
+/** Ours: the UI languages (the seeded characters' languages), English first. */
 export const UI_LANGUAGES = ["en", "es", "fr", "de", "it", "pt"] as const;

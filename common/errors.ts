@@ -1,5 +1,5 @@
 /**
- * The error contract of the API (issue 14): every failure the server answers carries one of these
+ * The error contract of the API: every failure the server answers carries one of these
  * stable codes in its envelope (`{ success: 0, message, code, page? }`) and in the `error` event
  * of a reply stream. The HTTP status is derived from the code through `ERROR_STATUS`, so one code
  * always answers the same status. The message is for people; the code is for programs (the SPA
@@ -23,7 +23,7 @@ export const ERROR_STATUS = {
   image_too_large: 413,
   recording_too_large: 413,
 
-  // Sign-in, devices and sessions (spec 6, issue 13). The two refusals of a sign-in form answer
+  // Sign-in, devices and sessions (product.md §6). The two refusals of a sign-in form answer
   // HTTP 200 with success 0, as the spec's login does: the SPA shows the message on the form.
   invalid_credentials: 200,
   invalid_device: 200,
@@ -35,13 +35,20 @@ export const ERROR_STATUS = {
   reset_code: 400,
   not_admin: 403,
 
-  // OAuth sign-in (issue 5).
+  // Accounts of a self-hosted server (product.md §2): the owner set-up, invitations, sign-up.
+  setup_token: 404,
+  registration_closed: 403,
+  invitation_invalid: 400,
+  signup_code: 400,
+  email_taken: 409,
+
+  // OAuth sign-in.
   oauth_binding: 400,
   oauth_state: 400,
   oauth_code: 400,
   oauth_unconfigured: 400,
 
-  // Plans and payments (issue 9). What the pricing page shows in place answers 200 with success
+  // Plans and payments. What the pricing page shows in place answers 200 with success
   // 0 (and a page to open where there is one).
   payments_off: 200,
   webhook_off: 400,
@@ -54,7 +61,7 @@ export const ERROR_STATUS = {
   // The free subscription is offered only where its video is configured.
   free_subscribe_off: 404,
 
-  // Plan flags and limits (spec 9).
+  // Plan flags and limits (product.md §9).
   "plan:images": 403,
   "plan:photos": 403,
   "plan:photo": 403,
@@ -65,7 +72,7 @@ export const ERROR_STATUS = {
   group_full: 403,
   "rate_limit:chat": 429,
 
-  // Content rules (spec 9).
+  // Content rules (product.md §9).
   "content:minors": 400,
   age_unconfirmed: 403,
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { SentenceStream, speechSentences, speechText, uncensorTranscript } from "./speech";
 
-describe("speech text of a reply (issue 7)", () => {
+describe("speech text of a reply", () => {
   it("drops narration between asterisks and never reads the symbols", () => {
     expect(speechText("*smiles* Hello there! *waves* How are you?")).toBe("Hello there! How are you?");
     // Markdown bold is emphasis of spoken words, not narration: the words stay, the stars go.
@@ -32,7 +32,7 @@ describe("speech text of a reply (issue 7)", () => {
   });
 });
 
-describe("spec 5: censored words in transcripts", () => {
+describe("product.md §5: censored words in transcripts", () => {
   it("writes a word censored with asterisks in full, keeping case, and leaves unknown ones", () => {
     expect(uncensorTranscript("what the f*** is this s**t")).toBe("what the fuck is this shit");
     expect(uncensorTranscript("F**k, a**hole")).toBe("Fuck, asshole");

@@ -1,15 +1,15 @@
 /**
- * Text rules of spoken replies and speech input (issue 7), shared by the server (synthesis,
+ * Text rules of spoken replies and speech input, shared by the server (synthesis,
  * transcripts) and the SPA (the browser's own speech recognition).
  */
 
-/** spec 5: the placeholder sent in voice chat when nothing was said. */
+/** product.md §5: the placeholder sent in voice chat when nothing was said. */
 export const LISTENING_PLACEHOLDER = "listening";
-/** spec 4, 9: listening resumes 1000 ms after a message is sent in voice chat. */
+/** product.md §4, 9: listening resumes 1000 ms after a message is sent in voice chat. */
 export const LISTEN_RESUME_DELAY_MS = 1000;
-/** spec 4, 9: the voice-chat cue plays after 300 ms. */
+/** product.md §4, 9: the voice-chat cue plays after 300 ms. */
 export const VOICE_CUE_DELAY_MS = 300;
-/** spec 8, 9: a failed autoplay is retried 3 times at 500 ms. */
+/** product.md §8, 9: a failed autoplay is retried 3 times at 500 ms. */
 export const AUDIO_RETRY_COUNT = 3;
 export const AUDIO_RETRY_DELAY_MS = 500;
 
@@ -29,7 +29,7 @@ export function speechText(reply: string): string {
 
 /**
  * Collects streamed text and hands out each finished sentence of speech as soon as it ends
- * (issue 7: the first sentence is spoken before the whole reply is written). Narration between
+ * (the first sentence is spoken before the whole reply is written). Narration between
  * asterisks is held back until it closes, then dropped.
  */
 export class SentenceStream {
@@ -121,7 +121,7 @@ const CENSORED_WORDS = [
 ];
 
 /**
- * spec 5: "Speech text in the form of a censored word with asterisks is replaced by the full
+ * product.md §5: "Speech text in the form of a censored word with asterisks is replaced by the full
  * word": `f**k`, `f***`, `s***ty` become the word with the same visible letters and length.
  * Words that match nothing are left as they are.
  */

@@ -1,11 +1,11 @@
 /**
- * The input rules of every form field, defined once for the server and the SPA (issue 16): the
+ * The input rules of every form field, defined once for the server and the SPA: the
  * rule (required, length, format) and the sentence a person reads when it is broken. The server
  * builds its zod schemas from these (server/http/validate.ts), the browser checks the same rules
  * before sending (`checkText`), so both show the same sentence.
  *
- * Texts follow spec 5 "Validation rules" and spec 8 "Error catalogue" where the spec gives one;
- * elsewhere they are ours, full sentences naming the field in words. Limits come from spec 9
+ * Texts follow product.md §5 "Validation rules" and product.md §8 "Error catalogue" where the spec gives one;
+ * elsewhere they are ours, full sentences naming the field in words. Limits come from product.md §9
  * (common/constants.ts) or are ours where the spec names none.
  */
 import {
@@ -18,11 +18,11 @@ import {
   SENDER_NAME_MAX_LENGTH,
 } from "./constants";
 
-/** spec 8 "Character or profile validation": the popup text when a required field is blank. */
+/** product.md §8 "Character or profile validation": the popup text when a required field is blank. */
 export const FILL_REQUIRED_FIELDS = "Please fill in all required fields!";
-/** spec 8 "Change password (signed in) mismatch". */
+/** product.md §8 "Change password (signed in) mismatch". */
 export const RETYPED_PASSWORD_MISMATCH = "New and ReTyped password do not match.";
-/** spec 8 "Reset password mismatch". */
+/** product.md §8 "Reset password mismatch". */
 export const CONFIRM_PASSWORD_MISMATCH = "New and Confirm password do not match.";
 
 /**
@@ -102,7 +102,7 @@ function textRule(input: RuleInput): TextRule {
 
 /** Every form field's rule, by form. */
 export const RULES = {
-  /** spec 5 "Chat message": trimmed, at most 150 characters, not sent when empty. */
+  /** product.md §5 "Chat message": trimmed, at most 150 characters, not sent when empty. */
   chatMessage: textRule({
     label: "the message",
     required: true,
@@ -110,7 +110,7 @@ export const RULES = {
     requiredMessage: "The message is empty.",
   }),
   /**
-   * Ours (issue 17 "Edit"): the text a user writes into a reply, trimmed, 1 to
+   * Ours ("Edit"): the text a user writes into a reply, trimmed, 1 to
    * REPLY_EDIT_MAX_LENGTH characters ("The reply is empty.", "The reply must be at most 4000
    * characters.").
    */
@@ -124,7 +124,7 @@ export const RULES = {
   senderName: textRule({ label: "the name you go by", max: SENDER_NAME_MAX_LENGTH }),
   /** Ours (chat settings): the user's words about themself (`ptext`); may be empty. */
   senderAbout: textRule({ label: "your words about yourself", max: SENDER_ABOUT_MAX_LENGTH }),
-  /** spec 5 free subscribe, contact, login, forgot password: e-mail required (format: ours). */
+  /** product.md §5 free subscribe, contact, login, forgot password: e-mail required (format: ours). */
   email: textRule({
     label: "the e-mail address",
     required: true,
@@ -132,18 +132,18 @@ export const RULES = {
     pattern: EMAIL_PATTERN,
     formatMessage: "The e-mail address is not valid.",
   }),
-  /** spec 5 "Login": e-mail required; its format is not checked at sign-in (a wrong one just fails). */
+  /** product.md §5 "Login": e-mail required; its format is not checked at sign-in (a wrong one just fails). */
   loginEmail: textRule({ label: "the e-mail address", required: true, max: EMAIL_MAX_LENGTH }),
-  /** spec 5 "Login": password required (not trimmed). */
+  /** product.md §5 "Login": password required (not trimmed). */
   loginPassword: textRule({ label: "the password", required: true, trim: false, max: 1024 }),
-  /** spec 5 "Password change (signed in)": all three fields required. */
+  /** product.md §5 "Password change (signed in)": all three fields required. */
   currentPassword: textRule({
     label: "the current password",
     required: true,
     trim: false,
     max: PASSWORD_MAX_LENGTH,
   }),
-  /** spec 5 password change and reset: required; at least 8 characters is ours. */
+  /** product.md §5 password change and reset: required; at least 8 characters is ours. */
   newPassword: textRule({
     label: "the new password",
     required: true,
@@ -151,73 +151,73 @@ export const RULES = {
     min: PASSWORD_MIN_LENGTH,
     max: PASSWORD_MAX_LENGTH,
   }),
-  /** spec 5 "Password change (signed in)": the retyped password is required. */
+  /** product.md §5 "Password change (signed in)": the retyped password is required. */
   retypedPassword: textRule({
     label: "the retyped password",
     required: true,
     trim: false,
     max: PASSWORD_MAX_LENGTH,
   }),
-  /** spec 5 "Reset password": the confirmed password is required. */
+  /** product.md §5 "Reset password": the confirmed password is required. */
   confirmPassword: textRule({
     label: "the confirmed password",
     required: true,
     trim: false,
     max: PASSWORD_MAX_LENGTH,
   }),
-  /** spec 5 "Character save": name required (popup text of spec 8); at most 50 is ours. */
+  /** product.md §5 "Character save": name required (popup text of product.md §8); at most 50 is ours. */
   characterName: textRule({
     label: "the name",
     required: true,
     max: 50,
     requiredMessage: FILL_REQUIRED_FIELDS,
   }),
-  /** spec 5 "Character save": voice required. */
+  /** product.md §5 "Character save": voice required. */
   characterVoice: textRule({
     label: "the voice",
     required: true,
     max: 100,
     requiredMessage: FILL_REQUIRED_FIELDS,
   }),
-  /** spec 5 "Character save": language required. */
+  /** product.md §5 "Character save": language required. */
   characterLanguage: textRule({
     label: "the language",
     required: true,
     max: 100,
     requiredMessage: FILL_REQUIRED_FIELDS,
   }),
-  /** spec 5 "Character save": backstory required, at most 2000 characters. */
+  /** product.md §5 "Character save": backstory required, at most 2000 characters. */
   backstory: textRule({
     label: "the backstory",
     required: true,
     max: BACKSTORY_MAX_LENGTH,
     requiredMessage: FILL_REQUIRED_FIELDS,
   }),
-  /** spec 5 "Character save": greeting at most 800 characters. */
+  /** product.md §5 "Character save": greeting at most 800 characters. */
   greeting: textRule({ label: "the greeting", max: GREETING_MAX_LENGTH }),
-  /** spec 5 "Character save": appearance at most 100 characters. */
+  /** product.md §5 "Character save": appearance at most 100 characters. */
   appearance: textRule({ label: "the appearance", max: APPEARANCE_MAX_LENGTH }),
-  /** spec 5 "Profile save": full name required (same popup); at most 100 is ours. */
+  /** product.md §5 "Profile save": full name required (same popup); at most 100 is ours. */
   fullName: textRule({
     label: "the full name",
     required: true,
     max: 100,
     requiredMessage: FILL_REQUIRED_FIELDS,
   }),
-  /** spec 5 "Profile save": user name required (same popup); at most 50 is ours. */
+  /** product.md §5 "Profile save": user name required (same popup); at most 50 is ours. */
   userName: textRule({
     label: "the user name",
     required: true,
     max: 50,
     requiredMessage: FILL_REQUIRED_FIELDS,
   }),
-  /** spec 5 "Contact": name required. */
+  /** product.md §5 "Contact": name required. */
   contactName: textRule({ label: "your name", required: true, max: 100 }),
-  /** spec 5 "Contact": subject required. */
+  /** product.md §5 "Contact": subject required. */
   contactSubject: textRule({ label: "the subject", required: true, max: 200 }),
-  /** spec 5 "Contact": message required. */
+  /** product.md §5 "Contact": message required. */
   contactMessage: textRule({ label: "the message", required: true, max: 5000 }),
-  /** Ours (admin console, issue 9): a plan's name. */
+  /** Ours (admin console): a plan's name. */
   planName: textRule({ label: "the plan name", required: true, max: 100 }),
   /** Ours (admin console): the monthly price in dollars, e.g. "9.99". */
   planPrice: textRule({
@@ -240,7 +240,7 @@ export const RULES = {
   }),
 } as const satisfies Record<string, TextRule>;
 
-/** spec 5 "Character save": sex options Female ('0') and Male ('1'). */
+/** product.md §5 "Character save": sex options Female ('0') and Male ('1'). */
 export const SEX_VALUES = ["0", "1"] as const;
 /** The sentence when the sex is neither '0' nor '1' (blank is `FILL_REQUIRED_FIELDS`). */
 export const SEX_INVALID = "The sex must be female or male.";

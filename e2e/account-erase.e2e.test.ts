@@ -4,7 +4,7 @@ import { closePage, demoSession, hasChromium, toastWith } from "./support/browse
 import { passwordLogin, useBrowserSuite } from "./support/suite";
 
 /**
- * issue 18 "Erase my account" in Chromium against the real server, on a phone and a desktop:
+ * "Erase my account" in Chromium against the real server, on a phone and a desktop:
  * the profile's "Delete my account" warns what is removed, asks the password and a confirmation
  * (Cancel and a wrong password erase nothing), then the account is gone, the session is dropped
  * and the public home page shows a toast.

@@ -4,7 +4,7 @@ import { closePage, hasChromium } from "./support/browser";
 import { useBrowserSuite } from "./support/suite";
 
 /**
- * The admin console in Chromium against the real server (issue 9): an admin edits a plan's
+ * The admin console in Chromium against the real server: an admin edits a plan's
  * price (seen on /pricing) and changes a user's plan (the user's session flags follow on the
  * next extend); a normal user is sent to /forbidden, sees nothing of the console and gets 403
  * from the admin API.

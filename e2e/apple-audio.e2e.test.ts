@@ -6,7 +6,7 @@ import { closePage, demoSession, hasChromium, json, openPage, storeSession } fro
 import { useBrowserSuite } from "./support/suite";
 
 /**
- * spec 2 "Message list": a reply's audio is a native audio control on Apple devices and a
+ * product.md §2 "Message list": a reply's audio is a native audio control on Apple devices and a
  * play/stop icon elsewhere (web/pages/chat/components/ReplyAudio.tsx, web/lib/device.ts).
  */
 

@@ -15,7 +15,7 @@ import { recordForms, sentForm } from "./support/forms";
 import { useBrowserSuite } from "./support/suite";
 
 /**
- * The character form in Chromium against the real server (spec 2 "Character form"; spec 4, 5,
+ * The character form in Chromium against the real server (product.md §2 "Character form"; product.md §4, 5,
  * 6, 8): the plan flags pl and il decide the photo and appearance fields; required fields turn
  * red on Save and while typing with the 'Oops...' modal; counters and limits; the voice preview
  * button and its toast; create, edit, cancel and a server refusal.
@@ -125,7 +125,7 @@ describe.skipIf(!hasChromium)("character form in Chromium", () => {
       await expectRed(field(page, "Voice"), false);
       await expectRed(field(page, "Language"), false);
 
-      // Counters and limits (spec 9: backstory 2000, greeting 800).
+      // Counters and limits (product.md §9: backstory 2000, greeting 800).
       await field(page, "Backstory").fill("b".repeat(2100));
       expect((await field(page, "Backstory").inputValue()).length).toBe(2000);
       await page.getByText("2000/2000").waitFor();

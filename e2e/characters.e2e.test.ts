@@ -16,15 +16,15 @@ import {
 import { useBrowserSuite } from "./support/suite";
 
 /**
- * The characters list in Chromium against the real server (spec 2 "Characters and Groups",
- * "Preset selection", "Signed-in menu"; spec 4, 6, 8): the empty state, a preset, the Create
+ * The characters list in Chromium against the real server (product.md §2 "Characters and Groups",
+ * "Preset selection", "Signed-in menu"; product.md §4, 6, 8): the empty state, a preset, the Create
  * Character dropdown and its limit cl, random characters, Show more, delete with its
  * confirmation and its refusal, card import and export, and groups.
  */
 
 if (!hasChromium) console.warn("characters e2e skipped: /usr/bin/chromium does not exist");
 
-/** spec 8: warnings in the signed-in area sit bottom-right for 2 s. */
+/** product.md §8: warnings in the signed-in area sit bottom-right for 2 s. */
 const SIGNED_IN_WARNING: ToastRule = { type: "warning", x: "right", y: "bottom", durationMs: 2000 };
 const TIMEOUT = 90_000;
 
@@ -157,7 +157,7 @@ describe.skipIf(!hasChromium)("characters list in Chromium", () => {
       await page.waitForURL("**/characters/list");
       await rowOf(page, presetName).waitFor();
       expect(await rows(page).count()).toBe(1);
-      // One character: no delete (spec 6); 1 ≤ count < cl: the dropdown shows (spec 2).
+      // One character: no delete (product.md §6); 1 ≤ count < cl: the dropdown shows (product.md §2).
       expect(await page.getByRole("button", { name: /^Delete / }).count()).toBe(0);
       await createButton(page).waitFor();
       await closePage(page);

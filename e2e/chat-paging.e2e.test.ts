@@ -7,7 +7,7 @@ import { storeHistory } from "./support/history";
 import { useBrowserSuite } from "./support/suite";
 
 /**
- * Issue 6 acceptance "Paging test with 95 stored messages": the chat opens on the newest 10
+ * "Paging test with 95 stored messages": the chat opens on the newest 10
  * entries; scrolling up with the mouse wheel loads the previous page (offset + 10, limit 10)
  * until the first message, with no entry shown twice and no jump: the message at the top of
  * the view stays at the same place on screen when a page is prepended. Earlier pages are held

@@ -6,7 +6,7 @@ import { closePage, hasChromium } from "./support/browser";
 import { useBrowserSuite } from "./support/suite";
 
 /**
- * issue 15: a reply still being written is followed after a reload instead of polled. A scripted
+ * a reply still being written is followed after a reload instead of polled. A scripted
  * OpenAI-wire model writes a reply slowly (one word every TOKEN_DELAY_MS); the page is reloaded
  * mid-reply; the reloaded page follows it with GET /api/chat/stream: the text keeps growing in
  * its bubble, the history is not fetched again meanwhile, and the bubble ends with the whole reply.

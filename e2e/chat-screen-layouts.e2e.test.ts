@@ -8,7 +8,7 @@ import { storeHistory } from "./support/history";
 import { useBrowserSuite } from "./support/suite";
 
 /**
- * Issue 6 "The chat screen, complete", point by point, in Chromium at 375x812 (phone) and
+ * The chat screen, complete , point by point, in Chromium at 375x812 (phone) and
  * 1280x800 (desktop), against the real server and the tiny model: sidebars and drawers, the
  * header and its menu, status texts, the message list (layout, emphasis, text never HTML,
  * pending and 'Failed', split replies 1 s apart, the scroll-to-bottom button beyond 800 px),

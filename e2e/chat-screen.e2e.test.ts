@@ -14,8 +14,8 @@ import { closePage, expectToast, hasChromium, SUCCESS } from "./support/browser"
 import { useBrowserSuite } from "./support/suite";
 
 /**
- * The chat screen in Chromium against the real server and the tiny model (spec 2 "Chat
- * screen", spec 4, 5, 8, 9): sidebar and header on phone and desktop, New Chat, a group of
+ * The chat screen in Chromium against the real server and the tiny model (product.md §2 "Chat
+ * screen", product.md §4, 5, 8, 9): sidebar and header on phone and desktop, New Chat, a group of
  * three, history paging, settings and memories, capabilities and the emoji picker.
  */
 
@@ -160,7 +160,7 @@ describe.skipIf(!hasChromium)("chat screen in Chromium", () => {
     expect(await replies.nth(before).getAttribute("aria-label")).toBe(`Reply from ${third.characterName}`);
     await page.getByRole("banner").getByText("online", { exact: true }).waitFor({ timeout: 30_000 });
 
-    // A full group (4 members) offers no add button (issue 16); the server refuses a 5th anyway.
+    // A full group (4 members) offers no add button; the server refuses a 5th anyway.
     await sidebar.getByRole("button", { name: `Add ${fourth.characterName} to the group` }).click();
     await sidebar.getByRole("button", { name: `Remove ${fourth.characterName} from the group` }).waitFor();
     await sidebar.getByText("A group holds at most 4 members.").waitFor();
@@ -254,7 +254,7 @@ describe.skipIf(!hasChromium)("chat screen in Chromium", () => {
       return page.getByRole("dialog", { name: "Settings" });
     };
     let dialog = await open();
-    // spec 9 defaults: notifications on, everything else off, 2 s silence.
+    // product.md §9 defaults: notifications on, everything else off, 2 s silence.
     expect(await dialog.getByRole("switch", { name: "Notifications" }).isChecked()).toBe(true);
     expect(await dialog.getByRole("switch", { name: "Dark mode" }).isChecked()).toBe(false);
     expect(await dialog.getByLabel("Silence duration").inputValue()).toBe("2000");

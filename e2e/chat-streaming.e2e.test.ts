@@ -9,7 +9,7 @@ import { useBrowserSuite } from "./support/suite";
  * Sending on the chat screen against the real server and the tiny model, with replies long
  * enough (200 tokens) to watch them stream: tokens show before the answer is done, Stop keeps
  * the partial reply, Continue appends, a dropped send is marked Failed and Retry reuses the
- * client message id (spec 4 "Sending", spec 8).
+ * client message id (product.md §4 "Sending", product.md §8).
  */
 
 describe.skipIf(!hasChromium)("chat sending in Chromium", () => {
@@ -86,7 +86,7 @@ describe.skipIf(!hasChromium)("chat sending in Chromium", () => {
   }, 60_000);
 
   it("marks a send the network dropped Failed, and Retry sends it once", async () => {
-    // The limit itself now opens /pricing without 'Failed' (issue 16, e2e/default-install-chat).
+    // The limit itself now opens /pricing without 'Failed' (e2e/default-install-chat).
     const { browser, url } = ctx();
     const { page, session } = await signedInPage(browser, url, PHONE);
     const [character] = await ensureCharacters(page, 1);

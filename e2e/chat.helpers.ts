@@ -68,7 +68,7 @@ export async function openChat(page: Page, url: string, id: string): Promise<voi
 /**
  * Removes the browser's own speech recognition from the page (Chromium has webkitSpeechRecognition
  * even headless): with no transcription endpoint on the server, the microphone is then off with
- * its reason (issue 7). Applies from the next navigation.
+ * its reason. Applies from the next navigation.
  */
 export async function withoutBrowserSpeech(page: Page): Promise<void> {
   await page.addInitScript(() => {

@@ -11,7 +11,7 @@ const CHECK_IN = "Hey! How did the interview go?";
 const ZONE = "Asia/Tokyo";
 
 /**
- * Characters that write first (issue 17) in Chromium on phone and desktop: the user lets the
+ * Characters that write first in Chromium on phone and desktop: the user lets the
  * character write first in the chat's Settings (the browser's time zone goes with it), the
  * scheduled job's work is run with a shifted clock (the check-in service on the server's
  * database, a scripted model), the characters list shows the unread badge, and opening the chat

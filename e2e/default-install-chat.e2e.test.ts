@@ -9,7 +9,7 @@ import { closePage, hasChromium } from "./support/browser";
 import { useBrowserSuite } from "./support/suite";
 
 /**
- * The chat of an install with a model but no image engine and no Stripe (issue 16), on phone and
+ * The chat of an install with a model but no image engine and no Stripe, on phone and
  * desktop: a plan with `il` '1' gets Attach, Camera and the Photo List (the user's own photos need
  * no engine), the picture requests stay in the menu disabled with a visible one-line reason; at the
  * limit the chat follows the answer's page (/pricing) with the message shown there, the message

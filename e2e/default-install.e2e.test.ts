@@ -17,7 +17,7 @@ import { closePage, hasChromium } from "./support/browser";
 import { useBrowserSuite } from "./support/suite";
 
 /**
- * A default install in Chromium (issue 16 "A default install shows every feature the plan allows,
+ * A default install in Chromium ("A default install shows every feature the plan allows,
  * or says plainly why not"): no model, no image engine, no Stripe, no OAuth. On phone and desktop:
  * the chat says in a visible banner why it cannot answer, a tap on the microphone shows why it is
  * off; with payments off nothing offers Buy or Manage, plan cards and the add-on lead a signed-in
@@ -70,7 +70,7 @@ describe.skipIf(!hasChromium)("a default install in Chromium (no model, no image
   const open = (session: LoginData, path: string, viewport: { width: number; height: number }) =>
     suite.openSignedIn(session, path, { context: { viewport } });
 
-  /** Opens the signed-in menu (the sliding top menu of spec 2). */
+  /** Opens the signed-in menu (the sliding top menu of product.md §2). */
   const openMenu = async (page: Page) => {
     await page.getByRole("button", { name: "Open menu" }).click();
     return page.getByRole("navigation", { name: "Main" });

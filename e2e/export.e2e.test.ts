@@ -5,7 +5,7 @@ import { closePage, hasChromium } from "./support/browser";
 import { useBrowserSuite } from "./support/suite";
 
 /**
- * issue 18 "Take my data" in Chromium against the real server, on a phone and a desktop: the
+ * "Take my data" in Chromium against the real server, on a phone and a desktop: the
  * profile's "Download my data" starts the export, shows that it is being prepared, then the
  * download button and when the link expires; the downloaded file is a ZIP that opens, with the
  * account, the user's character as a card and a chat file.

@@ -7,12 +7,12 @@ import { closePage, hasChromium } from "./support/browser";
 import { useBrowserSuite } from "./support/suite";
 
 /**
- * issue 16 on the chat screen, against the real server with a scripted model and the embedded
+ * Streamed group replies on the chat screen, against the real server with a scripted model and the embedded
  * eSpeak NG voices:
- * - a group reply streams per speaker (spec 4 "Group chat"): the first member's words show while
+ * - a group reply streams per speaker (product.md §4 "Group chat"): the first member's words show while
  *   a later member is still silent and the last member's entry does not exist yet; the typing
  *   indicator names the member awaited; each member's bubble comes in turn order;
- * - a split reply (spec 4 "Split replies") is shown part by part and each part's own audio plays
+ * - a split reply (product.md §4 "Split replies") is shown part by part and each part's own audio plays
  *   in turn.
  * No wall-clock timing: the model holds the second member's answer until the test lets it go.
  */

@@ -8,7 +8,7 @@ import { closePage, hasChromium, openPage, storeSession } from "./support/browse
 import { useBrowserSuite } from "./support/suite";
 
 /**
- * issue 18 "UI translations" in Chromium against the real server, on a phone and a desktop:
+ * "UI translations" in Chromium against the real server, on a phone and a desktop:
  * (a) a browser in Spanish, French, German, Italian or Portuguese walks the main screens (home,
  * pricing, login, the characters list, a chat, the profile) and sees no English: no visible text
  * is an English catalogue text that its language translates differently, and each screen shows
@@ -111,7 +111,7 @@ function visibleTexts(page: Page): Promise<string[]> {
   });
 }
 
-describe.skipIf(!hasChromium)("the app in the user's language (issue 18)", () => {
+describe.skipIf(!hasChromium)("the app in the user's language", () => {
   const suite = useBrowserSuite();
 
   /** A member who has confirmed being 18 or older, with one random character. */

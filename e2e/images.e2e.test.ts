@@ -11,11 +11,11 @@ import { closePage, demoSession, hasChromium, openPage, storeSession, toastWith 
 import { useBrowserSuite } from "./support/suite";
 
 /**
- * Pictures and photos on the chat screen (issue 8) against the real server, an AUTOMATIC1111
+ * Pictures and photos on the chat screen against the real server, an AUTOMATIC1111
  * double that draws real PNGs, and Chromium's fake camera: a portrait request shows the spinner,
  * then the picture; the Photo List shows it and its gallery zooms from 1 to 2; a real JPEG goes
  * through Attach (with Remove) and a captured frame through the Camera; the failure texts of
- * spec 8; and no request menu for a plan without pictures.
+ * product.md §8; and no request menu for a plan without pictures.
  */
 
 describe.skipIf(!hasChromium)("pictures and photos in Chromium", () => {
@@ -43,7 +43,7 @@ describe.skipIf(!hasChromium)("pictures and photos in Chromium", () => {
       IMAGE_BASE_URL: double?.baseUrl ?? "",
       IMAGE_PORTRAIT_SIZE: "384x512",
       IMAGE_LANDSCAPE_SIZE: "512x384",
-      // issue 16: picture replies are spoken like any reply.
+      // picture replies are spoken like any reply.
       TTS_PROVIDER: "espeak",
     }),
     browserArgs: ["--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream"],
@@ -118,7 +118,7 @@ describe.skipIf(!hasChromium)("pictures and photos in Chromium", () => {
     await expect.poll(() => headerStatus.textContent()).toBe("online");
     const src = (await picture.getAttribute("src")) ?? "";
     expect(src).toMatch(new RegExp(`^/content/${characterId}/[0-9a-f-]{36}\\.jpg$`));
-    // issue 16: the picture reply's words are spoken like any reply's (request-photo audioUrl).
+    // the picture reply's words are spoken like any reply's (request-photo audioUrl).
     await reply
       .getByRole("button", { name: new RegExp(`^(Play|Stop) ${name}'s reply$`) })
       .waitFor({ timeout: 20_000 });
@@ -166,7 +166,7 @@ describe.skipIf(!hasChromium)("pictures and photos in Chromium", () => {
       await preview.waitFor();
     };
     await attach();
-    // A chosen photo forces the send button, even with an empty box (spec 4).
+    // A chosen photo forces the send button, even with an empty box (product.md §4).
     await page.getByRole("button", { name: "Send" }).waitFor();
     await preview.getByRole("button", { name: "Remove" }).click();
     await expect.poll(() => preview.count()).toBe(0);
@@ -206,7 +206,7 @@ describe.skipIf(!hasChromium)("pictures and photos in Chromium", () => {
     await camera.getByRole("button", { name: "Rotate camera" }).click();
     await expect.poll(() => capture.isEnabled(), { timeout: 15_000 }).toBe(true);
     await page.screenshot({ path: "test-results/images-camera.png" });
-    // spec 9: 1280x720, 'user' first, then 'environment'.
+    // product.md §9: 1280x720, 'user' first, then 'environment'.
     const asked = await page.evaluate(
       () => (window as unknown as { __camera: MediaStreamConstraints[] }).__camera,
     );
@@ -241,7 +241,7 @@ describe.skipIf(!hasChromium)("pictures and photos in Chromium", () => {
     await closePage(page);
   }, 120_000);
 
-  it("spec 8 failure texts: 'Failed to send photo.', the placeholder and the 'Failed' mark, 'Failed to capture photo.'", async () => {
+  it("product.md §8 failure texts: 'Failed to send photo.', the placeholder and the 'Failed' mark, 'Failed to capture photo.'", async () => {
     const { page } = await pictureChat();
     const log = page.getByRole("log", { name: "Messages" });
     await page.route("**/api/chat/photo-process", (route) => route.abort("connectionfailed"));
@@ -279,7 +279,7 @@ describe.skipIf(!hasChromium)("pictures and photos in Chromium", () => {
     await closePage(page);
   }, 60_000);
 
-  it("no Camera on Apple devices (spec 2)", async () => {
+  it("no Camera on Apple devices (product.md §2)", async () => {
     const { server, browser, url } = ctx();
     const session = await demoSession(url);
     await server.db

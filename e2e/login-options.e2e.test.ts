@@ -4,7 +4,7 @@ import { closePage, hasChromium, openPage } from "./support/browser";
 import { useBrowserSuite } from "./support/suite";
 
 /**
- * The login screen's options in a default install and in a configured one (issue 16, spec 2
+ * The login screen's options in a default install and in a configured one (product.md §2
  * "Login"), on a phone and a desktop: "Sign in with YouTube" shows only when the server has OAuth
  * configured, and `/login/{id}` signs in with the device when the user agent carries the
  * `CompanionDevice/<id>` marker (demo login otherwise).
@@ -69,7 +69,7 @@ describe.skipIf(!hasChromium)("login options in a default install (no OAuth)", (
         const sent = await request;
         expect(new URL(sent.url()).pathname).toBe("/api/auth/device-login");
         expect(sent.postData()).toBe(new URLSearchParams({ id: data.deviceId }).toString());
-        // While it runs the forms are hidden (spec 2); then the member, not a demo guest, is signed in.
+        // While it runs the forms are hidden (product.md §2); then the member, not a demo guest, is signed in.
         expect(await page.getByRole("heading", { name: "Member Sign in" }).count()).toBe(0);
         await page.getByLabel("Signed in").waitFor();
         await expect

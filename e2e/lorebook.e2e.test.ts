@@ -5,7 +5,7 @@ import { closePage, demoSession, hasChromium } from "./support/browser";
 import { useBrowserSuite } from "./support/suite";
 
 /**
- * The character form's lorebook editor (issue 17) in Chromium against the real server, on a
+ * The character form's lorebook editor in Chromium against the real server, on a
  * phone and on a desktop: add an entry, save, reopen the form and see it; the server stored it.
  */
 

@@ -6,8 +6,8 @@ import { closePage, hasChromium, json } from "./support/browser";
 import { useBrowserSuite } from "./support/suite";
 
 /**
- * Issue 16 "No model yet / offline / downloading: the chat shows a visible banner (with the
- * download's progress while it runs)", in Chromium. The model cannot be downloaded here (no
+ * No model yet / offline / downloading: the chat shows a visible banner (with the
+ * download's progress while it runs) , in Chromium. The model cannot be downloaded here (no
  * internet), so the page's GET /api/chat/capabilities is intercepted: the server's own answer
  * with the chat off and `modelDownload` set the way the server adds it while it downloads. The
  * banner then shows a progress bar named "Language model download" and the percent as text, and

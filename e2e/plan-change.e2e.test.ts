@@ -12,7 +12,7 @@ import { closePage, hasChromium } from "./support/browser";
 import { useBrowserSuite } from "./support/suite";
 
 /**
- * A plan change seen by the SPA without signing out (issue 9), in Chromium against the real
+ * A plan change seen by the SPA without signing out, in Chromium against the real
  * server and a local server that speaks Stripe's API: Subscribe on /pricing goes to Stripe
  * Checkout; the signed webhook upgrades the user; back on the profile the plan, chat limit and
  * the stored flags are the new plan's, and the character form shows the photo field. A plan
@@ -171,7 +171,7 @@ describe.skipIf(!hasChromium)("plan changes in the SPA", () => {
       expect(((await grant.json()) as Envelope).success).toBe(1);
       // Nothing changes in the open page until the token is extended…
       expect((await storedUser(page))?.pl).toBe("0");
-      // …which the SPA does when under 5 minutes are left (spec 4); let that time come.
+      // …which the SPA does when under 5 minutes are left (product.md §4); let that time come.
       await page.evaluate(() => {
         const token = JSON.parse(localStorage.getItem("token") ?? "{}") as { token: string };
         localStorage.setItem(

@@ -16,7 +16,7 @@ import { passwordLogin, useBrowserSuite } from "./support/suite";
 
 /**
  * Profile, signed-in password change, and the signed-in menu and footer in Chromium against
- * the real server (spec 2 "Profile", "Change password", "Signed-in menu and footer"; spec 4, 5, 8).
+ * the real server (product.md §2 "Profile", "Change password", "Signed-in menu and footer"; product.md §4, 5, 8).
  */
 
 if (!hasChromium) console.warn("profile e2e skipped: /usr/bin/chromium does not exist");

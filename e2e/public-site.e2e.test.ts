@@ -18,7 +18,7 @@ import {
 import { useBrowserSuite } from "./support/suite";
 
 /**
- * The public site in Chromium against the real server (spec 2, 4, 5, 8): the shared layout,
+ * The public site in Chromium against the real server (product.md §2, 4, 5, 8): the shared layout,
  * home, the root redirector, free subscribe, pricing, FAQ, contact, terms, access denied,
  * maintenance, 404, logout, and the start-up cache busting. Error answers are injected with
  * Playwright routes; the happy paths hit the server (mail goes to an in-process SMTP catcher).
@@ -382,7 +382,7 @@ describe.skipIf(!hasChromium)("public site in Chromium", () => {
       await page.waitForTimeout(300);
       expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
       expect(await description.locator("script, a, [onerror]").count()).toBe(0);
-      // Defence in depth (issue 13): the inline handler met the CSP while being sanitised, and was blocked.
+      // Defence in depth: the inline handler met the CSP while being sanitised, and was blocked.
       expect(takeCspViolations().every((line) => line.includes("script-src-attr blocked inline"))).toBe(true);
       // A javascript: plan URL is not turned into a link.
       expect(await card.getByRole("link").count()).toBe(0);
@@ -593,7 +593,7 @@ describe.skipIf(!hasChromium)("public site in Chromium", () => {
     await closePage(page);
   });
 
-  describe("app start (spec 4)", () => {
+  describe("app start (product.md §4)", () => {
     it("clears Cache Storage and reloads once when /meta.json names a newer version", async () => {
       const page = await open();
       await page.goto(`${base()}/terms`);

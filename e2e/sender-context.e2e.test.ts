@@ -12,7 +12,7 @@ import { closePage, expectToast, hasChromium, SUCCESS, toastWith } from "./suppo
 import { useBrowserSuite } from "./support/suite";
 
 /**
- * Settings 'About you' (issue 16): the name the user goes by and a few words about themself are
+ * Settings 'About you': the name the user goes by and a few words about themself are
  * kept with the chat settings and sent with each message as `pname` and `ptext`, with `time` as
  * the user's wall clock and UTC offset (README "How the chat works"; the server's side is
  * server/modules/chat/sender-context.test.ts).

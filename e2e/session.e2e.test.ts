@@ -12,7 +12,7 @@ import {
 import { useBrowserSuite } from "./support/suite";
 
 /**
- * Session and error rules of the SPA in a real browser against the real server (spec 4, 5, 8):
+ * Session and error rules of the SPA in a real browser against the real server (product.md §4, 5, 8):
  * sign-in validation and failure, 401 and 503 from any call, the token extend, and history
  * paging. Error answers and long histories are injected with Playwright routes.
  */
@@ -84,7 +84,7 @@ describe.skipIf(!hasChromium)("session and errors in Chromium", () => {
       (route) => json(route, 401, { success: 0, message: "Unauthorized" }),
     );
     await page.goto(`${base()}/characters/list`);
-    // spec 8: the signed-in area's warning toast sits bottom-right for 2 s; the app goes to /.
+    // product.md §8: the signed-in area's warning toast sits bottom-right for 2 s; the app goes to /.
     await expectToast(page, "Session expired, please login again.", {
       type: "warning",
       x: "right",
@@ -96,7 +96,7 @@ describe.skipIf(!hasChromium)("session and errors in Chromium", () => {
     await page.close();
   });
 
-  it("colours dialog buttons: confirm #c70039, cancel #aaa (spec 8)", async () => {
+  it("colours dialog buttons: confirm #c70039, cancel #aaa (product.md §8)", async () => {
     const page = await newPage();
     await signIn(page);
     await page.goto(`${base()}/characters/selection`);

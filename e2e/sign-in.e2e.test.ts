@@ -17,8 +17,8 @@ import {
 import { useBrowserSuite } from "./support/suite";
 
 /**
- * Every sign-in route and the account recovery in Chromium against the real server (spec 2
- * "Login", "Change Password"; spec 4, 5, 8): password, demo, device and YouTube sign-in with
+ * Every sign-in route and the account recovery in Chromium against the real server (product.md §2
+ * "Login", "Change Password"; product.md §4, 5, 8): password, demo, device and YouTube sign-in with
  * the success video and the 4 s toast, failures with the forbidden art, and forgot password →
  * e-mail (in-process SMTP catcher) → reset link → new password → sign in. The YouTube provider
  * is a local OAuth 2.0 server (oauth2-mock-server); the server's public address is a fake host
@@ -88,7 +88,7 @@ describe.skipIf(!hasChromium)("sign-in and account recovery in Chromium", () => 
     const start = await fetch(`${base()}/api/auth/oauth/youtube/start`, { redirect: "manual" });
     const authorize = await fetch(start.headers.get("location") ?? "", { redirect: "manual" });
     const back = new URL(authorize.headers.get("location") ?? "");
-    // The browser that started the flow posts the callback with its binding cookie (issue 13).
+    // The browser that started the flow posts the callback with its binding cookie.
     const cookie = (start.headers.get("set-cookie") ?? "").split(";")[0] ?? "";
     const answer = await fetch(`${base()}/api/youtube/callback`, {
       method: "POST",
@@ -101,7 +101,7 @@ describe.skipIf(!hasChromium)("sign-in and account recovery in Chromium", () => 
     expect(((await answer.json()) as { success: number }).success).toBe(1);
   };
 
-  /** The success state of spec 2/4: the video replaces the picture and is playing or played. */
+  /** The success state of product.md §2/4: the video replaces the picture and is playing or played. */
   const expectSuccessVideo = async (page: Page): Promise<void> => {
     const video = page.getByLabel("Signed in");
     await video.waitFor();
@@ -285,7 +285,7 @@ describe.skipIf(!hasChromium)("sign-in and account recovery in Chromium", () => 
   });
 
   it("device login runs by itself for a CompanionDevice/<id> user agent", async () => {
-    // Guests get no devices (issue 13): a member registers one.
+    // Guests get no devices: a member registers one.
     await suite.server.createMember("device-e2e@example.com", "device password 1");
     const signedIn = await fetch(`${base()}/api/auth/login`, {
       method: "POST",

@@ -78,7 +78,7 @@ describe.skipIf(!hasChromium)("walking skeleton in Chromium", () => {
       // Start chatting with the new character.
       await page.getByRole("link", { name: "Start Chatting" }).first().click();
       await page.waitForURL("**/chat");
-      // The 18+ gate: asked once, stored by the server (issue 5).
+      // The 18+ gate: asked once, stored by the server.
       const gate = page.getByRole("dialog");
       await gate.getByRole("heading", { name: "Are you 18 or older?" }).waitFor();
       await gate.getByRole("button", { name: "Yes, I am 18 or older" }).click();

@@ -10,11 +10,11 @@ import { closePage, expectToast, hasChromium, json, SIGNED_IN_WARNING, toastWith
 import { useBrowserSuite } from "./support/suite";
 
 /**
- * Chat screen rules that had code but no test (issue 16, docs/spec-coverage.md), on phone and
+ * Chat screen rules that had code but no test (docs/spec-coverage.md), on phone and
  * desktop against the real server and an AUTOMATIC1111 double: the Photo List's spinner, the
  * camera window's Close, the attachment's accepted types, the no-colour-emoji message, the
  * scroll-to-bottom delays (page clock), a landscape request and the 10 captions, and the
- * failures spec 8 wants only logged (history page, photos, New Chat, chat data, member
+ * failures product.md §8 wants only logged (history page, photos, New Chat, chat data, member
  * transport failures) next to those shown ('Failed to reply.', a member refusal).
  */
 
@@ -38,7 +38,7 @@ function holdRoute(then: "continue" | "abort" = "continue") {
 }
 
 /**
- * The app's own console errors (what spec 8 calls "logged"), without Chromium's
+ * The app's own console errors (what product.md §8 calls "logged"), without Chromium's
  * "Failed to load resource" lines that any failed request prints by itself.
  */
 function appErrors(page: Page): string[] {
@@ -57,7 +57,7 @@ async function expectNoToast(page: Page): Promise<void> {
 }
 
 /**
- * The signed-in warning toast of spec 8 with `text`: on desktop every rule of `expectToast`; on
+ * The signed-in warning toast of product.md §8 with `text`: on desktop every rule of `expectToast`; on
  * a phone sonner spans the width, so its type, the toaster's bottom-right setting and that it goes.
  */
 async function expectWarning(page: Page, text: string, label: "phone" | "desktop"): Promise<void> {
@@ -77,11 +77,11 @@ async function expectWarning(page: Page, text: string, label: "phone" | "desktop
   await expect.poll(() => toast.count(), { timeout: SIGNED_IN_WARNING.durationMs + 5000 }).toBe(0);
 }
 
-describe.skipIf(!hasChromium)("chat rules without a test until issue 16, in Chromium", () => {
+describe.skipIf(!hasChromium)("chat rules, in Chromium", () => {
   let double: ImageDouble | undefined;
 
   beforeAll(async () => {
-    // issue 18: the chat texts are a lazy catalogue; this process reads them in English.
+    // the chat texts are a lazy catalogue; this process reads them in English.
     await loadNamespaces(["chat"]);
     double = await startImageDouble("automatic1111");
   }, 60_000);
@@ -125,7 +125,7 @@ describe.skipIf(!hasChromium)("chat rules without a test until issue 16, in Chro
     ["phone", PHONE],
     ["desktop", DESKTOP],
   ] as const) {
-    it(`${label}: the Photo List spins while its photos load; a failed load shows no toast and is logged (spec 2, 8)`, async () => {
+    it(`${label}: the Photo List spins while its photos load; a failed load shows no toast and is logged (product.md §2, 8)`, async () => {
       const { page } = await pictureChat(viewport);
       const errors = appErrors(page);
       const photos = (url: URL) => url.pathname === "/api/chat/history/photos";
@@ -142,7 +142,7 @@ describe.skipIf(!hasChromium)("chat rules without a test until issue 16, in Chro
       await list.getByRole("button", { name: "Close photo list" }).click();
       await expect.poll(() => list.count()).toBe(0);
 
-      // spec 8: a photos failure (no answer, or refused with a message) is only logged; the
+      // product.md §8: a photos failure (no answer, or refused with a message) is only logged; the
       // spinner goes, no toast.
       for (const answer of ["abort", "refused"] as const) {
         await page.unroute(photos);
@@ -162,7 +162,7 @@ describe.skipIf(!hasChromium)("chat rules without a test until issue 16, in Chro
       await closePage(page);
     }, 60_000);
 
-    it(`${label}: the camera window's Close camera button closes it and stops the camera (spec 2)`, async () => {
+    it(`${label}: the camera window's Close camera button closes it and stops the camera (product.md §2)`, async () => {
       const { page } = await pictureChat(viewport);
       await page.evaluate(() => {
         const streams: MediaStream[] = [];
@@ -196,7 +196,7 @@ describe.skipIf(!hasChromium)("chat rules without a test until issue 16, in Chro
       await closePage(page);
     }, 60_000);
 
-    it(`${label}: the attachment input accepts .jpg, .jpeg and .png (spec 5)`, async () => {
+    it(`${label}: the attachment input accepts .jpg, .jpeg and .png (product.md §5)`, async () => {
       const { page } = await pictureChat(viewport);
       const input = page.locator('input[type="file"][aria-label="Attach"]');
       expect(await input.getAttribute("accept")).toBe(".jpg,.jpeg,.png");
@@ -204,7 +204,7 @@ describe.skipIf(!hasChromium)("chat rules without a test until issue 16, in Chro
       await closePage(page);
     }, 60_000);
 
-    it(`${label}: the emoji picker says 'Your browser does not support color emoji.' only when emoji draw grey (spec 5, 8)`, async () => {
+    it(`${label}: the emoji picker says 'Your browser does not support color emoji.' only when emoji draw grey (product.md §5, 8)`, async () => {
       const { page } = await pictureChat(viewport);
       const picker = page.getByRole("dialog", { name: "Emoji picker" });
       const note = picker.getByText(chatTexts.noColorEmoji, { exact: true });
@@ -240,7 +240,7 @@ describe.skipIf(!hasChromium)("chat rules without a test until issue 16, in Chro
       await closePage(page);
     }, 60_000);
 
-    it(`${label}: scrolls to the bottom 100 ms after a new message and 300 ms after the box gains focus (spec 9)`, async () => {
+    it(`${label}: scrolls to the bottom 100 ms after a new message and 300 ms after the box gains focus (product.md §9)`, async () => {
       const { page } = await pictureChat(viewport);
       const log = page.getByRole("log", { name: "Messages" });
       const box = page.getByRole("textbox", { name: "Type a message" });
@@ -296,7 +296,7 @@ describe.skipIf(!hasChromium)("chat rules without a test until issue 16, in Chro
       await closePage(page);
     }, 60_000);
 
-    it(`${label}: a history page that fails only clears its loading state: no toast, logged (spec 8)`, async () => {
+    it(`${label}: a history page that fails only clears its loading state: no toast, logged (product.md §8)`, async () => {
       const { page, session } = await pictureChat(viewport);
       const errors = appErrors(page);
       const info: ChatProfileInfo = {
@@ -368,7 +368,7 @@ describe.skipIf(!hasChromium)("chat rules without a test until issue 16, in Chro
       await closePage(page);
     }, 60_000);
 
-    it(`${label}: chat data (profile, characters) that fails to load shows no toast and is logged (spec 8)`, async () => {
+    it(`${label}: chat data (profile, characters) that fails to load shows no toast and is logged (product.md §8)`, async () => {
       const { page, character } = await pictureChat(viewport);
       const errors = appErrors(page);
       // Each call fails alone (the characters are asked for once the profile has come), with
@@ -395,7 +395,7 @@ describe.skipIf(!hasChromium)("chat rules without a test until issue 16, in Chro
       await closePage(page);
     }, 90_000);
 
-    it(`${label}: a New Chat or Start Group that fails (no answer, or refused) shows no toast and is logged (spec 8)`, async () => {
+    it(`${label}: a New Chat or Start Group that fails (no answer, or refused) shows no toast and is logged (product.md §8)`, async () => {
       const { page } = await pictureChat(viewport);
       const errors = appErrors(page);
       const log = page.getByRole("log", { name: "Messages" });
@@ -460,7 +460,7 @@ describe.skipIf(!hasChromium)("chat rules without a test until issue 16, in Chro
     ["phone", PHONE],
     ["desktop", DESKTOP],
   ] as const) {
-    it(`${label}: adding or removing a member: a refusal is shown as a warning, a transport failure or server error only logged (spec 8, README)`, async () => {
+    it(`${label}: adding or removing a member: a refusal is shown as a warning, a transport failure or server error only logged (product.md §8, README)`, async () => {
       const { page, second, sidebar } = await groupChat(viewport);
       const errors = appErrors(page);
       const add = sidebar.getByRole("button", { name: `Add ${second.characterName} to the group` });
@@ -511,7 +511,7 @@ describe.skipIf(!hasChromium)("chat rules without a test until issue 16, in Chro
       await closePage(page);
     }, 90_000);
 
-    it(`${label}: a group member's reply that fails shows 'Failed to reply.' (spec 8)`, async () => {
+    it(`${label}: a group member's reply that fails shows 'Failed to reply.' (product.md §8)`, async () => {
       const { page } = await groupChat(viewport);
       if (viewport === PHONE) await page.getByRole("button", { name: "Close sidebar" }).click();
       await page.route("**/api/chat/group/reply**", (route) => route.abort("failed"));
@@ -529,7 +529,7 @@ describe.skipIf(!hasChromium)("chat rules without a test until issue 16, in Chro
     }, 60_000);
   }
 
-  it("a landscape request asks for type 2 and draws the landscape size; the menu offers the 10 captions (spec 9)", async () => {
+  it("a landscape request asks for type 2 and draws the landscape size; the menu offers the 10 captions (product.md §9)", async () => {
     if (double === undefined) throw new Error("no image double");
     const { page, character } = await pictureChat(DESKTOP);
     const drawnBefore = double.drawn.length;

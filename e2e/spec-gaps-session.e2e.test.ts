@@ -6,10 +6,10 @@ import { CHROMIUM, closePage, demoSession, hasChromium, openPage, storeSession }
 import { useBrowserSuite } from "./support/suite";
 
 /**
- * Session rules of the SPA that had code but no test (issue 16, docs/spec-coverage.md): the
- * browser guard of protected routes (spec 2, 6), the one-hour expiry stored at sign-in and the
- * busy Login and Submit buttons (spec 4), the 180 s token check and a failed extend ending the
- * session (spec 4, 8, 9), and a signed-in request failure that is only logged (spec 8).
+ * Session rules of the SPA that had code but no test (docs/spec-coverage.md): the
+ * browser guard of protected routes (product.md §2, 6), the one-hour expiry stored at sign-in and the
+ * busy Login and Submit buttons (product.md §4), the 180 s token check and a failed extend ending the
+ * session (product.md §4, 8, 9), and a signed-in request failure that is only logged (product.md §8).
  */
 
 if (!hasChromium) console.warn(`spec-gaps session e2e skipped: ${CHROMIUM} does not exist`);
@@ -33,7 +33,7 @@ function holdRoute(): { handler: (route: Route) => Promise<void>; release: () =>
 }
 
 /**
- * The app's own console errors (what spec 8 calls "logged"), without Chromium's
+ * The app's own console errors (what product.md §8 calls "logged"), without Chromium's
  * "Failed to load resource" lines that any failed request prints by itself.
  */
 function consoleErrors(page: Page): string[] {
@@ -45,7 +45,7 @@ function consoleErrors(page: Page): string[] {
   return seen;
 }
 
-describe.skipIf(!hasChromium)("session rules without a test until issue 16, in Chromium", () => {
+describe.skipIf(!hasChromium)("session rules, in Chromium", () => {
   const suite = useBrowserSuite();
 
   const storedToken = async (page: Page): Promise<{ token: string; expirationTime: number } | null> => {
@@ -57,7 +57,7 @@ describe.skipIf(!hasChromium)("session rules without a test until issue 16, in C
     ["phone", PHONE],
     ["desktop", DESKTOP],
   ] as const) {
-    it(`${label}: a protected route opened without a stored user goes to /login (spec 2, 6)`, async () => {
+    it(`${label}: a protected route opened without a stored user goes to /login (product.md §2, 6)`, async () => {
       const page = await openPage(suite.browser, { viewport });
       for (const path of ["/characters/list", "/chat", "/user/profile"]) {
         await page.goto(`${suite.url}${path}`);
@@ -73,7 +73,7 @@ describe.skipIf(!hasChromium)("session rules without a test until issue 16, in C
       await closePage(page);
     });
 
-    it(`${label}: Login is busy while signing in, and the session expires one hour after sign-in (spec 4)`, async () => {
+    it(`${label}: Login is busy while signing in, and the session expires one hour after sign-in (product.md §4)`, async () => {
       const email = `busy-${label}@example.com`;
       const password = "a long enough password";
       await suite.server.createMember(email, password);
@@ -95,14 +95,14 @@ describe.skipIf(!hasChromium)("session rules without a test until issue 16, in C
       await expect.poll(() => storedToken(page), { timeout: 20_000 }).not.toBeNull();
       const after = await page.evaluate(() => Date.now());
       const token = await storedToken(page);
-      // saveSession stores "now + 1 h" (spec 4): now lies between the click and the check.
+      // saveSession stores "now + 1 h" (product.md §4): now lies between the click and the check.
       expect(token?.expirationTime).toBeGreaterThanOrEqual(before + TOKEN_LIFETIME_MS);
       expect(token?.expirationTime).toBeLessThanOrEqual(after + TOKEN_LIFETIME_MS);
       expect(TOKEN_LIFETIME_MS).toBe(3_600_000);
       await closePage(page);
     });
 
-    it(`${label}: Submit is busy while the recovery mail is asked for (spec 4)`, async () => {
+    it(`${label}: Submit is busy while the recovery mail is asked for (product.md §4)`, async () => {
       const page = await openPage(suite.browser, { viewport });
       const hold = holdRoute();
       await page.route("**/api/auth/forgot-password", hold.handler);
@@ -122,7 +122,7 @@ describe.skipIf(!hasChromium)("session rules without a test until issue 16, in C
     });
   }
 
-  it("checks the token every 180 s: none between, an extend at 180 s (spec 4, 9)", async () => {
+  it("checks the token every 180 s: none between, an extend at 180 s (product.md §4, 9)", async () => {
     const session = await demoSession(suite.url);
     const page = await openPage(suite.browser);
     const extended: number[] = [];
@@ -176,7 +176,7 @@ describe.skipIf(!hasChromium)("session rules without a test until issue 16, in C
     await closePage(page);
   });
 
-  it("a failed extend ends the session: token and user removed, back to / (spec 4, 8)", async () => {
+  it("a failed extend ends the session: token and user removed, back to / (product.md §4, 8)", async () => {
     const session = await demoSession(suite.url);
     const page = await openPage(suite.browser);
     const errors = consoleErrors(page);
@@ -215,7 +215,7 @@ describe.skipIf(!hasChromium)("session rules without a test until issue 16, in C
     ["phone", PHONE],
     ["desktop", DESKTOP],
   ] as const) {
-    it(`${label}: a signed-in request that fails without an answer is only logged, no toast (spec 8)`, async () => {
+    it(`${label}: a signed-in request that fails without an answer is only logged, no toast (product.md §8)`, async () => {
       const session = await demoSession(suite.url);
       const page = await openPage(suite.browser, { viewport });
       const errors = consoleErrors(page);

@@ -7,7 +7,7 @@ import { closePage, demoSession, hasChromium, openPage, storeSession } from "./s
 import { useBrowserSuite } from "./support/suite";
 
 /**
- * Swipes, regenerate, edit and rewind on the chat screen (issue 17) in Chromium on a phone (touch)
+ * Swipes, regenerate, edit and rewind on the chat screen in Chromium on a phone (touch)
  * and a desktop, against the real server with a scripted model that numbers its replies and
  * keeps every prompt it is sent:
  * (a) Regenerate twice gives three alternatives (the bubble fills as the tokens arrive), the
@@ -21,7 +21,7 @@ import { useBrowserSuite } from "./support/suite";
 /** The scripted character's words: numbered, so every reply is told apart. */
 const replyWords = (n: number) => `Reply number ${n} about the old lighthouse by the sea.`;
 
-describe.skipIf(!hasChromium)("swipes, edits and rewind in Chromium (issue 17)", () => {
+describe.skipIf(!hasChromium)("swipes, edits and rewind in Chromium", () => {
   let llm: Awaited<ReturnType<typeof startScriptedCompletions>> | undefined;
   let counter = 0;
   /** The chat prompts the model was sent (the character's: "You are <name>…"), in order. */

@@ -6,7 +6,7 @@ import { closePage, demoSession, hasChromium, openPage, toastWith } from "./supp
 import { useBrowserSuite } from "./support/suite";
 
 /**
- * Issue 16: the browser knows the server's input rules (common/validation.ts). A form with a
+ * The browser knows the server's input rules (common/validation.ts). A form with a
  * broken rule sends nothing and shows the very sentence the server answers for the same input,
  * on a phone and on a desktop.
  */
@@ -19,7 +19,7 @@ const VIEWPORTS = [
   ["desktop", { width: 1280, height: 800 }],
 ] as const;
 
-describe.skipIf(!hasChromium)("forms refuse bad input before sending (issue 16)", () => {
+describe.skipIf(!hasChromium)("forms refuse bad input before sending", () => {
   const suite = useBrowserSuite({ env: { LLM_PROVIDER: "none" } });
 
   const field = (page: Page, label: string): Locator => page.getByLabel(label, { exact: true });

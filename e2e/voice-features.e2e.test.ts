@@ -7,7 +7,7 @@ import { closePage, hasChromium } from "./support/browser";
 import { useBrowserSuite } from "./support/suite";
 
 /**
- * Issue 16 voice features in Chromium, on a phone and a desktop: the greeting spoken through the
+ * In Chromium, on a phone and a desktop: the greeting spoken through the
  * audio-message call, Settings that do something real (Bluetooth output, screen wake, system
  * notifications), the mobile-wrapper listening bridge with the voice-chat cue 300 ms after
  * listening starts and the notice sound 1000 ms after a reply (the page's clock, not sleeps).
@@ -110,7 +110,7 @@ async function send(page: Page, text: string) {
     .toBe("");
 }
 
-describe.skipIf(!hasChromium)("voice features (issue 16)", () => {
+describe.skipIf(!hasChromium)("voice features", () => {
   let llm: Awaited<ReturnType<typeof startScriptedCompletions>> | undefined;
   beforeAll(async () => {
     llm = await startScriptedCompletions(
@@ -655,7 +655,7 @@ describe.skipIf(!hasChromium)("voice features (issue 16)", () => {
       await expect.poll(starts).toHaveLength(1);
       const [first] = await starts();
       expect(first).toMatchObject({ language: expect.any(String), silenceMs: 3000 });
-      // spec 4, 9: the cue 300 ms after listening starts, not at 299 ms.
+      // product.md §4, 9: the cue 300 ms after listening starts, not at 299 ms.
       await page.clock.runFor(299);
       expect(await tones(660)).toEqual([]);
       await page.clock.runFor(1);
@@ -674,7 +674,7 @@ describe.skipIf(!hasChromium)("voice features (issue 16)", () => {
         .waitFor({ timeout: 30_000 });
       await page.getByRole("banner").getByText("online", { exact: true }).waitFor({ timeout: 30_000 });
       const repliedAt = await page.evaluate(() => Date.now());
-      // spec 4, 9: the notice sound 1000 ms after the reply, not at 999 ms.
+      // product.md §4, 9: the notice sound 1000 ms after the reply, not at 999 ms.
       await page.clock.runFor(999);
       expect(await tones(880)).toEqual([]);
       await page.clock.runFor(1);

@@ -12,7 +12,7 @@ import { closePage, hasChromium } from "./support/browser";
 import { useBrowserSuite } from "./support/suite";
 
 /**
- * Hands-free voice chat in Chromium with a fake microphone (issue 7 acceptance): the microphone
+ * Hands-free voice chat in Chromium with a fake microphone: the microphone
  * plays a WAV our own eSpeak NG made; voice-activity detection (Silero VAD, served by us) ends
  * the speech after the Settings silence; the recording (MediaRecorder, webm) goes to
  * POST /api/chat/transcribe and on to a local OpenAI-compatible transcription double; the
@@ -110,7 +110,7 @@ describe.skipIf(!hasChromium)("voice chat in Chromium with a fake microphone", (
 
     const mic = page.getByRole("button", { name: "Microphone" });
     await mic.click();
-    // The greeting spoken on opening (issue 16) is not the reply: only audio from here on counts.
+    // The greeting spoken on opening is not the reply: only audio from here on counts.
     await page.evaluate(() => {
       (window as unknown as { __audio: Played }).__audio.length = 0;
     });
@@ -155,7 +155,7 @@ describe.skipIf(!hasChromium)("voice chat in Chromium with a fake microphone", (
       .or(reply.getByRole("button", { name: `Stop ${character.characterName}'s reply` }))
       .waitFor();
 
-    // When it has ended, listening resumes by itself 1 s later (spec 4, 9).
+    // When it has ended, listening resumes by itself 1 s later (product.md §4, 9).
     await expect
       .poll(async () => (await played(page)).some((p) => p.event === "ended"), { timeout: 20_000 })
       .toBe(true);

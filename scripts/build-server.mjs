@@ -3,9 +3,9 @@ import path from "node:path";
 import { build } from "esbuild";
 
 /**
- * Compiles the API server to plain JavaScript in `dist/server/` (issue 19: production runs
+ * Compiles the API server to plain JavaScript in `dist/server/` (production runs
  * compiled JS; `npm start` loads no TypeScript compiler and builds nothing). One ES module per
- * entry point (the server, the job worker of `npm run worker`, issue 15, and the make-admin
+ * entry point (the server, the job worker of `npm run worker`, and the make-admin
  * command), our code bundled, every npm package left as an import (native modules such as
  * better-sqlite3 and node-llama-cpp load as installed).
  * Files the server opens next to its own code at run time are copied beside the bundle.

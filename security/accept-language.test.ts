@@ -6,7 +6,7 @@ import { rawRequest } from "./support/raw-http";
 import { type ListeningApp, startListening } from "./support/server";
 
 /**
- * issue 18: `Accept-Language` chooses the language of server messages. A hostile header (10 KB,
+ * `Accept-Language` chooses the language of server messages. A hostile header (10 KB,
  * odd characters, regex-like text, repeated lines, absurd weights) is read only up to a bound,
  * never throws, and falls back to English; the answer is the same 404 a plain request gets.
  */

@@ -5,7 +5,7 @@ import { exchange } from "./support/raw-http";
 import { type ListeningApp, startListening } from "./support/server";
 
 /**
- * issue 18 "Erase my account" attacked over a real socket: `POST /api/account/delete` acts only
+ * "Erase my account" attacked over a real socket: `POST /api/account/delete` acts only
  * on the user of the token, only with that user's password; a request without a valid token is
  * answered 401 before its body is read; guessing the password through it is rate-limited.
  */

@@ -9,7 +9,7 @@ const ZIP_MAGIC = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
 const isZip = (bytes: Buffer) => bytes.subarray(0, 4).equals(ZIP_MAGIC);
 
 /**
- * issue 18 "Take my data" attacked over a real socket: another user's export cannot be read by
+ * "Take my data" attacked over a real socket: another user's export cannot be read by
  * its id (the same 404 as an unknown id), and the ZIP in the content area is reachable through no
  * /content/ path, not even with its owner's picture cookie or with traversal and encoded slashes.
  */

@@ -7,7 +7,7 @@ import { type RawResponse, rawRequest } from "./support/raw-http";
 import { type ListeningApp, startListening } from "./support/server";
 
 /**
- * Issue 13 items 1, 3 and 8, attacked over a real socket: a chat's private pictures under
+ * Attacked over a real socket: a chat's private pictures under
  * /content/{character or group id}/ are served to their owner's browser only, whatever spelling
  * of the path reaches the server (double slashes, dot segments, percent escapes, encoded
  * separators), and the picture cookie dies with the session it came from (logout, password

@@ -6,7 +6,7 @@ import { closePage, hasChromium, launchBrowser, openPage, takeCspViolations } fr
 import { startTestServer } from "../server/testing/server";
 
 /**
- * Issue 13 item 8 in a real browser: a plan description written by an admin (HTML, sanitised by
+ * In a real browser: a plan description written by an admin (HTML, sanitised by
  * DOMPurify, which keeps plain images) names a picture on another origin. The CSP's img-src stops
  * the browser from loading it, so a plan page cannot be used to track visitors. The "other
  * origin" is a second HTTP server on loopback, which counts the requests it gets.

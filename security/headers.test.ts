@@ -3,7 +3,7 @@ import { rawRequest } from "./support/raw-http";
 import { type ListeningApp, startListening } from "./support/server";
 
 /**
- * Issue 13 item 8: browser-side defence in depth on every answer (CSP, framing, referrer), and
+ * Browser-side defence in depth on every answer (CSP, framing, referrer), and
  * cookies marked Secure behind a TLS proxy only when the operator trusts that proxy.
  */
 

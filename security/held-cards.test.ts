@@ -53,7 +53,7 @@ describe("held: oversized and hostile character cards, over HTTP, store nothing"
     characters: (
       await t.db.db.selectFrom("characters").select(["id", "card"]).where("user_id", "=", u.userId).execute()
     ).length,
-    // Through the app's storage: the local disk, or S3 on the shared stack (issue 15).
+    // Through the app's storage: the local disk, or S3 on the shared stack.
     files: await t.storage.list(""),
   });
   const importCard = (bytes: Buffer, filename = "card.png") =>

@@ -49,12 +49,12 @@ const TAKES_NO_OWNED_ID = new Set([
   "GET /api/chat/checkins/unread",
   // The user to erase is the token's only; another user's token is attacked in account-erase.test.ts.
   "POST /api/account/delete",
-  // issue 18 "Take my data": the token's user's exports only; another user's export id is
+  // "Take my data": the token's user's exports only; another user's export id is
   // attacked in account-export.test.ts (the same 404 as an unknown id).
   "POST /api/account/export",
   "GET /api/account/export",
   "GET /api/account/export/:id/download",
-  // issue 18: the token's user's own language; the body holds a language code, no id.
+  // the token's user's own language; the body holds a language code, no id.
   "POST /api/users/ui-language",
 ]);
 
@@ -107,7 +107,7 @@ describeEachDatabase("held: IDOR, user B with user A's ids on every id-taking ro
       profile: await get("/api/users/profile/"),
       devices: await get("/api/auth/devices"),
       groupProfile: await get(`/api/chat/profile/?id=${A.group}`),
-      // Through the app's storage: the local disk, or S3 on the shared stack (issue 15).
+      // Through the app's storage: the local disk, or S3 on the shared stack.
       files: await t.storage.list(A.char),
       count: await t.db.db
         .selectFrom("users")
@@ -301,7 +301,7 @@ describeEachDatabase("held: IDOR, user B with user A's ids on every id-taking ro
       form: { id: A.groupEntry },
     },
     { name: "stop A's reply", method: "POST", url: "/api/chat/stop", form: { id: A.entry } },
-    // issue 17: swipes, edits, deletes and rewinds take the entry's id.
+    // swipes, edits, deletes and rewinds take the entry's id.
     { name: "regenerate A's reply", method: "POST", url: "/api/chat/regenerate", form: { id: A.entry } },
     {
       name: "regenerate A's reply (streamed)",
@@ -333,7 +333,7 @@ describeEachDatabase("held: IDOR, user B with user A's ids on every id-taking ro
     { name: "delete A's group entry", method: "POST", url: "/api/chat/delete", form: { id: A.groupEntry } },
     { name: "rewind A's chat", method: "POST", url: "/api/chat/rewind", form: { id: A.entry } },
     { name: "rewind A's group", method: "POST", url: "/api/chat/rewind", form: { id: A.groupEntry } },
-    // issue 15: following a reply's live stream (any instance) takes the entry's id.
+    // following a reply's live stream (any instance) takes the entry's id.
     { name: "follow A's reply stream", method: "GET", url: `/api/chat/stream?id=${A.entry}&after=0` },
     { name: "follow A's group reply stream", method: "GET", url: `/api/chat/stream?id=${A.groupEntry}` },
     {
@@ -390,7 +390,7 @@ describeEachDatabase("held: IDOR, user B with user A's ids on every id-taking ro
     { name: "memories of A's chat", method: "GET", url: `/api/chat/memories?id=${A.char}` },
     { name: "memories of A's group", method: "GET", url: `/api/chat/memories?id=${A.group}` },
     { name: "delete A's memory", method: "DELETE", url: `/api/chat/memories/?id=${A.memory}` },
-    // Check-ins (issue 17)
+    // Check-ins
     { name: "check-in state of A's chat", method: "GET", url: `/api/chat/checkins?id=${A.char}` },
     { name: "check-in state of A's group", method: "GET", url: `/api/chat/checkins?id=${A.group}` },
     {

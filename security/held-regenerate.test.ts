@@ -6,7 +6,7 @@ import { addPresetCharacter, http, sendAllAtOnce, sendMessage, setUser, signIn }
 import { type ListeningApp, startListening } from "./support/server";
 
 /**
- * Issue 17 "Swipes": every regeneration runs the model and counts one message. An attacker who
+ * Swipes: every regeneration runs the model and counts one message. An attacker who
  * fires many regenerations of one reply at once over real connections gets one model run (the
  * entry's lease), is charged once, and the entry keeps a consistent list of alternatives; at the
  * quota's limit none runs. Swipes, edits, deletes and rewinds are free and never run the model.

@@ -41,7 +41,7 @@ describe("held: path traversal in file names, stored names, voice names, ids and
   let secretText = "";
   let victimPhoto = "";
   /**
-   * On the shared stack (issue 15) the same files are also planted in the bucket outside the app's
+   * On the shared stack the same files are also planted in the bucket outside the app's
    * S3_PREFIX (where "../" from the prefix would lead): nothing may reach those either.
    */
   let bucket: FileStorage | undefined;
@@ -383,7 +383,7 @@ describeEachDatabase("NUL bytes in ids and text fields", (dialect) => {
       [t.url, "GET", `/api/chat/profile/?id=${characterId}%00`, { token: u.token }],
       [t.url, "GET", "/api/characters/voice/preview/?v=English%00Female", { token: u.token }],
       [t.url, "POST", "/api/chat/message", { token: u.token, form: { id: "\u0000", message: "hi" } }],
-      // Multipart fields too (issue 15: the shared stack found this one answering 500 on PostgreSQL).
+      // Multipart fields too (the shared stack found this one answering 500 on PostgreSQL).
       [
         t.url,
         "POST",

@@ -32,7 +32,7 @@ describe("held: disguised uploads and pixel bombs on every route that takes a pi
   let admin: Session;
   let characterId = "";
   let languageId = "";
-  /** Every stored file, through the app's storage: the local disk, or S3 on the shared stack (issue 15). */
+  /** Every stored file, through the app's storage: the local disk, or S3 on the shared stack. */
   const contentFiles = () => t.storage.list("");
 
   beforeAll(async () => {

@@ -5,7 +5,7 @@ import { call } from "../server/testing/api";
 import { createTestApp, type TestApp } from "../server/testing/server";
 
 /**
- * Issue 13 item 9: secrets that must not reach the server log. With no SMTP server configured,
+ * Secrets that must not reach the server log. With no SMTP server configured,
  * mail goes to the outbox folder as .eml files; the log names the subject, the recipient and the
  * file, never the password-reset link or its code.
  */
@@ -39,7 +39,7 @@ describe("reset links never reach the log", () => {
     await t.auth.createAccount({ email, password: "a-long-password-1", fullName: "Lena", planName: "Free" });
     const answer = await call(t.app, "POST", "/api/auth/forgot-password", { form: { email } });
     expect(answer.body.success).toBe(1);
-    // The mail is a background job (issue 15): read the file once it is written whole.
+    // The mail is a background job: read the file once it is written whole.
     await t.jobs.idle();
     const eml = (await outboxMail()).replace(/=\r?\n/g, "");
     const code = /reset-password\/([\w-]+)/.exec(eml)?.[1];

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../server/testing/server";
 
 /**
- * Issue 13 item 5: credential stuffing. Sign-in routes are limited per client address across
+ * Credential stuffing. Sign-in routes are limited per client address across
  * all e-mails (one client trying many accounts) and per e-mail across addresses (many clients
  * trying one account), with 429, a clear message and `Retry-After`. The per-e-mail window is
  * short, so the real owner, limited too while their account is under attack, waits minutes.

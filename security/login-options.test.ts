@@ -5,7 +5,7 @@ import { addPresetCharacter, contentCookieOf, signIn } from "./support/fixtures"
 import { type ListeningApp, startListening } from "./support/server";
 
 /**
- * Issue 16's new surfaces under attack: the public `GET /api/auth/oauth/platforms` (names only,
+ * Under attack: the public `GET /api/auth/oauth/platforms` (names only,
  * never configuration; no session needed, none granted; bounded), and the picture cookie that now
  * holds one grant per session of a browser (a forged or foreign grant next to a valid one opens
  * nothing, is never re-signed by the server, and the cookie stays bounded).

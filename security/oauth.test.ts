@@ -4,7 +4,7 @@ import { createTestApp } from "../server/testing/server";
 import { type ListeningApp, startListening } from "./support/server";
 
 /**
- * Issue 13 item 2: login CSRF in "Sign in with YouTube". A `state` fetched by one client must not
+ * Login CSRF in "Sign in with YouTube". A `state` fetched by one client must not
  * complete a sign-in posted by another: the state is bound to the browser that started the flow
  * by a short-lived HttpOnly cookie, checked on the callback and used once.
  */

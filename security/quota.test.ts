@@ -15,7 +15,7 @@ import { ScriptedLlm } from "../server/testing/fake-llm";
 import { createTestApp, type TestApp } from "../server/testing/server";
 
 /**
- * Issue 13 item 4 and the quota part of item 9, attacked through the API on both databases:
+ * And the quota part of item 9, attacked through the API on both databases:
  * every model run is accounted (Continue at the limit, Continue without end), a refund goes back
  * to the period it was charged to, and the plan's photo flag (pl) holds for imported card pictures.
  */
@@ -252,7 +252,7 @@ describeEachDatabase("plan flags hold for imported character cards", (dialect) =
       .selectAll()
       .where("id", "=", id)
       .executeTakeFirstOrThrow();
-    // Through the app's storage: the local disk, or S3 on the shared stack (issue 15).
+    // Through the app's storage: the local disk, or S3 on the shared stack.
     const file = await t.storage.read(`characters/${character.photo}`);
     if (!file) throw new Error(`no stored photo ${character.photo}`);
     const stats = await sharp(file).stats();

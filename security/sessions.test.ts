@@ -5,7 +5,7 @@ import { startMailCatcher } from "../server/testing/mail";
 import { type ListeningApp, startListening } from "./support/server";
 
 /**
- * Issue 13 items 3 and 7, over real HTTP: devices do not outlive the password (a change, a reset
+ * And 7, over real HTTP: devices do not outlive the password (a change, a reset
  * and an admin block revoke every token and device of the account), devices are listed and
  * revocable, guests register none; a session has an absolute lifetime past which `extend`
  * refuses and the token no longer authenticates.

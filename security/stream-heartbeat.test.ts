@@ -5,7 +5,7 @@ import { ScriptedLlm } from "../server/testing/fake-llm";
 import { type ListeningApp, startListening } from "./support/server";
 
 /**
- * Issue 13 item 9: a model that is silent for a long time must not leave a streamed answer
+ * A model that is silent for a long time must not leave a streamed answer
  * without a byte (proxies cut idle connections). A comment line (`: keep-alive`) is sent at
  * least every SSE_HEARTBEAT_MS (15 s) while the stream is open, over a real socket. The
  * interval's timer is faked so the test does not wait 15 s; everything else runs on real time.

@@ -4,7 +4,7 @@ import { exchange, rawRequest } from "./support/raw-http";
 import { type ListeningApp, startListening } from "./support/server";
 
 /**
- * Issue 13 item 6, attacked over a real socket: upload floods before sign-in, trickling clients
+ * Attacked over a real socket: upload floods before sign-in, trickling clients
  * and malformed multipart headers. Each is answered early with a 4xx, never read to the end and
  * never a 500.
  */

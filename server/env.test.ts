@@ -5,7 +5,7 @@ import { loadConfig } from "./env";
 const base = { DATA_DIR: os.tmpdir() };
 const refused = (env: Record<string, string>) => () => loadConfig({ ...base, ...env });
 
-describe("loadConfig: rules between variables, checked at boot (issue 14)", () => {
+describe("loadConfig: rules between variables, checked at boot", () => {
   it("accepts the defaults and complete settings", () => {
     expect(loadConfig(base).LLM_PROVIDER).toBe("auto");
     const full = loadConfig({
@@ -58,7 +58,7 @@ describe("loadConfig: rules between variables, checked at boot (issue 14)", () =
     );
   });
 
-  it("groups S3 object storage settings; no S3_BUCKET means content on local disk (issue 15)", () => {
+  it("groups S3 object storage settings; no S3_BUCKET means content on local disk", () => {
     expect(loadConfig(base).s3).toBeUndefined();
     const minio = loadConfig({
       ...base,

@@ -12,7 +12,7 @@ export class AppError extends Error {
   constructor(
     readonly code: ErrorCode,
     message: string,
-    /** A page the SPA should open next (spec 3: the envelope's `page`). */
+    /** A page the SPA should open next (product.md §3: the envelope's `page`). */
     readonly page?: string,
   ) {
     super(message);
@@ -23,7 +23,7 @@ export class AppError extends Error {
 
 /** 400: the request is malformed or a field breaks a rule. */
 export const badRequest = (message: string, code: ErrorCode = "bad_request") => new AppError(code, message);
-/** 401: no valid session; the SPA logs out (spec 8). */
+/** 401: no valid session; the SPA logs out (product.md §8). */
 export const unauthorized = (message = "Session expired, please login again.") =>
   new AppError("unauthorized", message);
 /** 403: signed in but not allowed (e.g. a plan flag). */

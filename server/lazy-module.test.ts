@@ -88,7 +88,7 @@ function defaultInstallEnv(): NodeJS.ProcessEnv {
   return env;
 }
 
-describe("server startup (issue 19: resident memory)", () => {
+describe("server startup (resident memory)", () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "companion-lazy-"));
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 

@@ -3,7 +3,7 @@ import { createRequire } from "node:module";
 const requireHere = createRequire(import.meta.url);
 
 /**
- * An npm package loaded on first use instead of at startup (issue 19: a default install never
+ * An npm package loaded on first use instead of at startup (a default install never
  * uses sharp, BullMQ, ioredis, the S3 SDK, Stripe, pg…, and each costs resident memory, sharp
  * also libvips threads). The package is loaded with `require` (all of them ship CommonJS), so
  * call sites stay synchronous; type it with `typeof import("pkg")`, or `typeof import("pkg").default`

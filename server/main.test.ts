@@ -7,7 +7,7 @@ import { startScriptedCompletions } from "./testing/completions-server";
 import { acceptsConnections, killAll, type RunningProcess, startEntry, waitFor } from "./testing/processes";
 
 /**
- * Graceful shutdown of `npm start`'s entry point (issue 15): the real server process (server/main.ts
+ * Graceful shutdown of `npm start`'s entry point: the real server process (server/main.ts
  * through tsx) with an OpenAI-compatible model double that answers slowly.
  */
 
@@ -107,7 +107,7 @@ function streamMessage(base: string, token: string, characterId: string) {
     const reader = response.body!.getReader();
     for (let read = await reader.read(); !read.done; read = await reader.read()) {
       body += decoder.decode(read.value, { stream: true });
-      // Each event block: an optional `id:` line (issue 15: resumable streams), then `event:`.
+      // Each event block: an optional `id:` line (resumable streams), then `event:`.
       const blocks = body.split("\n\n").map((block) => block.replace(/^id: [^\n]*\n/, ""));
       events.splice(0, events.length, ...blocks.filter((block) => block.startsWith("event: ")));
     }

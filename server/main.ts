@@ -23,7 +23,7 @@ async function main(): Promise<void> {
 }
 
 /**
- * Graceful shutdown (issue 15) on SIGTERM or SIGINT: readiness answers 503 first, the listener
+ * Graceful shutdown on SIGTERM or SIGINT: readiness answers 503 first, the listener
  * closes (new connections are refused), running requests and open reply streams get `graceMs`
  * to finish (idle keep-alive connections are closed as they fall idle), then the connections
  * left are cut and the app is closed (jobs, image worker, database), and the process exits 0.

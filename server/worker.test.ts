@@ -10,7 +10,7 @@ import { killAll, type RunningProcess, startEntry, waitFor } from "./testing/pro
 import { testConfig } from "./testing/server";
 
 /**
- * `npm run worker` (issue 15): server/worker.ts in its own process (through tsx) runs the jobs a
+ * `npm run worker`: server/worker.ts in its own process (through tsx) runs the jobs a
  * web instance started with JOB_WORKERS=0 only queues, on the same database and Redis.
  */
 

@@ -3,7 +3,7 @@ import { type AppConfig, loadConfig } from "./env";
 import { onStopSignals } from "./modules/system/stop-signals";
 
 /**
- * Entry point of `npm run worker` (issue 15): a process without HTTP that runs the background
+ * Entry point of `npm run worker`: a process without HTTP that runs the background
  * jobs (memory, mail, scheduled clean-ups from the BullMQ queue on Redis) and the image worker,
  * beside web instances started with JOB_WORKERS=0. It opens the database, storage, model and
  * Redis as the web server does, builds the same container and works until SIGTERM or SIGINT,

@@ -16,7 +16,7 @@ import { NotFoundPage } from "./pages/system/NotFoundPage";
 
 /**
  * `load` (a page's chunk) together with the catalogues `namespaces` in the current language, so
- * the page renders with its texts (issue 18; issue 6: only the common, public and auth catalogues
+ * the page renders with its texts (only the common, public and auth catalogues
  * are in the entry chunk).
  */
 function withTexts<T>(load: Promise<T>, namespaces: readonly string[]): Promise<T> {
@@ -28,9 +28,9 @@ function withAppTexts<T>(load: Promise<T>): Promise<T> {
   return withTexts(load, APP_NAMESPACES);
 }
 
-// Pages off the main path load on demand, to keep the first download small (issue 6 targets);
+// Pages off the main path load on demand, to keep the first download small;
 // the login page too, since the pages that are not it do not need it. The public layout shows its
-// loading overlay while one loads. The FAQ and terms bring their own catalogues (issue 18).
+// loading overlay while one loads. The FAQ and terms bring their own catalogues.
 const LoginPage = lazy(() => import("./pages/login/LoginPage").then((m) => ({ default: m.LoginPage })));
 const FreeChatPage = lazy(() =>
   import("./pages/free-chat/FreeChatPage").then((m) => ({ default: m.FreeChatPage })),
@@ -64,7 +64,7 @@ const PresetSelectionPage = lazy(() =>
   })),
 );
 // The frame of the signed-in pages (menu, admin check, dark mode): not needed by the public pages
-// (issue 6 targets). Its catalogues load with it, in parallel.
+//. Its catalogues load with it, in parallel.
 const loadSignedInLayout = () => withAppTexts(import("./components/SignedInLayout"));
 const SignedInLayout = lazy(() => loadSignedInLayout().then((m) => ({ default: m.SignedInLayout })));
 const loadChatPage = () => withAppTexts(import("./pages/chat/ChatPage"));
@@ -83,7 +83,7 @@ export function preloadRoute(pathname: string): void {
   const chat = pathname === "/chat" || pathname.startsWith("/character-select/");
   if (chat) void loadChatPage();
   else if (SIGNED_IN_FRAME.test(pathname)) void loadSignedInLayout();
-  // The stored dark mode (spec 2) at once, not after the lazy frame arrives (no light flash);
+  // The stored dark mode (product.md §2) at once, not after the lazy frame arrives (no light flash);
   // useDarkMode keeps it in step from then on.
   if (chat || SIGNED_IN_FRAME.test(pathname)) {
     document.documentElement.classList.toggle("theme-dark", readChatSettings().darkMode);
@@ -100,19 +100,19 @@ const ProfilePage = lazy(() =>
 const ChangePasswordPage = lazy(() =>
   withAppTexts(import("./pages/profile/ChangePasswordPage")).then((m) => ({ default: m.ChangePasswordPage })),
 );
-// issue 9: the admin console, loaded only when opened (and shown only once the server confirms the role).
+// the admin console, loaded only when opened (and shown only once the server confirms the role).
 const AdminPage = lazy(() =>
   withAppTexts(import("./pages/admin/AdminPage")).then((m) => ({ default: m.AdminPage })),
 );
 
 /**
- * The route table (spec 2). Public, inside the shared public layout: / and /home, /free-chat
+ * The route table (product.md §2). Public, inside the shared public layout: / and /home, /free-chat
  * (also /Free-chat: React Router matches paths case-insensitively), /start-chat (the root
  * redirector), /pricing, /faq, /contact, /terms, /login, /login/:id, /reset-password/:code,
  * /forbidden, /maintenance, /logout and the 404 page.
  * Protected (no stored user → /login): /characters/list, /characters/selection,
  * /characters/add, /characters/update, /user/profile, /user/change-password,
- * /character-select/:id, /chat, and /admin (issue 9: admins only, others go to /forbidden).
+ * /character-select/:id, /chat, and /admin (admins only, others go to /forbidden).
  */
 export const routes: RouteObject[] = [
   {
@@ -193,7 +193,7 @@ function LoadingSpinner() {
 
 /**
  * The route table rendered inside a <BrowserRouter> (declarative mode: the data router would
- * add about 16 KB gzipped to every page, spec targets of issue 6). Registers the router's
+ * add about 16 KB gzipped to every page, the bundle-size targets). Registers the router's
  * navigate for code outside React (lib/navigation).
  */
 export function AppRoutes() {

@@ -16,7 +16,7 @@ import i18n, {
 import { localValidation } from "./lib/validationText";
 
 /**
- * issue 18: "a check that no key is missing in any language". Every catalogue
+ * "a check that no key is missing in any language". Every catalogue
  * `web/locales/<lng>/<ns>.json` is compared with the English one: the same namespaces, the same
  * keys (plural forms may follow the language's own plural categories), no empty value, the same
  * `{{variables}}` in each text.
@@ -58,12 +58,12 @@ function pluralBase(key: string): string | null {
   return PLURAL_SUFFIX.test(key) ? key.replace(PLURAL_SUFFIX, "") : null;
 }
 
-describe("loading the catalogues (issues 18 and 6)", () => {
+describe("loading the catalogues", () => {
   it("starts with English's public catalogues only; a switch loads the language first, the signed-in namespaces load on demand", async () => {
     expect(i18n.hasResourceBundle("en", "common")).toBe(true);
     expect(i18n.hasResourceBundle("en", "public")).toBe(true);
     expect(i18n.hasResourceBundle("en", "chat")).toBe(false);
-    // The FAQ's and terms' long texts load with their pages (issue 6 targets).
+    // The FAQ's and terms' long texts load with their pages.
     expect(i18n.hasResourceBundle("en", "faq")).toBe(false);
     expect(i18n.hasResourceBundle("en", "terms")).toBe(false);
     expect(i18n.hasResourceBundle("es", "common")).toBe(false);
@@ -81,7 +81,7 @@ describe("loading the catalogues (issues 18 and 6)", () => {
   });
 });
 
-describe("translation catalogues (issue 18)", () => {
+describe("translation catalogues", () => {
   it("has the six languages, each with the namespaces of English", () => {
     expect(readdirSync(LOCALES).sort()).toEqual([...LANGUAGES].sort());
     for (const lng of LANGUAGES) expect(namespaces(lng), lng).toEqual(namespaces("en"));
@@ -132,7 +132,7 @@ describe("translation catalogues (issue 18)", () => {
   }
 });
 
-describe("the browser's own validation sentences (issue 18, web/lib/validationText.ts)", () => {
+describe("the browser's own validation sentences (web/lib/validationText.ts)", () => {
   const VALIDATION = join(import.meta.dirname, "../common/i18n/validation");
   const readValidation = (lng: string) =>
     JSON.parse(readFileSync(join(VALIDATION, `${lng}.json`), "utf8")) as Record<string, string>;
@@ -168,7 +168,7 @@ describe("the browser's own validation sentences (issue 18, web/lib/validationTe
   }
 });
 
-describe("language choice and formats (issue 18)", () => {
+describe("language choice and formats", () => {
   it("takes the browser's first supported language, a region counting as its language", () => {
     expect(pickLanguage(["ja-JP", "de-AT", "en-US"])).toBe("de");
     expect(pickLanguage(["pt_BR"])).toBe("pt");

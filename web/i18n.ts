@@ -4,8 +4,8 @@ import { UI_LANGUAGES } from "../common/constants";
 import { readUser, subscribeSession } from "./lib/session";
 
 /**
- * UI translations (issue 18). The catalogues are `web/locales/<lng>/<ns>.json`; English is the
- * source and the fallback. To keep the first download small (issue 6 targets), only English's
+ * UI translations. The catalogues are `web/locales/<lng>/<ns>.json`; English is the
+ * source and the fallback. To keep the first download small, only English's
  * public catalogues (`PUBLIC_NAMESPACES`) are in the entry chunk; every other catalogue is its
  * own chunk served by our server, loaded for the current language before the first render
  * (`i18nReady`), with the signed-in pages (`loadNamespaces`) and on a switch (`setLanguage`). The language is, in this order: the
@@ -13,7 +13,7 @@ import { readUser, subscribeSession } from "./lib/session";
  * browser's first supported one (`navigator.languages`), English.
  */
 
-/** The six languages of the app (issue 18: the seeded characters' languages), English first. */
+/** The six languages of the app (the seeded characters' languages), English first. */
 export const SUPPORTED_LANGUAGES: ReadonlyArray<{ code: LanguageCode; name: string }> = [
   { code: "en", name: "English" },
   { code: "es", name: "Español" },
@@ -74,7 +74,7 @@ type Catalogue = Record<string, unknown>;
 /**
  * The namespaces of the public pages (home, login, pricing, contact and the layout), loaded before
  * the first render. The others load with the pages that use them (`loadNamespaces`, web/App.tsx):
- * `faq` and `terms` (the long texts of /faq and /terms, issue 6 targets) and `APP_NAMESPACES`.
+ * `faq` and `terms` (the long texts of /faq and /terms) and `APP_NAMESPACES`.
  */
 export const PUBLIC_NAMESPACES = ["common", "public", "auth"] as const;
 
@@ -118,7 +118,7 @@ function loadValidationCatalogue(lng: string): Promise<void> {
 }
 
 /**
- * The validation sentences' catalogue of `lng` (English key -> translation, issue 18), once it
+ * The validation sentences' catalogue of `lng` (English key -> translation), once it
  * has loaded with the language's `common` namespace; undefined for English and before then.
  * web/lib/validationText.ts translates with it.
  */
@@ -205,7 +205,7 @@ export function currentLanguage(): LanguageCode {
 }
 
 /**
- * Shows the app in `lng` and keeps the choice in local storage (the signed-out choice, issue 18).
+ * Shows the app in `lng` and keeps the choice in local storage (the signed-out choice).
  * The language's catalogues are loaded first (their chunks), then the app switches; resolves when
  * it has. Keeping the choice with the account is the caller's part (POST /api/users/ui-language).
  * Unknown codes are ignored.
@@ -229,7 +229,7 @@ if (typeof window !== "undefined") {
 }
 
 /**
- * An object of texts for modules outside components (issue 18): each name in `keys` is a
+ * An object of texts for modules outside components: each name in `keys` is a
  * property that reads `<ns>:<prefix><name>` from the catalogue each time it is read, so a
  * language switch takes effect without reloading; `functions` (texts with variables, which call
  * `i18n.t` themselves) are kept as they are. E.g. `lookups("chat", "main.", ["send"], {})`.

@@ -13,13 +13,13 @@ import { runStartupChecks } from "./lib/appUpdate";
 
 document.title = PRODUCT_NAME;
 preloadRoute(window.location.pathname);
-// spec 4: unregister service workers and reload once when a newer version is deployed.
+// product.md §4: unregister service workers and reload once when a newer version is deployed.
 runStartupChecks(fetchDeployedVersion);
 
 // The toaster (sonner) loads after the first page; toasts shown meanwhile appear once it is there.
 const Toaster = lazy(() => import("sonner").then((m) => ({ default: m.Toaster })));
 
-/** The toaster with its labels in the current language (issue 18: sonner's own are English). */
+/** The toaster with its labels in the current language (sonner's own are English). */
 function Toasts() {
   const { t } = useTranslation("common");
   return (
@@ -36,7 +36,7 @@ function Toasts() {
 const container = document.getElementById("root");
 if (container === null) throw new Error("#root is missing from index.html");
 
-// issue 18: the first render waits for the current language's catalogues (English is bundled;
+// the first render waits for the current language's catalogues (English is bundled;
 // another language is one chunk per catalogue, fetched from our server).
 void i18nReady.then(() =>
   createRoot(container).render(

@@ -3,7 +3,7 @@ import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 
 /**
- * House rules for the stylesheets (issue 14): colours live only in the base sheet's token blocks
+ * House rules for the stylesheets: colours live only in the base sheet's token blocks
  * (`:root` and the `html.theme-dark` overrides), every other rule names a token; the base sheet
  * stays under 600 lines and every other sheet under 400.
  */

@@ -1,5 +1,5 @@
 /**
- * The platform's floor for `bench/chat-load.bench.ts` (issue 19): the least a Node.js server can
+ * The platform's floor for `bench/chat-load.bench.ts`: the least a Node.js server can
  * do for a streamed chat message, with nothing of the product. It reads the posted form whole
  * (no multipart parser: the message field is found with a regular expression), answers
  * `event: entry` at once, sends the message to the model on a kept-alive `node:http` connection,
@@ -7,7 +7,7 @@
  * No sign-in, database, quota, prompt, memory, log or validation. Environment: LLM_BASE_URL (the
  * model double's `/v1`), PORT (0: any), HOST. Prints "running at <url>" like the real server.
  *
- * With BARE_STORE_FILE (an SQLite file) it also makes the writes issue 19 keeps, with the server's
+ * With BARE_STORE_FILE (an SQLite file) it also makes the writes the server keeps, with the server's
  * pragmas (WAL, synchronous NORMAL) and nothing else: before `entry`, one transaction inserts the
  * message's row (indexed like chat_history) and takes one message of a user's quota (conditional
  * update); after the model's answer, the reply is written to the row, then `done`. This is the

@@ -53,7 +53,7 @@ export interface WriteCounters {
 }
 
 /**
- * Reads a database's write counters (issue 15's capacity model: writes and bytes per message).
+ * Reads a database's write counters (the capacity model: writes and bytes per message).
  * Transactions and rows are the database's own; WAL bytes are the whole server's. A backend that
  * published its counts less than a second before going idle publishes the rest only after
  * PostgreSQL's idle interval (10 s, PGSTAT_IDLE_INTERVAL in PostgreSQL 15), hence the wait: with

@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 import http from "node:http";
 
 /**
- * The load generator's HTTP for `chat-load.bench.ts` (issue 19): `node:http` on kept-alive
+ * The load generator's HTTP for `chat-load.bench.ts`: `node:http` on kept-alive
  * connections, the bodies built once as bytes. On this 2-core machine the load generator shares
  * the CPU with the server and the model double; `fetch` with a `FormData` body cost it about as
  * much CPU per message as the server itself, so its own queueing was counted in every time to
@@ -74,7 +74,7 @@ export function multipartBody(fields: Record<string, string>): { body: Buffer; c
 }
 
 /**
- * One streamed chat message as the SPA sends it (POST /api/chat/message: multipart, spec 7 fields,
+ * One streamed chat message as the SPA sends it (POST /api/chat/message: multipart, product.md §7 fields,
  * muted, stream=1) from a signed-in user to one of their characters.
  * @returns the request's headers and body bytes.
  */

@@ -1,5 +1,5 @@
 /**
- * The translation mechanism of issue 18, shared by the server (server/i18n/translate.ts: its
+ * The translation mechanism, shared by the server (server/i18n/translate.ts: its
  * messages by Accept-Language) and the SPA (web/lib/validationText.ts: the browser's own
  * validation sentences). Pure: no catalogue of its own, no Node or browser API; the caller
  * compiles a catalogue (`compileCatalogue`) and looks messages up in it (`explainWith`,

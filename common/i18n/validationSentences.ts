@@ -7,7 +7,7 @@ import {
 } from "../validation";
 
 /**
- * Every sentence common/validation.ts can produce (issue 18): each rule's sentences (required,
+ * Every sentence common/validation.ts can produce: each rule's sentences (required,
  * too short, too long, format, not text) and its constants. The catalogue key checks
  * (server/i18n/catalogue.test.ts, web/i18n.test.ts) require each to be translated whole by
  * common/i18n/validation/<lng>.json in every language.

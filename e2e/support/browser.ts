@@ -13,14 +13,14 @@ import type { LoginData } from "../../common/api";
 
 /**
  * Shared pieces of the browser tests: one Chromium per test file, pages that log their
- * errors, JSON route answers, an API sign-in, and the toast checks of spec 8.
+ * errors, JSON route answers, an API sign-in, and the toast checks of product.md §8.
  */
 
 export const CHROMIUM = "/usr/bin/chromium";
 export const hasChromium = existsSync(CHROMIUM);
 
 /**
- * Content-Security-Policy violations reported by pages of this test file (issue 13): every page
+ * Content-Security-Policy violations reported by pages of this test file: every page
  * of a browser started by `launchBrowser` reports them, and the test during which one happened
  * fails (see the `afterEach` below).
  */
@@ -159,7 +159,7 @@ export async function storeSession(page: Page, data: LoginData, expiresInMs = 3_
   );
 }
 
-/** spec 8 toast placement and lifetime. */
+/** product.md §8 toast placement and lifetime. */
 export interface ToastRule {
   type: "success" | "warning";
   x: "right";
@@ -168,7 +168,7 @@ export interface ToastRule {
 }
 
 export const PUBLIC_WARNING: ToastRule = { type: "warning", x: "right", y: "bottom", durationMs: 3000 };
-/** spec 8: warnings in the signed-in area sit bottom-right for 2 s. */
+/** product.md §8: warnings in the signed-in area sit bottom-right for 2 s. */
 export const SIGNED_IN_WARNING: ToastRule = { type: "warning", x: "right", y: "bottom", durationMs: 2000 };
 export const SUCCESS: ToastRule = { type: "success", x: "right", y: "top", durationMs: 2000 };
 export const LOGIN_SUCCESS: ToastRule = { type: "success", x: "right", y: "top", durationMs: 4000 };
@@ -179,7 +179,7 @@ export function toastWith(page: Page, text: string): Locator {
 }
 
 /**
- * Waits for the toast with `text` and checks spec 8: its type, its corner (the toaster's
+ * Waits for the toast with `text` and checks product.md §8: its type, its corner (the toaster's
  * data-x/y-position and the toast's box on screen), that it is still shown shortly before
  * `durationMs` and that it is gone soon after. Returns how long it stayed (ms).
  */
@@ -218,7 +218,7 @@ export async function expectToast(page: Page, text: string, rule: ToastRule): Pr
   return shownFor;
 }
 
-/** The red "required" state of spec 5: aria-invalid and a red border (#ff6b6b). */
+/** The red "required" state of product.md §5: aria-invalid and a red border (#ff6b6b). */
 export async function isFlaggedRed(field: Locator): Promise<boolean> {
   const invalid = await field.getAttribute("aria-invalid");
   const border = await field.evaluate((element) => getComputedStyle(element).borderTopColor);

@@ -6,7 +6,7 @@ import type { LoginData } from "../../common/api";
  */
 
 /**
- * Demo login, then the 18+ confirmation chat needs (issue 5; the gate itself is tested in
+ * Demo login, then the 18+ confirmation chat needs (the gate itself is tested in
  * skeleton.e2e). @returns the session data the SPA would store, with the confirmed user.
  * @throws Error when either call is refused.
  */

@@ -335,7 +335,7 @@ export function routeTable(app: FastifyInstance): RouteEntry[] {
 }
 
 /**
- * Routes anyone may call without a session (spec 7 "Authentication" and "Public pages", the
+ * Routes anyone may call without a session (product.md §7 "Authentication" and "Public pages", the
  * payment provider's webhook, OAuth, health and the version file). Every other route of the
  * route table must refuse a request without a valid bearer token: a route added later is
  * protected by default, or has to be named here.

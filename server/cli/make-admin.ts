@@ -3,7 +3,7 @@ import { migrateToLatest } from "../db/migrations";
 import { loadConfig } from "../env";
 
 /**
- * Makes an existing account an admin (issue 9: the admin console at /admin).
+ * Makes an existing account an admin (the admin console at /admin).
  * Usage: `npm run make-admin -- someone@example.com` (same DATABASE_URL / DATA_DIR as the server).
  * `--revoke` makes the account a normal user again. Exits 1 when there is no such account.
  */

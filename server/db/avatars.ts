@@ -1,6 +1,6 @@
 import { loadSharp } from "../media/picture";
 
-/** SVG to JPEG (quality 85) with sharp, loaded on the first picture (issue 19). */
+/** SVG to JPEG (quality 85) with sharp, loaded on the first picture. */
 function svgToJpeg(svg: string): Promise<Buffer> {
   return loadSharp()(Buffer.from(svg)).jpeg({ quality: 85 }).toBuffer();
 }
@@ -15,7 +15,7 @@ export async function renderAvatarJpeg(
   seed: string,
   look: { top: string; background: string; skin: string; hair: string; male: boolean },
 ): Promise<Buffer> {
-  // DiceBear (ES modules only) loads with the first avatar, not at startup (issue 19).
+  // DiceBear (ES modules only) loads with the first avatar, not at startup.
   const [{ avataaars }, { createAvatar }] = await Promise.all([
     import("@dicebear/collection"),
     import("@dicebear/core"),
@@ -41,7 +41,7 @@ export async function renderAvatarJpeg(
   return svgToJpeg(svg);
 }
 
-/** The fallback picture user.jpg (spec 3): a neutral silhouette-like avatar. */
+/** The fallback picture user.jpg (product.md §3): a neutral silhouette-like avatar. */
 export async function renderDefaultPictureJpeg(): Promise<Buffer> {
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="256" height="256" viewBox="0 0 256 256">
 <rect width="256" height="256" fill="#d9dde3"/><circle cx="128" cy="100" r="48" fill="#9aa3ae"/>
@@ -56,7 +56,7 @@ const PLAN_COLOURS = [
   ["#0f4c75", "#3fc1c9"],
 ];
 
-/** A pricing card image (spec 3: pricingImage under the pricing content area): a gradient with the plan's name. */
+/** A pricing card image (product.md §3: pricingImage under the pricing content area): a gradient with the plan's name. */
 export async function renderPlanImageJpeg(name: string, index: number): Promise<Buffer> {
   const [from, to] = PLAN_COLOURS[index % PLAN_COLOURS.length]!;
   const safe = name.replace(/[<>&"']/g, "");

@@ -6,7 +6,7 @@ import { lazyModule } from "../lazy-module";
 import { resilientPool } from "./pg-resilient-pool";
 import type { Database } from "./schema";
 
-/** pg, loaded only for a PostgreSQL database (issue 19: SQLite installs never load it). */
+/** pg, loaded only for a PostgreSQL database (SQLite installs never load it). */
 const requirePg = lazyModule<typeof import("pg")>("pg");
 
 /** pg, with int8 (bigint) columns read as numbers: they hold epoch milliseconds, well inside Number's safe range. */
@@ -57,8 +57,7 @@ export function openDatabase(databaseUrl: string, dataDir: string): DbHandle {
 const STATEMENT_CACHE_SIZE = 500;
 
 /**
- * The SQLite connection as Kysely's dialect sees it, with each SQL text prepared once (issue 19:
- * preparing a statement for every query was a tenth of the CPU of a chat message). Kysely runs
+ * The SQLite connection as Kysely's dialect sees it, with each SQL text prepared once (* preparing a statement for every query was a tenth of the CPU of a chat message). Kysely runs
  * one query at a time on the connection and never iterates two results of one statement at once,
  * so a statement can serve every query with the same text.
  */

@@ -3,7 +3,7 @@ import { demoWithCharacter, describeEachDatabase } from "../testing/api";
 import { createTestApp, type TestApp } from "../testing/server";
 import { changedRows, firstRow, preparedQuery } from "./prepared";
 
-/** Queries compiled once and run with new values (issue 19), on SQLite and PostgreSQL. */
+/** Queries compiled once and run with new values, on SQLite and PostgreSQL. */
 describeEachDatabase("prepared queries", (dialect) => {
   let t: TestApp;
   beforeAll(async () => {

@@ -16,7 +16,7 @@ interface Compiled {
 
 /**
  * A query built and compiled once per SQL dialect and set of parameter names, then run with new
- * values (issue 19: Kysely's building and compiling of the same query for every message was about
+ * values (Kysely's building and compiling of the same query for every message was about
  * a fifth of the server's CPU per chat turn). `build` receives placeholders in place of the
  * parameters and must use each only as a value (a where operand, an inserted or set value, a
  * limit), never to decide the query's shape: the shape is fixed by the parameter names. Works on

@@ -1,5 +1,5 @@
 /**
- * First-start seed data: languages, voices, plans and preset characters (issue 2).
+ * First-start seed data: languages, voices, plans and preset characters.
  * Avatars of the presets are drawn locally at seed time (server/db/avatars.ts); nothing is
  * downloaded.
  */
@@ -31,7 +31,7 @@ export const SEED_VOICES = SEED_LANGUAGES.flatMap((l) => [
   },
 ]);
 
-/** spec 1, 9: the four tiers. Prices in cents, editable later in the database. */
+/** product.md §1, 9: the four tiers. Prices in cents, editable later in the database. */
 export const SEED_PLANS = [
   {
     name: "Free",

@@ -15,7 +15,7 @@ export async function seed(db: Db, storage: FileStorage): Promise<void> {
     try {
       await seedTables(db);
     } catch (error) {
-      // Replicas starting together on a new database (issue 15): another one seeded it first
+      // Replicas starting together on a new database: another one seeded it first
       // (its transaction committed; ours met a unique key and rolled back whole).
       if (!(await db.selectFrom("plans").select("id").limit(1).executeTakeFirst())) throw error;
     }

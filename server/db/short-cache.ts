@@ -1,5 +1,5 @@
 /**
- * Per-process caches of the rows every chat message reads (issue 19: the bearer session, the
+ * Per-process caches of the rows every chat message reads (the bearer session, the
  * owned character, the chat session), each entry owned by one user.
  *
  * The staleness rule (also in README, "Streamed chat under load"):
@@ -11,7 +11,7 @@
  *   entries when it ends, or everyone's when nobody is signed in (a webhook) or it is an admin's
  *   (server/app.ts, `forgetAfterWrites`);
  * - a change made by another instance, a worker process or a direct database write is seen
- *   within `ttlMs` at the latest. So with several instances (issue 15) a revoked token, a block or
+ *   within `ttlMs` at the latest. So with several instances a revoked token, a block or
  *   a plan change takes effect everywhere within 5 s.
  * - a read that began before a drop does not store its (maybe older) row: take `epoch()` before
  *   the read and pass it to `set`.

@@ -22,9 +22,8 @@ export function bearerToken(request: FastifyRequest): string | undefined {
 }
 
 /**
- * Builds the hook that requires a valid session (spec 6: protected calls). Routes register it as
- * `onRequest`, so a request without a valid token is refused before its body is read (issue 13:
- * an unauthenticated 2 GB upload is answered 401 at once).
+ * Builds the hook that requires a valid session (product.md §6: protected calls). Routes register it as
+ * `onRequest`, so a request without a valid token is refused before its body is read (* an unauthenticated 2 GB upload is answered 401 at once).
  * @param authenticate resolves a token to its user, or undefined when unknown or expired.
  * @throws AppError 401 when the token is missing, unknown, expired or revoked.
  */
@@ -46,7 +45,7 @@ export function currentUser(request: FastifyRequest): User {
 }
 
 /**
- * Refuses a user id parameter naming someone else (spec 7 sends the user's own id with many
+ * Refuses a user id parameter naming someone else (product.md §7 sends the user's own id with many
  * calls). Answers 404 so that other users' ids cannot be probed.
  */
 export function assertSelf(userId: string, id: string | undefined): void {
@@ -64,7 +63,7 @@ export function secretHash(secret: string): string {
 
 /**
  * Registers `routes` in their own plugin scope behind the session hook (`requireUser`), so every
- * route of the scope needs a valid session and none can be added without it (issue 14: auth once
+ * route of the scope needs a valid session and none can be added without it (auth once
  * per route scope). The hook runs at `onRequest`, before any body is read.
  */
 export async function signedIn(

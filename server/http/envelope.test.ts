@@ -3,7 +3,7 @@ import { codeForStatus, ERROR_STATUS, isErrorCode } from "../../common/errors";
 import { AppError, badRequest, forbidden, notFound, tooMany, unauthorized } from "../errors";
 import { failBody, failStatus, ok } from "./envelope";
 
-describe("error contract (issue 14)", () => {
+describe("error contract", () => {
   it("derives every status from the code, with the spec's 200 refusals kept", () => {
     expect(new AppError("rate_limit:chat", "x").status).toBe(429);
     expect(new AppError("invalid_credentials", "x").status).toBe(200);

@@ -3,15 +3,15 @@ import { codeForStatus, ERROR_STATUS, type ErrorCode, type FailBody } from "../.
 import { AppError } from "../errors";
 import { classifyOutage, outageBody } from "./outages";
 
-/** Builds the spec's success envelope `{ success: 1, message, page?, data? }` (spec 3). */
+/** Builds the spec's success envelope `{ success: 1, message, page?, data? }` (product.md §3). */
 export function ok<T>(message: string, extra: { data?: T; page?: string } = {}): Envelope<T> {
   return { success: 1, message, ...extra };
 }
 
-/** The failure envelope (spec 3, issue 14): what every refusal answers, stream errors included. */
+/** The failure envelope (product.md §3): what every refusal answers, stream errors included. */
 export type { FailBody } from "../../common/errors";
 
-/** Builds the failure envelope `{ success: 0, message, code, page? }` (spec 3, issue 14). */
+/** Builds the failure envelope `{ success: 0, message, code, page? }` (product.md §3). */
 export function fail(message: string, code: ErrorCode, page?: string): FailBody {
   return page ? { success: 0, message, code, page } : { success: 0, message, code };
 }

@@ -10,7 +10,7 @@ async function sample(series: string): Promise<number> {
   return line ? Number(line.slice(series.length + 1)) : 0;
 }
 
-/** Issue 15: the functions other code reports through, and what /metrics then shows. */
+/** The functions other code reports through, and what /metrics then shows. */
 describe("metrics", () => {
   it("counts replies by outcome, unknown outcomes as other", async () => {
     const before = await sample('companion_chat_replies_total{outcome="replied"}');

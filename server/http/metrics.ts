@@ -3,7 +3,7 @@ import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom
 import { LlmUnavailableError } from "../providers/llm/llm";
 
 /**
- * The server's Prometheus metrics (issue 15, Operations), in one registry per process: Node's
+ * The server's Prometheus metrics (Operations), in one registry per process: Node's
  * default process metrics (CPU, memory, event-loop lag, handles, GC) prefixed `companion_`, plus
  * the ones below. Code elsewhere reports through the small functions of this module and never
  * touches a metric object. Label values come from closed sets (a route pattern, never a URL;
@@ -62,7 +62,7 @@ const activeStreams = new Gauge({
 
 const quotaRefusals = new Counter({
   name: "companion_quota_refusals_total",
-  help: "Model runs refused because the user's message quota was used up (spec 9).",
+  help: "Model runs refused because the user's message quota was used up (product.md §9).",
   registers: [registry],
 });
 

@@ -10,7 +10,7 @@ import { OutageError } from "./outages";
  * Route options for @fastify/rate-limit: at most `max` calls per `windowMs` for the same key
  * (by default the client's IP address, checked in `onRequest`, before the body is read). Windows
  * are short so that a real owner is never locked out for long; the answer is 429 with a clear
- * message and `Retry-After` in seconds (issue 3, issue 13).
+ * message and `Retry-After` in seconds.
  */
 export function rateLimit(max: number, windowMs: number, key?: (request: FastifyRequest) => string) {
   return {
@@ -48,7 +48,7 @@ function wait(seconds: number): string {
 
 /**
  * A second limit on a route, keyed on something other than the route's own limit: e.g. the
- * e-mail of a sign-in across all client addresses (issue 13: credential stuffing), while the
+ * e-mail of a sign-in across all client addresses (credential stuffing), while the
  * route's `config.rateLimit` limits the address across all e-mails. Counted on the plugin's
  * store through `app.createRateLimit` (so a shared store plugs in for both), as a `preHandler`
  * because the key comes from the body. The plugin's own `app.rateLimit()` handler cannot serve

@@ -10,7 +10,7 @@ export const BODY_LIMIT_BYTES = 1024 * 1024;
 export const UPLOAD_FILE_LIMIT_BYTES = 10 * 1024 * 1024;
 /** Files in one multipart request. */
 export const UPLOAD_MAX_FILES = 2;
-/** Non-file fields in one multipart request (spec 7's largest form has 8). */
+/** Non-file fields in one multipart request (product.md §7's largest form has 8). */
 export const UPLOAD_MAX_FIELDS = 30;
 /** Largest whole multipart request: every file at its limit plus room for the fields, bytes. */
 export const UPLOAD_REQUEST_LIMIT_BYTES = UPLOAD_MAX_FILES * UPLOAD_FILE_LIMIT_BYTES + BODY_LIMIT_BYTES;
@@ -18,7 +18,7 @@ export const UPLOAD_REQUEST_LIMIT_BYTES = UPLOAD_MAX_FILES * UPLOAD_FILE_LIMIT_B
 export const MAX_BOUNDARY_LENGTH = 70;
 
 /**
- * Fastify's server options for the transport limits (issue 13): a whole request must arrive
+ * Fastify's server options for the transport limits: a whole request must arrive
  * within HTTP_REQUEST_TIMEOUT_MS and its headers within HTTP_HEADERS_TIMEOUT_MS (Node answers 408
  * and closes), checked every second, so a client trickling a byte every few seconds is cut off;
  * `trustProxy` from TRUST_PROXY so `request.protocol` and `request.ip` come from the proxy's
@@ -46,7 +46,7 @@ export function transportOptions(config: AppConfig): FastifyServerOptions & { ht
 }
 
 /**
- * The single-page app's Content-Security-Policy (issue 13). Scripts only from our origin (plus
+ * The single-page app's Content-Security-Policy. Scripts only from our origin (plus
  * WebAssembly compilation, which the voice-activity model's onnxruntime needs); images and media
  * from our origin, `data:` and `blob:` (photo previews, recordings); network calls only to our
  * origin; no plugins, no framing by other sites, forms and `<base>` only to our origin. Inline
@@ -69,7 +69,7 @@ export const CONTENT_SECURITY_POLICY = {
 };
 
 /**
- * Registers the browser-side defences and the early refusals of bad uploads (issue 13):
+ * Registers the browser-side defences and the early refusals of bad uploads:
  * - security headers by helmet (worked out once, `helmetHeaders`): the CSP above, `X-Frame-Options: DENY`,
  *   `Referrer-Policy: no-referrer`, `X-Content-Type-Options: nosniff`, and the rest of helmet's
  *   defaults (no `upgrade-insecure-requests`: a plain-HTTP install on a LAN must keep working);
@@ -85,7 +85,7 @@ export async function registerSecurity(app: FastifyInstance): Promise<void> {
     referrerPolicy: { policy: "no-referrer" },
   });
   const names = Object.keys(headers);
-  // Callback hooks, not async ones: they run on every request (issue 19: a promise each).
+  // Callback hooks, not async ones: they run on every request (a promise each).
   app.addHook("onRequest", (request, reply, done) => {
     // On the raw response, as helmet does, so hijacked answers (event streams) carry them too.
     for (const name of names) reply.raw.setHeader(name, headers[name]!);
@@ -95,7 +95,7 @@ export async function registerSecurity(app: FastifyInstance): Promise<void> {
   // No text field may carry a NUL character: PostgreSQL refuses it in text, and no field of the
   // spec needs one. Refused as the client's mistake, on every route, before any handler runs.
   // preHandler, not preValidation: @fastify/multipart attaches multipart fields in its own
-  // preValidation hook, registered after this one (issue 15: a NUL in a multipart field reached
+  // preValidation hook, registered after this one (a NUL in a multipart field reached
   // PostgreSQL and answered 500).
   app.addHook("preHandler", (request, _reply, done) => {
     if (hasNul(request.query) || hasNul(request.params) || hasNul(request.body)) {
@@ -113,7 +113,7 @@ export async function registerSecurity(app: FastifyInstance): Promise<void> {
 }
 
 /**
- * The refusal of a request by its headers alone, before any body is read (issue 13): a declared
+ * The refusal of a request by its headers alone, before any body is read: a declared
  * `content-length` over the limit (UPLOAD_REQUEST_LIMIT_BYTES for multipart, else
  * BODY_LIMIT_BYTES) is AppError 413; a multipart type without a boundary or with one longer than
  * MAX_BOUNDARY_LENGTH is 400 `bad_multipart`. @returns undefined when the headers are acceptable.
@@ -140,7 +140,7 @@ function uploadRefusal(headers: IncomingHttpHeaders): AppError | undefined {
 }
 
 /**
- * The headers helmet sets for `options`, worked out once (issue 19: @fastify/helmet built helmet's
+ * The headers helmet sets for `options`, worked out once (@fastify/helmet built helmet's
  * middleware again on every request, a fiftieth of a chat message's CPU). Our options hold no
  * per-request part (no CSP nonce), so every answer gets the same headers.
  * @returns header name (lower case) to value.

@@ -36,7 +36,7 @@ declare module "fastify" {
 
 /**
  * Fastify's request log with one line per request, when its answer has left (a streamed reply:
- * when it has ended), instead of one on arrival and one on completion (issue 19).
+ * when it has ended), instead of one on arrival and one on completion.
  */
 class OneLinePerRequest extends LogController {
   override incomingRequest(): void {}
@@ -85,10 +85,10 @@ const LOG_FLUSH_MS = 500;
 const LOG_BUFFER_MAX_BYTES = 16 * 1024 * 1024;
 
 /**
- * The Fastify instance of the server: logger from LOG_LEVEL, trailing slashes ignored (spec 7
+ * The Fastify instance of the server: logger from LOG_LEVEL, trailing slashes ignored (product.md §7
  * writes some paths with one), transport limits and proxy trust from `transportOptions`. Each
  * request is logged once, when its answer has left (`logRequests`), not on arrival as well.
- * Log lines leave in batches (LOG_BATCH_BYTES, at the latest after LOG_FLUSH_MS; issue 19: a
+ * Log lines leave in batches (LOG_BATCH_BYTES, at the latest after LOG_FLUSH_MS: a
  * write per request line was a fiftieth of a chat message's CPU); the batch is written out when
  * the server closes.
  */
@@ -139,7 +139,7 @@ export async function registerPlugins(
     await app.register(rateLimit, {
       global: false,
       errorResponseBuilder: rateLimitError,
-      // issue 15: with Redis every instance counts on the same counters (a limit is per cluster).
+      // with Redis every instance counts on the same counters (a limit is per cluster).
       // Failing closed: while Redis is down a limited route answers 503 (see redisLimitStore).
       ...(redis ? { store: redisLimitStore(redis), skipOnError: false } : {}),
     });
@@ -158,12 +158,12 @@ export async function registerPlugins(
     },
   });
 
-  // Callback hooks, not async ones: these run on every request (issue 19: a promise each).
+  // Callback hooks, not async ones: these run on every request (a promise each).
   app.addHook("onRequest", (request, _reply, done) => {
     request.startedAt = performance.now();
     done();
   });
-  // Request duration by route pattern for /metrics (issue 15); a streamed reply counts when it ends.
+  // Request duration by route pattern for /metrics; a streamed reply counts when it ends.
   app.addHook("onResponse", (request, reply, done) => {
     observeRequest(request, reply);
     done();
@@ -180,7 +180,7 @@ export async function registerPlugins(
     done(null, payload);
   });
 
-  // issue 18: every envelope's message in the request's language, just before it is serialised
+  // every envelope's message in the request's language, just before it is serialised
   // (route answers, the error handler's and the not-found handler's alike); caches keep one copy
   // per language.
   app.addHook("preSerialization", (request, reply, payload, done) => {
@@ -207,7 +207,7 @@ export async function registerPlugins(
 
 /**
  * Registers `reply.sendFile` (no static route: /content/ is served by the content routes, which
- * authorise the same normalised path they send, issue 13) and creates the content folder.
+ * authorise the same normalised path they send) and creates the content folder.
  */
 export async function registerFileSending(app: FastifyInstance, contentDir: string): Promise<void> {
   fs.mkdirSync(contentDir, { recursive: true });
@@ -216,7 +216,7 @@ export async function registerFileSending(app: FastifyInstance, contentDir: stri
 
 /**
  * The built SPA (WEB_DIST_DIR) and the answer to every unknown path: the API's 404 envelope for
- * /api/, `missingContent` for /content/ (spec 3: a missing public picture is user.jpg), the SPA's
+ * /api/, `missingContent` for /content/ (product.md §3: a missing public picture is user.jpg), the SPA's
  * index.html for a GET or HEAD without a file extension (client-side routes), otherwise a 404 envelope.
  * Registered after every route.
  */

@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../testing/server";
 
-/** The SPA fallback (spec 2 routes are client-side): GET and HEAD of a route answer index.html. */
+/** The SPA fallback (product.md §2 routes are client-side): GET and HEAD of a route answer index.html. */
 describe("SPA fallback", () => {
   let t: TestApp;
   let webDir: string;

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openEventStream } from "./sse";
 
 /**
- * Issue 19: a socket write costs the server more than anything else in a streamed reply, so the
+ * A socket write costs the server more than anything else in a streamed reply, so the
  * events of one turn of the event loop (the tokens of one network read from the model and, when
  * the model's answer ended in that read, `done`) leave together.
  */

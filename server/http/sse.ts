@@ -7,7 +7,7 @@ import { outageEventData } from "./outages";
 import { logRequest } from "./setup";
 
 /**
- * Longest silence of an open event stream, milliseconds (issue 13): a comment line is sent this
+ * Longest silence of an open event stream, milliseconds: a comment line is sent this
  * often while the model is silent, so proxies that cut idle connections keep the stream.
  */
 export const SSE_HEARTBEAT_MS = 15_000;
@@ -20,14 +20,14 @@ export function wantsStream(request: FastifyRequest, stream: string | undefined)
 /** An open server-sent events answer. */
 export interface EventStream {
   /**
-   * Sends one event, with `id: <id>` when given (issue 15: the client resumes after the last id
+   * Sends one event, with `id: <id>` when given (the client resumes after the last id
    * it saw); `done` and `error` also end the stream.
    */
   send(event: string, data: unknown, id?: number): void;
   /** Ends the stream with an `error` event: the failure envelope plus its HTTP status. */
   fail(error: unknown, log: FastifyBaseLogger, id?: number): void;
   /**
-   * Ends the stream without a last event (issue 15, graceful shutdown): a resumable end, after
+   * Ends the stream without a last event (graceful shutdown): a resumable end, after
    * which the client reconnects with `Last-Event-ID`.
    */
   end(): void;
@@ -53,7 +53,7 @@ export function errorEventData(error: unknown, log: FastifyBaseLogger): Record<s
  * Opens a server-sent events answer: `entry` (the stored message), `token` ({text}) as the reply
  * is generated, then `done` (the same JSON as the plain answer) or `error` (the failure envelope
  * `failBody` builds, `{success: 0, message, code, page?}`, with the `status` the plain answer
- * would have had). Events of a live reply carry `id: <seq>` (issue 15). The reply goes on to the end and is stored even if the browser goes away.
+ * would have had). Events of a live reply carry `id: <seq>`. The reply goes on to the end and is stored even if the browser goes away.
  * While the stream is open a comment line (`: keep-alive`) is sent every SSE_HEARTBEAT_MS, which
  * clients ignore, so a silent model does not leave the connection idle.
  * @param options.flushHead sends the head at once rather than with the first event (a stream
@@ -73,7 +73,7 @@ export function openEventStream(reply: FastifyReply, options: { flushHead?: bool
   // A follower may wait long for its next event: its head leaves now, so it knows it is open.
   // (Other streams send their first event at once; their head leaves with it in one write.)
   if (options.flushHead) raw.flushHeaders();
-  // issue 18: an envelope in an event (`error`, `done`) reads in this request's language; a live
+  // an envelope in an event (`error`, `done`) reads in this request's language; a live
   // reply stores English, so each follower of it gets its own language.
   const language = requestLanguage(reply.request);
   const open = () => !raw.writableEnded && !raw.destroyed;
@@ -93,7 +93,7 @@ export function openEventStream(reply: FastifyReply, options: { flushHead?: bool
       observeRequest(reply.request, reply);
     }
   });
-  // Events written in the same turn of the event loop leave in one socket write (issue 19: a
+  // Events written in the same turn of the event loop leave in one socket write (a
   // write per token was the largest CPU cost of a streamed reply): a burst of tokens from one
   // network read and, when the model's answer ended in that read, the stored reply's `done`
   // (the promise hops that store it run before `setImmediate`; `nextTick` came before them).

@@ -3,7 +3,7 @@ import { capitalize, RULES, type TextRule } from "../../common/validation";
 import { badRequest } from "../errors";
 
 /**
- * A string field checked by a rule of common/validation.ts (issue 16), so the server refuses
+ * A string field checked by a rule of common/validation.ts, so the server refuses
  * exactly what the browser refuses, with the same sentence: trimmed when the rule says so, blank
  * refused when required (`messages.required`), then the length bounds and the format.
  * An optional field still needs `.optional()` / `.default("")` by the caller.
@@ -23,7 +23,7 @@ export function textField(rule: TextRule) {
 }
 
 /**
- * A normalised e-mail address (issue 3): trimmed, lower case, checked by `RULES.email` ("The
+ * A normalised e-mail address: trimmed, lower case, checked by `RULES.email` ("The
  * e-mail address is not valid.").
  */
 export const EmailField = textField(RULES.email).toLowerCase();
@@ -146,7 +146,7 @@ function asSentence(issue: z.core.$ZodIssue): string {
 }
 
 /**
- * Validates client input against a zod schema (issue 16: the message is a sentence for people).
+ * Validates client input against a zod schema (the message is a sentence for people).
  * @returns the parsed value.
  * @throws AppError 400 whose message is the sentence of the first failing rule, e.g. "The new
  *   password must be at least 8 characters." — the schema's own sentence (built from

@@ -12,7 +12,7 @@ import { createTestApp, type TestApp } from "../testing/server";
 import { parseInput } from "./validate";
 
 /**
- * Issue 16: every validated route family answers a bad input with a sentence for people — no
+ * Every validated route family answers a bad input with a sentence for people — no
  * field-name prefix, a capital first, a full stop (or the spec's '!') last — the same sentence the
  * browser shows from common/validation.ts; status 400 and the spec's envelope stay.
  */
@@ -24,7 +24,7 @@ function expectSentence(answer: CallResult, sentence: string, what: string): voi
   expect(answer.body.message, what).not.toMatch(/^[\w.]+: /);
 }
 
-describeEachDatabase("validation messages are sentences (issue 16)", (dialect) => {
+describeEachDatabase("validation messages are sentences", (dialect) => {
   let t: TestApp;
   let user: { token: string; userId: string; characterId: string };
   let admin: { token: string; userId: string; characterId: string };
@@ -283,7 +283,7 @@ describeEachDatabase("validation messages are sentences (issue 16)", (dialect) =
   });
 });
 
-describe("parseInput sentences (issue 16)", () => {
+describe("parseInput sentences", () => {
   it("names an unknown field in words only as the last resort", () => {
     const attempt = (schema: z.ZodType, input: unknown) => {
       try {

@@ -4,7 +4,7 @@ import { checkText, EMAIL_PATTERN, RULES, type TextRule } from "../../common/val
 import { EmailField, parseInput, textField } from "./validate";
 
 /**
- * Issue 16: the browser's `checkText` and the server's `textField` apply one rule
+ * The browser's `checkText` and the server's `textField` apply one rule
  * (common/validation.ts): for every rule and a spread of values, both refuse the same values
  * with the same sentence and accept the same values.
  */
@@ -34,7 +34,7 @@ const samples = (rule: TextRule): string[] => [
   "price_abc",
 ];
 
-describe("browser and server apply the same rules (issue 16)", () => {
+describe("browser and server apply the same rules", () => {
   for (const [name, rule] of Object.entries(RULES) as Array<[string, TextRule]>) {
     it(`${name}: same verdict and sentence for every sample`, () => {
       const field = rule.required ? textField(rule) : textField(rule).optional();

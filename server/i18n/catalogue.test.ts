@@ -5,7 +5,7 @@ import { type ScannedMessages, scanMessages } from "./message-scan";
 import { CATALOGUES, explain, placeholders, TRANSLATED_LANGUAGES, VALIDATION_CATALOGUES } from "./translate";
 
 /**
- * The key check of issue 18: every person-facing message the server's source writes, and every
+ * The key check of every person-facing message the server's source writes, and every
  * sentence the validation rules produce, has a translation in every language; no catalogue keeps
  * a key the source no longer writes. A key is in exactly one of the two files of a language: the
  * server's (server/i18n/messages) or the validation sentences' (common/i18n/validation, shared with

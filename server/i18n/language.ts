@@ -2,7 +2,7 @@ import type { FastifyRequest } from "fastify";
 import { LANGUAGES, type Language } from "./translate";
 
 /**
- * Longest `Accept-Language` read, characters (issue 18): a browser sends a few dozen; the rest
+ * Longest `Accept-Language` read, characters: a browser sends a few dozen; the rest
  * of a longer header is ignored, so a 10 KB header costs no more than a short one.
  */
 export const ACCEPT_LANGUAGE_MAX_LENGTH = 256;
@@ -42,7 +42,7 @@ export function pickLanguage(header: string | string[] | undefined): Language | 
 }
 
 /**
- * The language of a request's messages (issue 18): the best match of its `Accept-Language`
+ * The language of a request's messages: the best match of its `Accept-Language`
  * (the SPA sends its current language), else the signed-in user's `ui_language` when the user
  * is already loaded on the request (no database read here), else English.
  */

@@ -3,7 +3,7 @@ import path from "node:path";
 import ts from "typescript";
 
 /**
- * Finds every person-facing message the server can send, by reading its source (issue 18: the
+ * Finds every person-facing message the server can send, by reading its source (the
  * key check of the catalogues). Used by the tests only (it loads the TypeScript compiler).
  *
  * A message is the text given to a helper that answers it (`ok`, `fail`, `badRequest`,

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { ACCEPT_LANGUAGE_MAX_LENGTH, pickLanguage } from "./language";
 import { explain, localiseEnvelope, TRANSLATE_MAX_LENGTH, translate } from "./translate";
 
-describe("pickLanguage (Accept-Language, issue 18)", () => {
+describe("pickLanguage (Accept-Language)", () => {
   it("takes the highest q-value, regions stripped, ties in header order", () => {
     expect(pickLanguage("de-DE,de;q=0.9,en;q=0.5")).toBe("de");
     expect(pickLanguage("de-AT")).toBe("de");

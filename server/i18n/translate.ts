@@ -18,7 +18,7 @@ export {
 } from "../../common/i18n/translate";
 
 /**
- * Server messages in the user's language (issue 18). The code keeps writing English sentences;
+ * Server messages in the user's language. The code keeps writing English sentences;
  * just before an answer leaves, `translate` looks the finished sentence up in the language's
  * catalogues: server/i18n/messages/<lng>.json, and common/i18n/validation/<lng>.json for the
  * sentences of common/validation.ts (shared with the SPA, web/lib/validationText.ts). The keys,
@@ -28,7 +28,7 @@ export {
  * from the catalogue files (escaped, fixed shapes), never from a request.
  */
 
-/** The languages of the app (issue 18: the six languages of the seeded characters). */
+/** The languages of the app (the six languages of the seeded characters). */
 export const LANGUAGES = ["en", "es", "fr", "de", "it", "pt"] as const;
 export type Language = (typeof LANGUAGES)[number];
 /** The languages with a catalogue (English is the keys themselves). */
@@ -74,7 +74,7 @@ export function explain(message: string, language: Language): Explanation {
 }
 
 /**
- * A person-facing English server message in `language` (issue 18). English, unknown messages and
+ * A person-facing English server message in `language`. English, unknown messages and
  * messages over TRANSLATE_MAX_LENGTH characters come back unchanged; never throws.
  */
 export function translate(message: string, language: Language): string {

@@ -9,7 +9,7 @@ if (!TEST_REDIS_URL) console.warn("Skipping the BullMQ job queue tests: set TEST
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-describe.skipIf(!TEST_REDIS_URL)("BullMQ job queue on Redis, two instances (issue 15)", () => {
+describe.skipIf(!TEST_REDIS_URL)("BullMQ job queue on Redis, two instances", () => {
   const handles: RedisHandle[] = [];
   const queues: BullMqJobQueue[] = [];
   const errors: unknown[] = [];

@@ -11,11 +11,11 @@ const KEEP_FAILED = { count: 1000, age: 7 * 86_400 };
 /** How often `idle()` looks at the queue, milliseconds. */
 const IDLE_POLL_MS = 20;
 
-/** BullMQ, loaded when the Redis-backed queue is created, not at startup (issue 19). */
+/** BullMQ, loaded when the Redis-backed queue is created, not at startup. */
 const loadBullMq = lazyModule<typeof import("bullmq")>("bullmq");
 
 /**
- * The shared engine of `JobQueue` (issue 15): BullMQ on the cluster's Redis.
+ * The shared engine of `JobQueue`: BullMQ on the cluster's Redis.
  *
  * Why BullMQ rather than pg-boss or graphile-worker on PostgreSQL: Redis is already required for
  * a cluster (the shared rate limits, Stop across instances, the resumable reply streams), so the

@@ -6,7 +6,7 @@ import type { JobQueue } from "./queue";
 export { type JobData, type JobOptions, type JobQueue, periodic } from "./queue";
 
 /**
- * The job queue the configuration asks for (issue 15): BullMQ on the cluster's Redis when
+ * The job queue the configuration asks for: BullMQ on the cluster's Redis when
  * REDIS_URL is set (`redis` given), else the in-process queue of the embedded default.
  * @param log where failed tries and queue errors go.
  */

@@ -4,7 +4,7 @@ import { periodic } from "./queue";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-describe("in-process job queue (issue 15)", () => {
+describe("in-process job queue", () => {
   const queues: MemoryJobQueue[] = [];
   const errors: unknown[] = [];
   const queue = () => {

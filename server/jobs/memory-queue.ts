@@ -17,7 +17,7 @@ interface Waiting {
 }
 
 /**
- * The in-process engine of `JobQueue` (issue 15; the embedded default, no broker). Jobs wait in
+ * The in-process engine of `JobQueue` (the embedded default, no broker). Jobs wait in
  * this process and run one at a time (`concurrency`), in the order queued, starting after the
  * request that queued them has answered (the next turn of the event loop), so they never delay a
  * reply. A failed try is retried after backoffMs · 2^(try−1) until `attempts` are used, then

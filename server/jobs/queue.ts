@@ -1,5 +1,5 @@
 /**
- * The one home of background jobs (issue 15): memory facts and summaries, outgoing mail, the
+ * The one home of background jobs: memory facts and summaries, outgoing mail, the
  * free-subscription checks, plan expiry and the demo clean-up all go through `JobQueue`.
  *
  * A job has a name, defined once with its handler, and data that is plain JSON (ids and short
@@ -12,7 +12,7 @@
  *   each is claimed by exactly one worker, scheduled jobs run once per cluster per interval.
  *
  * Image jobs are not here: they live in the `image_jobs` table and the image worker claims them
- * atomically from the database (issue 8), which already runs each exactly once across instances.
+ * atomically from the database, which already runs each exactly once across instances.
  */
 
 /** A job's data: a JSON object of plain values (it is stored in Redis by the shared engine). */
@@ -37,7 +37,7 @@ export interface JobDefinition {
 }
 
 export interface JobQueue {
-  /** Which engine holds the jobs (the engines report of issue 15). */
+  /** Which engine holds the jobs (the engines report). */
   readonly engine: "memory" | "bullmq";
 
   /**

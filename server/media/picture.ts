@@ -5,7 +5,7 @@ import { lazyModule } from "../lazy-module";
 const loadSharpModule = lazyModule<typeof import("sharp").default>("sharp");
 
 /**
- * sharp (libvips), loaded on the first picture rather than at startup (issue 19), with libvips'
+ * sharp (libvips), loaded on the first picture rather than at startup, with libvips'
  * operation cache off: each picture is decoded once, and the cache (up to 50 MB by default) stays
  * resident for nothing.
  */
@@ -28,7 +28,7 @@ const isPng = (b: Buffer) =>
   b.length > 8 && b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
 
 /**
- * Checks and re-encodes an uploaded picture (issue 4): only JPEG or PNG, recognised from the bytes
+ * Checks and re-encodes an uploaded picture: only JPEG or PNG, recognised from the bytes
  * (never the name or the declared type); dimensions read from the header and refused above
  * 40 megapixels before any decoding (decompression bombs); then decoded, turned upright,
  * bounded to 1024 px on the longest side and written as a fresh JPEG, which drops all metadata

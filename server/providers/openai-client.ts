@@ -2,7 +2,7 @@ import type OpenAI from "openai";
 import { lazyModule } from "../lazy-module";
 import type { ModelEndpointOptions } from "./http";
 
-/** The OpenAI SDK, loaded when a provider that uses it is built, not at startup (issue 19). */
+/** The OpenAI SDK, loaded when a provider that uses it is built, not at startup. */
 const loadOpenAi = lazyModule<typeof import("openai")>("openai");
 
 /** An OpenAI-compatible Chat Completions endpoint (LLM_* or VISION_* settings). */

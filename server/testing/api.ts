@@ -6,11 +6,11 @@ export type Dialect = "sqlite" | "postgres";
 
 /**
  * Runs a suite on SQLite and on PostgreSQL. Without TEST_DATABASE_URL the PostgreSQL run is
- * skipped with a printed reason (issue 2).
+ * skipped with a printed reason.
  */
 export function describeEachDatabase(name: string, suite: (dialect: Dialect) => void): void {
   if (TEST_STACK === "shared") {
-    // issue 15: every app of the shared stack is on PostgreSQL, Redis and S3; a "sqlite" run would repeat it.
+    // every app of the shared stack is on PostgreSQL, Redis and S3; a "sqlite" run would repeat it.
     describe(`${name} [shared: postgres, redis, s3]`, () => suite("postgres"));
     return;
   }
@@ -28,7 +28,7 @@ export interface CallResult {
   body: Record<string, unknown> & { success: number; message: string; page?: string; data?: unknown };
 }
 
-/** Calls the API in process with a form-encoded body (spec 7: bodies are form-encoded). */
+/** Calls the API in process with a form-encoded body (product.md §7: bodies are form-encoded). */
 export async function call(
   app: FastifyInstance,
   method: "GET" | "POST" | "DELETE" | "PATCH",
@@ -81,7 +81,7 @@ export async function demoWithCharacter(app: FastifyInstance) {
 }
 
 /**
- * Calls the API with a multipart body (spec 7: create/update and chat/message are multipart).
+ * Calls the API with a multipart body (product.md §7: create/update and chat/message are multipart).
  * `files` values are sent as file parts with the given name (the server must not trust it).
  */
 export async function callMultipart(

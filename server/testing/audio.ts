@@ -1,7 +1,7 @@
 import { MPEGDecoder } from "mpg123-decoder";
 
 /**
- * Audio checks for the voice tests (issue 7): MP3 frame headers read by hand, decoding by a
+ * Audio checks for the voice tests: MP3 frame headers read by hand, decoding by a
  * pure WebAssembly mpg123 (`mpg123-decoder`, no ffmpeg here), level and pitch of PCM, and WAV
  * files for Chromium's fake microphone.
  */

@@ -12,7 +12,7 @@ import { createTestDatabase, TEST_DATABASE_URL } from "./server";
 import { startTcpRelay, type TcpRelay } from "./tcp-relay";
 
 /**
- * A cluster on this machine (issue 15): N instances of the built server (`node
+ * A cluster on this machine: N instances of the built server (`node
  * dist/server/main.js`, as `npm start` runs it) as child processes on one fresh PostgreSQL
  * database, one Redis key prefix, one S3 server (s3rver in this process) and a model double given
  * by the caller, behind a real nginx (nginx.ts) routing by INSTANCE_HEADER. No test-runner

@@ -22,9 +22,9 @@ export interface ScriptedCompletionsOptions {
 
 /**
  * A local server speaking the OpenAI Chat Completions wire format (JSON and server-sent events)
- * whose answers come from `reply`: the scripted model of the engine tests (issue 5). Point the
+ * whose answers come from `reply`: the scripted model of the engine tests. Point the
  * app at it with LLM_PROVIDER=openai and LLM_BASE_URL=`baseUrl`. `options.tokenDelayMs` makes a
- * streamed answer slow (issue 15: replies followed, stopped or cut off mid-way).
+ * streamed answer slow (replies followed, stopped or cut off mid-way).
  */
 export async function startScriptedCompletions(
   reply: (request: CompletionsRequest) => string | Promise<string>,

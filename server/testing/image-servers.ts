@@ -2,7 +2,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import sharp from "sharp";
 
-/** The three image APIs the app speaks (issue 8). */
+/** The three image APIs the app speaks. */
 export type ImageWire = "openai" | "automatic1111" | "comfyui";
 
 export interface RecordedImageRequest {

@@ -3,7 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 
 /**
- * A real nginx in front of local test servers (issue 15's cluster test and benchmark): one
+ * A real nginx in front of local test servers (the cluster test and benchmark): one
  * process (`daemon off`, `master_process off`) with every path (pid, logs, temp folders) in a
  * temporary folder, so it needs no root paths, proxying like deploy/nginx.conf (no buffering,
  * long reads: streamed replies pass at once) and choosing the upstream by a request header.

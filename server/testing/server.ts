@@ -20,7 +20,7 @@ export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? "";
 export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? "";
 
 /**
- * Which engines every test app runs on (issue 15: "the same API test suite runs on both
+ * Which engines every test app runs on ("the same API test suite runs on both
  * configurations"): "embedded" (default: SQLite, local disk, memory) or "shared" (TEST_STACK=shared:
  * PostgreSQL on TEST_DATABASE_URL, Redis on TEST_REDIS_URL, S3 on an in-process s3rver).
  */
@@ -90,7 +90,7 @@ export interface TestApp extends App {
   /**
    * The app's content storage as the app sees it (local disk under dataDir/content, or S3 under
    * the app's S3_PREFIX on the shared stack): tests check stored files through it, so the same
-   * check runs on both stacks (issue 15).
+   * check runs on both stacks.
    */
   storage: FileStorage;
   /** Removes the temporary data directory and the temporary PostgreSQL database. */

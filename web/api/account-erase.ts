@@ -2,7 +2,7 @@ import type { Envelope } from "../../common/api";
 import { apiRequest, ensureSuccess } from "./client";
 
 /**
- * POST /account/delete (ours, issue 18 "Erase my account"), form-encoded `password` and
+ * POST /account/delete (ours, "Erase my account"), form-encoded `password` and
  * `confirm`: erases the signed-in user's account for good. `secret` is the account's password, or
  * for an account without one its e-mail (a guest: its user name); it is sent as both fields and
  * the server checks the one that applies. Answers `{success: 1, message, page: "/"}`.

@@ -3,7 +3,7 @@ import { apiRequest, ensureSuccess } from "./client";
 import { apiDownload } from "./download";
 
 /**
- * GET /account/export (ours, issue 18 "Take my data"): the signed-in user's newest export of
+ * GET /account/export (ours, "Take my data"): the signed-in user's newest export of
  * their data, or null when they have none. Throws `ApiError` when refused.
  */
 export async function getDataExport(): Promise<DataExport | null> {
@@ -12,7 +12,7 @@ export async function getDataExport(): Promise<DataExport | null> {
 }
 
 /**
- * POST /account/export (issue 18): starts preparing the user's data in the background.
+ * POST /account/export: starts preparing the user's data in the background.
  * @returns the new export (status "queued"). Throws `ApiError` with the server's sentence when
  * one is already being prepared or three were started in the last 24 hours (HTTP 429).
  */

@@ -3,7 +3,7 @@ import { apiRequest, ensureSuccess } from "./client";
 import { ApiError } from "./errors";
 
 /**
- * The admin console's calls (issue 9), all under /api/admin. The server checks the admin role
+ * The admin console's calls, all under /api/admin. The server checks the admin role
  * on every call: anyone else gets 403 `{success: 0}`, which throws `ApiError('envelope')`.
  */
 
@@ -136,7 +136,7 @@ export function updateAdminPlan(id: string, plan: PlanEdit): Promise<Envelope> {
 }
 
 /**
- * POST /admin/plans/:id/image (issue 16), multipart field `image`: the plan's picture on the
+ * POST /admin/plans/:id/image, multipart field `image`: the plan's picture on the
  * pricing page (JPEG or PNG; the server re-encodes it). Throws `ApiError` on a refusal.
  */
 export function uploadAdminPlanImage(id: string, image: File): Promise<Envelope> {

@@ -3,14 +3,14 @@ import { apiRequest, ensureSuccess } from "./client";
 import { ApiError } from "./errors";
 
 /**
- * Sign-in calls (spec 7, Authentication). Each answers the envelope
+ * Sign-in calls (product.md §7, Authentication). Each answers the envelope
  * `{success, message, page, data: {token, user}}`; the caller stores the session.
  * A 401 here means "wrong credentials", so it does not end a session.
  */
 
 export type LoginEnvelope = Envelope<LoginData>;
 
-/** POST /auth/login with `id`, `email`, `password` (spec 7). Returns the envelope as is. */
+/** POST /auth/login with `id`, `email`, `password` (product.md §7). Returns the envelope as is. */
 export function loginWithPassword(input: {
   email: string;
   password: string;
@@ -31,7 +31,7 @@ export function demoLogin(id: string): Promise<LoginEnvelope> {
 
 /**
  * POST /auth/device-login with `id`: the device id read from the user agent's
- * `CompanionDevice/<id>` marker (spec 2: device login runs automatically).
+ * `CompanionDevice/<id>` marker (product.md §2: device login runs automatically).
  */
 export function deviceLogin(id: string): Promise<LoginEnvelope> {
   return apiRequest<LoginEnvelope>("/auth/device-login", {
@@ -43,7 +43,7 @@ export function deviceLogin(id: string): Promise<LoginEnvelope> {
 
 /**
  * POST /youtube/callback with `code` and `state`: the video platform's OAuth return to
- * /login/youtube?code=..&state=.. (spec 7: "/{video-platform}/callback").
+ * /login/youtube?code=..&state=.. (product.md §7: "/{video-platform}/callback").
  */
 export function youtubeCallback(code: string, state: string): Promise<LoginEnvelope> {
   return apiRequest<LoginEnvelope>("/youtube/callback", {
@@ -54,7 +54,7 @@ export function youtubeCallback(code: string, state: string): Promise<LoginEnvel
 }
 
 /**
- * GET /auth/oauth/platforms (ours, issue 16): the OAuth sign-ins this server has configured,
+ * GET /auth/oauth/platforms (ours): the OAuth sign-ins this server has configured,
  * e.g. `["youtube"]`, empty in a default install. Throws `ApiError` when the answer is not ok.
  */
 export async function oauthPlatforms(): Promise<string[]> {
@@ -71,7 +71,7 @@ export async function oauthPlatforms(): Promise<string[]> {
 /** The address that starts the YouTube sign-in; the server redirects to the provider. */
 export const YOUTUBE_SIGN_IN_URL = "/api/auth/oauth/youtube/start";
 
-/** POST /auth/forgot-password with `email`; the envelope is returned as is (spec 7). */
+/** POST /auth/forgot-password with `email`; the envelope is returned as is (product.md §7). */
 export function forgotPassword(email: string): Promise<Envelope> {
   return apiRequest("/auth/forgot-password", {
     method: "POST",
@@ -81,9 +81,9 @@ export function forgotPassword(email: string): Promise<Envelope> {
 }
 
 /**
- * POST /auth/extend with `token` and the bearer header (spec 4, 7). Resolves the new token
+ * POST /auth/extend with `token` and the bearer header (product.md §4, 7). Resolves the new token
  * (from `data.token`, a top-level `token`, or the old one when the server keeps it) and, when
- * the server sends it, the fresh session user (issue 9: flags follow a plan change without
+ * the server sends it, the fresh session user (flags follow a plan change without
  * signing out); throws `ApiError` when the server refuses.
  */
 export async function extendToken(token: string): Promise<{ token: string; user?: SessionUser }> {
@@ -100,14 +100,14 @@ export async function extendToken(token: string): Promise<{ token: string; user?
   return { token: next, user: user !== undefined && typeof user.id === "string" ? user : undefined };
 }
 
-/** GET /auth/devices (ours, issue 13): the signed-in user's devices, newest first. Throws on success 0. */
+/** GET /auth/devices (ours): the signed-in user's devices, newest first. Throws on success 0. */
 export async function listDevices(): Promise<SignedInDevice[]> {
   const answer = ensureSuccess(await apiRequest<Envelope<SignedInDevice[]>>("/auth/devices"));
   return answer.data ?? [];
 }
 
 /**
- * DELETE /auth/devices?id=<device id> (ours, issue 13): revokes the device; the sessions it
+ * DELETE /auth/devices?id=<device id> (ours): revokes the device; the sessions it
  * started end with it. Throws on success 0 (e.g. 404 for a device already gone).
  */
 export async function revokeDevice(id: string): Promise<Envelope> {

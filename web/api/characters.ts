@@ -2,15 +2,15 @@ import type { CharacterBook, CharacterListItem, Envelope, PresetCharacter } from
 import { apiRequest, ensureSuccess } from "./client";
 import { apiDownload } from "./download";
 
-/** Characters and groups calls (spec 7, Characters and profile). */
+/** Characters and groups calls (product.md §7, Characters and profile). */
 
-/** spec 3: a group with its members (`characters/group/list`). Photos are file names under characters/. */
+/** product.md §3: a group with its members (`characters/group/list`). Photos are file names under characters/. */
 export interface CharacterGroup {
   groupUUID: string;
   members: { memberUUID?: string; memberName: string; memberPhoto: string }[];
 }
 
-/** spec 3 "Character (detail)" (`GET characters/?id=`). characterSex '0' female, '1' male. */
+/** product.md §3 "Character (detail)" (`GET characters/?id=`). characterSex '0' female, '1' male. */
 export interface CharacterDetail {
   characterUUID: string;
   characterName: string;
@@ -21,18 +21,18 @@ export interface CharacterDetail {
   characterGreeting: string;
   characterAppearance?: string;
   characterPhoto: string;
-  /** Ours (issue 17): the lorebook as a Character Card V2 `character_book`, or null. */
+  /** Ours: the lorebook as a Character Card V2 `character_book`, or null. */
   characterLorebook?: CharacterBook | null;
 }
 
-/** spec 3: a language of the character form (`characters/languages`). */
+/** product.md §3: a language of the character form (`characters/languages`). */
 export interface Language {
   languageUUID: string;
   languageName: string;
 }
 
 /**
- * What the character form sends (spec 7 `characters/create` and `characters/update`).
+ * What the character form sends (product.md §7 `characters/create` and `characters/update`).
  * `language` is a languageUUID, `description` the backstory; `photo` only when one was chosen,
  * `oldPhoto` the current file name and `id` the character on update.
  */
@@ -47,7 +47,7 @@ export interface CharacterInput {
   photo?: File;
   oldPhoto?: string;
   id?: string;
-  /** Issue 17: the lorebook as `character_book` JSON; '' removes it; undefined keeps it. */
+  /** The lorebook as `character_book` JSON; '' removes it; undefined keeps it. */
   lorebook?: string;
 }
 
@@ -101,7 +101,7 @@ export async function listLanguages(): Promise<Language[]> {
 }
 
 /**
- * GET /characters/voice/preview/?v=<voiceName>: `audioUrl` of a short sample (spec 4 voice
+ * GET /characters/voice/preview/?v=<voiceName>: `audioUrl` of a short sample (product.md §4 voice
  * preview). Throws `ApiError('envelope')` with the server's message on success 0 (e.g. while no
  * text-to-speech engine is configured).
  */
@@ -118,7 +118,7 @@ export async function previewVoice(voiceName: string): Promise<string> {
 /**
  * POST /characters/create, or /characters/update when `input.id` is set: multipart with name,
  * sex, voice, language, description, greeting, appearance, photo (only when chosen), old_photo
- * and id (spec 7), and the lorebook (issue 17) as a JSON file part. Returns the envelope (message, page); throws on success 0 and on HTTP 4xx.
+ * and id (product.md §7), and the lorebook as a JSON file part. Returns the envelope (message, page); throws on success 0 and on HTTP 4xx.
  */
 export async function saveCharacter(input: CharacterInput): Promise<Envelope> {
   const form = new FormData();
@@ -150,7 +150,7 @@ export async function deleteGroup(id: string): Promise<Envelope> {
   return ensureSuccess(await apiRequest("/characters/group/delete/", { method: "DELETE", query: { id } }));
 }
 
-/** POST /characters/create-random: a new random character (spec 4). Throws on success 0 (e.g. at the limit cl). */
+/** POST /characters/create-random: a new random character (product.md §4). Throws on success 0 (e.g. at the limit cl). */
 export async function createRandomCharacter(): Promise<Envelope> {
   return ensureSuccess(await apiRequest("/characters/create-random", { method: "POST" }));
 }

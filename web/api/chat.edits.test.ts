@@ -45,7 +45,7 @@ function stubFetch(answers: Response[]) {
   return calls;
 }
 
-describe("issue 17 calls: regenerate, swipe, edit, delete, rewind", () => {
+describe("reply calls: regenerate, swipe, edit, delete, rewind", () => {
   it("regenerates streamed: tokens as they come, the stored entry with its alternatives at the end", async () => {
     const stored = entry("Two", ["One", "Two"]);
     const calls = stubFetch([

@@ -25,7 +25,7 @@ function entry(id: string, characterId: string, reply = ""): ChatHistoryEntry {
 
 const input = { message: "hi", groupId: "g1", clientMessageId: "m-1", mute: true };
 
-describe("sendGroupMessageStream (issue 16: a group reply streamed per speaker)", () => {
+describe("sendGroupMessageStream (a group reply streamed per speaker)", () => {
   it("asks for events and reports each member's entry, tokens and audio in turn, then the plain answer", async () => {
     const done = {
       success: 1,

@@ -46,7 +46,7 @@ async function withFastTimers<T>(work: () => Promise<T>): Promise<T> {
   return settled.value;
 }
 
-describe("finalReply (spec 3, issue 15)", () => {
+describe("finalReply (product.md §3)", () => {
   it("keeps a message reply, and makes a bare stored entry a successful reply", () => {
     const reply = { success: 1 as const, message: "", text: "Yo", history: [entry("replied", "Yo")] };
     expect(finalReply({ event: "done", data: reply })).toBe(reply);
@@ -72,7 +72,7 @@ describe("finalReply (spec 3, issue 15)", () => {
   });
 });
 
-describe("sendMessageStream: resume, then hand over to the history (issue 15)", () => {
+describe("sendMessageStream: resume, then hand over to the history", () => {
   it("follows a dropped reply to its end with the same handlers", async () => {
     const done = { success: 1, message: "", text: "Hello", history: [entry("replied", "Hello")] };
     const calls = scriptFetch([
@@ -122,7 +122,7 @@ describe("sendMessageStream: resume, then hand over to the history (issue 15)", 
   });
 });
 
-describe("followReply (issue 15)", () => {
+describe("followReply", () => {
   it("replays the reply from its first event and returns the stored entry", async () => {
     const calls = scriptFetch([
       events([

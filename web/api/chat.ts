@@ -14,11 +14,11 @@ import { apiRequest, ensureSuccess } from "./client";
 import { ApiError } from "./errors";
 import { apiStream, followStream, type StreamEvent } from "./stream";
 
-/** Chat calls (spec 7, Chat). */
+/** Chat calls (product.md §7, Chat). */
 
 /**
  * GET /chat/profile/?uid=<userId>&id=<chat session id>: the user's picture and names and the
- * chat's characters (spec 4: a non-empty `characters[0].gId` means a group chat).
+ * chat's characters (product.md §4: a non-empty `characters[0].gId` means a group chat).
  */
 export async function getChatProfile(userId: string, sessionId: string): Promise<ChatProfileInfo> {
   const answer = ensureSuccess(
@@ -32,7 +32,7 @@ export async function getChatProfile(userId: string, sessionId: string): Promise
 
 /**
  * GET /chat/history/paginated?uId&id&offset&limit: one page of history, oldest first.
- * `offset` counts from the newest entry (spec 9: page size 10, offset grows by 10).
+ * `offset` counts from the newest entry (product.md §9: page size 10, offset grows by 10).
  */
 export async function getHistoryPage(
   userId: string,
@@ -49,7 +49,7 @@ export async function getHistoryPage(
 }
 
 export interface SendMessageInput {
-  /** The trimmed text, at most 150 characters (spec 5). */
+  /** The trimmed text, at most 150 characters (product.md §5). */
   message: string;
   /** The chat id: the group id in a group chat, else the character id. */
   chatId: string;
@@ -59,9 +59,9 @@ export interface SendMessageInput {
   mute: "0" | "1";
   /** When the user sent it. */
   time: Date;
-  /** The name the user goes by in this reply (spec 7 `pname`; ours); empty sends none. */
+  /** The name the user goes by in this reply (product.md §7 `pname`; ours); empty sends none. */
   pname?: string;
-  /** The user's words about themself (spec 7 `ptext`; ours); empty sends none. */
+  /** The user's words about themself (product.md §7 `ptext`; ours); empty sends none. */
   ptext?: string;
   /** Ours: the client's id of this send, reused on retry so the server stores it once. */
   clientMessageId?: string;
@@ -82,7 +82,7 @@ export function localIsoTime(date: Date): string {
   );
 }
 
-/** The multipart body of POST /chat/message (spec 7): message, id, cId, mute, time (local, with offset), pname, ptext. */
+/** The multipart body of POST /chat/message (product.md §7): message, id, cId, mute, time (local, with offset), pname, ptext. */
 function messageForm(input: SendMessageInput): FormData {
   const body = new FormData();
   body.set("message", input.message);
@@ -97,7 +97,7 @@ function messageForm(input: SendMessageInput): FormData {
 }
 
 /**
- * POST /chat/message as multipart (spec 7) with `message`, `id`, `cId`, `mute`, `time` (ISO).
+ * POST /chat/message as multipart (product.md §7) with `message`, `id`, `cId`, `mute`, `time` (ISO).
  * Returns the reply envelope whatever its `success`: on success 0 it may still carry the
  * stored entry in `history[0]`.
  */
@@ -112,14 +112,14 @@ export interface ReplyStreamHandlers {
   /** One piece of the reply text, as generated. */
   onToken: (text: string) => void;
   /**
-   * issue 7, event `audio`: one sentence of the reply spoken, as soon as it is ready (in order,
+   * event `audio`: one sentence of the reply spoken, as soon as it is ready (in order,
    * index 0 first), so playback starts before the whole reply is synthesized.
    */
   onAudio?: (audio: { index: number; text: string; audioUrl: string; chatHistoryUUID?: string }) => void;
 }
 
 /**
- * issue 15: a streamed reply whose connection dropped and could not be followed again, or whose
+ * a streamed reply whose connection dropped and could not be followed again, or whose
  * generating server is gone (the stored entry is still "pending"): the reply settles in the
  * history, which polls for it. `entryId` is its chatHistoryUUID.
  */
@@ -134,7 +134,7 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null;
 
 /**
- * Turns the final event of a reply stream into the spec's message reply (spec 3). A bare stored
+ * Turns the final event of a reply stream into the spec's message reply (product.md §3). A bare stored
  * entry becomes `{success: 1, history: [entry]}`.
  * @throws ReplyLostError when a `done` event holds a reply still "pending" (GET /chat/stream found
  * no live reply: the server that wrote it is gone, the history settles it within a minute).
@@ -170,7 +170,7 @@ function dispatch(handlers: ReplyStreamHandlers) {
 
 /**
  * The reply of a stream of the reply `entryId()`: a connection lost for good once the entry is
- * known becomes `ReplyLostError` (issue 15); other errors pass through.
+ * known becomes `ReplyLostError`; other errors pass through.
  */
 async function replyOf(
   stream: Promise<StreamEvent>,
@@ -199,7 +199,7 @@ async function replyOf(
  * finally `done` (the plain message reply) or `error` ({success: 0, message, status}), which
  * is returned as a reply with success 0. A plain JSON answer (e.g. 429 at the daily limit)
  * comes back the same way. A connection that drops after the `entry` event is followed again
- * (issue 15, `apiStream`). Throws `ApiError` when the request fails, `ReplyLostError` when the
+ * (`apiStream`). Throws `ApiError` when the request fails, `ReplyLostError` when the
  * stored reply's stream was lost.
  */
 export async function sendMessageStream(
@@ -224,7 +224,7 @@ export async function sendMessageStream(
 /**
  * POST /chat/continue-message (id=<chatHistoryUUID>, stream=1): the newest reply goes on;
  * `token` events carry the added text, `done` the whole stored entry. A dropped connection is
- * followed again (issue 15); throws like `sendMessageStream`.
+ * followed again; throws like `sendMessageStream`.
  */
 export async function continueReplyStream(
   entryId: string,
@@ -238,7 +238,7 @@ export async function continueReplyStream(
 }
 
 /**
- * GET /chat/stream?id=<chatHistoryUUID> (issue 15): follows a reply still being written (e.g.
+ * GET /chat/stream?id=<chatHistoryUUID>: follows a reply still being written (e.g.
  * after a reload, or in a second tab) from its first event; `token` events reach `onToken`.
  * Returns the reply of its `done` (the stored entry in `history[0]`) or `error`. Throws
  * `ReplyLostError` when no live reply exists and the entry is still "pending", or the stream
@@ -257,18 +257,18 @@ export function stopReply(entryId: string): Promise<Envelope> {
   return apiRequest("/chat/stop", { method: "POST", body: new URLSearchParams({ id: entryId }) });
 }
 
-/** spec 3 "Message reply" of `chat/group/reply`: the replying members and their entries in order. */
+/** product.md §3 "Message reply" of `chat/group/reply`: the replying members and their entries in order. */
 export interface GroupReply extends Envelope {
   whoReplies?: string[];
   history?: ChatHistoryEntry[];
 }
 
-/** What a group send carries (spec 7 `chat/group/reply`). */
+/** What a group send carries (product.md §7 `chat/group/reply`). */
 export interface GroupMessageInput {
   message: string;
   groupId: string;
   clientMessageId: string;
-  /** issue 7: true asks for no spoken audio. */
+  /** true asks for no spoken audio. */
   mute?: boolean;
 }
 
@@ -287,7 +287,7 @@ export function sendGroupMessage(input: GroupMessageInput): Promise<GroupReply> 
 }
 
 /**
- * POST /chat/group/reply with `stream=1` (ours, issue 16): per member in turn order an `entry`
+ * POST /chat/group/reply with `stream=1` (ours): per member in turn order an `entry`
  * event (that member's stored entry: the first is the user's message, each further one an entry
  * of its own), its `token`s and `audio`s (`onAudio` gets the entry's chatHistoryUUID), then one
  * `done` with the plain group answer (`whoReplies`, `history`, `genimage`), or `error`, returned
@@ -343,7 +343,7 @@ export async function changeGroupMember(
   return answer.page ?? "";
 }
 
-/** GET /characters/list/chat: the user's characters with greetings (spec 7). */
+/** GET /characters/list/chat: the user's characters with greetings (product.md §7). */
 export async function listChatCharacters(): Promise<CharacterListItem[]> {
   const answer = ensureSuccess(
     await apiRequest<Envelope & { characters?: CharacterListItem[] }>("/characters/list/chat"),
@@ -364,7 +364,7 @@ export interface ChatCapabilities {
   speechInput: Capability;
   imageRequests: Capability;
   photoUpload: Capability;
-  /** issue 16: while the chat is off because the model downloads, how far it has come. */
+  /** while the chat is off because the model downloads, how far it has come. */
   modelDownload?: ModelDownloadProgress;
 }
 
@@ -397,7 +397,7 @@ export async function deleteMemory(memoryId: string): Promise<void> {
 }
 
 /**
- * POST /users/confirm-age (ours, issue 5), the chat's adult gate: stores that the person confirmed being 18 or older.
+ * POST /users/confirm-age (ours), the chat's adult gate: stores that the person confirmed being 18 or older.
  * @returns the fresh session user (`adult` '1'). Throws on success 0.
  */
 export async function confirmAdult(): Promise<SessionUser> {
@@ -412,12 +412,12 @@ export async function confirmAdult(): Promise<SessionUser> {
 }
 
 /**
- * POST /chat/regenerate (id=<chatHistoryUUID>, stream=1, mute; issue 17 "Swipes"): a new reply
+ * POST /chat/regenerate (id=<chatHistoryUUID>, stream=1, mute; "Swipes"): a new reply
  * for the entry, kept as a further alternative and chosen. Streams like continue-message: the
  * `entry` event, `token`s of the new text (from empty), `audio`s, then `done` with the stored
  * entry (its chatHistoryAlternatives grown by one). A refusal (429 at the message limit with its
  * `page`, 400 at REPLY_ALTERNATIVES_MAX, 404 for an entry not the user's) comes back as a reply
- * with success 0 and the server's message. A dropped connection is followed again (issue 15);
+ * with success 0 and the server's message. A dropped connection is followed again;
  * throws like `sendMessageStream`.
  */
 export async function regenerateReplyStream(
@@ -440,7 +440,7 @@ function changedEntry(answer: SwipeReply): ChatHistoryEntry {
 }
 
 /**
- * POST /chat/swipe {id, index} (issue 17): chooses alternative `index` (0-based) of the entry's
+ * POST /chat/swipe {id, index}: chooses alternative `index` (0-based) of the entry's
  * reply; it is what the model sees next. @returns the changed entry.
  * @throws ApiError('envelope') with the server's message (e.g. 404 "Message not found.").
  */
@@ -450,7 +450,7 @@ export async function swipeReply(entryId: string, index: number): Promise<ChatHi
 }
 
 /**
- * POST /chat/edit {id, part, text} (issue 17 "Edit"): replaces the user's message ("message",
+ * POST /chat/edit {id, part, text} ("Edit"): replaces the user's message ("message",
  * the chat message's rules) or the chosen reply's text ("reply", 1 to REPLY_EDIT_MAX_LENGTH
  * characters). @returns the changed entry.
  * @throws ApiError('envelope') with the server's sentence when the text is refused.
@@ -465,7 +465,7 @@ export async function editEntry(
 }
 
 /**
- * POST /chat/delete {id} or /chat/rewind {id} (issue 17): removes the entry (its message and
+ * POST /chat/delete {id} or /chat/rewind {id}: removes the entry (its message and
  * reply, with their files), or every entry after it in its chat.
  * @returns the chatHistoryUUIDs removed, oldest first.
  * @throws ApiError('envelope') with the server's message (e.g. 404 "Message not found.").

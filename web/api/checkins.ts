@@ -7,7 +7,7 @@ export function browserTimeZone(): string {
 }
 
 /**
- * GET /chat/checkins?id=<chat id> (ours, issue 17): whether the character may write first.
+ * GET /chat/checkins?id=<chat id> (ours): whether the character may write first.
  * Answers null for a chat that is not one-to-one (a group: 404), so no toggle is shown.
  */
 export async function getCheckins(chatId: string): Promise<CheckinStatus | null> {
@@ -16,7 +16,7 @@ export async function getCheckins(chatId: string): Promise<CheckinStatus | null>
 }
 
 /**
- * POST /chat/checkins (ours, issue 17), form `id`, `enabled` and the browser's `timeZone`: lets
+ * POST /chat/checkins (ours), form `id`, `enabled` and the browser's `timeZone`: lets
  * the character write first after a quiet period in the user's waking hours, or stops it.
  * Throws `ApiError` when refused.
  */
@@ -28,7 +28,7 @@ export async function setCheckins(chatId: string, enabled: boolean): Promise<Che
   return answer.data;
 }
 
-/** GET /chat/checkins/unread (ours, issue 17): character id → check-ins the user has not seen. */
+/** GET /chat/checkins/unread (ours): character id → check-ins the user has not seen. */
 export async function listUnreadCheckins(): Promise<Map<string, number>> {
   const answer = ensureSuccess(await apiRequest<Envelope<UnreadCheckins[]>>("/chat/checkins/unread"));
   return new Map((answer.data ?? []).map((row) => [row.characterUUID, row.unreadCheckins]));

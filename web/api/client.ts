@@ -11,8 +11,8 @@ import { queryClient } from "./queryClient";
 
 /**
  * The one HTTP client of the SPA (house style 7). Every call goes to `/api`, carries
- * `Authorization: Bearer <token>` when a token is stored (spec 7), and maps HTTP 401 and 503
- * once, here (spec 8).
+ * `Authorization: Bearer <token>` when a token is stored (product.md §7), and maps HTTP 401 and 503
+ * once, here (product.md §8).
  */
 
 const API_BASE = "/api";
@@ -27,11 +27,11 @@ export interface RequestOptions {
   /** Bearer token to send instead of the stored one (logout runs after local data is gone). */
   token?: string;
   /**
-   * Whether HTTP 401 ends the session (spec 8). Public sign-in calls turn this off: there a
+   * Whether HTTP 401 ends the session (product.md §8). Public sign-in calls turn this off: there a
    * 401 is the answer to wrong credentials, not an expired session.
    */
   expireOn401?: boolean;
-  /** Whether HTTP 503 opens the maintenance dialog (spec 8). */
+  /** Whether HTTP 503 opens the maintenance dialog (product.md §8). */
   maintenanceOn503?: boolean;
   signal?: AbortSignal;
 }
@@ -53,8 +53,8 @@ export function buildUrl(path: string, query: RequestOptions["query"]): string {
 const envelopeStatus = new WeakMap<Envelope, number>();
 
 /**
- * The one `fetch` of the SPA: adds `Accept`, `Accept-Language` (the UI language, issue 18: the
- * server answers in it) and `Authorization: Bearer <token>` (spec 7; the stored token unless
+ * The one `fetch` of the SPA: adds `Accept`, `Accept-Language` (the UI language: the
+ * server answers in it) and `Authorization: Bearer <token>` (product.md §7; the stored token unless
  * `token` is given). Throws `ApiError('network')` when no answer arrives.
  */
 export async function send(
@@ -72,14 +72,14 @@ export async function send(
   }
 }
 
-/** Which of the spec 8 answers a call lets the client handle (both on by default). */
+/** Which of the product.md §8 answers a call lets the client handle (both on by default). */
 interface StatusPolicy {
   expireOn401?: boolean;
   maintenanceOn503?: boolean;
 }
 
 /**
- * The one place that answers HTTP 401 and 503 (spec 8): 401 ends the session (toast, back to
+ * The one place that answers HTTP 401 and 503 (product.md §8): 401 ends the session (toast, back to
  * `/`) and 503 opens the maintenance dialog, each then thrown as `ApiError` of kind `session` or
  * `maintenance` (with the envelope's message and code). A 503 with an outage code
  * (`isOutageCode`: the database, Redis or the storage is briefly down) is no maintenance: it
@@ -101,7 +101,7 @@ export function handleSessionStatus(status: number, payload: unknown, policy: St
 /**
  * Sends one request and returns the parsed envelope, whatever its `success` (HTTP 4xx/5xx
  * bodies use the same envelope). Throws `ApiError` of kind `network` when there is no JSON
- * envelope, `session` on 401 and `maintenance` on 503 after handling them (spec 8).
+ * envelope, `session` on 401 and `maintenance` on 503 after handling them (product.md §8).
  */
 export async function apiRequest<T extends Envelope = Envelope>(
   path: string,
@@ -145,7 +145,7 @@ export function ensureSuccess<T extends Envelope>(envelope: T): T {
 }
 
 /**
- * Ends the session (spec 4): removes the local token and user first, tells the server
+ * Ends the session (product.md §4): removes the local token and user first, tells the server
  * (POST /auth/logout with `token`), then navigates to `target` (default `/`). A failed
  * server call is only logged.
  */
@@ -170,7 +170,7 @@ export async function endSession(target = "/"): Promise<void> {
   navigateTo(target);
 }
 
-/** spec 8: a 401 from any call: 2-second toast, local session removed, back to `/`. */
+/** product.md §8: a 401 from any call: 2-second toast, local session removed, back to `/`. */
 function expireSession(): void {
   clearSession();
   queryClient.clear();
@@ -180,7 +180,7 @@ function expireSession(): void {
 
 let maintenanceOpen = false;
 
-/** spec 8: a 503 from any call: 'Oops...' info dialog, then logout and go to /maintenance. */
+/** product.md §8: a 503 from any call: 'Oops...' info dialog, then logout and go to /maintenance. */
 async function showMaintenance(message: string): Promise<void> {
   if (maintenanceOpen) return;
   maintenanceOpen = true;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ApiError, isHandledApiError } from "./errors";
 
-describe("ApiError (issue 14 error contract)", () => {
+describe("ApiError (the error contract)", () => {
   it("reads message, code and page from a failure envelope", () => {
     const error = ApiError.fromEnvelope(
       { success: 0, message: "Daily limit reached.", code: "rate_limit:chat", page: "/pricing" },

@@ -3,10 +3,10 @@ import type { ErrorCode } from "../../common/errors";
 
 /**
  * Why an API call failed:
- * - `envelope`: the server answered `{success: 0, message, code}` (spec 8: show `message`);
- * - `network`: no usable answer (offline, timeout, not JSON) (spec 8: only logged);
- * - `session`: HTTP 401, already handled by the client (spec 8: toast and redirect to /);
- * - `maintenance`: HTTP 503, already handled by the client (spec 8: 'Oops...' dialog).
+ * - `envelope`: the server answered `{success: 0, message, code}` (product.md §8: show `message`);
+ * - `network`: no usable answer (offline, timeout, not JSON) (product.md §8: only logged);
+ * - `session`: HTTP 401, already handled by the client (product.md §8: toast and redirect to /);
+ * - `maintenance`: HTTP 503, already handled by the client (product.md §8: 'Oops...' dialog).
  */
 export type ApiErrorKind = "envelope" | "network" | "session" | "maintenance";
 
@@ -18,7 +18,7 @@ export interface ApiErrorDetails {
   /** The HTTP status, when an answer arrived. */
   status?: number;
   /**
-   * The stable code of the failure envelope (issue 14 error contract), when the server sent one.
+   * The stable code of the failure envelope (the error contract), when the server sent one.
    * A server newer than this bundle may send a code not in `ErrorCode`; it is kept as sent (the
    * client does not ship the server's code table: it only compares against codes it acts on).
    */
@@ -74,7 +74,7 @@ export class ApiError extends Error {
   }
 }
 
-/** True when `error` is an `ApiError` the client already answered (401 or 503, spec 8). */
+/** True when `error` is an `ApiError` the client already answered (401 or 503, product.md §8). */
 export function isHandledApiError(error: unknown): boolean {
   return error instanceof ApiError && error.handled;
 }

@@ -1,7 +1,7 @@
 import { ApiError } from "./errors";
 
 /**
- * Why a public form's request failed, for the texts of spec 8:
+ * Why a public form's request failed, for the texts of product.md §8:
  * - `handled`: HTTP 401 or 503, which the API client already answered (toast or dialog);
  * - `network`: no answer at all (offline, refused, aborted), e.g. 'Failed to send email.';
  * - `other`: an answer without a usable envelope (HTTP error page, not JSON), e.g.

@@ -2,7 +2,7 @@ import type { Envelope, MessageReply, PhotoHistoryEntry } from "../../common/api
 import type { PhotoType } from "../../common/constants";
 import { apiRequest, ensureSuccess } from "./client";
 
-/** Pictures on request and photos from the user (spec 7, issue 8). */
+/** Pictures on request and photos from the user (product.md §7). */
 
 /**
  * POST /chat/request-photo (multipart: message, id, cid, mute, type 1 portrait / 2 landscape).
@@ -25,7 +25,7 @@ export function requestPicture(input: {
   return apiRequest<MessageReply>("/chat/request-photo", { method: "POST", body });
 }
 
-/** spec 7 chat/photo-process reply: success, photo (file name), text (the character's answer), message. */
+/** product.md §7 chat/photo-process reply: success, photo (file name), text (the character's answer), message. */
 export interface PhotoReply extends Envelope {
   photo?: string;
   text?: string;

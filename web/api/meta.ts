@@ -1,5 +1,5 @@
 /**
- * The hosted meta file (spec 4 "Cache busting", spec 7: GET /meta.json on the app's own
+ * The hosted meta file (product.md §4 "Cache busting", product.md §7: GET /meta.json on the app's own
  * origin). It is not an API envelope, so it does not go through `apiRequest`.
  */
 

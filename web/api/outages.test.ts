@@ -16,7 +16,7 @@ const { apiStream } = await import("./stream");
 /**
  * A 503 with an outage code (database_unavailable, redis_unavailable, storage_unavailable) is a
  * brief outage of one engine: the SPA shows the server's sentence where the call failed and the
- * user tries again; it is not the maintenance answer of spec 8 (dialog, sign-out, /maintenance),
+ * user tries again; it is not the maintenance answer of product.md §8 (dialog, sign-out, /maintenance),
  * which a 503 without one of these codes still is.
  */
 describe("a 503 outage keeps the session and shows the server's sentence", () => {

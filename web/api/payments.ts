@@ -2,7 +2,7 @@ import type { Envelope } from "../../common/api";
 import { apiRequest, ensureSuccess } from "./client";
 
 /**
- * Plan purchases (issue 9): each call answers the URL of a hosted payment page (Stripe Checkout
+ * Plan purchases: each call answers the URL of a hosted payment page (Stripe Checkout
  * or the Customer Portal) that the browser is sent to. A refusal (payments off, a guest
  * account, a plan granted elsewhere) throws `ApiError('envelope')` with the server's message.
  */
@@ -25,7 +25,7 @@ export async function startPlanCheckout(planId: string): Promise<string> {
   );
 }
 
-/** POST /payment/addon: the checkout of the add-on (spec 9: 100 messages for $1.99). */
+/** POST /payment/addon: the checkout of the add-on (product.md §9: 100 messages for $1.99). */
 export async function startAddOnCheckout(): Promise<string> {
   return urlOf(await apiRequest<UrlEnvelope>("/payment/addon", { method: "POST" }));
 }
@@ -35,11 +35,11 @@ export async function openBillingPortal(): Promise<string> {
   return urlOf(await apiRequest<UrlEnvelope>("/payment/portal", { method: "POST" }));
 }
 
-/** GET /payment/options (issue 16): what the signed-in user can buy or manage here; flags 0 or 1. */
+/** GET /payment/options: what the signed-in user can buy or manage here; flags 0 or 1. */
 export interface PaymentOptions {
   /** Online payments are configured on this server. */
   payments: 0 | 1;
-  /** The add-on can be bought now (a monthly plan at its limit, spec 9). */
+  /** The add-on can be bought now (a monthly plan at its limit, product.md §9). */
   addOn: 0 | 1;
   /** The subscription can be managed online (the user paid online before). */
   manage: 0 | 1;

@@ -2,11 +2,11 @@ import type { Envelope } from "../../common/api";
 import { apiRequest, ensureSuccess } from "./client";
 
 /**
- * Calls of the public pages (spec 7, "Public pages"). None of them needs a session, so a
+ * Calls of the public pages (product.md §7, "Public pages"). None of them needs a session, so a
  * 401 here is an answer to show, not an expired session.
  */
 
-/** spec 3: one plan of the pricing page (`GET /payment/pricing`, `data`). */
+/** product.md §3: one plan of the pricing page (`GET /payment/pricing`, `data`). */
 export interface PricingPlan {
   /** Where the card links to (the plan's own page). */
   pricingUrl: string;
@@ -17,7 +17,7 @@ export interface PricingPlan {
   pricingPlanName: string;
   /** HTML; sanitized with DOMPurify before it is shown. */
   pricingDescription: string;
-  /** Ours (issue 9): the plan's id, for checkout. */
+  /** Ours: the plan's id, for checkout. */
   pricingPlanUUID?: string;
   /** Ours: 1 when the plan is bought through checkout here, 0 when it is granted elsewhere. */
   pricingCheckout?: 0 | 1;
@@ -45,7 +45,7 @@ export async function freeSubscriptionOffered(): Promise<boolean> {
 }
 
 /**
- * POST /users/free/subscribe/process with `email` (spec 2 "Free chat subscribe"). Returns
+ * POST /users/free/subscribe/process with `email` (product.md §2 "Free chat subscribe"). Returns
  * `{success, message, page?}` as is, whatever `success` (HTTP 4xx answers use the envelope too).
  */
 export function requestFreeSubscription(email: string): Promise<Envelope> {
@@ -56,7 +56,7 @@ export function requestFreeSubscription(email: string): Promise<Envelope> {
   });
 }
 
-/** The contact form's fields (spec 3 "Form payloads"), already trimmed. */
+/** The contact form's fields (product.md §3 "Form payloads"), already trimmed. */
 export interface ContactMessage {
   name: string;
   email: string;
@@ -73,7 +73,7 @@ export function contactAdmin(input: ContactMessage): Promise<Envelope> {
   });
 }
 
-/** The reset form (spec 3): new password, retyped password and the code from the reset link. */
+/** The reset form (product.md §3): new password, retyped password and the code from the reset link. */
 export interface PasswordReset {
   npassword: string;
   rtpassword: string;
@@ -81,7 +81,7 @@ export interface PasswordReset {
 }
 
 /**
- * PATCH /users/change-password with `npassword`, `rtpassword`, `code` (spec 7). Answers
+ * PATCH /users/change-password with `npassword`, `rtpassword`, `code` (product.md §7). Answers
  * `{success, message, page}`; a bad, used or expired code answers HTTP 400 `{success: 0, message}`.
  * Returns the envelope as is.
  */

@@ -6,7 +6,7 @@ import { ApiError, isHandledApiError } from "./errors";
  * Spec 8 for the signed-in area: an answer with success other than 1 shows the server's
  * message as a warning toast; a transport failure is only logged. Session (401) and
  * maintenance (503) errors were already handled by the API client. A query or mutation
- * can opt out with `meta: { silent: true }` (spec 8: chat data load failures are only logged).
+ * can opt out with `meta: { silent: true }` (product.md §8: chat data load failures are only logged).
  */
 function reportError(error: Error, meta: Record<string, unknown> | undefined): void {
   if (isHandledApiError(error)) return;

@@ -1,7 +1,7 @@
 import { vi } from "vitest";
 
 /**
- * A scripted `fetch` for the stream tests (issue 15): each call takes the next answer of the
+ * A scripted `fetch` for the stream tests: each call takes the next answer of the
  * script; an answer is a Response, or an Error to reject with (no connection). Event-stream
  * bodies are built by `events`, optionally breaking after their last chunk.
  */

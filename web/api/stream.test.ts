@@ -8,7 +8,7 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-describe("parseEventBlocks: event ids (issue 15)", () => {
+describe("parseEventBlocks: event ids", () => {
   it("gives each event its id, keeps the last id for events without one, and returns the rest", () => {
     const cursor = { lastId: "" };
     const text = `${block("entry", { a: 1 })}${block("token", { text: "Hi" }, 1)}event: token\ndata: "x"\n\nid: 3\nevent: tok`;
@@ -36,7 +36,7 @@ describe("parseEventBlocks: event ids (issue 15)", () => {
   });
 });
 
-describe("apiStream: a dropped stream is followed again (issue 15)", () => {
+describe("apiStream: a dropped stream is followed again", () => {
   const form = () => new URLSearchParams({ id: "entry-1", stream: "1" });
 
   it("resumes with GET /chat/stream after the last id, without repeating events, after a break", async () => {
@@ -113,7 +113,7 @@ describe("apiStream: a dropped stream is followed again (issue 15)", () => {
   });
 });
 
-describe("followStream: bounded attempts with a doubling back-off (issue 15)", () => {
+describe("followStream: bounded attempts with a doubling back-off", () => {
   it("asks again from the last id after refusals, a 502 and a broken stream, waiting 500, 1000, 2000 ms", async () => {
     vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
     const waits: number[] = [];

@@ -2,8 +2,8 @@ import { buildUrl, handleSessionStatus, isEnvelope, send } from "./client";
 import { ApiError } from "./errors";
 
 /*
- * Server-sent events over POST (spec 4 streaming), and following a reply again with
- * GET /chat/stream after its connection dropped (issue 15). Only the chat uses them, so they live
+ * Server-sent events over POST (product.md §4 streaming), and following a reply again with
+ * GET /chat/stream after its connection dropped. Only the chat uses them, so they live
  * apart from the client every page loads.
  */
 
@@ -20,7 +20,7 @@ export interface StreamCursor {
   lastId: string;
 }
 
-/** GET /chat/stream attempts after a drop before giving up (issue 15). */
+/** GET /chat/stream attempts after a drop before giving up. */
 export const RESUME_ATTEMPTS = 4;
 /** The wait before a resume attempt, doubled each attempt: 250, 500, 1000, 2000 ms. */
 export const RESUME_DELAY_MS = 250;
@@ -140,7 +140,7 @@ export interface FollowOptions {
 }
 
 /**
- * GET /chat/stream?id=<entryId>&after=<last id> (issue 15): the events of a reply after `after`,
+ * GET /chat/stream?id=<entryId>&after=<last id>: the events of a reply after `after`,
  * then the live reply to its `done` or `error`, which is returned; `onEvent` sees each event. A
  * plain JSON answer comes back as in `apiStream`. When the connection fails, breaks or ends
  * without a final event (or the answer is HTTP 5xx, e.g. a proxy while an instance restarts),
@@ -180,7 +180,7 @@ export async function followStream(
 export interface StreamOptions {
   signal?: AbortSignal;
   /**
-   * issue 15: the chatHistoryUUID of the reply being streamed, once known (from its events or
+   * the chatHistoryUUID of the reply being streamed, once known (from its events or
    * the request): when the connection drops before the final event, the reply is followed again
    * with `followStream` from the last event id. "" or omitted: no resume.
    */
@@ -195,8 +195,8 @@ export interface StreamOptions {
  * since EventSource cannot POST). Returns the last event: `done` or `error` for a stream.
  * When the server answers plain JSON instead (e.g. 429 at the daily limit), that envelope is
  * returned as a `done` event (success 1) or an `error` event. 401 and 503 are mapped like
- * `apiRequest` (spec 8). When the stream drops before its final event and `resumeId` names the
- * reply, the rest comes from `followStream` (issue 15). Throws `ApiError('network')` when the
+ * `apiRequest` (product.md §8). When the stream drops before its final event and `resumeId` names the
+ * reply, the rest comes from `followStream`. Throws `ApiError('network')` when the
  * request fails, or the stream ends early and cannot be followed again.
  */
 export async function apiStream(

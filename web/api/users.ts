@@ -1,9 +1,9 @@
 import type { Envelope, SessionUser } from "../../common/api";
 import { apiRequest, ensureSuccess } from "./client";
 
-/** Profile and password calls of the signed-in user (spec 7, Characters and profile). */
+/** Profile and password calls of the signed-in user (product.md §7, Characters and profile). */
 
-/** spec 3 "User profile" (`users/profile`). userPicture is a file name under users/. */
+/** product.md §3 "User profile" (`users/profile`). userPicture is a file name under users/. */
 export interface UserProfile {
   name: string;
   userName: string;
@@ -16,7 +16,7 @@ export interface UserProfile {
   isAdmin?: boolean;
 }
 
-/** What the profile form sends (spec 7 `users/update`). `photo` only when one was chosen. */
+/** What the profile form sends (product.md §7 `users/update`). `photo` only when one was chosen. */
 export interface ProfileInput {
   id: string;
   fullName: string;
@@ -25,7 +25,7 @@ export interface ProfileInput {
   oldPhoto: string;
 }
 
-/** What the signed-in password change sends (spec 7 `users/update-password`). */
+/** What the signed-in password change sends (product.md §7 `users/update-password`). */
 export interface PasswordChange {
   id: string;
   current: string;
@@ -73,7 +73,7 @@ export async function changePassword(input: PasswordChange): Promise<Envelope> {
 }
 
 /**
- * POST /users/ui-language, form `language` (en, es, fr, de, it, pt; issue 18): keeps the UI
+ * POST /users/ui-language, form `language` (en, es, fr, de, it, pt): keeps the UI
  * language with the account. Answers the updated session user. Throws on success 0.
  */
 export async function saveUiLanguage(language: string): Promise<SessionUser> {

@@ -2,11 +2,11 @@ import type { Envelope, MessageReply } from "../../common/api";
 import { apiRequest, ensureSuccess } from "./client";
 
 /**
- * Voice calls (issue 7): the voices of the character form and of the chat, and the chat's
+ * Voice calls: the voices of the character form and of the chat, and the chat's
  * transcription.
  */
 
-/** spec 3: a voice of the character form (`characters/voices`). voiceSex '0' female, '1' male. */
+/** product.md §3: a voice of the character form (`characters/voices`). voiceSex '0' female, '1' male. */
 export interface Voice {
   voiceName: string;
   voiceSex: string;
@@ -21,7 +21,7 @@ export async function listVoices(): Promise<Voice[]> {
 
 /**
  * POST /chat/transcribe (ours), multipart `audio` (a MediaRecorder recording) and `language`:
- * the transcript, with spec 5's censored-word rule applied by the server ("" when nothing was
+ * the transcript, with product.md §5's censored-word rule applied by the server ("" when nothing was
  * heard). Throws ApiError when the server refuses (no endpoint, too long).
  */
 export async function transcribeRecording(audio: Blob, language = ""): Promise<string> {

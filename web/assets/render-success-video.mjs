@@ -1,4 +1,4 @@
-// Renders web/assets/login-success.webm, the login screen's success animation (spec 2:
+// Renders web/assets/login-success.webm, the login screen's success animation (product.md §2:
 // "On success a success video replaces the image"). Frames are drawn as SVG, rasterised with
 // sharp and encoded by ffmpeg (VP9, no audio). Run: node web/assets/render-success-video.mjs
 import { execFileSync } from "node:child_process";

@@ -10,7 +10,7 @@ interface AvatarProps {
   className?: string;
 }
 
-/** A round picture that falls back to `/content/user.jpg` when it fails to load (spec 3). */
+/** A round picture that falls back to `/content/user.jpg` when it fails to load (product.md §3). */
 export function Avatar({ src, alt, size = 40, title, className }: AvatarProps) {
   const [failedSrc, setFailedSrc] = useState<string | null>(null);
   const shown = failedSrc === src ? FALLBACK_PICTURE_URL : src;

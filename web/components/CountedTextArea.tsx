@@ -5,9 +5,9 @@ interface CountedTextAreaProps {
   label: string;
   value: string;
   onChange: (value: string) => void;
-  /** Most characters allowed (spec 9: backstory 2000, greeting 800, appearance 100). */
+  /** Most characters allowed (product.md §9: backstory 2000, greeting 800, appearance 100). */
   maxLength: number;
-  /** Blank after trimming (spec 5): the field is flagged red with a message. */
+  /** Blank after trimming (product.md §5): the field is flagged red with a message. */
   invalid?: boolean;
   rows?: number;
   placeholder?: string;
@@ -15,7 +15,7 @@ interface CountedTextAreaProps {
 
 /**
  * A labelled text area that stops at `maxLength` characters and shows a visible
- * `used/maxLength` counter, with the spec 5 "required" state.
+ * `used/maxLength` counter, with the product.md §5 "required" state.
  */
 export function CountedTextArea({
   label,

@@ -7,7 +7,7 @@ import { currentLanguage, SUPPORTED_LANGUAGES, setLanguage } from "../i18n";
 import { readUser, saveUser } from "../lib/session";
 
 /**
- * The language switch of the menus (issue 18): the six languages by their own names. The
+ * The language switch of the menus: the six languages by their own names. The
  * choice applies at once and is kept in local storage; signed in, also with the account
  * (POST /users/ui-language), so another device or a new session opens in it. A failed save is
  * only logged: the switch still applies here.

@@ -3,7 +3,7 @@ import { useTranslation } from "react-i18next";
 import { warn } from "../lib/notify";
 import { Avatar } from "./Avatar";
 
-/** spec 5: pictures accept .jpg, .jpeg and .png. */
+/** product.md §5: pictures accept .jpg, .jpeg and .png. */
 export const PICTURE_ACCEPT = ".jpg,.jpeg,.png";
 const PICTURE_NAME = /\.(jpe?g|png)$/i;
 

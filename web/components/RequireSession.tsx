@@ -9,9 +9,9 @@ function SessionKeeper() {
 }
 
 /**
- * Guard of the protected routes (spec 2, 6): arriving without a stored user goes to /login;
- * with one, the token is kept fresh (spec 4) and the route renders. When the session ends while
- * a protected page is open (logout, a 401, another tab) the page goes to `/` (spec 2: "After
+ * Guard of the protected routes (product.md §2, 6): arriving without a stored user goes to /login;
+ * with one, the token is kept fresh (product.md §4) and the route renders. When the session ends while
+ * a protected page is open (logout, a 401, another tab) the page goes to `/` (product.md §2: "After
  * logout the browser goes to /. A 401 from any call also redirects to /"), not to /login.
  */
 export function RequireSession() {

@@ -1,17 +1,17 @@
 import { useRotatingText } from "../hooks/useRotatingText";
 
-/** spec 9: "rotating text period 1200 ms". */
+/** product.md §9: "rotating text period 1200 ms". */
 export const ROTATING_TEXT_PERIOD_MS = 1200;
 
 interface RotatingTextProps {
   phrases: readonly string[];
-  /** spec 9: rotating text period 1200 ms. */
+  /** product.md §9: rotating text period 1200 ms. */
   periodMs?: number;
   className?: string;
 }
 
 /**
- * Shows one phrase at a time, cycling through `phrases` (spec 2 Home tagline, Access Denied
+ * Shows one phrase at a time, cycling through `phrases` (product.md §2 Home tagline, Access Denied
  * hints). Each new phrase fades in; screen readers are not interrupted on every change.
  */
 export function RotatingText({ phrases, periodMs = ROTATING_TEXT_PERIOD_MS, className }: RotatingTextProps) {

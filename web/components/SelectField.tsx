@@ -14,12 +14,12 @@ interface SelectFieldProps {
   onChange: (value: string) => void;
   /** The first, empty choice ('Select a voice'); choosing it leaves the field blank. */
   placeholder: string;
-  /** Blank (spec 5): the field is flagged red with a message. */
+  /** Blank (product.md §5): the field is flagged red with a message. */
   invalid?: boolean;
   disabled?: boolean;
 }
 
-/** A labelled select with an empty first choice and the spec 5 "required" state. */
+/** A labelled select with an empty first choice and the product.md §5 "required" state. */
 export function SelectField({
   label,
   value,

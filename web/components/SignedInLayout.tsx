@@ -11,7 +11,7 @@ import "../styles/signed-in.css";
 import { useTranslation } from "react-i18next";
 
 /**
- * Frame of the signed-in pages (spec 2): header with the sliding menu, the page, the footer.
+ * Frame of the signed-in pages (product.md §2): header with the sliding menu, the page, the footer.
  * Pages loaded on demand show a spinner inside the frame while they load. The chat setting
  * 'dark mode' applies here too. An admin (the session user's `isAdmin`, which the server sets from
  * the account's role) gets an ADMIN entry in the menu; nothing is asked of the admin API here.

@@ -1,6 +1,6 @@
 import { APP_VERSION, PRODUCT_NAME } from "../../common/constants";
 
-/** The signed-in footer (spec 2): product name, current year and app version. */
+/** The signed-in footer (product.md §2): product name, current year and app version. */
 export function SiteFooter() {
   return (
     <footer className="site-footer">

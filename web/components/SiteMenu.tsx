@@ -5,7 +5,7 @@ import { usePopup } from "../hooks/usePopup";
 
 /**
  * One entry of a site menu: the label as the spec spells it (English), its key in the "common"
- * catalogue's `menu` (issue 18: shown translated) and the in-app path.
+ * catalogue's `menu` (shown translated) and the in-app path.
  */
 export interface MenuItem {
   label: string;
@@ -13,7 +13,7 @@ export interface MenuItem {
   to: string;
 }
 
-/** spec 2 "Signed-in menu and footer": the signed-in menu's entries. */
+/** product.md §2 "Signed-in menu and footer": the signed-in menu's entries. */
 export const SIGNED_IN_MENU: MenuItem[] = [
   { label: "HOME", key: "home", to: "/" },
   { label: "MY PROFILE", key: "profile", to: "/user/profile" },
@@ -23,7 +23,7 @@ export const SIGNED_IN_MENU: MenuItem[] = [
   { label: "LOGOUT", key: "logout", to: "/logout" },
 ];
 
-/** Ours (issue 16): the entry an admin gets in the signed-in menu, before LOGOUT. */
+/** Ours: the entry an admin gets in the signed-in menu, before LOGOUT. */
 export const ADMIN_MENU_ITEM: MenuItem = { label: "ADMIN", key: "admin", to: "/admin" };
 
 /**
@@ -37,7 +37,7 @@ export function signedInMenuFor(user: { isAdmin?: boolean } | null): MenuItem[] 
     : SIGNED_IN_MENU;
 }
 
-/** spec 2 "Shared public layout": the public menu's entries. */
+/** product.md §2 "Shared public layout": the public menu's entries. */
 export const PUBLIC_MENU: MenuItem[] = [
   { label: "HOME", key: "home", to: "/" },
   { label: "CHAT", key: "chat", to: "/start-chat" },
@@ -51,13 +51,13 @@ interface SiteMenuProps {
   items: MenuItem[];
   /** `top` slides down under the header (signed-in area); `drawer` slides in from the right (public pages). */
   variant?: "top" | "drawer";
-  /** Shown under the entries, e.g. the language switch (issue 18). */
+  /** Shown under the entries, e.g. the language switch. */
   extra?: ReactNode;
 }
 
 /**
- * The sliding site menu (spec 2; spec 9: it slides open and closed over 0.3 s). On the
- * preset selection page the F.A.Q entry is left out (spec 2). A new page, Escape or a click
+ * The sliding site menu (product.md §2; product.md §9: it slides open and closed over 0.3 s). On the
+ * preset selection page the F.A.Q entry is left out (product.md §2). A new page, Escape or a click
  * outside closes it.
  */
 export function SiteMenu({ items, variant = "top", extra }: SiteMenuProps) {

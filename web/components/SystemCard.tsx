@@ -12,7 +12,7 @@ interface SystemCardProps {
   action: string;
 }
 
-/** The card of the system pages (spec 2: 'Access Denied', 'Under Work', the 404 page). */
+/** The card of the system pages (product.md §2: 'Access Denied', 'Under Work', the 404 page). */
 export function SystemCard({ code, title, children, to, action }: SystemCardProps) {
   return (
     <section className="public-page system-page">

@@ -5,12 +5,12 @@ interface TextAreaFieldProps {
   label: string;
   value: string;
   onChange: (value: string) => void;
-  /** Blank after trimming (spec 5): the field is flagged red with a message. */
+  /** Blank after trimming (product.md §5): the field is flagged red with a message. */
   invalid?: boolean;
   rows?: number;
 }
 
-/** A labelled multi-line input with the spec 5 "required" state (see `TextField`). */
+/** A labelled multi-line input with the product.md §5 "required" state (see `TextField`). */
 export function TextAreaField({ label, value, onChange, invalid = false, rows = 5 }: TextAreaFieldProps) {
   const { t } = useTranslation("common");
   const id = useId();

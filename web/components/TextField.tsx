@@ -6,13 +6,13 @@ interface TextFieldProps {
   type?: "text" | "email" | "password";
   value: string;
   onChange: (value: string) => void;
-  /** Blank after trimming (spec 5): the field is flagged red with a message. */
+  /** Blank after trimming (product.md §5): the field is flagged red with a message. */
   invalid?: boolean;
   autoComplete?: string;
   autoFocus?: boolean;
 }
 
-/** A labelled input that shows the spec 5 "required" state. */
+/** A labelled input that shows the product.md §5 "required" state. */
 export function TextField({
   label,
   type = "text",

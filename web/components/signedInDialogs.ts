@@ -4,7 +4,7 @@ import { AppSwal } from "../lib/dialogs";
 import { localValidation } from "../lib/validationText";
 
 /**
- * spec 8 "Character or profile validation": the modal 'Oops...' with 'Please fill in all
+ * product.md §8 "Character or profile validation": the modal 'Oops...' with 'Please fill in all
  * required fields!' and a Close button.
  */
 export async function showRequiredFieldsAlert(): Promise<void> {
@@ -17,7 +17,7 @@ export async function showRequiredFieldsAlert(): Promise<void> {
 }
 
 /**
- * spec 8 "Delete confirmation": 'Are you sure you want to delete this character?' (or
+ * product.md §8 "Delete confirmation": 'Are you sure you want to delete this character?' (or
  * 'group'), "You won't be able to revert this!", 'Yes, delete it!' (#c70039) and Cancel (#aaa).
  * Resolves true when confirmed.
  */

@@ -1,7 +1,7 @@
 import { useCallback, useSyncExternalStore } from "react";
 import { SENDER_ABOUT_MAX_LENGTH, SENDER_NAME_MAX_LENGTH } from "../../common/constants";
 
-/** spec 3 "Settings", kept in local storage under one key. */
+/** product.md §3 "Settings", kept in local storage under one key. */
 export interface ChatSettings {
   muteVoice: boolean;
   darkMode: boolean;
@@ -12,21 +12,21 @@ export interface ChatSettings {
   /** Milliseconds of silence that end speech input: 1000, 2000, 3000, 5000 or 10000. */
   silenceDuration: number;
   /**
-   * Ours (issue 7): record the microphone and transcribe on the server even where the browser
+   * Ours: record the microphone and transcribe on the server even where the browser
    * has its own speech recognition.
    */
   useServerSpeech: boolean;
   /**
-   * Ours (issue 16): the audio output (`MediaDeviceInfo.deviceId`) replies play on while
+   * Ours: the audio output (`MediaDeviceInfo.deviceId`) replies play on while
    * 'Bluetooth' is on; "" is the system default.
    */
   audioOutputId: string;
   /**
-   * Ours (issue 16): the name the user goes by in replies, sent as `chat/message` `pname`
+   * Ours: the name the user goes by in replies, sent as `chat/message` `pname`
    * ("" uses the profile's name). At most SENDER_NAME_MAX_LENGTH characters.
    */
   senderName: string;
-  /** Ours (issue 16): the user's words about themself, sent as `ptext` ("" sends none). */
+  /** Ours: the user's words about themself, sent as `ptext` ("" sends none). */
   senderAbout: string;
 }
 
@@ -36,10 +36,10 @@ export type TextSetting = "audioOutputId" | "senderName" | "senderAbout";
 /** The local storage key of the chat settings. */
 export const CHAT_SETTINGS_KEY = "chatSettings";
 
-/** spec 9: silence 1, 2, 3, 5 or 10 s. */
+/** product.md §9: silence 1, 2, 3, 5 or 10 s. */
 export const SILENCE_OPTIONS_MS = [1000, 2000, 3000, 5000, 10000] as const;
 
-/** spec 9: default silence 2000 ms; notifications on, all else off. */
+/** product.md §9: default silence 2000 ms; notifications on, all else off. */
 export const DEFAULT_CHAT_SETTINGS: ChatSettings = {
   muteVoice: false,
   darkMode: false,
@@ -100,7 +100,7 @@ function subscribe(listener: () => void): () => void {
   };
 }
 
-/** The chat settings (spec 2 "Settings popup") and a function that stores new ones. */
+/** The chat settings (product.md §2 "Settings popup") and a function that stores new ones. */
 export function useChatSettings(): [ChatSettings, (next: ChatSettings) => void] {
   const settings = useSyncExternalStore(subscribe, readChatSettings, () => DEFAULT_CHAT_SETTINGS);
   const save = useCallback((next: ChatSettings) => {

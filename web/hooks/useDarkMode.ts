@@ -2,7 +2,7 @@ import { useEffect } from "react";
 import { useChatSettings } from "./useChatSettings";
 
 /**
- * Applies the chat setting 'dark mode' (spec 2) to the whole signed-in area while the calling
+ * Applies the chat setting 'dark mode' (product.md §2) to the whole signed-in area while the calling
  * layout is shown: the class `theme-dark` on <html>, removed again when it unmounts.
  */
 export function useDarkMode(): void {

@@ -13,7 +13,7 @@ export function useMediaQuery(query: string): boolean {
   return useSyncExternalStore(subscribe, () => window.matchMedia(query).matches);
 }
 
-/** spec 2 custom cursor and particles: the visitor asked the system for reduced motion. */
+/** product.md §2 custom cursor and particles: the visitor asked the system for reduced motion. */
 export const REDUCED_MOTION_QUERY = "(prefers-reduced-motion: reduce)";
 /** A precise pointer that can hover (a mouse); false on touch screens. */
 export const FINE_POINTER_QUERY = "(hover: hover) and (pointer: fine)";

@@ -2,7 +2,7 @@ import { useCallback, useMemo, useState } from "react";
 
 export interface RequiredFields<K extends string> {
   values: Record<K, string>;
-  /** True for a field that is blank after trimming and was emptied or submitted (spec 5). */
+  /** True for a field that is blank after trimming and was emptied or submitted (product.md §5). */
   invalid: Record<K, boolean>;
   setValue: (name: K, value: string) => void;
   /** Flags every blank field; true when none is blank (then the form may be sent). */
@@ -12,12 +12,12 @@ export interface RequiredFields<K extends string> {
    * `CountedTextArea`): its value, its flag and a change handler that sets it.
    */
   bind: (name: K) => { value: string; invalid: boolean; onChange: (value: string) => void };
-  /** Back to the initial values with nothing flagged (spec 2: the contact form is cleared after sending). */
+  /** Back to the initial values with nothing flagged (product.md §2: the contact form is cleared after sending). */
   reset: () => void;
 }
 
 /**
- * Client-side "required" validation (spec 5): a field is flagged red when blank after
+ * Client-side "required" validation (product.md §5): a field is flagged red when blank after
  * trimming, on submit and live while typing as soon as it becomes empty.
  */
 export function useRequiredFields<K extends string>(initial: Record<K, string>): RequiredFields<K> {

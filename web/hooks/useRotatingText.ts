@@ -2,7 +2,7 @@ import { useEffect, useState } from "react";
 
 /**
  * The phrase to show now from `phrases`, advancing to the next one every `periodMs` and
- * starting over after the last (spec 2 Home tagline and Access Denied hints; spec 9: period
+ * starting over after the last (product.md §2 Home tagline and Access Denied hints; product.md §9: period
  * 1200 ms). Returns "" for an empty list.
  */
 export function useRotatingText(phrases: readonly string[], periodMs: number): string {

@@ -6,10 +6,10 @@ import { readToken, saveToken, saveUser } from "../lib/session";
 import { decideTokenAction } from "../lib/tokenPolicy";
 
 /**
- * Keeps the session token fresh while a signed-in screen is mounted (spec 4, 9): checks once
+ * Keeps the session token fresh while a signed-in screen is mounted (product.md §4, 9): checks once
  * on mount and then every 180,000 ms. Expired → logout; under 300,000 ms left → POST
  * /auth/extend and set the expiry one hour ahead, storing the fresh session user it answers
- * (issue 9: flags follow a plan change); extend fails → logout.
+ * (flags follow a plan change); extend fails → logout.
  */
 export function useTokenRefresh(): void {
   useEffect(() => {
@@ -26,7 +26,7 @@ export function useTokenRefresh(): void {
           try {
             const extended = await extendToken(token.token);
             saveToken(extended.token);
-            // issue 9: the server's fresh flags (a plan change) replace the stored ones.
+            // the server's fresh flags (a plan change) replace the stored ones.
             if (extended.user !== undefined) saveUser(extended.user);
           } catch (error) {
             console.error("extend", error);

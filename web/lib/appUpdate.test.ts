@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { isNewerVersion } from "./appUpdate";
 
-describe("isNewerVersion (spec 4 cache busting)", () => {
+describe("isNewerVersion (product.md §4 cache busting)", () => {
   it("compares dotted versions part by part as numbers", () => {
     expect(isNewerVersion("1.0.29", "1.0.28")).toBe(true);
     expect(isNewerVersion("1.0.100", "1.0.28")).toBe(true);

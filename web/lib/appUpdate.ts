@@ -1,7 +1,7 @@
 import { APP_VERSION } from "../../common/constants";
 
 /**
- * Start-up housekeeping (spec 4 "Cache busting"): unregister any service worker, compare the
+ * Start-up housekeeping (product.md §4 "Cache busting"): unregister any service worker, compare the
  * running version with the hosted /meta.json and, when a newer one is deployed, clear Cache
  * Storage and reload once. A failed check leaves the app running.
  */
@@ -32,7 +32,7 @@ export function isNewerVersion(candidate: string, current: string): boolean {
   return false;
 }
 
-/** Unregisters every service worker of this origin (spec 4). Errors are only logged. */
+/** Unregisters every service worker of this origin (product.md §4). Errors are only logged. */
 export async function unregisterServiceWorkers(): Promise<void> {
   if (!("serviceWorker" in navigator)) return;
   try {

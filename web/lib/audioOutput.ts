@@ -1,5 +1,5 @@
 /**
- * Choosing where the chat's audio plays (Settings 'Bluetooth', issue 16): a Bluetooth headset or
+ * Choosing where the chat's audio plays (Settings 'Bluetooth'): a Bluetooth headset or
  * speaker is one of the browser's audio outputs, and audio elements are sent to it with
  * `HTMLMediaElement.setSinkId` (see `audioPlayer.setOutput`).
  */

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
 /**
- * The chat's one audio player (spec 4 "Audio", spec 8, 9): one audio at a time, selecting the
+ * The chat's one audio player (product.md §4 "Audio", product.md §8, 9): one audio at a time, selecting the
  * one playing stops it, autoplay retried 3 times at 500 ms, no autoplay on Apple systems.
  */
 class FakeAudio {
@@ -122,7 +122,7 @@ describe("audio player", () => {
     expect(FakeAudio.made.length).toBe(1);
   });
 
-  it("a reply is busy while any of its sentences plays or waits; its Stop ends the whole queue (issue 16)", async () => {
+  it("a reply is busy while any of its sentences plays or waits; its Stop ends the whole queue", async () => {
     const player = await load();
     player.autoplay("/s0.mp3", false, "entry-1");
     player.autoplay("/s1.mp3", true, "entry-1");

@@ -2,12 +2,12 @@ import { AUDIO_RETRY_COUNT, AUDIO_RETRY_DELAY_MS } from "../../common/speech";
 import { isAppleDevice } from "./device";
 
 /**
- * The one audio player of the chat (spec 4 "Audio"): only one reply plays at a time; playing
- * another stops the first; a failed autoplay is retried 3 times 500 ms apart (spec 8, 9);
+ * The one audio player of the chat (product.md §4 "Audio"): only one reply plays at a time; playing
+ * another stops the first; a failed autoplay is retried 3 times 500 ms apart (product.md §8, 9);
  * Apple systems get no autoplay (their native control plays on tap). Replies split into spoken
  * sentences play as a queue. Components follow `currentUrl` through `subscribe`.
  *
- * Every URL may carry an `owner`: the chatHistoryUUID of the reply it speaks (issue 16). A reply
+ * Every URL may carry an `owner`: the chatHistoryUUID of the reply it speaks. A reply
  * whose sentences are playing or queued is `busy`, so its one button shows Stop meanwhile and
  * stopping it stops the whole queue. Without an owner a URL is its own owner (as before).
  */
@@ -72,7 +72,7 @@ async function start(track: Track, run: number): Promise<void> {
       await audio.play();
       return;
     } catch (error) {
-      // spec 8: audio play failures are logged; autoplay is retried 3 times at 500 ms.
+      // product.md §8: audio play failures are logged; autoplay is retried 3 times at 500 ms.
       console.error("audio: play failed", track.url, error);
       if (attempt < AUDIO_RETRY_COUNT) await wait(AUDIO_RETRY_DELAY_MS);
     }
@@ -99,7 +99,7 @@ export const audioPlayer = {
   },
   /**
    * Whether `url`, or any audio of reply `owner`, is playing now or waiting in the queue: the
-   * reply's button then shows Stop (issue 16).
+   * reply's button then shows Stop.
    */
   isBusy(url: string, owner = ""): boolean {
     if (!current.url) return false;
@@ -107,7 +107,7 @@ export const audioPlayer = {
   },
   /**
    * Plays `url`, stopping whatever played. Selecting the one playing (or any sentence of the
-   * same `owner`, playing or queued) stops it and its whole queue (spec 4).
+   * same `owner`, playing or queued) stops it and its whole queue (product.md §4).
    */
   toggle(url: string, owner = ""): void {
     if (this.isBusy(url, owner)) this.stop();
@@ -128,9 +128,9 @@ export const audioPlayer = {
     }
   },
   /**
-   * Autoplay of a reply: never on Apple systems (spec 4). `append` queues it after what plays
+   * Autoplay of a reply: never on Apple systems (product.md §4). `append` queues it after what plays
    * (the next sentence of a streamed reply); `owner` is the reply's chatHistoryUUID, so its
-   * button shows Stop while any of its sentences plays or waits (optional, issue 16).
+   * button shows Stop while any of its sentences plays or waits (optional).
    */
   autoplay(url: string, append = false, owner = ""): void {
     if (isAppleDevice()) return;

@@ -55,7 +55,7 @@ describe("decideAutomaticLogin", () => {
     });
   });
 
-  it("runs device login on /login/<id> when the agent carries the marker (issue 16)", () => {
+  it("runs device login on /login/<id> when the agent carries the marker", () => {
     const device = { kind: "device", id: DEVICE_ID };
     expect(decideAutomaticLogin("demo", none, `${CHROME} CompanionDevice/${DEVICE_ID}`)).toEqual(device);
     expect(decideAutomaticLogin("app", none, `${CHROME} CompanionDevice/${DEVICE_ID}`)).toEqual(device);

@@ -1,9 +1,9 @@
 /**
- * Which sign-in the login screen starts by itself (spec 2 "Login", spec 4):
+ * Which sign-in the login screen starts by itself (product.md §2 "Login", product.md §4):
  * - `/login/youtube?code=..&state=..`: the video platform's OAuth return → POST /youtube/callback;
  * - `/login` or `/login/<id>` in an app wrapper whose user agent carries the device marker
  *   `CompanionDevice/<deviceId>` (deviceId = 20 or more of `A-Z a-z 0-9 _ -`): device login with
- *   that deviceId (issue 16: with a route id too, as spec 2 says "demo or device login"; the
+ *   that deviceId (with a route id too, as product.md §2 says "demo or device login"; the
  *   secret is read from the agent, never from the address, so it stays out of history and logs);
  * - `/login/<id>` otherwise: demo login with that id.
  * Only the OAuth return wins over the marker: it completes a sign-in the person just started.

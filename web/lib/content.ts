@@ -1,13 +1,13 @@
 import { DEFAULT_PICTURE } from "../../common/constants";
 
 /**
- * URLs of pictures on the content host (spec 3: "Image locations"). The server answers file
+ * URLs of pictures on the content host (product.md §3: "Image locations"). The server answers file
  * names; the SPA builds `/content/<area>/<file>`.
  */
 
 export type ContentArea = "users" | "characters" | "predefined-characters" | "pricing";
 
-/** spec 3: the fallback picture `user.jpg`, used when a picture is missing or fails to load. */
+/** product.md §3: the fallback picture `user.jpg`, used when a picture is missing or fails to load. */
 export const FALLBACK_PICTURE_URL = `/content/${DEFAULT_PICTURE}`;
 
 /** `/content/<area>/<file>`, or the fallback picture when `file` is empty. */
@@ -17,7 +17,7 @@ export function contentUrl(area: ContentArea, file: string | undefined | null): 
 }
 
 /**
- * A chat picture (spec 3 image locations): the character's generated pictures under
+ * A chat picture (product.md §3 image locations): the character's generated pictures under
  * `/content/{group or character id}/`, the user's photos under `{id}/user_photo/`. A `blob:` or
  * `data:` URL (a photo not sent yet) is returned as it is.
  */

@@ -1,6 +1,6 @@
 /**
  * Apple devices (iPhone, iPad, iPod, Mac; iPadOS reports itself as a Mac with touch). The spec
- * hides the chat camera there (spec 2) and plays audio with the native control.
+ * hides the chat camera there (product.md §2) and plays audio with the native control.
  */
 export function isAppleDevice(): boolean {
   if (typeof navigator === "undefined") return false;

@@ -18,7 +18,7 @@ function loadSwal(): Promise<Mixin> {
 }
 
 /**
- * sweetalert2 with the product's look (spec 8: confirm #c70039, cancel #aaa). Popups take
+ * sweetalert2 with the product's look (product.md §8: confirm #c70039, cancel #aaa). Popups take
  * plain text (`titleText`, `text`) or DOM nodes built with `textContent`, never HTML strings.
  * `fire` resolves with sweetalert2's result once the popup closes.
  */
@@ -26,7 +26,7 @@ export const AppSwal = {
   fire: async (options: SweetAlertOptions): Promise<SweetAlertResult> => (await loadSwal()).fire(options),
 };
 
-/** Shows a plain-text popup with a Close button (spec 2: 'Show more' of a backstory). */
+/** Shows a plain-text popup with a Close button (product.md §2: 'Show more' of a backstory). */
 export async function showTextPopup(title: string, text: string): Promise<void> {
   await AppSwal.fire({ titleText: title, text, confirmButtonText: i18n.t("common:actions.close") });
 }

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 
-/** The mobile-wrapper bridge of voice chat (spec 4, issue 16): its message contract. */
+/** The mobile-wrapper bridge of voice chat (product.md §4): its message contract. */
 async function load(bridge?: { postMessage(message: string): void }) {
   vi.resetModules();
   const target = new EventTarget();

@@ -1,6 +1,6 @@
 /**
- * The mobile-wrapper bridge of voice chat (spec 4 "Voice chat": in a mobile app wrapper the
- * wrapper's listener is used; issue 16). A native app that shows the SPA in a WebView can do
+ * The mobile-wrapper bridge of voice chat (product.md §4 "Voice chat": in a mobile app wrapper the
+ * wrapper's listener is used). A native app that shows the SPA in a WebView can do
  * the listening itself (its platform's speech recognizer) instead of the browser's
  * SpeechRecognition or the server's transcription.
  *
@@ -19,7 +19,7 @@
  *   - `{ "type": "companion:listening" }`: the microphone is open (optional);
  *   - `{ "type": "companion:speaking" }`: speech was heard (optional);
  *   - `{ "type": "companion:transcript", "text": "..." }`: the final words, "" when nothing was
- *     said (voice chat then sends 'listening', spec 5); this ends the listening;
+ *     said (voice chat then sends 'listening', product.md §5); this ends the listening;
  *   - `{ "type": "companion:error", "error": "not-allowed" | "..." }`: listening failed.
  * Messages of other shapes, or from other windows (frames), are ignored.
  */

@@ -6,7 +6,7 @@ function withToast(show: (toast: typeof import("sonner")["toast"]) => void): voi
 }
 
 /**
- * Toast helpers with the spec's placement (spec 8): warnings bottom-right (2 s in the
+ * Toast helpers with the spec's placement (product.md §8): warnings bottom-right (2 s in the
  * signed-in area, 3 s on public pages), successes top-right (2 s; 4 s after login).
  */
 
@@ -22,7 +22,7 @@ export function warnPublic(message: string): void {
 
 /**
  * Shows a success toast top-right. `onClose` runs once, when the toast is dismissed or
- * closes by itself (spec 4: after login the app navigates when the toast goes away).
+ * closes by itself (product.md §4: after login the app navigates when the toast goes away).
  */
 export function succeed(
   message: string,

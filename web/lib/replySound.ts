@@ -1,12 +1,12 @@
 import { playTones } from "./tone";
 
-/** spec 9: the reply notice sounds 1000 ms after a reply arrives. */
+/** product.md §9: the reply notice sounds 1000 ms after a reply arrives. */
 export const REPLY_SOUND_DELAY_MS = 1000;
 
 /**
- * spec 4: the notice sound when a reply arrives, 1 s later: a short two-tone chime (880 Hz then
- * 1320 Hz, 0.12 s apart). A browser that cannot play it stays silent (spec 8: not an error).
- * The caller checks Settings 'notifications' (spec 4: only when they are on).
+ * product.md §4: the notice sound when a reply arrives, 1 s later: a short two-tone chime (880 Hz then
+ * 1320 Hz, 0.12 s apart). A browser that cannot play it stays silent (product.md §8: not an error).
+ * The caller checks Settings 'notifications' (product.md §4: only when they are on).
  */
 export function playReplySound(): void {
   window.setTimeout(() => {
@@ -29,7 +29,7 @@ export function notificationsSupported(): boolean {
 }
 
 /**
- * Asks the browser's permission for system notifications (issue 16: when the user turns
+ * Asks the browser's permission for system notifications (when the user turns
  * Settings 'notifications' on, so the request comes from their tap). Never throws.
  * @returns true when granted; false when denied, dismissed or unsupported.
  */
@@ -45,7 +45,7 @@ export async function askNotificationPermission(): Promise<boolean> {
 }
 
 /**
- * A system notification of a reply (issue 16, Settings 'notifications'): titled with the
+ * A system notification of a reply (Settings 'notifications'): titled with the
  * character's name (`title`), the reply's words as `body` (cut to 120 characters). Shown only
  * while the tab is hidden (`document.visibilityState`) and permission was granted; a visible
  * tab has the notice sound only. @returns whether a notification was shown. Never throws.

@@ -1,7 +1,7 @@
 import type { Config } from "dompurify";
 
 /**
- * DOMPurify's settings for a plan's `pricingDescription` (server HTML, spec 3): scripts, event
+ * DOMPurify's settings for a plan's `pricingDescription` (server HTML, product.md §3): scripts, event
  * handler attributes and `javascript:` URLs are dropped; links, forms and inline styles too (their
  * text is kept) because the whole card is already a link.
  */
@@ -19,7 +19,7 @@ let loading: Promise<Sanitizer> | null = null;
 
 /**
  * Loads DOMPurify (its own chunk, fetched only when an admin-edited plan description must be
- * shown: issue 6 targets for /pricing) and resolves to a function that sanitises description HTML
+ * shown for /pricing) and resolves to a function that sanitises description HTML
  * with `DESCRIPTION_PURIFY_CONFIG`. Where DOMPurify cannot work (no DOM, e.g. Node) the function
  * returns "" rather than the HTML unchanged. Rejects when the chunk fails to load (a later call
  * tries again).

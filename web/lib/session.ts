@@ -2,7 +2,7 @@ import type { LoginData, SessionToken, SessionUser } from "../../common/api";
 import { STORAGE_KEY_TOKEN, STORAGE_KEY_USER, TOKEN_LIFETIME_MS } from "../../common/constants";
 
 /**
- * The browser session (spec 3, 4, 9): the token and the user kept in local storage under
+ * The browser session (product.md §3, 4, 9): the token and the user kept in local storage under
  * the keys `token` and `user`. Components read it through `useSessionUser`, which subscribes here.
  */
 
@@ -40,7 +40,7 @@ export function readToken(): SessionToken | null {
 let cachedUserRaw: string | null = null;
 let cachedUser: SessionUser | null = null;
 
-/** The stored session user, or null when signed out (spec 6: "a stored user exists"). */
+/** The stored session user, or null when signed out (product.md §6: "a stored user exists"). */
 export function readUser(): SessionUser | null {
   const raw = localStorage.getItem(STORAGE_KEY_USER);
   if (raw === cachedUserRaw) return cachedUser;
@@ -50,7 +50,7 @@ export function readUser(): SessionUser | null {
   return cachedUser;
 }
 
-/** Stores a fresh login: the token expires one hour from now (spec 4, 9). */
+/** Stores a fresh login: the token expires one hour from now (product.md §4, 9). */
 export function saveSession(data: LoginData, now: number = Date.now()): void {
   const token: SessionToken = { token: data.token, expirationTime: now + TOKEN_LIFETIME_MS };
   localStorage.setItem(STORAGE_KEY_TOKEN, JSON.stringify(token));
@@ -58,20 +58,20 @@ export function saveSession(data: LoginData, now: number = Date.now()): void {
   notify();
 }
 
-/** Replaces the stored token after an extend; expiry one hour from `now` (spec 4). */
+/** Replaces the stored token after an extend; expiry one hour from `now` (product.md §4). */
 export function saveToken(token: string, now: number = Date.now()): void {
   const value: SessionToken = { token, expirationTime: now + TOKEN_LIFETIME_MS };
   localStorage.setItem(STORAGE_KEY_TOKEN, JSON.stringify(value));
   notify();
 }
 
-/** Replaces the stored session user, e.g. with the answer of a profile save (spec 7 `users/update`). */
+/** Replaces the stored session user, e.g. with the answer of a profile save (product.md §7 `users/update`). */
 export function saveUser(user: SessionUser): void {
   localStorage.setItem(STORAGE_KEY_USER, JSON.stringify(user));
   notify();
 }
 
-/** Removes the token and the user (spec 4: logout removes local data first). */
+/** Removes the token and the user (product.md §4: logout removes local data first). */
 export function clearSession(): void {
   localStorage.removeItem(STORAGE_KEY_TOKEN);
   localStorage.removeItem(STORAGE_KEY_USER);

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { firstParagraphs, formatHourMinute, isInAppPath, splitEmphasis, truncate } from "./text";
 
 describe("truncate", () => {
-  it("keeps text of at most 50 characters as is (spec 9)", () => {
+  it("keeps text of at most 50 characters as is (product.md §9)", () => {
     expect(truncate("a".repeat(50))).toEqual({ text: "a".repeat(50), truncated: false });
   });
 
@@ -29,7 +29,7 @@ describe("firstParagraphs", () => {
 });
 
 describe("splitEmphasis", () => {
-  it("marks text between single asterisks as emphasis (spec 2)", () => {
+  it("marks text between single asterisks as emphasis (product.md §2)", () => {
     expect(splitEmphasis("Hi *waves* there")).toEqual([
       { text: "Hi ", emphasis: false },
       { text: "waves", emphasis: true },

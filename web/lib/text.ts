@@ -3,7 +3,7 @@ import { BACKSTORY_PREVIEW_LENGTH } from "../../common/constants";
 /** Text helpers for lists and popups. */
 
 /**
- * Cuts `text` to `max` characters (spec 9: backstories show 50 characters in lists) and adds
+ * Cuts `text` to `max` characters (product.md §9: backstories show 50 characters in lists) and adds
  * an ellipsis when something was cut. `truncated` says whether a 'Show more' is needed.
  */
 export function truncate(
@@ -16,7 +16,7 @@ export function truncate(
 }
 
 /**
- * The first `count` paragraphs of a description (spec 2: the preset popup shows two).
+ * The first `count` paragraphs of a description (product.md §2: the preset popup shows two).
  * Paragraphs are split on line breaks; blank lines are skipped.
  */
 export function firstParagraphs(text: string, count = 2): string[] {
@@ -34,7 +34,7 @@ export interface TextSegment {
 }
 
 /**
- * Splits a chat message into plain and emphasised segments (spec 2: "Text between asterisks
+ * Splits a chat message into plain and emphasised segments (product.md §2: "Text between asterisks
  * is shown emphasised"). `*waves*` becomes an emphasised "waves"; an unpaired asterisk stays
  * as written. The result is rendered as text nodes, never as HTML.
  */

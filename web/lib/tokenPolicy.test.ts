@@ -4,7 +4,7 @@ import { decideTokenAction, isTokenExpired } from "./tokenPolicy";
 
 const now = 1_700_000_000_000;
 
-describe("decideTokenAction (spec 4)", () => {
+describe("decideTokenAction (product.md §4)", () => {
   it("logs out without a token or with an expired one", () => {
     expect(decideTokenAction(null, now)).toBe("logout");
     expect(decideTokenAction({ token: "t", expirationTime: now }, now)).toBe("logout");

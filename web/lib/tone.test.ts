@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
 /**
- * The chat's synthesized sounds (spec 4 "Voice chat", "Audio", spec 8, 9): the voice-chat cue
+ * The chat's synthesized sounds (product.md §4 "Voice chat", "Audio", product.md §8, 9): the voice-chat cue
  * 300 ms after listening starts, the reply notice 1000 ms after a reply, and no error where the
  * browser has no audio context.
  */
@@ -49,7 +49,7 @@ afterEach(() => {
 });
 
 describe("chat sounds", () => {
-  it("the voice-chat cue plays 300 ms after listening starts, not at 299 ms (spec 4, 9)", async () => {
+  it("the voice-chat cue plays 300 ms after listening starts, not at 299 ms (product.md §4, 9)", async () => {
     vi.stubGlobal("AudioContext", FakeContext);
     const { cue } = await load();
     cue.scheduleVoiceCue();
@@ -69,7 +69,7 @@ describe("chat sounds", () => {
     expect(FakeContext.started.length).toBe(0);
   });
 
-  it("the reply notice sounds 1000 ms after a reply, not at 999 ms: two tones (spec 4, 9)", async () => {
+  it("the reply notice sounds 1000 ms after a reply, not at 999 ms: two tones (product.md §4, 9)", async () => {
     vi.stubGlobal("AudioContext", FakeContext);
     const { reply } = await load();
     reply.playReplySound();
@@ -79,7 +79,7 @@ describe("chat sounds", () => {
     expect(FakeContext.started).toEqual([0, 0.12]);
   });
 
-  it("a browser without an audio context is not an error: silent, nothing thrown or logged (spec 8)", async () => {
+  it("a browser without an audio context is not an error: silent, nothing thrown or logged (product.md §8)", async () => {
     vi.stubGlobal("AudioContext", undefined);
     const error = vi.spyOn(console, "error").mockImplementation(() => {});
     const warn = vi.spyOn(console, "warn").mockImplementation(() => {});

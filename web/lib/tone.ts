@@ -19,7 +19,7 @@ export interface Tone {
 /**
  * Plays `tones` with the Web Audio API (one shared audio context), so no sound file is
  * downloaded. A browser without an audio context, or one that refuses to play, stays silent
- * (spec 8: not an error; the failure is logged under `label`).
+ * (product.md §8: not an error; the failure is logged under `label`).
  */
 export function playTones(tones: Tone[], label: string): void {
   try {

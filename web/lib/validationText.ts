@@ -8,7 +8,7 @@ const compiled = new WeakMap<Readonly<Record<string, string>>, Compiled>();
 /**
  * An English sentence of the browser's own checks (common/validation.ts: `checkText`,
  * `firstProblem`, FILL_REQUIRED_FIELDS, RETYPED_PASSWORD_MISMATCH, CONFIRM_PASSWORD_MISMATCH,
- * SEX_INVALID) in the current language (issue 18), translated by common/i18n/translate.ts with the
+ * SEX_INVALID) in the current language, translated by common/i18n/translate.ts with the
  * language's validation catalogue, the same one the server uses (common/i18n/validation). English
  * comes back unchanged, as does a sentence while the catalogue has not loaded or that it does not
  * know. Never throws.

@@ -2,8 +2,8 @@ import { VOICE_CUE_DELAY_MS } from "../../common/speech";
 import { playTones } from "./tone";
 
 /**
- * The voice-chat cue (spec 4: it plays 300 ms after listening starts): one short tone rising
- * from 660 Hz to 990 Hz. A browser that cannot play it stays silent (spec 8: not an error).
+ * The voice-chat cue (product.md §4: it plays 300 ms after listening starts): one short tone rising
+ * from 660 Hz to 990 Hz. A browser that cannot play it stays silent (product.md §8: not an error).
  */
 export function playVoiceCue(): void {
   playTones(
@@ -13,7 +13,7 @@ export function playVoiceCue(): void {
 }
 
 /**
- * Plays the voice-chat cue `VOICE_CUE_DELAY_MS` (300 ms, spec 4, 9) from now, the moment
+ * Plays the voice-chat cue `VOICE_CUE_DELAY_MS` (300 ms, product.md §4, 9) from now, the moment
  * listening starts. @returns a function that cancels it (listening stopped before the cue).
  */
 export function scheduleVoiceCue(): () => void {

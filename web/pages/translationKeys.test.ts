@@ -6,7 +6,7 @@ import { FAQ_KEYS, faqGroups } from "./faq/faqContent";
 import { termsSections } from "./terms/termsContent";
 
 /**
- * issue 18 "UI translations": the keys the pages use exist. The catalogue check (web/i18n.test.ts)
+ * "UI translations": the keys the pages use exist. The catalogue check (web/i18n.test.ts)
  * compares the languages with English; this one reads the pages of the namespaces public, auth,
  * characters, profile and admin and checks that every key-shaped string literal ("pricing.title",
  * "characters:presets.cancel") names an English catalogue text of the file's namespace (its
@@ -63,7 +63,7 @@ function has(catalogue: Record<string, unknown>, key: string): boolean {
   return typeof node === "string";
 }
 
-describe("the pages' translation keys (issue 18)", () => {
+describe("the pages' translation keys", () => {
   it("every key-shaped literal of a page names an English text of its namespace", () => {
     const missing: string[] = [];
     let checked = 0;
@@ -88,7 +88,7 @@ describe("the pages' translation keys (issue 18)", () => {
 
   for (const lng of LANGUAGES) {
     it(`${lng}: the FAQ (21 questions in five groups) and the 11 sections of the terms resolve`, async () => {
-      // issue 18: languages other than English, and the FAQ and terms catalogues, load on demand.
+      // languages other than English, and the FAQ and terms catalogues, load on demand.
       await i18n.loadNamespaces(["faq", "terms"]);
       await i18n.loadLanguages(lng);
       expect(i18n.hasResourceBundle(lng, "faq")).toBe(true);

@@ -130,7 +130,7 @@ export const featureMigrations: Record<string, Migration> = {
         .alterTable("users")
         .addColumn("quota_period", "text", (c) => c.notNull().defaultTo("day"))
         .execute();
-      // Add-on messages bought when the limit is reached (spec 9: 100 for $1.99); used after the plan's.
+      // Add-on messages bought when the limit is reached (product.md §9: 100 for $1.99); used after the plan's.
       await db.schema
         .alterTable("users")
         .addColumn("extra_messages", "integer", (c) => c.notNull().defaultTo(0))
@@ -152,7 +152,7 @@ export const featureMigrations: Record<string, Migration> = {
   },
   "0009_payments_admin": {
     async up(db: Kysely<unknown>) {
-      // Issue 9: plans sold through Stripe (a recurring price id), the user's role, block flag and
+      // Plans sold through Stripe (a recurring price id), the user's role, block flag and
       // subscription, the webhook event log (idempotency) and the audit log of admin actions.
       await db.schema
         .alterTable("plans")
@@ -201,7 +201,7 @@ export const featureMigrations: Record<string, Migration> = {
   },
   "0008_images_jobs": {
     async up(db: Kysely<unknown>) {
-      // Issue 8: durable image jobs. A job is queued with everything it needs (prompt, size, seed),
+      // Durable image jobs. A job is queued with everything it needs (prompt, size, seed),
       // claimed by a worker, and resumed at start when the process ended while it ran.
       await db.schema
         .createTable("image_jobs")
@@ -232,13 +232,13 @@ export const featureMigrations: Record<string, Migration> = {
   },
   "0010_age_confirmation": {
     async up(db: Kysely<unknown>) {
-      // Issue 5: an 18+ confirmation is stored for every account before it can chat.
+      // An 18+ confirmation is stored for every account before it can chat.
       await db.schema.alterTable("users").addColumn("adult_confirmed_at", "bigint").execute();
     },
   },
   "0011_session_security": {
     async up(db: Kysely<unknown>) {
-      // Issue 13: an OAuth state is bound to the browser that started the flow (sha256 of the
+      // An OAuth state is bound to the browser that started the flow (sha256 of the
       // value of its HttpOnly cookie), and a session started by device login names its device,
       // so revoking the device ends that session too.
       await db.schema
@@ -251,7 +251,7 @@ export const featureMigrations: Record<string, Migration> = {
   },
   "0012_quota_accounting": {
     async up(db: Kysely<unknown>) {
-      // Issue 13: every model run is accounted; one reply can be continued a bounded number of times.
+      // Every model run is accounted; one reply can be continued a bounded number of times.
       await db.schema
         .alterTable("chat_history")
         .addColumn("continue_count", "integer", (c) => c.notNull().defaultTo(0))
@@ -260,7 +260,7 @@ export const featureMigrations: Record<string, Migration> = {
   },
   "0013_pending_replies": {
     async up(db: Kysely<unknown>) {
-      // Issue 15: the settlement of replies left pending by a dead instance runs every few
+      // The settlement of replies left pending by a dead instance runs every few
       // seconds; a partial index keeps it to the few pending rows instead of the whole history.
       await db.schema
         .createIndex("chat_history_pending")
@@ -272,7 +272,7 @@ export const featureMigrations: Record<string, Migration> = {
   },
   "0014_fact_batches": {
     async up(db: Kysely<unknown>) {
-      // Issue 19: long-term facts are extracted from a chat's messages in batches, not one model
+      // Long-term facts are extracted from a chat's messages in batches, not one model
       // call per message; the session records how far the extraction has come.
       await db.schema
         .alterTable("chat_sessions")
@@ -282,14 +282,14 @@ export const featureMigrations: Record<string, Migration> = {
   },
   "0015_lorebooks": {
     async up(db: Kysely<unknown>) {
-      // Issue 17: a character's lorebook (the Character Card V2/V3 `character_book`) as JSON; null
+      // A character's lorebook (the Character Card V2/V3 `character_book`) as JSON; null
       // when it has none.
       await db.schema.alterTable("characters").addColumn("lorebook", "text").execute();
     },
   },
   "0016_checkins": {
     async up(db: Kysely<unknown>) {
-      // Issue 17 "Characters that write first": the user's opt-in per character (with the IANA
+      // Characters that write first: the user's opt-in per character (with the IANA
       // time zone their browser sent, for waking hours), the unread check-ins of the chat, and
       // when the job looks at the chat next (waking hours: the next 09:00 in their zone).
       await db.schema
@@ -329,7 +329,7 @@ export const featureMigrations: Record<string, Migration> = {
   },
   "0017_member_since": {
     async up(db: Kysely<unknown>) {
-      // Issue 17 "Scene-aware groups": when a character joined the group (epoch ms); a member
+      // Scene-aware groups: when a character joined the group (epoch ms); a member
       // does not see what was said before it joined. Existing members: 0 (they see everything).
       await db.schema
         .alterTable("chat_group_members")
@@ -339,7 +339,7 @@ export const featureMigrations: Record<string, Migration> = {
   },
   "0018_swipes_and_edits": {
     async up(db: Kysely<unknown>) {
-      // Issue 17 "Swipes / regenerate": every reply an entry has had, in the order written (a
+      // Swipes / regenerate: every reply an entry has had, in the order written (a
       // card's alternate greetings are alternatives of the greeting); the entry's reply_message is
       // the chosen one (chat_history.alternative_index).
       await db.schema
@@ -375,7 +375,7 @@ export const featureMigrations: Record<string, Migration> = {
   },
   "0019_data_exports": {
     async up(db: Kysely<unknown>) {
-      // Issue 18 "Take my data": one export of a user's data, built by a background job; its ZIP
+      // Take my data: one export of a user's data, built by a background job; its ZIP
       // lives in the content area under file_key until expires_at (24 h after it is ready).
       await db.schema
         .createTable("data_exports")
@@ -394,7 +394,7 @@ export const featureMigrations: Record<string, Migration> = {
   },
   "0020_ui_language": {
     async up(db: Kysely<unknown>) {
-      // Issue 18 "UI translations": the language the user chose for the app's screens (a BCP 47
+      // UI translations: the language the user chose for the app's screens (a BCP 47
       // tag such as "es"); "" until they choose one (the browser's language is used).
       await db.schema
         .alterTable("users")

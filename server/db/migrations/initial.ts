@@ -1,6 +1,6 @@
 import type { Kysely, Migration } from "kysely";
 
-/** The first schema (issue 2): plans, users, tokens, characters, groups, chat history. */
+/** The first schema: plans, users, tokens, characters, groups, chat history. */
 export const initialMigrations: Record<string, Migration> = {
   "0001_initial": {
     async up(db: Kysely<unknown>) {

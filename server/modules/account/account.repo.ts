@@ -2,7 +2,7 @@ import { sql } from "kysely";
 import type { Db } from "../../db/index";
 import type { User } from "../../db/schema";
 
-/** Database access for password reset codes and the erasure of an account (issue 18). */
+/** Database access for password reset codes and the erasure of an account. */
 export class AccountRepo {
   constructor(private readonly db: Db) {}
 
@@ -80,7 +80,7 @@ export interface ErasedContent {
 const contentKey = (url: string) => (url.startsWith("/content/") ? url.slice("/content/".length) : "");
 
 /**
- * Deletes every row of the user `userId` in one transaction (issue 18 "Erase my account") and
+ * Deletes every row of the user `userId` in one transaction ("Erase my account") and
  * writes the admin audit line. The tables naming a user (server/db/schema.ts): users, auth_tokens,
  * devices, password_resets, oauth_identities, characters, chat_groups, chat_group_members,
  * chat_sessions, chat_history, memories, image_jobs, free_subscriptions (user_id or e-mail),

@@ -9,13 +9,13 @@ import { limitPerAddressAndEmail } from "../auth/credential-limits";
 import { type AccountService, FORGOT_PASSWORD_ANSWER } from "./account.service";
 import { exportRoutes } from "./export.routes";
 
-/** issue 18: the password (accounts with one) or the typed e-mail / user name (accounts without). */
+/** the password (accounts with one) or the typed e-mail / user name (accounts without). */
 const EraseBody = z.object({
   password: z.string().max(200, "The password is too long.").optional(),
   confirm: z.string().max(320, "The confirmation is too long.").optional(),
 });
 const ForgotBody = z.object({ email: EmailField });
-/** spec 5 "Reset password": both fields required; at least 8 characters is ours (common/validation.ts). */
+/** product.md §5 "Reset password": both fields required; at least 8 characters is ours (common/validation.ts). */
 const ResetBody = z.object({
   npassword: textField(RULES.newPassword),
   rtpassword: textField(RULES.confirmPassword),
@@ -27,13 +27,13 @@ const ResetBody = z.object({
 });
 
 /**
- * spec 7: forgot-password and the reset of `PATCH /users/change-password` (issue 3); ours:
- * `POST /api/account/delete` (issue 18 "Erase my account") and the data export routes
- * (issue 18 "Take my data", export.routes.ts).
+ * product.md §7: forgot-password and the reset of `PATCH /users/change-password`; ours:
+ * `POST /api/account/delete` ("Erase my account") and the data export routes
+ * ("Take my data", export.routes.ts).
  */
 export function accountRoutes(app: FastifyInstance, account: AccountService): void {
   const minute = 60_000;
-  // issue 13: per client address across e-mails, and per e-mail across addresses (no address
+  // per client address across e-mails, and per e-mail across addresses (no address
   // can be flooded with reset mail by many clients).
   app.post(
     "/api/auth/forgot-password",
@@ -60,7 +60,7 @@ export function accountRoutes(app: FastifyInstance, account: AccountService): vo
     return ok("Your password has been changed. Please sign in with the new password.", { page: "/login" });
   });
 
-  // issue 18: the session is checked at onRequest, before the body is read; the user comes from
+  // the session is checked at onRequest, before the body is read; the user comes from
   // the token only (the body names no user). Limited like the other password checks.
   app.post(
     "/api/account/delete",

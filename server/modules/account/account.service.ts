@@ -12,7 +12,7 @@ import { type ExportService, exportFolder } from "./export.service";
 
 const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
 
-/** spec 8: the generic answer of forgot-password, the same for known and unknown addresses. */
+/** product.md §8: the generic answer of forgot-password, the same for known and unknown addresses. */
 export const FORGOT_PASSWORD_ANSWER =
   "If an account exists for this e-mail, we have sent it a link to reset the password.";
 
@@ -24,11 +24,11 @@ const ERASE_JOB = { attempts: 5, backoffMs: 5000 };
 
 /**
  * An account without a password (OAuth sign-up) confirms its erasure from a session signed in at
- * most this long ago (issue 18: a fresh re-login), ms.
+ * most this long ago (a fresh re-login), ms.
  */
 export const FRESH_SIGN_IN_MS = 10 * 60_000;
 
-/** What the erasure of an account needs besides the database (issue 18; wired by the container). */
+/** What the erasure of an account needs besides the database (wired by the container). */
 export interface ErasureDeps {
   /** The content storage (local disk or S3) the account's files are removed from. */
   storage: FileStorage;
@@ -36,7 +36,7 @@ export interface ErasureDeps {
   payments: { readonly enabled: boolean };
 }
 
-/** How the person confirms "Delete my account" (issue 18). */
+/** How the person confirms "Delete my account". */
 export interface EraseConfirmation {
   /** The account's password; required when the account has one. */
   password?: string;
@@ -44,18 +44,18 @@ export interface EraseConfirmation {
   confirm?: string;
 }
 
-/** Password recovery by e-mail (issue 3) and the erasure of an account (issue 18). */
+/** Password recovery by e-mail and the erasure of an account. */
 export class AccountService {
   constructor(
     private readonly repo: AccountRepo,
     private readonly auth: AuthService,
     private readonly mailer: Mailer,
     private readonly options: { publicUrl: string; resetTtlMs: number },
-    /** The reset mail is a background job ("account.reset-mail", issue 15). */
+    /** The reset mail is a background job ("account.reset-mail"). */
     private readonly jobs: JobQueue,
-    /** What "Erase my account" needs besides the database (issue 18). */
+    /** What "Erase my account" needs besides the database. */
     private readonly erasure: ErasureDeps,
-    /** "Take my data" (issue 18): the exports of the user's data, routed with the account. */
+    /** "Take my data": the exports of the user's data, routed with the account. */
     readonly exports: ExportService,
     private readonly now: () => number = Date.now,
   ) {
@@ -88,7 +88,7 @@ export class AccountService {
   }
 
   /**
-   * Erases the signed-in user's account (issue 18 "Erase my account"): every row naming the user
+   * Erases the signed-in user's account ("Erase my account"): every row naming the user
    * in every table (see `AccountRepo.eraseUser`) in one transaction, then every file of theirs in
    * the content storage (their picture, their characters' photos, each of their chats' pictures
    * and photos, the voice files of their replies that no other user's reply uses), then an e-mail
@@ -123,7 +123,7 @@ export class AccountService {
         "Your subscription still renews. Please cancel it under Manage subscription first, then delete the account.",
       );
     const content = await this.repo.eraseUser(user, { id: randomUUID(), createdAt: this.now() });
-    // The user's data exports (issue 18 "Take my data") go with the rest.
+    // The user's data exports ("Take my data") go with the rest.
     const folders = [...content.folders, exportFolder(user.id)];
     await this.removeFiles([...content.files, ...content.voice], folders, false);
     if (!user.is_demo)
@@ -201,7 +201,7 @@ export class AccountService {
   }
 
   /**
-   * Starts a password reset. Only queues a job (issue 15) carrying the address, before any
+   * Starts a password reset. Only queues a job carrying the address, before any
    * lookup, so the answer, its status and its timing are the same for known and unknown
    * addresses; the lookup and the e-mail happen in the job. A known address receives a link
    * with a single-use 256-bit code valid 15 minutes (the code never leaves this server: the job

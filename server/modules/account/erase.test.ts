@@ -9,7 +9,7 @@ import { startStripeDouble, TEST_STRIPE_KEY, TEST_WEBHOOK_SECRET } from "../../t
 import { FRESH_SIGN_IN_MS } from "./account.service";
 
 /**
- * issue 18 "Erase my account": after `POST /api/account/delete` no row in any table (listed from
+ * "Erase my account": after `POST /api/account/delete` no row in any table (listed from
  * the database itself) and no file in the content storage names the user, while another user's
  * rows and files are intact; the attacks of the issue erase nothing. On SQLite and PostgreSQL
  * with content on disk, and on SQLite with content on S3 (s3rver).
@@ -125,7 +125,7 @@ function eraseSuite(dialect: "sqlite" | "postgres", onS3: boolean): void {
       .insertInto("chat_history")
       .values([entry(entryId, ownVoice, now * 1000), entry(randomUUID(), sharedVoice, now * 1000 + 1)])
       .execute();
-    // issue 17: the entry's reply was regenerated once (its swipes).
+    // the entry's reply was regenerated once (its swipes).
     await db()
       .insertInto("chat_reply_alternatives")
       .values(
@@ -138,7 +138,7 @@ function eraseSuite(dialect: "sqlite" | "postgres", onS3: boolean): void {
         })),
       )
       .execute();
-    // issue 18: an export of the user's data is ready.
+    // an export of the user's data is ready.
     await db()
       .insertInto("data_exports")
       .values({
@@ -161,7 +161,7 @@ function eraseSuite(dialect: "sqlite" | "postgres", onS3: boolean): void {
         created_at: now,
       })
       .execute();
-    // issue 17: the user lets the character write first, and it has checked in once.
+    // the user lets the character write first, and it has checked in once.
     await db()
       .insertInto("checkin_settings")
       .values({
@@ -399,7 +399,7 @@ function eraseSuite(dialect: "sqlite" | "postgres", onS3: boolean): void {
     const filesBefore = await t.storage.list("");
     for (const key of [...victim.files, ...other.files, sharedVoice]) expect(filesBefore).toContain(key);
 
-    // The chat routes read the session from the per-process cache (issue 19): fill it first (signed
+    // The chat routes read the session from the per-process cache: fill it first (signed
     // in, the unknown entry answers 404).
     const stop = () =>
       call(t.app, "POST", "/api/chat/stop", { token: victim.token, form: { id: randomUUID() } });

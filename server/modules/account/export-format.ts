@@ -2,7 +2,7 @@ import { FIRST_MESSAGE_MARKER } from "../../../common/constants";
 import type { ChatHistoryRow } from "../../db/schema";
 
 /**
- * SillyTavern's chat-file format (issue 18 "Take my data": "every chat as JSONL in SillyTavern's
+ * SillyTavern's chat-file format ("Take my data": "every chat as JSONL in SillyTavern's
  * chat-file format, so it opens there"). A chat file is JSON Lines: the first line is the header
  * `{user_name, character_name, create_date, chat_metadata}`, then one line per message
  * `{name, is_user, is_system, send_date, mes, extra}`, with `swipes` and `swipe_id` when the
@@ -27,7 +27,7 @@ export interface SillyTavernMessage {
   send_date: string;
   mes: string;
   extra: Record<string, unknown>;
-  /** Every reply the message has had (issue 17 reply alternatives), in order; absent without. */
+  /** Every reply the message has had, in order; absent without. */
   swipes?: string[];
   /** Which of `swipes` `mes` is (0-based). */
   swipe_id?: number;
@@ -52,10 +52,10 @@ export function safeFileName(name: string, fallback = "chat"): string {
 }
 
 /**
- * The message lines of one history entry (issue 18): the user's message (when the entry has one),
+ * The message lines of one history entry: the user's message (when the entry has one),
  * then the reply (when it has one). A greeting, written by the server, has only the reply.
  * @param characterName the name of the character who replied (a group's member).
- * @param alternatives the entry's reply alternatives (issue 17), in position order, or [].
+ * @param alternatives the entry's reply alternatives, in position order, or [].
  * @param pictures the ZIP paths of the entry's photo and picture, when they were exported.
  */
 export function entryMessages(
@@ -76,7 +76,7 @@ export function entryMessages(
   pictures: { message?: string; reply?: string } = {},
 ): SillyTavernMessage[] {
   const lines: SillyTavernMessage[] = [];
-  // A greeting's entry holds the marker, not a user's message (spec 3 ##first-message##).
+  // A greeting's entry holds the marker, not a user's message (product.md §3 ##first-message##).
   if ((entry.message && entry.message !== FIRST_MESSAGE_MARKER) || entry.message_image)
     lines.push({
       name: userName,
@@ -97,7 +97,7 @@ export function entryMessages(
     };
     if (alternatives.length > 0) {
       const index = Math.min(Math.max(entry.alternative_index, 0), alternatives.length - 1);
-      // The shown reply is the chosen alternative (issue 17); an edit since is kept in its place.
+      // The shown reply is the chosen alternative; an edit since is kept in its place.
       reply.swipes = alternatives.map((text, i) => (i === index ? entry.reply_message : text));
       reply.swipe_id = index;
     }

@@ -2,7 +2,7 @@ import type { Selectable } from "kysely";
 import type { Db } from "../../db/index";
 import type { ChatHistoryRow, DataExportsTable, User } from "../../db/schema";
 
-/** One export of a user's data (issue 18 "Take my data"), as stored. */
+/** One export of a user's data ("Take my data"), as stored. */
 export type DataExportRow = Selectable<DataExportsTable>;
 
 /** One chat of the user as the export writes it: a character's or a group's, with its members. */
@@ -14,7 +14,7 @@ export interface ExportChat {
   createdAt: number;
 }
 
-/** The rows the data export reads and the export table it keeps (issue 18 "Take my data"). */
+/** The rows the data export reads and the export table it keeps ("Take my data"). */
 export class ExportRepo {
   constructor(private readonly db: Db) {}
 
@@ -155,7 +155,7 @@ export class ExportRepo {
       .execute();
   }
 
-  /** The reply alternatives (issue 17 swipes) of `entryIds`, by entry, in position order. */
+  /** The reply alternatives (swipes) of `entryIds`, by entry, in position order. */
   async alternatives(entryIds: string[]): Promise<Map<string, string[]>> {
     const byEntry = new Map<string, string[]>();
     if (entryIds.length === 0) return byEntry;

@@ -10,7 +10,7 @@ import type { ExportService } from "./export.service";
 const EXPORT_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /**
- * issue 18 "Take my data" (ours): `POST /api/account/export` starts an export,
+ * "Take my data" (ours): `POST /api/account/export` starts an export,
  * `GET /api/account/export` answers the newest one, `GET /api/account/export/:id/download` sends
  * its ZIP to its owner while it is ready (404 otherwise, decided on the id from the database).
  * The user comes from the bearer token only, read afresh (not from the session cache).

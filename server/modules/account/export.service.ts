@@ -10,7 +10,7 @@ import type { FileStorage } from "../../providers/storage/storage";
 import type { DataExportRow, ExportRepo } from "./export.repo";
 import { entryMessages, humanizedDate, jsonLine, safeFileName } from "./export-format";
 
-/** How long a ready export can be downloaded (issue 18: "available for 24 h"), ms. */
+/** How long a ready export can be downloaded ("available for 24 h"), ms. */
 export const EXPORT_TTL_MS = 24 * 3_600_000;
 /** Exports a user may start within `EXPORT_WINDOW_MS` (ours: building one reads all their data). */
 export const EXPORTS_PER_WINDOW = 3;
@@ -24,7 +24,7 @@ const HISTORY_PAGE = 500;
 /** The content area's folder of exports: `exports/<user id>/<random>.zip`, served by no route. */
 export const EXPORTS_FOLDER = "exports";
 
-/** The folder of a user's export ZIPs in the content area (erasure removes it, issue 18). */
+/** The folder of a user's export ZIPs in the content area (erasure removes it). */
 export const exportFolder = (userId: string) => `${EXPORTS_FOLDER}/${userId}`;
 
 /** The character card of the characters module (`CharactersService.exportCard`): a V2+V3 PNG. */
@@ -52,7 +52,7 @@ export interface ExportDeps {
 const MAIL_JOB = { attempts: 5, backoffMs: 5000 };
 
 /**
- * issue 18 "Take my data": a ZIP of the user's account (account.json), every chat as a
+ * "Take my data": a ZIP of the user's account (account.json), every chat as a
  * SillyTavern JSONL file, every character as a V3 PNG card (with the V2 `chara` chunk too), and
  * the user's photos and their chats' pictures; built by the background job "account.export",
  * kept in the content area under `exports/<user id>/<random>.zip` (no public route serves that
@@ -371,7 +371,7 @@ function view(row: DataExportRow, now: number): DataExport {
   };
 }
 
-/** fflate, loaded with the first export, not at startup (issue 19). */
+/** fflate, loaded with the first export, not at startup. */
 const loadFflate = lazyModule<typeof import("fflate")>("fflate");
 
 /**

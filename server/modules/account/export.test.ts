@@ -13,7 +13,7 @@ import { ExportRepo } from "./export.repo";
 import { EXPORT_TTL_MS, ExportService } from "./export.service";
 
 /**
- * issue 18 "Take my data": the export job's ZIP opened with fflate: account.json, every chat as
+ * "Take my data": the export job's ZIP opened with fflate: account.json, every chat as
  * SillyTavern JSONL (header line, then messages with name/is_user/mes/send_date in order, swipes
  * from the reply alternatives), every character as a PNG card that the app's own import reads
  * back with the same fields, the photos and chat pictures; only the owner reads the status or
@@ -199,7 +199,7 @@ function exportSuite(dialect: "sqlite" | "postgres", onS3: boolean): void {
         .insertInto("chat_history")
         .values(entries.slice(i, i + 300))
         .execute();
-    // issue 17: the second entry's reply was regenerated; the first alternative is shown.
+    // the second entry's reply was regenerated; the first alternative is shown.
     await db()
       .insertInto("chat_reply_alternatives")
       .values(

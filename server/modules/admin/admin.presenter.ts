@@ -10,7 +10,7 @@ import type {
 } from "../../db/schema";
 
 /**
- * Shapes of the admin console's API (issue 9; ours, not the spec's). Times are ISO 8601
+ * Shapes of the admin console's API (ours, not the spec's). Times are ISO 8601
  * strings, prices dollars as text, flags booleans.
  */
 
@@ -18,7 +18,7 @@ const iso = (ms: number | null) => (ms === null ? "" : new Date(ms).toISOString(
 
 /**
  * The grants the console shows for a plan and for a user (whose row holds a copy of its plan's,
- * possibly changed by an admin): limits as numbers, flags as booleans (spec 3: cl, vl, pl, il).
+ * possibly changed by an admin): limits as numbers, flags as booleans (product.md §3: cl, vl, pl, il).
  */
 function presentGrants(
   grants: Pick<Plan, "character_limit" | "voice_limit" | "photo_upload" | "image_generation">,

@@ -2,7 +2,7 @@ import type { Insertable, Updateable } from "kysely";
 import type { Db } from "../../db/index";
 import type { AdminAuditTable, PlansTable, PresetCharactersTable, UsersTable } from "../../db/schema";
 
-/** Database access of the admin console (issue 9). */
+/** Database access of the admin console. */
 export class AdminRepo {
   constructor(readonly db: Db) {}
 

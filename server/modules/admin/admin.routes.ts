@@ -27,7 +27,7 @@ import type { AdminService } from "./admin.service";
 export const ADMIN_ROUTES: Array<{ method: "GET" | "POST"; url: string }> = [];
 
 /**
- * The admin console's API under /api/admin (issue 9). Every route sits behind the session and
+ * The admin console's API under /api/admin. Every route sits behind the session and
  * the admin check, added as hooks of this plugin scope, so a route cannot be registered without
  * them: no session → 401, a signed-in non-admin → 403 with the envelope.
  */
@@ -85,7 +85,7 @@ export async function adminRoutes(
         return ok("Plan saved.", { data: presentPlan({ ...plan, user_count: 0 }) });
       });
 
-      // issue 16: the plan's picture on the pricing page (multipart field `image`, JPEG or PNG).
+      // the plan's picture on the pricing page (multipart field `image`, JPEG or PNG).
       post("/plans/:id/image", async (request) => {
         const planId = id(request);
         const { image } = parseInput(PlanImageBody, request.body);

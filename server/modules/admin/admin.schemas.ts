@@ -4,8 +4,8 @@ import { optionalUpload } from "../../http/uploads";
 import { textField, uuidField } from "../../http/validate";
 
 /**
- * Request shapes of the admin console's API (issue 9); rules and sentences from
- * common/validation.ts (issue 16), limits from the spec's section 9.
+ * Request shapes of the admin console's API; rules and sentences from
+ * common/validation.ts, limits from the product.md §9.
  */
 
 export const IdParams = z.object({ id: uuidField("the id") });
@@ -41,7 +41,7 @@ export const PresetBody = z.object({
   appearance: textField(RULES.appearance).optional(),
   photo: optionalUpload,
 });
-/** A plan's picture (issue 16): a JPEG or PNG upload, re-encoded; the size is bounded by the multipart limit. */
+/** A plan's picture: a JPEG or PNG upload, re-encoded; the size is bounded by the multipart limit. */
 export const PlanImageBody = z.object({
   image: optionalUpload.refine((bytes) => bytes !== undefined, "The image is required."),
 });

@@ -65,7 +65,7 @@ export interface FreeSubscriptionApproval {
 }
 
 /**
- * The admin console (issue 9): plans, preset characters, users, contact messages and
+ * The admin console: plans, preset characters, users, contact messages and
  * free-subscription requests. Every method is called only for an admin (checked by the routes'
  * hook, on the server); every change writes one audit row naming the admin, the action, the
  * target and the fields sent.
@@ -130,7 +130,7 @@ export class AdminService {
   }
 
   /**
-   * Replaces a plan's picture (issue 16; spec 3: plan images live under /content/pricing/). The
+   * Replaces a plan's picture (product.md §3: plan images live under /content/pricing/). The
    * upload is checked and re-encoded as JPEG by `normalisePicture` (JPEG or PNG only, bounded
    * pixels; its size is bounded by the multipart limit); the old file is removed.
    * @returns the updated plan. @throws AppError 404 for an unknown plan, 400 for a bad picture.
@@ -264,7 +264,7 @@ export class AdminService {
 
   /**
    * Blocks or unblocks a user. A blocked user cannot sign in, and their sessions and devices end
-   * now (issue 13: a device registered before the block does not sign in again after an unblock).
+   * now (a device registered before the block does not sign in again after an unblock).
    * Blocking also turns off every check-in of the user's characters (characters that write
    * first): the job skips blocked users anyway, and with the opt-ins off an unblock does not
    * make every quiet chat write at once; the user turns check-ins on again per character.

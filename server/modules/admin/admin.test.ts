@@ -8,7 +8,7 @@ import { type CallResult, call, callMultipart, demoLogin, describeEachDatabase }
 import { createTestApp, type TestApp } from "../../testing/server";
 import { ADMIN_ROUTES } from "./admin.routes";
 
-/** The admin console's API (issue 9): what an admin can do, 403 for everyone else, the audit log. */
+/** The admin console's API: what an admin can do, 403 for everyone else, the audit log. */
 
 const run = promisify(execFile);
 const ROOT = path.resolve(import.meta.dirname, "../../..");
@@ -37,7 +37,7 @@ describeEachDatabase("admin console API", (dialect) => {
     const owner = await account("owner@example.com");
     if (dialect === "sqlite") {
       // The documented command (README): npm run make-admin -- <email>, on the server's data dir
-      // and database (PostgreSQL on the shared stack, issue 15).
+      // and database (PostgreSQL on the shared stack).
       const { stdout } = await run("npx", ["tsx", "server/cli/make-admin.ts", "owner@example.com"], {
         cwd: ROOT,
         env: { ...process.env, DATA_DIR: t.dataDir, DATABASE_URL: t.config.DATABASE_URL },
@@ -180,7 +180,7 @@ describeEachDatabase("admin console API", (dialect) => {
     expect(actions.slice(0, 2)).toEqual(["preset.update", "preset.create"]);
   });
 
-  it("uploads a plan's picture (issue 16): admins only, JPEG or PNG only, re-encoded and shown on the pricing page", async () => {
+  it("uploads a plan's picture: admins only, JPEG or PNG only, re-encoded and shown on the pricing page", async () => {
     const png = await sharp({ create: { width: 64, height: 40, channels: 3, background: "#3a7" } })
       .png()
       .toBuffer();
@@ -320,7 +320,7 @@ describeEachDatabase("admin console API", (dialect) => {
     ]);
 
     await t.subscribe.request("newbie@example.com");
-    // The request mail is a background job (issue 15): done once the queue is idle.
+    // The request mail is a background job: done once the queue is idle.
     await t.jobs.idle();
     const requests = await call(t.app, "GET", "/api/admin/free-subscriptions", { token: admin.token });
     const pending = (

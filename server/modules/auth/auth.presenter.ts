@@ -8,7 +8,7 @@ export function isAdmin(user: Pick<User, "role">): boolean {
   return user.role === "admin";
 }
 
-/** The session user of spec 3 (`user` in local storage). Flags as the strings '0'/'1'. */
+/** The session user of product.md §3 (`user` in local storage). Flags as the strings '0'/'1'. */
 export function presentSessionUser(user: User): SessionUser {
   return {
     id: user.id,
@@ -26,7 +26,7 @@ export function presentSessionUser(user: User): SessionUser {
   };
 }
 
-/** The answer of every sign-in route (spec 7): token, expiry (epoch ms), session user, landing page. */
+/** The answer of every sign-in route (product.md §7): token, expiry (epoch ms), session user, landing page. */
 export function presentSignIn(result: SignIn, message: string) {
   return ok(message, {
     page: result.page,
@@ -34,7 +34,7 @@ export function presentSignIn(result: SignIn, message: string) {
   });
 }
 
-/** A registered device as the profile lists it (issue 13): never its secret or secret hash. */
+/** A registered device as the profile lists it: never its secret or secret hash. */
 export function presentDevice(device: Device): SignedInDevice {
   return {
     id: device.id,

@@ -43,7 +43,7 @@ export class AuthRepo {
    * The session of a token with this hash (`auth_tokens.token_hash`, what sign-in stores): its
    * user and when it started (epoch ms). None when the token is expired at `now` (epoch ms),
    * removed (logout, password change or reset, device revoked), belongs to a blocked user (issue
-   * 9), or, when `startedAfter` is given, started at or before it (the absolute lifetime, issue 13).
+   * 9), or, when `startedAfter` is given, started at or before it (the absolute lifetime).
    * The one session lookup by token hash: the bearer check and the picture cookie both use it.
    * `expiresAt` is the token's expiry (epoch ms).
    */
@@ -103,7 +103,7 @@ export class AuthRepo {
   }
 
   /**
-   * The content files of these users (spec 3 image locations): `files` are keys (character photos
+   * The content files of these users (product.md §3 image locations): `files` are keys (character photos
    * under characters/, user pictures under users/), `folders` the chats' own folders ({character or
    * group id}/: generated pictures and the user's photos).
    */
@@ -145,7 +145,7 @@ export class AuthRepo {
 
   /**
    * Deletes every device of the user and every token but the one with hash `keepHash` when given,
-   * in one transaction (issue 13: a password change or reset ends them all).
+   * in one transaction (a password change or reset ends them all).
    */
   async revokeAccessOfUser(userId: string, keepHash = ""): Promise<void> {
     await this.db.transaction().execute(async (trx) => {

@@ -11,7 +11,7 @@ import type { AuthService } from "./auth.service";
 import { limitPerAddressAndEmail } from "./credential-limits";
 
 const LoginBody = z.object({
-  /** spec 5 "Login": required; the format is not checked here (a wrong address just fails). */
+  /** product.md §5 "Login": required; the format is not checked here (a wrong address just fails). */
   email: textField(RULES.loginEmail).toLowerCase(),
   password: textField(RULES.loginPassword),
   id: z.string().optional(),
@@ -31,7 +31,7 @@ const DemoBody = z.object({
 const TokenBody = z.object({ token: z.string().optional() });
 
 /**
- * spec 7 "Authentication": login, demo-login, extend, logout; ours (issue 13): device login and
+ * product.md §7 "Authentication": login, demo-login, extend, logout; ours: device login and
  * the signed-in user's devices (behind the session, in their own scope).
  */
 export async function authRoutes(
@@ -40,7 +40,7 @@ export async function authRoutes(
   requireAuth: onRequestAsyncHookHandler,
 ): Promise<void> {
   const minute = 60_000;
-  // issue 13 (credential stuffing): per client address across all e-mails, and per e-mail across
+  // credential stuffing: per client address across all e-mails, and per e-mail across
   // all addresses. The per-e-mail window is short: while an account is under attack its owner
   // waits at most five minutes too (README, Security).
   app.post(
@@ -75,7 +75,7 @@ export async function authRoutes(
     const token = bearerToken(request) ?? parseInput(TokenBody, request.body).token;
     if (!token) throw unauthorized();
     const { expiresAt, user } = await auth.extend(token);
-    // issue 9: the fresh session user, so flags follow a plan change without signing out.
+    // the fresh session user, so flags follow a plan change without signing out.
     return ok("Session extended.", {
       data: { token, expirationTime: expiresAt, user: presentSessionUser(user) },
     });
@@ -90,7 +90,7 @@ export async function authRoutes(
   await signedIn(app, requireAuth, (scope) => deviceRoutes(scope, auth));
 }
 
-/** The signed-in user's devices (issue 13); registered behind the session hook. */
+/** The signed-in user's devices; registered behind the session hook. */
 function deviceRoutes(app: FastifyInstance, auth: AuthService): void {
   /** Registers a device for device login; answers the secret once and the user agent marker to use. */
   app.post("/api/auth/devices", async (request) => {
@@ -101,13 +101,13 @@ function deviceRoutes(app: FastifyInstance, auth: AuthService): void {
     });
   });
 
-  /** Ours (issue 13): the signed-in user's devices, for the profile's list. */
+  /** Ours: the signed-in user's devices, for the profile's list. */
   app.get("/api/auth/devices", async (request) => {
     const devices = await auth.listDevices(currentUser(request));
     return ok("Devices.", { data: devices.map(presentDevice) });
   });
 
-  /** Ours (issue 13): revokes one device (`?id=`) and the sessions it started; 404 for others' ids. */
+  /** Ours: revokes one device (`?id=`) and the sessions it started; 404 for others' ids. */
   app.delete("/api/auth/devices", async (request) => {
     const { id } = parseInput(DeviceIdQuery, request.query);
     await auth.revokeDevice(currentUser(request), id);

@@ -14,16 +14,16 @@ export interface SignIn {
   token: string;
   expiresAt: number;
   user: User;
-  /** spec 4: users with no character go to preset selection, others to their list. */
+  /** product.md §4: users with no character go to preset selection, others to their list. */
   page: "/characters/selection" | "/characters/list";
 }
 
-/** issue 9: a blocked account cannot sign in (its tokens are refused too, see AuthRepo). */
+/** a blocked account cannot sign in (its tokens are refused too, see AuthRepo). */
 const blockedAccount = () => new AppError("account_blocked", "This account is blocked. Please contact us.");
 
 const hashToken = secretHash;
 
-/** A bearer session as the per-process cache keeps it (issue 19). */
+/** A bearer session as the per-process cache keeps it. */
 export interface CachedSession {
   user: User;
   /** Sign-in time, epoch ms (the absolute lifetime counts from it). */
@@ -31,9 +31,9 @@ export interface CachedSession {
 }
 
 /**
- * Sign-in, token lifetime, devices and demo accounts (issue 2). Tokens are 256-bit random
- * strings, stored as sha256 hashes, valid one hour (spec 9), extended an hour at a time up to an
- * absolute lifetime counted from the sign-in (issue 13: SESSION_MAX_AGE_DAYS, 30 days by
+ * Sign-in, token lifetime, devices and demo accounts. Tokens are 256-bit random
+ * strings, stored as sha256 hashes, valid one hour (product.md §9), extended an hour at a time up to an
+ * absolute lifetime counted from the sign-in (SESSION_MAX_AGE_DAYS, 30 days by
  * default), and revoked by logout, a password change or reset, and an admin block.
  */
 export class AuthService {
@@ -46,10 +46,10 @@ export class AuthService {
     private readonly options: {
       demoLoginId: string;
       demoTtlMs: number;
-      /** Absolute session lifetime from the sign-in, ms (issue 13); `extend` never goes past it. */
+      /** Absolute session lifetime from the sign-in, ms; `extend` never goes past it. */
       sessionMaxAgeMs: number;
       /**
-       * Sessions resolved by `authenticate`, by token hash (issue 19: one database read less per
+       * Sessions resolved by `authenticate`, by token hash (one database read less per
        * request). The rule (server/db/short-cache.ts): an entry lives a few seconds at most and
        * never past the token's expiry; logout, a password change and a revoked device drop it at
        * once in this process; other instances see a revocation within the cache's ttl.
@@ -80,7 +80,7 @@ export class AuthService {
   }
 
   /**
-   * Demo sign-in (spec 2: /login/{id}). Each call creates a fresh demo user on the Free plan that
+   * Demo sign-in (product.md §2: /login/{id}). Each call creates a fresh demo user on the Free plan that
    * is removed with its data after the demo lifetime (24 h by default).
    * @throws AppError 404 when `id` is not the configured demo id.
    */
@@ -122,7 +122,7 @@ export class AuthService {
     });
   }
 
-  /** Inserts a user with the plan's flags and limits (spec 3: cl, vl, pl, il, chat limit). */
+  /** Inserts a user with the plan's flags and limits (product.md §3: cl, vl, pl, il, chat limit). */
   private async insertUserOnPlan(
     planName: string,
     fields: Pick<
@@ -162,7 +162,7 @@ export class AuthService {
 
   /**
    * Sets a new password (argon2id) and revokes every device and every session of the user but
-   * `keepToken`'s (the session that made the change, when signed in). Issue 13: a device or a
+   * `keepToken`'s (the session that made the change, when signed in). A device or a
    * session opened with the old password must not outlive it.
    */
   async setPasswordAndRevokeSessions(userId: string, password: string, keepToken = ""): Promise<void> {
@@ -175,7 +175,7 @@ export class AuthService {
    * Registers a device of the signed-in user for device login. The secret is shown once; only its
    * hash is stored. The device's app puts `CompanionDevice/<secret>` in its user agent.
    * @throws AppError 403 "demo_device" for a guest (demo user): a guest's account lasts a day and
-   * has no password to fall back on, so it gets no long-lived device (issue 13).
+   * has no password to fall back on, so it gets no long-lived device.
    */
   async registerDevice(user: User, name: string): Promise<{ id: string; secret: string }> {
     if (user.is_demo)
@@ -197,7 +197,7 @@ export class AuthService {
   }
 
   /**
-   * Device login (spec 2 Login: a device identifier marker in the user agent).
+   * Device login (product.md §2 Login: a device identifier marker in the user agent).
    * @throws AppError "invalid_device" (answered success 0) for an unknown or removed device.
    */
   async deviceLogin(secret: string): Promise<SignIn> {
@@ -210,7 +210,7 @@ export class AuthService {
     return this.signInAs(device.user, { deviceId: device.deviceId });
   }
 
-  /** The signed-in user's devices, newest first (issue 13: listed on the profile). */
+  /** The signed-in user's devices, newest first (listed on the profile). */
   listDevices(user: User): Promise<Device[]> {
     return this.repo.devicesOfUser(user.id);
   }
@@ -227,7 +227,7 @@ export class AuthService {
 
   /**
    * The user of an unexpired, unrevoked token whose session is within its absolute lifetime.
-   * With `options.cached` (the chat routes, issue 19) it may come from the session cache (see
+   * With `options.cached` (the chat routes) it may come from the session cache (see
    * the constructor's `options.cache` for how stale it may be); otherwise it is read afresh.
    * What is read is cached until the token's expiry or the cache's ttl, whichever is sooner.
    */
@@ -248,9 +248,9 @@ export class AuthService {
   }
 
   /**
-   * Moves the token's expiry one hour ahead (spec 4: token check), but never past the session's
-   * absolute lifetime (issue 13), and reads the user afresh, so the SPA's stored flags follow a
-   * plan change without signing out (issue 9).
+   * Moves the token's expiry one hour ahead (product.md §4: token check), but never past the session's
+   * absolute lifetime, and reads the user afresh, so the SPA's stored flags follow a
+   * plan change without signing out.
    * @returns the new expiry in epoch ms and the user.
    * @throws AppError 401 when the token is no longer valid, the session is older than its
    * absolute lifetime, or the account is blocked.
@@ -268,7 +268,7 @@ export class AuthService {
     return { expiresAt, user: session.user };
   }
 
-  /** Revokes the token (spec 4: logout). Unknown tokens are ignored. */
+  /** Revokes the token (product.md §4: logout). Unknown tokens are ignored. */
   async logout(token: string): Promise<void> {
     const tokenHash = hashToken(token);
     await this.repo.deleteToken(tokenHash);
@@ -296,7 +296,7 @@ export class AuthService {
   /**
    * Issues a new session token for a user who has proven who they are (password, device secret,
    * demo link, OAuth). `options.deviceId` names the device of a device login, so revoking the
-   * device ends the session. @returns the token, its expiry and the page to land on (spec 4).
+   * device ends the session. @returns the token, its expiry and the page to land on (product.md §4).
    * @throws AppError 403 "account_blocked" for a blocked user.
    */
   async signInAs(user: User, options: { deviceId?: string } = {}): Promise<SignIn> {

@@ -188,7 +188,7 @@ describeEachDatabase("auth API", (dialect) => {
 
   it("serves health, meta.json and the fallback picture", async () => {
     const health = await call(t.app, "GET", "/api/health");
-    // The shared stack runs both suites on PostgreSQL (issue 15).
+    // The shared stack runs both suites on PostgreSQL.
     const database = TEST_STACK === "shared" ? "postgres" : dialect;
     expect(health.body).toMatchObject({ success: 1, data: { database } });
     const meta = await t.app.inject({ method: "GET", url: "/meta.json" });

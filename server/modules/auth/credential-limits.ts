@@ -3,7 +3,7 @@ import { emailOf, limitBy, rateLimit } from "../../http/rate-limit";
 
 /**
  * Route options of a route that takes an e-mail in its body (sign-in, reset mail): two limits
- * (issue 13, credential stuffing and mail flooding). `perAddress` counts a client address across
+ * (credential stuffing and mail flooding). `perAddress` counts a client address across
  * all e-mails (the route's own limit, checked before the body is read); `perEmail` counts one
  * e-mail across all addresses, so many clients cannot hammer one account. Windows in milliseconds.
  * @returns the route's `config` and `preHandler`. The per-e-mail check throws AppError 429

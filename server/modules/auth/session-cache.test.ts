@@ -9,7 +9,7 @@ import { createTestApp, type TestApp } from "../../testing/server";
 const stop = (t: TestApp, token: string) =>
   call(t.app, "POST", "/api/chat/stop", { token, form: { id: randomUUID() } });
 
-describeEachDatabase("session cache of the chat routes (issue 19)", (dialect) => {
+describeEachDatabase("session cache of the chat routes", (dialect) => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp({ dialect });

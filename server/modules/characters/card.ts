@@ -41,7 +41,7 @@ export interface ImportedCard {
   greeting: string;
   appearance: string;
   /**
-   * Issue 17: the card's alternate greetings (swipes of the first message): the non-blank ones,
+   * The card's alternate greetings (swipes of the first message): the non-blank ones,
    * at most REPLY_ALTERNATIVES_MAX - 1, each cut to the greeting's GREETING_MAX_LENGTH.
    */
   alternateGreetings: string[];
@@ -50,7 +50,7 @@ export interface ImportedCard {
 }
 
 /**
- * The lorebook of a card's `data.character_book` (issue 17), checked like the form's.
+ * The lorebook of a card's `data.character_book`, checked like the form's.
  * @returns null when the card has none (or an empty one). @throws AppError 400 with a sentence
  *   for a book `parseLorebook` refuses (too many entries, content too long, keys not words).
  */
@@ -177,7 +177,7 @@ export function readCard(bytes: Buffer): ImportedCard {
 
 /**
  * The card of a character: V2 and V3 objects with the same data (the stored card's extra fields
- * kept); the character's lorebook, edited or not, is written as `data.character_book` (issue 17).
+ * kept); the character's lorebook, edited or not, is written as `data.character_book`.
  */
 export function buildCards(
   character: { name: string; description: string; greeting: string; appearance: string },

@@ -125,7 +125,7 @@ describeEachDatabase("character form, delete, random, voices and plan rules", (d
     expect(ok.body.success).toBe(1);
   });
 
-  it("keeps the appearance when a user without il edits the character (issue 16)", async () => {
+  it("keeps the appearance when a user without il edits the character", async () => {
     const { token, userId } = await demoLogin(t.app);
     await setFlags(userId, { image_generation: 1 });
     const created = await callMultipart(t.app, "/api/characters/create", {
@@ -265,7 +265,7 @@ describeEachDatabase("character form, delete, random, voices and plan rules", (d
     const name = (res.body.data as { characterPhoto: string }).characterPhoto;
     expect(name).toMatch(/^[0-9a-f-]{36}\.jpg$/);
     expect(fs.existsSync(path.join(t.dataDir, "evil.jpg"))).toBe(false);
-    // On disk or in S3 (issue 15): stored under its own name, no key named after the upload.
+    // On disk or in S3: stored under its own name, no key named after the upload.
     expect(await t.storage.exists(`characters/${name}`)).toBe(true);
     expect((await t.storage.list("")).filter((key) => key.includes("evil"))).toEqual([]);
   });

@@ -4,7 +4,7 @@ import { alternateGreetings } from "../conversation/conversation.service";
 import { storedLorebook, toCharacterBook } from "../prompt/lorebook";
 import { fillPlaceholders } from "../prompt/prompt";
 
-/** spec 3 "Character (list)": photo is a file name under /content/characters/. */
+/** product.md §3 "Character (list)": photo is a file name under /content/characters/. */
 export function presentCharacterListItem(c: Character): CharacterListItem {
   return {
     characterUUID: c.id,
@@ -16,7 +16,7 @@ export function presentCharacterListItem(c: Character): CharacterListItem {
 }
 
 /**
- * spec 3 "Character (list)" as the chat's character list shows it: the greeting with its
+ * product.md §3 "Character (list)" as the chat's character list shows it: the greeting with its
  * placeholders filled in for `userName`, as the chat itself shows it.
  */
 export function presentChatListItem(c: Character, userName: string): CharacterListItem {
@@ -26,7 +26,7 @@ export function presentChatListItem(c: Character, userName: string): CharacterLi
   };
 }
 
-/** spec 3 "Preset character": photo is a file name under /content/predefined-characters/. */
+/** product.md §3 "Preset character": photo is a file name under /content/predefined-characters/. */
 export function presentPreset(p: PresetCharacterRow): PresetCharacter {
   return {
     characterPreDefinedUUID: p.id,
@@ -37,7 +37,7 @@ export function presentPreset(p: PresetCharacterRow): PresetCharacter {
   };
 }
 
-/** spec 3 "Group": groupUUID and members with memberName and memberPhoto. */
+/** product.md §3 "Group": groupUUID and members with memberName and memberPhoto. */
 export function presentGroup(g: { id: string; members: Array<{ id: string; name: string; photo: string }> }) {
   return {
     groupUUID: g.id,
@@ -46,7 +46,7 @@ export function presentGroup(g: { id: string; members: Array<{ id: string; name:
 }
 
 /**
- * spec 3 "Character (detail)", plus ours (issue 17): `characterLorebook`, the lorebook as a
+ * product.md §3 "Character (detail)", plus ours: `characterLorebook`, the lorebook as a
  * Character Card V2 `character_book` object, or null; `characterAlternateGreetings`.
  */
 export function presentCharacterDetail(c: Character) {
@@ -62,7 +62,7 @@ export function presentCharacterDetail(c: Character) {
     characterAppearance: c.appearance,
     characterPhoto: c.photo,
     characterLorebook: lorebook ? toCharacterBook(lorebook) : null,
-    /** Issue 17: the alternate greetings (swipes of the first message), [] when none. */
+    /** The alternate greetings (swipes of the first message), [] when none. */
     characterAlternateGreetings: alternateGreetings(c.alternate_greetings),
   };
 }

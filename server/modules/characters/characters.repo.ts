@@ -93,7 +93,7 @@ export class CharactersRepo {
   }
 
   /**
-   * Deletes a character unless it is the user's last one (issue 4), in one transaction.
+   * Deletes a character unless it is the user's last one, in one transaction.
    * @returns "deleted", "last" or "missing".
    */
   async deleteOwnedUnlessLast(userId: string, id: string): Promise<"deleted" | "last" | "missing"> {

@@ -21,7 +21,7 @@ import {
 } from "./characters.schemas";
 import type { CharactersService } from "./characters.service";
 
-/** spec 7 "Characters and profile" (issue 2 subset). */
+/** product.md §7 "Characters and profile". */
 export async function characterRoutes(
   app: FastifyInstance,
   characters: CharactersService,

@@ -2,15 +2,15 @@ import { z } from "zod";
 import { GREETING_MAX_LENGTH, REPLY_ALTERNATIVES_MAX } from "../../../common/constants";
 import { FILL_REQUIRED_FIELDS, RULES, SEX_INVALID, SEX_VALUES } from "../../../common/validation";
 
-/** Issue 17: the sentence for alternate greetings that are not a list of texts. */
+/** The sentence for alternate greetings that are not a list of texts. */
 const ALTERNATE_GREETINGS_INVALID = "The alternate greetings must be a JSON array of texts.";
 
 import { optionalUpload } from "../../http/uploads";
 import { textField, uuidField } from "../../http/validate";
 
 /**
- * Request schemas of the characters routes (spec 7 "Characters and profile"); rules and sentences
- * from common/validation.ts (issue 16).
+ * Request schemas of the characters routes (product.md §7 "Characters and profile"); rules and sentences
+ * from common/validation.ts.
  */
 export const UserIdQuery = z.object({ id: z.string().max(100).optional() });
 export const IdQuery = z.object({ id: uuidField("the character id") });
@@ -18,7 +18,7 @@ export const IdQuery = z.object({ id: uuidField("the character id") });
 export const VoiceQuery = z.object({
   v: z.string().trim().min(1, "The voice is required.").max(100, "The voice must be at most 100 characters."),
 });
-/** Issue 17: alternate greetings as sent: a JSON array text, or an array (a JSON body). */
+/** Alternate greetings as sent: a JSON array text, or an array (a JSON body). */
 const AlternateGreetings = z
   .union([z.string(), z.array(z.unknown())], { error: ALTERNATE_GREETINGS_INVALID })
   .transform((value, ctx) => {
@@ -53,8 +53,8 @@ const AlternateGreetings = z
   });
 
 /**
- * spec 5: required fields and lengths of the character form, the same rules as the browser's: a
- * blank required field answers the spec 8 popup text 'Please fill in all required fields!', a
+ * product.md §5: required fields and lengths of the character form, the same rules as the browser's: a
+ * blank required field answers the product.md §8 popup text 'Please fill in all required fields!', a
  * too long one "The backstory must be at most 2000 characters.".
  */
 export const CharacterBody = z.object({
@@ -70,7 +70,7 @@ export const CharacterBody = z.object({
   photo: optionalUpload,
   old_photo: z.string().max(200).optional(),
   /**
-   * Issue 17: the lorebook as `character_book` JSON, a text field or a file part (the browser
+   * The lorebook as `character_book` JSON, a text field or a file part (the browser
    * sends a file: multipart text fields are capped at 64 KB); checked by the service.
    */
   lorebook: z
@@ -78,7 +78,7 @@ export const CharacterBody = z.object({
     .optional()
     .transform((v) => (typeof v === "string" || v === undefined ? v : v.toString("utf8"))),
   /**
-   * Issue 17: the card's alternate greetings (swipes of the first message), a JSON array of
+   * The card's alternate greetings (swipes of the first message), a JSON array of
    * strings or an array; at most REPLY_ALTERNATIVES_MAX - 1, each within the greeting's rule.
    * Absent: the stored ones are kept.
    */

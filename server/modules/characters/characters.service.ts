@@ -12,7 +12,7 @@ import type { CharactersRepo, NewCharacter } from "./characters.repo";
 import { writePngTextChunks } from "./png-chunks";
 import { createRandomCharacter } from "./random-character";
 
-/** The character form (spec 2 "Character form", 5): validated lengths, raw references. */
+/** The character form (product.md §2 "Character form", 5): validated lengths, raw references. */
 export interface CharacterInput {
   name: string;
   sex: "0" | "1";
@@ -24,12 +24,12 @@ export interface CharacterInput {
   /** Uploaded photo bytes, if any. */
   photo?: Buffer;
   /**
-   * Issue 17: the lorebook as `character_book` JSON text; '' removes it; undefined keeps the
+   * The lorebook as `character_book` JSON text; '' removes it; undefined keeps the
    * stored one (a client that does not know the field).
    */
   lorebook?: string;
   /**
-   * Issue 17: the alternate greetings (swipes of the first message), checked by the route's
+   * The alternate greetings (swipes of the first message), checked by the route's
    * schema; undefined keeps the stored ones.
    */
   alternate_greetings?: string[];
@@ -74,13 +74,13 @@ function profileOf(input: CharacterInput, photo: string): CharacterProfile {
   };
 }
 
-/** Characters, presets, voices and cards of the signed-in user (spec 7 "Characters and profile"). */
+/** Characters, presets, voices and cards of the signed-in user (product.md §7 "Characters and profile"). */
 export class CharactersService {
   constructor(
     private readonly repo: CharactersRepo,
     private readonly storage: FileStorage,
     private readonly llm: LlmProvider,
-    /** Voice samples (issue 7: server/modules/voice, cached by voice and text). */
+    /** Voice samples (server/modules/voice, cached by voice and text). */
     private readonly voiceSamples: { preview(voiceName: string): Promise<string> },
     private readonly now: () => number = Date.now,
   ) {}
@@ -113,7 +113,7 @@ export class CharactersService {
   }
 
   /**
-   * Creates the user's own copy of a preset character (spec 4: "Choosing a preset creates it,
+   * Creates the user's own copy of a preset character (product.md §4: "Choosing a preset creates it,
    * then redirects to the list"), its photo copied under characters/.
    * @throws AppError 404 for an unknown preset; 403 "character_limit" at the user's limit cl.
    */
@@ -136,8 +136,8 @@ export class CharactersService {
   }
 
   /**
-   * Creates a character from the form (spec 7 `characters/create`). Rules enforced here, not only
-   * in the browser (issue 4): voice and language from the lists, the photo only with pl, the
+   * Creates a character from the form (product.md §7 `characters/create`). Rules enforced here, not only
+   * in the browser: voice and language from the lists, the photo only with pl, the
    * appearance only with il, the creation limit cl.
    * @throws AppError 400 for an unknown voice or language or a bad photo; 403 for a plan rule.
    */
@@ -156,10 +156,10 @@ export class CharactersService {
   }
 
   /**
-   * Updates a character of the user (spec 7 `characters/update`); a new photo replaces the old
+   * Updates a character of the user (product.md §7 `characters/update`); a new photo replaces the old
    * file, which is removed. The client's `old_photo` is not trusted: the stored name is used.
-   * Without il the form has no appearance field (spec 2), so the stored appearance is kept
-   * (issue 16: an edit after a downgrade must not erase it); only a different non-empty one is
+   * Without il the form has no appearance field (product.md §2), so the stored appearance is kept
+   * (an edit after a downgrade must not erase it); only a different non-empty one is
    * refused, as at `create`.
    * @throws AppError 404 for another user's character; as `create` otherwise.
    */
@@ -181,7 +181,7 @@ export class CharactersService {
   }
 
   /**
-   * Deletes a character with its chat and photo (spec 7 `characters/delete`).
+   * Deletes a character with its chat and photo (product.md §7 `characters/delete`).
    * @throws AppError 404 when not the user's; 403 "last_character" for the user's only one.
    */
   async delete(user: User, id: string): Promise<void> {
@@ -190,7 +190,7 @@ export class CharactersService {
     if (result === "missing") throw notFound("Character not found.");
     if (result === "last") throw forbidden("You cannot delete your only character.", "last_character");
     await this.storage.remove(`characters/${character.photo}`);
-    // Its chat's pictures and the user's photos (spec 3: under {character id}/).
+    // Its chat's pictures and the user's photos (product.md §3: under {character id}/).
     await this.storage.removeFolder(character.id);
   }
 
@@ -201,7 +201,7 @@ export class CharactersService {
   }
 
   /**
-   * Creates a random character (spec 7 `create-random`): composed by the language model when one
+   * Creates a random character (product.md §7 `create-random`): composed by the language model when one
    * is ready, from curated parts otherwise.
    * @throws AppError 403 at the creation limit.
    */
@@ -227,7 +227,7 @@ export class CharactersService {
   }
 
   /**
-   * A short sample of a voice in its language (spec 7 `voice/preview`), stored under voice/ and
+   * A short sample of a voice in its language (product.md §7 `voice/preview`), stored under voice/ and
    * cached by voice and text.
    * @returns the audio's path under /content/. @throws AppError 404 for an unknown voice;
    * TtsUnavailableError while no engine is configured.
@@ -239,8 +239,8 @@ export class CharactersService {
   /**
    * Imports a Character Card V2/V3 (PNG with `chara`/`ccv3`, or JSON) as a new character; the
    * whole card is kept with it. A PNG's picture becomes the photo only on plans with photo upload
-   * (pl, as for the form: issue 13); otherwise the character gets the default picture. The card's
-   * `character_book` becomes the character's lorebook (issue 17).
+   * (pl, as for the form); otherwise the character gets the default picture. The card's
+   * `character_book` becomes the character's lorebook.
    * @throws AppError 400 with the reason for a bad card or lorebook; 403 at the creation limit.
    */
   async importCard(user: User, bytes: Buffer): Promise<Character> {

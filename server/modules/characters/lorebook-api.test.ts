@@ -52,7 +52,7 @@ const book = {
   ],
 };
 
-describeEachDatabase("lorebooks: storage, import, export and ownership (issue 17)", (dialect) => {
+describeEachDatabase("lorebooks: storage, import, export and ownership", (dialect) => {
   let t: TestApp;
   let token = "";
   let languageId = "";

@@ -1,7 +1,7 @@
 import { badRequest } from "../../errors";
 
 const SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-/** Largest metadata chunk we read from a card, bytes (issue 4: "a metadata chunk over a few MB"). */
+/** Largest metadata chunk we read from a card, bytes ("a metadata chunk over a few MB"). */
 export const MAX_TEXT_CHUNK_BYTES = 4 * 1024 * 1024;
 
 const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {

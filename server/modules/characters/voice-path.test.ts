@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { call, demoLogin, describeEachDatabase } from "../../testing/api";
 import { createTestApp, type TestApp } from "../../testing/server";
 
-/** spec 7.29: `GET /characters/voice`, the older name of the voice list, answers as `voices` does. */
+/** product.md §7.29: `GET /characters/voice`, the older name of the voice list, answers as `voices` does. */
 describeEachDatabase("GET /api/characters/voice", (dialect) => {
   let t: TestApp;
   beforeAll(async () => {
@@ -24,7 +24,7 @@ describeEachDatabase("GET /api/characters/voice", (dialect) => {
       expect(["0", "1"]).toContain(voice.voiceSex);
       expect(voice.languageCode).toMatch(/\S/);
     }
-    // Both sexes are offered (spec 9: a female and a male voice per seeded language).
+    // Both sexes are offered (product.md §9: a female and a male voice per seeded language).
     expect(new Set(voices.map((voice) => voice.voiceSex))).toEqual(new Set(["0", "1"]));
     const plural = await call(t.app, "GET", "/api/characters/voices", { token });
     expect(single.body.voices).toEqual(plural.body.voices);

@@ -3,7 +3,7 @@ import type { Character, ChatHistoryRow } from "../../db/schema";
 import { presentHistoryEntry } from "../conversation/conversation.presenter";
 import { splitReply } from "../conversation/split-reply";
 
-/** spec 3 "Chat profile" character; gId is empty outside a group. */
+/** product.md §3 "Chat profile" character; gId is empty outside a group. */
 export function presentProfileCharacter(c: Character, groupId: string): ChatProfileCharacter {
   return {
     gId: groupId,
@@ -23,12 +23,12 @@ export interface ReplyOutcome {
   message: string;
   /** The stored entry, present whenever the user's message was stored. */
   entry?: ChatHistoryRow;
-  /** Issue 17: the entry's replies when it has two or more (swipes). */
+  /** The entry's replies when it has two or more (swipes). */
   alternatives?: string[];
 }
 
 /**
- * The spec's message reply (spec 3) for a send, a continuation or a repeated send.
+ * The spec's message reply (product.md §3) for a send, a continuation or a repeated send.
  * @param audioUrl the reply's spoken audio ("" when muted or none).
  */
 export function presentReply(result: ReplyOutcome, audioUrl = ""): MessageReply {
@@ -56,8 +56,8 @@ const STORED_OUTCOMES: Record<string, { success: boolean; message: string }> = {
 };
 
 /**
- * The message reply (spec 3) of an entry as stored, in the shape of the plain `chat/message`
- * answer: the `done` event of GET /api/chat/stream when the entry has no live reply (issue 15).
+ * The message reply (product.md §3) of an entry as stored, in the shape of the plain `chat/message`
+ * answer: the `done` event of GET /api/chat/stream when the entry has no live reply.
  */
 export function presentStoredReply(entry: ChatHistoryRow): MessageReply {
   const outcome = STORED_OUTCOMES[entry.status] ?? {
@@ -68,7 +68,7 @@ export function presentStoredReply(entry: ChatHistoryRow): MessageReply {
 }
 
 /**
- * A text reply that also carries a picture (spec 3: genimage 1, options.picDesc, the entry with
+ * A text reply that also carries a picture (product.md §3: genimage 1, options.picDesc, the entry with
  * its picture loading). Pure: the picture's job was started by the turn service.
  */
 export function withPicture(
@@ -84,7 +84,7 @@ export function withPicture(
   };
 }
 
-/** spec 7 `chat/group/reply`: who answered, in order, and their entries. */
+/** product.md §7 `chat/group/reply`: who answered, in order, and their entries. */
 export function presentGroupReply(result: {
   success: boolean;
   message: string;

@@ -24,7 +24,7 @@ export class ChatRepo {
 
   /**
    * Counts one continuation of an entry's reply unless it was continued `max` times already
-   * (issue 13), atomically: concurrent continuations never go past `max`.
+   *, atomically: concurrent continuations never go past `max`.
    * @returns false when the reply cannot be continued any more.
    */
   async claimContinuation(entryId: string, max: number): Promise<boolean> {
@@ -80,7 +80,7 @@ export class ChatRepo {
   }
 
   /**
-   * Settles an entry that is still pending (issue 15: its generation died), atomically: an entry
+   * Settles an entry that is still pending (its generation died), atomically: an entry
    * answered meanwhile is left as it is. @returns false when it was no longer pending.
    */
   async settlePending(

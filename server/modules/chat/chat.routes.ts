@@ -11,8 +11,8 @@ import { resumeRoute } from "./resume.route";
 import type { TurnService } from "./turn.service";
 
 /**
- * spec 7 "Chat": sending a message (plain or streamed), continuing and stopping a reply, New
- * Chat, and the audio-message call (issue 7); following a live reply (issue 15, resume.route.ts).
+ * product.md §7 "Chat": sending a message (plain or streamed), continuing and stopping a reply, New
+ * Chat, and the audio-message call; following a live reply (resume.route.ts).
  * What a message sets off is the turn service's. Streamed events carry `id: <seq>` and are
  * appended to the entry's live reply (reply-stream.ts).
  */
@@ -32,9 +32,9 @@ export async function chatRoutes(
         chatId: body.id,
         characterId: body.cId,
         clientMessageId: body.clientMessageId,
-        // issue 7: the reply is spoken unless muted (spec 7 `mute`).
+        // the reply is spoken unless muted (product.md §7 `mute`).
         speak: !isMuted(body.mute),
-        // spec 7 pname, ptext, time (meaning ours): this reply's prompt only, never stored.
+        // product.md §7 pname, ptext, time (meaning ours): this reply's prompt only, never stored.
         sender: {
           name: body.pname || undefined,
           about: body.ptext || undefined,
@@ -91,7 +91,7 @@ export async function chatRoutes(
       return ok("Your chat history has been deleted.", { page });
     });
 
-    /** spec 7 audio-message (path ours): the message-reply shape of `chat/message` with `audioUrl`. */
+    /** product.md §7 audio-message (path ours): the message-reply shape of `chat/message` with `audioUrl`. */
     app.post("/api/chat/audio-message", async (request) => {
       const body = parseInput(AudioMessageBody, request.body);
       const answer = await turns.audioMessage(currentUser(request), {

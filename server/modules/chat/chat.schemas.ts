@@ -4,7 +4,7 @@ import { RULES } from "../../../common/validation";
 import { textField, uuidField } from "../../http/validate";
 import { ClientMessageId } from "../conversation/inputs";
 
-/** Request shapes of spec 7 "Chat" (validated by the routes before any service is called). */
+/** Request shapes of product.md §7 "Chat" (validated by the routes before any service is called). */
 
 export const ProfileQuery = z.object({
   uid: z.string().max(100).optional(),
@@ -17,7 +17,7 @@ export const HistoryQuery = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(HISTORY_PAGE_SIZE),
 });
 /**
- * spec 5: a chat message is trimmed and at most 150 characters; empty is not sent ("The message is
+ * product.md §5: a chat message is trimmed and at most 150 characters; empty is not sent ("The message is
  * empty.", "The message must be at most 150 characters."; common/validation.ts).
  */
 export const MessageBody = z.object({
@@ -37,9 +37,9 @@ export const MessageBody = z.object({
 });
 /** Ours: `chat/continue-message` and `chat/stop` name the entry (chatHistoryUUID). */
 export const EntryBody = z.object({ id: uuidField("the message id"), stream: z.string().optional() });
-/** Issue 17: `chat/regenerate` names the entry; `stream` and `mute` as `chat/message`'s. */
+/** `Chat/regenerate` names the entry; `stream` and `mute` as `chat/message`'s. */
 export const RegenerateBody = EntryBody.extend({ mute: z.string().optional() });
-/** Issue 17: `chat/swipe` chooses the entry's alternative `index` (0-based). */
+/** `Chat/swipe` chooses the entry's alternative `index` (0-based). */
 export const SwipeBody = z.object({
   id: uuidField("the message id"),
   index: z.coerce
@@ -49,7 +49,7 @@ export const SwipeBody = z.object({
     .max(REPLY_ALTERNATIVES_MAX - 1, "The version is not valid."),
 });
 /**
- * Issue 17: `chat/edit` replaces the user's message (`part` "message": the chat message's rules)
+ * `Chat/edit` replaces the user's message (`part` "message": the chat message's rules)
  * or the reply's text (`part` "reply": RULES.replyEdit); `text` is checked by the part's rule.
  */
 export const EditBody = z.object({
@@ -59,9 +59,9 @@ export const EditBody = z.object({
 });
 export const EditMessageText = z.object({ text: textField(RULES.chatMessage) });
 export const EditReplyText = z.object({ text: textField(RULES.replyEdit) });
-/** Issue 17: `chat/delete` and `chat/rewind` name the entry. */
+/** `Chat/delete` and `chat/rewind` name the entry. */
 export const RemoveBody = z.object({ id: uuidField("the message id") });
-/** spec 7 `chat/group/reply`: message, id (the group), plus our client message id. */
+/** product.md §7 `chat/group/reply`: message, id (the group), plus our client message id. */
 export const GroupReplyBody = MessageBody.pick({
   message: true,
   id: true,
@@ -70,7 +70,7 @@ export const GroupReplyBody = MessageBody.pick({
   stream: true,
 });
 /**
- * Ours (issue 15): GET /api/chat/stream follows an entry's live reply after the event id `after`
+ * Ours: GET /api/chat/stream follows an entry's live reply after the event id `after`
  * (the `Last-Event-ID` header, when sent, is read into `after`).
  */
 export const ReplyStreamQuery = z.object({
@@ -86,7 +86,7 @@ export const GroupMemberQuery = z.object({
   gId: uuidField("the group id"),
   cId: uuidField("the character id"),
 });
-/** spec 7 audio-message call: message, id, characterId, is_greeting, mute. */
+/** product.md §7 audio-message call: message, id, characterId, is_greeting, mute. */
 export const AudioMessageBody = z.object({
   message: z.string().trim().max(MESSAGE_MAX_LENGTH, RULES.chatMessage.messages.tooLong).default(""),
   id: z.string().max(100).default(""),

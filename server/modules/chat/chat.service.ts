@@ -24,7 +24,7 @@ export type { ChatOptions, ReplyMemory, SendResult } from "./reply-generator";
 /** Talkativeness of every character until the card has its own (0..1). */
 const DEFAULT_TALKATIVENESS = 0.5;
 
-/** A group turn's outcome (spec 7 `chat/group/reply`). */
+/** A group turn's outcome (product.md §7 `chat/group/reply`). */
 export interface GroupResult {
   success: boolean;
   message: string;
@@ -35,7 +35,7 @@ export interface GroupResult {
 }
 
 /**
- * Characters' replies (spec 4 "Sending", 7 "Chat"): a message, a group turn, a continuation, Stop
+ * Characters' replies (product.md §4 "Sending", 7 "Chat"): a message, a group turn, a continuation, Stop
  * and New Chat. The user's entry is stored by the conversation module (its rules live there);
  * this service runs the model and stores what it wrote. Every id from the client is checked
  * against the signed-in user before anything is read or written.
@@ -44,7 +44,7 @@ export class ChatService {
   constructor(
     private readonly repo: ChatRepo,
     private readonly conversation: ConversationService,
-    /** Every model run reserves one message first (issue 13: continuations too). */
+    /** Every model run reserves one message first (continuations too). */
     private readonly quota: QuotaService,
     llm: LlmProvider,
     private readonly options: ChatOptions,
@@ -52,7 +52,7 @@ export class ChatService {
     /** The content area: New Chat removes the chat's pictures and photos with its history. */
     private readonly storage: FileStorage,
     /**
-     * Live replies and the registry of running generations (issue 15), in memory or in Redis:
+     * Live replies and the registry of running generations, in memory or in Redis:
      * Stop, Continue and the settlement of stalled replies work across instances through it.
      */
     readonly live: LiveReplies,
@@ -69,7 +69,7 @@ export class ChatService {
   readonly replies: ReplyGenerator;
 
   /**
-   * The live replies of the configuration (issue 15): in Redis when the cluster has one, else in
+   * The live replies of the configuration: in Redis when the cluster has one, else in
    * this process. @param onError logs a failed background write or read.
    */
   static liveReplies(redis: RedisHandle | undefined, onError?: (error: unknown) => void): LiveReplies {
@@ -78,7 +78,7 @@ export class ChatService {
 
   /**
    * Stores the user's message, then asks the model for the character's reply and stores it
-   * (spec 4 "Sending"). The message is kept even when the model fails.
+   * (product.md §4 "Sending"). The message is kept even when the model fails.
    * @param input.message trimmed, 1 to 150 characters (validated by the route).
    * @param input.characterId the member who answers; defaults to the chat's first member.
    * @throws AppError 404 for a chat or character that is not the user's; 429 at the daily limit.
@@ -97,7 +97,7 @@ export class ChatService {
       onStored?: (entry: ChatHistoryRow) => void | Promise<void>;
       /** Called with each piece of the reply as it is generated (streaming). */
       onToken?: (text: string) => void;
-      /** spec 7 pname, ptext, time: the sender's name, words and local time for this reply. */
+      /** product.md §7 pname, ptext, time: the sender's name, words and local time for this reply. */
       sender?: SenderContext;
     },
   ): Promise<SendResult> {
@@ -117,11 +117,11 @@ export class ChatService {
   }
 
   /**
-   * A group turn (spec 7 `chat/group/reply`): stores the user's message, chooses who answers by the
+   * A group turn (product.md §7 `chat/group/reply`): stores the user's message, chooses who answers by the
    * turn order (named characters first, then by talkativeness, never the last speaker twice in a
    * row unaddressed, at most 3), and lets each answer in turn, seeing the replies before theirs.
    * The first answer fills the user's entry; each further answer is an entry of its own.
-   * Streaming (issue 16): `stream.onStart` runs as each member starts (its entry stored and its
+   * Streaming: `stream.onStart` runs as each member starts (its entry stored and its
    * lease held, so Stop reaches it), `onToken` gets that member's text, `onReplied` its outcome
    * (awaited before the next member starts). A member's reply stopped by the user (Stop) ends the
    * turn there: the members after it do not answer.
@@ -197,7 +197,7 @@ export class ChatService {
 
   /**
    * Stops the generation of an entry's reply (the Stop button), on whichever instance runs it
-   * (issue 15). The partial reply is kept.
+   *. The partial reply is kept.
    * @returns false when nothing is being generated for it anywhere.
    * @throws AppError 404 when the entry is not the user's.
    */
@@ -218,10 +218,10 @@ export class ChatService {
   }
 
   /**
-   * Continues the newest reply of a chat (spec 7 `chat/continue-message`; payload ours: `id`, the
-   * entry's chatHistoryUUID). The continuation is appended to the same entry. Issue 13: every
+   * Continues the newest reply of a chat (product.md §7 `chat/continue-message`; payload ours: `id`, the
+   * entry's chatHistoryUUID). The continuation is appended to the same entry. Every
    * model run is accounted, so a continuation counts as one message (given back when it adds
-   * nothing), and one reply can be continued at most CONTINUE_MAX_PER_REPLY times. Issue 15: a
+   * nothing), and one reply can be continued at most CONTINUE_MAX_PER_REPLY times. A
    * reply still being generated on any instance is not continued (its lease is taken first).
    * @param stream.onStart called once the run holds the entry (streaming: opens the live reply).
    * @throws AppError 404 when not the user's; 400 when it is not the newest reply, is still being
@@ -255,7 +255,7 @@ export class ChatService {
   }
 
   /**
-   * Settles the replies left pending by an instance that died (issue 15): see settleStalled in
+   * Settles the replies left pending by an instance that died: see settleStalled in
    * stalled-replies.ts. Run periodically, once per cluster. @returns how many were settled.
    */
   settleStalledReplies(): Promise<number> {
@@ -269,7 +269,7 @@ export class ChatService {
   }
 
   /**
-   * New chat (spec 4: "after confirmation the current history is deleted"): deletes the chat's
+   * New chat (product.md §4: "after confirmation the current history is deleted"): deletes the chat's
    * history and summary; long-term facts stay (they are deleted one by one in Settings).
    * @returns the page to open. @throws AppError 404 for a chat that is not the user's.
    */
@@ -278,7 +278,7 @@ export class ChatService {
     const session = await this.conversation.session(user, await this.conversation.resolveChat(user, chatId));
     await this.memory.beforeClear({ userId: user.id, userName: displayName(user), sessionId: session.id });
     const chat = await this.conversation.clear(user, chatId);
-    // spec 3: the chat's pictures and the user's photos live under {character or group id}/.
+    // product.md §3: the chat's pictures and the user's photos live under {character or group id}/.
     await this.storage.removeFolder(chat.chatKey);
     return `/character-select/${chat.chatKey}`;
   }
@@ -301,5 +301,5 @@ function repeated(entry: ChatHistoryRow): SendResult {
 /** 400 for a reply that is not finished (none yet, or still being generated). */
 const nothingToContinue = () => badRequest("There is no finished reply to continue.");
 
-/** 400 past the bound of continuations of one reply (issue 13). */
+/** 400 past the bound of continuations of one reply. */
 const continuedEnough = () => badRequest("This reply cannot be continued any more.", "continue_limit");

@@ -242,7 +242,7 @@ describeEachDatabase("chat API without a model", (dialect) => {
   });
 });
 
-describeEachDatabase("chat/history is paged, never silently cut at 100 (issue 16)", (dialect) => {
+describeEachDatabase("chat/history is paged, never silently cut at 100", (dialect) => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp({ dialect, llm: new ScriptedLlm(() => "ok") });

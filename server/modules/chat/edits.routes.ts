@@ -18,7 +18,7 @@ import type { LiveReplies } from "./live-replies";
 import { StreamedReply } from "./reply-stream";
 
 /**
- * Issue 17 "Swipes, edits and rewind" (contract: common/api.ts above SwipeReply): regenerate
+ * Swipes, edits and rewind (contract: common/api.ts above SwipeReply): regenerate
  * (plain or streamed like `chat/continue-message`, resumable with GET /api/chat/stream and
  * stopped with POST /api/chat/stop), swipe, edit, delete and rewind. All POST, signed in.
  */

@@ -12,7 +12,7 @@ import { tooManyAlternatives } from "./reply-generator";
 import type { ReplyVoice, TurnAnswer, TurnStream } from "./turn.service";
 
 /**
- * What edits need of memory (issue 17 "Edit, delete and rewind"), a port the composition root
+ * What edits need of memory ("Edit, delete and rewind"), a port the composition root
  * fills with the memory module's service.
  */
 export interface EditMemory {
@@ -30,11 +30,11 @@ export interface EditMemory {
   }): Promise<void>;
 }
 
-/** 400 while an entry's reply is being generated (issue 17: nothing is changed under a generation). */
+/** 400 while an entry's reply is being generated (nothing is changed under a generation). */
 const stillGenerating = () => badRequest("This reply is still being generated.");
 
 /**
- * Swipes, edits, deletes and rewinds (issue 17; routes in edits.routes.ts, contract in
+ * Swipes, edits, deletes and rewinds (routes in edits.routes.ts, contract in
  * common/api.ts above SwipeReply): a regenerated reply is kept as a further alternative of its
  * entry and chosen, the user chooses between them (swipe), edits their message or a reply's
  * text, deletes an entry or rewinds the chat to one, with the files of what is removed. Every id
@@ -48,7 +48,7 @@ export class EditsService {
     private readonly memory: EditMemory,
     /** The content area: the pictures and photos of removed entries are removed with them. */
     private readonly storage: FileStorage,
-    /** Speaks a regenerated reply unless muted (issue 7), per alternative. */
+    /** Speaks a regenerated reply unless muted, per alternative. */
     private readonly voice: ReplyVoice | undefined,
   ) {}
 
@@ -215,7 +215,7 @@ export class EditsService {
     }
     const ids = entries.map((e) => e.id);
     await this.conversation.removeEntries(sessionId, ids);
-    // spec 3: the chat's pictures and the user's photos live under {character or group id}/;
+    // product.md §3: the chat's pictures and the user's photos live under {character or group id}/;
     // spoken audio (/content/voice/<hash>.mp3) is shared by every reply with the same words: kept.
     for (const entry of entries) {
       if (entry.message_image)

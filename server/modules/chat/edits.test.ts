@@ -6,7 +6,7 @@ import { ScriptedLlm, StreamingLlm } from "../../testing/fake-llm";
 import { createTestApp, type TestApp } from "../../testing/server";
 
 /**
- * Issue 17 "Edit, delete and rewind": the user edits their message or a reply's text, deletes an
+ * Edit, delete and rewind: the user edits their message or a reply's text, deletes an
  * entry or rewinds the chat to one (everything after it removed with its pictures); memory drawn
  * from what changed is drawn again.
  */
@@ -181,7 +181,7 @@ describeEachDatabase("edit, delete and rewind", (dialect) => {
 });
 
 /**
- * Issue 17: edits, deletes and rewinds refresh the memory. Facts record the chat and the newest
+ * Edits, deletes and rewinds refresh the memory. Facts record the chat and the newest
  * message they were drawn from; the facts of removed messages go, the rest are drawn again; a
  * summary that covers a changed entry is cleared and rewritten from what is left.
  */

@@ -133,7 +133,7 @@ describeEachDatabase("group replies in turn order", (dialect) => {
     }
   });
 
-  it("a member's reply offers the picture asked for, with the single chat's plan rules (issue 16)", async () => {
+  it("a member's reply offers the picture asked for, with the single chat's plan rules", async () => {
     const g = await groupOfThree();
     await allowPictures(t, g.userId);
     const named = g.members[1]!;

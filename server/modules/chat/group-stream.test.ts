@@ -6,8 +6,8 @@ import { StreamingLlm } from "../../testing/fake-llm";
 import { createTestApp, type TestApp } from "../../testing/server";
 
 /**
- * Group replies streamed per speaker (issue 16, spec 4 "Group chat", 7 `chat/group/reply`) and
- * split replies with each part's audio (spec 4 "Split replies"), through the API with the
+ * Group replies streamed per speaker (product.md §4 "Group chat", 7 `chat/group/reply`) and
+ * split replies with each part's audio (product.md §4 "Split replies"), through the API with the
  * embedded eSpeak NG engine. No wall-clock timing: the model holds its reply until the test has
  * seen what it waits for (with a generous fallback whose use fails the test).
  */
@@ -345,7 +345,7 @@ describeEachDatabase("group replies streamed per speaker", (dialect) => {
     expect(Object.keys(res.body).sort()).toEqual(["genimage", "history", "message", "success", "whoReplies"]);
   });
 
-  describe("split replies (spec 4): each part's own audio", () => {
+  describe("split replies (product.md §4): each part's own audio", () => {
     const LONG =
       "Good evening, my dear friend, how lovely it is to see you here again tonight. " +
       "The stars are bright above the old harbour and the sea is calm and silver under the moon. " +

@@ -10,8 +10,8 @@ import { GroupStreamedReply } from "./reply-stream";
 import type { TurnService } from "./turn.service";
 
 /**
- * spec 7 group chats: `chat/group/new`, `chat/group/member/add|remove`, `chat/group/reply`.
- * `chat/group/reply` streams with `stream=1` or `Accept: text/event-stream` (issue 16): per member
+ * product.md §7 group chats: `chat/group/new`, `chat/group/member/add|remove`, `chat/group/reply`.
+ * `chat/group/reply` streams with `stream=1` or `Accept: text/event-stream`: per member
  * in turn order `entry`, `token`s, `audio`s, then `done` with the plain answer (GroupStreamedReply).
  */
 export async function groupsRoutes(
@@ -47,7 +47,7 @@ export async function groupsRoutes(
         message: body.message,
         chatId: body.id,
         clientMessageId: body.clientMessageId,
-        // issue 7: each member's answer is spoken in its own voice unless muted.
+        // each member's answer is spoken in its own voice unless muted.
         speak: !isMuted(body.mute),
       };
       if (!wantsStream(request, body.stream)) {

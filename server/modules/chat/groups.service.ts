@@ -6,7 +6,7 @@ import type { ConversationService } from "../conversation/conversation.service";
 import type { ChatRepo } from "./chat.repo";
 
 /**
- * Group chats' membership (spec 6, 7 `chat/group/new`, `chat/group/member/add|remove`): only the
+ * Group chats' membership (product.md §6, 7 `chat/group/new`, `chat/group/member/add|remove`): only the
  * user's own characters, at most GROUP_MAX_MEMBERS. Ids are checked against the user first.
  */
 export class GroupsService {
@@ -17,7 +17,7 @@ export class GroupsService {
   ) {}
 
   /**
-   * Starts a group chat with one of the user's characters (spec 7 `chat/group/new`).
+   * Starts a group chat with one of the user's characters (product.md §7 `chat/group/new`).
    * @returns the page to open: the group's chat. @throws AppError 404 for another user's character.
    */
   async newGroup(user: User, characterId: string): Promise<string> {
@@ -29,7 +29,7 @@ export class GroupsService {
   }
 
   /**
-   * Adds one of the user's characters to one of their groups (spec 6: at most 4 members, only
+   * Adds one of the user's characters to one of their groups (product.md §6: at most 4 members, only
    * the user's own characters). @returns the page to open.
    * @throws AppError 404 for a group or character that is not the user's; 403 when full; 400 when already in.
    */

@@ -10,25 +10,25 @@ import { fillPlaceholders } from "../prompt/prompt";
 import { presentProfileCharacter } from "./chat.presenter";
 import { HistoryQuery, ProfileQuery } from "./chat.schemas";
 
-/** The most entries one `chat/history` answer carries (issue 16: the bound against abuse). */
+/** The most entries one `chat/history` answer carries (the bound against abuse). */
 export const HISTORY_CALL_MAX = 100;
 
 /**
- * `chat/history` query (spec 7: id, uId; issue 16: offset and limit as the paginated call's):
+ * `chat/history` query (product.md §7: id, uId: offset and limit as the paginated call's):
  * `offset` counts from the newest entry, `limit` is 1..HISTORY_CALL_MAX, by default the most.
  */
 const HistoryCallQuery = HistoryQuery.extend({
   limit: z.coerce.number().int().min(1).max(HISTORY_CALL_MAX).default(HISTORY_CALL_MAX),
 });
 
-/** spec 7 "Chat" reads: the chat profile and the history pages (the greeting comes first). */
+/** product.md §7 "Chat" reads: the chat profile and the history pages (the greeting comes first). */
 export async function historyRoutes(
   app: FastifyInstance,
   conversation: ConversationService,
   auth: onRequestAsyncHookHandler,
 ): Promise<void> {
   await signedIn(app, auth, (app) => {
-    /** spec 3 "Chat profile": the user and the chat's characters, greetings filled in. */
+    /** product.md §3 "Chat profile": the user and the chat's characters, greetings filled in. */
     app.get("/api/chat/profile/", async (request) => {
       const user = currentUser(request);
       const query = parseInput(ProfileQuery, request.query);
@@ -51,14 +51,14 @@ export async function historyRoutes(
       const query = parseInput(HistoryQuery, request.query);
       assertSelf(user.id, query.uId);
       const rows = await conversation.historyPage(user, query.id, query.offset, query.limit);
-      // Issue 17: the page's swipes in one query.
+      // The page's swipes in one query.
       const swipes = await conversation.alternativesOf(rows);
       return ok("History.", { data: rows.map((row) => presentHistoryEntry(row, swipes.get(row.id))) });
     });
 
     /**
-     * spec 7 `chat/history`: data.data is the list of entries, oldest first. Paged, never silently
-     * cut (issue 16): at most HISTORY_CALL_MAX entries from `offset` (counted from the newest),
+     * product.md §7 `chat/history`: data.data is the list of entries, oldest first. Paged, never silently
+     * cut: at most HISTORY_CALL_MAX entries from `offset` (counted from the newest),
      * and data.more is 1 when older entries remain (ask again with offset + the entries shown).
      */
     app.get("/api/chat/history", async (request) => {

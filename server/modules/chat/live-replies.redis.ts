@@ -78,7 +78,7 @@ function eventOf([id, fields]: [string, string[]]): LiveEvent {
 }
 
 /**
- * Live replies on the cluster's Redis (issue 15). Keys under the handle's prefix `p`:
+ * Live replies on the cluster's Redis. Keys under the handle's prefix `p`:
  * - `p` + `live:<entry>`: a Stream of the reply's events, ids `0-<seq>`, MAXLEN ~LIVE_EVENT_LIMIT,
  *   expiring RUNNING_TTL_MS after its last event while it runs and ENDED_TTL_MS after its end;
  * - `p` + `live:<entry>:lease`: the generation's lease (this instance's id), LEASE_MS, refreshed

@@ -42,7 +42,7 @@ async function follow(live: LiveReplies, entryId: string, after: number, count: 
 }
 
 /**
- * The contract of live replies (issue 15), for two instances `a` (generating) and `b` (following,
+ * The contract of live replies, for two instances `a` (generating) and `b` (following,
  * stopping): on one process both are the same object; on Redis two objects on one server.
  */
 function contract(name: string, make: () => Promise<{ a: LiveReplies; b: LiveReplies }>) {

@@ -1,5 +1,5 @@
 /**
- * Live replies (issue 15: "replies that live in the cluster, not in one process"): the events of a
+ * Live replies ("replies that live in the cluster, not in one process"): the events of a
  * streamed reply (`entry`, `token`, `audio`, then `done` or `error`), numbered 1, 2, 3… per reply,
  * which any instance can replay after a given id and follow to the end; and the cluster-wide
  * registry of running generations (a lease per entry) that Stop, Continue and the settlement of

@@ -16,7 +16,7 @@ import { ChatService } from "./chat.service";
 import { MemoryLiveReplies } from "./live-replies";
 
 /**
- * Issue 13 item 9 with the service's clock: a reply reserved at 23:59:59 UTC whose model fails
+ * A quota rule with the service's clock: a reply reserved at 23:59:59 UTC whose model fails
  * after 00:00 gives its message back to the day it was charged to; the new day's count (a
  * message sent after midnight while the first was still being answered) is untouched.
  */

@@ -1,7 +1,7 @@
 import { REPLY_ALTERNATIVES_MAX } from "../../../common/constants";
 import type { Character, ChatHistoryRow, ChatSession, User } from "../../db/schema";
 import * as metrics from "../../http/metrics";
-import { type LlmProvider, LlmUnavailableError } from "../../providers/llm/llm";
+import { type LlmProvider, LlmUnavailableError, routedModel } from "../../providers/llm/llm";
 import {
   type ConversationService,
   displayName,
@@ -28,7 +28,7 @@ export interface ChatOptions {
 }
 
 /**
- * What the chat engine needs of memory (issue 5), a port the composition root fills with the
+ * What the chat engine needs of memory, a port the composition root fills with the
  * memory module's service.
  */
 export interface ReplyMemory {
@@ -68,7 +68,7 @@ export interface ReplyMemory {
   beforeClear(input: { userId: string; userName: string; sessionId: string }): Promise<void>;
 }
 
-/** 400 sentence past REPLY_ALTERNATIVES_MAX (issue 17). */
+/** 400 sentence past REPLY_ALTERNATIVES_MAX. */
 export const tooManyAlternatives = () =>
   `This reply has ${REPLY_ALTERNATIVES_MAX} versions already: choose one of them.`;
 
@@ -80,7 +80,7 @@ const stopReason = (signal: AbortSignal) => (signal.reason === STOP_REASON ? "st
 const PROMPT_HISTORY_LIMIT = 40;
 
 /**
- * One character's reply to a conversation, generated and stored (spec 4 "Sending"): the model
+ * One character's reply to a conversation, generated and stored (product.md §4 "Sending"): the model
  * run of ChatService's sends, group turns and continuations, with its Stop, timeout, partial
  * replies and quota give-back in one place.
  */
@@ -99,8 +99,7 @@ export class ReplyGenerator {
   ) {}
 
   /**
-   * Takes what a further run on a stored entry needs (a continuation, a regeneration: issues 13,
-   * 15, 17): the entry's lease in the live-reply registry, then one message of the quota, then
+   * Takes what a further run on a stored entry needs (a continuation, a regeneration): the entry's lease in the live-reply registry, then one message of the quota, then
    * `check` (a bound the caller counts atomically). Whatever fails undoes what was taken before it.
    * @returns the lease and the reservation, to pass to `run` (`hold`, `charge`).
    * @throws `busy()` when the entry is being generated on any instance; AppError 429
@@ -128,7 +127,7 @@ export class ReplyGenerator {
 
   /**
    * Generates `character`'s reply to the conversation so far and stores it in `entry`.
-   * - the generation holds the entry's lease in the live-reply registry (issue 15) while it runs
+   * - the generation holds the entry's lease in the live-reply registry while it runs
    *   (`stream.hold` when the caller took it already), so Stop reaches it from any instance;
    * - `stream.onStart` runs first (opens the live reply of a streamed request);
    * - `stream.onToken` receives the text as it is generated (server-sent events);
@@ -137,8 +136,8 @@ export class ReplyGenerator {
    * - a Stop (`stop(entryId)`) or the timeout ends generation: the partial reply is kept and the
    *   entry marked "stopped" or "partial"; nothing stays pending.
    * - `stream.sender` is what the user said of themself with this message (name, words, local
-   *   time; spec 7 pname, ptext, time): this reply's prompt only;
-   * - `stream.regenerate` (issue 17) writes a new reply to the entry's message: the prompt leaves
+   *   time; product.md §7 pname, ptext, time): this reply's prompt only;
+   * - `stream.regenerate` writes a new reply to the entry's message: the prompt leaves
    *   out its reply and every later entry; the new reply is stored as a further alternative and
    *   chosen (at most `regenerate.max`); when nothing comes the entry keeps its reply as it was;
    * - `stream.charge` is the message reserved for this run: given back to the period it was
@@ -214,14 +213,17 @@ export class ReplyGenerator {
       if (!hold) throw new Error("This reply is already being generated.");
       hold.onStop(() => controller.abort(STOP_REASON));
       await stream.onStart?.(entry);
+      // The connection assigned to the preset character, else to the user's plan, else the default (product.md §9).
+      const model = routedModel(this.deps.llm, { characterId: character.preset_id ?? undefined, planId: user.plan_id });
+      const replyTokens = model.replyTokens ?? this.deps.options.maxReplyTokens;
       const prompt = await this.deps.conversation.replyPrompt({
         user,
         chat,
         session,
         character,
         historyLimit: PROMPT_HISTORY_LIMIT,
-        model: this.deps.llm,
-        replyTokens: this.deps.options.maxReplyTokens,
+        model,
+        replyTokens,
         facts: (words, chatSession) =>
           this.deps.memory.promptFacts(user.id, character.id, words, chatSession),
         sender: stream.sender,
@@ -230,10 +232,10 @@ export class ReplyGenerator {
       others = prompt.others;
       timer = setTimeout(() => controller.abort(new Error("timeout")), this.deps.options.timeoutMs);
       started = performance.now();
-      const result = await this.deps.llm.generate({
+      const result = await model.generate({
         messages: prompt.messages,
         cacheKey: prompt.cacheKey,
-        maxTokens: this.deps.options.maxReplyTokens,
+        maxTokens: replyTokens,
         temperature: this.deps.options.temperature,
         stop: prompt.stop,
         signal: controller.signal,

@@ -7,7 +7,7 @@ import { TokenBatch } from "./token-batch";
 import type { TurnStream } from "./turn.service";
 
 /**
- * What both kinds of streamed request share (issue 15): the event stream to the client and the
+ * What both kinds of streamed request share: the event stream to the client and the
  * live reply of the entry being written, which a reload or another tab follows. `token` events
  * leave in batches (token-batch.ts): the text of the tokens that came within a short window is
  * one `token` event, to the client and in the live reply; any other event sends the batch first.
@@ -51,7 +51,7 @@ abstract class LiveReplyStream {
 }
 
 /**
- * The server-sent events of one streamed request (chat/message, chat/continue-message; issue 15):
+ * The server-sent events of one streamed request (chat/message, chat/continue-message):
  * every event goes to the client with `id: <seq>` and, once the entry is known, is appended to the
  * entry's live reply, so a reload or another tab (on any instance) resumes it from the last id it
  * saw with GET /api/chat/stream. Events before the entry is stored (a refusal) are numbered for
@@ -79,10 +79,9 @@ export class StreamedReply extends LiveReplyStream implements TurnStream {
 }
 
 /**
- * The server-sent events of one streamed group turn (POST /api/chat/group/reply with stream=1,
- * issue 16). For each member in turn order the client gets `entry` (that member's stored entry),
+ * The server-sent events of one streamed group turn (POST /api/chat/group/reply with stream=1). For each member in turn order the client gets `entry` (that member's stored entry),
  * its `token`s and `audio`s, and at the end one `done` with the group answer (or `error`). Each
- * member's events also go to that entry's own live reply (issue 15), which `settle` ends with the
+ * member's events also go to that entry's own live reply, which `settle` ends with the
  * member's own `done` (the one-to-one reply shape), so GET /api/chat/stream?id=<entry> follows one
  * member's reply from a reload or another tab, and Stop (POST /api/chat/stop) reaches it. The
  * client's events carry no `id:`: the turn as a whole is not resumable (the client falls back on

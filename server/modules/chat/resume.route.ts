@@ -7,7 +7,7 @@ import { ReplyStreamQuery } from "./chat.schemas";
 import type { ChatService } from "./chat.service";
 
 /**
- * Ours (issue 15): GET /api/chat/stream?id=<chatHistoryUUID>&after=<event id> (or the header
+ * Ours: GET /api/chat/stream?id=<chatHistoryUUID>&after=<event id> (or the header
  * `Last-Event-ID`) follows the user's entry's live reply as server-sent events, from any instance:
  * the events after that id (`entry`, `token`, `audio`, then `done` or `error`, each with
  * `id: <seq>`), then the live reply as it goes on, to its end. When the entry has no live reply

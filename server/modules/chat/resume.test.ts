@@ -87,7 +87,7 @@ async function openSse(url: string, init: RequestInit) {
 }
 
 /**
- * Issue 15: GET /api/chat/stream resumes a streamed reply from the last event id a client saw and
+ * GET /api/chat/stream resumes a streamed reply from the last event id a client saw and
  * follows it to the end; a reply with no live stream answers one `done` with the stored entry.
  */
 describe("resuming a streamed reply", () => {

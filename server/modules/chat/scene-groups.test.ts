@@ -4,7 +4,7 @@ import { ScriptedLlm } from "../../testing/fake-llm";
 import { createTestApp, type TestApp } from "../../testing/server";
 
 /**
- * Scene-aware groups (issue 17): a member knows only what was said while it was a member. One
+ * Scene-aware groups: a member knows only what was said while it was a member. One
  * added later does not see the earlier messages in its prompt; one removed is never asked again.
  */
 describeEachDatabase("scene-aware groups", (dialect) => {

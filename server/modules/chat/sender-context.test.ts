@@ -5,14 +5,14 @@ import { ScriptedLlm } from "../../testing/fake-llm";
 import { createTestApp, type TestApp } from "../../testing/server";
 import { localTimeText } from "../prompt/prompt";
 
-/** spec 7 `chat/message` fields pname, ptext and time: what they mean here (README "How the chat works"). */
+/** product.md §7 `chat/message` fields pname, ptext and time: what they mean here (README "How the chat works"). */
 
 async function send(t: TestApp, token: string, fields: Record<string, string>) {
   const answer = await callMultipart(t.app, "/api/chat/message", { token, fields });
   return { status: answer.status, body: answer.body as unknown as MessageReply };
 }
 
-describe("localTimeText (spec 7 time)", () => {
+describe("localTimeText (product.md §7 time)", () => {
   const now = Date.parse("2026-11-26T21:41:00Z");
 
   it("writes the sender's own weekday and hour from an ISO time with its offset", () => {

@@ -54,7 +54,7 @@ async function until(check: () => boolean | Promise<boolean>, ms = 5000): Promis
 }
 
 /**
- * Issue 15: a reply whose generation died (its instance killed) never stays "pending": the
+ * A reply whose generation died (its instance killed) never stays "pending": the
  * settlement marks it partial with what was streamed, or failed with its message given back.
  */
 describe("settling replies left pending", () => {

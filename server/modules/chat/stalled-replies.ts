@@ -30,7 +30,7 @@ const SETTLE_BATCH = 200;
 const STALLED_ERROR = "The server generating this reply stopped before the reply was finished.";
 
 /**
- * Settles the replies a dead instance left pending (issue 15: "never stuck replying"). A pending
+ * Settles the replies a dead instance left pending ("never stuck replying"). A pending
  * entry older than STALL_GRACE_MS whose generation runs nowhere (no lease in the live-reply
  * registry) is settled when its owner (the process that stored it, instance-lease.ts) stopped
  * renewing its lease, whether its generation had started or not, and whatever Redis kept. An

@@ -6,7 +6,7 @@ import { ScriptedLlm, StreamingLlm } from "../../testing/fake-llm";
 import { createTestApp, type TestApp } from "../../testing/server";
 
 /**
- * Issue 17 "Swipes / regenerate": a reply regenerated is kept as a further alternative and
+ * Swipes / regenerate: a reply regenerated is kept as a further alternative and
  * chosen; the user swipes between them and the chosen one is what the model sees next; each
  * regeneration counts one message; a card's alternate greetings are swipes of the greeting.
  */
@@ -372,7 +372,7 @@ async function streamed(
 }
 
 /**
- * Issue 17: a streamed regeneration is a live reply like any (Stop and the follow route reach
+ * A streamed regeneration is a live reply like any (Stop and the follow route reach
  * it); nothing changes an entry while its reply is generated; a model that gives nothing gives
  * the message back and leaves the reply as it was.
  */
@@ -527,7 +527,7 @@ describeEachDatabase("swipes: streamed regeneration", (dialect) => {
   });
 });
 
-/** Issue 17 with issue 7: a regenerated reply is spoken unless muted, its audio kept per alternative. */
+/** A regenerated reply is spoken unless muted, its audio kept per alternative. */
 describeEachDatabase("swipes: spoken alternatives", (dialect) => {
   let t: TestApp;
   let replies = 0;

@@ -6,7 +6,7 @@ export interface TurnCandidate {
   talkativeness: number;
 }
 
-/** spec/issue 5: at most 3 characters answer one user message. */
+/** spec/at most 3 characters answer one user message. */
 export const MAX_SPEAKERS_PER_MESSAGE = 3;
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");

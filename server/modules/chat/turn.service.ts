@@ -9,7 +9,7 @@ import type { SenderContext } from "../prompt/prompt";
 import { presentGroupReply, presentReply, withPicture } from "./chat.presenter";
 import type { ChatService, SendResult } from "./chat.service";
 
-/** One sentence of a streamed reply, spoken (SSE event `audio`, issue 7). */
+/** One sentence of a streamed reply, spoken (SSE event `audio`). */
 export interface SentenceAudio {
   /** The entry the reply belongs to (chatHistoryUUID). */
   chatHistoryUUID: string;
@@ -21,12 +21,12 @@ export interface SentenceAudio {
   audioUrl: string;
 }
 
-/** What a turn needs of voice (issue 7), a port the composition root fills with the voice service. */
+/** What a turn needs of voice, a port the composition root fills with the voice service. */
 export interface ReplyVoice {
   /** Speaks a stored reply and records its audio on the entry; "" when it cannot (never throws). */
   replyAudio(user: User, entry: ChatHistoryRow | undefined): Promise<string>;
   /**
-   * spec 4 "Split replies": each part's own audio in the entry's voice, one per part ("" for a
+   * product.md §4 "Split replies": each part's own audio in the entry's voice, one per part ("" for a
    * part with nothing to say); [] when it cannot (never throws).
    */
   partsAudio(user: User, entry: ChatHistoryRow | undefined, parts: string[]): Promise<string[]>;
@@ -41,7 +41,7 @@ export interface ReplyVoice {
   };
 }
 
-/** What a turn needs of pictures (issue 8: genimage), a port filled with the images service. */
+/** What a turn needs of pictures (genimage), a port filled with the images service. */
 export interface PictureOffer {
   /**
    * Starts the picture a text reply carries when the user asked for one in words (or the reply
@@ -57,7 +57,7 @@ export interface PictureOffer {
 /** The events of a streamed turn (server-sent events): the stored entry, tokens, spoken sentences. */
 export type TurnEmit = (event: "entry" | "token" | "audio", data: unknown) => void;
 
-/** Where a streamed turn's events go (issue 15: the client, and the entry's live reply). */
+/** Where a streamed turn's events go (the client, and the entry's live reply). */
 export interface TurnStream {
   /**
    * Called once the entry is stored (or, for a continuation, checked to be the user's) and before
@@ -68,7 +68,7 @@ export interface TurnStream {
 }
 
 /**
- * Where a streamed group turn's events go (issue 16): as TurnStream for each member in turn
+ * Where a streamed group turn's events go: as TurnStream for each member in turn
  * (`attach` as it starts), and `settle` with that member's own reply once it is over (the end of
  * its entry's live reply).
  */
@@ -76,14 +76,14 @@ export interface GroupTurnStream extends TurnStream {
   settle(reply: MessageReply): void;
 }
 
-/** A turn's answer (spec 3 "Message reply") and the time spent in the model, milliseconds. */
+/** A turn's answer (product.md §3 "Message reply") and the time spent in the model, milliseconds. */
 export interface TurnAnswer {
   reply: MessageReply;
   modelMs: number;
 }
 
 /**
- * What one user message sets off (spec 4 "Sending", issues 7 and 8): the character's reply
+ * What one user message sets off (product.md §4 "Sending"): the character's reply
  * (streamed or not), its speech unless muted, and the picture it may carry. Routes are adapters
  * around it; voice and pictures are reached through ports, never imported.
  */
@@ -109,7 +109,7 @@ export class TurnService {
       characterId: string;
       clientMessageId?: string;
       speak: boolean;
-      /** spec 7 pname, ptext, time: what the sender says of themself for this reply. */
+      /** product.md §7 pname, ptext, time: what the sender says of themself for this reply. */
       sender?: SenderContext;
     },
     stream?: TurnStream,
@@ -176,10 +176,10 @@ export class TurnService {
 
   /**
    * POST /chat/group/reply: the group's answers, each spoken in its member's voice
-   * (chatHistoryReplyAudioUrl) unless muted. Each member's entry may carry a picture (issue 16),
+   * (chatHistoryReplyAudioUrl) unless muted. Each member's entry may carry a picture,
    * offered once per entry with the single chat's rules (il, an image engine, the quota, the
    * content rules; `offerForReply`): its entry comes back with chatHistoryImageLoading 1 and the
-   * answer with genimage 1 when any entry does. With `stream` (issue 16) each member's reply
+   * answer with genimage 1 when any entry does. With `stream` each member's reply
    * streams in turn order: `entry` (its stored entry), `token`s, `audio` per spoken sentence
    * (SentenceAudio, its entry's chatHistoryUUID) unless muted; the answer is the same as without.
    * @throws as ChatService.groupReply.
@@ -227,10 +227,10 @@ export class TurnService {
   }
 
   /**
-   * The audio-message call (spec 7, path ours: POST /api/chat/audio-message). With
+   * The audio-message call (product.md §7, path ours: POST /api/chat/audio-message). With
    * `isGreeting`, nothing is sent: the newest greeting of the chat (by `characterId`, else any)
    * is answered with its audio. Otherwise the message (spoken in voice chat; empty means
-   * 'listening', spec 5) is sent like `chat/message` and the reply comes with its audio.
+   * 'listening', product.md §5) is sent like `chat/message` and the reply comes with its audio.
    * `mute` answers without audio.
    * @throws as ChatService.sendMessage; AppError 404 when there is no greeting.
    */
@@ -259,7 +259,7 @@ export class TurnService {
 
   /**
    * The newest greeting (##first-message##) of the chat, of `characterId` when given, looked for
-   * page by page from the newest entry (issue 16: never only in the newest 100).
+   * page by page from the newest entry (never only in the newest 100).
    * @throws as ConversationService.historyPage.
    */
   private async newestGreeting(
@@ -278,7 +278,7 @@ export class TurnService {
   }
 
   /**
-   * A split reply with each part's own audio (spec 4 "Split replies": the parts are heard in turn;
+   * A split reply with each part's own audio (product.md §4 "Split replies": the parts are heard in turn;
    * ours: options.splitAudioUrls), when it is spoken (`voice`) and split in two or more parts.
    */
   private async withPartsAudio(

@@ -37,7 +37,7 @@ export interface DueChat {
 }
 
 /**
- * Database access of check-ins (issue 17): `checkin_settings` (the opt-in per user and
+ * Database access of check-ins: `checkin_settings` (the opt-in per user and
  * character) and `checkins` (one row per check-in sent). Check-in entries themselves are
  * `chat_history` rows with an empty user message, inserted here in the same transaction as
  * their `checkins` row.

@@ -22,7 +22,7 @@ const ChooseBody = z.object({
 const OPENING_READS = new Set(["/api/chat/history", "/api/chat/history/paginated"]);
 
 /**
- * Ours (issue 17 "Characters that write first"):
+ * Ours ("Characters that write first"):
  * - GET /api/chat/checkins?id=<character id>: `{data: {enabled, timeZone}}`.
  * - POST /api/chat/checkins, form `id`, `enabled` ("1" lets the character write first, "0"
  *   stops it) and `timeZone` (the browser's IANA zone): the new state. 404 for a character that
@@ -38,7 +38,7 @@ export async function checkinsRoutes(
   auth: onRequestAsyncHookHandler,
   logError: (error: unknown) => void,
 ): Promise<void> {
-  // A callback hook that returns at once for every other request (issue 19: no promise per request).
+  // A callback hook that returns at once for every other request (no promise per request).
   app.addHook("onResponse", (request, reply, done) => {
     const query = request.query as { id?: unknown; offset?: unknown };
     if (

@@ -7,7 +7,7 @@ import type { ConversationService } from "../conversation/conversation.service";
 import { buildSystemPrompt, cleanReply, stopStrings } from "../prompt/prompt";
 import type { CheckinsRepo, DueChat } from "./checkins.repo";
 
-/** The user's waking hours, local time: check-ins are sent from 09:00 until 21:00 (issue 17). */
+/** The user's waking hours, local time: check-ins are sent from 09:00 until 21:00. */
 export const WAKING_HOURS = { from: 9, until: 21 } as const;
 /** Chats one run of the job looks at, at most (the due query's bound). */
 export const CHECKINS_PER_RUN = 50;
@@ -73,7 +73,7 @@ export interface CheckinsOptions {
 }
 
 /**
- * Characters that write first (issue 17). The user lets a character write first, per character
+ * Characters that write first. The user lets a character write first, per character
  * (a one-to-one chat); a scheduled job (never a request) then sends one check-in in a chat whose
  * last message is `quietHours` old, in the user's waking hours (09:00-21:00 in the time zone
  * their browser sent), drawn by the model from the character's system prompt and what it

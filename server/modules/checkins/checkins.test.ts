@@ -33,7 +33,7 @@ describe("check-in waking hours", () => {
   });
 });
 
-describeEachDatabase("check-ins: characters that write first (issue 17)", (dialect) => {
+describeEachDatabase("check-ins: characters that write first", (dialect) => {
   let t: TestApp;
   let llm: Awaited<ReturnType<typeof startScriptedCompletions>>;
   const script = (request: CompletionsRequest) => {

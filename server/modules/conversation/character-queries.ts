@@ -3,7 +3,7 @@ import { firstRow, preparedQuery } from "../../db/prepared";
 import type { Character } from "../../db/schema";
 
 /**
- * The one home of the owned-character reads (issue 14): the conversation resolves a chat with
+ * The one home of the owned-character reads: the conversation resolves a chat with
  * them and the characters module lists and opens the user's characters with them. Functions of
  * the database, not a repo, so each module keeps its own repo and neither reaches into the other.
  */

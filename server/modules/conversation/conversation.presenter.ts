@@ -5,8 +5,8 @@ const STATUSES = new Set(["pending", "replied", "stopped", "partial", "failed"])
 const iso = (ms: number | null) => (ms === null ? "" : new Date(ms).toISOString());
 
 /**
- * spec 3 "Chat history entry"; times as ISO 8601, reply fields empty until the reply exists.
- * @param alternatives issue 17: the entry's replies when it has two or more (swipes), with the
+ * product.md §3 "Chat history entry"; times as ISO 8601, reply fields empty until the reply exists.
+ * @param alternatives the entry's replies when it has two or more (swipes), with the
  *   chosen one's index (row.alternative_index); left out otherwise.
  */
 export function presentHistoryEntry(row: ChatHistoryRow, alternatives?: string[]): ChatHistoryEntry {

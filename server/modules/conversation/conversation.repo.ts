@@ -57,10 +57,10 @@ export type HistoryText = Pick<
   "id" | "message" | "reply_message" | "character_id" | "seq" | "status"
 >;
 
-/** Issue 17: one reply an entry has had (chat_reply_alternatives), as the entry would carry it. */
+/** One reply an entry has had (chat_reply_alternatives), as the entry would carry it. */
 export type ReplyAlternative = Pick<ChatHistoryRow, "reply_message" | "reply_audio_url">;
 
-/** A photo of the Photo List (spec 3 "Photo history entry"). */
+/** A photo of the Photo List (product.md §3 "Photo history entry"). */
 export type PhotoRow = Pick<ChatHistoryRow, "id" | "message_image" | "reply_image" | "send_time">;
 
 /**
@@ -160,7 +160,7 @@ export class ConversationRepo {
   /**
    * Stores the greetings of a chat whose history is empty, once: the session's `greeted` flag is
    * flipped in the same transaction, so a concurrent caller waits on the row and then sees them.
-   * @param alternatives issue 17: each greeting's alternatives by entry id (the card's first
+   * @param alternatives each greeting's alternatives by entry id (the card's first
    *   message, then its alternate greetings), stored with them.
    * @returns true when this call stored them.
    */
@@ -201,7 +201,7 @@ export class ConversationRepo {
   }
 
   /**
-   * A page of history counted from the newest entry (spec 9: offset grows by the page size),
+   * A page of history counted from the newest entry (product.md §9: offset grows by the page size),
    * returned oldest first.
    */
   async page(sessionId: string, offset: number, limit: number): Promise<ChatHistoryRow[]> {
@@ -228,7 +228,7 @@ export class ConversationRepo {
   /**
    * The two newest entries of a session as the prompt sees them (id, reply, status), newest
    * first ([] when the history is empty): the cheap check that a cached prompt window is still
-   * the history's newest part (issue 19). Two, because an entry another instance stored just
+   * the history's newest part. Two, because an entry another instance stored just
    * before this process's newest one is seen only as the second newest.
    */
   async newestTexts(sessionId: string): Promise<Array<Pick<HistoryText, "id" | "reply_message" | "status">>> {
@@ -252,7 +252,7 @@ export class ConversationRepo {
   }
 
   /**
-   * Stores a user's entry in one transaction with what goes with it (issue 19: one write
+   * Stores a user's entry in one transaction with what goes with it (one write
    * transaction per message instead of three): first `reserve` (the quota reservation, run in
    * the transaction; its error, e.g. the limit, undoes everything), then the entry, then the
    * session's last-use time when `touchAt` (epoch ms) is given. A unique violation (the same
@@ -283,7 +283,7 @@ export class ConversationRepo {
   }
 
   /**
-   * The chat's photos for the Photo List (spec 2, 3 "Photo history entry"): entries with the
+   * The chat's photos for the Photo List (product.md §2, 3 "Photo history entry"): entries with the
    * user's attached photo or a finished reply image, oldest first.
    */
   photos(sessionId: string): Promise<PhotoRow[]> {
@@ -311,7 +311,7 @@ export class ConversationRepo {
   }
 
   /**
-   * Issue 17 swipes: the alternatives of the given entries (one query for a page), by entry id,
+   * Swipes: the alternatives of the given entries (one query for a page), by entry id,
    * each list in position order. Entries without alternatives are absent.
    */
   async alternatives(entryIds: string[]): Promise<Map<string, ReplyAlternative[]>> {
@@ -334,7 +334,7 @@ export class ConversationRepo {
   }
 
   /**
-   * Issue 17: stores a new reply of an entry as its next alternative and chooses it, in one
+   * Stores a new reply of an entry as its next alternative and chooses it, in one
    * transaction: the first time, the entry's reply as stored (with its audio) becomes alternative
    * 0 (unless it has none: a failed reply). At most `max` alternatives. @returns the new alternative's index; "full" at `max`;
    * "gone" when the entry was deleted meanwhile.
@@ -397,7 +397,7 @@ export class ConversationRepo {
   }
 
   /**
-   * Issue 17: chooses alternative `index` of an entry: the entry's reply and its audio become that
+   * Chooses alternative `index` of an entry: the entry's reply and its audio become that
    * alternative's. @returns the alternative, or undefined when the entry has none at `index`.
    */
   async chooseAlternative(entryId: string, index: number): Promise<ReplyAlternative | undefined> {
@@ -419,8 +419,7 @@ export class ConversationRepo {
   }
 
   /**
-   * Writes a continued reply into the entry's chosen alternative, if it has alternatives (issue 17:
-   * a swipe away and back keeps the continuation); its audio no longer matches and is dropped.
+   * Writes a continued reply into the entry's chosen alternative, if it has alternatives (* a swipe away and back keeps the continuation); its audio no longer matches and is dropped.
    */
   async continueChosenAlternative(entryId: string, index: number, reply: string): Promise<void> {
     await this.db
@@ -431,7 +430,7 @@ export class ConversationRepo {
       .execute();
   }
 
-  /** Records the spoken audio of an entry's alternative `index` (issue 17: audio per alternative). */
+  /** Records the spoken audio of an entry's alternative `index` (audio per alternative). */
   async setAlternativeAudio(entryId: string, index: number, audioUrl: string): Promise<void> {
     await this.db
       .updateTable("chat_reply_alternatives")
@@ -442,7 +441,7 @@ export class ConversationRepo {
   }
 
   /**
-   * Issue 17 "Edit": replaces the user's message, or the reply's text (and the chosen
+   * Edit: replaces the user's message, or the reply's text (and the chosen
    * alternative's, whose audio no longer matches and is dropped with the entry's).
    */
   async editEntry(
@@ -469,7 +468,7 @@ export class ConversationRepo {
     });
   }
 
-  /** The newest entry of a session answered by `characterId` (issue 17: a group member's newest). */
+  /** The newest entry of a session answered by `characterId` (a group member's newest). */
   newestOf(sessionId: string, characterId: string): Promise<ChatHistoryRow | undefined> {
     return this.db
       .selectFrom("chat_history")
@@ -481,7 +480,7 @@ export class ConversationRepo {
       .executeTakeFirst();
   }
 
-  /** A session's entries after `afterSeq`, oldest first (issue 17: what a rewind removes). */
+  /** A session's entries after `afterSeq`, oldest first (what a rewind removes). */
   entriesAfter(sessionId: string, afterSeq: number): Promise<ChatHistoryRow[]> {
     return this.db
       .selectFrom("chat_history")
@@ -493,7 +492,7 @@ export class ConversationRepo {
   }
 
   /**
-   * Deletes entries of a session (issue 17: delete and rewind); their alternatives go with them
+   * Deletes entries of a session (delete and rewind); their alternatives go with them
    * (the foreign key cascades).
    */
   async deleteEntries(sessionId: string, entryIds: string[]): Promise<void> {
@@ -518,7 +517,7 @@ export class ConversationRepo {
   }
 }
 
-// The queries of every chat message, built and compiled once (issue 19, server/db/prepared.ts).
+// The queries of every chat message, built and compiled once (server/db/prepared.ts).
 const sessionOf = preparedQuery((db, p: { userId: string; chatKey: string }) =>
   db
     .selectFrom("chat_sessions")

@@ -30,7 +30,7 @@ export interface ResolvedChat {
   /** The characters of the chat, in the group's position order. */
   members: Character[];
   /**
-   * In a group: when each member joined, epoch ms by character id (issue 17 "Scene-aware
+   * In a group: when each member joined, epoch ms by character id ("Scene-aware
    * groups": a member's prompt holds only what was said since it joined; 0 = from the start).
    */
   memberSince?: ReadonlyMap<string, number>;
@@ -47,16 +47,16 @@ export interface PromptModel {
   countTokens(text: string): number;
 }
 
-/** A session's last-use time is recorded at most this often per chat (issue 19), milliseconds. */
+/** A session's last-use time is recorded at most this often per chat, milliseconds. */
 export const SESSION_TOUCH_MS = 60_000;
 /** Users whose last touched session is remembered; the map starts afresh past this. */
 const LAST_TOUCHED_MAX = 10_000;
-/** Most characters, chat sessions and prompt windows kept by the per-process caches (issue 19). */
+/** Most characters, chat sessions and prompt windows kept by the per-process caches. */
 const CACHED_ROWS_MAX = 10_000;
 /** Entries whose prompt window is known; the map starts afresh past this. */
 const TRACKED_ENTRIES_MAX = 50_000;
 
-/** The newest exchanges of a chat as its next prompt reads them (issue 19: kept per chat). */
+/** The newest exchanges of a chat as its next prompt reads them (kept per chat). */
 interface PromptWindow {
   /** The summary covered the history up to this order key when it was read. */
   afterSeq: number;
@@ -68,7 +68,7 @@ interface PromptWindow {
 
 /**
  * A card's alternate greetings as stored (characters.alternate_greetings, a JSON array of
- * strings; issue 17): the non-blank strings, at most REPLY_ALTERNATIVES_MAX - 1 (the first message
+ * strings): the non-blank strings, at most REPLY_ALTERNATIVES_MAX - 1 (the first message
  * is the first alternative). Anything unreadable counts as none.
  */
 export function alternateGreetings(stored: string | undefined): string[] {
@@ -90,7 +90,7 @@ export function displayName(user: User): string {
 }
 
 /**
- * The conversation (spec 4, 7 "Chat"): which chat an id names for a user, its session, the
+ * The conversation (product.md §4, 7 "Chat"): which chat an id names for a user, its session, the
  * greeting, the user's entries and the history. Chat, pictures, voice and memory all reach a
  * conversation through this service, so the rules of storing a user's entry (adult check,
  * content rules, quota, client-id idempotency) live in one place. Every id from the client is
@@ -103,8 +103,7 @@ export class ConversationService {
     private readonly quota: QuotaService,
     private readonly now: () => number = Date.now,
     /**
-     * Where the per-process caches of the user's characters and chat sessions join (issue 19:
-     * two reads less per message). How stale they may be is the rule of server/db/short-cache.ts:
+     * Where the per-process caches of the user's characters and chat sessions join (* two reads less per message). How stale they may be is the rule of server/db/short-cache.ts:
      * a few seconds at most, dropped at once by this service's own writes (greeting, New Chat)
      * and by the user's write requests; without it nothing is cached.
      */
@@ -242,7 +241,7 @@ export class ConversationService {
 
   /**
    * Resolves a chat id to the user's character or group. An empty id means the chat the user
-   * had last, else their first character (spec 2: the chat id is empty if none was given).
+   * had last, else their first character (product.md §2: the chat id is empty if none was given).
    * @throws AppError 404 for an id that is not the user's; 404 "no_character" when the user has none.
    */
   async resolveChat(user: User, id: string): Promise<ResolvedChat> {
@@ -281,8 +280,8 @@ export class ConversationService {
   }
 
   /**
-   * One page of history, oldest first (spec 9: page size 10, offset from the newest). When the
-   * chat has no history yet, each member with a greeting greets once first (spec 4), stored
+   * One page of history, oldest first (product.md §9: page size 10, offset from the newest). When the
+   * chat has no history yet, each member with a greeting greets once first (product.md §4), stored
    * with the ##first-message## marker.
    * @throws as resolveChat.
    */
@@ -299,13 +298,13 @@ export class ConversationService {
     return newest;
   }
 
-  /** The newest entry of a session answered by `characterId`, if any (issue 17). */
+  /** The newest entry of a session answered by `characterId`, if any. */
   newestEntryOf(sessionId: string, characterId: string): Promise<ChatHistoryRow | undefined> {
     return this.repo.newestOf(sessionId, characterId);
   }
 
   /**
-   * GET /chat/history/photos: the chat's photos (spec 3 "Photo history entry"), oldest first.
+   * GET /chat/history/photos: the chat's photos (product.md §3 "Photo history entry"), oldest first.
    * @throws as resolveChat.
    */
   async photoHistory(user: User, chatId: string): Promise<{ chat: ResolvedChat; rows: PhotoRow[] }> {
@@ -345,7 +344,7 @@ export class ConversationService {
           reply_time: now,
           status: "replied",
         };
-        // Issue 17: a card's alternate greetings are swipes of the first message.
+        // A card's alternate greetings are swipes of the first message.
         const others = alternateGreetings(member.alternate_greetings);
         if (others.length > 0) alternatives.set(entry.id, [entry.reply_message, ...others.map(fill)]);
         return entry;
@@ -356,9 +355,9 @@ export class ConversationService {
   }
 
   /**
-   * Stores a user's entry in a chat, the one place of its rules: the adult check (spec 5), the
+   * Stores a user's entry in a chat, the one place of its rules: the adult check (product.md §5), the
    * reserved marker and the content rules of every plan, one message of the quota reserved
-   * atomically (issue 13), the greeting first when the chat has none yet (spec 4), and at most
+   * atomically, the greeting first when the chat has none yet (product.md §4), and at most
    * one entry per client message id (a retry answers the earlier entry, nothing is charged).
    * @param input.message the user's words, already trimmed and length-checked by the route.
    * @param input.contentLabel what the content rules call the text ("Message").
@@ -389,7 +388,7 @@ export class ConversationService {
     const touch = this.touchDue(user.id, session, now);
     const store = input.store;
     if (!store) {
-      // The plain message (issue 19): reservation, entry and the session's time in one
+      // The plain message: reservation, entry and the session's time in one
       // transaction; the limit or a repeated client id (the unique index refuses the entry)
       // undoes all of it, and then the earlier entry is the answer. No read before: a repeat is rare.
       if (!session.greeted) await this.greet(session, chat, user);
@@ -462,7 +461,7 @@ export class ConversationService {
   /**
    * Whether a message should record the session's last-use time (the chat opened when none is
    * named): when it is older than SESSION_TOUCH_MS, or another chat of the user was touched by
-   * this process since (issue 19: not a write per message).
+   * this process since (not a write per message).
    */
   private touchDue(userId: string, session: ChatSession, now: number): boolean {
     if (now - session.updated_at < SESSION_TOUCH_MS && this.lastTouched.get(userId) === session.id)
@@ -490,7 +489,7 @@ export class ConversationService {
   }
 
   /**
-   * Issue 17 swipes: the alternatives of the given entries, by entry id (one query for a page of
+   * Swipes: the alternatives of the given entries, by entry id (one query for a page of
    * history; entries with fewer than two are left out).
    */
   async alternativesOf(rows: ReadonlyArray<Pick<ChatHistoryRow, "id">>): Promise<Map<string, string[]>> {
@@ -506,7 +505,7 @@ export class ConversationService {
   }
 
   /**
-   * Issue 17: stores a regenerated reply of `entry` as its next alternative and chooses it (the
+   * Stores a regenerated reply of `entry` as its next alternative and chooses it (the
    * first time, the reply it had becomes alternative 0). @returns its index; "full" when the
    * entry has `max` alternatives already; "gone" when it was deleted meanwhile.
    */
@@ -521,7 +520,7 @@ export class ConversationService {
   }
 
   /**
-   * Issue 17: chooses an entry's alternative `index`; its reply and audio become the entry's.
+   * Chooses an entry's alternative `index`; its reply and audio become the entry's.
    * @returns the entry as it is now, undefined when it has no alternative `index`.
    */
   async chooseAlternative(entry: ChatHistoryRow, index: number): Promise<ChatHistoryRow | undefined> {
@@ -531,18 +530,18 @@ export class ConversationService {
     return { ...entry, ...chosen, alternative_index: index, continue_count: 0 };
   }
 
-  /** A continued reply is written into the entry's chosen alternative too, when it has some (issue 17). */
+  /** A continued reply is written into the entry's chosen alternative too, when it has some. */
   continueChosenAlternative(entry: ChatHistoryRow, reply: string): Promise<void> {
     return this.repo.continueChosenAlternative(entry.id, entry.alternative_index, reply);
   }
 
-  /** Records the audio of an entry's chosen alternative (issue 17: audio per alternative). */
+  /** Records the audio of an entry's chosen alternative (audio per alternative). */
   setAlternativeAudio(entryId: string, index: number, audioUrl: string): Promise<void> {
     return this.repo.setAlternativeAudio(entryId, index, audioUrl);
   }
 
   /**
-   * Issue 17 "Edit": replaces the user's message or the reply's text (the chosen alternative's
+   * Edit: replaces the user's message or the reply's text (the chosen alternative's
    * too; the reply's audio is dropped). @returns the entry as it is now.
    */
   async editEntry(
@@ -554,19 +553,19 @@ export class ConversationService {
     return "message" in edit ? { ...entry, ...edit } : { ...entry, ...edit, reply_audio_url: "" };
   }
 
-  /** Issue 17 "Rewind": the entries of a session after `afterSeq`, oldest first. */
+  /** Rewind: the entries of a session after `afterSeq`, oldest first. */
   entriesAfter(sessionId: string, afterSeq: number): Promise<ChatHistoryRow[]> {
     return this.repo.entriesAfter(sessionId, afterSeq);
   }
 
-  /** Issue 17 "Delete", "Rewind": removes entries of a session (with their alternatives). */
+  /** Delete , "Rewind": removes entries of a session (with their alternatives). */
   async removeEntries(sessionId: string, entryIds: string[]): Promise<void> {
     await this.repo.deleteEntries(sessionId, entryIds);
     this.windows?.delete(sessionId);
   }
 
   /**
-   * New chat (spec 4): deletes the chat's history and summary; the greeting comes again on the
+   * New chat (product.md §4): deletes the chat's history and summary; the greeting comes again on the
    * next load. @returns the chat. @throws as resolveChat.
    */
   async clear(user: User, chatId: string): Promise<ResolvedChat> {
@@ -579,7 +578,7 @@ export class ConversationService {
   }
 
   /**
-   * The prompt of `character`'s next reply (spec 4): the chat's state (card, lorebook, summary,
+   * The prompt of `character`'s next reply (product.md §4): the chat's state (card, lorebook, summary,
    * the newest `historyLimit` exchanges after the summary, the other members' names, what the
    * character remembers, the sender's words) laid out by the prompt module
    * (server/modules/prompt/prompt.ts: stable part first, the turn's note last).
@@ -602,10 +601,10 @@ export class ConversationService {
     replyTokens: number;
     facts?: (lastUserMessage: string, session: ChatSession) => Promise<RememberedFacts>;
     lastUserMessage?: string;
-    /** The sender's name, words about themself and local time for this reply (spec 7 pname, ptext, time). */
+    /** The sender's name, words about themself and local time for this reply (product.md §7 pname, ptext, time). */
     sender?: SenderContext;
     /**
-     * Issue 17 "Regenerate": the entry whose reply is written anew. The prompt ends with it as
+     * Regenerate: the entry whose reply is written anew. The prompt ends with it as
      * it was before it was answered: its reply and every later entry are left out.
      */
     regenerating?: Pick<ChatHistoryRow, "id" | "seq">;
@@ -625,7 +624,7 @@ export class ConversationService {
     const userName = input.sender?.name || profileName;
     const others = chat.groupId ? chat.members.filter((m) => m.id !== character.id).map((m) => m.name) : [];
     const names = new Map(chat.members.map((m) => [m.id, m.name]));
-    // Issue 17: a member that joined a group later knows only what was said since it joined
+    // A member that joined a group later knows only what was said since it joined
     // (seq is the send time in microseconds, server/modules/conversation/conversation.repo.ts).
     const since = (chat.memberSince?.get(character.id) ?? 0) * 1000;
     const read = await this.historyTexts(session, input.historyLimit);

@@ -10,7 +10,7 @@ import { ConversationRepo } from "./conversation.repo";
 import { ConversationService, SESSION_TOUCH_MS } from "./conversation.service";
 
 /**
- * The one place a user's entry is stored (issue 14): the same rules whoever stores it (a chat
+ * The one place a user's entry is stored: the same rules whoever stores it (a chat
  * message, a picture request, a photo), on SQLite and PostgreSQL.
  */
 describeEachDatabase("conversation", (dialect) => {
@@ -85,7 +85,7 @@ describeEachDatabase("conversation", (dialect) => {
     expect((await userRow(s.userId)).chat_count).toBe(user.chat_count);
   });
 
-  it("refuses a user who has not confirmed their age (spec 5) before anything is stored", async () => {
+  it("refuses a user who has not confirmed their age (product.md §5) before anything is stored", async () => {
     const s = await demoWithCharacter(t.app);
     await t.db.db.updateTable("users").set({ adult_confirmed_at: null }).where("id", "=", s.userId).execute();
     const user = await userRow(s.userId);
@@ -95,7 +95,7 @@ describeEachDatabase("conversation", (dialect) => {
     ).rejects.toMatchObject({ status: 403 });
   });
 
-  it("stores the entry, its reservation and the session's time in one transaction; the limit stores nothing (issue 19)", async () => {
+  it("stores the entry, its reservation and the session's time in one transaction; the limit stores nothing", async () => {
     const s = await demoWithCharacter(t.app);
     await t.db.db.updateTable("users").set({ chat_limit: 1 }).where("id", "=", s.userId).execute();
     const user = await userRow(s.userId);
@@ -108,7 +108,7 @@ describeEachDatabase("conversation", (dialect) => {
     expect((await userRow(s.userId)).chat_count).toBe(1);
   });
 
-  it("records a session's last use at most once a minute (issue 19)", async () => {
+  it("records a session's last use at most once a minute", async () => {
     let clock = Date.UTC(2026, 10, 23, 12);
     const clocked = new ConversationService(
       new ConversationRepo(t.db.db),

@@ -3,7 +3,7 @@ import { z } from "zod";
 /**
  * Ours: the client's id of one send (a chat message, a picture request, a photo); a retry with the
  * same id never makes a second entry nor charges a second message. Letters, digits, '-' and '_',
- * at most 100; otherwise "The client message id is not valid." (issue 16).
+ * at most 100; otherwise "The client message id is not valid.".
  */
 export const ClientMessageId = z
   .string()
@@ -12,7 +12,7 @@ export const ClientMessageId = z
   .regex(/^[\w-]*$/, "The client message id is not valid.")
   .optional();
 
-/** spec 7 `mute` (chat/message, chat/request-photo, audio-message): "1" or "true" means the reply is not spoken. */
+/** product.md §7 `mute` (chat/message, chat/request-photo, audio-message): "1" or "true" means the reply is not spoken. */
 export function isMuted(mute: string | undefined): boolean {
   return mute === "1" || mute === "true";
 }

@@ -9,7 +9,7 @@ import { ConversationRepo, newHistoryEntry } from "./conversation.repo";
 import { ConversationService } from "./conversation.service";
 
 /**
- * The prompt window kept per chat (issue 19): what this process stores is appended without a
+ * The prompt window kept per chat: what this process stores is appended without a
  * read, and what another writer stored (another instance, a picture job) is seen at the next
  * reply, because the cached window is checked against the history's two newest entries.
  */

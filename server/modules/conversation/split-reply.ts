@@ -1,4 +1,4 @@
-/** A reply longer than this many characters is sent as several messages (spec 4 "Split replies"). */
+/** A reply longer than this many characters is sent as several messages (product.md §4 "Split replies"). */
 export const SPLIT_THRESHOLD = 180;
 /** Most messages a reply is split into; the rest stays in the last one. */
 export const MAX_SPLIT_PARTS = 4;
@@ -7,7 +7,7 @@ const segmenter = new Intl.Segmenter("en", { granularity: "sentence" });
 
 /**
  * Splits a long reply at sentence boundaries into messages of about SPLIT_THRESHOLD characters,
- * shown one after another 1 s apart by the client (spec 4, 9). Sentences are never cut; a short
+ * shown one after another 1 s apart by the client (product.md §4, 9). Sentences are never cut; a short
  * reply stays one message. Text between asterisks stays within its sentence.
  * @returns the messages, at least one (empty input gives []).
  */

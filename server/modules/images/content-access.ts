@@ -10,7 +10,7 @@ import { ContentAccessRepo } from "./content-access.repo";
 /** The cookie that lets a browser's <img> tags load its own chat pictures. */
 export const CONTENT_COOKIE = "chat_content";
 /**
- * Sessions one browser's cookie holds at most (issue 16: two accounts in two tabs each keep their
+ * Sessions one browser's cookie holds at most (two accounts in two tabs each keep their
  * pictures); the newest win. Bounds the cookie's size and the checks per picture.
  */
 const MAX_GRANTS = 4;
@@ -109,8 +109,8 @@ function readGrant(secret: string, value: string, now: number): ContentCookie | 
 }
 
 /**
- * Decides who may read a chat's private files (issue 8: another user's photo URL gives nothing;
- * issue 13: the cookie dies with its session).
+ * Decides who may read a chat's private files (another user's photo URL gives nothing;
+ * the cookie dies with its session).
  */
 export class ContentAccess {
   constructor(
@@ -125,12 +125,12 @@ export class ContentAccess {
    * its picture cookie is validly signed and unexpired, names a user who owns the character or
    * group `chatKey`, and the session it was issued to is still open (not logged out, not revoked
    * by a password change or reset, not expired) with that user not blocked. Any grant will do:
-   * a browser signed in to two accounts in two tabs sees each account's pictures (issue 16).
+   * a browser signed in to two accounts in two tabs sees each account's pictures.
    */
   async mayRead(cookieHeader: string | undefined, chatKey: string): Promise<boolean> {
     for (const grant of readContentCookies(this.secret, cookieHeader, this.now())) {
       if (!(await this.repo.ownsChat(grant.userId, chatKey))) continue;
-      // Expired, logged out, revoked (password change or reset) or blocked: no session (issue 9, 13).
+      // Expired, logged out, revoked (password change or reset) or blocked: no session.
       const session = await this.sessions.findSession(grant.session, this.now());
       if (session?.user.id === grant.userId) return true;
     }
@@ -190,7 +190,7 @@ export class ContentAccess {
  * Issues the picture cookie. Images load through <img> tags, which carry no bearer token, so
  * every API answer to a signed-in user sets an HttpOnly, SameSite=Lax cookie naming the user and
  * the session (signed, 24 hours, renewed hourly), beside the grants of the browser's other
- * sessions (issue 16: one browser, two accounts in two tabs); logout removes its session's grant. The files
+ * sessions (one browser, two accounts in two tabs); logout removes its session's grant. The files
  * themselves are served by `contentRoutes`, which asks the returned ContentAccess.
  * @returns the access check for /content/{chat key}/ files.
  */

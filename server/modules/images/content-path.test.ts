@@ -4,7 +4,7 @@ import { resolveContentPath } from "./content-path";
 
 const ID = "0f8fad5b-d9cb-469f-a165-70867728950e";
 
-describe("resolveContentPath (issue 13: one normalised path for the check and the file)", () => {
+describe("resolveContentPath (one normalised path for the check and the file)", () => {
   it("names public files and a chat's files", () => {
     expect(resolveContentPath("/content/user.jpg")).toEqual({ area: "public", key: "user.jpg" });
     expect(resolveContentPath("/content/characters/a.jpg?v=2")).toEqual({

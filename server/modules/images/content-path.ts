@@ -1,10 +1,10 @@
 /**
- * Where a request under /content/ points, decided once on the normalised path (issue 13 item 1).
+ * Where a request under /content/ points, decided once on the normalised path.
  * The same key is then authorised and read from disk, so no other normaliser (the router's, the
  * static file sender's) can disagree with the access check.
  */
 
-/** Folders under the content root that anyone may read (spec 3 image locations, voice cache). */
+/** Folders under the content root that anyone may read (product.md §3 image locations, voice cache). */
 export const PUBLIC_CONTENT_AREAS: ReadonlySet<string> = new Set([
   "predefined-characters",
   "characters",
@@ -12,7 +12,7 @@ export const PUBLIC_CONTENT_AREAS: ReadonlySet<string> = new Set([
   "voice",
   "pricing",
 ]);
-/** spec 3: the fallback picture, at the content root. */
+/** product.md §3: the fallback picture, at the content root. */
 export const FALLBACK_PICTURE = "user.jpg";
 /** A chat's own folder: a character or group id exactly as the server makes it (lower-case uuid). */
 const CHAT_KEY = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -25,7 +25,7 @@ const forbidden = (segment: string) =>
  * empty, "." or ".." segment and no segment starting with a dot.
  * - `public`: `user.jpg` or `<area>/<file>` for an area of PUBLIC_CONTENT_AREAS;
  * - `chat`: `<chat key>/...`, a character's or group's pictures and the user's photos
- *   (spec 3: `{id}/<file>` and `{id}/user_photo/<file>`), readable by the chat's owner only.
+ *   (product.md §3: `{id}/<file>` and `{id}/user_photo/<file>`), readable by the chat's owner only.
  */
 export type ContentPath = { area: "public"; key: string } | { area: "chat"; chatKey: string; key: string };
 

@@ -10,10 +10,10 @@ import { startTestS3, type TestS3 } from "../../testing/s3-server";
 import { createTestApp, localDiskOnly, type TestApp } from "../../testing/server";
 
 /**
- * Content on S3-compatible object storage (issue 15), through the API: with S3_BUCKET set the
+ * Content on S3-compatible object storage, through the API: with S3_BUCKET set the
  * seeded pictures, a copied preset photo and an uploaded chat photo live in the bucket (s3rver in
  * process, under S3_PREFIX) and nothing under the content folder, and /content/ serves them with
- * the same access rules (issue 13) and HTTP caching, HEAD and Range answers as from disk.
+ * the same access rules and HTTP caching, HEAD and Range answers as from disk.
  */
 describeEachDatabase("content on S3", (dialect) => {
   let s3: TestS3;
@@ -44,7 +44,7 @@ describeEachDatabase("content on S3", (dialect) => {
     expect(preset.headers["content-type"]).toBe("image/jpeg");
     expect(preset.headers["cache-control"]).toBe("public, max-age=3600");
     expect(preset.rawPayload.equals((await bucket.read(`predefined-characters/${file}`))!)).toBe(true);
-    // spec 3: a missing public picture is user.jpg.
+    // product.md §3: a missing public picture is user.jpg.
     const missing = await get("/content/characters/no-such-photo.jpg");
     expect(missing.statusCode).toBe(200);
     expect(missing.rawPayload.equals(fallback!)).toBe(true);

@@ -11,7 +11,7 @@ const file: StoredFile = {
 const modified = file.lastModified.toUTCString();
 const earlier = new Date(file.lastModified.getTime() - 60_000).toUTCString();
 
-describe("decideContentAnswer: HTTP caching and ranges as @fastify/static answered (issue 15)", () => {
+describe("decideContentAnswer: HTTP caching and ranges as @fastify/static answered", () => {
   it("answers the whole file without conditions", () => {
     expect(decideContentAnswer({}, file)).toEqual({ status: 200, length: 100 });
   });

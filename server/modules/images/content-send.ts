@@ -4,7 +4,7 @@ import type { ByteRange, StoredFile } from "../../providers/storage/storage";
 /**
  * How to answer a GET or HEAD of a stored file, decided from the request's conditional and
  * Range headers the way @fastify/static (send) decided for files on disk, so the same rules hold
- * on S3 (issue 15):
+ * on S3:
  * - `412`: If-Match names no tag of the file, or If-Unmodified-Since is older than it;
  * - `304`: If-None-Match names its tag (weak comparison, or `*`), else If-Modified-Since is not
  *   older than it; never when the request says `Cache-Control: no-cache`;

@@ -23,7 +23,7 @@ const FILE_HEADERS = [
 const IMAGE = /\.(jpe?g|png|webp|gif)$/i;
 
 /**
- * Serves everything under /content/ from `storage` (local disk or S3, issue 15; issue 13 items 1
+ * Serves everything under /content/ from `storage` (local disk or S3;
  * and 8), one handler for GET and HEAD that decides on the normalised path
  * (`resolveContentPath` of the raw request target) and streams exactly the file it authorised:
  * - public files: `Cache-Control: public, max-age=3600`;
@@ -34,7 +34,7 @@ const IMAGE = /\.(jpe?g|png|webp|gif)$/i;
  *   matching If-None-Match / If-Modified-Since, one byte range as 206 (voice: browsers seek), 416
  *   for a range outside the file (`decideContentAnswer`); HEAD answers the headers only;
  * - a refused, malformed or missing private path: the same 404 `{ success: 0, message: "Not found." }`;
- *   a missing public picture: the fallback picture `user.jpg` (spec 3).
+ *   a missing public picture: the fallback picture `user.jpg` (product.md §3).
  */
 export function contentRoutes(app: FastifyInstance, storage: FileStorage, access: ContentAccess): void {
   app.route({

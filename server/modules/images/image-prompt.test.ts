@@ -8,7 +8,7 @@ import {
   seedFor,
 } from "./image-prompt";
 
-describe("image prompts (issue 8)", () => {
+describe("image prompts", () => {
   it("a character's seed is fixed by its id and differs between characters", () => {
     const a = "5f8e0c1e-2b4d-4f5a-9c1e-0a1b2c3d4e5f";
     expect(seedFor(a)).toBe(seedFor(a));

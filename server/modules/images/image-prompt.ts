@@ -6,25 +6,25 @@ import {
   type PhotoType,
 } from "../../../common/constants";
 
-/** The character fields a picture is drawn from (spec 3 "Character (detail)"). */
+/** The character fields a picture is drawn from (product.md §3 "Character (detail)"). */
 export interface PictureSubject {
   id: string;
   name: string;
   /** '0' female, '1' male. */
   sex: string;
-  /** Optional, at most 100 characters (spec 5). */
+  /** Optional, at most 100 characters (product.md §5). */
   appearance: string;
 }
 
 /**
  * The seed of a character's pictures: the first 31 bits of sha256(character id), so the same
- * character gets the same face in every picture (issue 8) and no two characters share one by design.
+ * character gets the same face in every picture and no two characters share one by design.
  */
 export function seedFor(characterId: string): number {
   return createHash("sha256").update(characterId).digest().readUInt32BE(0) & 0x7fffffff;
 }
 
-/** Pixel size of a picture type: 1 portrait, 2 landscape (spec 7, 9), from IMAGE_PORTRAIT/LANDSCAPE_SIZE. */
+/** Pixel size of a picture type: 1 portrait, 2 landscape (product.md §7, 9), from IMAGE_PORTRAIT/LANDSCAPE_SIZE. */
 export function sizeFor(
   type: PhotoType,
   sizes: { portrait: { width: number; height: number }; landscape: { width: number; height: number } },
@@ -73,7 +73,7 @@ const LANDSCAPE_WORDS =
 
 /**
  * Whether a chat message asks in words for a picture ("send me a selfie", "can I see a photo of
- * you at the beach?"), and what of (issue 8: the reply then carries `genimage: 1` and
+ * you at the beach?"), and what of (the reply then carries `genimage: 1` and
  * `options.picDesc`). The type is landscape when the words name a place or a view.
  * @returns undefined when the message does not ask for a picture.
  */
@@ -90,7 +90,7 @@ const SENDS_PICTURE =
 
 /**
  * Whether the character's reply itself sends a picture, written as an action ("*sends you a
- * selfie from the beach*"): the model deciding to send one (issue 8: genimage from the reply).
+ * selfie from the beach*"): the model deciding to send one (genimage from the reply).
  * @returns undefined when the reply does not send a picture.
  */
 export function detectPictureInReply(reply: string): { description: string; type: PhotoType } | undefined {
@@ -100,7 +100,7 @@ export function detectPictureInReply(reply: string): { description: string; type
   return { description, type: LANDSCAPE_WORDS.test(match[0]) ? PHOTO_TYPE_LANDSCAPE : 1 };
 }
 
-/** The request menu's fixed texts (spec 2); their words say what to draw. */
+/** The request menu's fixed texts (product.md §2); their words say what to draw. */
 export const PORTRAIT_REQUEST = "Send a portrait photo";
 export const LANDSCAPE_REQUEST = "Send a landscape photo";
 export const PHOTO_OF_PREFIX = "Send a photo of..";
@@ -115,7 +115,7 @@ export function describeRequest(message: string): string {
   return caption ? caption.text : text;
 }
 
-/** Parses the request's type: 1 portrait (default), 2 landscape (spec 7, 9). */
+/** Parses the request's type: 1 portrait (default), 2 landscape (product.md §7, 9). */
 export function photoType(value: string | number | undefined): PhotoType {
   return Number(value) === PHOTO_TYPE_LANDSCAPE ? PHOTO_TYPE_LANDSCAPE : PHOTO_TYPE_PORTRAIT;
 }

@@ -16,7 +16,7 @@ const SWEEP_MS = 5000;
 /** A stored photo's file name as the app writes them (a uuid and an image extension). */
 const PHOTO_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*\.(jpe?g|png|webp)$/i;
 
-/** What the reply says while its picture is being made, and after it failed (issue 8). */
+/** What the reply says while its picture is being made, and after it failed. */
 export const IMAGE_PENDING_TEXT = "*takes a picture for you* One moment…";
 export const IMAGE_FAILED_TEXT = "I couldn't send the picture this time. Please try again.";
 
@@ -45,14 +45,14 @@ async function toJpeg(bytes: Buffer): Promise<Buffer> {
 }
 
 /**
- * Runs the durable image jobs (issue 8). Jobs live in the `image_jobs` table: `kick()` claims
+ * Runs the durable image jobs. Jobs live in the `image_jobs` table: `kick()` claims
  * queued ones (and running ones whose claim is older than the timeout: their process ended) up to
  * the concurrency; each try is ended by the timeout. Done: the picture is stored as
  * `content/{chat_key}/{uuid}.jpg`, the entry gets `reply_image` and loading 0. Failed (provider
  * error, timeout on the last try): loading 0, the reply says so, and the quota message is given back
  * to the period it was charged to; so is the message of a job whose entry New Chat deleted.
  * `stop()` puts the jobs it was running back in the queue for the next start. When the provider
- * takes a reference (IMAGE_REFERENCE=photo, issue 18) each try sends the photo of the entry's
+ * takes a reference (IMAGE_REFERENCE=photo) each try sends the photo of the entry's
  * character along (`referenceFor`).
  */
 export class ImageWorker {
@@ -209,7 +209,7 @@ export class ImageWorker {
   }
 
   /**
-   * The photo of the character the picture is of (issue 18 "the same face"), for a provider that
+   * The photo of the character the picture is of ("the same face"), for a provider that
    * takes a reference (`takesReference`, i.e. IMAGE_REFERENCE=photo on an engine that can): the
    * entry's character (a single chat's key for entries without one), looked up with the job's
    * user so that only that user's own character counts, and its stored file under characters/
@@ -236,7 +236,7 @@ export class ImageWorker {
   }
 
   /**
-   * Ends a job whose history entry New Chat deleted (issue 16): failed, and its message given
+   * Ends a job whose history entry New Chat deleted: failed, and its message given
    * back to the period it was charged to, since the user never gets the picture.
    */
   private async dropOrphan(job: ImageJob): Promise<void> {
@@ -244,7 +244,7 @@ export class ImageWorker {
     await this.refund(job);
   }
 
-  /** Gives the job's message back to the period it was charged to (issue 13), read from the job. */
+  /** Gives the job's message back to the period it was charged to, read from the job. */
   private async refund(job: ImageJob): Promise<void> {
     const charge = decodeReservation(job.quota_bucket);
     if (charge) await this.quota.refund(job.user_id, charge);

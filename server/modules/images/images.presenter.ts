@@ -4,8 +4,8 @@ import { presentHistoryEntry } from "../conversation/conversation.presenter";
 import { splitReply } from "../conversation/split-reply";
 
 /**
- * spec 3 "Message reply" for a picture request: genimage 1, options.picDesc and the reply's
- * spoken `audioUrl` ("" when muted or without speech, issue 16).
+ * product.md §3 "Message reply" for a picture request: genimage 1, options.picDesc and the reply's
+ * spoken `audioUrl` ("" when muted or without speech).
  */
 export function presentPictureReply(
   entry: ChatHistoryRow,
@@ -27,7 +27,7 @@ export function presentPictureReply(
 }
 
 /**
- * spec 3 "Photo history entry": groupUUID (in a group) or characterUUID, with the entry's
+ * product.md §3 "Photo history entry": groupUUID (in a group) or characterUUID, with the entry's
  * file names: the user's photo (under {id}/user_photo/) and the generated picture (under {id}/).
  */
 export function presentPhoto(

@@ -1,7 +1,7 @@
 import type { Db } from "../../db/index";
 import type { ChatHistoryRow, ImageJob } from "../../db/schema";
 
-/** Database access for image jobs and the image fields of chat history (issue 8). */
+/** Database access for image jobs and the image fields of chat history. */
 export class ImagesRepo {
   constructor(private readonly db: Db) {}
 
@@ -47,7 +47,7 @@ export class ImagesRepo {
 
   /**
    * The photo's file name (under characters/) of the character `characterId` when it is the user's
-   * own; undefined for another user's character, a group id, or no photo (issue 18: the picture's
+   * own; undefined for another user's character, a group id, or no photo (the picture's
    * reference comes from the database, never from a client).
    */
   async characterPhoto(userId: string, characterId: string): Promise<string | undefined> {

@@ -12,7 +12,7 @@ import { presentPhoto, presentPictureReply } from "./images.presenter";
 import type { ImagesService } from "./images.service";
 
 const Id = z.string().max(100).default("");
-/** spec 7 chat/request-photo (multipart): message, id, cid, mute; ours: type 1 portrait, 2 landscape. */
+/** product.md §7 chat/request-photo (multipart): message, id, cid, mute; ours: type 1 portrait, 2 landscape. */
 const RequestPhotoBody = z.object({
   message: z.string().max(1000).default(""),
   id: Id,
@@ -22,7 +22,7 @@ const RequestPhotoBody = z.object({
   type: z.union([z.string(), z.number()]).optional(),
   clientMessageId: ClientMessageId,
 });
-/** spec 7 chat/image: id (the entry), message, description, gid, cid, reply, ratio. */
+/** product.md §7 chat/image: id (the entry), message, description, gid, cid, reply, ratio. */
 const ImageBody = z.object({
   id: uuidField("the message id"),
   message: z.string().max(1000).optional(),
@@ -32,7 +32,7 @@ const ImageBody = z.object({
   reply: z.string().max(4000).optional(),
   ratio: z.union([z.string(), z.number()]).optional(),
 });
-/** spec 7 chat/photo-process (multipart): id, photo; ours: message (the words sent with it), cid. */
+/** product.md §7 chat/photo-process (multipart): id, photo; ours: message (the words sent with it), cid. */
 const PhotoBody = z.object({
   id: Id,
   photo: z.instanceof(Buffer, { message: "The photo is required (a JPEG or PNG image)." }),
@@ -43,7 +43,7 @@ const PhotoBody = z.object({
 });
 const PhotosQuery = z.object({ id: Id, uId: z.string().max(100).optional() });
 
-/** spec 7: chat/request-photo, chat/image, chat/photo-process, chat/history/photos (issue 8). */
+/** product.md §7: chat/request-photo, chat/image, chat/photo-process, chat/history/photos. */
 export async function imagesRoutes(
   app: FastifyInstance,
   images: ImagesService,
@@ -63,7 +63,7 @@ export async function imagesRoutes(
         type: photoType(body.type),
         clientMessageId: body.clientMessageId,
       });
-      // issue 16: a picture reply is spoken like any reply unless muted (spec 7 `mute`).
+      // a picture reply is spoken like any reply unless muted (product.md §7 `mute`).
       const audioUrl = speech && !isMuted(body.mute) ? await speech.replyAudio(user, entry) : "";
       return presentPictureReply(entry, picDesc, "The picture is on its way.", audioUrl);
     });

@@ -32,7 +32,7 @@ import {
 import { IMAGE_PENDING_TEXT, type ImageWorker } from "./image-worker";
 import type { ImagesRepo } from "./images.repo";
 
-/** A capability of the chat screen: off comes with the reason to show (issue 6). */
+/** A capability of the chat screen: off comes with the reason to show. */
 export interface Capability {
   enabled: boolean;
   reason: string;
@@ -52,7 +52,7 @@ const NO_PLAN_PHOTOS = "Your plan does not include sending photos. Premium Plus 
 const UNCENSORED_ONLY = "Uncensored pictures are part of Premium Plus.";
 
 /**
- * Pictures on request and photos from the user (issue 8; spec 2, 3, 4 "Image generation",
+ * Pictures on request and photos from the user (product.md §2, 3, 4 "Image generation",
  * "Photo flow", 7 chat/request-photo, chat/image, chat/photo-process, chat/history/photos).
  * Every id from the client is checked against the signed-in user first; pictures need the
  * user's flag il = '1' and a configured image provider; each picture or photo counts as one
@@ -197,7 +197,7 @@ export class ImagesService {
   }
 
   /**
-   * POST /chat/image (spec 7: id, description, ratio …): the picture of a reply whose message
+   * POST /chat/image (product.md §7: id, description, ratio …): the picture of a reply whose message
    * reply said genimage 1. Starts the job for the entry unless it has one; answers the entry as
    * it stands (its image, or loading 1).
    * @throws 404 when the entry is not the user's (nothing changes); 403/success 0 as requestPhoto.

@@ -11,7 +11,7 @@ import { createTestApp, createTestStack, type TestApp } from "../../testing/serv
 import { IMAGE_FAILED_TEXT } from "./image-worker";
 
 /**
- * Pictures on request and photos from the user through the API (issue 8), on SQLite and
+ * Pictures on request and photos from the user through the API, on SQLite and
  * PostgreSQL: capabilities, the il flag, ownership of every id, the quota, the content rules,
  * the photo flow with and without a vision model, genimage from the user's words, the photo list,
  * and durable jobs across a restart and a timeout.
@@ -247,7 +247,7 @@ describeEachDatabase("images API", (dialect) => {
     expect(String(out.headers["set-cookie"])).toContain("chat_content=; Path=/content/");
   }, 60_000);
 
-  it("two accounts in two tabs of one browser each see their own pictures (issue 16)", async () => {
+  it("two accounts in two tabs of one browser each see their own pictures", async () => {
     const { app } = await imageApp(dialect);
     const alice = await member(app);
     const bob = await member(app);
@@ -313,7 +313,7 @@ describeEachDatabase("images API", (dialect) => {
     expect(await status(urls.bob)).toBe(404);
   }, 60_000);
 
-  it("a group chat offers pictures: request-photo for a group entry (issue 16)", async () => {
+  it("a group chat offers pictures: request-photo for a group entry", async () => {
     const { app, double } = await imageApp(dialect);
     const user = await member(app);
     const group = await call(app.app, "GET", `/api/chat/group/new?cId=${user.characterId}`, {
@@ -404,7 +404,7 @@ describeEachDatabase("images API", (dialect) => {
     expect(await chatCount(app, user.userId)).toBe(1);
   }, 30_000);
 
-  it("a picture whose entry New Chat deleted gives its message back (issue 16)", async () => {
+  it("a picture whose entry New Chat deleted gives its message back", async () => {
     const { app, double } = await imageApp(dialect, { double: { hold: true } });
     const user = await member(app);
     expect((await requestPhoto(app, user.token, user.characterId)).body.success).toBe(1);
@@ -450,7 +450,7 @@ describeEachDatabase("images API", (dialect) => {
     expect(await chatCount(app, user.userId)).toBe(0);
   }, 30_000);
 
-  it("ComfyUI prompts of timed-out jobs are taken off the ComfyUI server (issue 16)", async () => {
+  it("ComfyUI prompts of timed-out jobs are taken off the ComfyUI server", async () => {
     const double = await startImageDouble("comfyui", { hold: true });
     cleanups.push(() => double.close());
     const app = await createTestApp({

@@ -7,7 +7,7 @@ import { allowPictures } from "../../testing/images";
 import { createTestApp, type TestApp } from "../../testing/server";
 
 /**
- * A picture reply is spoken like any reply (issue 16; spec 7 chat/request-photo `mute`, spec 3
+ * A picture reply is spoken like any reply (product.md §7 chat/request-photo `mute`, product.md §3
  * "Message reply" `audioUrl`), with the embedded eSpeak NG engine and an image engine double.
  */
 describeEachDatabase("chat/request-photo audio", (dialect) => {

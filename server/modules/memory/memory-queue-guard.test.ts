@@ -18,7 +18,7 @@ function recordingQueue() {
   return { queue, queued, run: (name: string, data: JobData) => handlers.get(name)!(data) };
 }
 
-describe("memory jobs: one per chat while it waits or runs (issue 19)", () => {
+describe("memory jobs: one per chat while it waits or runs", () => {
   let clock = 1_000_000;
   // The jobs find nothing to do: only how often they are queued is looked at here.
   const repo = {

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Db } from "../../db/index";
 import { preparedQuery } from "../../db/prepared";
 
-/** Database access of memory (issue 5): facts about the user per character, and chat summaries. */
+/** Database access of memory: facts about the user per character, and chat summaries. */
 export class MemoryRepo {
   constructor(private readonly db: Db) {}
 
@@ -13,7 +13,7 @@ export class MemoryRepo {
   }
 
   /**
-   * Stores a fact; `source` (issue 17) is the chat session and the order key of the newest
+   * Stores a fact; `source` is the chat session and the order key of the newest
    * message it was drawn from (none: "" and 0).
    */
   async insertFact(
@@ -38,7 +38,7 @@ export class MemoryRepo {
   }
 
   /**
-   * Issue 17 "Edit, delete and rewind": the entries of a session of the user from `fromSeq` on
+   * Edit, delete and rewind: the entries of a session of the user from `fromSeq` on
    * changed. With `facts`, the facts drawn from them (source_seq >= fromSeq) are deleted and the
    * extraction goes back before them (and before the batch they were drawn in); a summary that covers any of them is cleared. One
    * transaction. @returns whether the session is the user's, facts were deleted, and the
@@ -142,7 +142,7 @@ export class MemoryRepo {
   }
 
   /**
-   * How far facts were extracted in a session of the user (issue 19): the order key (seq) of the
+   * How far facts were extracted in a session of the user: the order key (seq) of the
    * newest entry done; undefined when the session is gone or not the user's.
    */
   async factsUntilSeq(sessionId: string, userId: string): Promise<number | undefined> {
@@ -196,7 +196,7 @@ const factsQuery = (db: Db, p: { userId: string; characterId: string }) =>
     .where("user_id", "=", p.userId)
     .where("character_id", "=", p.characterId)
     .orderBy("created_at", "desc");
-/** The newest `limit` of them (read for every prompt; issue 19: compiled once). */
+/** The newest `limit` of them (read for every prompt: compiled once). */
 const newestFacts = preparedQuery((db, p: { userId: string; characterId: string; limit: number }) =>
   factsQuery(db, p).limit(p.limit),
 );

@@ -11,7 +11,7 @@ const ListQuery = z.object({ id: z.string().max(100).default("") });
 const DeleteQuery = z.object({ id: uuidField("the memory id") });
 
 /**
- * Ours (issue 5): what the characters of a chat remember about the user, for the chat screen's
+ * Ours: what the characters of a chat remember about the user, for the chat screen's
  * Settings, where each fact can be deleted.
  */
 export async function memoryRoutes(

@@ -37,7 +37,7 @@ export function keywords(text: string): Set<string> {
   return new Set(words.filter((w) => !STOPWORDS.has(w)).map((w) => w.replace(/'s$/, "")));
 }
 
-/** Most fact lists kept by the per-process cache (issue 19). */
+/** Most fact lists kept by the per-process cache. */
 const CACHED_FACT_LISTS_MAX = 10_000;
 
 /**
@@ -51,7 +51,7 @@ export function mightHoldFacts(message: string): boolean {
 }
 
 /**
- * Issue 19: facts are extracted from a chat's messages in batches, one model call for this many
+ * Facts are extracted from a chat's messages in batches, one model call for this many
  * messages that may hold some (not one per message: the call cost about a millisecond of server
  * CPU and a model run each). Until then the messages are in the prompt as they are.
  */
@@ -79,8 +79,8 @@ const QUEUED_GUARD_MAX = 10_000;
 const MEMORY_JOB = { attempts: 3, backoffMs: 2000 };
 
 /**
- * Memory (issue 5): a rolling summary of older messages per chat session and long-term facts
- * about the user per character. Both are written by background jobs (issue 15: "memory.facts",
+ * Memory: a rolling summary of older messages per chat session and long-term facts
+ * about the user per character. Both are written by background jobs ("memory.facts",
  * "memory.summary", defined here on the job queue) and read when a prompt is built. A job carries
  * ids and the user's display name only; its handler loads the rest from the database.
  */
@@ -95,11 +95,11 @@ export class MemoryService {
     private readonly logError: (error: unknown) => void = () => {},
     /**
      * Told when a chat session's row was written here (its summary, how far facts were
-     * extracted), so a cached copy of it is dropped (issue 19).
+     * extracted), so a cached copy of it is dropped.
      */
     private readonly sessionChanged: (sessionId: string) => void = () => {},
     /**
-     * Where the per-process cache of each character's facts about the user joins (issue 19: one
+     * Where the per-process cache of each character's facts about the user joins (one
      * read less per reply; the rule of server/db/short-cache.ts: a few seconds at most, dropped
      * at once when this process adds or deletes facts); without it nothing is cached.
      */
@@ -137,7 +137,7 @@ export class MemoryService {
    * messages since the last extraction (`factsUntilSeq`) that may hold some are counted in the
    * exchanges the prompt read (`window`, oldest first; `kept` of the newest were in the prompt);
    * one "memory.facts" job per chat is queued when FACTS_BATCH of them wait, or fewer when the
-   * prompt is `full` and the oldest is within FACTS_DROP_MARGIN of leaving it (issue 19). The summary: once more
+   * prompt is `full` and the oldest is within FACTS_DROP_MARGIN of leaving it. The summary: once more
    * than SUMMARY_TRIGGER exchanges lie beyond it (one waiting refresh per session). Neither is
    * queued again while this process's last one for the chat waits or runs (QUEUED_GUARD_MS).
    * Returns at once; a job that cannot be queued is logged by the queue.
@@ -209,7 +209,7 @@ export class MemoryService {
           characterId,
           userName: input.userName,
           message: messages.map((m) => m.message).join("\n"),
-          // Issue 17: drawn from this chat, up to its newest message here.
+          // Drawn from this chat, up to its newest message here.
           source: { sessionId: input.sessionId, seq: messages.at(-1)!.seq },
         })),
       );
@@ -333,7 +333,7 @@ export class MemoryService {
     characterId: string;
     userName: string;
     message: string;
-    /** Issue 17: the chat and the order key of the newest message the facts are drawn from. */
+    /** The chat and the order key of the newest message the facts are drawn from. */
     source?: { sessionId: string; seq: number };
   }): Promise<string[]> {
     if (!this.llm.status().ready || keywords(input.message).size === 0) return [];
@@ -380,7 +380,7 @@ export class MemoryService {
   }
 
   /**
-   * Issue 17 "Edit, delete and rewind" (the chat's EditMemory port): a chat's entries from order
+   * Edit, delete and rewind (the chat's EditMemory port): a chat's entries from order
    * key `fromSeq` on were changed or removed. With `facts` (a user's message changed or removed),
    * the facts drawn from them are deleted and the extraction goes back to just before them, so
    * what is left is drawn again (at once, a "memory.facts" job, when facts were deleted; else with

@@ -107,7 +107,7 @@ describeEachDatabase("memory: long-term facts and the rolling summary", (dialect
   });
 });
 
-describeEachDatabase("memory: facts extracted in batches (issue 19)", (dialect) => {
+describeEachDatabase("memory: facts extracted in batches", (dialect) => {
   let t: TestApp;
   let llm: Awaited<ReturnType<typeof startScriptedCompletions>>;
   beforeAll(async () => {
@@ -137,7 +137,7 @@ describeEachDatabase("memory: facts extracted in batches (issue 19)", (dialect) 
   const extractions = () =>
     llm.requests.filter((r) => r.messages[0]!.content.startsWith("Extract lasting facts")).length;
 
-  it("extracts facts once per batch of messages that may hold some (issue 19)", async () => {
+  it("extracts facts once per batch of messages that may hold some", async () => {
     const s = await demoWithCharacter(t.app);
     await t.db.db.updateTable("users").set({ chat_limit: 1000 }).where("id", "=", s.userId).execute();
     llm.requests.length = 0;

@@ -15,7 +15,7 @@ const CallbackBody = z.object({
     .max(200, "The sign-in state is not valid."),
 });
 
-/** The cookie binding a started sign-in to its browser (issue 13: login CSRF). */
+/** The cookie binding a started sign-in to its browser (login CSRF). */
 const BINDING_COOKIE = "oauth_binding";
 
 /**
@@ -40,7 +40,7 @@ function readCookie(header: string | undefined, name: string): string | undefine
 /** OAuth sign-in: start (redirect to the provider) and the spec's `POST /{video-platform}/callback`. */
 export function oauthRoutes(app: FastifyInstance, oauth: OAuthService): void {
   /**
-   * Public (issue 16): which OAuth sign-ins this server offers, for the login screen's buttons.
+   * Public: which OAuth sign-ins this server offers, for the login screen's buttons.
    * Answers `{success: 1, message, data: {platforms: string[]}}`; names only, no configuration.
    */
   app.get("/api/auth/oauth/platforms", { config: rateLimit(120, 60_000) }, async () =>

@@ -22,7 +22,7 @@ function sameDigest(stored: string, given: string): boolean {
 }
 
 /**
- * Sign-in with a video platform account (spec 7: POST /{video-platform}/callback) through OAuth
+ * Sign-in with a video platform account (product.md §7: POST /{video-platform}/callback) through OAuth
  * 2.0 with state and PKCE. The identity is keyed on the provider's subject id; it is never merged
  * into an existing account because of a matching e-mail (that would let whoever controls the
  * provider account take over ours).
@@ -37,7 +37,7 @@ export class OAuthService {
   ) {}
 
   /**
-   * The platforms whose sign-in is configured on this server (issue 16: the login screen offers
+   * The platforms whose sign-in is configured on this server (the login screen offers
    * "Sign in with YouTube" only then), in a stable order, e.g. `["youtube"]`; empty by default.
    */
   configuredPlatforms(): string[] {
@@ -49,7 +49,7 @@ export class OAuthService {
   /**
    * Starts a sign-in: stores a single-use state with its PKCE verifier for 10 minutes, bound to
    * the browser by a fresh random `binding` (only its sha256 is stored) that the route puts in an
-   * HttpOnly cookie (issue 13: login CSRF).
+   * HttpOnly cookie (login CSRF).
    * @returns the provider's authorization URL to redirect the browser to, and the binding value.
    * @throws AppError 404 for an unknown platform, "oauth_unconfigured" (400) when not set up.
    */
@@ -73,7 +73,7 @@ export class OAuthService {
   /**
    * Finishes a sign-in: the state must be one we issued for this platform, unexpired and unused
    * (it is consumed here, so a replayed callback fails), and the browser posting it must carry
-   * the binding cookie of the browser that started the flow (issue 13: a state fetched by one
+   * the binding cookie of the browser that started the flow (a state fetched by one
    * client cannot complete a sign-in posted by another); then the code is exchanged.
    * @param binding the value of the binding cookie, undefined when the request has none.
    * @throws AppError 400 "oauth_binding" without the cookie or with another flow's, "oauth_state"

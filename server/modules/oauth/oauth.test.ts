@@ -64,7 +64,7 @@ describeEachDatabase("sign-in with YouTube (OAuth 2.0 code flow with state and P
     };
   };
 
-  it("tells the login screen that YouTube sign-in is configured (issue 16)", async () => {
+  it("tells the login screen that YouTube sign-in is configured", async () => {
     const res = await call(t.app, "GET", "/api/auth/oauth/platforms");
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ success: 1, data: { platforms: ["youtube"] } });
@@ -134,7 +134,7 @@ describeEachDatabase("sign-in with YouTube (OAuth 2.0 code flow with state and P
   });
 });
 
-describeEachDatabase("sign-in platforms in a default install (issue 16)", (dialect) => {
+describeEachDatabase("sign-in platforms in a default install", (dialect) => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp({ dialect });

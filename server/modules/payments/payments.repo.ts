@@ -6,7 +6,7 @@ import type { Database, User } from "../../db/schema";
 export type Tx = Kysely<Database>;
 
 /**
- * Database access of payments (issue 9): the stored webhook events and the users they change.
+ * Database access of payments: the stored webhook events and the users they change.
  * Methods that take `tx` run inside the caller's transaction (`inTransaction`), so an event row
  * and its effect commit together; plan changes go through PlansRepo with the same handle.
  */

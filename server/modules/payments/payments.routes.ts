@@ -12,7 +12,7 @@ const CheckoutBody = z.object({
 });
 
 /**
- * spec 3 "Pricing plan": image under /content/pricing/, price in dollars as text. Ours besides:
+ * product.md §3 "Pricing plan": image under /content/pricing/, price in dollars as text. Ours besides:
  * the plan's id, whether it is bought through checkout here, and whether it is the signed-in
  * user's plan.
  */
@@ -30,8 +30,8 @@ export function presentPricingPlan({ plan, checkout, current }: PricedPlan) {
 }
 
 /**
- * spec 7 `GET /payment/pricing`, and ours (issue 9): checkout, add-on, portal, the user's payment
- * options (issue 16) and the provider's
+ * product.md §7 `GET /payment/pricing`, and ours: checkout, add-on, portal, the user's payment
+ * options and the provider's
  * webhook. The webhook reads its body raw (the signature covers the exact bytes), in its own
  * plugin scope so the other routes keep their parsers.
  */
@@ -50,7 +50,7 @@ export async function paymentsRoutes(
   });
 
   await signedIn(app, auth, (scope) => {
-    /** issue 16: what the user can buy or manage here, so the SPA offers no button that fails. */
+    /** what the user can buy or manage here, so the SPA offers no button that fails. */
     scope.get("/api/payment/options", async (request) => {
       const options = payments.paymentOptions(currentUser(request));
       return ok("Payment options.", {

@@ -9,7 +9,7 @@ import {
 import { FREE_PLAN_NAME, type PlansRepo } from "../plans/plans.repo";
 import type { PaymentsRepo, Tx } from "./payments.repo";
 
-/** spec 9 "Payments": answered (success 0) when no payment provider is configured. */
+/** product.md §9 "Payments": answered (success 0) when no payment provider is configured. */
 export const PAYMENTS_OFF_MESSAGE =
   "Online payments are not available at the moment. Please contact us to change your plan.";
 
@@ -27,19 +27,19 @@ export interface WebhookResult {
 }
 
 /**
- * What the signed-in user can buy or manage here (issue 16: no Buy or Manage button that fails).
+ * What the signed-in user can buy or manage here (no Buy or Manage button that fails).
  */
 export interface PaymentOptions {
   /** Online payments are configured (a Stripe key). */
   payments: boolean;
   /**
-   * The add-on can be bought: payments on, a member (not a guest), a monthly plan (spec 9: the
+   * The add-on can be bought: payments on, a member (not a guest), a monthly plan (product.md §9: the
    * add-on is for the monthly limit; the SPA offers it up front once `atLimit`).
    */
   addOn: boolean;
   /** The Customer Portal can open: payments on and the user has paid online before. */
   manage: boolean;
-  /** The user's plan counts messages per month (the add-on exists only for those, spec 9). */
+  /** The user's plan counts messages per month (the add-on exists only for those, product.md §9). */
   monthly: boolean;
   /** This period's messages are all used (plan count at or over the plan's limit). */
   atLimit: boolean;
@@ -55,7 +55,7 @@ export interface PricedPlan {
 }
 
 /**
- * Plans and payments (issue 9; spec 1, 2 "Pricing", 9): checkout for the monthly plans and the
+ * Plans and payments (product.md §1, 2 "Pricing", 9): checkout for the monthly plans and the
  * one-time add-on, the customer portal for cancellation, and the webhook events that change a
  * user's plan. Upgrades take effect at once; a cancellation keeps the plan until the end of the
  * paid period, then the user is on Free; no refunds (nothing is ever taken back). A plan without
@@ -88,7 +88,7 @@ export class PaymentsService {
   }
 
   /**
-   * What `user` can buy or manage now (issue 16; spec 9: the add-on when the monthly limit is
+   * What `user` can buy or manage now (product.md §9: the add-on when the monthly limit is
    * reached, so the add-on needs a monthly plan). The count is this period's (a count of an earlier month reads as 0).
    */
   paymentOptions(user: User): PaymentOptions {
@@ -164,7 +164,7 @@ export class PaymentsService {
   }
 
   /**
-   * Starts the checkout of the add-on (spec 9: 100 messages for $1.99), used after the plan's limit.
+   * Starts the checkout of the add-on (product.md §9: 100 messages for $1.99), used after the plan's limit.
    * @returns the hosted checkout URL.
    * @throws AppError success 0 when payments are off or for a guest account.
    */
@@ -183,7 +183,7 @@ export class PaymentsService {
 
   /**
    * Opens the customer portal, where the subscription is cancelled (access lasts to the end of
-   * the paid period, spec 9).
+   * the paid period, product.md §9).
    * @throws AppError success 0 when payments are off or the user never paid online.
    */
   async portal(user: User): Promise<string> {
@@ -334,7 +334,7 @@ export class PaymentsService {
   /**
    * Moves users whose cancelled plan has reached the end of its paid period to Free (in case the
    * provider's "deleted" event is late or lost). Run every minute as the scheduled job
-   * "payments.expire-ended-plans" (server/container.ts, issue 15).
+   * "payments.expire-ended-plans" (server/container.ts).
    * @returns how many users were moved.
    */
   async expireEndedPlans(now: number = this.now()): Promise<number> {

@@ -14,7 +14,7 @@ import { PAYMENTS_OFF_MESSAGE } from "./payments.service";
 
 /**
  * Plans and payments against a local server that speaks Stripe's API (the SDK pointed at it with
- * STRIPE_API_BASE) and webhooks signed with the SDK's own `generateTestHeaderString` (issue 9).
+ * STRIPE_API_BASE) and webhooks signed with the SDK's own `generateTestHeaderString`.
  */
 
 const PRICE_BASIC = "price_basic_monthly";
@@ -276,7 +276,7 @@ describeEachDatabase("plans and payments through Stripe", (dialect) => {
       periodEnd,
     });
     expect((await webhook(signedEvent("customer.subscription.updated", cancelled))).statusCode).toBe(200);
-    // Still Premium: access lasts to the end of the billing cycle (spec 9), no refund.
+    // Still Premium: access lasts to the end of the billing cycle (product.md §9), no refund.
     expect((await profile(m.token)).pricingPlanName).toBe("Premium");
     expect((await extendUser(m.token)).pl).toBe("1");
     expect((await userRow(m.userId)).plan_ends_at).toBe(periodEnd * 1000);
@@ -391,10 +391,10 @@ describeEachDatabase("plans and payments through Stripe", (dialect) => {
     expect((await userRow(m.userId)).extra_messages).toBe(200);
   });
 
-  it("options (issue 16): the add-on only on a monthly plan, its limit reported; Manage only after paying online", async () => {
+  it("options: the add-on only on a monthly plan, its limit reported; Manage only after paying online", async () => {
     const m = await member();
     const options = async () => (await call(t.app, "GET", "/api/payment/options", { token: m.token })).body;
-    // Free counts per day: payments on, no add-on (spec 9: the add-on is for the monthly limit).
+    // Free counts per day: payments on, no add-on (product.md §9: the add-on is for the monthly limit).
     expect(await options()).toMatchObject({
       success: 1,
       data: { payments: 1, addOn: 0, manage: 0, monthly: 0 },
@@ -540,7 +540,7 @@ describe("payments off (no STRIPE_SECRET_KEY)", () => {
     }
     const plans = (await call(t.app, "GET", "/api/payment/pricing")).body.data as PricingRow[];
     expect(plans.every((p) => p.pricingCheckout === 0)).toBe(true);
-    // issue 16: the SPA learns that nothing can be bought or managed here.
+    // the SPA learns that nothing can be bought or managed here.
     await t.db.db
       .updateTable("users")
       .set({

@@ -3,7 +3,7 @@ import type { Db } from "../../db/index";
 import type { Database, Plan, User } from "../../db/schema";
 import { quotaPeriodKey } from "../quota/quota.service";
 
-/** The plan every account falls back to (spec 1: the free tier). */
+/** The plan every account falls back to (product.md §1: the free tier). */
 export const FREE_PLAN_NAME = "Free";
 
 /** What a plan grants, in the columns of the user row that the session and the quota read. */
@@ -20,7 +20,7 @@ export function grantsOf(plan: Plan) {
 }
 
 /**
- * Plans and the one way a user's plan changes (issue 9). The user row holds a copy of its plan's
+ * Plans and the one way a user's plan changes. The user row holds a copy of its plan's
  * grants (cl, vl, pl, il, chat limit, quota period, uncensored) because the quota reservation and
  * the session read them on every request; every change of a user's plan and every edit of a
  * plan rewrites those copies in the same statement, so what a user gets always follows the plan

@@ -3,7 +3,7 @@ import { callMultipart, demoLogin, describeEachDatabase } from "../../testing/ap
 import { ScriptedLlm } from "../../testing/fake-llm";
 import { createTestApp, type TestApp } from "../../testing/server";
 
-/** Issue 17: a character's lorebook entries reach the prompt the model receives. */
+/** A character's lorebook entries reach the prompt the model receives. */
 
 const card = {
   spec: "chara_card_v2",
@@ -45,7 +45,7 @@ const card = {
   },
 };
 
-describeEachDatabase("lorebook entries in the prompt (issue 17)", (dialect) => {
+describeEachDatabase("lorebook entries in the prompt", (dialect) => {
   let t: TestApp;
   const llm = new ScriptedLlm(() => "Indeed.");
   beforeAll(async () => {

@@ -1,7 +1,7 @@
 import { LOREBOOK_LIMITS } from "../../../common/constants";
 
 /**
- * Lorebooks (world info, issue 17): the Character Card V2/V3 `character_book`, parsed defensively,
+ * Lorebooks (world info): the Character Card V2/V3 `character_book`, parsed defensively,
  * and the choice of the entries a reply's prompt gets, with the community's semantics.
  *
  * Verified against the Character Card V2 spec (malfoyslastname/character-card-spec-v2, `CharacterBook`)

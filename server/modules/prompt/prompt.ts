@@ -23,10 +23,10 @@ import { DEFAULT_TOKEN_BUDGET, type Lorebook, type LoreEntry, selectLoreEntries 
  * So a turn re-reads only the last reply, the new message and its note.
  */
 
-/** The character card fields the system prompt is built from (spec 3 "Character (detail)"). */
+/** The character card fields the system prompt is built from (product.md §3 "Character (detail)"). */
 export interface CharacterCard {
   name: string;
-  /** '0' female, '1' male (spec 3). */
+  /** '0' female, '1' male (product.md §3). */
   sex: string;
   backstory: string;
   appearance: string;
@@ -44,7 +44,7 @@ export interface Exchange {
 }
 
 /**
- * What the sender tells about themself with one message (spec 7 `chat/message` fields `pname`,
+ * What the sender tells about themself with one message (product.md §7 `chat/message` fields `pname`,
  * `ptext`, `time`; their meaning is ours, README "How the chat works"). Used for that reply only.
  */
 export interface SenderContext {
@@ -69,7 +69,7 @@ export interface ChatState {
   character: CharacterCard;
   /** The profile's name: the stable part names the user by it (`pname` goes in the turn's note). */
   userName: string;
-  /** The sender's own words about themself and their local time (spec 7 pname, ptext, time). */
+  /** The sender's own words about themself and their local time (product.md §7 pname, ptext, time). */
   sender?: SenderContext;
   /** Rolling summary of the exchanges before the history (memory). */
   summary: string;
@@ -394,7 +394,7 @@ const WEEKDAYS = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Frida
 const LOCAL_TIME_SKEW_MS = 26 * 60 * 60 * 1000;
 
 /**
- * The user's local time for the system prompt, from `chat/message`'s `time` (spec 7; ours: ISO
+ * The user's local time for the system prompt, from `chat/message`'s `time` (product.md §7; ours: ISO
  * 8601 with the sender's UTC offset, e.g. "2026-11-26T22:41:07.000+01:00").
  * @returns e.g. "Thursday, 22:41"; undefined when `time` is missing, malformed, carries no
  * offset (a "Z" time tells nothing about the user's day), or lies over 26 h from `now` (epoch ms).

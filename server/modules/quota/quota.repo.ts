@@ -20,12 +20,12 @@ export class QuotaRepo {
   constructor(private readonly db: Db) {}
 
   /**
-   * Reserves one message (issue 5): the plan's count of `period` (the count starts again at 0
+   * Reserves one message: the plan's count of `period` (the count starts again at 0
    * when the period changes), then the add-on messages. Atomic: concurrent reservations never go
    * past the limit, and a plan message is counted in `period` only (never in a period another
    * request has moved the row to meanwhile).
    * @param db where to run it: the repo's database, or a transaction the reservation joins
-   *   (issue 19: stored with the user's entry in one transaction).
+   *   (stored with the user's entry in one transaction).
    * @returns the reservation, or undefined when both buckets are empty.
    */
   async reserve(user: User, period: string, db: Db = this.db): Promise<Reservation | undefined> {
@@ -52,7 +52,7 @@ export class QuotaRepo {
   }
 
   /**
-   * Gives back a reserved message (issue 13): an add-on message always; a plan message only to
+   * Gives back a reserved message: an add-on message always; a plan message only to
    * the period it was counted in, so a failure after the period changed (a reply that fails
    * after midnight) never lowers the new period's count. A reservation without a period (stored
    * before periods were recorded) lowers the current count, as it always did.
@@ -76,7 +76,7 @@ export class QuotaRepo {
   }
 }
 
-/** One message of the plan's count of `period`, when under `limit` (every chat message; issue 19). */
+/** One message of the plan's count of `period`, when under `limit` (every chat message). */
 const reservePlan = preparedQuery((db, p: { id: string; period: string; limit: number }) =>
   db
     .updateTable("users")

@@ -8,7 +8,7 @@ import type { QuotaBucket, QuotaRepo, Reservation } from "./quota.repo";
 export type { QuotaBucket, Reservation } from "./quota.repo";
 
 /**
- * The quota period a moment falls in (issue 5, documented in README): the UTC day "YYYY-MM-DD"
+ * The quota period a moment falls in (documented in README): the UTC day "YYYY-MM-DD"
  * for daily plans, the UTC month "YYYY-MM" for monthly ones.
  * @param period the plan's quota period ("day" or "month"); @param now epoch milliseconds.
  */
@@ -17,7 +17,7 @@ export function quotaPeriodKey(period: string, now: number): string {
 }
 
 /**
- * The answer at the limit (spec 9): 429 "rate_limit:chat" pointing to /pricing. Monthly plans are
+ * The answer at the limit (product.md §9): 429 "rate_limit:chat" pointing to /pricing. Monthly plans are
  * offered the add-on (ADDON_MESSAGES for ADDON_PRICE_CENTS), daily ones an upgrade.
  */
 export function quotaLimitError(user: User): AppError {

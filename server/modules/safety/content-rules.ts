@@ -1,7 +1,7 @@
 import { badRequest, forbidden } from "../../errors";
 
 /**
- * Content rules that hold on every plan (issue 5): sexual content involving minors is refused,
+ * Content rules that hold on every plan: sexual content involving minors is refused,
  * in user messages, character definitions and image prompts. This is a conservative word-level
  * screen (a sexual term and a minor indicator in the same text), not a classifier: it catches the
  * plain cases without a model; a hosted moderation model can be added behind the same function.
@@ -59,7 +59,7 @@ const wordsOf = (list: string[]) =>
 const SEXUAL_RE = wordsOf(SEXUAL);
 const MINOR_RE = wordsOf(MINOR);
 
-/** Whether the text asks for sexual or explicit content (issue 8: uncensored pictures are a plan attribute). */
+/** Whether the text asks for sexual or explicit content (uncensored pictures are a plan attribute). */
 export function mentionsSexualContent(text: string): boolean {
   return SEXUAL_RE.test(text);
 }
@@ -85,7 +85,7 @@ export const AGE_UNCONFIRMED_MESSAGE = "Please confirm that you are 18 or older 
 
 /**
  * Chat is for adults: an account chats only after the person confirmed being 18 or older
- * (issue 5; stored in users.adult_confirmed_at by POST /api/users/confirm-age).
+ * (stored in users.adult_confirmed_at by POST /api/users/confirm-age).
  * @throws AppError 403 "age_unconfirmed".
  */
 export function assertAdultConfirmed(user: { adult_confirmed_at: number | null }): void {

@@ -6,7 +6,7 @@ import { rateLimit } from "../../http/rate-limit";
 import { EmailField, parseInput, textField } from "../../http/validate";
 import type { SiteService } from "./site.service";
 
-/** spec 5 "Contact": name, email, subject, message all required (rules of common/validation.ts). */
+/** product.md §5 "Contact": name, email, subject, message all required (rules of common/validation.ts). */
 const ContactBody = z.object({
   name: textField(RULES.contactName),
   email: EmailField,
@@ -14,7 +14,7 @@ const ContactBody = z.object({
   message: textField(RULES.contactMessage),
 });
 
-/** spec 7 "Public pages": contact (pricing is served by the payments module). */
+/** product.md §7 "Public pages": contact (pricing is served by the payments module). */
 export function siteRoutes(app: FastifyInstance, site: SiteService): void {
   app.post("/api/contact", { config: rateLimit(5, 10 * 60_000) }, async (request) => {
     const body = parseInput(ContactBody, request.body);

@@ -13,13 +13,13 @@ export interface ContactInput {
 /** The contact mail's job: retried while the mail server is away. */
 const CONTACT_MAIL_JOB = { attempts: 5, backoffMs: 5000 };
 
-/** The contact call of the public pages (spec 7 "Public pages", issue 3). */
+/** The contact call of the public pages (product.md §7 "Public pages"). */
 export class SiteService {
   constructor(
     private readonly repo: SiteRepo,
     private readonly mailer: Mailer,
     private readonly adminEmail: string,
-    /** The mail to the admin is a background job ("site.contact-mail", issue 15). */
+    /** The mail to the admin is a background job ("site.contact-mail"). */
     private readonly jobs: JobQueue,
     private readonly now: () => number = Date.now,
   ) {

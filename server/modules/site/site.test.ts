@@ -30,7 +30,7 @@ describeEachDatabase("public pages' calls", (dialect) => {
         "pricingPlanName",
         "pricingPrice",
         "pricingUrl",
-        // Ours (issue 9): the plan's id, sold through checkout here, the signed-in user's plan.
+        // Ours: the plan's id, sold through checkout here, the signed-in user's plan.
         "pricingPlanUUID",
         "pricingCheckout",
         "pricingCurrent",

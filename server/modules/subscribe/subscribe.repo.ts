@@ -5,7 +5,7 @@ import type { FreeSubscriptionsTable } from "../../db/schema";
 /** One free-subscription request as stored. */
 export type FreeSubscription = Selectable<FreeSubscriptionsTable>;
 
-/** Database access of free subscriptions (spec 7: requests, their codes and the video check). */
+/** Database access of free subscriptions (product.md §7: requests, their codes and the video check). */
 export class SubscribeRepo {
   constructor(private readonly db: Db) {}
 

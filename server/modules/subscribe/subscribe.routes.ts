@@ -12,7 +12,7 @@ const SubscribeBody = z.object({ email: EmailField });
 const NOT_OFFERED = "The free subscription is not offered on this server.";
 
 /**
- * spec 7: POST /users/free/subscribe/process (email), refused with `free_subscribe_off` while no
+ * product.md §7: POST /users/free/subscribe/process (email), refused with `free_subscribe_off` while no
  * video is configured; ours: GET /users/free/subscribe, public, says whether it is offered
  * (`data.offered`) so the SPA shows the form only then.
  */

@@ -28,7 +28,7 @@ function newCode(): string {
 const REQUEST_MAIL_JOB = { attempts: 5, backoffMs: 5000 };
 
 /**
- * Free subscription (spec 1, 2, 7; issue 3): e-mail a code (a background job, issue 15); the
+ * Free subscription (product.md §1, 2, 7): e-mail a code (a background job); the
  * person comments it on the configured video; a periodic job (`runDue`, scheduled in
  * server/container.ts; rows in free_subscriptions, each claimed with a lease so several processes
  * and restarts are safe) checks the comments until the code appears or expires, then creates a
@@ -157,7 +157,7 @@ export class SubscribeService {
   }
 
   /**
-   * Approves a request by hand (issue 9: the admin console, when the video check cannot run):
+   * Approves a request by hand (the admin console, when the video check cannot run):
    * creates the Free account and mails the login details as if the code had been found.
    * @returns the request's e-mail, or undefined when there is no such request or it was
    *   already verified.

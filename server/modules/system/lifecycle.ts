@@ -1,12 +1,12 @@
 declare module "fastify" {
   interface FastifyInstance {
-    /** Whether the server is shutting down (issue 15); set by the system routes. */
+    /** Whether the server is shutting down; set by the system routes. */
     lifecycle: Lifecycle;
   }
 }
 
 /**
- * The server's place in its life (issue 15, graceful shutdown): once `beginShutdown` is called,
+ * The server's place in its life (graceful shutdown): once `beginShutdown` is called,
  * GET /api/ready answers 503 so a load balancer stops sending new requests, while the running
  * ones finish; what registered with `onShutdown` is told at once (a stream that only follows a
  * reply ends with a resumable end, so its client reconnects to another instance). The system

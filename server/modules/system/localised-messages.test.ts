@@ -4,13 +4,13 @@ import { demoWithCharacter, describeEachDatabase } from "../../testing/api";
 import { ScriptedLlm } from "../../testing/fake-llm";
 import { createTestApp, type TestApp } from "../../testing/server";
 
-/** The SPA's header for a German browser (issue 18). */
+/** The SPA's header for a German browser. */
 const GERMAN = "de-DE,de;q=0.9,en;q=0.5";
 /** French is the best supported language of this one (English has the lowest weight). */
 const FRENCH_BEST = "en;q=0.4, fr-CA;q=0.9, de;q=0.7";
 
 /**
- * Server messages in the request's language (issue 18): the envelope's `message` of a 404, a
+ * Server messages in the request's language: the envelope's `message` of a 404, a
  * validation error and a 429, and the `error` event of a streamed send, read German with a German
  * Accept-Language, English without one, the best q-valued language otherwise, and the user's
  * stored UI language when the request names none.

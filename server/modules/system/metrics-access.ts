@@ -3,7 +3,7 @@ import net from "node:net";
 import type { FastifyRequest } from "fastify";
 
 /**
- * Who may read GET /metrics (issue 15): `enabled` false serves no route at all; a `token` is
+ * Who may read GET /metrics: `enabled` false serves no route at all; a `token` is
  * then required of every caller (`Authorization: Bearer <token>`); without a token only
  * loopback and private addresses are answered. Defaults (nothing configured): enabled, loopback
  * and private addresses only. Read from METRICS_ENABLED and METRICS_TOKEN in server/env.ts.

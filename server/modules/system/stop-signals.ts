@@ -1,6 +1,6 @@
 /**
  * Runs `shutdown` once on the first SIGTERM or SIGINT, logs "Stopped: jobs, workers and database
- * closed." and exits 0; a second signal while it runs exits at once with status 1 (issue 15: one
+ * closed." and exits 0; a second signal while it runs exits at once with status 1 (one
  * rule for `npm start` and `npm run worker`).
  */
 export function onStopSignals(

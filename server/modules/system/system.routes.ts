@@ -18,25 +18,25 @@ export interface SystemDeps {
   llm: LlmProvider;
   tts: TtsProvider;
   dialect: string;
-  /** issue 7: whether recordings can be transcribed on this server (STT_BASE_URL). */
+  /** whether recordings can be transcribed on this server (STT_BASE_URL). */
   transcribes?: boolean;
-  /** issue 8: pictures on request and photo upload for this user (filled by the images service). */
+  /** pictures on request and photo upload for this user (filled by the images service). */
   images?: (user: User) => { imageRequests: Capability; photoUpload: Capability };
-  /** issue 15: the database readiness checks with `select 1` (none when absent). */
+  /** the database readiness checks with `select 1` (none when absent). */
   db?: Db;
-  /** issue 15: the content storage readiness checks with a cheap `exists` (none when absent). */
+  /** the content storage readiness checks with a cheap `exists` (none when absent). */
   storage?: FileStorage;
-  /** issue 15: more readiness checks after the standard ones (Redis, the job queue...). */
+  /** more readiness checks after the standard ones (Redis, the job queue...). */
   checks?: ReadinessCheck[];
-  /** issue 15: who may read /metrics (METRICS_ENABLED, METRICS_TOKEN); default: loopback and private addresses. */
+  /** who may read /metrics (METRICS_ENABLED, METRICS_TOKEN); default: loopback and private addresses. */
   metrics?: MetricsOptions;
-  /** issue 15: the bound of each readiness check, milliseconds (default READY_CHECK_TIMEOUT_MS). */
+  /** the bound of each readiness check, milliseconds (default READY_CHECK_TIMEOUT_MS). */
   readyTimeoutMs?: number;
 }
 
 /**
- * Health, the version file of spec 4 (cache busting) and the capabilities the chat screen uses
- * to show or hide its controls with a reason (issue 6: no fake behaviour). Issue 15 (many
+ * Health, the version file of product.md §4 (cache busting) and the capabilities the chat screen uses
+ * to show or hide its controls with a reason (no fake behaviour). (many
  * instances behind a load balancer): /api/health says the process is alive, /api/ready whether it
  * should get traffic, /metrics serves Prometheus metrics; the Fastify instance is decorated with
  * the `lifecycle` that server/main.ts marks on shutdown.
@@ -99,7 +99,7 @@ export async function systemRoutes(
 /**
  * The chat screen's capabilities for the signed-in user; registered behind the session hook.
  * While the chat is off because the model is being downloaded, `modelDownload` says how far it
- * has come (issue 16: the banner shows it); absent otherwise.
+ * has come (the banner shows it); absent otherwise.
  */
 function capabilityRoutes(app: FastifyInstance, deps: SystemDeps): void {
   app.get("/api/chat/capabilities", async (request) => {

@@ -13,7 +13,7 @@ import { ScriptedLlm } from "../../testing/fake-llm";
 import { assertSharedEngines, createTestApp, TEST_STACK, type TestApp } from "../../testing/server";
 import { type SystemDeps, systemRoutes } from "./system.routes";
 
-/** Issue 15, Operations: liveness, readiness with named checks, and who may read /metrics. */
+/** Operations: liveness, readiness with named checks, and who may read /metrics. */
 
 describe("health, readiness and metrics of the whole app", () => {
   let t: TestApp;
@@ -31,7 +31,7 @@ describe("health, readiness and metrics of the whole app", () => {
       success: 1,
       data: {
         version: expect.any(String),
-        // The shared stack runs every app on PostgreSQL (issue 15).
+        // The shared stack runs every app on PostgreSQL.
         database: TEST_STACK === "shared" ? "postgres" : "sqlite",
         llm: { provider: "scripted", ready: true },
       },
@@ -89,7 +89,7 @@ describe("health, readiness and metrics of the whole app", () => {
     expect((await send()).body.success).toBe(1);
     expect(await counter(replied)).toBe(before.replied + 1);
     await t.db.db.updateTable("users").set({ chat_limit: 0, extra_messages: 0 }).execute();
-    // A write behind the app's back reaches the chat path's caches within 5 s (issue 19): drop them now.
+    // A write behind the app's back reaches the chat path's caches within 5 s: drop them now.
     t.caches.forgetAll();
     expect((await send()).status).toBe(429);
     expect(await counter(refused)).toBe(before.refused + 1);
@@ -144,7 +144,7 @@ describe("readiness without a language model", () => {
   });
 });
 
-describe("chat capabilities while the default model downloads (issue 16)", () => {
+describe("chat capabilities while the default model downloads", () => {
   it("add modelDownload with the progress next to the unchanged fields, and drop it when the download ends", async () => {
     // A simulated download (no internet here): the test reports the bytes, then fails it.
     let request: ModelDownloadRequest | undefined;
@@ -330,7 +330,7 @@ describe("system routes with every check and the metrics settings", () => {
 });
 
 /**
- * issue 15: "the Redis run fails if anything silently falls back to memory". Every app of the
+ * "the Redis run fails if anything silently falls back to memory". Every app of the
  * shared-stack run reports its engines (`app.engines`), and createTestApp refuses to hand out one
  * whose state stayed in the process.
  */

@@ -4,7 +4,7 @@ import { call, demoLogin, describeEachDatabase } from "../../testing/api";
 import { ScriptedLlm } from "../../testing/fake-llm";
 import { createTestApp, type TestApp } from "../../testing/server";
 
-describeEachDatabase("18+ confirmation (issue 5)", (dialect) => {
+describeEachDatabase("18+ confirmation", (dialect) => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp({ dialect, llm: new ScriptedLlm(async () => "Hi there!") });

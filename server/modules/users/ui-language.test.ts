@@ -3,8 +3,8 @@ import type { SessionUser } from "../../../common/api";
 import { call, describeEachDatabase } from "../../testing/api";
 import { createTestApp, type TestApp } from "../../testing/server";
 
-/** issue 18: the UI language kept with the account (POST /api/users/ui-language). */
-describeEachDatabase("UI language kept with the account (issue 18)", (dialect) => {
+/** the UI language kept with the account (POST /api/users/ui-language). */
+describeEachDatabase("UI language kept with the account", (dialect) => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp({ dialect });

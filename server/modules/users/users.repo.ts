@@ -30,7 +30,7 @@ export class UsersRepo {
       .execute();
   }
 
-  /** Stores the UI language of the account (issue 18; "" = the browser's). */
+  /** Stores the UI language of the account ("" = the browser's). */
   async setUiLanguage(userId: string, language: string): Promise<void> {
     await this.db.updateTable("users").set({ ui_language: language }).where("id", "=", userId).execute();
   }

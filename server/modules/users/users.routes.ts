@@ -17,13 +17,13 @@ const UpdateBody = z.object({
   old_photo: z.string().max(200).optional(),
   id: z.string().max(100).optional(),
 });
-/** Ours: the person ticks "I am 18 or older" (issue 5). */
+/** Ours: the person ticks "I am 18 or older". */
 const ConfirmAgeBody = z.object({ confirm: z.literal("1", "Please confirm that you are 18 or older.") });
-/** Ours (issue 18): the UI language kept with the account, one of the six codes. */
+/** Ours: the UI language kept with the account, one of the six codes. */
 const UiLanguageBody = z.object({
   language: z.enum(UI_LANGUAGES, "The language is not one of en, es, fr, de, it, pt."),
 });
-/** spec 5 "Password change (signed in)": all three required (rules of common/validation.ts). */
+/** product.md §5 "Password change (signed in)": all three required (rules of common/validation.ts). */
 const PasswordBody = z.object({
   cpassword: textField(RULES.currentPassword),
   npassword: textField(RULES.newPassword),
@@ -31,7 +31,7 @@ const PasswordBody = z.object({
   id: z.string().max(100).optional(),
 });
 
-/** spec 7: users/profile, users/update, users/update-password; all behind the session. */
+/** product.md §7: users/profile, users/update, users/update-password; all behind the session. */
 export async function usersRoutes(
   app: FastifyInstance,
   users: UsersService,
@@ -66,7 +66,7 @@ function userRoutes(app: FastifyInstance, users: UsersService): void {
     return ok("Thank you.", { data: presentSessionUser(updated) });
   });
 
-  /** Ours (issue 18): keeps the UI language with the account; answers the fresh session user. */
+  /** Ours: keeps the UI language with the account; answers the fresh session user. */
   app.post("/api/users/ui-language", async (request) => {
     const body = parseInput(UiLanguageBody, request.body);
     const updated = await users.setUiLanguage(currentUser(request), body.language);

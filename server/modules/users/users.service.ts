@@ -8,7 +8,7 @@ import type { AuthService } from "../auth/auth.service";
 import { quotaPeriodKey } from "../quota/quota.service";
 import type { UsersRepo } from "./users.repo";
 
-/** The signed-in user's profile and password (spec 2 Profile, Change password; spec 7). */
+/** The signed-in user's profile and password (product.md §2 Profile, Change password; product.md §7). */
 export class UsersService {
   constructor(
     private readonly repo: UsersRepo,
@@ -17,8 +17,8 @@ export class UsersService {
   ) {}
 
   /**
-   * The profile with the plan's name (spec 3 "User profile"). The chat count is that of the
-   * current quota period: a count left from an earlier day or month reads 0 (issue 9).
+   * The profile with the plan's name (product.md §3 "User profile"). The chat count is that of the
+   * current quota period: a count left from an earlier day or month reads 0.
    */
   async profile(user: User, now: number = Date.now()) {
     const planName = await this.repo.planName(user.plan_id);
@@ -49,7 +49,7 @@ export class UsersService {
   }
 
   /**
-   * Stores that the person confirmed being 18 or older (issue 5), once: a later call keeps the
+   * Stores that the person confirmed being 18 or older, once: a later call keeps the
    * first time.
    * @returns the updated user.
    */
@@ -60,7 +60,7 @@ export class UsersService {
   }
 
   /**
-   * Keeps the UI language (one of the six codes, checked by the route) with the account (issue 18).
+   * Keeps the UI language (one of the six codes, checked by the route) with the account.
    * @returns the updated user.
    */
   async setUiLanguage(user: User, language: string): Promise<User> {
@@ -70,7 +70,7 @@ export class UsersService {
 
   /**
    * Changes the password after checking the current one; every other session of the user ends,
-   * the current one stays (spec 2 Change password; texts of spec 8).
+   * the current one stays (product.md §2 Change password; texts of product.md §8).
    * @throws AppError 400 for a mismatch or a wrong current password.
    */
   async changePassword(user: User, current: string, password: string, retyped: string, keepToken: string) {

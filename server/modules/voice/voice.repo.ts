@@ -1,6 +1,6 @@
 import type { Db } from "../../db/index";
 
-/** Database access of voice (issue 7): the seeded voice list. */
+/** Database access of voice: the seeded voice list. */
 export class VoiceRepo {
   constructor(private readonly db: Db) {}
 

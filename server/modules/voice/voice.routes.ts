@@ -16,8 +16,8 @@ const TranscribeBody = z.object({
 });
 
 /**
- * Voice calls of the chat screen (issue 7): `POST /api/chat/transcribe` (multipart `audio`, at
- * most STT_MAX_BYTES): `{ success, message, text }`, the transcript with spec 5's censored-word
+ * Voice calls of the chat screen: `POST /api/chat/transcribe` (multipart `audio`, at
+ * most STT_MAX_BYTES): `{ success, message, text }`, the transcript with product.md §5's censored-word
  * rule applied. The audio-message call is a turn (chat routes); the voice preview stays in the
  * characters routes (`GET /api/characters/voice/preview/?v=`).
  */

@@ -20,7 +20,7 @@ export interface SentenceAudio {
   audioUrl: string;
 }
 
-/** A short sample per seeded language for the voice preview (spec 7 `voice/preview`). */
+/** A short sample per seeded language for the voice preview (product.md §7 `voice/preview`). */
 const PREVIEW_TEXT: Record<string, string> = {
   en: "Hi! This is how I sound. I can't wait to talk with you.",
   es: "¡Hola! Así suena mi voz. Tengo muchas ganas de hablar contigo.",
@@ -45,7 +45,7 @@ function sniffAudio(bytes: Buffer): { type: string; ext: string } | undefined {
 }
 
 /**
- * Spoken replies, voice previews and transcripts (issue 7).
+ * Spoken replies, voice previews and transcripts.
  * - Audio is cached by engine, voice and text: `voice/<sha256>.mp3` under /content/; the same
  *   text in the same voice is never synthesized twice.
  * - A reply is spoken sentence by sentence (narration between asterisks dropped); its whole
@@ -107,7 +107,7 @@ export class VoiceService {
   }
 
   /**
-   * The voice preview (spec 4, 7 `voice/preview`): a short sample in the voice's language.
+   * The voice preview (product.md §4, 7 `voice/preview`): a short sample in the voice's language.
    * @throws AppError 404 for an unknown voice; TtsUnavailableError when voices are off.
    */
   async preview(voiceName: string): Promise<string> {
@@ -137,7 +137,7 @@ export class VoiceService {
   }
 
   /**
-   * spec 4 "Split replies": the audio of each part of a split reply in the voice of the entry's
+   * product.md §4 "Split replies": the audio of each part of a split reply in the voice of the entry's
    * character, so each message is heard in turn. Each part is its sentences (narration dropped)
    * joined as in `speakAll`; the sentences are the cached ones a streamed reply was spoken with,
    * so a part usually costs only the joining of its files.
@@ -203,7 +203,7 @@ export class VoiceService {
   }
 
   /**
-   * Transcribes a recording (POST /api/chat/transcribe) and applies spec 5's censored-word rule.
+   * Transcribes a recording (POST /api/chat/transcribe) and applies product.md §5's censored-word rule.
    * @throws AppError 413 above the size limit, 400 for bytes that are no known audio container,
    * SttUnavailableError when no endpoint is configured.
    */

@@ -9,7 +9,7 @@ import { startTranscriptionDouble } from "../../testing/voice-servers";
 
 /**
  * Spoken replies, voice preview, transcripts and the audio-message call through the API
- * (issue 7), with the embedded eSpeak NG engine and a local OpenAI-compatible transcription double.
+ *, with the embedded eSpeak NG engine and a local OpenAI-compatible transcription double.
  */
 
 describeEachDatabase("voice through the API", (dialect) => {
@@ -31,7 +31,7 @@ describeEachDatabase("voice through the API", (dialect) => {
   beforeAll(async () => {
     const pcm = await espeak.run("What the heck is that?", "en+m3", "pcm");
     spokenWav = wavFile(pcm.audio, pcm.sampleRate);
-    // Like Chrome's recogniser, the double writes a swear word censored (spec 5).
+    // Like Chrome's recogniser, the double writes a swear word censored (product.md §5).
     transcription = await startTranscriptionDouble((c) =>
       c.file.equals(spokenWav) ? "What the f**k is that?" : "",
     );
@@ -238,7 +238,7 @@ describeEachDatabase("voice through the API", (dialect) => {
   });
 
   describe("speech to text (POST /api/chat/transcribe)", () => {
-    it("transcribes a recording through the endpoint and writes censored words in full (spec 5)", async () => {
+    it("transcribes a recording through the endpoint and writes censored words in full (product.md §5)", async () => {
       const res = await callMultipart(t.app, "/api/chat/transcribe", {
         token,
         fields: { language: "en" },
@@ -286,7 +286,7 @@ describeEachDatabase("voice through the API", (dialect) => {
       expect(body.options?.splitCount).toBeGreaterThan(0);
     });
 
-    it("an empty message is sent as 'listening' (spec 5)", async () => {
+    it("an empty message is sent as 'listening' (product.md §5)", async () => {
       llm.reply = "Take your time, I am here.";
       const res = await call(t.app, "POST", "/api/chat/audio-message", {
         token,

@@ -33,7 +33,7 @@ const RESIZE_CROP = 1;
  * AUTOMATIC1111 / Forge: POST `{base}/sdapi/v1/txt2img` with prompt, negative_prompt, width,
  * height, seed and steps; the answer's `images[0]` is base64 PNG.
  *
- * The same face (issue 18): with a reference photo (IMAGE_REFERENCE=photo) the request goes to
+ * The same face: with a reference photo (IMAGE_REFERENCE=photo) the request goes to
  * POST `{base}/sdapi/v1/img2img` instead, with the same fields plus `init_images: [<base64 photo>]`,
  * `denoising_strength` {@link REFERENCE_DENOISING_STRENGTH} and `resize_mode` 1 (crop and
  * resize). img2img is part of the web UI's own API (`StableDiffusionImg2ImgProcessingAPI`), so it

@@ -32,7 +32,7 @@ export interface ComfyUiOptions extends ModelEndpointOptions {
 /** The built-in text-to-image workflow (API format) with placeholders. */
 export const DEFAULT_WORKFLOW_PATH = path.join(import.meta.dirname, "comfyui-default-workflow.json");
 /**
- * The built-in reference workflow (issue 18): the text-to-image workflow whose model goes through
+ * The built-in reference workflow: the text-to-image workflow whose model goes through
  * IP-Adapter (the ComfyUI_IPAdapter_plus nodes `IPAdapterUnifiedLoader`, preset "PLUS FACE
  * (portraits)", and `IPAdapter`, weight 0.8) fed by `LoadImage` of `{{reference_image}}`.
  */
@@ -61,7 +61,7 @@ export function fillWorkflow(
     height: number;
     steps: number;
     model: string;
-    /** The uploaded reference image's name for `{{reference_image}}` (issue 18). */
+    /** The uploaded reference image's name for `{{reference_image}}`. */
     referenceImage?: string;
   },
 ): Record<string, unknown> {
@@ -142,7 +142,7 @@ interface HistoryItem {
  * request's signal aborts (the job's timeout, a shutdown) after the prompt was queued, the prompt
  * is cancelled on the server (`cancel`).
  *
- * The same face (issue 18): with a reference photo (IMAGE_REFERENCE=photo) the photo is uploaded
+ * The same face: with a reference photo (IMAGE_REFERENCE=photo) the photo is uploaded
  * with POST `/upload/image` (multipart: the `image` file, named by its content hash, `type: input`,
  * `overwrite: true`) and its answered name fills `{{reference_image}}` of the reference workflow:
  * the built-in IP-Adapter one ({@link REFERENCE_WORKFLOW_PATH}), or a COMFYUI_WORKFLOW_PATH
@@ -301,7 +301,7 @@ export class ComfyUiProvider implements ImageProvider {
     try {
       return await this.waitForImage(promptId, request.signal);
     } catch (error) {
-      // A job's timeout or shutdown: take the prompt off the server too (issue 16), so the GPU
+      // A job's timeout or shutdown: take the prompt off the server too, so the GPU
       // is not kept busy drawing a picture nobody will see.
       if (request.signal?.aborted) await this.cancel(promptId).catch(() => {});
       throw error;

@@ -13,7 +13,7 @@ import { createTestApp, type TestApp } from "../../testing/server";
 import { fillWorkflow } from "./comfyui";
 
 /**
- * Each image provider against a local server speaking its wire protocol (issue 8 acceptance 1):
+ * Each image provider against a local server speaking its wire protocol:
  * the prompt, the size of the type (1 portrait, 2 landscape) and the character's seed reach the
  * provider; the picture lands in content/{character id}/ as a JPEG of that size; the entry's
  * chatHistoryImageLoading goes 1 → 0.

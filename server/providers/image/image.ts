@@ -1,7 +1,7 @@
 import { ProviderError, ProviderHttpError } from "../http";
 
 /**
- * Image generation behind one interface (issue 8). Implementations: `openai` (any
+ * Image generation behind one interface. Implementations: `openai` (any
  * OpenAI-compatible Images API), `automatic1111` (AUTOMATIC1111 / Forge web UI API), `comfyui`
  * (a ComfyUI workflow queued and polled through its HTTP API), `none` (not configured). The one
  * place that picks one from configuration is `createImageProvider` in ./index.ts.
@@ -17,7 +17,7 @@ export interface ImageRequest {
   /** Fixed per character so the same face comes back (0 .. 2^31-1). */
   seed: number;
   /**
-   * The character's photo to draw the same face from (issue 18), when the provider takes one
+   * The character's photo to draw the same face from, when the provider takes one
    * (`takesReference`) and the character has a photo. Absent: the request is drawn from the
    * words and the seed alone, exactly as before.
    */
@@ -26,7 +26,7 @@ export interface ImageRequest {
   signal?: AbortSignal;
 }
 
-/** A picture an engine draws the same face from (issue 18 "the same face"). */
+/** A picture an engine draws the same face from ("the same face"). */
 export interface ReferenceImage {
   /** The file's bytes (the stored character photo: a JPEG of at most 1024 px a side). */
   bytes: Buffer;
@@ -35,7 +35,7 @@ export interface ReferenceImage {
 }
 
 /**
- * IMAGE_REFERENCE (issue 18): `photo` conditions pictures of a character on the character's photo
+ * IMAGE_REFERENCE: `photo` conditions pictures of a character on the character's photo
  * where the engine can; `seed` draws them from the words and the character's fixed seed only.
  */
 export type ImageReferenceMode = "photo" | "seed";
@@ -97,7 +97,7 @@ export class NoImageProvider implements ImageProvider {
 }
 
 /**
- * Whether an engine's error says it cannot take the reference here (issue 18), so the provider
+ * Whether an engine's error says it cannot take the reference here, so the provider
  * falls back to today's text-only request: 400, 404, 405, 415, 422 or 501 (an endpoint, a node
  * type, a model or a parameter it does not have). Network errors, timeouts, 401/403/429 and 5xx
  * are real failures and are not retried without the reference.

@@ -11,9 +11,9 @@ export function parseSize(size: string): { width: number; height: number } {
 }
 
 /**
- * The one place that maps configuration to an image provider (issue 8): IMAGE_PROVIDER
+ * The one place that maps configuration to an image provider: IMAGE_PROVIDER
  * `none` | `openai` | `automatic1111` | `comfyui`, at IMAGE_BASE_URL; IMAGE_REFERENCE `photo` or
- * `seed` says whether pictures of a character are drawn from its photo where the engine can (issue 18).
+ * `seed` says whether pictures of a character are drawn from its photo where the engine can.
  * @throws Error when a provider is named without IMAGE_BASE_URL, or the ComfyUI workflow is unreadable.
  */
 export function createImageProvider(config: AppConfig): ImageProvider {

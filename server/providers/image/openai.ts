@@ -32,7 +32,7 @@ interface ImagesResponse {
  * decoded, or `data[0].url` downloaded. Compatible local servers (LocalAI, SD.Next, …) also get
  * `seed` and `negative_prompt`; api.openai.com does not (it refuses unknown fields and has no seed).
  *
- * The same face (issue 18): with a reference photo (IMAGE_REFERENCE=photo) and a GPT image model
+ * The same face: with a reference photo (IMAGE_REFERENCE=photo) and a GPT image model
  * (IMAGE_MODEL gpt-image-*), the picture is asked of POST `{base}/images/edits` instead, as
  * multipart/form-data with the photo as the `image` file, `prompt`, `model`, `n: 1` and `size`
  * (on api.openai.com the supported size of the same orientation: 1024x1536, 1536x1024 or

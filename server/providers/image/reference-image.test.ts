@@ -21,7 +21,7 @@ import type { ImageProvider, ImageRequest, ReferenceImage } from "./image";
 import { OpenAiImageProvider } from "./openai";
 
 /**
- * The same face (issue 18): the character's photo reaches each engine in that engine's own request
+ * The same face: the character's photo reaches each engine in that engine's own request
  * shape — ComfyUI: POST /upload/image (multipart `image`) then the IP-Adapter workflow whose
  * LoadImage names the upload; AUTOMATIC1111: POST /sdapi/v1/img2img with `init_images`; OpenAI
  * (gpt-image): POST /v1/images/edits (multipart `image`) — and IMAGE_REFERENCE=seed (or no photo,

@@ -39,7 +39,7 @@ function behave(words: string, req: http.IncomingMessage, res: http.ServerRespon
   }
 }
 
-describe("ChatCompletionsClient (issue 19: the lean Chat Completions client)", () => {
+describe("ChatCompletionsClient (the lean Chat Completions client)", () => {
   const counts = new Map<string, number>();
   const server = http.createServer((req, res) => {
     let raw = "";
@@ -76,7 +76,7 @@ describe("ChatCompletionsClient (issue 19: the lean Chat Completions client)", (
   it("joins events split across network reads, passes a read's pieces on as one, and stops at [DONE]", async () => {
     const pieces: string[] = [];
     expect(await client.stream(body("hi"), (piece) => pieces.push(piece))).toBe("Hello");
-    // The first read ends inside "Hel"'s event; the second completes it and holds "lo" (issue 19).
+    // The first read ends inside "Hel"'s event; the second completes it and holds "lo".
     expect(pieces).toEqual(["Hello"]);
   });
 

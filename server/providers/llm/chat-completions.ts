@@ -45,7 +45,7 @@ const agents = {
 };
 
 /**
- * A lean client for the Chat Completions wire format (issue 19: the official SDK cost about 3 ms
+ * A lean client for the Chat Completions wire format (the official SDK cost about 3 ms
  * of CPU per streamed message, a third of a whole chat turn; this is the part of it a chat turn
  * uses): one POST on a kept-alive connection, the server-sent events read with
  * `eventsource-parser`. A request that fails before any answer (a kept-alive connection the
@@ -85,7 +85,7 @@ export class ChatCompletionsClient {
    * A streamed completion: `onText` gets the first choice's text as it arrives, the pieces of
    * one network read joined into one call. @returns the whole text, as soon as `data: [DONE]`
    * is read (or the answer ends without it); the rest of the answer is drained in the background
-   * so the kept-alive connection is reused (issue 19: the reply is stored and its `done` event
+   * so the kept-alive connection is reused (the reply is stored and its `done` event
    * leaves in the same tick as the last tokens, one socket write instead of two).
    * @throws ProviderHttpError as `complete`, or when the stream reports an error; the signal's
    *   reason when aborted (the text so far has been passed to `onText`).
@@ -99,7 +99,7 @@ export class ChatCompletionsClient {
     let text = "";
     let failure: Error | undefined;
     let finished = false;
-    // The pieces of one network read are passed on as one (issue 19: a burst of tokens is one
+    // The pieces of one network read are passed on as one (a burst of tokens is one
     // event down the line, not one per token).
     let read = "";
     const parser = createParser({

@@ -7,10 +7,12 @@ import {
   type GenerateRequest,
   type GenerateResult,
   type LlmProvider,
+  type LlmRoute,
   type ModelDownloadProgress,
   NOT_CONFIGURED_INSTRUCTION,
   NOT_CONFIGURED_MESSAGE,
   type ProviderStatus,
+  type RoutedLlm,
 } from "./llm";
 import { UnavailableProvider } from "./none";
 import { OpenAiProvider, type PromptCacheField } from "./openai";
@@ -29,7 +31,7 @@ export interface ModelDownloadRequest {
 }
 
 /**
- * How the default model is fetched (issue 2, issue 16): a seam so tests can simulate a download
+ * How the default model is fetched: a seam so tests can simulate a download
  * (this machine may have no internet). `reachable` is a quick probe (the real downloader retries
  * for minutes when offline); `download` resolves with the written file's path and rejects when
  * the download fails.
@@ -69,7 +71,7 @@ export interface CreateLlmOptions {
 }
 
 /**
- * The provider while the default model is absent or being downloaded (issue 16): every
+ * The provider while the default model is absent or being downloaded: every
  * generation fails with the message, and the status carries the download's progress while one
  * runs, so the chat screen's banner can show it.
  */
@@ -86,34 +88,83 @@ export class DownloadingProvider extends UnavailableProvider {
   }
 }
 
+/** A connection's provider and the generation settings it imposes on the chat replies. */
+export interface RoutedProvider {
+  provider: LlmProvider;
+  /** The connection's settings; absent for the configured (or injected) provider. */
+  settings?: { maxTokens: number; temperature: number };
+}
+
 /**
- * The one place that maps configuration to a language-model provider (issue 2). The returned
+ * Picks the provider that answers a route (server/modules/models: the admin console's
+ * connections, product.md §9). `resolve` returns undefined where no connection is assigned and
+ * the configured provider keeps answering.
+ */
+export interface LlmRouter {
+  resolve(route: LlmRoute | undefined): RoutedProvider | undefined;
+  close(): Promise<void>;
+}
+
+/**
+ * The one place that maps configuration to a language-model provider. The returned
  * provider can change underneath (e.g. from "downloading" to the loaded default model), so
- * callers keep the one instance for the process's life.
+ * callers keep the one instance for the process's life. With a router (the model connections)
+ * each request goes to the connection its route resolves to; the configured provider answers
+ * where the router has none.
  */
 export class ManagedLlm implements LlmProvider {
+  private router?: LlmRouter;
   constructor(private current: LlmProvider) {}
   get name(): string {
-    return this.current.name;
+    return this.pick(undefined).provider.name;
   }
   /** Replaces the provider in use (after a download finishes, or in tests). */
   use(provider: LlmProvider): void {
     this.current = provider;
   }
+  /** The configured (or injected) provider, whatever the router says (the registry reuses its loaded GGUF). */
+  base(): LlmProvider {
+    return this.current;
+  }
+  /** Routes every later request through `router` (the model connections' registry). */
+  setRouter(router: LlmRouter): void {
+    this.router = router;
+  }
+  private pick(route: LlmRoute | undefined): RoutedProvider {
+    return this.router?.resolve(route) ?? { provider: this.current };
+  }
   contextWindow(): number {
-    return this.current.contextWindow();
+    return this.pick(undefined).provider.contextWindow();
   }
   status(): ProviderStatus {
-    return this.current.status();
+    return this.pick(undefined).provider.status();
   }
   countTokens(text: string): number {
-    return this.current.countTokens(text);
+    return this.pick(undefined).provider.countTokens(text);
   }
+  /** Generates with the route's provider; a routed request takes its connection's reply length and temperature. */
   generate(request: GenerateRequest): Promise<GenerateResult> {
-    return this.current.generate(request);
+    const { route, ...rest } = request;
+    const { provider, settings } = this.pick(route);
+    if (!settings || !route) return provider.generate(route ? rest : request);
+    return provider.generate({ ...rest, maxTokens: settings.maxTokens, temperature: settings.temperature });
   }
-  close(): Promise<void> {
-    return this.current.close();
+  /** This provider as one chat's route sees it (routedModel in llm.ts). */
+  routed(route: LlmRoute): RoutedLlm {
+    const pick = () => this.pick(route).provider;
+    return {
+      name: pick().name,
+      replyTokens: this.pick(route).settings?.maxTokens,
+      contextWindow: () => pick().contextWindow(),
+      status: () => pick().status(),
+      countTokens: (text) => pick().countTokens(text),
+      generate: (request) => this.generate({ ...request, route }),
+      close: async () => {},
+    };
+  }
+  async close(): Promise<void> {
+    await this.router?.close();
+    await this.current.close();
   }
 }
 
@@ -123,7 +174,7 @@ export class ManagedLlm implements LlmProvider {
  * - `llama` (or `auto` with LLM_MODEL_PATH): that GGUF in process;
  * - `auto` with neither: the default GGUF under data/models/, fetched on first start when
  *   LLM_AUTO_DOWNLOAD is 1 (in the background; chats answer "downloading" meanwhile and the
- *   status carries the download's progress, issue 16);
+ *   status carries the download's progress);
  * - `none`: chats are stored and answered success 0 saying an administrator has to connect a
  *   model; the log says how (once, at start).
  * Never throws for an unreachable download: it logs one line and stays unavailable.
@@ -201,7 +252,7 @@ export function createLlm(
 
 /**
  * Finds the default GGUF in <dataDir>/models, or downloads it with `fetcher` (the real one draws
- * a console progress bar); while it runs `unavailable` reports the progress (issue 16).
+ * a console progress bar); while it runs `unavailable` reports the progress.
  * @returns the model's path, or undefined when it is not available (one line is logged).
  */
 async function findOrDownloadDefaultModel(
@@ -247,7 +298,7 @@ async function findOrDownloadDefaultModel(
   }
 }
 
-/** What the chat says while the default model downloads (issue 16; the banner adds the progress). */
+/** What the chat says while the default model downloads (the banner adds the progress). */
 export const DOWNLOADING_MESSAGE =
   "The default language model is being downloaded; please try again in a few minutes.";
 /** What the chat says between the download's end and the model's load. */

@@ -49,7 +49,7 @@ interface CachedSequence {
 }
 
 /**
- * node-llama-cpp in the server process (issue 2, provider `llama`). The GGUF is loaded once by
+ * node-llama-cpp in the server process (provider `llama`). The GGUF is loaded once by
  * `load()` and shared by one context with several sequences. Each sequence keeps the tokens it
  * evaluated, tagged with the request's `cacheKey`: a chat's next turn goes back to the sequence
  * that holds its prefix, and node-llama-cpp's LlamaChat evaluates only what differs from it
@@ -73,7 +73,7 @@ export class LlamaProvider implements LlmProvider {
   private uses = 0;
   private loading?: Promise<void>;
   private failure?: string;
-  /** node-llama-cpp, imported with the model (issue 19: tens of MB a remote model never needs). */
+  /** node-llama-cpp, imported with the model (tens of MB a remote model never needs). */
   private lib?: typeof import("node-llama-cpp");
   private gpuInUse: string | false = false;
   /** The model's chat template, resolved once from the GGUF (generation and renderPrompt share it). */

@@ -36,6 +36,33 @@ export interface GenerateRequest {
    * behind it; endpoints ignore it.
    */
   background?: boolean;
+  /**
+   * The chat this request answers (the reply path): the model connections' router picks the
+   * connection assigned to the character, else to the user's plan, else the default, and applies
+   * its generation settings (product.md §9). Absent: the default connection, the request's own settings.
+   */
+  route?: LlmRoute;
+}
+
+/** Which chat a request is for: a preset character's id and the user's plan id. */
+export interface LlmRoute {
+  characterId?: string;
+  planId?: string;
+}
+
+/** A provider bound to one chat's route, with the longest reply its connection allows. */
+export type RoutedLlm = LlmProvider & {
+  /** The connection's longest reply, in tokens; absent when no connection is assigned. */
+  replyTokens?: number;
+};
+
+/**
+ * `llm` as one chat's route sees it: the context window and token counts of the connection that
+ * answers that chat (product.md §9), when `llm` routes (ManagedLlm); otherwise `llm` itself.
+ */
+export function routedModel(llm: LlmProvider, route: LlmRoute): RoutedLlm {
+  const routable = llm as LlmProvider & { routed?: (route: LlmRoute) => RoutedLlm };
+  return typeof routable.routed === "function" ? routable.routed(route) : llm;
 }
 
 /** How much of a prompt was read anew and how much came from the prefix cache, in tokens. */
@@ -58,12 +85,12 @@ export interface GenerateResult {
 export interface ProviderStatus {
   ready: boolean;
   message: string;
-  /** issue 16: while the model is being downloaded, how far it has come (absent otherwise). */
+  /** while the model is being downloaded, how far it has come (absent otherwise). */
   download?: ModelDownloadProgress;
 }
 
 /**
- * issue 16: the progress of a download from its byte counts. `totalBytes` 0, negative or not
+ * the progress of a download from its byte counts. `totalBytes` 0, negative or not
  * finite means unknown (percent null); the percent is rounded down and kept within 0 to 100.
  */
 export function downloadProgress(doneBytes: number, totalBytes: number | null): ModelDownloadProgress {

@@ -102,7 +102,7 @@ describe("openai provider against a local Chat Completions server", () => {
   it("streams a completion chunk by chunk", async () => {
     const chunks: string[] = [];
     const result = await provider.generate({ messages, maxTokens: 64, onTextChunk: (c) => chunks.push(c) });
-    // The pieces of one network read come as one (issue 19).
+    // The pieces of one network read come as one.
     expect(chunks.length).toBeGreaterThan(0);
     expect(chunks.join("")).toBe("Hello there, you said: Hi Luna");
     expect(result.text).toBe("Hello there, you said: Hi Luna");

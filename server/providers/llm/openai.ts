@@ -23,8 +23,8 @@ export interface OpenAiOptions extends ChatEndpointOptions {
 }
 
 /**
- * Any OpenAI-compatible Chat Completions endpoint (issue 2, provider `openai`): llama.cpp server,
- * Ollama, vLLM, LM Studio, OpenAI, OpenRouter, through `ChatCompletionsClient` (issue 19: the
+ * Any OpenAI-compatible Chat Completions endpoint (provider `openai`): llama.cpp server,
+ * Ollama, vLLM, LM Studio, OpenAI, OpenRouter, through `ChatCompletionsClient` (the
  * official SDK is kept for the vision provider, off the chat's hot path). Streams the reply when
  * a chunk callback is given. Token counts are estimates (no tokenizer is at hand).
  */

@@ -4,7 +4,7 @@ import type { Transporter } from "nodemailer";
 import { lazyModule } from "../../lazy-module";
 import type { Mailer, MailMessage } from "./mail";
 
-/** nodemailer, loaded with the first mail (or the SMTP mailer), not at startup (issue 19). */
+/** nodemailer, loaded with the first mail (or the SMTP mailer), not at startup. */
 const loadNodemailer = lazyModule<typeof import("nodemailer")>("nodemailer");
 
 /** Sends through an SMTP server given as a URL, e.g. smtp://user:pass@host:587. */
@@ -32,7 +32,7 @@ export class SmtpMailer implements Mailer {
 /**
  * Writes each message as an .eml file under `dir` (nodemailer's stream transport builds the real
  * RFC 5322 message) and logs its recipient, subject and file: the default without SMTP. The body
- * is never logged (issue 13): it can hold a password-reset link, which is read from the .eml file.
+ * is never logged: it can hold a password-reset link, which is read from the .eml file.
  */
 export class OutboxMailer implements Mailer {
   readonly name = "outbox";

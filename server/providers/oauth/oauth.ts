@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { fetchWithTimeout } from "../http";
 
-/** Endpoints and client of an OAuth 2.0 authorization-code provider (configurable, issue 3). */
+/** Endpoints and client of an OAuth 2.0 authorization-code provider (configurable). */
 export interface OAuthClientConfig {
   authorizeUrl: string;
   tokenUrl: string;

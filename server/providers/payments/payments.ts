@@ -1,5 +1,5 @@
 /**
- * The payment provider (issue 9): hosted checkout pages for the monthly plans and the one-time
+ * The payment provider: hosted checkout pages for the monthly plans and the one-time
  * add-on, a hosted page where the customer manages (cancels) the subscription, and verified
  * webhook events, normalised so the payments service does not depend on one provider's shapes.
  */
@@ -86,7 +86,7 @@ export interface PaymentsProvider {
     successUrl: string;
     cancelUrl: string;
   }): Promise<HostedPage>;
-  /** A hosted checkout for the one-time add-on (spec 9: 100 messages for $1.99). */
+  /** A hosted checkout for the one-time add-on (product.md §9: 100 messages for $1.99). */
   createAddOnCheckout(input: {
     payer: Payer;
     messages: number;

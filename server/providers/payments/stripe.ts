@@ -49,7 +49,7 @@ function invoicePrice(invoice: Json): string {
   return idOf(record(record(line.pricing).price_details).price) || idOf(line.price);
 }
 
-/** The Stripe SDK, loaded when STRIPE_SECRET_KEY builds this provider, not at startup (issue 19). */
+/** The Stripe SDK, loaded when STRIPE_SECRET_KEY builds this provider, not at startup. */
 const loadStripe = lazyModule<typeof import("stripe").default>("stripe");
 
 /**

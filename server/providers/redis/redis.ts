@@ -1,14 +1,14 @@
 import type { Redis, RedisOptions } from "ioredis";
 import { lazyModule } from "../../lazy-module";
 
-/** ioredis, loaded when REDIS_URL is set and a connection opens, not at startup (issue 19). */
+/** ioredis, loaded when REDIS_URL is set and a connection opens, not at startup. */
 const loadIoredis = lazyModule<typeof import("ioredis")>("ioredis");
 
 /** Longest wait for a connection or a command before it fails, milliseconds. */
 const REDIS_TIMEOUT_MS = 5000;
 
 /**
- * The shared Redis of a cluster (issue 15): one command connection for the process, and further
+ * The shared Redis of a cluster: one command connection for the process, and further
  * connections for what blocks or subscribes (pub/sub, the job queue's workers), all with the same
  * settings. Every key the server writes starts with `prefix` (REDIS_PREFIX), so deployments and
  * tests can share one server; ioredis's own `keyPrefix` is not used because BullMQ refuses it.

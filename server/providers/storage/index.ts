@@ -4,7 +4,7 @@ import { S3Storage } from "./s3";
 import type { FileStorage } from "./storage";
 
 /**
- * The one place that maps configuration to file storage (issue 15): S3-compatible object storage
+ * The one place that maps configuration to file storage: S3-compatible object storage
  * when S3_BUCKET is set (`config.s3`), else the local disk under CONTENT_DIR (default
  * DATA_DIR/content), as before.
  */

@@ -11,7 +11,7 @@ import { S3Storage } from "./s3";
 import type { FileStorage } from "./storage";
 
 /**
- * One contract for every FileStorage (issue 15): the local disk and S3-compatible object storage
+ * One contract for every FileStorage: the local disk and S3-compatible object storage
  * (s3rver in process, on 127.0.0.1) behave the same for every call the server makes.
  */
 

@@ -13,11 +13,11 @@ import {
 /** DeleteObjects takes at most this many keys per request, and a listing page holds as many. */
 const DELETE_BATCH = 1000;
 
-/** The S3 SDK, loaded when storage is S3, not at startup (issue 19). */
+/** The S3 SDK, loaded when storage is S3, not at startup. */
 const loadS3Sdk = lazyModule<typeof import("@aws-sdk/client-s3")>("@aws-sdk/client-s3");
 
 /**
- * FileStorage on an S3-compatible bucket (AWS S3, MinIO, Cloudflare R2, Garage; issue 15), keys
+ * FileStorage on an S3-compatible bucket (AWS S3, MinIO, Cloudflare R2, Garage), keys
  * as on disk ("characters/abc.jpg") under `prefix`. Every call has a time limit (`timeoutMs`):
  * the whole call, except for `stream`, where it covers the answer's headers and then each wait
  * for more bytes; a call past it throws StorageTimeoutError. Objects are written with the Content-Type of

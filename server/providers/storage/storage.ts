@@ -1,6 +1,6 @@
 import type { Readable } from "node:stream";
 
-/** What the content route needs to answer for a stored file without reading it (issue 15). */
+/** What the content route needs to answer for a stored file without reading it. */
 export interface StoredFile {
   /** Bytes. */
   size: number;
@@ -22,10 +22,10 @@ export interface ByteRange {
 }
 
 /**
- * File storage behind the /content/ area (spec 3 image locations: users/, characters/,
+ * File storage behind the /content/ area (product.md §3 image locations: users/, characters/,
  * predefined-characters/, voice/, {group or character id}/...). Keys are relative paths
  * such as "characters/abc.jpg"; they never contain "..". Implementations: LocalStorage (disk,
- * the default) and S3Storage (S3-compatible object storage, issue 15), chosen by `createStorage`.
+ * the default) and S3Storage (S3-compatible object storage), chosen by `createStorage`.
  */
 export interface FileStorage {
   /** Writes bytes at key, replacing any file there. */
@@ -39,7 +39,7 @@ export interface FileStorage {
   /**
    * Every file key under the folder `prefix` ("" for all), whole keys as `put` takes them
    * ("characters/abc.jpg"), sorted; a missing folder lists nothing. For tests and operators: the
-   * same check on disk and on S3 (issue 15). @throws Error on a prefix that leaves the root.
+   * same check on disk and on S3. @throws Error on a prefix that leaves the root.
    */
   list(prefix: string): Promise<string[]>;
   exists(key: string): Promise<boolean>;

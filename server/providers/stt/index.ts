@@ -3,7 +3,7 @@ import { OpenAiStt } from "./openai";
 import { NoStt, type SttProvider } from "./stt";
 
 /**
- * The one place that maps configuration to a speech-to-text engine (issue 7): an
+ * The one place that maps configuration to a speech-to-text engine: an
  * OpenAI-compatible transcription endpoint when STT_BASE_URL is set, else none.
  */
 export function createStt(

@@ -7,7 +7,7 @@ import { OpenAiStt } from "./openai";
 
 /**
  * The transcription client against a local server speaking the OpenAI transcription wire format
- * (multipart `file` + `model`, JSON `{ text }`), fed with audio our own TTS produced (issue 7).
+ * (multipart `file` + `model`, JSON `{ text }`), fed with audio our own TTS produced.
  * The double "hears" by checking it received that very recording: a WAV whose PCM equals what
  * eSpeak made for the sentence, so a mangled upload can never pass.
  */

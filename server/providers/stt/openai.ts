@@ -12,7 +12,7 @@ export interface OpenAiSttOptions extends ModelEndpointOptions {
 }
 
 /**
- * Any OpenAI-compatible transcription endpoint (issue 7): `POST {base}/audio/transcriptions`,
+ * Any OpenAI-compatible transcription endpoint: `POST {base}/audio/transcriptions`,
  * multipart with `file` and `model` (and `language` when known), answering JSON `{ text }`.
  * Works with OpenAI, whisper.cpp's server (its /v1 route) and faster-whisper-server.
  */

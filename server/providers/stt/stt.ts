@@ -10,7 +10,7 @@ export interface SpeechAudio {
 }
 
 /**
- * Speech to text behind one interface (issue 7: the server-side path used when the browser has
+ * Speech to text behind one interface (the server-side path used when the browser has
  * no Web Speech API, or by choice in Settings).
  */
 export interface SttProvider {

@@ -5,7 +5,7 @@ import { RemoteTts, type RemoteTtsOptions, type SpeechRequest } from "./remote";
 export type ElevenLabsOptions = RemoteTtsOptions;
 
 /**
- * ElevenLabs (issue 7): `POST {base}/v1/text-to-speech/{voice_id}?output_format=mp3_22050_32`
+ * ElevenLabs: `POST {base}/v1/text-to-speech/{voice_id}?output_format=mp3_22050_32`
  * with the `xi-api-key` header and JSON `{ text, model_id }`, answering MP3 bytes.
  */
 export class ElevenLabsTts extends RemoteTts {

@@ -4,7 +4,7 @@ import { decodeMp3, medianPitch, readMp3Frames, rms } from "../../testing/audio"
 import { EspeakTts } from "./espeak";
 
 /**
- * The embedded engine speaks every seeded voice (issue 7 acceptance): real MP3, duration that
+ * The embedded engine speaks every seeded voice: real MP3, duration that
  * grows with the text, not silent, female and male voices of a language differ in pitch.
  */
 const SHORT: Record<string, string> = {

@@ -14,7 +14,7 @@ export interface EspeakResult {
 type Pending = { resolve: (r: EspeakResult) => void; reject: (e: Error) => void };
 
 /**
- * The embedded offline engine (issue 7): eSpeak NG compiled to WebAssembly
+ * The embedded offline engine: eSpeak NG compiled to WebAssembly
  * (`@echogarden/espeak-ng-emscripten`, GPL-3.0, voice data inside the package: nothing is
  * downloaded, no system package) with MP3 encoding by `@breezystack/lamejs` (32 kbit/s mono,
  * about 1/11 of 16-bit PCM WAV). Both run in one worker thread, started on first use, so the

@@ -21,7 +21,7 @@ type TtsConfig = Pick<
 >;
 
 /**
- * The one place that maps configuration to a text-to-speech engine (issue 7):
+ * The one place that maps configuration to a text-to-speech engine:
  * - `openai` (or `auto` with TTS_BASE_URL): an OpenAI-compatible `/audio/speech` endpoint;
  * - `elevenlabs` (or `auto` with ELEVENLABS_API_KEY): ElevenLabs;
  * - `espeak` (or `auto` with neither): the embedded offline eSpeak NG;

@@ -5,7 +5,7 @@ import { RemoteTts, type RemoteTtsOptions, type SpeechRequest } from "./remote";
 export type OpenAiTtsOptions = RemoteTtsOptions;
 
 /**
- * Any OpenAI-compatible speech endpoint (issue 7): `POST {base}/audio/speech` with JSON
+ * Any OpenAI-compatible speech endpoint: `POST {base}/audio/speech` with JSON
  * `{ model, input, voice, response_format: "mp3" }`, answering MP3 bytes. Works with
  * OpenAI, Kokoro-FastAPI, openedai-speech and LocalAI.
  */

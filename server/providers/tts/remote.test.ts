@@ -8,7 +8,7 @@ import { OpenAiTts } from "./openai";
 
 /**
  * The OpenAI-compatible and ElevenLabs clients against a local server speaking their wire
- * formats (issue 7). The double answers real MP3 made by the embedded engine.
+ * formats. The double answers real MP3 made by the embedded engine.
  */
 const espeak = new EspeakTts();
 let double: Awaited<ReturnType<typeof startSpeechDouble>>;

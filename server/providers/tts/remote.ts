@@ -19,7 +19,7 @@ export interface SpeechRequest {
 }
 
 /**
- * What the hosted speech clients share (issue 7): the voice chosen for an entry of the voices
+ * What the hosted speech clients share: the voice chosen for an entry of the voices
  * table, and one JSON POST answered with MP3 bytes. Subclasses give only their wire format.
  */
 export abstract class RemoteTts implements TtsProvider {

@@ -6,12 +6,12 @@ export interface VoiceEntry {
   provider: string;
   /** That provider's own voice id, e.g. eSpeak's "en+f3". */
   provider_voice: string;
-  /** "0" female, "1" male (spec 3). */
+  /** "0" female, "1" male (product.md §3). */
   sex: string;
 }
 
 /**
- * Text to speech behind one interface (spec 3 voices, issue 4 voice preview, issue 7 spoken
+ * Text to speech behind one interface (product.md §3 voices, voice preview, spoken
  * replies). `synthesize` answers compressed audio for a voice of the seeded list.
  */
 export interface TtsProvider {

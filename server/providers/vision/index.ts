@@ -3,7 +3,7 @@ import { OpenAiVision } from "./openai";
 import { NoVision, type VisionProvider } from "./vision";
 
 /**
- * The one place that maps configuration to a vision model (issue 8): VISION_BASE_URL and
+ * The one place that maps configuration to a vision model: VISION_BASE_URL and
  * VISION_MODEL name an OpenAI-compatible endpoint; VISION_USE_LLM=1 reuses LLM_BASE_URL,
  * LLM_API_KEY and LLM_MODEL (a multimodal chat model); otherwise there is none.
  * @throws Error when VISION_BASE_URL is set without VISION_MODEL, or VISION_USE_LLM=1 without LLM_BASE_URL.

@@ -13,7 +13,7 @@ export interface VisionRequest {
 }
 
 /**
- * A model that can look at a photo (issue 8: the character answers about the user's photo).
+ * A model that can look at a photo (the character answers about the user's photo).
  * `openai`: any OpenAI-compatible Chat Completions endpoint that accepts `image_url` parts
  * (llama.cpp server with a vision projector, Ollama with llava, vLLM, OpenAI). `none`: the
  * character answers from the user's words alone.

@@ -5,7 +5,7 @@ const INTERACTIVE = "a, button, [role='button'], summary, label";
 const ACTIVE_CLASS = "has-custom-cursor";
 
 /**
- * The public pages' custom cursor (spec 2): a dot at the pointer and a ring that follows it
+ * The public pages' custom cursor (product.md §2): a dot at the pointer and a ring that follows it
  * and grows over links and buttons. Only with a mouse (not on touch screens) and not when the
  * visitor prefers reduced motion; then the system cursor stays untouched.
  */

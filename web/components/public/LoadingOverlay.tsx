@@ -1,7 +1,7 @@
 import { useTranslation } from "react-i18next";
 
 /**
- * The public header's loading overlay (spec 2): a full-screen veil with a spinner while
+ * The public header's loading overlay (product.md §2): a full-screen veil with a spinner while
  * `active`; it fades out and stops catching clicks when done.
  */
 export function LoadingOverlay({ active }: { active: boolean }) {

@@ -29,7 +29,7 @@ function particleOptions(still: boolean): ISourceOptions {
 }
 
 /**
- * The public pages' particle background (spec 2), drawn by tsParticles (slim bundle) on a
+ * The public pages' particle background (product.md §2), drawn by tsParticles (slim bundle) on a
  * fixed canvas behind the content. With reduced motion the particles stand still.
  */
 export default function ParticleBackground() {

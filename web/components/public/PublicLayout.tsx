@@ -14,10 +14,10 @@ import "./public-layout.css";
 const ParticleBackground = lazy(() => import("./ParticleBackground"));
 
 /**
- * Frame of every public page (spec 2 "Shared public layout"): a header with the loading
+ * Frame of every public page (product.md §2 "Shared public layout"): a header with the loading
  * overlay (shown on first paint, while a page's code loads and while its data loads: one overlay,
  * never two) and the slide-in menu, the custom cursor, the particle background, the page, and a
- * footer with the social links. The menu holds the language switch (issue 18).
+ * footer with the social links. The menu holds the language switch.
  */
 export function PublicLayout() {
   const fetching = useIsFetching();

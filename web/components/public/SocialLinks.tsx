@@ -59,7 +59,7 @@ const NETWORKS: Network[] = [
 ];
 
 /**
- * Links to five outside networks (spec 2 "Shared public layout"): inline SVG icons, each link
+ * Links to five outside networks (product.md §2 "Shared public layout"): inline SVG icons, each link
  * to the network's home page in a new tab, with rel="noopener noreferrer".
  */
 export function SocialLinks() {

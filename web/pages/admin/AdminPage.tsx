@@ -25,7 +25,7 @@ const TABS = [
 type TabId = (typeof TABS)[number]["id"];
 
 /**
- * `/admin` (issue 9): the admin console. A session user who is not an admin (`isAdmin`, set by
+ * `/admin`: the admin console. A session user who is not an admin (`isAdmin`, set by
  * the server) is sent to /forbidden at once; for an admin nothing renders until the server
  * confirms the role (GET /admin/me), and a refusal also sends to /forbidden. Every call is
  * checked on the server again.

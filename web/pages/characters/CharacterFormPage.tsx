@@ -6,7 +6,7 @@ import { useCharacter } from "./hooks/useCharacter";
 import "./characters.css";
 import { EntityPage } from "../../components/EntityForm";
 
-/** The character id from the navigation state `{ id }` (spec 2: the list's edit button passes it). */
+/** The character id from the navigation state `{ id }` (product.md §2: the list's edit button passes it). */
 function idFromState(state: unknown): string {
   if (typeof state === "object" && state !== null && "id" in state && typeof state.id === "string") {
     return state.id;
@@ -15,7 +15,7 @@ function idFromState(state: unknown): string {
 }
 
 /**
- * `/characters/add` and `/characters/update` (spec 2: the same screen). On update the character
+ * `/characters/add` and `/characters/update` (product.md §2: the same screen). On update the character
  * id arrives as navigation state and the character is loaded with GET /characters/?id=; without
  * an id the screen goes back to the list.
  */

@@ -18,9 +18,9 @@ const TABS: { id: Tab; label: string }[] = [
 ];
 
 /**
- * `/characters/list` (spec 2 "Characters and Groups"): tabs Characters (default) and Groups.
+ * `/characters/list` (product.md §2 "Characters and Groups"): tabs Characters (default) and Groups.
  * The Create Character dropdown shows when the user has at least one character and fewer
- * than the creation limit `cl` (spec 2, 6).
+ * than the creation limit `cl` (product.md §2, 6).
  */
 export function CharacterListPage() {
   const { t } = useTranslation("characters");
@@ -29,7 +29,7 @@ export function CharacterListPage() {
   const baseId = useId();
   const characters = useCharacters(user?.id);
   const groups = useGroups(tab === "groups" ? user?.id : undefined);
-  // Issue 17: check-ins not seen yet (a badge by the name).
+  // Check-ins not seen yet (a badge by the name).
   const unread = useUnreadCheckins(user?.id);
   const count = characters.data?.length ?? 0;
   const canCreate = user !== null && count >= 1 && count < Number(user.cl);

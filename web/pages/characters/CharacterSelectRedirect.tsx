@@ -1,6 +1,6 @@
 import { Navigate, useParams } from "react-router";
 
-/** `/character-select/:id` (spec 2): goes to /chat with the id as navigation state. */
+/** `/character-select/:id` (product.md §2): goes to /chat with the id as navigation state. */
 export function CharacterSelectRedirect() {
   const { id = "" } = useParams();
   return <Navigate to="/chat" state={{ id }} replace />;

@@ -11,7 +11,7 @@ import { confirmPreset, showPresetDetails } from "./presetDialogs";
 import "./characters.css";
 
 /**
- * `/characters/selection` (spec 2 "Preset selection", spec 4): preset cards; a card opens its
+ * `/characters/selection` (product.md §2 "Preset selection", product.md §4): preset cards; a card opens its
  * details, then the confirmation; confirming creates the character (POST
  * /characters/create-preselect), shows a success toast and goes to the characters list.
  */

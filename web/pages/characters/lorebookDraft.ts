@@ -2,7 +2,7 @@ import type { CharacterBook, CharacterBookEntry } from "../../../common/api";
 import { LOREBOOK_LIMITS } from "../../../common/constants";
 
 /**
- * The character form's lorebook editor state (issue 17): one draft per entry with its keys as the
+ * The character form's lorebook editor state: one draft per entry with its keys as the
  * comma-separated text the user types. Fields the editor does not show (insertion_order,
  * case_sensitive, id, name, comment) are kept from the entry it was opened with.
  */

@@ -8,7 +8,7 @@ import { firstParagraphs } from "../../lib/text";
 const isMale = (preset: PresetCharacter): boolean => preset.characterSex === "1";
 
 /**
- * The preset popup (spec 2): title, photo and the first two paragraphs of the description,
+ * The preset popup (product.md §2): title, photo and the first two paragraphs of the description,
  * with 'Select her' / 'Select him' by sex ('0' female). Resolves true when chosen.
  */
 export async function showPresetDetails(preset: PresetCharacter): Promise<boolean> {
@@ -38,7 +38,7 @@ export async function showPresetDetails(preset: PresetCharacter): Promise<boolea
 }
 
 /**
- * The preset confirmation (spec 8): 'Great choice!', 'Do you want to go with {name}?',
+ * The preset confirmation (product.md §8): 'Great choice!', 'Do you want to go with {name}?',
  * 'Yes, create her!' / 'Yes, create him!' (confirm #c70039, cancel #aaa).
  */
 export async function confirmPreset(preset: PresetCharacter): Promise<boolean> {

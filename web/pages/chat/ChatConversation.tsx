@@ -31,7 +31,7 @@ import { chatTexts, headerStatus } from "./texts";
 interface ChatConversationProps {
   userId: string;
   info: ChatProfileInfo;
-  /** The group id in a group chat, else the character id (spec 4 "Chat loading"). */
+  /** The group id in a group chat, else the character id (product.md §4 "Chat loading"). */
   chatId: string;
   isGroup: boolean;
 }
@@ -51,16 +51,16 @@ const NARROW_QUERY = "(max-width: 768px)";
  * One chat: the sidebar, the header with the status and the top menu, the paged history
  * (GET /chat/history/paginated) followed by the messages sent on this screen, and the
  * composer. Render it with a `key` of the chat so another chat starts from a clean state
- * (spec 4: a new session id reloads).
+ * (product.md §4: a new session id reloads).
  */
 export function ChatConversation({ userId, info, chatId, isGroup }: ChatConversationProps) {
   // Everything sent on this screen (messages, continued replies, photos) lives in one store, and
-  // so does a reply followed while it is written (issue 15).
+  // so does a reply followed while it is written.
   const live = useLiveChat();
   const history = useChatHistory(userId, chatId, live);
   const capabilityQuery = useChatCapabilities();
   const capabilities = capabilityQuery.data;
-  // issue 16: why the chat cannot answer now, said in a visible banner (not a greyed box's tooltip).
+  // why the chat cannot answer now, said in a visible banner (not a greyed box's tooltip).
   const chatOffReason =
     capabilities !== undefined && !capabilities.chat.enabled
       ? capabilities.chat.reason || chatTexts.chatOff
@@ -118,13 +118,13 @@ export function ChatConversation({ userId, info, chatId, isGroup }: ChatConversa
     [chatId, replier, isGroup, mute, settings.enableNotifications, settings.senderName, settings.senderAbout],
   );
   const sender = useChatSender(replier === "" ? null : target, live);
-  // issue 8: photos from the user and pictures on request.
+  // photos from the user and pictures on request.
   const pictures = useChatPictures(userId, chatId, replier, mute, capabilities, live);
   const actions = useChatRoomActions(userId, chatId, isGroup ? chatId : "");
-  // issue 17: swipes, regenerate, edit, delete and rewind.
+  // swipes, regenerate, edit, delete and rewind.
   const canReply = capabilities?.chat.enabled ?? true;
   const editing = useMessageEditing({ userId, chatId, isGroup, mute, canReply }, live);
-  // issue 7: the microphone and hands-free voice chat.
+  // the microphone and hands-free voice chat.
   const voice = useChatVoice({
     server: capabilities?.speechInput,
     preferServer: settings.useServerSpeech,
@@ -139,7 +139,7 @@ export function ChatConversation({ userId, info, chatId, isGroup }: ChatConversa
     () => conversationItems(history.entries, live.state.items),
     [history.entries, live.state.items],
   );
-  // issue 16: the greeting is spoken (audio-message call, is_greeting=1) once on this screen.
+  // the greeting is spoken (audio-message call, is_greeting=1) once on this screen.
   const greetingAudio = useGreetingVoice({
     entries: useMemo(() => laidOut.map((item) => item.entry), [laidOut]),
     chatId,
@@ -159,7 +159,7 @@ export function ChatConversation({ userId, info, chatId, isGroup }: ChatConversa
           }),
     [laidOut, greetingAudio],
   );
-  // issue 16: a reply's button follows all of its sentences (their owner is its chatHistoryUUID).
+  // a reply's button follows all of its sentences (their owner is its chatHistoryUUID).
   const ownerOfAudio = useMemo(() => {
     const owners = new Map(
       items
@@ -168,10 +168,10 @@ export function ChatConversation({ userId, info, chatId, isGroup }: ChatConversa
     );
     return (url: string) => owners.get(url) ?? "";
   }, [items]);
-  // issue 16: Settings 'Bluetooth' sends the chat's audio to the chosen output.
+  // Settings 'Bluetooth' sends the chat's audio to the chosen output.
   const audioOutput = settings.enableBluetooth ? settings.audioOutputId : "";
   useEffect(() => audioPlayer.setOutput(audioOutput), [audioOutput]);
-  // issue 16: Settings 'notifications' also shows a system notification while the tab is hidden.
+  // Settings 'notifications' also shows a system notification while the tab is hidden.
   const nameOf = useCallback(
     (id: string) =>
       info.characters.find((member) => member.id === id)?.name ?? info.characters[0]?.name ?? "",

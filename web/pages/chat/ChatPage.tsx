@@ -11,7 +11,7 @@ import "./chat-panels.css";
 import "./images.css";
 import "./voice.css";
 
-/** The chat session id from the navigation state (spec 2: empty when none was given). */
+/** The chat session id from the navigation state (product.md §2: empty when none was given). */
 function sessionIdFrom(state: unknown): string {
   if (typeof state === "object" && state !== null && "id" in state && typeof state.id === "string") {
     return state.id;
@@ -20,7 +20,7 @@ function sessionIdFrom(state: unknown): string {
 }
 
 /**
- * `/chat` (spec 2 "Chat screen", spec 4 "Chat loading"): reads the session id from the
+ * `/chat` (product.md §2 "Chat screen", product.md §4 "Chat loading"): reads the session id from the
  * navigation state, loads the chat profile (GET /chat/profile); a non-empty
  * `characters[0].gId` makes it a group chat whose id is that gId, else the chat id is
  * `characters[0].id`. Browser history keeps the state, so a reload reopens the same chat.

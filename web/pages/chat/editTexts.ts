@@ -1,23 +1,23 @@
 import i18n, { lookups } from "../../i18n";
 
 /**
- * The texts of swipes, regenerate, edit, delete and rewind on the chat screen (issue 17), looked
+ * The texts of swipes, regenerate, edit, delete and rewind on the chat screen, looked
  * up in the "chat" catalogue (`web/locales/<lng>/chat.json`, section `edits`) each time one is
- * read (issue 18), so a language switch takes effect. `replyPosition` and `replyPositionLabel`
+ * read, so a language switch takes effect. `replyPosition` and `replyPositionLabel`
  * take the 0-based index of the shown alternative and the number of alternatives.
  */
 export const editTexts = lookups(
   "chat",
   "edits.",
   [
-    // Swipes (issue 17 "Swipes / regenerate")
+    // Swipes ("Swipes / regenerate")
     "previousReply",
     "nextReply",
     "regenerate",
     "regenerateReply",
     "regenerateFailed",
     "swipeFailed",
-    // The per-message menu (issue 17 "Edit, delete and rewind")
+    // The per-message menu ("Edit, delete and rewind")
     "messageActions",
     "edit",
     "delete",

@@ -31,7 +31,7 @@ const pages = (): HistoryPages => ({
 
 const item = (e: ChatHistoryEntry): LiveChatItem => ({ key: e.chatHistoryUUID, entry: e, delivery: "sent" });
 
-describe("history cache after swipes, edits, deletes and rewinds (issue 17)", () => {
+describe("history cache after swipes, edits, deletes and rewinds", () => {
   it("replaces the changed entry in its page and keeps every other one", () => {
     const changed = {
       ...entry("b"),

@@ -7,7 +7,7 @@ import type { LiveChatItem } from "./liveChat";
 export type HistoryPages = InfiniteData<ChatHistoryEntry[], number>;
 
 /**
- * issue 17: the cached history with the changed `entry` (a swipe, an edit, a regenerated reply)
+ * the cached history with the changed `entry` (a swipe, an edit, a regenerated reply)
  * in place of the entry with its chatHistoryUUID, wherever it is; every other entry as it was.
  * @returns `data` itself when no page holds the entry (nothing to change), or when it is undefined.
  */
@@ -25,7 +25,7 @@ export function replaceInHistory(
 }
 
 /**
- * issue 17: the cached history without the entries `ids` (a delete, a rewind: RemovedEntries'
+ * the cached history without the entries `ids` (a delete, a rewind: RemovedEntries'
  * `removed`); every other entry kept in its place. The page offsets no longer match the server's
  * afterwards: the caller refetches the loaded pages.
  */
@@ -38,13 +38,13 @@ export function removeFromHistory(
   return { ...data, pages: data.pages.map((page) => page.filter((e) => !gone.has(e.chatHistoryUUID))) };
 }
 
-/** Whether `entry` is a greeting (spec 4 "##first-message##"): its alternatives are the card's, never regenerated. */
+/** Whether `entry` is a greeting (product.md §4 "##first-message##"): its alternatives are the card's, never regenerated. */
 export function isGreeting(entry: ChatHistoryEntry): boolean {
   return entry.chatHistoryMessage === FIRST_MESSAGE_MARKER;
 }
 
 /**
- * issue 17 "Swipes": the entries whose reply may be regenerated now: the newest stored entry of a
+ * "Swipes": the entries whose reply may be regenerated now: the newest stored entry of a
  * single chat, or the newest of each member in a group; never a greeting, a reply still
  * pending or failed, or an entry not stored yet.
  * @param items the conversation as shown, oldest first.

@@ -1,8 +1,8 @@
 import i18n, { lookups } from "../../i18n";
 
 /**
- * The texts of pictures and photos on the chat screen (issue 8), looked up in the "chat"
- * catalogue (section `images`) each time they are read (issue 18). spec 2 and 8 wording (in
+ * The texts of pictures and photos on the chat screen, looked up in the "chat"
+ * catalogue (section `images`) each time they are read. product.md §2 and 8 wording (in
  * English) where the spec quotes it.
  */
 export const imageTexts = lookups(

@@ -29,7 +29,7 @@ const withItems = (): LiveChatState => ({
   ],
 });
 
-describe("live items after swipes, regenerate, edits and removals (issue 17)", () => {
+describe("live items after swipes, regenerate, edits and removals", () => {
   it("shows a changed entry whole in the item holding it (split parts dropped), others untouched", () => {
     const changed = { ...entry("a", "second"), chatHistoryAlternatives: ["first", "second"] };
     const next = liveChatReducer(withItems(), { type: "entryReplaced", entry: changed });
@@ -73,7 +73,7 @@ describe("live items after swipes, regenerate, edits and removals (issue 17)", (
   });
 });
 
-describe("edit rules and swipe gestures (issue 17)", () => {
+describe("edit rules and swipe gestures", () => {
   it("checks an edited message with the chat message's rule and a reply with the reply's", () => {
     expect(editProblem("message", "   ")).toBe("The message is empty.");
     expect(editProblem("message", "x".repeat(151))).toBe("The message must be at most 150 characters.");

@@ -11,7 +11,7 @@ import {
   planSend,
 } from "./liveChat";
 
-/** issue 15: a reply followed while it is written (a reload, a second tab) and a lost stream. */
+/** a reply followed while it is written (a reload, a second tab) and a lost stream. */
 
 const SENT_AT = new Date("2025-01-02T03:04:05.000Z");
 

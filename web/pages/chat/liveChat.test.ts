@@ -34,7 +34,7 @@ const queued = (key: string, message = "hi"): LiveChatAction => ({
   source: "message",
 });
 
-describe("planSend (spec 4 'Sending', spec 5 repeat)", () => {
+describe("planSend (product.md §4 'Sending', product.md §5 repeat)", () => {
   it("sends the trimmed text once", () => {
     expect(planSend(initialLiveChat, "  hello  ", true)).toEqual({ message: "hello", count: 1 });
   });
@@ -89,7 +89,7 @@ describe("liveChatReducer: one streamed send", () => {
     expect(liveChatView(state, true)).toEqual({ canSend: true, isReplying: false, canStop: false });
   });
 
-  it("reveals a split reply part by part unless its text already streamed in (spec 4 'Split replies')", () => {
+  it("reveals a split reply part by part unless its text already streamed in (product.md §4 'Split replies')", () => {
     const entry = stored("e1");
     let state = run([
       queued("local-1"),
@@ -122,7 +122,7 @@ describe("liveChatReducer: one streamed send", () => {
     expect(streamed.items[0]?.replyParts).toEqual(["a", "b"]);
   });
 
-  it("a refused send is 'Failed' and away; the stored entry is kept when the server sent one (spec 8)", () => {
+  it("a refused send is 'Failed' and away; the stored entry is kept when the server sent one (product.md §8)", () => {
     const failed = run([queued("local-1"), { type: "failed", key: "local-1" }]);
     expect(failed.status).toBe("away");
     expect(failed.items[0]).toMatchObject({ delivery: "failed", streaming: false });
@@ -131,7 +131,7 @@ describe("liveChatReducer: one streamed send", () => {
     expect(kept.items[0]).toMatchObject({ delivery: "sent", entry: stored("e1") });
   });
 
-  it("a refusal that names a page (429 at the limit) is not 'Failed': the message leaves, or stays sent when stored (issue 16)", () => {
+  it("a refusal that names a page (429 at the limit) is not 'Failed': the message leaves, or stays sent when stored", () => {
     const refused = run([queued("local-1"), { type: "refused", key: "local-1" }]);
     expect(refused.items).toEqual([]);
     expect(refused.status).toBe("online");
@@ -151,7 +151,7 @@ describe("liveChatReducer: one streamed send", () => {
   });
 });
 
-describe("retry (spec 4: same clientMessageId)", () => {
+describe("retry (product.md §4: same clientMessageId)", () => {
   it("sends a failed message again with its client id, once no send is in flight", () => {
     const failed = run([queued("local-1", "again"), { type: "failed", key: "local-1" }]);
     expect(planRetry(failed, "local-1")).toEqual({ message: "again", clientMessageId: "client-local-1" });
@@ -165,7 +165,7 @@ describe("retry (spec 4: same clientMessageId)", () => {
   });
 });
 
-describe("group replies (spec 4 'Group chat')", () => {
+describe("group replies (product.md §4 'Group chat')", () => {
   it("fills the sent item with the first reply and adds the others after it", () => {
     const state = run([
       queued("local-1"),
@@ -190,7 +190,7 @@ describe("group replies (spec 4 'Group chat')", () => {
   });
 });
 
-describe("streamed group replies (issue 16: each member streams in turn)", () => {
+describe("streamed group replies (each member streams in turn)", () => {
   const member = (id: string, characterId: string, fields: Partial<ChatHistoryEntry> = {}) =>
     stored(id, { characterUUID: characterId, ...fields });
   const replyOf = (state: LiveChatState, key: string) =>
@@ -316,7 +316,7 @@ describe("streamed group replies (issue 16: each member streams in turn)", () =>
   });
 });
 
-describe("a lost group stream (issue 15, 16)", () => {
+describe("a lost group stream", () => {
   it("marks the sent item lost and leaves no member's bubble streaming", () => {
     const state = run([
       queued("local-1"),
@@ -366,7 +366,7 @@ describe("continue a reply", () => {
   });
 });
 
-describe("photos and picture requests (issue 8)", () => {
+describe("photos and picture requests", () => {
   it("pending → failed (the photo's bubble says so) → retried with its words → stored → settled", () => {
     const entry = localEntry("char-1", "look", SENT_AT, "blob:preview");
     let state = run([{ type: "queued", key: "photo-1", entry, source: "picture" }]);
@@ -458,7 +458,7 @@ describe("conversationItems: the one list shown", () => {
   });
 });
 
-describe("splitParts (spec 4 'Split replies')", () => {
+describe("splitParts (product.md §4 'Split replies')", () => {
   const reply = (splitMessages: string[], splitCount: number): MessageReply =>
     ({ success: 1, message: "", options: { splitCount, splitMessages } }) as unknown as MessageReply;
 
@@ -470,7 +470,7 @@ describe("splitParts (spec 4 'Split replies')", () => {
   });
 });
 
-describe("splitAudioUrls (spec 4 'Split replies': each part's audio in turn)", () => {
+describe("splitAudioUrls (product.md §4 'Split replies': each part's audio in turn)", () => {
   const reply = (splitMessages: string[], splitAudioUrls?: string[]): MessageReply => ({
     success: 1,
     message: "",

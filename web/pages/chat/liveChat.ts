@@ -3,8 +3,8 @@ import { parseRepeat } from "./repeat";
 import type { ChatStatus } from "./texts";
 
 /**
- * The live items of one chat screen and the state machine of a send (spec 4 "Sending", "Split
- * replies", "Group chat", spec 8), as one pure reducer. Everything sent on this screen (text
+ * The live items of one chat screen and the state machine of a send (product.md §4 "Sending", "Split
+ * replies", "Group chat", product.md §8), as one pure reducer. Everything sent on this screen (text
  * messages, continued replies, photos and picture requests) lives here until the history holds
  * it; `conversationItems` lays the history and these items out as the one list the screen shows.
  *
@@ -27,7 +27,7 @@ export interface LiveChatItem {
   streaming?: boolean;
   /** Which sender made it: a text message (or continued reply), or a photo / picture request. */
   source?: "message" | "picture";
-  /** issue 15: its reply's stream was lost; the history takes it over (and polls for it). */
+  /** its reply's stream was lost; the history takes it over (and polls for it). */
   lost?: boolean;
 }
 
@@ -35,7 +35,7 @@ export interface LiveChatState {
   /** In the order they were made on this screen. */
   items: LiveChatItem[];
   status: ChatStatus;
-  /** A text send (or a continued reply) is in flight: spec 4, no other send meanwhile. */
+  /** A text send (or a continued reply) is in flight: product.md §4, no other send meanwhile. */
   busy: boolean;
   /** How many split or group replies are being revealed one part after another. */
   revealing: number;
@@ -73,7 +73,7 @@ export type LiveChatAction =
   | { type: "pending"; key: string; message?: string }
   /** The request left ('sending...' one-to-one, 'replying...' in a group), or a reply is done ('online'). */
   | { type: "status"; status: ChatStatus }
-  /** spec 4 stream: the stored entry arrived (gives chatHistoryUUID); the reply starts empty. */
+  /** product.md §4 stream: the stored entry arrived (gives chatHistoryUUID); the reply starts empty. */
   | { type: "entryStored"; key: string; entry: ChatHistoryEntry }
   /** One piece of reply text for item `key`. */
   | { type: "token"; key: string; text: string }
@@ -94,7 +94,7 @@ export type LiveChatAction =
   /** A stored entry appears after the others (the next group reply). */
   | { type: "added"; key: string; entry: ChatHistoryEntry }
   /**
-   * Streamed group send (issue 16): member `index` of send `key` starts speaking with its stored
+   * Streamed group send: member `index` of send `key` starts speaking with its stored
    * `entry` (the first member's is the user's message, item `key`; each further one is a new item
    * `memberKey(key, index)`). Its reply starts empty and streams; the one before stops streaming;
    * the typing indicator names this member.
@@ -108,35 +108,35 @@ export type LiveChatAction =
   /** Continue the reply of `entry` (its bubble is item `key`, added when not on screen yet). */
   | { type: "continueStarted"; key: string; entry: ChatHistoryEntry }
   | { type: "continueEnded"; key: string; ok: boolean; stored?: ChatHistoryEntry }
-  /** A photo or picture request failed; a photo's bubble then reads `message` (spec 8). */
+  /** A photo or picture request failed; a photo's bubble then reads `message` (product.md §8). */
   | { type: "pictureFailed"; key: string; message?: string }
   /** The refetched history holds item `key`: it leaves the live items. */
   | { type: "settled"; key: string }
   /**
-   * issue 16: the server refused the send and named a page to open (e.g. 429 at the limit with
+   * the server refused the send and named a page to open (e.g. 429 at the limit with
    * page /pricing): the message is not 'Failed'; kept as sent when stored, else it leaves.
    */
   | { type: "refused"; key: string; stored?: ChatHistoryEntry }
   /**
-   * issue 15: the stream of item `key`'s reply was lost for good: the history takes it over
+   * the stream of item `key`'s reply was lost for good: the history takes it over
    * (nothing on screen streams any more: a group's later members too).
    */
   | { type: "lost"; key: string }
   /**
-   * issue 15: a reply still being written (e.g. after a reload) is followed: its history entry
+   * a reply still being written (e.g. after a reload) is followed: its history entry
    * shows as item `key`, its text from the first token on; no send meanwhile.
    */
   | { type: "followStarted"; key: string; entry: ChatHistoryEntry }
   /** The followed reply ended (the history shows it now): item `key` leaves; 'away' unless `ok`. */
   | { type: "followEnded"; key: string; ok: boolean }
   /**
-   * issue 17: a new reply for `entry` starts (regenerate): its bubble is item `key` (added when
+   * a new reply for `entry` starts (regenerate): its bubble is item `key` (added when
    * not on screen yet), its text empty and streaming; it ends with `continueEnded`.
    */
   | { type: "regenerateStarted"; key: string; entry: ChatHistoryEntry }
-  /** issue 17: the server changed a stored entry (swipe, edit): the items holding it show it whole. */
+  /** the server changed a stored entry (swipe, edit): the items holding it show it whole. */
   | { type: "entryReplaced"; entry: ChatHistoryEntry }
-  /** issue 17: these stored entries were removed (delete, rewind): the items holding them leave. */
+  /** these stored entries were removed (delete, rewind): the items holding them leave. */
   | { type: "entriesRemoved"; ids: string[] };
 
 /** The item key of member `index`'s reply in the group send `key` (the first member's is `key`). */
@@ -236,7 +236,7 @@ export function liveChatReducer(state: LiveChatState, action: LiveChatAction): L
         lost: false,
       }));
     case "lost":
-      // A lost group stream leaves no later member's bubble streaming either (issue 16).
+      // A lost group stream leaves no later member's bubble streaming either.
       return update({ ...noneStreaming(state), status: "away", streamingId: "" }, action.key, () => ({
         streaming: false,
         lost: true,
@@ -370,10 +370,10 @@ export function liveChatReducer(state: LiveChatState, action: LiveChatAction): L
   }
 }
 
-/** What the screen derives from the state (spec 4: one send at a time). */
+/** What the screen derives from the state (product.md §4: one send at a time). */
 export function liveChatView(state: LiveChatState, hasTarget: boolean) {
   return {
-    /** spec 4: the user can send only when ready (no send in flight). */
+    /** product.md §4: the user can send only when ready (no send in flight). */
     canSend: hasTarget && !state.busy,
     /** A reply is on its way (the typing indicator shows). */
     isReplying: state.busy || state.revealing > 0,
@@ -383,7 +383,7 @@ export function liveChatView(state: LiveChatState, hasTarget: boolean) {
 }
 
 /**
- * spec 4, 5: what typing `text` sends: the trimmed text and how often ('.. N.' repeats it, at
+ * product.md §4, 5: what typing `text` sends: the trimmed text and how often ('.. N.' repeats it, at
  * most 5 times), or null when nothing may be sent (empty text, no character, a send in flight).
  */
 export function planSend(
@@ -414,7 +414,7 @@ export function planContinue(state: LiveChatState, entry: ChatHistoryEntry): str
   return existing?.key ?? entry.chatHistoryUUID;
 }
 
-/** spec 4 "Split replies": the non-empty parts of a split reply, or undefined for one message. */
+/** product.md §4 "Split replies": the non-empty parts of a split reply, or undefined for one message. */
 export function splitParts(reply: MessageReply): string[] | undefined {
   const options = reply.options;
   if (options === undefined || options.splitCount <= 1) return undefined;
@@ -423,7 +423,7 @@ export function splitParts(reply: MessageReply): string[] | undefined {
 }
 
 /**
- * spec 4 "Split replies": each part's own audio (ours: `options.splitAudioUrls`, "" for a part
+ * product.md §4 "Split replies": each part's own audio (ours: `options.splitAudioUrls`, "" for a part
  * with nothing to say), when the reply is split and the server gave one per part; else [].
  */
 export function splitAudioUrls(reply: MessageReply, parts: string[] | undefined): string[] {
@@ -450,7 +450,7 @@ export function localEntry(characterId: string, message: string, sentAt: Date, i
 
 /**
  * The item to show for a stored history entry: the live item made on this screen when there is
- * one, with the picture's state taken from the history (which polls while it loads, issue 8).
+ * one, with the picture's state taken from the history (which polls while it loads).
  */
 function withStoredPicture(live: LiveChatItem | undefined, entry: ChatHistoryEntry): LiveChatItem {
   if (live === undefined) return { key: entry.chatHistoryUUID, entry, delivery: "sent" };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { parseRepeat } from "./repeat";
 
-describe("parseRepeat (spec 5 hidden repeat)", () => {
+describe("parseRepeat (product.md §5 hidden repeat)", () => {
   it("sends plain text once", () => {
     expect(parseRepeat("  hello there ")).toEqual({ text: "hello there", count: 1 });
   });

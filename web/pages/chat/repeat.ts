@@ -1,8 +1,8 @@
-/** spec 5: the hidden repeat feature sends a message at most this many times (issue cap). */
+/** product.md §5: the hidden repeat feature sends a message at most this many times (issue cap). */
 export const MAX_REPEAT = 5;
 
 /**
- * spec 5: a message containing '.. N.' (N a number) is sent N times with the marker removed.
+ * product.md §5: a message containing '.. N.' (N a number) is sent N times with the marker removed.
  * N is capped at 5; N below 1 sends once. Returns the text to send and how often.
  */
 export function parseRepeat(message: string): { text: string; count: number } {

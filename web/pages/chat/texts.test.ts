@@ -7,13 +7,13 @@ import { chatTexts, headerStatus } from "./texts";
 import { voiceTexts } from "./voiceTexts";
 
 /**
- * issue 18: the chat screen's text modules read the "chat" catalogue when a text is used, so
+ * the chat screen's text modules read the "chat" catalogue when a text is used, so
  * every name they offer is a key of the catalogue and a language switch changes what they say.
  */
 const MODULES = { main: chatTexts, voice: voiceTexts, images: imageTexts, edits: editTexts } as const;
 
-describe("chat texts through the catalogue (issue 18)", () => {
-  // issue 18: the chat catalogue is loaded on demand (with the signed-in pages).
+describe("chat texts through the catalogue", () => {
+  // the chat catalogue is loaded on demand (with the signed-in pages).
   beforeAll(() => loadNamespaces(["chat"]));
   afterAll(() => setLanguage("en"));
 

@@ -1,8 +1,8 @@
 import i18n, { lookups } from "../../i18n";
 
 /**
- * Every user-facing text of the chat screen in one place (issue 7), looked up in the "chat"
- * catalogue (`web/locales/<lng>/chat.json`, section `main`) each time it is read (issue 18), so
+ * Every user-facing text of the chat screen in one place, looked up in the "chat"
+ * catalogue (`web/locales/<lng>/chat.json`, section `main`) each time it is read, so
  * a language switch takes effect. The English texts quoted by the spec keep the spec's wording
  * (sections 2, 4, 8).
  */
@@ -105,13 +105,13 @@ export const chatTexts = lookups(
     writeFirst: (name: string) => i18n.t("chat:main.writeFirst", { name }),
     /** Why the character cannot write first: no language model is ready. */
     writeFirstNoModel: (name: string) => i18n.t("chat:main.writeFirstNoModel", { name }),
-    /** A header status (spec 3) in the current language. */
+    /** A header status (product.md §3) in the current language. */
     status: (status: ChatStatus) => i18n.t(`chat:status.${STATUS_KEYS[status]}`),
   },
 );
 
 /**
- * spec 3 chat status texts shown in the header ('unavailable' is ours: no model ready); 'downloading...' while a picture of the chat is
+ * product.md §3 chat status texts shown in the header ('unavailable' is ours: no model ready); 'downloading...' while a picture of the chat is
  * still being made (chatHistoryImageLoading 1). The values are the English texts; the header
  * shows `chatTexts.status(status)`.
  */

@@ -1,8 +1,8 @@
 import i18n, { lookups } from "../../i18n";
 
 /**
- * User-facing texts of voice replies and speech input (issue 7), looked up in the "chat"
- * catalogue (section `voice`) each time they are read (issue 18).
+ * User-facing texts of voice replies and speech input, looked up in the "chat"
+ * catalogue (section `voice`) each time they are read.
  */
 export const voiceTexts = lookups(
   "chat",

@@ -9,9 +9,9 @@ import { firstLocalProblem } from "../../lib/validationText";
 import { useContactAdmin } from "./hooks/useContactAdmin";
 
 /**
- * `/contact` (spec 2 "Contact"): name, email, subject and message, all required (spec 5: red
+ * `/contact` (product.md §2 "Contact"): name, email, subject and message, all required (product.md §5: red
  * when blank after trimming, on submit and live while typing; nothing is sent while one is
- * blank). The server's rules (common/validation.ts, issue 16: e-mail format, lengths) are checked
+ * blank). The server's rules (common/validation.ts: e-mail format, lengths) are checked
  * next; a broken one shows its sentence as the warning toast a refusal would show, nothing sent.
  * Submit reads 'Sending...' while busy; after a successful send the form is cleared.
  */

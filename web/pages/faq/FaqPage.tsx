@@ -4,7 +4,7 @@ import { FaqAccordion } from "./components/FaqAccordion";
 import { faqGroups } from "./faqContent";
 import "./faq.css";
 
-/** `/faq` (spec 2 "FAQ"): 21 questions in five groups, each group an accordion (issue 18: translated, catalogue "faq" loaded with the page). */
+/** `/faq` (product.md §2 "FAQ"): 21 questions in five groups, each group an accordion (translated, catalogue "faq" loaded with the page). */
 export function FaqPage() {
   const baseId = useId();
   const { t } = useTranslation("faq");

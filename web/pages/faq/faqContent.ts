@@ -20,8 +20,8 @@ export interface FaqGroup {
 
 /**
  * The FAQ's groups and questions as catalogue keys (namespace "faq", loaded with the page:
- * `<group>.title`, `<group>.<entry>.q` and `.a`, issue 18): spec 2 "FAQ", 21 questions in the groups general,
- * Premium Plus, technical and payment, security and privacy, contact. The facts are those of spec 9.
+ * `<group>.title`, `<group>.<entry>.q` and `.a`): product.md §2 "FAQ", 21 questions in the groups general,
+ * Premium Plus, technical and payment, security and privacy, contact. The facts are those of product.md §9.
  */
 export const FAQ_KEYS: ReadonlyArray<{ group: string; entries: readonly string[] }> = [
   { group: "general", entries: ["what", "create", "free", "limit", "group", "voice"] },

@@ -3,14 +3,14 @@ import { useTranslation } from "react-i18next";
 import { RotatingText } from "../../components/RotatingText";
 import { SystemCard } from "../../components/SystemCard";
 
-/** spec 2 "Access Denied": the catalogue keys (namespace "public") of the rotating hints, in order. */
+/** product.md §2 "Access Denied": the catalogue keys (namespace "public") of the rotating hints, in order. */
 export const FORBIDDEN_HINTS = [
   "forbidden.hints.pricing",
   "forbidden.hints.retry",
   "forbidden.hints.admin",
 ] as const;
 
-/** `/forbidden` (spec 2 "Access Denied"): rotating hints and a Check Pricing button to /pricing. */
+/** `/forbidden` (product.md §2 "Access Denied"): rotating hints and a Check Pricing button to /pricing. */
 export function ForbiddenPage() {
   const { t } = useTranslation("public");
   const hints = useMemo(() => FORBIDDEN_HINTS.map((key) => t(key)), [t]);

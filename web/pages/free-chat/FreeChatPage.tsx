@@ -10,10 +10,10 @@ import { useFreeSubscribe } from "./hooks/useFreeSubscribe";
 import { useFreeSubscribeOffered } from "./hooks/useFreeSubscribeOffered";
 
 /**
- * `/free-chat` and `/Free-chat` (spec 2 "Free chat subscribe"): how the free tier works
- * (15 messages a day) and its steps, one e-mail field (required, spec 5) and the 'Free
+ * `/free-chat` and `/Free-chat` (product.md §2 "Free chat subscribe"): how the free tier works
+ * (15 messages a day) and its steps, one e-mail field (required, product.md §5) and the 'Free
  * Subscribe Request' button (POST /users/free/subscribe/process). The address is checked by the
- * server's rule first (common/validation.ts, issue 16): its sentence as a warning toast, nothing sent.
+ * server's rule first (common/validation.ts): its sentence as a warning toast, nothing sent.
  * The steps and the form show only where the server offers the free subscription (a video is
  * configured: GET /users/free/subscribe); otherwise a note says it is not offered.
  */

@@ -6,7 +6,7 @@ import { RotatingText } from "../../components/RotatingText";
 import { useHomeTokenCheck } from "./hooks/useHomeTokenCheck";
 import "./home.css";
 
-/** spec 2 "Home": the catalogue keys (namespace "public") of the rotating tagline's phrases, in order. */
+/** product.md §2 "Home": the catalogue keys (namespace "public") of the rotating tagline's phrases, in order. */
 export const HOME_TAGLINES = [
   "home.taglines.girls",
   "home.taglines.companions",
@@ -14,9 +14,9 @@ export const HOME_TAGLINES = [
 ] as const;
 
 /**
- * `/` and `/home` (spec 2 "Home"): the rotating tagline (every 1200 ms) and the buttons Try for
+ * `/` and `/home` (product.md §2 "Home"): the rotating tagline (every 1200 ms) and the buttons Try for
  * Free (/free-chat) and Chat with AI Girls (/start-chat). An expired stored token is cleared
- * here without a server call (spec 4).
+ * here without a server call (product.md §4).
  */
 export function HomePage() {
   useHomeTokenCheck();

@@ -13,9 +13,9 @@ import "./login.css";
 type Mode = "signin" | "recover";
 
 /**
- * `/login` and `/login/:id` (spec 2 "Login", spec 4): Member Sign in and Recover Password
+ * `/login` and `/login/:id` (product.md §2 "Login", product.md §4): Member Sign in and Recover Password
  * modes. A sign-in starts by itself for `/login/youtube?code&state` (OAuth return), a
- * `CompanionDevice/<id>` user agent on `/login` or `/login/:id` (device, issue 16) and any other
+ * `CompanionDevice/<id>` user agent on `/login` or `/login/:id` (device) and any other
  * `/login/:id` (demo); while it runs the forms are hidden and a busy 'Enjoy..' button shows.
  */
 export function LoginPage() {

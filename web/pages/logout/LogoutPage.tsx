@@ -3,7 +3,7 @@ import { useTranslation } from "react-i18next";
 import { Spinner } from "../../components/Spinner";
 import { useLogout } from "./hooks/useLogout";
 
-/** `/logout` (spec 2): logs out, then the logout itself goes to `/`. */
+/** `/logout` (product.md §2): logs out, then the logout itself goes to `/`. */
 export function LogoutPage() {
   const { t } = useTranslation("auth");
   const logout = useLogout();

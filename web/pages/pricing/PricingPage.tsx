@@ -11,7 +11,7 @@ import { usePricingPlans } from "./hooks/usePricingPlans";
 import { useAddOnCheckout, useStartCheckout } from "./hooks/useStartCheckout";
 import "./pricing.css";
 
-/** The message a page sent along when it opened this one (e.g. the chat at the limit, issue 16). */
+/** The message a page sent along when it opened this one (e.g. the chat at the limit). */
 function noticeOf(state: unknown): string {
   if (typeof state !== "object" || state === null || !("notice" in state)) return "";
   return typeof state.notice === "string" ? state.notice.slice(0, 500) : "";
@@ -41,9 +41,9 @@ function PlanItem({ plan, signedIn }: { plan: PricingPlan; signedIn: boolean }) 
 }
 
 /**
- * The add-on (spec 9: 100 more messages for $1.99 when the monthly limit is reached), offered to a
+ * The add-on (product.md §9: 100 more messages for $1.99 when the monthly limit is reached), offered to a
  * signed-in user on a monthly plan at its limit: checkout when payments are on, else the plan panel
- * (issue 16).
+ *.
  */
 function AddOnOffer({ payments }: { payments: boolean }) {
   const checkout = useAddOnCheckout();
@@ -73,10 +73,10 @@ function AddOnOffer({ payments }: { payments: boolean }) {
 }
 
 /**
- * `/pricing` (spec 2 "Pricing"): plan cards from GET /payment/pricing and a footer with the
- * current year. A load failure is only logged (spec 8); the page then shows no cards. A
- * signed-in user can subscribe to plans sold here through Stripe Checkout (issue 9); with payments
- * off the cards lead to the profile's plan panel (issue 16). A page that sent the user here with a
+ * `/pricing` (product.md §2 "Pricing"): plan cards from GET /payment/pricing and a footer with the
+ * current year. A load failure is only logged (product.md §8); the page then shows no cards. A
+ * signed-in user can subscribe to plans sold here through Stripe Checkout; with payments
+ * off the cards lead to the profile's plan panel. A page that sent the user here with a
  * `notice` (the chat at the limit) has it shown on top, with the add-on for a monthly plan.
  */
 export function PricingPage() {

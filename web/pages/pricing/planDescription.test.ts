@@ -4,10 +4,10 @@ import i18n, { setLanguage } from "../../i18n";
 import { SEEDED_PLAN_DESCRIPTIONS, seededPlanDescription } from "./planDescription";
 
 /**
- * issue 18: the seeded plans' descriptions are shown translated while the admin has not changed
+ * the seeded plans' descriptions are shown translated while the admin has not changed
  * them; an edited description is shown as stored.
  */
-describe("plan descriptions on the pricing page (issue 18)", () => {
+describe("plan descriptions on the pricing page", () => {
   afterAll(() => setLanguage("en"));
 
   it("has one English text per seeded plan, each exactly the seeded description HTML", () => {

@@ -1,7 +1,7 @@
 import type { TFunction } from "i18next";
 
 /**
- * The keys (namespace "public") of the seeded plans' descriptions (issue 18). Each English text is
+ * The keys (namespace "public") of the seeded plans' descriptions. Each English text is
  * exactly the description HTML the database is seeded with (server/db/seed-data.ts `SEED_PLANS`).
  */
 export const SEEDED_PLAN_DESCRIPTIONS = [
@@ -12,7 +12,7 @@ export const SEEDED_PLAN_DESCRIPTIONS = [
 ] as const;
 
 /**
- * The translated description HTML of a seeded plan (issue 18): the catalogue text of the current
+ * The translated description HTML of a seeded plan: the catalogue text of the current
  * language of `t` when `stored` is exactly a seeded plan's English description (the admin has not
  * changed it), else null: `stored` is then admin-edited data, shown as written but sanitised
  * (web/pages/pricing/components/PlanDescription.tsx). Catalogue texts are ours, hence trusted.

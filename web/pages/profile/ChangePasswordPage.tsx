@@ -14,12 +14,12 @@ import { useChangePassword } from "./hooks/useChangePassword";
 const LIST_PATH = "/characters/list";
 
 /**
- * `/user/change-password` (spec 2 "Change password"): current, new and retyped password, all
- * required (spec 5: red when blank, nothing sent). New and retyped must match, else the toast
- * 'New and ReTyped password do not match.' (spec 8). The server's own rules (common/validation.ts,
- * issue 16: e.g. "The new password must be at least 8 characters.") are checked first, the same
+ * `/user/change-password` (product.md §2 "Change password"): current, new and retyped password, all
+ * required (product.md §5: red when blank, nothing sent). New and retyped must match, else the toast
+ * 'New and ReTyped password do not match.' (product.md §8). The server's own rules (common/validation.ts,
+ * e.g. "The new password must be at least 8 characters.") are checked first, the same
  * sentence shown as the server's refusal would be, and nothing is sent. Change sends PATCH /users/update-password;
- * success shows the server's message and, when it goes away, returns to the list (spec 4); a
+ * success shows the server's message and, when it goes away, returns to the list (product.md §4); a
  * refusal shows the server's message as a warning toast.
  */
 export function ChangePasswordPage() {

@@ -13,14 +13,14 @@ import "./profile.css";
 import { EntityPage } from "../../components/EntityForm";
 
 /**
- * `/user/profile` (spec 2 "Profile"): loads GET /users/profile/?id=<user id> and shows the form,
- * then the plan panel (issue 9: add-on, manage subscription), the signed-in devices (issue 13)
- * and "Delete my account" (issue 18).
+ * `/user/profile` (product.md §2 "Profile"): loads GET /users/profile/?id=<user id> and shows the form,
+ * then the plan panel (add-on, manage subscription), the signed-in devices
+ * and "Delete my account".
  */
 export function ProfilePage() {
   const { t } = useTranslation("profile");
   const user = useSessionUser();
-  // Back from a payment page: the new plan's flags are fetched at once (issue 9).
+  // Back from a payment page: the new plan's flags are fetched at once.
   const [search] = useSearchParams();
   useSessionUserRefresh(search.get("checkout") === "success");
   const profile = useProfile(user?.id);
@@ -42,7 +42,7 @@ export function ProfilePage() {
           <PlanPanel profile={profile.data} />
         </div>
       )}
-      {/* A guest's session user carries no e-mail (spec 3); guests get no devices (issue 13). */}
+      {/* A guest's session user carries no e-mail (product.md §3); guests get no devices. */}
       {user !== null && <DevicesPanel guest={user.userEmail === ""} />}
       {user !== null && <ExportPanel />}
       {user !== null && <DeleteAccountPanel guest={user.userEmail === ""} userName={user.userName} />}

@@ -10,9 +10,9 @@ import "../login/login.css";
 import { firstLocalProblem, localValidation } from "../../lib/validationText";
 
 /**
- * `/reset-password/:code` (spec 2 "Change Password"): New Password and Confirm Password, both
- * required (spec 5) and equal, else the toast 'New and Confirm password do not match.'. The
- * server's rules (common/validation.ts, issue 16) are checked first and their sentence shown as
+ * `/reset-password/:code` (product.md §2 "Change Password"): New Password and Confirm Password, both
+ * required (product.md §5) and equal, else the toast 'New and Confirm password do not match.'. The
+ * server's rules (common/validation.ts) are checked first and their sentence shown as
  * the same warning toast, nothing sent. Reset
  * sends PATCH /users/change-password with the code from the route.
  */
@@ -36,7 +36,7 @@ export function ResetPasswordPage() {
       return;
     }
     if (npassword !== rtpassword) {
-      // spec 5, 8: the toast when the two passwords differ, in the app's language.
+      // product.md §5, 8: the toast when the two passwords differ, in the app's language.
       warnPublic(localValidation(CONFIRM_PASSWORD_MISMATCH));
       return;
     }

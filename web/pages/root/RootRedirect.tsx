@@ -4,9 +4,9 @@ import { clearSession, readToken } from "../../lib/session";
 import { isTokenExpired } from "../../lib/tokenPolicy";
 
 /**
- * `/start-chat`, the root redirector (spec 2): a stored session token → /characters/list,
+ * `/start-chat`, the root redirector (product.md §2): a stored session token → /characters/list,
  * otherwise /login. An expired token counts as none and is cleared locally, with no server
- * call (spec 4).
+ * call (product.md §4).
  */
 export function RootRedirect() {
   const token = readToken();

@@ -1,7 +1,7 @@
 import { useTranslation } from "react-i18next";
 import { SystemCard } from "../../components/SystemCard";
 
-/** `/maintenance` (spec 2 "Under Work"): work is under way to make the experience better; a Home button. */
+/** `/maintenance` (product.md §2 "Under Work"): work is under way to make the experience better; a Home button. */
 export function MaintenancePage() {
   const { t } = useTranslation("public");
   return (

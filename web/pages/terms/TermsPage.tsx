@@ -3,7 +3,7 @@ import { Link } from "react-router";
 import { termsEffectiveDate, termsSections } from "./termsContent";
 import "./terms.css";
 
-/** `/terms` (spec 2 "Terms of Service"): the effective date and the 11 numbered sections (issue 18: translated, catalogue "terms" loaded with the page). */
+/** `/terms` (product.md §2 "Terms of Service"): the effective date and the 11 numbered sections (translated, catalogue "terms" loaded with the page). */
 export function TermsPage() {
   const { t } = useTranslation("terms");
   const sections = termsSections(t);

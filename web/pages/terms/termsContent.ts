@@ -1,12 +1,12 @@
 import { PRODUCT_NAME } from "../../../common/constants";
 import { formatDate } from "../../i18n";
 
-/** spec 2, 9: the terms are effective 08/01/2024 (1 August 2024). */
+/** product.md §2, 9: the terms are effective 08/01/2024 (1 August 2024). */
 const TERMS_EFFECTIVE = new Date(2024, 7, 1);
 
 /**
  * The effective date in the current language's numeric format: "08/01/2024" in English as the
- * spec writes it, "01.08.2024" in German (issue 18).
+ * spec writes it, "01.08.2024" in German.
  */
 export function termsEffectiveDate(): string {
   return formatDate(TERMS_EFFECTIVE, { year: "numeric", month: "2-digit", day: "2-digit" });
@@ -23,7 +23,7 @@ export interface TermsSection {
 /**
  * The 11 sections of the Terms of Service as catalogue keys (namespace "terms", loaded with the
  * page: `<section>.title` and `.text`, list items `<section>.<item>`), in the order of
- * spec 2: acceptance, service description, accounts, user-generated content, uncensored content,
+ * product.md §2: acceptance, service description, accounts, user-generated content, uncensored content,
  * content ownership, disclaimer, prohibited activities, termination, changes, contact.
  */
 const TERMS_KEYS: ReadonlyArray<{ section: string; items?: readonly string[] }> = [

@@ -1,7 +1,7 @@
 import { useTranslation } from "react-i18next";
 import { useAdminAudit } from "../hooks/useAdminAudit";
 
-/** Every admin action, newest first (issue 9). */
+/** Every admin action, newest first. */
 export function AuditSection() {
   const { t } = useTranslation("admin");
   const audit = useAdminAudit();

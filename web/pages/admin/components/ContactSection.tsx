@@ -1,7 +1,7 @@
 import { useTranslation } from "react-i18next";
 import { useAdminContactMessages } from "../hooks/useAdminContactMessages";
 
-/** Messages sent through the contact form, newest first (issue 9). */
+/** Messages sent through the contact form, newest first. */
 export function ContactSection() {
   const { t } = useTranslation("admin");
   const messages = useAdminContactMessages();

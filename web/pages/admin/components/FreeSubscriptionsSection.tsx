@@ -4,7 +4,7 @@ import { useAdminFreeSubscriptions } from "../hooks/useAdminFreeSubscriptions";
 import { useApproveFreeSubscription } from "../hooks/useApproveFreeSubscription";
 
 /**
- * Free-subscription requests (issue 9). Approve creates the Free account and mails the login
+ * Free-subscription requests. Approve creates the Free account and mails the login
  * details, for when the video comment check cannot run.
  */
 export function FreeSubscriptionsSection() {

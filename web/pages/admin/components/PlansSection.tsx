@@ -12,14 +12,14 @@ import { useAdminPlans } from "../hooks/useAdminPlans";
 import { useUpdateAdminPlan } from "../hooks/useUpdateAdminPlan";
 import { AdminField } from "./AdminField";
 
-/** A plan's monthly price: as stored in English ("$24.50"), in the language's format elsewhere (issue 18). */
+/** A plan's monthly price: as stored in English ("$24.50"), in the language's format elsewhere. */
 function priceText(price: string): string {
   const amount = Number(price);
   if (currentLanguage() === "en" || !Number.isFinite(amount)) return `$${price}`;
   return formatPrice(amount, "USD");
 }
 
-/** The plans: price, description, URL, Stripe price, grants (issue 9) and picture (issue 16). */
+/** The plans: price, description, URL, Stripe price, grants and picture. */
 export function PlansSection() {
   const { t } = useTranslation("admin");
   const plans = useAdminPlans();
@@ -81,7 +81,7 @@ export function PlansSection() {
 }
 
 /**
- * One plan's edit form. The server's rules (common/validation.ts, issue 16: name, price in dollars,
+ * One plan's edit form. The server's rules (common/validation.ts: name, price in dollars,
  * lengths, Stripe price id) are checked before sending; a broken one shows its sentence as the
  * warning toast a refusal would show, nothing sent.
  */

@@ -13,7 +13,7 @@ import { useAdminPresets } from "../hooks/useAdminPresets";
 import { useSaveAdminPreset } from "../hooks/useSaveAdminPreset";
 import { AdminField } from "./AdminField";
 
-/** Preset characters: create, edit, photo (issue 9). */
+/** Preset characters: create, edit, photo. */
 export function PresetsSection() {
   const { t } = useTranslation("admin");
   const presets = useAdminPresets();
@@ -106,7 +106,7 @@ function PresetForm({ preset, onDone }: { preset?: AdminPreset; onDone: () => vo
       languageId: values.languageId || languageOptions[0]?.value || "",
       voice: values.voice || voiceOptions[0]?.value || "",
     };
-    // issue 16: the server's rules (common/validation.ts) first, with the sentence it would answer.
+    // the server's rules (common/validation.ts) first, with the sentence it would answer.
     const problem = firstLocalProblem([
       [RULES.characterName, input.name],
       [RULES.characterVoice, input.voice],

@@ -7,7 +7,7 @@ import { useAdminUserAction } from "../hooks/useAdminUserAction";
 import { useAdminUsers } from "../hooks/useAdminUsers";
 import { AdminField } from "./AdminField";
 
-/** Users: search, plan, limits, block, reset the count (issue 9). */
+/** Users: search, plan, limits, block, reset the count. */
 export function UsersSection() {
   const { t } = useTranslation("admin");
   const [draft, setDraft] = useState("");

@@ -2,7 +2,7 @@ import { type UseQueryResult, useQuery } from "@tanstack/react-query";
 import { type AdminMe, getAdminMe } from "../../../api/admin";
 
 /**
- * Whether the signed-in user is an admin, as the server says (GET /admin/me; issue 9). Asked only
+ * Whether the signed-in user is an admin, as the server says (GET /admin/me). Asked only
  * when `enabled` (the session user says admin), so nobody else's visit logs a refusal. Not
  * retried and silent: a refusal means "not an admin" and the page redirects.
  */

@@ -21,7 +21,7 @@ export interface AdminForm<T> {
   flag: (key: KeysOf<T, boolean>) => Bound<boolean>;
 }
 
-/** One admin edit form (issue 9: plans, presets), starting from `initial`. */
+/** One admin edit form (plans, presets), starting from `initial`. */
 export function useAdminForm<T extends object>(initial: T): AdminForm<T> {
   const [values, setValues] = useState<T>(initial);
   const set = <K extends keyof T>(key: K, value: T[K]) => setValues((v) => ({ ...v, [key]: value }));

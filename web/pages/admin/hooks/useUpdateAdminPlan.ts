@@ -3,7 +3,7 @@ import type { Envelope } from "../../../../common/api";
 import { type PlanEdit, updateAdminPlan, uploadAdminPlanImage } from "../../../api/admin";
 
 /**
- * Saves a plan (admin console), then its new picture when one was chosen (issue 16); the plans
+ * Saves a plan (admin console), then its new picture when one was chosen; the plans
  * list and the pricing page are loaded again. Answers the last envelope.
  */
 export function useUpdateAdminPlan(): UseMutationResult<

@@ -22,7 +22,7 @@ import { draftsFromBook, lorebookField } from "../lorebookDraft";
 import { LorebookEditor } from "./LorebookEditor";
 import { VoicePreviewButton } from "./VoicePreviewButton";
 
-/** spec 5: sex options Female ('0') and Male ('1'), as keys of the "characters" catalogue. */
+/** product.md §5: sex options Female ('0') and Male ('1'), as keys of the "characters" catalogue. */
 const SEX_OPTIONS = [
   { value: "0", label: "form.female" },
   { value: "1", label: "form.male" },
@@ -36,15 +36,15 @@ interface CharacterFormProps {
 }
 
 /**
- * The character form of /characters/add and /characters/update (spec 2 "Character form"):
+ * The character form of /characters/add and /characters/update (product.md §2 "Character form"):
  * photo only with the session flag pl '1', appearance only with il '1'; name, sex, voice,
- * language and backstory are required (spec 5: flagged red when blank, also while typing; on
+ * language and backstory are required (product.md §5: flagged red when blank, also while typing; on
  * Save the 'Oops...' modal). Backstory, greeting and appearance stop at 2000, 800 and 100
- * characters with a visible counter. The server's other rules (common/validation.ts, issue 16:
+ * characters with a visible counter. The server's other rules (common/validation.ts:
  * e.g. "The name must be at most 50 characters.") are checked before sending and their sentence
- * shown as the warning toast a refusal would show; nothing is sent. The lorebook (issue 17) is
+ * shown as the warning toast a refusal would show; nothing is sent. The lorebook is
  * edited as a list of entries and sent with the form. Save sends the multipart form; success shows the
- * server's message as a success toast and, when it goes away, returns to the list (spec 4).
+ * server's message as a success toast and, when it goes away, returns to the list (product.md §4).
  */
 export function CharacterForm({ character }: CharacterFormProps) {
   const { t } = useTranslation("characters");
@@ -104,7 +104,7 @@ export function CharacterForm({ character }: CharacterFormProps) {
         description: values.backstory,
         greeting,
         // Without il the field is hidden and sent empty: the server keeps the stored appearance
-        // (issue 16: an edit after a downgrade must not erase it).
+        // (an edit after a downgrade must not erase it).
         appearance: showAppearance ? appearance : "",
         photo: showPhoto ? photo : undefined,
         oldPhoto: character?.characterPhoto,

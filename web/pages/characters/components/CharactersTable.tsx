@@ -12,19 +12,19 @@ import { ListTable } from "./ListTable";
 import { StartChatLink } from "./StartChatLink";
 
 /**
- * The Characters tab (spec 2): Photo (with the name), Backstory cut to 50 characters with
+ * The Characters tab (product.md §2): Photo (with the name), Backstory cut to 50 characters with
  * 'Show more' opening the full text, and Actions: 'Start Chatting' (the character id goes to
  * /chat as navigation state), edit (/characters/update with the id as state), 'Export card'
  * (a PNG character card download) and delete, shown only when the user has more than one
- * character (spec 6) and confirmed first (spec 8). Empty: 'No characters found.'
- * Issue 17: a badge by the name counts the check-ins the user has not seen yet.
+ * character (product.md §6) and confirmed first (product.md §8). Empty: 'No characters found.'
+ * A badge by the name counts the check-ins the user has not seen yet.
  */
 export function CharactersTable({
   characters,
   unread = new Map(),
 }: {
   characters: CharacterListItem[];
-  /** Issue 17: character id → check-ins the user has not seen (a badge by the name). */
+  /** Character id → check-ins the user has not seen (a badge by the name). */
   unread?: Map<string, number>;
 }) {
   const { t } = useTranslation("characters");

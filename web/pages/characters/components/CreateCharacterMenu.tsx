@@ -10,8 +10,8 @@ import { useImportCharacterCard } from "../hooks/useImportCharacterCard";
 const CARD_ACCEPT = ".png,.json";
 
 /**
- * The Create Character dropdown (spec 2): 'New Character' (/characters/add) and 'Select Preset
- * Character' (/characters/selection); also 'Random Character' (spec 4: a toast, the dropdown
+ * The Create Character dropdown (product.md §2): 'New Character' (/characters/add) and 'Select Preset
+ * Character' (/characters/selection); also 'Random Character' (product.md §4: a toast, the dropdown
  * closes, the list reloads) and 'Import Character Card' (a .png or .json card file).
  */
 export function CreateCharacterMenu() {
@@ -55,7 +55,7 @@ export function CreateCharacterMenu() {
       {open && (
         <ul id={menuId} className="dropdown__menu create-menu">
           <li>
-            {/* spec 2: the relative paths add and selection, beside /characters/list. */}
+            {/* product.md §2: the relative paths add and selection, beside /characters/list. */}
             <Link to="../add" relative="path">
               {t("create.new")}
             </Link>

@@ -3,7 +3,7 @@ import { useTranslation } from "react-i18next";
 import { confirmDelete } from "../../../components/signedInDialogs";
 
 interface DeleteRowButtonProps {
-  /** What the confirmation names (spec 8: 'delete this character?' or 'group?'). */
+  /** What the confirmation names (product.md §8: 'delete this character?' or 'group?'). */
   kind: "character" | "group";
   /** The delete mutation, called with `id` once confirmed. */
   remove: UseMutationResult<unknown, Error, string>;
@@ -13,7 +13,7 @@ interface DeleteRowButtonProps {
 }
 
 /**
- * A list row's Delete button (spec 2): asks first (spec 8 delete confirmation) and deletes
+ * A list row's Delete button (product.md §2): asks first (product.md §8 delete confirmation) and deletes
  * only when confirmed; while a delete is under way it is disabled and a click does nothing.
  */
 export function DeleteRowButton({ kind, remove, id, label }: DeleteRowButtonProps) {

@@ -17,9 +17,9 @@ function groupLabel(group: CharacterGroup, t: TFunction<"characters">): string {
 }
 
 /**
- * The Groups tab (spec 2): member avatars (40x40, round, name as title) or 'No Members',
+ * The Groups tab (product.md §2): member avatars (40x40, round, name as title) or 'No Members',
  * 'Start Chatting' with the group id as navigation state, and delete after the 'group'
- * confirmation (spec 8). Empty: 'No Groups created.'
+ * confirmation (product.md §8). Empty: 'No Groups created.'
  */
 export function GroupsTable({ groups }: { groups: CharacterGroup[] }) {
   const { t } = useTranslation("characters");

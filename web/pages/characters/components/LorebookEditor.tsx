@@ -35,7 +35,7 @@ function Check({
 }
 
 /**
- * The character form's lorebook (issue 17): a simple list editor of entries, each a group named
+ * The character form's lorebook: a simple list editor of entries, each a group named
  * "Entry N" with its keys and secondary keys (comma-separated), content (at most 2000 characters),
  * Enabled, Constant (always inserted), Selective (needs a secondary key too) and the position
  * before or after the character. At most 200 entries, as the server allows.

@@ -1,7 +1,7 @@
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 
-/** 'Start Chatting' in a row of the character or group list: opens /chat with the chat's id (spec 4). */
+/** 'Start Chatting' in a row of the character or group list: opens /chat with the chat's id (product.md §4). */
 export function StartChatLink({ chatId }: { chatId: string }) {
   const { t } = useTranslation("characters");
   return (

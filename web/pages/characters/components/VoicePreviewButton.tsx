@@ -26,7 +26,7 @@ function StopImage() {
 }
 
 /**
- * The voice preview button (spec 4): the play image while idle; the stop image while the
+ * The voice preview button (product.md §4): the play image while idle; the stop image while the
  * preview request runs and while the sample plays.
  */
 export function VoicePreviewButton({ state, onClick, disabled }: VoicePreviewButtonProps) {

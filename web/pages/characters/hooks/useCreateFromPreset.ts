@@ -5,7 +5,7 @@ import { createFromPreset } from "../../../api/characters";
 /**
  * Creates a character from a preset (POST /characters/create-preselect, `id` =
  * characterPreDefinedUUID) and refreshes the character list. A success 0 becomes an
- * `ApiError` that the query client shows as a warning toast (spec 8).
+ * `ApiError` that the query client shows as a warning toast (product.md §8).
  */
 export function useCreateFromPreset(): UseMutationResult<Envelope, Error, string> {
   const queryClient = useQueryClient();

@@ -4,7 +4,7 @@ import { createRandomCharacter } from "../../../api/characters";
 
 /**
  * Creates a random character (POST /characters/create-random) and reloads the character list
- * (spec 4). A refusal (e.g. at the creation limit) shows as a warning toast.
+ * (product.md §4). A refusal (e.g. at the creation limit) shows as a warning toast.
  */
 export function useCreateRandomCharacter(): UseMutationResult<Envelope, Error, void> {
   const queryClient = useQueryClient();

@@ -3,7 +3,7 @@ import type { CharacterListItem, Envelope } from "../../../../common/api";
 import { deleteCharacter } from "../../../api/characters";
 
 /**
- * Deletes a character (DELETE /characters/delete/?id=). spec 4: only after the server confirms
+ * Deletes a character (DELETE /characters/delete/?id=). product.md §4: only after the server confirms
  * is it removed from the cached list; groups are reloaded since they may have held it.
  * A refusal (e.g. 403 'You cannot delete your only character.') shows as a warning toast.
  */

@@ -3,7 +3,7 @@ import type { Envelope } from "../../../../common/api";
 import { type CharacterGroup, deleteGroup } from "../../../api/characters";
 
 /**
- * Deletes a group (DELETE /characters/group/delete/?id=). spec 4: removed from the cached list
+ * Deletes a group (DELETE /characters/group/delete/?id=). product.md §4: removed from the cached list
  * only after the server confirms. A refusal shows as a warning toast.
  */
 export function useDeleteGroup(): UseMutationResult<Envelope, Error, string> {

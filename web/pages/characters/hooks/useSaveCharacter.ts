@@ -4,7 +4,7 @@ import { type CharacterInput, saveCharacter } from "../../../api/characters";
 
 /**
  * Creates (no `id`) or updates (with `id`) a character (POST /characters/create or
- * /characters/update, multipart) and refreshes the lists. spec 8: a success 0 or HTTP 4xx
+ * /characters/update, multipart) and refreshes the lists. product.md §8: a success 0 or HTTP 4xx
  * becomes an `ApiError` that the query client shows as a warning toast (bottom-right, 2 s).
  */
 export function useSaveCharacter(): UseMutationResult<Envelope, Error, CharacterInput> {

@@ -3,7 +3,7 @@ import { useEffect } from "react";
 import { listUnreadCheckins } from "../../../api/checkins";
 
 /**
- * Issue 17: the user's characters with check-ins not seen yet (GET /chat/checkins/unread),
+ * The user's characters with check-ins not seen yet (GET /chat/checkins/unread),
  * character id → count, asked afresh each time the list is shown; disabled without a user id.
  * The history the chat keeps cached of such a chat is marked stale, so opening the chat reads
  * it afresh and shows the check-in (reading its newest page clears the count on the server).

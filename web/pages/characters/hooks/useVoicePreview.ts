@@ -2,7 +2,7 @@ import { useMutation } from "@tanstack/react-query";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { previewVoice } from "../../../api/characters";
 
-/** `idle` shows the play image; `loading` and `playing` show the stop image (spec 4). */
+/** `idle` shows the play image; `loading` and `playing` show the stop image (product.md §4). */
 export type VoicePreviewState = "idle" | "loading" | "playing";
 
 export interface VoicePreview {
@@ -14,7 +14,7 @@ export interface VoicePreview {
 }
 
 /**
- * The character form's voice preview button (spec 4): play → stop while GET
+ * The character form's voice preview button (product.md §4): play → stop while GET
  * /characters/voice/preview/?v= runs and while its audio plays → play again when the audio ends.
  * A success 0 (e.g. no text-to-speech engine) shows the server's message as a warning toast
  * through the query client and returns to play. Audio that cannot play is only logged.

@@ -4,7 +4,7 @@ import { imageTexts } from "../imageTexts";
 import { PhotoGallery } from "./PhotoGallery";
 
 /**
- * A picture inside a message bubble (spec 2): the user's photo or the reply's picture, opening in
+ * A picture inside a message bubble (product.md §2): the user's photo or the reply's picture, opening in
  * the gallery; while the reply's picture is still being made, a spinner (chatHistoryImageLoading 1).
  */
 export function BubbleImage({ src, loading, alt }: { src: string; loading?: boolean; alt: string }) {

@@ -10,9 +10,9 @@ interface CameraWindowProps {
 }
 
 /**
- * The camera window (spec 2, 9): asks for 1280x720 from the front camera ('user') first; Rotate
+ * The camera window (product.md §2, 9): asks for 1280x720 from the front camera ('user') first; Rotate
  * switches to 'environment' and back; Capture takes a JPEG of the current frame; Close ends the
- * stream. A camera that cannot start or a failed capture shows 'Failed to capture photo.' (spec 8).
+ * stream. A camera that cannot start or a failed capture shows 'Failed to capture photo.' (product.md §8).
  */
 export function CameraWindow({ onCapture, onClose }: CameraWindowProps) {
   const dialog = useModalDialog();

@@ -10,9 +10,9 @@ const render = (props: Parameters<typeof ChatBanner>[0]) =>
 const NO_MODEL = "No language model is connected yet. Please ask the site's administrator to connect one.";
 const REASON = "The default language model is being downloaded; please try again in a few minutes.";
 
-/** issue 16: the chat-off banner, with the model download's progress while it runs. */
+/** the chat-off banner, with the model download's progress while it runs. */
 describe("the chat banner", () => {
-  // issue 18: the chat catalogue is loaded on demand (with the signed-in pages).
+  // the chat catalogue is loaded on demand (with the signed-in pages).
   beforeAll(() => loadNamespaces(["chat"]));
 
   it("while the model downloads, shows the reason, a named progress bar at the percent and the percent as text", () => {

@@ -2,7 +2,7 @@ import { Link } from "react-router";
 import type { ModelDownloadProgress } from "../../../../common/api";
 import i18n, { currentLanguage } from "../../../i18n";
 
-/** The banner's own texts (issue 16), from the "chat" catalogue's `banner` (issue 18). */
+/** The banner's own texts, from the "chat" catalogue's `banner`. */
 export const bannerTexts = {
   /** The progress element's accessible name. */
   get downloadLabel(): string {
@@ -27,7 +27,7 @@ export const bannerTexts = {
 export const ADMIN_CONSOLE_PATH = "/admin";
 
 /**
- * Why the chat cannot answer now (issue 16: no model yet, downloading, server unreachable), as
+ * Why the chat cannot answer now (no model yet, downloading, server unreachable), as
  * visible text in a status region; nothing when `reason` is empty. While the server downloads
  * the model (`download`, from GET /chat/capabilities `modelDownload`) it adds a progress bar
  * named "Language model download" with the percent as text, or an indeterminate bar and the

@@ -20,12 +20,12 @@ interface ChatHeaderProps {
   onNewChat: () => void;
   onStartGroup: () => void;
   onOpenSettings: () => void;
-  /** Opens the right sidebar 'Photo List'; absent when image generation is off (spec 2). */
+  /** Opens the right sidebar 'Photo List'; absent when image generation is off (product.md §2). */
   onOpenPhotos?: () => void;
 }
 
 /**
- * The chat header (spec 2): the sidebar toggle; overlapping member avatars for a group,
+ * The chat header (product.md §2): the sidebar toggle; overlapping member avatars for a group,
  * otherwise the character's photo; the status dot, the name and the status text; tapping a
  * photo shows it full size. The top menu: New Chat, Start Group (outside a group), Change
  * Character, Settings, Update Profile, Change Password, F.A.Q, Logout.

@@ -22,7 +22,7 @@ interface ChatSidebarProps {
 }
 
 /**
- * The left sidebar (spec 2): the user's picture, name and 'online'. In a group of more than one
+ * The left sidebar (product.md §2): the user's picture, name and 'online'. In a group of more than one
  * member, 'Current Members' (name, greeting, remove); in any group 'Not in Group' (add); otherwise the
  * character list linking to /character-select/{characterUUID}. A drawer on narrow screens.
  */
@@ -32,7 +32,7 @@ export function ChatSidebar(props: ChatSidebarProps) {
   // A group of one still needs 'Not in Group' to grow; its lone member is not offered for removal.
   const showMembers = isGroup && members.length > 1;
   const outside = characters.filter((character) => !memberIds.has(character.characterUUID));
-  // spec 6, 9: a group holds at most 4 members; a full group offers no add button (issue 16).
+  // product.md §6, 9: a group holds at most 4 members; a full group offers no add button.
   const full = members.length >= GROUP_MAX_MEMBERS;
   return (
     <>

@@ -26,13 +26,13 @@ interface ComposerProps {
   speechInput: Capability | undefined;
   /** The message box gained focus (the list then scrolls to the bottom after 300 ms). */
   onFocus?: () => void;
-  /** Pictures and photos (issue 8); absent or both off: no request menu. */
+  /** Pictures and photos; absent or both off: no request menu. */
   pictures?: ComposerPictures;
-  /** The microphone (issue 7): listening state, its stream for the waveform, the button's action. */
+  /** The microphone: listening state, its stream for the waveform, the button's action. */
   voice?: { state: VoiceInputState; active: boolean; stream: MediaStream | null; toggle: () => void };
 }
 
-/** What the request menu may do (spec 2, 6: only when the plan's `il` is '1'). */
+/** What the request menu may do (product.md §2, 6: only when the plan's `il` is '1'). */
 export interface ComposerPictures {
   /** Pictures on request (capability imageRequests). */
   requests: boolean;
@@ -45,12 +45,12 @@ export interface ComposerPictures {
 }
 
 /**
- * The chat footer (spec 2, 5): the emoji picker, a 'Type a message' box of at most 150
+ * The chat footer (product.md §2, 5): the emoji picker, a 'Type a message' box of at most 150
  * characters with a visible counter, and a Send button when there is text, else the
- * microphone. The box keeps the server's rule (common/validation.ts `RULES.chatMessage`, issue 16);
+ * microphone. The box keeps the server's rule (common/validation.ts `RULES.chatMessage`);
  * a text that still breaks it is not sent and its sentence ("The message must be at most 150
  * characters.") shows as the warning toast a refusal would show. Enter sends, Shift+Enter adds a line, Escape closes the emoji picker.
- * With image generation enabled, the request menu (issue 8): Attach, Camera, picture requests;
+ * With image generation enabled, the request menu: Attach, Camera, picture requests;
  * a chosen photo shows above the box with Remove and is sent with the words.
  */
 export function Composer({ canSend, onSend, chat, speechInput, onFocus, pictures, voice }: ComposerProps) {
@@ -60,7 +60,7 @@ export function Composer({ canSend, onSend, chat, speechInput, onFocus, pictures
   const counterId = useId();
   const chatOff = chat !== undefined && !chat.enabled;
   const hasText = text.trim() !== "";
-  // spec 4: a selected photo forces the send button.
+  // product.md §4: a selected photo forces the send button.
   const [photo, setPhoto] = useState<Blob | null>(null);
   const [cameraOpen, setCameraOpen] = useState(false);
   const ready = canSend && (hasText || photo !== null) && !chatOff;
@@ -117,10 +117,10 @@ export function Composer({ canSend, onSend, chat, speechInput, onFocus, pictures
   };
 
   const micOff = speechInput === undefined || !speechInput.enabled;
-  // issue 16: a tap on the microphone while it is off shows why, on a visible line (touch devices
+  // a tap on the microphone while it is off shows why, on a visible line (touch devices
   // have no tooltip).
   const [micNote, setMicNote] = useState(false);
-  // spec 4: recording shows the record icon, idle the mic icon.
+  // product.md §4: recording shows the record icon, idle the mic icon.
   const recording = voice !== undefined && (voice.state !== "idle" || voice.active);
   return (
     <>

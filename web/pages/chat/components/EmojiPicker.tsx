@@ -1,12 +1,12 @@
 import { useEffect, useId, useRef, useState } from "react";
 import { chatTexts } from "../texts";
 
-/** spec 9: the picker's layout and search rules. */
+/** product.md §9: the picker's layout and search rules. */
 const PER_LINE = 8;
 const MAX_FREQUENT_ROWS = 1;
 const SEARCH_MIN_LENGTH = 2;
 const MAX_RESULTS = 48;
-/** spec 9: 'Loading…' only when the picker is not ready after 1 s. */
+/** product.md §9: 'Loading…' only when the picker is not ready after 1 s. */
 const LOADING_MESSAGE_DELAY_MS = 1000;
 
 interface FoundEmoji {
@@ -67,7 +67,7 @@ function toFound(value: unknown): FoundEmoji[] {
 type SearchFn = (value: string, options: { maxResults: number; caller: string }) => Promise<unknown>;
 
 /**
- * The footer's emoji picker (spec 2, 5, 8, 9): emoji-mart's vanilla Picker with its data
+ * The footer's emoji picker (product.md §2, 5, 8, 9): emoji-mart's vanilla Picker with its data
  * bundled (nothing fetched), 8 per line, 6 skin tones, favourites limited to one row. Its
  * search box is ours so that searching starts at 2 characters; results use emoji-mart's
  * SearchIndex. 'Loading…' after 1 s if not ready, 'Could not load emoji.' on failure and

@@ -1,7 +1,7 @@
 import { splitEmphasis } from "../../../lib/text";
 
 /**
- * A chat message as text nodes: parts between single asterisks in <em> (spec 2), the rest as
+ * A chat message as text nodes: parts between single asterisks in <em> (product.md §2), the rest as
  * plain text. Never rendered as HTML.
  */
 export function EmphasisText({ text }: { text: string }) {

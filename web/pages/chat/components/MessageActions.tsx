@@ -12,7 +12,7 @@ interface MessageActionsProps {
 }
 
 /**
- * A message's small menu (issue 17 "Edit, delete and rewind"): Edit, Delete, Rewind to here. The
+ * A message's small menu ("Edit, delete and rewind"): Edit, Delete, Rewind to here. The
  * chat menus' popup (closes on Escape and on a press outside), opened inside the bubble under its
  * button so the list's scrolling never cuts it off.
  */

@@ -15,11 +15,11 @@ interface UserMessageProps {
   delivery: "pending" | "sent" | "failed";
   /** Sends a failed message again (same clientMessageId); absent when it cannot be retried. */
   onRetry?: () => void;
-  /** The photo sent with the message (issue 8), as a URL. */
+  /** The photo sent with the message, as a URL. */
   image?: string;
-  /** issue 17: the message's action menu, at the end of its meta line. */
+  /** the message's action menu, at the end of its meta line. */
   tools?: ReactNode;
-  /** issue 17: the inline editor, shown instead of the text while the message is edited. */
+  /** the inline editor, shown instead of the text while the message is edited. */
   editor?: ReactNode;
 }
 
@@ -68,22 +68,22 @@ interface ReplyMessageProps {
   name: string;
   /** The text is still arriving token by token. */
   streaming?: boolean;
-  /** The reply's spoken audio (issue 7): a play/stop control, or the native one on Apple. */
+  /** The reply's spoken audio: a play/stop control, or the native one on Apple. */
   audioUrl?: string;
   /** Shown on the newest finished reply: continues it (POST /chat/continue-message). */
   onContinue?: () => void;
-  /** The reply's picture as a URL (issue 8) and whether it is still being made. */
+  /** The reply's picture as a URL and whether it is still being made. */
   image?: string;
   imageLoading?: boolean;
-  /** issue 17: swipe arrows, Regenerate and the action menu, on the meta line. */
+  /** swipe arrows, Regenerate and the action menu, on the meta line. */
   tools?: ReactNode;
-  /** issue 17: the inline editor, shown instead of the text while the reply is edited. */
+  /** the inline editor, shown instead of the text while the reply is edited. */
   editor?: ReactNode;
-  /** issue 17: a touch swipe on the bubble: -1 the previous reply, 1 the next one. */
+  /** a touch swipe on the bubble: -1 the previous reply, 1 the next one. */
   onSwipe?: (direction: -1 | 1) => void;
 }
 
-/** A character's reply on the left: picture, name, text and hour:minute (spec 2). */
+/** A character's reply on the left: picture, name, text and hour:minute (product.md §2). */
 export function ReplyMessage({
   text,
   time,

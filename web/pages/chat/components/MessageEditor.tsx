@@ -13,7 +13,7 @@ interface MessageEditorProps {
 }
 
 /**
- * The inline editor of a message or a reply (issue 17 "Edit"): a text box with Save and Cancel
+ * The inline editor of a message or a reply ("Edit"): a text box with Save and Cancel
  * (Escape cancels); a refusal's sentence shows under the box, which is marked invalid.
  */
 export function MessageEditor({ initial, label, onSave, onCancel }: MessageEditorProps) {

@@ -45,7 +45,7 @@ type Row =
     };
 
 /**
- * The bubbles of the history (spec 2, 4): the user's message unless empty or the
+ * The bubbles of the history (product.md §2, 4): the user's message unless empty or the
  * '##first-message##' marker, then the reply, or the split parts revealed so far.
  */
 function toRows(items: ChatItem[]): Row[] {
@@ -67,7 +67,7 @@ function toRows(items: ChatItem[]): Row[] {
         entry,
       });
     }
-    // A reply that is only a picture (or one still being made) is a bubble too (issue 8).
+    // A reply that is only a picture (or one still being made) is a bubble too.
     const hasPicture = entry.chatHistoryImageLoading === 1 || Boolean(entry.chatHistoryReplyImage);
     const replies =
       replyParts ??
@@ -105,15 +105,15 @@ interface MessageListProps {
   hasEarlier: boolean;
   isLoadingEarlier: boolean;
   onLoadEarlier: () => void;
-  /** Changes whenever the message box gains focus (spec 9: scroll to the bottom after 300 ms). */
+  /** Changes whenever the message box gains focus (product.md §9: scroll to the bottom after 300 ms). */
   focusSignal: number;
-  /** The chat's id: pictures live under /content/{chat id}/ (issue 8). */
+  /** The chat's id: pictures live under /content/{chat id}/. */
   chatId?: string;
-  /** issue 17: swipes, regenerate, edit, delete and rewind; absent: none offered. */
+  /** swipes, regenerate, edit, delete and rewind; absent: none offered. */
   editing?: MessageEditing;
 }
 
-/** Whether a stored entry's texts may be changed now (issue 17): stored, and its reply settled. */
+/** Whether a stored entry's texts may be changed now: stored, and its reply settled. */
 const changeable = (
   entry: ChatHistoryEntry,
   editing: MessageEditing | undefined,
@@ -125,7 +125,7 @@ const STICK_TO_BOTTOM_PX = 80;
 /** Within this many pixels of the top the previous page is requested. */
 const LOAD_EARLIER_PX = 40;
 /**
- * Bounded rendering (issue 6): back at the bottom, only the newest this many bubbles stay in
+ * Bounded rendering: back at the bottom, only the newest this many bubbles stay in
  * the page; older ones stay loaded and come back REVEAL_ROWS at a time when scrolling up,
  * before any earlier page is fetched.
  */
@@ -135,15 +135,15 @@ const REVEAL_ROWS = 20;
 const MAX_RENDERED = 200;
 /** Within this many pixels of the rendered end, bubbles waiting below are shown again. */
 const SHOW_LATER_PX = 200;
-/** spec 9: scroll to the bottom 100 ms after a change, 300 ms after the box gains focus. */
+/** product.md §9: scroll to the bottom 100 ms after a change, 300 ms after the box gains focus. */
 const SCROLL_DELAY_MS = 100;
 const SCROLL_ON_FOCUS_DELAY_MS = 300;
 
 /**
- * The message list (spec 2, 4): user messages right, replies left (streaming text shown live),
+ * The message list (product.md §2, 4): user messages right, replies left (streaming text shown live),
  * the typing indicator, and the scrolling rules: a growing history scrolls to the bottom
  * unless the user scrolled up; reaching the top loads the previous page and keeps the view
- * where it was; a scroll-to-bottom button appears beyond 800 px from the bottom (spec 9).
+ * where it was; a scroll-to-bottom button appears beyond 800 px from the bottom (product.md §9).
  * Rendering stays bounded however much history is loaded: at most MAX_RENDERED bubbles while
  * reading up and down (the rest stays loaded, shown again REVEAL_ROWS at a time without moving
  * what is in view), and MAX_RENDERED_AT_BOTTOM once back at the bottom.
@@ -384,7 +384,7 @@ export function MessageList(props: MessageListProps) {
             index === lastReplyIndex &&
             !row.streaming &&
             row.entry.chatHistoryUUID !== "" &&
-            // A picture's reply is not text to continue (issue 8).
+            // A picture's reply is not text to continue.
             row.entry.chatHistoryImageLoading !== 1 &&
             row.entry.chatHistoryReplyImage === "";
           const entry = row.entry;

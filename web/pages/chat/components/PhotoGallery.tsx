@@ -6,7 +6,7 @@ import { imageTexts } from "../imageTexts";
 const ZOOM_STEP = 0.5;
 
 /**
- * The gallery of the Photo List and of reply pictures (spec 2, 9): a modal with the photo,
+ * The gallery of the Photo List and of reply pictures (product.md §2, 9): a modal with the photo,
  * Previous/Next, Zoom in/Zoom out between scale 1 and 2 (double-click toggles, the wheel zooms),
  * and Close; arrow keys move, Escape closes.
  */

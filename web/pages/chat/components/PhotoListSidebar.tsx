@@ -6,7 +6,7 @@ import { imageTexts } from "../imageTexts";
 import { PhotoGallery } from "./PhotoGallery";
 
 /**
- * The right sidebar 'Photo List' (spec 2): the chat's photos (the user's attachments and the
+ * The right sidebar 'Photo List' (product.md §2): the chat's photos (the user's attachments and the
  * generated pictures), loaded with a spinner, each opening the gallery.
  */
 export function PhotoListSidebar({

@@ -1,7 +1,7 @@
 import { useEffect, useState } from "react";
 import { imageTexts } from "../imageTexts";
 
-/** The chosen or captured photo above the message box, with Remove (spec 2, 4 "Photo flow"). */
+/** The chosen or captured photo above the message box, with Remove (product.md §2, 4 "Photo flow"). */
 export function PhotoPreview({ photo, onRemove }: { photo: Blob; onRemove: () => void }) {
   const [url, setUrl] = useState("");
   useEffect(() => {

@@ -1,7 +1,7 @@
 import { useModalDialog } from "../hooks/useModalDialog";
 import { chatTexts } from "../texts";
 
-/** A photo shown full size in a modal dialog with a Close button (spec 2); Escape closes it. */
+/** A photo shown full size in a modal dialog with a Close button (product.md §2); Escape closes it. */
 export function PhotoViewer({ src, name, onClose }: { src: string; name: string; onClose: () => void }) {
   const dialog = useModalDialog();
   return (

@@ -2,8 +2,8 @@ import { useEffect, useRef } from "react";
 import { voiceTexts } from "../voiceTexts";
 
 /**
- * The recording waveform (spec 2 footer): the microphone's signal drawn on a canvas each frame
- * from a Web Audio analyser. Without an audio context nothing is drawn (spec 8: not an error).
+ * The recording waveform (product.md §2 footer): the microphone's signal drawn on a canvas each frame
+ * from a Web Audio analyser. Without an audio context nothing is drawn (product.md §8: not an error).
  */
 export function RecordingWaveform({ stream }: { stream: MediaStream }) {
   const canvas = useRef<HTMLCanvasElement>(null);

@@ -4,10 +4,10 @@ import { useReplyPlaying } from "../hooks/useAudioPlayer";
 import { voiceTexts } from "../voiceTexts";
 
 /**
- * A reply's audio (spec 2): a play/stop icon that uses the chat's one player (only one reply
- * plays at a time; selecting the one playing stops it, spec 4); on Apple devices the native
+ * A reply's audio (product.md §2): a play/stop icon that uses the chat's one player (only one reply
+ * plays at a time; selecting the one playing stops it, product.md §4); on Apple devices the native
  * audio control. While a streamed reply plays sentence by sentence (or waits in the queue) its
- * button shows Stop, and Stop ends the whole queue (issue 16).
+ * button shows Stop, and Stop ends the whole queue.
  */
 export function ReplyAudio({ url, name }: { url: string; name: string }) {
   const { playing, owner } = useReplyPlaying(url);

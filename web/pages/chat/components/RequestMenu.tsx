@@ -37,10 +37,10 @@ interface RequestMenuProps {
 }
 
 /**
- * The footer's request menu (spec 2): Attach (.jpg, .jpeg, .png), Camera (hidden on Apple
+ * The footer's request menu (product.md §2): Attach (.jpg, .jpeg, .png), Camera (hidden on Apple
  * devices), Send a portrait photo, Send a landscape photo, Send a photo of.., and the 10 canned
- * captions (spec 9). Render it only when the plan's `il` is '1' (spec 6). Attach and Camera
- * need no image engine (issue 16); without one the picture requests stay in the menu, disabled,
+ * captions (product.md §9). Render it only when the plan's `il` is '1' (product.md §6). Attach and Camera
+ * need no image engine; without one the picture requests stay in the menu, disabled,
  * with the reason on one visible line.
  */
 export function RequestMenu(props: RequestMenuProps) {

@@ -33,7 +33,7 @@ interface SettingsDialogProps {
   chatId: string;
   /** Speech input: voice chat needs it; off shows the toggle disabled with the reason. */
   speechInput: Capability | undefined;
-  /** issue 7: transcription on the server (STT_BASE_URL); off disables its toggle with the reason. */
+  /** transcription on the server (STT_BASE_URL); off disables its toggle with the reason. */
   serverSpeech?: Capability;
   /** Whether a language model is ready (capabilities `chat`); without one 'write first' cannot be turned on. */
   modelReady: boolean;
@@ -41,16 +41,16 @@ interface SettingsDialogProps {
 }
 
 /**
- * The Settings popup (spec 2): toggles mute voice, dark mode, Bluetooth, voice chat, screen
+ * The Settings popup (product.md §2): toggles mute voice, dark mode, Bluetooth, voice chat, screen
  * wake, notifications and the silence duration (1, 2, 3, 5, 10 s); Save stores them in local
  * storage and shows 'Settings saved!'. Below, the chat's Memories, each with a Delete.
  * A native modal <dialog>: Escape closes it.
- * Issue 16: 'Bluetooth' (shown where the browser can choose an audio output) picks the output
+ * 'Bluetooth' (shown where the browser can choose an audio output) picks the output
  * replies play on; 'Screen wake' is shown where the Wake Lock API exists; turning
  * 'Notifications' on asks the browser's permission for system notifications (refused: the
  * notice sound alone, said under the toggle). 'About you': the name the user goes by and a few
  * words about themself, sent with each message as `pname` and `ptext` (README "How the chat works").
- * Issue 17: in a one-to-one chat, 'Let {name} write first' (the server's setting, sent on Save
+ * In a one-to-one chat, 'Let {name} write first' (the server's setting, sent on Save
  * with the browser's time zone) lets the character check in after a quiet period; while no
  * language model is ready it cannot be turned on, and says why (WriteFirstSwitch).
  */

@@ -9,7 +9,7 @@ interface SwipeControlsProps {
 }
 
 /**
- * The arrows of a reply with alternatives (issue 17 "Swipes"): "‹ 2/3 ›", "Previous reply" and
+ * The arrows of a reply with alternatives ("Swipes"): "‹ 2/3 ›", "Previous reply" and
  * "Next reply" off at the ends.
  */
 export function SwipeControls({ index, count, disabled, onChoose }: SwipeControlsProps) {

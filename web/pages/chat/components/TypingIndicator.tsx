@@ -1,7 +1,7 @@
 import { Avatar } from "../../../components/Avatar";
 import { chatTexts } from "../texts";
 
-/** Three animated dots beside the character's picture while a reply is pending (spec 2). */
+/** Three animated dots beside the character's picture while a reply is pending (product.md §2). */
 export function TypingIndicator({ picture, name }: { picture: string; name: string }) {
   return (
     <div className="message message--reply">

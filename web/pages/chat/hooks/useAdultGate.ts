@@ -6,7 +6,7 @@ import { saveUser } from "../../../lib/session";
 import { chatTexts } from "../texts";
 
 /**
- * The 18+ gate of the chat (issue 5: a confirmation is stored for every account). While the
+ * The 18+ gate of the chat (a confirmation is stored for every account). While the
  * session user has not confirmed (`adult` is not '1'), asks once per visit; a confirmation is
  * stored by the server and in the session user, a refusal goes back to the characters list.
  * The server refuses chat messages until then, whatever the browser says.

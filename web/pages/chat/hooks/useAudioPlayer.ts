@@ -10,14 +10,14 @@ export function useAudioPlayer(): string {
 }
 
 /**
- * Which reply (chatHistoryUUID) an audio URL of the chat speaks, for the reply buttons (issue 16):
+ * Which reply (chatHistoryUUID) an audio URL of the chat speaks, for the reply buttons:
  * the chat screen provides it from its entries, so a button knows its reply's streamed sentences.
  */
 export const ReplyOwnerContext = createContext<(url: string) => string>(() => "");
 
 /**
  * Whether the reply whose audio is `url` is playing or queued, any of its sentences included
- * (issue 16); re-renders on change. @returns also the reply's owner key for `audioPlayer.toggle`.
+ *; re-renders on change. @returns also the reply's owner key for `audioPlayer.toggle`.
  */
 export function useReplyPlaying(url: string): { playing: boolean; owner: string } {
   const owner = useContext(ReplyOwnerContext)(url);

@@ -18,16 +18,16 @@ export interface ChatHistory {
   isLoadingEarlier: boolean;
   /** False once a page shorter than the page size came back. */
   hasEarlier: boolean;
-  /** Loads the previous page (offset += 10, spec 4 "Scrolling") and prepends it. */
+  /** Loads the previous page (offset += 10, product.md §4 "Scrolling") and prepends it. */
   loadEarlier: () => void;
 }
 
 /**
- * The paged chat history of one chat (GET /chat/history/paginated, spec 4, 9): page 0 is the
+ * The paged chat history of one chat (GET /chat/history/paginated, product.md §4, 9): page 0 is the
  * newest 10 entries; each earlier page is fetched at offset + 10. Messages sent meanwhile can
  * shift the pages, so entries are de-duplicated by chatHistoryUUID. Failures are only logged
- * (spec 8: "History page load failure: only clears the loading state").
- * A newest reply still being written is followed live into `live` (issue 15, `useReplyFollow`);
+ * (product.md §8: "History page load failure: only clears the loading state").
+ * A newest reply still being written is followed live into `live` (`useReplyFollow`);
  * the history polls only when it cannot be, and while a reply's picture is being made.
  */
 export function useChatHistory(userId: string | undefined, chatId: string, live: LiveChat): ChatHistory {
@@ -42,8 +42,8 @@ export function useChatHistory(userId: string | undefined, chatId: string, live:
       lastPage.length < HISTORY_PAGE_SIZE ? undefined : lastOffset + HISTORY_PAGE_SIZE,
     enabled: Boolean(userId) && chatId !== "",
     staleTime: Number.POSITIVE_INFINITY,
-    // A reply still being written that cannot be followed shows up when done (issue 15)…
-    // …and a reply's picture being made (chatHistoryImageLoading 1, issue 8) shows up when done.
+    // A reply still being written that cannot be followed shows up when done…
+    // …and a reply's picture being made (chatHistoryImageLoading 1) shows up when done.
     refetchInterval: (current) => {
       const newest = current.state.data?.pages[0]?.at(-1);
       return (newest?.chatHistoryStatus === "pending" && newest.chatHistoryUUID === polled) ||

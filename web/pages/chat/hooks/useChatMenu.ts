@@ -11,7 +11,7 @@ export interface ChatMenu extends Popup {
   list: { id: string; className: string; inert: boolean };
 }
 
-/** The chat header's menu and the footer's request menu (spec 2): a popup whose entries close it. */
+/** The chat header's menu and the footer's request menu (product.md §2): a popup whose entries close it. */
 export function useChatMenu(): ChatMenu {
   const popup = usePopup();
   const id = useId();

@@ -3,8 +3,8 @@ import type { PhotoHistoryEntry } from "../../../../common/api";
 import { listChatPhotos } from "../../../api/images";
 
 /**
- * The chat's photos for the Photo List (GET /chat/history/photos, spec 2): fetched each time the
- * list is opened. Failures are only logged (spec 8 "History, photos … failures: logged only").
+ * The chat's photos for the Photo List (GET /chat/history/photos, product.md §2): fetched each time the
+ * list is opened. Failures are only logged (product.md §8 "History, photos … failures: logged only").
  */
 export function useChatPhotos(
   userId: string,

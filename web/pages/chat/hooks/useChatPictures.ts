@@ -7,11 +7,11 @@ import { useImageSender } from "./useImageSender";
 
 export interface ChatPictures {
   /**
-   * The plan allows pictures (`il` '1', spec 6): the Photo List and the request menu show, with or
-   * without an image engine on this server (issue 16: the user's own photos need none).
+   * The plan allows pictures (`il` '1', product.md §6): the Photo List and the request menu show, with or
+   * without an image engine on this server (the user's own photos need none).
    */
   enabled: boolean;
-  /** The composer's request menu, or undefined when the plan has no pictures (spec 2, 6). */
+  /** The composer's request menu, or undefined when the plan has no pictures (product.md §2, 6). */
   composer: ComposerPictures | undefined;
   /** Whether a message's Retry belongs here (a failed photo or picture request). */
   owns: (key: string) => boolean;
@@ -19,7 +19,7 @@ export interface ChatPictures {
 }
 
 /**
- * Pictures and photos of one chat (issue 8): the request menu's actions, and the history kept
+ * Pictures and photos of one chat: the request menu's actions, and the history kept
  * fresh while a reply's picture is made. A text reply that carries a picture (genimage 1) makes
  * the history load again, and the history then polls until the picture is there.
  */

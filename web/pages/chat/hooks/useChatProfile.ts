@@ -3,8 +3,8 @@ import type { ChatProfileInfo } from "../../../../common/api";
 import { getChatProfile } from "../../../api/chat";
 
 /**
- * The chat profile for a session id (GET /chat/profile, spec 4 "Chat loading"). Failures are
- * only logged (spec 8: "Data load failure in chat"); the screen shows its own error state.
+ * The chat profile for a session id (GET /chat/profile, product.md §4 "Chat loading"). Failures are
+ * only logged (product.md §8: "Data load failure in chat"); the screen shows its own error state.
  */
 export function useChatProfile(
   userId: string | undefined,

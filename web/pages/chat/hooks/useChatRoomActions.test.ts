@@ -3,7 +3,7 @@ import { ApiError } from "../../../api/errors";
 import { isActionableRefusal } from "./useChatRoomActions";
 
 /**
- * Group member changes (spec 8 says "logged only"; README "How the chat works" says why a
+ * Group member changes (product.md §8 says "logged only"; README "How the chat works" says why a
  * refusal is still shown): which failures are refusals the user can act on.
  */
 describe("a member change's failure", () => {

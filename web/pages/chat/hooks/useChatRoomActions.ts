@@ -36,12 +36,12 @@ export interface ChatRoomActions {
 }
 
 /**
- * The actions of the chat screen that change which chat is shown (spec 4 "New chat", "Group
+ * The actions of the chat screen that change which chat is shown (product.md §4 "New chat", "Group
  * chat"). Each answers a `page` (/character-select/<id>); the cached profile and history are
  * dropped first so the chat opened there is loaded fresh. New chat and group creation failures
- * are only logged (spec 8). Member changes are logged too, but a refusal the user can act on
+ * are only logged (product.md §8). Member changes are logged too, but a refusal the user can act on
  * (`isActionableRefusal`: the group is full, the character is gone) also shows the server message
- * as a warning toast, a deliberate difference from spec 8's "logged only" (README "How the chat
+ * as a warning toast, a deliberate difference from product.md §8's "logged only" (README "How the chat
  * works"); transport failures and server errors stay silent.
  */
 export function useChatRoomActions(userId: string, chatId: string, groupId: string): ChatRoomActions {

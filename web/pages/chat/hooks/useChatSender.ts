@@ -46,13 +46,13 @@ export function useLiveChat(): LiveChat {
 
 export interface ChatSender {
   status: ChatStatus;
-  /** spec 4: the user can send only when ready (no send in flight). */
+  /** product.md §4: the user can send only when ready (no send in flight). */
   canSend: boolean;
   /** A reply is on its way (the typing indicator shows). */
   isReplying: boolean;
   /** The character whose reply is awaited, for the typing indicator. */
   replyingCharacterId: string;
-  /** Sends `text` trimmed ('.. N.' repeats it, spec 5); false when nothing was sent. */
+  /** Sends `text` trimmed ('.. N.' repeats it, product.md §5); false when nothing was sent. */
   send: (text: string) => boolean;
   /** Sends a failed message again with the same clientMessageId. */
   retry: (key: string) => void;
@@ -72,9 +72,9 @@ export interface ChatTarget {
   isGroup: boolean;
   /** Ask for no spoken audio (setting 'mute voice' or no voice replies on this server). */
   mute: boolean;
-  /** spec 4: a notice sound 1 s after a reply arrives. */
+  /** product.md §4: a notice sound 1 s after a reply arrives. */
   notify: boolean;
-  /** Settings 'About you' (issue 16): sent as `pname` and `ptext` when not empty. */
+  /** Settings 'About you': sent as `pname` and `ptext` when not empty. */
   senderName?: string;
   senderAbout?: string;
 }
@@ -88,7 +88,7 @@ function newClientMessageId(): string {
   return `m-${Date.now().toString(36)}-${localCounter}-${Math.random().toString(36).slice(2, 10)}`;
 }
 
-/** The state a plan sees: busy while a send is in flight here or a followed reply streams (issue 15). */
+/** The state a plan sees: busy while a send is in flight here or a followed reply streams. */
 const planState = (state: LiveChatState, sending: boolean): LiveChatState => ({
   ...state,
   busy: sending || state.busy,
@@ -97,7 +97,7 @@ const planState = (state: LiveChatState, sending: boolean): LiveChatState => ({
 const wait = (ms: number) => new Promise<void>((resolve) => window.setTimeout(resolve, ms));
 
 /**
- * Sending chat messages (spec 4 "Sending", "Split replies", "Group chat", spec 8): the effects
+ * Sending chat messages (product.md §4 "Sending", "Split replies", "Group chat", product.md §8): the effects
  * of the state machine in `liveChatReducer` (requests, waits, sounds, toasts).
  * One-to-one: POST /chat/message with stream=1 and a fresh clientMessageId; status
  * 'sending...' until the `entry` event, 'replying...' while tokens arrive (shown live in the
@@ -106,8 +106,8 @@ const wait = (ms: number) => new Promise<void>((resolve) => window.setTimeout(re
  * turn order (a non-streamed answer is shown entry by entry 1000 ms apart).
  * A refused send (success 0, e.g. 429 at the daily limit) shows the server message as a warning
  * toast and status 'away'; a transport error only sets 'away'. Either marks the message
- * 'Failed' with a Retry that reuses its clientMessageId. A refusal that names a `page` (spec 3
- * envelope; 429 at the limit names /pricing) is followed instead (issue 16): the message shows
+ * 'Failed' with a Retry that reuses its clientMessageId. A refusal that names a `page` (product.md §3
+ * envelope; 429 at the limit names /pricing) is followed instead: the message shows
  * as a toast and on that page (navigation state `notice`), and the message is not 'Failed'.
  */
 export function useChatSender(target: ChatTarget | null, live: LiveChat): ChatSender {
@@ -137,7 +137,7 @@ export function useChatSender(target: ChatTarget | null, live: LiveChat): ChatSe
   }, []);
 
   /**
-   * Shows split parts one after another, 1000 ms apart (spec 4, 9). `audioUrls[i]` (when given)
+   * Shows split parts one after another, 1000 ms apart (product.md §4, 9). `audioUrls[i]` (when given)
    * is part i's own audio: it is queued as the part shows, so each part's audio plays in turn
    * (all of reply `owner`, its chatHistoryUUID, so its button shows Stop meanwhile).
    */
@@ -165,7 +165,7 @@ export function useChatSender(target: ChatTarget | null, live: LiveChat): ChatSe
   );
 
   /**
-   * Follows the page a refusal names (issue 16): the message as a warning toast, the item not
+   * Follows the page a refusal names: the message as a warning toast, the item not
    * 'Failed', then `page` opens with the message as navigation state `notice`.
    */
   const follow = useCallback(
@@ -180,7 +180,7 @@ export function useChatSender(target: ChatTarget | null, live: LiveChat): ChatSe
   );
 
   /**
-   * The entries of a group answer that did not stream, shown in turn 1000 ms apart (spec 4 "Group
+   * The entries of a group answer that did not stream, shown in turn 1000 ms apart (product.md §4 "Group
    * chat"), each member's audio queued after the one before.
    */
   const revealGroup = useCallback(
@@ -196,7 +196,7 @@ export function useChatSender(target: ChatTarget | null, live: LiveChat): ChatSe
         dispatch(
           index === 0 ? { type: "stored", key, entry } : { type: "added", key: memberKey(key, index), entry },
         );
-        // issue 7: each member's answer is heard in turn (spec 4).
+        // each member's answer is heard in turn (product.md §4).
         if (!current.mute && entry.chatHistoryReplyAudioUrl) {
           audioPlayer.autoplay(entry.chatHistoryReplyAudioUrl, index > 0, entry.chatHistoryUUID);
         }
@@ -208,7 +208,7 @@ export function useChatSender(target: ChatTarget | null, live: LiveChat): ChatSe
   );
 
   /**
-   * One group send (spec 4 "Group chat", issue 16): POST /chat/group/reply with stream=1. Each
+   * One group send (product.md §4 "Group chat"): POST /chat/group/reply with stream=1. Each
    * member's reply streams into its own bubble in turn order: its `entry` event names the member
    * speaking (typing indicator, Stop), its tokens fill the bubble, its sentences' audio is queued
    * after the member before. An answer that did not stream (a repeated send) is revealed entry by
@@ -265,7 +265,7 @@ export function useChatSender(target: ChatTarget | null, live: LiveChat): ChatSe
     [dispatch, fail, follow, revealGroup],
   );
 
-  /** One streamed one-to-one send (spec 4 "Sending", issue 7 audio as each sentence is ready). */
+  /** One streamed one-to-one send (product.md §4 "Sending", audio as each sentence is ready). */
   const sendStream = useCallback(
     async (current: ChatTarget, key: string, message: string, clientMessageId: string) => {
       const sentAt = new Date();
@@ -289,7 +289,7 @@ export function useChatSender(target: ChatTarget | null, live: LiveChat): ChatSe
             streamed = true;
             dispatch({ type: "token", key, text });
           },
-          // issue 7: each sentence plays as soon as its audio is ready (not on Apple, spec 4).
+          // each sentence plays as soon as its audio is ready (not on Apple, product.md §4).
           onAudio: (audio) => {
             if (current.mute) return;
             spokenSentences += 1;
@@ -315,7 +315,7 @@ export function useChatSender(target: ChatTarget | null, live: LiveChat): ChatSe
       const parts = splitParts(reply);
       dispatch({ type: "replied", key, entry, parts, streamed });
       if (current.notify) playReplySound();
-      // spec 4 "Split replies": each part's audio in turn. Sentences heard while streaming are
+      // product.md §4 "Split replies": each part's audio in turn. Sentences heard while streaming are
       // already queued in order; otherwise each part's own audio plays as it shows, after the one
       // before (the whole reply's audio when the server gave none per part).
       const unheard = !current.mute && spokenSentences === 0;
@@ -341,12 +341,12 @@ export function useChatSender(target: ChatTarget | null, live: LiveChat): ChatSe
         else await sendStream(current, key, message, clientMessageId);
       } catch (error) {
         console.error("chat/message", error);
-        // issue 15: the message is stored, its reply's stream could not be followed: the history takes over.
+        // the message is stored, its reply's stream could not be followed: the history takes over.
         if (error instanceof ReplyLostError) {
           dispatch({ type: "lost", key });
           return;
         }
-        // 401 and 503 were answered by the client (spec 8): the item stays as it is.
+        // 401 and 503 were answered by the client (product.md §8): the item stays as it is.
         if (isHandledApiError(error)) {
           dispatch({ type: "streamEnded" });
           return;

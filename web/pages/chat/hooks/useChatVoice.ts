@@ -11,7 +11,7 @@ export interface ChatVoiceOptions {
   server: Capability | undefined;
   preferServer: boolean;
   silenceMs: number;
-  /** Settings 'voice chat' (spec 2, 4). */
+  /** Settings 'voice chat' (product.md §2, 4). */
   voiceChat: boolean;
   /** The voice name of the character that replies (its language is the speech language). */
   characterVoice: string;
@@ -34,11 +34,11 @@ export interface ChatVoice {
 const wait = (ms: number) => new Promise<void>((resolve) => window.setTimeout(resolve, ms));
 
 /**
- * The chat's microphone and hands-free voice chat (spec 4 "Voice chat", spec 5, issue 7):
+ * The chat's microphone and hands-free voice chat (product.md §4 "Voice chat", product.md §5):
  * what is said is sent as a message; in voice chat an empty result is sent as 'listening'
- * (spec 5), and once the reply has arrived and its audio finished playing, listening resumes
- * 1000 ms later with the cue 300 ms after that (spec 9). The loop stops with the button.
- * Inside the mobile app wrapper its own listener does the listening (useVoiceInput, spec 4).
+ * (product.md §5), and once the reply has arrived and its audio finished playing, listening resumes
+ * 1000 ms later with the cue 300 ms after that (product.md §9). The loop stops with the button.
+ * Inside the mobile app wrapper its own listener does the listening (useVoiceInput, product.md §4).
  */
 export function useChatVoice(options: ChatVoiceOptions): ChatVoice {
   const voices = useVoices().data;
@@ -86,7 +86,7 @@ export function useChatVoice(options: ChatVoiceOptions): ChatVoice {
       if (cancelled || !activeRef.current || !optionsRef.current.voiceChat) return;
       setAwaitingReply(false);
       inputRef.current.start();
-      // spec 4, 9: the cue 300 ms after listening starts (the effect ends here: not cancelled by it).
+      // product.md §4, 9: the cue 300 ms after listening starts (the effect ends here: not cancelled by it).
       cue();
     })();
     return () => {

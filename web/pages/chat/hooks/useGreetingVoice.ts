@@ -18,18 +18,18 @@ export interface GreetingVoiceOptions {
 }
 
 /**
- * Speaks the chat's greeting (spec 4 "Greeting", spec 7 audio-message call, issue 16): when the
+ * Speaks the chat's greeting (product.md §4 "Greeting", product.md §7 audio-message call): when the
  * screen shows greetings (the entries of `##first-message##`) that have no audio yet and nothing
  * was said after them, it asks POST /chat/audio-message with `is_greeting=1` once per greeting
  * (one per member in a group, in order) and autoplays the `audioUrl` (not on Apple systems,
- * spec 4), queued one after another. A greeting already spoken (it has audio) or followed by
+ * product.md §4), queued one after another. A greeting already spoken (it has audio) or followed by
  * other messages is left alone: its play button is enough. Muted or not yet `ready`: nothing.
  * In voice chat the greeting is spoken the same way; tapping the microphone stops it (as it stops
  * a reply) and a greeting whose audio arrives while the microphone is on is not played into it.
  * Audio that arrives after the user has sent something is not played either (it would cut into
  * the reply's): the bubble gets its button only.
  * @returns the audio of each greeting spoken on this screen, by chatHistoryUUID, so its bubble
- * gets its play/stop button without a reload. A failed call is logged only (spec 8).
+ * gets its play/stop button without a reload. A failed call is logged only (product.md §8).
  */
 export function useGreetingVoice({
   entries,

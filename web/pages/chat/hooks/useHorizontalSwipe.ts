@@ -4,7 +4,7 @@ import { type PointerEvent, useRef } from "react";
 export const SWIPE_MIN_PX = 48;
 
 /**
- * A horizontal swipe (issue 17 "Swipes"): `direction` -1 for a swipe to the right (the previous
+ * A horizontal swipe ("Swipes"): `direction` -1 for a swipe to the right (the previous
  * reply), 1 for a swipe to the left (the next one), or null when the move was not a swipe (too
  * short, or more vertical than sideways: a scroll).
  */
@@ -14,7 +14,7 @@ export function swipeDirection(dx: number, dy: number): -1 | 1 | null {
 }
 
 /**
- * Pointer handlers for an element that takes touch swipes (issue 17): a touch that moves mostly
+ * Pointer handlers for an element that takes touch swipes: a touch that moves mostly
  * sideways by SWIPE_MIN_PX calls `onSwipe(direction)` when the finger lifts. Mouse and pen are
  * left alone (the arrows are there), and vertical moves stay the list's scroll: give the element
  * `touch-action: pan-y`, so the browser still scrolls vertically (it cancels the pointer then).

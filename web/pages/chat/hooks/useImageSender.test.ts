@@ -4,7 +4,7 @@ import { imageTexts } from "../imageTexts";
 import { initialLiveChat, type LiveChatAction, liveChatReducer, localEntry } from "../liveChat";
 import { imageAnswerOutcome } from "./useImageSender";
 
-/** issue 16: a photo or picture request at the limit follows the answer's page like a text message. */
+/** a photo or picture request at the limit follows the answer's page like a text message. */
 
 const LIMIT = "You have reached your limit of 2 messages for this month.";
 

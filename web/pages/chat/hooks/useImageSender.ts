@@ -30,7 +30,7 @@ type Sent =
 let counter = 0;
 
 /**
- * What a photo or picture-request answer leads to (spec 3 envelope, issue 16): `stored` on
+ * What a photo or picture-request answer leads to (product.md §3 envelope): `stored` on
  * success; `follow` when a refusal names a `page` (429 at the monthly or daily limit names
  * /pricing), with the message to show (`fallback` when the server sent none); else `failed`.
  */
@@ -51,13 +51,13 @@ export function imageAnswerOutcome(
 }
 
 /**
- * Photos from the user and pictures on request (spec 4 "Photo flow", "Image generation", spec 8).
+ * Photos from the user and pictures on request (product.md §4 "Photo flow", "Image generation", product.md §8).
  * A photo shows at once with an upload spinner; once stored, the history (refetched) takes over.
  * A refused photo shows the server message as a warning toast, a network error 'Failed to send
  * photo.'; either way the bubble reads 'Photo upload failed. Please check and try again.' with the
  * 'Failed' mark. A picture request's entry then loads its image while the history polls.
  * A refusal that names a `page` (429 at the limit names /pricing) is followed instead, as a text
- * message's is (issue 16): the message as a warning toast, the item leaves without 'Failed', and
+ * message's is: the message as a warning toast, the item leaves without 'Failed', and
  * the page opens with the message as navigation state `notice`.
  * The items live in the chat's one live store (`live`) until the history holds them.
  */
@@ -90,7 +90,7 @@ export function useImageSender(
     [client, dispatch, target?.chatId, userId],
   );
 
-  /** Follows the page a refusal names (issue 16): toast, no 'Failed', then the page with `notice`. */
+  /** Follows the page a refusal names: toast, no 'Failed', then the page with `notice`. */
   const follow = useCallback(
     (key: string, page: string, message: string) => {
       warn(message);
@@ -147,7 +147,7 @@ export function useImageSender(
             return;
           }
           sent.current.delete(key);
-          // issue 16: the picture reply's words are heard like any reply's (not on Apple, spec 4).
+          // the picture reply's words are heard like any reply's (not on Apple, product.md §4).
           if (!target.mute && answer.audioUrl)
             audioPlayer.autoplay(answer.audioUrl, false, outcome.entry?.chatHistoryUUID);
           await settle(key, outcome.entry);

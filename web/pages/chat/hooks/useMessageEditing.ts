@@ -19,7 +19,7 @@ import { editTexts } from "../editTexts";
 import { type HistoryPages, removeFromHistory, replaceInHistory } from "../historyEdits";
 import type { LiveChat } from "./useChatSender";
 
-/** Which text of an entry is edited: the user's message or the reply's (issue 17 "Edit"). */
+/** Which text of an entry is edited: the user's message or the reply's ("Edit"). */
 export type EditPart = "message" | "reply";
 
 /**
@@ -73,7 +73,7 @@ function messageOf(error: unknown, fallback: string): string {
 }
 
 /**
- * Swipes, regenerate, edit, delete and rewind on the chat screen (issue 17). Each answer is put
+ * Swipes, regenerate, edit, delete and rewind on the chat screen. Each answer is put
  * into both places the screen shows entries from: the cached history pages (useChatHistory's
  * query) and the live items of this screen (`entryReplaced`, `entriesRemoved`), so an entry sent
  * on this screen changes as well as one loaded from the history; a delete or rewind also refetches
@@ -82,7 +82,7 @@ function messageOf(error: unknown, fallback: string): string {
  * fills with the new reply's tokens (`regenerateStarted`, `token`, `continueEnded`), no send
  * meanwhile. Refusals show the server's message as a warning toast; one that names a `page` (429
  * at the message limit names /pricing) opens it with the message as navigation state `notice`,
- * as a refused send does (issue 16). Transport failures show this screen's own sentence.
+ * as a refused send does. Transport failures show this screen's own sentence.
  */
 export function useMessageEditing(target: MessageEditingTarget, live: LiveChat): MessageEditing {
   const { userId, chatId, isGroup, mute, canReply } = target;
@@ -105,7 +105,7 @@ export function useMessageEditing(target: MessageEditingTarget, live: LiveChat):
   const keyRef = useRef(queryKey);
   keyRef.current = queryKey;
 
-  /** The server redrew the memory from what is left (issue 17): the chat's facts are read again. */
+  /** The server redrew the memory from what is left: the chat's facts are read again. */
   const forgetMemories = useCallback(
     () => client.removeQueries({ queryKey: ["chat-memories", chatId] }),
     [client, chatId],
@@ -241,7 +241,7 @@ export function useMessageEditing(target: MessageEditingTarget, live: LiveChat):
             warn(reply.message || editTexts.regenerateFailed);
           }
         } catch (error) {
-          // issue 15: the new reply is stored and its stream lost: the history settles it.
+          // the new reply is stored and its stream lost: the history settles it.
           if (error instanceof ReplyLostError) {
             dispatch({ type: "lost", key });
             await client.invalidateQueries({ queryKey: keyRef.current });

@@ -12,7 +12,7 @@ const holds = (data: HistoryData | undefined, id: string) =>
   data?.pages.some((page) => page.some((entry) => entry.chatHistoryUUID === id)) ?? false;
 
 /**
- * issue 15: a reply still being written is followed live instead of polled. When the newest
+ * a reply still being written is followed live instead of polled. When the newest
  * history entry is "pending" and no item of this screen owns it (a reload, a second tab), its
  * reply is followed with GET /chat/stream (`followReply`): the tokens show in its bubble as in
  * the sending tab (`followStarted`, `token`), and its `done` puts the final entry in the history

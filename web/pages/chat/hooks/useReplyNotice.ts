@@ -3,7 +3,7 @@ import { showReplyNotification } from "../../../lib/replySound";
 import type { LiveChatItem } from "../liveChat";
 
 /**
- * Settings 'notifications' (spec 2, 4; issue 16): besides the notice sound, a reply that arrives
+ * Settings 'notifications' (product.md §2, 4): besides the notice sound, a reply that arrives
  * on this screen while the tab is hidden shows a system notification titled with the
  * character's name (`nameOf(characterUUID)`) and the reply's words. Once per reply (by its
  * chatHistoryUUID); replies

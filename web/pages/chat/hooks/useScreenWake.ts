@@ -1,7 +1,7 @@
 import { useEffect } from "react";
 
 /**
- * The setting 'screen wake' (spec 2): while `enabled` and the chat is shown and visible, holds a
+ * The setting 'screen wake' (product.md §2): while `enabled` and the chat is shown and visible, holds a
  * screen Wake Lock (`navigator.wakeLock.request('screen')`) where the browser has the API;
  * elsewhere it does nothing (the setting is hidden there). Released when the setting goes off or
  * the chat closes; re-acquired when the page becomes visible again (browsers release it on hide).

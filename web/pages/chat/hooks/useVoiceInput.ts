@@ -49,7 +49,7 @@ export interface VoiceInputOptions {
   server: Capability | undefined;
   /** Settings: record and transcribe on the server even where the browser recognises speech. */
   preferServer: boolean;
-  /** spec 9: silence that ends speech, milliseconds (1000 to 10000). */
+  /** product.md §9: silence that ends speech, milliseconds (1000 to 10000). */
   silenceMs: number;
   /** Language of the speech, e.g. "en" (the character's language). */
   language: string;
@@ -58,10 +58,10 @@ export interface VoiceInputOptions {
 }
 
 export interface VoiceInput {
-  /** Whether the microphone can be used here, with the reason when not (issue 7). */
+  /** Whether the microphone can be used here, with the reason when not. */
   available: Capability;
   /**
-   * Which path is used: the mobile app wrapper's listener (spec 4, web/lib/mobileBridge.ts), the
+   * Which path is used: the mobile app wrapper's listener (product.md §4, web/lib/mobileBridge.ts), the
    * browser's recognition, or a recording sent to the server.
    */
   engine: "wrapper" | "browser" | "server" | "none";
@@ -74,9 +74,9 @@ export interface VoiceInput {
 }
 
 /**
- * Speech input (issue 7, spec 2 microphone, spec 5 censored words):
- * - inside the mobile app wrapper, its own listener through `window.CompanionBridge` (spec 4,
- *   issue 16; the wrapper ends the speech and hands over the transcript);
+ * Speech input (product.md §2 microphone, product.md §5 censored words):
+ * - inside the mobile app wrapper, its own listener through `window.CompanionBridge` (product.md §4;
+ *   the wrapper ends the speech and hands over the transcript);
  * - the browser's Web Speech API where it exists, ended by `silenceMs` without new words;
  * - otherwise, or by choice in Settings, the microphone is recorded (MediaRecorder) and sent to
  *   POST /chat/transcribe once voice-activity detection (Silero VAD through `@ricky0123/vad-web`,
@@ -298,7 +298,7 @@ export function useVoiceInput(options: VoiceInputOptions): VoiceInput {
     [],
   );
 
-  // spec 8: "Speech recognition unsupported: console warning only".
+  // product.md §8: "Speech recognition unsupported: console warning only".
   const hasRecognition = Recognition !== undefined;
   useEffect(() => {
     if (!hasRecognition && !wrapper) console.warn("speech input: this browser has no speech recognition");

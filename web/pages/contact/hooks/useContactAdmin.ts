@@ -6,7 +6,7 @@ import { type ContactMessage, contactAdmin } from "../../../api/public";
 import { succeed, warnPublic } from "../../../lib/notify";
 
 /**
- * Sends the contact form (POST /contact with `name`, `email`, `subject`, `message`). spec 2, 8:
+ * Sends the contact form (POST /contact with `name`, `email`, `subject`, `message`). product.md §2, 8:
  * success 1 → success toast with the server message and `onSent` (the page clears the form);
  * other success → the server message as a warning toast; no usable answer → 'Failed to
  * contact admin.' (catalogue "public", `contact.failure`).

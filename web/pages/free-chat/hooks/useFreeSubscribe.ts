@@ -6,7 +6,7 @@ import { requestFreeSubscription } from "../../../api/public";
 import { succeed, warnPublic } from "../../../lib/notify";
 
 /**
- * 'Free Subscribe Request' (POST /users/free/subscribe/process with `email`). spec 8:
+ * 'Free Subscribe Request' (POST /users/free/subscribe/process with `email`). product.md §8:
  * success 1 → success toast with the server message (top-right, 2 s) and `onSent`; any other
  * success → the server message as a warning toast (bottom-right, 3 s); no answer → 'Failed to
  * send email.'; an answer without a usable message → 'Failed to start the free subsription

@@ -4,7 +4,7 @@ import { clearSession, readToken } from "../../../lib/session";
 import { isTokenExpired } from "../../../lib/tokenPolicy";
 
 /**
- * The home page's token check (spec 4): on arrival and then every 180,000 ms, an expired
+ * The home page's token check (product.md §4): on arrival and then every 180,000 ms, an expired
  * stored token is removed together with the stored user. No server call is made, and a valid
  * token is left alone (no extend here).
  */

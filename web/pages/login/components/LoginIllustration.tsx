@@ -1,12 +1,12 @@
 import { useTranslation } from "react-i18next";
 import successVideo from "../../../assets/login-success.webm";
 
-/** What the login screen's picture shows (spec 4): the welcome art, success, or forbidden. */
+/** What the login screen's picture shows (product.md §4): the welcome art, success, or forbidden. */
 export type LoginVisual = "welcome" | "success" | "forbidden";
 
 /**
  * The login screen's picture: a welcome heart (inline SVG), after a successful sign-in the
- * bundled success video (spec 2: "a success video replaces the image"; 1.7 s, played once,
+ * bundled success video (product.md §2: "a success video replaces the image"; 1.7 s, played once,
  * muted), or a forbidden sign after a failed one.
  */
 export function LoginIllustration({ visual }: { visual: LoginVisual }) {

@@ -13,8 +13,8 @@ interface RecoverFormProps {
 }
 
 /**
- * The 'Recover Password' form (spec 2): email (required, spec 5), Submit, back to login. The
- * address is checked by the server's rule first (common/validation.ts, issue 16): "The e-mail
+ * The 'Recover Password' form (product.md §2): email (required, product.md §5), Submit, back to login. The
+ * address is checked by the server's rule first (common/validation.ts): "The e-mail
  * address is not valid." as a warning toast, nothing sent.
  */
 export function RecoverForm({ busy, onSubmit, onBackToLogin }: RecoverFormProps) {

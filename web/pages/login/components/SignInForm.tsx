@@ -15,9 +15,9 @@ interface SignInFormProps {
 }
 
 /**
- * The 'Member Sign in' form (spec 2): email and password, both required (spec 5), Login, the
+ * The 'Member Sign in' form (product.md §2): email and password, both required (product.md §5), Login, the
  * Forgot Password link and 'Sign in with YouTube' (a full navigation to the server's OAuth start),
- * shown only when the server says YouTube sign-in is configured (issue 16). The server's length
+ * shown only when the server says YouTube sign-in is configured. The server's length
  * rules (common/validation.ts) are checked before sending; a broken one shows its sentence as the
  * warning toast a refusal would show, nothing sent.
  */

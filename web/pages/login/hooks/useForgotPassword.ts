@@ -7,8 +7,8 @@ import { succeed, warnPublic } from "../../../lib/notify";
 
 /**
  * The Recover Password request (POST /auth/forgot-password with `email`). Shows the server's
- * message: a success toast on success 1, else a warning toast (spec 8). `onDone` runs after a
- * success (spec 4: the screen returns to sign-in mode).
+ * message: a success toast on success 1, else a warning toast (product.md §8). `onDone` runs after a
+ * success (product.md §4: the screen returns to sign-in mode).
  */
 export function useForgotPassword(onDone: () => void): UseMutationResult<Envelope, Error, string> {
   const { t } = useTranslation("auth");

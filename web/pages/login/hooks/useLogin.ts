@@ -26,7 +26,7 @@ export interface Login {
   /** POST /auth/login with the form's email and password. */
   signIn: (email: string, password: string) => void;
   /**
-   * The sign-ins the screen starts by itself (spec 2): demo (POST /auth/demo-login), device
+   * The sign-ins the screen starts by itself (product.md §2): demo (POST /auth/demo-login), device
    * (POST /auth/device-login) or the YouTube OAuth return (POST /youtube/callback).
    */
   signInAutomatically: (request: AutomaticLogin) => void;
@@ -48,7 +48,7 @@ function send(request: LoginRequest): Promise<LoginEnvelope> {
 }
 
 /**
- * Signing in (spec 4 "Session", "Login screen"; spec 8): on success 1 the token (expiring in
+ * Signing in (product.md §4 "Session", "Login screen"; product.md §8): on success 1 the token (expiring in
  * one hour) and user are stored, the state turns `success` (the video replaces the picture), a
  * 4 s success toast shows top-right and, when it goes away, the app opens the page the server
  * named. On failure the server message (or the error's) shows as a warning toast bottom-right

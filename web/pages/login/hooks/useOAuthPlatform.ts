@@ -2,9 +2,9 @@ import { useQuery } from "@tanstack/react-query";
 import { oauthPlatforms } from "../../../api/auth";
 
 /**
- * Whether the server offers sign-in with `platform` (issue 16: "Sign in with YouTube" shows only
+ * Whether the server offers sign-in with `platform` ("Sign in with YouTube" shows only
  * when OAuth is configured). `offered` is false while the answer is pending and when it fails (a
- * failure is only logged, spec 8), so a button that could only fail never shows; `settled` turns
+ * failure is only logged, product.md §8), so a button that could only fail never shows; `settled` turns
  * true once the server's answer (or its failure) is in.
  */
 export function useOAuthPlatform(platform: string): { offered: boolean; settled: boolean } {

@@ -1,7 +1,7 @@
 import { useCallback } from "react";
 import { endSession } from "../../../api/client";
 
-/** Returns a function that logs out (spec 4: local data first, then the server, then `/`). */
+/** Returns a function that logs out (product.md §4: local data first, then the server, then `/`). */
 export function useLogout(): () => Promise<void> {
   return useCallback(() => endSession("/"), []);
 }

@@ -2,7 +2,7 @@ import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import type { PricingPlan } from "../../../api/public";
 
-/** The profile's plan panel: where a plan not sold here is asked for (issue 16). */
+/** The profile's plan panel: where a plan not sold here is asked for. */
 export const PLAN_PANEL = "/user/profile#plan";
 
 interface PlanActionProps {
@@ -14,7 +14,7 @@ interface PlanActionProps {
 }
 
 /**
- * Under a plan card, for a signed-in user (issue 9, 16): "Your current plan"; a Subscribe button
+ * Under a plan card, for a signed-in user: "Your current plan"; a Subscribe button
  * that goes through Stripe Checkout when the plan is sold here; otherwise (payments off, or a plan
  * granted by an admin) a link to the profile's plan panel, which says how to get it.
  */

@@ -17,7 +17,7 @@ const MALICIOUS =
 const render = (stored: string) => renderToStaticMarkup(createElement(PlanDescription, { stored }));
 
 /**
- * issue 6 / spec 3: a plan's description on /pricing. A seeded one (issue 18: translated from our
+ * product.md §3: a plan's description on /pricing. A seeded one (translated from our
  * catalogue) needs no DOMPurify; an admin-edited one is shown only sanitised, DOMPurify being
  * loaded for it on demand.
  */

@@ -5,7 +5,7 @@ import { seededPlanDescription } from "../planDescription";
 
 /**
  * `html` sanitised with DOMPurify, or null while DOMPurify's chunk loads (or when it failed to
- * load) and when `html` is null (nothing to sanitise: DOMPurify is then not fetched, issue 6).
+ * load) and when `html` is null (nothing to sanitise: DOMPurify is then not fetched).
  */
 export function useSanitizedHtml(html: string | null): string | null {
   const [sanitize, setSanitize] = useState<Sanitizer | null>(loadedDescriptionSanitizer);
@@ -27,9 +27,9 @@ export function useSanitizedHtml(html: string | null): string | null {
 }
 
 /**
- * A plan's description (spec 2 "Pricing", spec 3: HTML). A seeded description the admin has not
- * changed is shown translated from our catalogue (issue 18, trusted). Any other (admin-edited) is
- * shown only once sanitised with DOMPurify, which is loaded for it on demand (issue 6: /pricing
+ * A plan's description (product.md §2 "Pricing", product.md §3: HTML). A seeded description the admin has not
+ * changed is shown translated from our catalogue (trusted). Any other (admin-edited) is
+ * shown only once sanitised with DOMPurify, which is loaded for it on demand (/pricing
  * does not download DOMPurify for the seeded plans); until then the description is empty.
  */
 export function PlanDescription({ stored }: { stored: string }) {
@@ -40,7 +40,7 @@ export function PlanDescription({ stored }: { stored: string }) {
     <div
       className="pricing-card__description"
       // The only raw HTML in the app: our catalogue's text, or the stored HTML after DOMPurify.
-      // biome-ignore lint/security/noDangerouslySetInnerHtml: catalogue text or sanitized (spec 3: the description is HTML)
+      // biome-ignore lint/security/noDangerouslySetInnerHtml: catalogue text or sanitized (product.md §3: the description is HTML)
       dangerouslySetInnerHTML={{ __html: seeded ?? sanitized ?? "" }}
     />
   );

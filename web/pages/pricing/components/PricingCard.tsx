@@ -7,7 +7,7 @@ import { contentUrl } from "../../../lib/content";
 import { safeLinkHref } from "../../../lib/sanitize";
 import { PlanDescription } from "./PlanDescription";
 
-/** Where a card leads instead of the plan's own URL (issue 16: a signed-in user). */
+/** Where a card leads instead of the plan's own URL (a signed-in user). */
 export interface CardTarget {
   /** An in-app path, e.g. /user/profile#plan. */
   to: string;
@@ -16,8 +16,8 @@ export interface CardTarget {
 }
 
 /**
- * A plan's price for 'Price: $X/mo' (spec 2): in English the price as given ("$24.50"), in the
- * other languages the amount in US dollars in the language's format ("24,50 $", issue 18); a price
+ * A plan's price for 'Price: $X/mo' (product.md §2): in English the price as given ("$24.50"), in the
+ * other languages the amount in US dollars in the language's format ("24,50 $"); a price
  * that is not a number stays as given.
  */
 function priceText(price: string | number): string {
@@ -27,10 +27,10 @@ function priceText(price: string | number): string {
 }
 
 /**
- * One plan (spec 2 "Pricing"): a link to the plan's own URL showing its image
+ * One plan (product.md §2 "Pricing"): a link to the plan's own URL showing its image
  * (`/content/pricing/<pricingImage>`), 'Price: $X/mo' with the price as given, the plan name
  * and the description HTML (`PlanDescription`: a seeded description the admin has not changed is
- * shown translated, issue 18; any other is sanitised with DOMPurify). `target` replaces that link (issue 16: a
+ * shown translated; any other is sanitised with DOMPurify). `target` replaces that link (a
  * signed-in user is not sent to /login by a seeded plan's URL).
  */
 export function PricingCard({ plan, target }: { plan: PricingPlan; target?: CardTarget }) {

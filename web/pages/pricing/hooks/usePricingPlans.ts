@@ -2,7 +2,7 @@ import { type UseQueryResult, useQuery } from "@tanstack/react-query";
 import { listPricingPlans, type PricingPlan } from "../../../api/public";
 
 /**
- * The pricing page's plans (GET /payment/pricing, `data` = PricingPlan[]). spec 8: a load
+ * The pricing page's plans (GET /payment/pricing, `data` = PricingPlan[]). product.md §8: a load
  * failure is only logged (the query client logs it; `silent` keeps it from showing a toast).
  */
 export function usePricingPlans(): UseQueryResult<PricingPlan[]> {

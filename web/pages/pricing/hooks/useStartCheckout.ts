@@ -2,8 +2,8 @@ import { type UseMutationResult, useMutation } from "@tanstack/react-query";
 import { startAddOnCheckout, startPlanCheckout } from "../../../api/payments";
 
 /**
- * Subscribes to a monthly plan (issue 9): asks the server for a Stripe Checkout page and sends
- * the browser there. A refusal shows the server's message as a warning toast (spec 8).
+ * Subscribes to a monthly plan: asks the server for a Stripe Checkout page and sends
+ * the browser there. A refusal shows the server's message as a warning toast (product.md §8).
  */
 export function useStartCheckout(): UseMutationResult<string, Error, string> {
   return useMutation({
@@ -12,7 +12,7 @@ export function useStartCheckout(): UseMutationResult<string, Error, string> {
   });
 }
 
-/** Buys the add-on (spec 9; issue 16: offered here at the monthly limit) through Stripe Checkout. */
+/** Buys the add-on (product.md §9: offered here at the monthly limit) through Stripe Checkout. */
 export function useAddOnCheckout(): UseMutationResult<string, Error, void> {
   return useMutation({
     mutationFn: startAddOnCheckout,

@@ -9,11 +9,11 @@ import { succeed, warn } from "../../../lib/notify";
 import { clearSession } from "../../../lib/session";
 
 /**
- * The profile's "Delete my account" (issue 18 "Erase my account"): the warning of what is
+ * The profile's "Delete my account" ("Erase my account"): the warning of what is
  * removed (catalogue "profile", `erase.warning`),
  * removed, the password field (a guest types its user name; an account signed up with YouTube
  * types its e-mail, from a sign-in of the last 10 minutes), then a confirmation dialog
- * (sweetalert2, as every delete confirmation, spec 8). Once the server has erased it: the local
+ * (sweetalert2, as every delete confirmation, product.md §8). Once the server has erased it: the local
  * session is dropped, the public home page opens and a toast says it is done. A refusal (wrong
  * password, a subscription to cancel first) shows the server's sentence and erases nothing.
  */

@@ -5,11 +5,11 @@ import { formatDate } from "../../../i18n";
 import { succeed, warn } from "../../../lib/notify";
 import { useDevices, useRevokeDevice } from "../hooks/useDevices";
 
-/** "Mar 5, 2026, 2:05 PM" in the app's language (issue 18) and the reader's time zone. */
+/** "Mar 5, 2026, 2:05 PM" in the app's language and the reader's time zone. */
 const when = (ms: number): string => formatDate(ms, { dateStyle: "medium", timeStyle: "short" });
 
 /**
- * The profile's "Signed-in devices" (issue 13): every device registered for device login, when
+ * The profile's "Signed-in devices": every device registered for device login, when
  * it was added and last signed in, and a Revoke button that ends it and the sessions it started.
  * Guests (demo users) cannot register devices, so for them the panel is not shown while empty.
  */

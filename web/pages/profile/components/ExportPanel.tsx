@@ -13,7 +13,7 @@ const EXPORT_KEY = ["account-export"] as const;
 /** How often the state is asked again while the export is being prepared, ms. */
 const POLL_MS = 2000;
 
-/** "Mar 5, 2026, 2:05 PM" in the app's language (issue 18) and the reader's time zone. */
+/** "Mar 5, 2026, 2:05 PM" in the app's language and the reader's time zone. */
 const when = (ms: number): string => formatDate(ms, { dateStyle: "medium", timeStyle: "short" });
 
 /** "1.2 MB" / "640 KB", the number in the app's language ("1,2 MB" in German). */
@@ -29,7 +29,7 @@ function size(bytes: number): string {
 const busy = (data: DataExport | null | undefined) => data?.status === "queued" || data?.status === "running";
 
 /**
- * The profile's "Download my data" (issue 18 "Take my data"): starts an export of the user's data
+ * The profile's "Download my data" ("Take my data"): starts an export of the user's data
  * (POST /account/export), shows its state while the background job prepares it (asked again
  * every 2 s), then a button that downloads the ZIP with the bearer token and when the link
  * expires (24 h). A refusal (one already being prepared, three a day) shows the server's sentence.

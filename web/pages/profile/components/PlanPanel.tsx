@@ -8,7 +8,7 @@ import { usePaymentOptions } from "../../../hooks/usePaymentOptions";
 import { formatPrice } from "../../../i18n";
 import { usePaymentPage } from "../hooks/usePaymentPage";
 
-/** The address of this panel: plan cards and the add-on lead here when payments are off (issue 16). */
+/** The address of this panel: plan cards and the add-on lead here when payments are off. */
 export const PLAN_PANEL_ID = "plan";
 
 /** A button that sends the browser to a payment page `start` asks the server for; busy meanwhile. */
@@ -28,9 +28,9 @@ function PaymentButton({ start, label }: { start: () => Promise<string>; label: 
 }
 
 /**
- * The plan part of the profile (issue 9; spec 9): the plan, its chat limit and this period's
+ * The plan part of the profile (product.md §9): the plan, its chat limit and this period's
  * count as the server reports them, a link to the plans, and only what can be done here
- * (GET /payment/options, issue 16): the add-on when a monthly plan's limit is reached and
+ * (GET /payment/options): the add-on when a monthly plan's limit is reached and
  * payments are on, the Stripe portal when the user paid online (access lasts to the end of the
  * paid period; no refunds). With payments off it says so and leads to the admin's contact form.
  * Opened as /user/profile#plan it scrolls into view.

@@ -22,12 +22,12 @@ interface ProfileFormProps {
 }
 
 /**
- * The profile form (spec 2 "Profile"): photo, full name and user name are editable (both names
- * required, spec 5: red when blank; on Save the 'Oops...' modal), email, plan, chat limit and
- * chat count are read-only. The server's length rules (common/validation.ts, issue 16: "The user
+ * The profile form (product.md §2 "Profile"): photo, full name and user name are editable (both names
+ * required, product.md §5: red when blank; on Save the 'Oops...' modal), email, plan, chat limit and
+ * chat count are read-only. The server's length rules (common/validation.ts: "The user
  * name must be at most 50 characters.") are checked before sending and their sentence shown as
  * the warning toast a refusal would show; nothing is sent. Save stores the answer's user under `user`, shows the server's
- * message as a success toast and, when it goes away, returns to the list (spec 4).
+ * message as a success toast and, when it goes away, returns to the list (product.md §4).
  */
 export function ProfileForm({ userId, profile }: ProfileFormProps) {
   const { t } = useTranslation("profile");

@@ -1,6 +1,6 @@
 import { useId } from "react";
 
-/** A labelled value the user cannot change (spec 2 Profile: email, plan, chat limit, chat count). */
+/** A labelled value the user cannot change (product.md §2 Profile: email, plan, chat limit, chat count). */
 export function ReadOnlyField({ label, value }: { label: string; value: string }) {
   const id = useId();
   return (

@@ -3,7 +3,7 @@ import type { Envelope } from "../../../../common/api";
 import { changePassword, type PasswordChange } from "../../../api/users";
 
 /**
- * The signed-in password change (PATCH /users/update-password, form-encoded). spec 8: a refusal
+ * The signed-in password change (PATCH /users/update-password, form-encoded). product.md §8: a refusal
  * (wrong current password, too short) shows the server's message as a warning toast.
  */
 export function useChangePassword(): UseMutationResult<Envelope, Error, PasswordChange> {

@@ -10,12 +10,12 @@ import { listDevices, revokeDevice } from "../../../api/auth";
 
 const DEVICES_KEY = ["devices"] as const;
 
-/** The signed-in user's registered devices (GET /auth/devices, issue 13). */
+/** The signed-in user's registered devices (GET /auth/devices). */
 export function useDevices(): UseQueryResult<SignedInDevice[]> {
   return useQuery({ queryKey: DEVICES_KEY, queryFn: listDevices, staleTime: 0 });
 }
 
-/** Revokes one device by id, then reloads the list (DELETE /auth/devices?id=, issue 13). */
+/** Revokes one device by id, then reloads the list (DELETE /auth/devices?id=). */
 export function useRevokeDevice(): UseMutationResult<Envelope, Error, string> {
   const client = useQueryClient();
   return useMutation({

@@ -1,10 +1,10 @@
 import { type UseMutationResult, useMutation } from "@tanstack/react-query";
 
 /**
- * The plan panel's payment buttons (issue 9): `start` asks the server for a hosted payment
+ * The plan panel's payment buttons: `start` asks the server for a hosted payment
  * page's address (the add-on's Stripe Checkout, or the Customer Portal where the subscription is
- * managed or cancelled; spec 9) and the browser is sent there. A refusal (`ApiError` with the
- * server's message) shows as a warning toast (spec 8). The pricing page's Subscribe has its own
+ * managed or cancelled; product.md §9) and the browser is sent there. A refusal (`ApiError` with the
+ * server's message) shows as a warning toast (product.md §8). The pricing page's Subscribe has its own
  * useStartCheckout: a hook shared by both areas costs the pricing route a chunk of its own.
  */
 export function usePaymentPage<V = void>(

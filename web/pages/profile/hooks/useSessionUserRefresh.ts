@@ -6,7 +6,7 @@ import { readToken, saveToken, saveUser } from "../../../lib/session";
 /**
  * When `enabled` (e.g. back from a payment page), extends the token once now and stores the
  * fresh session user it answers, so the new plan's flags apply without waiting for the next
- * scheduled extend (issue 9). Failures are only logged: the scheduled check still runs.
+ * scheduled extend. Failures are only logged: the scheduled check still runs.
  */
 export function useSessionUserRefresh(enabled: boolean): void {
   const queryClient = useQueryClient();

@@ -5,7 +5,7 @@ import { saveUser } from "../../../lib/session";
 
 /**
  * Saves the profile (POST /users/update, multipart) and stores the answer's `data`, the updated
- * session user, under the `user` key (spec 3). A refusal shows as a warning toast (spec 8).
+ * session user, under the `user` key (product.md §3). A refusal shows as a warning toast (product.md §8).
  */
 export function useUpdateProfile(): UseMutationResult<Envelope<SessionUser>, Error, ProfileInput> {
   const queryClient = useQueryClient();

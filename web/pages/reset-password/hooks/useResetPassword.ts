@@ -9,7 +9,7 @@ import { isInAppPath } from "../../../lib/text";
 
 /**
  * The reset of a forgotten password (PATCH /users/change-password with `npassword`,
- * `rtpassword`, `code`). spec 8: success 1 → success toast with the server message
+ * `rtpassword`, `code`). product.md §8: success 1 → success toast with the server message
  * (top-right, 2 s), and when it goes away the app opens the answer's `page` (default /login);
  * a refusal (success 0, e.g. HTTP 400 for a bad or used code) → the server message as a
  * warning toast; no usable answer → 'Failed to change password. Please try again.' (catalogue "auth", `reset.*`).
