@@ -1,6 +1,6 @@
 /**
  * The product's business constants, defined once for the server and the SPA.
- * Every value cites the spec section it comes from (../shared/spec/product-spec.md).
+ * Every value cites the section of docs/product.md it comes from.
  */
 
 /** product.md §3: "App version: 1.0.28". Also the `version` of /meta.json. */
