@@ -1,8 +1,9 @@
-import { useState } from "react";
+import { lazy, Suspense, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { Navigate } from "react-router";
+import { Navigate, useLocation } from "react-router";
 import { Spinner } from "../../components/Spinner";
 import { useSessionUser } from "../../hooks/useSessionUser";
+import { loadNamespaces } from "../../i18n";
 import { AuditSection } from "./components/AuditSection";
 import { ContactSection } from "./components/ContactSection";
 import { FreeSubscriptionsSection } from "./components/FreeSubscriptionsSection";
@@ -12,6 +13,22 @@ import { UsersSection } from "./components/UsersSection";
 import { useAdminAccess } from "./hooks/useAdminAccess";
 import "./admin.css";
 
+/** The Models section: its chunk and its "models" catalogue are fetched when the tab first opens. */
+const ModelsSection = lazy(() =>
+  Promise.all([import("./components/ModelsSection"), loadNamespaces(["models"])]).then(([module]) => ({
+    default: module.ModelsSection,
+  })),
+);
+
+function ModelsPanel() {
+  const { t } = useTranslation("admin");
+  return (
+    <Suspense fallback={<Spinner label={t("page.loadingModels")} />}>
+      <ModelsSection />
+    </Suspense>
+  );
+}
+
 /** The sections; each tab's label is `page.tabs.<id>` in the "admin" catalogue. */
 const TABS = [
   { id: "plans", Panel: PlansSection },
@@ -20,9 +37,15 @@ const TABS = [
   { id: "contact", Panel: ContactSection },
   { id: "free", Panel: FreeSubscriptionsSection },
   { id: "audit", Panel: AuditSection },
+  { id: "models", Panel: ModelsPanel },
 ] as const;
 
 type TabId = (typeof TABS)[number]["id"];
+
+/** The tab a link's hash opens: `/admin#models` (the chat's "no model connected" notice) opens Models. */
+function tabOfHash(hash: string): TabId | null {
+  return hash === "#models" ? "models" : null;
+}
 
 /**
  * `/admin`: the admin console. A session user who is not an admin (`isAdmin`, set by
@@ -34,7 +57,12 @@ export function AdminPage() {
   const { t } = useTranslation("admin");
   const admin = useSessionUser()?.isAdmin === true;
   const access = useAdminAccess(admin);
-  const [tab, setTab] = useState<TabId>("plans");
+  const { hash } = useLocation();
+  const [tab, setTab] = useState<TabId>(() => tabOfHash(hash) ?? "plans");
+  useEffect(() => {
+    const linked = tabOfHash(hash);
+    if (linked !== null) setTab(linked);
+  }, [hash]);
   if (!admin || access.isError) return <Navigate to="/forbidden" replace />;
   if (access.data === undefined) {
     return (

@@ -41,9 +41,9 @@ describe("the chat banner", () => {
     expect(render({ reason: "", download: { doneBytes: 1, totalBytes: 2, percent: 50 } })).toBe("");
   });
 
-  it("for an admin, while no model is connected, adds a link to the admin console", () => {
+  it("for an admin, while no model is connected, adds a link to the admin console's Models section", () => {
     expect(render({ reason: NO_MODEL, adminLink: true })).toContain(
-      ' <a href="/admin" data-discover="true">Connect a model in the admin console</a></p>',
+      ' <a href="/admin#models" data-discover="true">Connect a model in the admin console</a></p>',
     );
     expect(render({ reason: NO_MODEL, adminLink: false })).not.toContain("<a ");
   });

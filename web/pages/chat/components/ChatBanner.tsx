@@ -23,8 +23,8 @@ export const bannerTexts = {
     }),
 };
 
-/** The SPA route of the admin console, where an admin connects a language model. */
-export const ADMIN_CONSOLE_PATH = "/admin";
+/** The admin console's Models section, where an admin connects a language model. */
+export const ADMIN_CONSOLE_PATH = "/admin#models";
 
 /**
  * Why the chat cannot answer now (no model yet, downloading, server unreachable), as
