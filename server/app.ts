@@ -9,6 +9,7 @@ import { createServer, registerFileSending, registerPlugins, registerSpa } from 
 import type { JobQueue } from "./jobs/queue";
 import { accountRoutes } from "./modules/account/account.routes";
 import type { AccountService } from "./modules/account/account.service";
+import { type AccountsServices, accountsRoutes } from "./modules/accounts/accounts.routes";
 import { adminRoutes } from "./modules/admin/admin.routes";
 import { authRoutes } from "./modules/auth/auth.routes";
 import type { AuthService } from "./modules/auth/auth.service";
@@ -24,6 +25,7 @@ import { contentSecret, guardChatContent } from "./modules/images/content-access
 import type { ImageWorker } from "./modules/images/image-worker";
 import { imagesRoutes } from "./modules/images/images.routes";
 import { memoryRoutes } from "./modules/memory/memory.routes";
+import { modelsRoutes } from "./modules/models/models.routes";
 import { oauthRoutes } from "./modules/oauth/oauth.routes";
 import { paymentsRoutes } from "./modules/payments/payments.routes";
 import type { PaymentsService } from "./modules/payments/payments.service";
@@ -39,24 +41,26 @@ import type { Mailer } from "./providers/mail/mail";
 
 export interface App {
   app: FastifyInstance;
-  /** Which engine holds each kind of shared state (issue 15). */
+  /** Which engine holds each kind of shared state. */
   engines: Engines;
   db: DbHandle;
   llm: ManagedLlm;
   auth: AuthService;
   account: AccountService;
+  /** Self-hosted accounts (owner set-up, members, invitations, sign-up); tests make set-up links. */
+  accounts: AccountsServices;
   subscribe: SubscribeService;
-  /** Plans and payments (issue 9); tests call `expireEndedPlans`. */
+  /** Plans and payments; tests call `expireEndedPlans`. */
   payments: PaymentsService;
   mailer: Mailer;
-  /** Background jobs (memory, mail, scheduled clean-ups; issue 15); tests await `jobs.idle()`. */
+  /** Background jobs (memory, mail, scheduled clean-ups); tests await `jobs.idle()`. */
   jobs: JobQueue;
-  /** Durable image jobs (issue 8); tests await `images.idle()`. */
+  /** Durable image jobs; tests await `images.idle()`. */
   images: ImageWorker;
-  /** Characters that write first (issue 17); tests run `checkins.sendDue(at)` with a shifted clock. */
+  /** Characters that write first; tests run `checkins.sendDue(at)` with a shifted clock. */
   checkins: CheckinsService;
   /**
-   * The chat path's per-process caches (issue 19): a test that writes the database behind the
+   * The chat path's per-process caches: a test that writes the database behind the
    * app's back calls `caches.forgetAll()` (the app sees such writes within 5 s otherwise).
    */
   caches: CacheGroup;
@@ -84,6 +88,9 @@ export async function buildApp(config: AppConfig, options: { llm?: LlmProvider }
   await registerPlugins(app, config, redis);
   await registerRoutes(app, config, c);
   await c.startWorkers();
+  // product.md §2 "Owner set-up": a one-time link while no admin account exists.
+  const setupLine = await c.accounts.setup.startupLine();
+  if (setupLine) log(setupLine);
 
   return {
     app,
@@ -93,6 +100,7 @@ export async function buildApp(config: AppConfig, options: { llm?: LlmProvider }
     auth: c.auth,
     llmReady,
     account: c.account,
+    accounts: c.accounts,
     subscribe: c.subscribe,
     payments: c.payments,
     mailer: c.mailer,
@@ -118,7 +126,7 @@ const CHAT_SENDS = new Set([
 ]);
 
 /**
- * Drops cached rows after every request that may have changed them (issue 19, the rule in
+ * Drops cached rows after every request that may have changed them (the rule in
  * server/db/short-cache.ts): when a request other than GET, HEAD, OPTIONS or a chat send ends,
  * the signed-in user's entries go; an admin's request or a payment call (a webhook changes a
  * plan) drops every entry of this process.
@@ -139,10 +147,10 @@ function forgetAfterWrites(app: FastifyInstance, caches: CacheGroup): void {
   });
 }
 
-/** Every route of the API, then the content files and the SPA (spec 7; the order matters only for the last two). */
+/** Every route of the API, then the content files and the SPA (product.md §7; the order matters only for the last two). */
 async function registerRoutes(app: FastifyInstance, config: AppConfig, c: Container): Promise<void> {
   const auth = requireUser((token) => c.auth.authenticate(token));
-  // issue 19: the chat routes (every message) take the session from the per-process cache; the
+  // the chat routes (every message) take the session from the per-process cache; the
   // rest read it afresh. How stale it may be: server/db/short-cache.ts.
   const chatAuth = requireUser((token) => c.auth.authenticate(token, { cached: true }));
   forgetAfterWrites(app, c.caches);
@@ -153,11 +161,13 @@ async function registerRoutes(app: FastifyInstance, config: AppConfig, c: Contai
   siteRoutes(app, c.site);
   await paymentsRoutes(app, c.payments, auth, (token) => c.auth.authenticate(token));
   await adminRoutes(app, c.admin, auth);
+  await modelsRoutes(app, c.models, auth);
+  await accountsRoutes(app, c.accounts, auth);
   oauthRoutes(app, c.oauth);
   subscribeRoutes(app, c.subscribe);
   await usersRoutes(app, c.users, auth);
   await characterRoutes(app, c.characters, auth);
-  // issue 17: before the history routes (opening a chat clears its unread check-ins by a hook).
+  // before the history routes (opening a chat clears its unread check-ins by a hook).
   await checkinsRoutes(app, c.checkins, auth, (error) => app.log.error(error));
   await historyRoutes(app, c.conversation, auth);
   await chatRoutes(app, c, chatAuth);
@@ -174,7 +184,7 @@ async function registerRoutes(app: FastifyInstance, config: AppConfig, c: Contai
       dialect: c.db.dialect,
       transcribes: c.voice.transcribes,
       images: (user) => c.images.capabilities(user),
-      // issue 15: /api/ready asks the database and the content storage (local disk or S3).
+      // /api/ready asks the database and the content storage (local disk or S3).
       db: c.db.db,
       storage: c.storage,
       checks: c.redis ? [{ name: "redis", run: () => c.redis!.ping() }] : [],

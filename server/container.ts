@@ -9,6 +9,11 @@ import { AccountRepo } from "./modules/account/account.repo";
 import { AccountService } from "./modules/account/account.service";
 import { ExportRepo } from "./modules/account/export.repo";
 import { EXPORT_CLEANUP_MS, ExportService } from "./modules/account/export.service";
+import { AccountsRepo } from "./modules/accounts/accounts.repo";
+import { InvitationsService } from "./modules/accounts/invitations";
+import { MembersService } from "./modules/accounts/members.service";
+import { SetupService } from "./modules/accounts/setup.service";
+import { SignupService } from "./modules/accounts/signup.service";
 import { AdminRepo } from "./modules/admin/admin.repo";
 import { AdminService } from "./modules/admin/admin.service";
 import { AuthRepo } from "./modules/auth/auth.repo";
@@ -25,11 +30,16 @@ import { CheckinsRepo } from "./modules/checkins/checkins.repo";
 import { CHECKIN_JOB_MS, CheckinsService } from "./modules/checkins/checkins.service";
 import { ConversationRepo } from "./modules/conversation/conversation.repo";
 import { ConversationService } from "./modules/conversation/conversation.service";
+import { contentSecret } from "./modules/images/content-access";
 import { ImageWorker } from "./modules/images/image-worker";
 import { ImagesRepo } from "./modules/images/images.repo";
 import { ImagesService } from "./modules/images/images.service";
 import { MemoryRepo } from "./modules/memory/memory.repo";
 import { MemoryService } from "./modules/memory/memory.service";
+import { keyBoxFor } from "./modules/models/models.keys";
+import { ModelRegistry } from "./modules/models/models.registry";
+import { ModelsRepo } from "./modules/models/models.repo";
+import { envConnection, ModelsService } from "./modules/models/models.service";
 import { OAuthRepo } from "./modules/oauth/oauth.repo";
 import { OAuthService } from "./modules/oauth/oauth.service";
 import { PaymentsRepo } from "./modules/payments/payments.repo";
@@ -67,14 +77,16 @@ export interface ContainerDeps {
   llm: ManagedLlm;
   /** A plain line for the operator (silent under LOG_LEVEL=silent). */
   log: (line: string) => void;
+  /** Whether `llm` was given to openDependencies (tests, benchmarks) rather than configured. */
+  llmInjected?: boolean;
   /** Where background failures go (the server's logger). */
   logError: (error: unknown) => void;
-  /** The shared Redis (REDIS_URL, issue 15); undefined: one instance, everything in memory. */
+  /** The shared Redis (REDIS_URL); undefined: one instance, everything in memory. */
   redis?: RedisHandle;
 }
 
 /**
- * Which engine holds each kind of shared state (issue 15), as `/api/ready` and the tests read it:
+ * Which engine holds each kind of shared state, as `/api/ready` and the tests read it:
  * with REDIS_URL set nothing may be "memory" (a silent fall-back would split the cluster).
  */
 export interface Engines {
@@ -108,31 +120,99 @@ export async function openDependencies(
   const configured = options.llm ? undefined : createLlm(config, log);
   const llm = configured?.llm ?? wrap(options.llm!);
   const redis = config.REDIS_URL ? openRedis(config.REDIS_URL, config.REDIS_PREFIX) : undefined;
-  return { db, storage, llm, log, logError, redis, llmReady: configured?.ready ?? Promise.resolve() };
+  return {
+    db,
+    storage,
+    llm,
+    log,
+    logError,
+    redis,
+    llmInjected: Boolean(options.llm),
+    llmReady: configured?.ready ?? Promise.resolve(),
+  };
 }
 
-/** Most entries of each per-process cache of the chat path (issue 19): sessions, characters, chats. */
+/** The services of self-hosted accounts (server/modules/accounts). */
+function buildAccounts(
+  config: AppConfig,
+  kysely: DbHandle["db"],
+  auth: AuthService,
+  mailer: Mailer,
+  jobs: ReturnType<typeof createJobQueue>,
+) {
+  const repo = new AccountsRepo(kysely);
+  const members = new MembersService(repo, auth);
+  const invitations = new InvitationsService(repo, {
+    secret: contentSecret(config.CONTENT_SECRET, config.dataDir),
+    publicUrl: config.publicUrl,
+  });
+  const signup = new SignupService(repo, members, invitations, mailer, jobs, {
+    mode: config.REGISTRATION,
+    publicUrl: config.publicUrl,
+  });
+  return { setup: new SetupService(repo, members, config.publicUrl), members, invitations, signup };
+}
+
+/**
+ * The model connections of the admin console (product.md §9): the registry becomes the language
+ * model's router. The environment's model seeds the first connection unless a provider was
+ * injected (tests, benchmarks), which keeps answering wherever no connection is assigned.
+ */
+function buildModels(config: AppConfig, deps: ContainerDeps) {
+  const { db, llm, log, logError } = deps;
+  const repo = new ModelsRepo(db.db);
+  const keys = keyBoxFor(config);
+  const env = deps.llmInjected ? null : envConnection(config);
+  const registry = new ModelRegistry(repo, {
+    config,
+    base: () => llm.base(),
+    fallback: !env,
+    keys,
+    log,
+    logError,
+  });
+  llm.setRouter(registry);
+  const service = new ModelsService(
+    repo,
+    registry,
+    keys,
+    { dataDir: config.dataDir, envModelPath: config.LLM_MODEL_PATH },
+    logError,
+  );
+  return {
+    service,
+    registry,
+    /** Seeds the environment's connection (first start only), loads the connections, follows changes. */
+    async start(): Promise<void> {
+      await service.seed(env);
+      await registry.start();
+    },
+  };
+}
+
+/** Most entries of each per-process cache of the chat path: sessions, characters, chats. */
 const HOT_CACHE_ENTRIES = 10_000;
 
-/** How often pending replies whose generation stopped are looked for, milliseconds (issue 15). */
+/** How often pending replies whose generation stopped are looked for, milliseconds. */
 const STALLED_SWEEP_MS = 5_000;
 
 /** Every repository, provider and service of the server, each built once. */
 export type Container = ReturnType<typeof buildContainer>;
 
 /**
- * The composition root (issue 14): builds each repository, provider and service exactly once and
+ * The composition root: builds each repository, provider and service exactly once and
  * passes them to one another, so no module builds or imports another's service. Providers are
  * chosen from the configuration by their factories. Nothing here touches HTTP; starting and
  * stopping the background workers is `startWorkers` / `stopWorkers`.
  */
 export function buildContainer(config: AppConfig, deps: ContainerDeps) {
   const { db, storage, llm, log, logError, redis } = deps;
+  const models = buildModels(config, deps);
   const kysely = db.db;
-  // issue 15: every background job goes through it (BullMQ on Redis when REDIS_URL is set).
+  // every background job goes through it (BullMQ on Redis when REDIS_URL is set).
   const jobs = createJobQueue(redis, logError);
 
-  // issue 19: what every chat message reads (the session, the character, the chat session) is
+  // what every chat message reads (the session, the character, the chat session) is
   // kept a few seconds per process; the rule of how stale it may be is in server/db/short-cache.ts.
   const caches = new CacheGroup();
 
@@ -156,9 +236,9 @@ export function buildContainer(config: AppConfig, deps: ContainerDeps) {
     mailer,
     { publicUrl: config.publicUrl, resetTtlMs: config.PASSWORD_RESET_TTL_MINUTES * 60_000 },
     jobs,
-    // issue 18: "Erase my account" removes the user's files and asks whether payments are on.
+    // "Erase my account" removes the user's files and asks whether payments are on.
     { storage, payments },
-    // issue 18 "Take my data": the cards come from the characters module (built below, used in jobs).
+    // "Take my data": the cards come from the characters module (built below, used in jobs).
     new ExportService(new ExportRepo(kysely), {
       storage,
       mailer,
@@ -168,6 +248,7 @@ export function buildContainer(config: AppConfig, deps: ContainerDeps) {
       publicUrl: config.publicUrl,
     }),
   );
+  const accounts = buildAccounts(config, kysely, auth, mailer, jobs);
   const site = new SiteService(new SiteRepo(kysely), mailer, config.ADMIN_EMAIL, jobs);
   const oauth = new OAuthService(
     new OAuthRepo(kysely),
@@ -241,7 +322,7 @@ export function buildContainer(config: AppConfig, deps: ContainerDeps) {
     },
     memory,
     storage,
-    // issue 15: live replies, Stop and the running generations in Redis when the cluster has one.
+    // live replies, Stop and the running generations in Redis when the cluster has one.
     ChatService.liveReplies(redis, logError),
   );
   const groups = new GroupsService(chatRepo, conversation);
@@ -255,7 +336,7 @@ export function buildContainer(config: AppConfig, deps: ContainerDeps) {
     logError,
   );
 
-  // issue 8: pictures on request (durable jobs) and photos from the user.
+  // pictures on request (durable jobs) and photos from the user.
   const imagesRepo = new ImagesRepo(kysely);
   const imageProvider = createImageProvider(config);
   const imageWorker = new ImageWorker(imagesRepo, quota, imageProvider, storage, {
@@ -282,9 +363,9 @@ export function buildContainer(config: AppConfig, deps: ContainerDeps) {
   );
   // What one message sets off: the reply, its speech (voice) and the picture it may carry.
   const turns = new TurnService(chat, conversation, voice, images, logError);
-  // issue 17: swipes, edits, deletes and rewinds; memory drawn from what changed is drawn again.
+  // swipes, edits, deletes and rewinds; memory drawn from what changed is drawn again.
   const edits = new EditsService(chat, conversation, memory, storage, voice);
-  // issue 17: characters that write first (a check-in after a quiet period, never on a request).
+  // characters that write first (a check-in after a quiet period, never on a request).
   const checkins = new CheckinsService(
     new CheckinsRepo(kysely),
     conversation,
@@ -300,7 +381,7 @@ export function buildContainer(config: AppConfig, deps: ContainerDeps) {
     logError,
   );
 
-  // Scheduled jobs (issue 15): each runs once per cluster per interval (and soon after its
+  // Scheduled jobs: each runs once per cluster per interval (and soon after its
   // schedule first starts), in whichever process runs workers. A new one is one line here.
   periodic(jobs, "auth.remove-expired-demo-users", 3_600_000, async () => {
     const removed = await auth.removeExpired();
@@ -333,7 +414,7 @@ export function buildContainer(config: AppConfig, deps: ContainerDeps) {
   };
   return {
     engines,
-    /** The per-process caches of the chat path (issue 19), dropped after write requests. */
+    /** The per-process caches of the chat path, dropped after write requests. */
     caches,
     redis,
     db,
@@ -345,6 +426,8 @@ export function buildContainer(config: AppConfig, deps: ContainerDeps) {
     plansRepo,
     auth,
     account,
+    /** Self-hosted accounts: owner set-up, members, invitations, sign-up. */
+    accounts,
     site,
     oauth,
     subscribe,
@@ -363,16 +446,19 @@ export function buildContainer(config: AppConfig, deps: ContainerDeps) {
     images,
     imageWorker,
     checkins,
+    /** The admin console's model connections. */
+    models: models.service,
 
     /**
      * Takes this process's lease (the owner of the entries it stores, renewed every few seconds),
      * then starts this process's workers when it runs them (JOB_WORKERS=1, and `npm run worker`): the
      * job queue (its jobs and schedules) and the image worker, which resumes image jobs left by a
-     * process that ended (issue 8). With JOB_WORKERS=0 the process only queues jobs; the image
+     * process that ended. With JOB_WORKERS=0 the process only queues jobs; the image
      * worker is stopped before it starts, so it claims nothing here (requests still queue image
      * jobs in the database; a worker process finds them within its sweep, 5 s).
      */
     async startWorkers(): Promise<void> {
+      await models.start();
       await instanceLease.start();
       if (!runsWorkers) {
         await imageWorker.stop();

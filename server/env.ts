@@ -53,6 +53,8 @@ const schema = z.object({
   MAIL_FROM: z.string().default("Companion <no-reply@companion.local>"),
   ADMIN_EMAIL: z.string().default("admin@companion.local"),
   PASSWORD_RESET_TTL_MINUTES: z.coerce.number().positive().default(15),
+  /** Who may create an account on the sign-up page: nobody ("closed"), invited people, or anyone. */
+  REGISTRATION: z.enum(["closed", "invite", "open"]).default("closed"),
   OAUTH_YOUTUBE_CLIENT_ID: z.string().default(""),
   OAUTH_YOUTUBE_CLIENT_SECRET: z.string().default(""),
   OAUTH_YOUTUBE_AUTHORIZE_URL: z.string().default("https://accounts.google.com/o/oauth2/v2/auth"),
@@ -66,7 +68,7 @@ const schema = z.object({
   FREE_SUBSCRIBE_VIDEO_ID: z.string().default(""),
   FREE_SUBSCRIBE_TTL_HOURS: z.coerce.number().positive().default(24),
   FREE_SUBSCRIBE_POLL_SECONDS: z.coerce.number().positive().default(60),
-  /** Issue 17: hours since a chat's last message before a character that may write first checks in. */
+  /** Hours since a chat's last message before a character that may write first checks in. */
   CHECKIN_QUIET_HOURS: z.coerce.number().positive().default(8),
   IMAGE_PROVIDER: z.enum(["none", "openai", "automatic1111", "comfyui"]).default("none"),
   IMAGE_BASE_URL: z.string().default(""),
@@ -84,7 +86,7 @@ const schema = z.object({
   IMAGE_STEPS: z.coerce.number().int().min(1).max(150).default(25),
   IMAGE_CONCURRENCY: z.coerce.number().int().min(1).max(8).default(1),
   /**
-   * issue 18: `photo` draws pictures of a character from its photo where the engine can (ComfyUI
+   * `photo` draws pictures of a character from its photo where the engine can (ComfyUI
    * IP-Adapter workflow, AUTOMATIC1111 img2img, OpenAI gpt-image edits); `seed`: words and seed only.
    */
   IMAGE_REFERENCE: z.enum(["photo", "seed"]).default("photo"),
@@ -96,6 +98,8 @@ const schema = z.object({
   VISION_USE_LLM: z.enum(["0", "1"]).default("0"),
   VISION_TIMEOUT_MS: z.coerce.number().int().positive().default(120_000),
   CONTENT_SECRET: z.string().default(""),
+  /** Encrypts the model connections' API keys at rest (server/modules/models/models.keys.ts). */
+  MODEL_KEYS_SECRET: z.string().default(""),
   STRIPE_SECRET_KEY: z.string().default(""),
   STRIPE_WEBHOOK_SECRET: z.string().default(""),
   STRIPE_API_BASE: z
@@ -105,7 +109,7 @@ const schema = z.object({
   STRIPE_ADDON_PRICE_ID: z.string().default(""),
   STRIPE_WEBHOOK_TOLERANCE_SECONDS: z.coerce.number().int().min(1).max(3600).default(300),
   RATE_LIMIT_ENABLED: z.enum(["0", "1"]).default("1"),
-  // Voice (issue 7): text to speech and speech to text.
+  // Voice: text to speech and speech to text.
   TTS_PROVIDER: z.enum(["auto", "espeak", "openai", "elevenlabs", "none"]).default("auto"),
   TTS_BASE_URL: z.string().default(""),
   TTS_API_KEY: z.string().default(""),
@@ -127,7 +131,7 @@ const schema = z.object({
     .int()
     .positive()
     .default(5 * 1024 * 1024),
-  // issue 13: sessions, transport limits and the proxy in front.
+  // sessions, transport limits and the proxy in front.
   /** Absolute lifetime of a session: past it `extend` refuses and the user signs in again. */
   SESSION_MAX_AGE_DAYS: z.coerce.number().positive().max(365).default(30),
   /** Time to receive a whole request (headers and body), milliseconds; slower requests get 408. */
@@ -139,14 +143,14 @@ const schema = z.object({
    * that many hops; otherwise a comma-separated list of proxy addresses or CIDR ranges.
    */
   TRUST_PROXY: z.string().default(""),
-  // issue 15: operations.
+  // operations.
   /** "0" serves no /metrics; else loopback/private clients only, or only holders of METRICS_TOKEN. */
   METRICS_ENABLED: z.enum(["0", "1"]).default("1"),
   /** When set, /metrics asks every client for `Authorization: Bearer <token>`. */
   METRICS_TOKEN: z.string().default(""),
   /** Time running requests and reply streams get to finish after SIGTERM, milliseconds. */
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(20_000),
-  // issue 15: S3-compatible object storage for /content/ (AWS S3, MinIO, Cloudflare R2, Garage).
+  // S3-compatible object storage for /content/ (AWS S3, MinIO, Cloudflare R2, Garage).
   /** The bucket; set, content lives there instead of CONTENT_DIR. */
   S3_BUCKET: z.string().default(""),
   /** The S3 API's address for a server other than AWS (e.g. http://minio:9000); empty: AWS. */
@@ -166,7 +170,7 @@ const schema = z.object({
     .default(""),
   /** Time limit of one storage call, milliseconds (a file's body may stream for longer). */
   S3_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
-  // issue 15: shared engines for many instances.
+  // shared engines for many instances.
   /**
    * A Redis-protocol server (Redis, Valkey, a managed one), e.g. redis://valkey:6379. Set, it holds
    * the rate limits, the job queue, Stop across instances and the resumable reply streams; empty:
@@ -202,7 +206,7 @@ export type AppConfig = z.infer<typeof schema> & {
   s3: S3Config | undefined;
 };
 
-/** Where S3-compatible object storage is and how to reach it (issue 15). */
+/** Where S3-compatible object storage is and how to reach it. */
 export interface S3Config {
   bucket: string;
   /** e.g. "http://minio:9000" or "https://<account>.r2.cloudflarestorage.com"; empty: AWS S3. */
@@ -249,7 +253,7 @@ type Settings = z.infer<typeof schema>;
 
 /**
  * Rules between variables, checked at boot so that a contradictory setting stops the process with
- * a clear line instead of failing on the first request (issue 14). The provider factories choose
+ * a clear line instead of failing on the first request. The provider factories choose
  * the same way: LLM_PROVIDER=auto with LLM_BASE_URL means openai, with LLM_MODEL_PATH llama.
  * @returns one "VARIABLE: what is wrong" line per broken rule; empty when all hold.
  */
@@ -297,6 +301,14 @@ export function crossFieldProblems(cfg: Settings): string[] {
     for (const name of ["S3_ENDPOINT", "S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY", "S3_PREFIX"] as const) {
       if (cfg[name]) problems.push(`S3_BUCKET: required with ${name} (content would stay on local disk)`);
     }
+  }
+  // Several instances (a shared database or storage) must decrypt the stored API keys alike; the
+  // environment's key is stored encrypted as the first model connection.
+  const shared = /^postgres(ql)?:\/\//.test(cfg.DATABASE_URL) || Boolean(cfg.S3_BUCKET);
+  if (shared && cfg.LLM_API_KEY && !cfg.MODEL_KEYS_SECRET) {
+    problems.push(
+      "MODEL_KEYS_SECRET: required with PostgreSQL or S3_BUCKET when LLM_API_KEY is set (every instance must decrypt the stored API keys alike)",
+    );
   }
   if (cfg.JOB_WORKERS === "0" && !cfg.REDIS_URL) {
     problems.push("JOB_WORKERS: 0 needs REDIS_URL (without it no other process could run the jobs)");

@@ -1,12 +1,19 @@
 import { type Kysely, type Migration, type MigrationProvider, Migrator, sql } from "kysely";
+import { accountsMigrations } from "./migrations/accounts";
 import { featureMigrations } from "./migrations/features";
 import { initialMigrations } from "./migrations/initial";
+import { modelMigrations } from "./migrations/models";
 
 /**
  * Schema migrations, in code so they ship with the server and run at start on SQLite and on
  * PostgreSQL alike (only portable column types: text, integer, bigint).
  */
-const migrations: Record<string, Migration> = { ...initialMigrations, ...featureMigrations };
+const migrations: Record<string, Migration> = {
+  ...initialMigrations,
+  ...featureMigrations,
+  ...accountsMigrations,
+  ...modelMigrations,
+};
 
 class InlineProvider implements MigrationProvider {
   async getMigrations(): Promise<Record<string, Migration>> {

@@ -1,4 +1,5 @@
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from "kysely";
+import type { AccountsTables } from "./schema-accounts";
 
 /**
  * Database tables (spec section 3 entities the server keeps). Times are epoch milliseconds
@@ -11,19 +12,19 @@ export interface PlansTable {
   description_html: string;
   url: string;
   image: string;
-  /** Character creation limit (spec 3: cl). */
+  /** Character creation limit (product.md §3: cl). */
   character_limit: number;
-  /** Voice limit (spec 3: vl, read but unused). */
+  /** Voice limit (product.md §3: vl, read but unused). */
   voice_limit: number;
-  /** Photo upload allowed (spec 3: pl). */
+  /** Photo upload allowed (product.md §3: pl). */
   photo_upload: number;
-  /** Appearance and image generation allowed (spec 3: il). */
+  /** Appearance and image generation allowed (product.md §3: il). */
   image_generation: number;
-  /** Chat messages per quota period (spec 1: free tier 15 a day). */
+  /** Chat messages per quota period (product.md §1: free tier 15 a day). */
   message_limit: number;
   /** "day" or "month" (UTC calendar). */
   quota_period: Generated<string>;
-  /** Uncensored replies allowed (issue 5: a plan attribute; Premium Plus). */
+  /** Uncensored replies allowed (a plan attribute; Premium Plus). */
   uncensored: Generated<number>;
   sort_order: number;
   /** Stripe recurring Price id (price_...) when the plan is sold through Checkout; '' otherwise. */
@@ -50,7 +51,7 @@ export interface UsersTable {
   /** Add-on messages left, used after the plan's limit. */
   extra_messages: number;
   uncensored: number;
-  /** "user" or "admin" (issue 9: the admin console). */
+  /** "user" or "admin" (the admin console). */
   role: Generated<string>;
   /** 1: cannot sign in, and every token is refused. */
   blocked: Generated<number>;
@@ -60,14 +61,14 @@ export interface UsersTable {
   plan_ends_at: Generated<number | null>;
   is_demo: number;
   /**
-   * When the person confirmed being 18 or older (issue 5: stored for every account); null until
+   * When the person confirmed being 18 or older (stored for every account); null until
    * then, and chat messages are refused. Epoch ms.
    */
   adult_confirmed_at: ColumnType<number | null, number | null | undefined, number | null>;
   /** Demo users are removed with their data after this time; null for real accounts. */
   expires_at: number | null;
   created_at: number;
-  /** Issue 18: the language the user chose for the app's screens ("" : the browser's). */
+  /** The language the user chose for the app's screens ("" : the browser's). */
   ui_language: Generated<string>;
 }
 
@@ -79,7 +80,7 @@ export interface AuthTokensTable {
   expires_at: number;
   /** Start of the session, epoch ms: the absolute lifetime (SESSION_MAX_AGE_DAYS) counts from it. */
   created_at: number;
-  /** The device whose device login started this session; null for other sign-ins (issue 13). */
+  /** The device whose device login started this session; null for other sign-ins. */
   device_id: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
@@ -102,7 +103,7 @@ export interface VoicesTable {
 }
 
 /**
- * The profile of a character (spec 2 "Character form"): what a preset holds and what choosing it
+ * The profile of a character (product.md §2 "Character form"): what a preset holds and what choosing it
  * copies into the user's own character. `photo` is a file name under /content/characters/ (a
  * preset's under /content/predefined-characters/).
  */
@@ -129,9 +130,9 @@ export interface CharactersTable extends CharacterProfile {
   created_at: number;
   /** The Character Card `data` (JSON) the character was imported from; '' if none. */
   card: Generated<string>;
-  /** Issue 17: the character's lorebook (`character_book` JSON, lorebook.ts); null if none. */
+  /** The character's lorebook (`character_book` JSON, lorebook.ts); null if none. */
   lorebook: string | null;
-  /** Issue 17: the card's alternate greetings (JSON array of strings), swipes of the greeting. */
+  /** The card's alternate greetings (JSON array of strings), swipes of the greeting. */
   alternate_greetings: Generated<string>;
 }
 
@@ -145,7 +146,7 @@ export interface ChatGroupMembersTable {
   group_id: string;
   character_id: string;
   position: number;
-  /** When the character joined the group, epoch ms (issue 17: it sees only what came after). */
+  /** When the character joined the group, epoch ms (it sees only what came after). */
   joined_at: Generated<number>;
 }
 
@@ -161,7 +162,7 @@ export interface ChatSessionsTable {
   summary_until_seq: Generated<number>;
   /**
    * Long-term facts have been extracted from the user's entries up to this order key (seq); 0
-   * when none were (issue 19: facts are extracted in batches, memory.service.ts).
+   * when none were (facts are extracted in batches, memory.service.ts).
    */
   facts_until_seq: Generated<number>;
   greeted: number;
@@ -188,10 +189,10 @@ export interface ChatHistoryTable {
   seq: number;
   /** The client's id of the send ('' for entries the server made, e.g. greetings). */
   client_message_id: string;
-  /** How often the reply was continued (issue 13: at most CONTINUE_MAX_PER_REPLY times). */
+  /** How often the reply was continued (at most CONTINUE_MAX_PER_REPLY times). */
   continue_count: Generated<number>;
   /**
-   * Issue 17 swipes: which of the entry's chat_reply_alternatives reply_message is (0-based); 0
+   * Swipes: which of the entry's chat_reply_alternatives reply_message is (0-based); 0
    * when it has none.
    */
   alternative_index: Generated<number>;
@@ -213,7 +214,7 @@ export interface InstanceLeasesTable {
   expires_at: number;
 }
 
-/** Issue 17 swipes: one reply an entry has had (regenerated, or a card's alternate greeting). */
+/** Swipes: one reply an entry has had (regenerated, or a card's alternate greeting). */
 export interface ChatReplyAlternativesTable {
   id: string;
   entry_id: string;
@@ -263,7 +264,7 @@ export interface OauthStatesTable {
   expires_at: number;
   /**
    * sha256 of the binding value in the HttpOnly cookie of the browser that started the flow
-   * (issue 13: login CSRF); the callback must carry the same cookie.
+   * (login CSRF); the callback must carry the same cookie.
    */
   binding_hash: string;
 }
@@ -300,9 +301,9 @@ export interface MemoriesTable {
   character_id: string;
   fact: string;
   created_at: number;
-  /** Issue 17: the chat session it was drawn from ("" for facts older than that). */
+  /** The chat session it was drawn from ("" for facts older than that). */
   session_id: Generated<string>;
-  /** Issue 17: the order key (seq) of the newest message it was drawn from (0: unknown). */
+  /** The order key (seq) of the newest message it was drawn from (0: unknown). */
   source_seq: Generated<number>;
 }
 
@@ -319,7 +320,7 @@ export interface PaymentEventsTable {
   created_at: number;
 }
 
-/** One admin action (issue 9: an audit log of every admin action). */
+/** One admin action (an audit log of every admin action). */
 export interface AdminAuditTable {
   id: string;
   admin_id: string;
@@ -333,7 +334,7 @@ export interface AdminAuditTable {
   created_at: number;
 }
 
-/** A durable image generation job (issue 8): resumed at start, ended by the timeout. */
+/** A durable image generation job: resumed at start, ended by the timeout. */
 export interface ImageJobsTable {
   id: string;
   user_id: string;
@@ -351,7 +352,7 @@ export interface ImageJobsTable {
   status: string;
   /**
    * The quota reservation that paid for it, "bucket:period" ("plan:2026-11-23", "extra:2026-11";
-   * older rows "plan" or "extra"); given back to that period on failure (issue 13).
+   * older rows "plan" or "extra"); given back to that period on failure.
    */
   quota_bucket: string;
   attempts: number;
@@ -361,7 +362,7 @@ export interface ImageJobsTable {
   finished_at: number | null;
 }
 
-/** Issue 17: a user's opt-in to check-ins of one character ("Let {name} write first"). */
+/** A user's opt-in to check-ins of one character ("Let {name} write first"). */
 export interface CheckinSettingsTable {
   user_id: string;
   character_id: string;
@@ -377,7 +378,7 @@ export interface CheckinSettingsTable {
   updated_at: number;
 }
 
-/** Issue 17: one check-in a character sent (its history entry), once per chat and quiet period. */
+/** One check-in a character sent (its history entry), once per chat and quiet period. */
 export interface CheckinsTable {
   id: string;
   session_id: string;
@@ -389,7 +390,7 @@ export interface CheckinsTable {
   created_at: number;
 }
 
-/** Issue 18 "Take my data": one export of a user's data (a ZIP built by a background job). */
+/** Take my data: one export of a user's data (a ZIP built by a background job). */
 export interface DataExportsTable {
   id: string;
   user_id: string;
@@ -405,7 +406,43 @@ export interface DataExportsTable {
   expires_at: number | null;
 }
 
-export interface Database {
+/** A model connection of the admin console (product.md §9): an OpenAI-wire endpoint or a GGUF file. */
+export interface ModelConnectionsTable {
+  id: string;
+  name: string;
+  /** "openai" or "embedded". */
+  kind: string;
+  /** "ollama", "llamacpp", "lmstudio", "vllm", "openrouter", "openai" or "custom". */
+  preset: string;
+  /** The endpoint's base URL; "" for embedded. */
+  base_url: Generated<string>;
+  /** The model's id at the endpoint, or the GGUF file's absolute path (embedded). */
+  model: string;
+  /** The API key, AES-256-GCM encrypted (server/modules/models/models.keys.ts); "" when none. */
+  api_key_encrypted: Generated<string>;
+  max_tokens: number;
+  temperature: number;
+  context_size: number;
+  created_at: number;
+  updated_at: number;
+}
+
+/** Which connection answers where: scope "default" (target ""), "plan" or "character" (a preset's id). */
+export interface ModelAssignmentsTable {
+  scope: string;
+  target_id: string;
+  connection_id: string;
+}
+
+/** One row (id 1): `version` is bumped on every change of the connections or assignments. */
+export interface ModelSettingsTable {
+  id: number;
+  version: number;
+  /** 1 once the environment's model was stored as the first connection (or nothing was to store). */
+  seeded: number;
+}
+
+export interface Database extends AccountsTables {
   image_jobs: ImageJobsTable;
   payment_events: PaymentEventsTable;
   admin_audit: AdminAuditTable;
@@ -432,6 +469,9 @@ export interface Database {
   chat_reply_alternatives: ChatReplyAlternativesTable;
   data_exports: DataExportsTable;
   instance_leases: InstanceLeasesTable;
+  model_connections: ModelConnectionsTable;
+  model_assignments: ModelAssignmentsTable;
+  model_settings: ModelSettingsTable;
 }
 
 export type User = Selectable<UsersTable>;

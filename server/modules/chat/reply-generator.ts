@@ -214,7 +214,10 @@ export class ReplyGenerator {
       hold.onStop(() => controller.abort(STOP_REASON));
       await stream.onStart?.(entry);
       // The connection assigned to the preset character, else to the user's plan, else the default (product.md §9).
-      const model = routedModel(this.deps.llm, { characterId: character.preset_id ?? undefined, planId: user.plan_id });
+      const model = routedModel(this.deps.llm, {
+        characterId: character.preset_id ?? undefined,
+        planId: user.plan_id,
+      });
       const replyTokens = model.replyTokens ?? this.deps.options.maxReplyTokens;
       const prompt = await this.deps.conversation.replyPrompt({
         user,
