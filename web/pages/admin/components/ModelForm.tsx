@@ -1,5 +1,5 @@
 // The Models section's add/edit form (ModelForm, wired to the server) and its markup (ModelFormView).
-import { type Dispatch, type FormEvent, useReducer } from "react";
+import { type Dispatch, type FormEvent, useEffect, useReducer, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import type { ModelConnection, ModelsOverview } from "../../../../common/models-api";
 import { FormActions } from "../../../components/EntityForm";
@@ -38,7 +38,8 @@ function localProblem(values: ModelFormValues, t: Translate): string {
 /**
  * A connection's form: new when `connection` is undefined. Sends what `toModelInput` builds; a
  * refusal (the server's sentence), a failed "Load models" or a missing field shows next to the
- * form, a success closes it with a toast.
+ * form, a success closes it with a toast. Opening it moves the focus to its first field (below the
+ * list, often off screen on a phone).
  */
 export function ModelForm({
   overview,
@@ -56,6 +57,10 @@ export function ModelForm({
   const save = useSaveModelConnection();
   const list = useListModelIds();
   const keyShown = keyFieldShown(state.values, overview.presets, connection);
+  const box = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    box.current?.querySelector("input")?.focus();
+  }, []);
   const fail = (error: unknown) =>
     dispatch({ type: "problem", message: failureText(error, t("errors.unreachable")) });
   const onSubmit = (event: FormEvent) => {
@@ -87,18 +92,20 @@ export function ModelForm({
     });
   };
   return (
-    <ModelFormView
-      state={state}
-      dispatch={dispatch}
-      overview={overview}
-      connection={connection}
-      keyShown={keyShown}
-      saving={save.isPending}
-      loadingModels={list.isPending}
-      onSubmit={onSubmit}
-      onLoadModels={onLoadModels}
-      onCancel={onDone}
-    />
+    <div ref={box}>
+      <ModelFormView
+        state={state}
+        dispatch={dispatch}
+        overview={overview}
+        connection={connection}
+        keyShown={keyShown}
+        saving={save.isPending}
+        loadingModels={list.isPending}
+        onSubmit={onSubmit}
+        onLoadModels={onLoadModels}
+        onCancel={onDone}
+      />
+    </div>
   );
 }
 
