@@ -1,0 +1,170 @@
+// Routes of self-hosted accounts: owner set-up, sign-up, and the admin console's accounts and invitations.
+import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler } from "fastify";
+import { z } from "zod";
+import { RULES } from "../../../common/validation";
+import { forbidden } from "../../errors";
+import { currentUser } from "../../http/auth";
+import { ok } from "../../http/envelope";
+import { rateLimit } from "../../http/rate-limit";
+import { EmailField, parseInput, textField, uuidField } from "../../http/validate";
+import { presentSignIn } from "../auth/auth.presenter";
+import { limitPerAddressAndEmail } from "../auth/credential-limits";
+import { INVITATION_DAYS, type InvitationsService } from "./invitations";
+import type { MembersService } from "./members.service";
+import type { SetupService } from "./setup.service";
+import { SIGNUP_START_ANSWER, type SignupService } from "./signup.service";
+
+/** The services these routes call (built by the container). */
+export interface AccountsServices {
+  setup: SetupService;
+  members: MembersService;
+  invitations: InvitationsService;
+  signup: SignupService;
+}
+
+/** "" (a form's empty field) as absent. */
+const blankAsAbsent = (value: unknown) => (value === "" ? undefined : value);
+const Token = z.string().trim().min(1, "The link is not valid.").max(300, "The link is not valid.");
+const OptionalName = z.string().trim().max(100, "The name must be at most 100 characters.").default("");
+const OptionalInvite = z.preprocess(blankAsAbsent, Token.optional());
+const SetupBody = z.object({
+  token: Token,
+  email: EmailField,
+  password: textField(RULES.newPassword),
+  name: OptionalName,
+});
+const SetupParams = z.object({ token: Token });
+const SignupStartBody = z.object({ email: EmailField, invite: OptionalInvite });
+const SignupFinishBody = z.object({
+  email: EmailField,
+  code: z
+    .string()
+    .trim()
+    .regex(/^\d{6}$/, "The code is the 6 digits of the e-mail."),
+  password: textField(RULES.newPassword),
+  name: textField(RULES.fullName),
+  invite: OptionalInvite,
+});
+const AddUserBody = z.object({
+  email: EmailField,
+  name: OptionalName,
+  password: z.preprocess(blankAsAbsent, textField(RULES.newPassword).optional()),
+  admin: z.enum(["0", "1"]).default("0"),
+});
+const InvitationBody = z.object({
+  email: z.preprocess(blankAsAbsent, EmailField.optional()),
+  days: z.coerce
+    .number()
+    .int()
+    .min(INVITATION_DAYS.min, "An invitation lasts from 1 to 30 days.")
+    .max(INVITATION_DAYS.max, "An invitation lasts from 1 to 30 days."),
+});
+const InvitationParams = z.object({ id: uuidField("the id") });
+
+/** The admin routes of this module (method and path): the security tests check each answers 403. */
+export const ACCOUNTS_ADMIN_ROUTES = [
+  { method: "POST", url: "/api/admin/accounts" },
+  { method: "GET", url: "/api/admin/invitations" },
+  { method: "POST", url: "/api/admin/invitations" },
+  { method: "POST", url: "/api/admin/invitations/:id/revoke" },
+] as const;
+
+/**
+ * product.md §2 "Owner set-up" and "Sign-up", product.md §7: `GET /api/setup/:token`,
+ * `POST /api/setup`, `GET /api/auth/registration`, `POST /api/auth/signup/start|finish`, and
+ * behind the admin check `POST /api/admin/accounts`, `GET|POST /api/admin/invitations`,
+ * `POST /api/admin/invitations/:id/revoke`. The sign-ins answer as POST /api/auth/login does.
+ */
+export async function accountsRoutes(
+  app: FastifyInstance,
+  services: AccountsServices,
+  auth: onRequestAsyncHookHandler,
+): Promise<void> {
+  const { setup, signup } = services;
+  const minute = 60_000;
+  const perAddressAndEmail = (perEmail: { name: string; max: number; message: string }) =>
+    limitPerAddressAndEmail(app, { max: 30, windowMs: 15 * minute }, { ...perEmail, windowMs: 15 * minute });
+
+  app.get("/api/setup/:token", { config: rateLimit(30, 15 * minute) }, async (request) => {
+    const { token } = parseInput(SetupParams, request.params);
+    const valid = await setup.isValid(token);
+    return ok(valid ? "The set-up link is valid." : "This set-up link is invalid or has expired.", {
+      data: { valid },
+    });
+  });
+
+  app.post(
+    "/api/setup",
+    perAddressAndEmail({ name: "setup-email", max: 10, message: "Too many set-up attempts." }),
+    async (request) => {
+      const body = parseInput(SetupBody, request.body);
+      const signIn = await setup.complete(body.token, body);
+      return presentSignIn(signIn, "Welcome! Your owner account is ready.");
+    },
+  );
+
+  app.get("/api/auth/registration", async () => ok("Registration.", { data: { mode: signup.mode } }));
+
+  app.post(
+    "/api/auth/signup/start",
+    perAddressAndEmail({
+      name: "signup-start-email",
+      max: 5,
+      message: "Too many sign-up codes asked for this e-mail.",
+    }),
+    async (request) => {
+      const body = parseInput(SignupStartBody, request.body);
+      await signup.start(body.email, body.invite);
+      return ok(SIGNUP_START_ANSWER);
+    },
+  );
+
+  app.post(
+    "/api/auth/signup/finish",
+    perAddressAndEmail({
+      name: "signup-finish-email",
+      max: 10,
+      message: "Too many sign-up attempts for this e-mail.",
+    }),
+    async (request) => {
+      const body = parseInput(SignupFinishBody, request.body);
+      return presentSignIn(await signup.finish(body), "Welcome! Your account is ready.");
+    },
+  );
+
+  await adminAccountsRoutes(app, services, auth);
+}
+
+/** The admin console's accounts and invitations, behind the session and the admin check. */
+async function adminAccountsRoutes(
+  app: FastifyInstance,
+  { members, invitations }: AccountsServices,
+  auth: onRequestAsyncHookHandler,
+): Promise<void> {
+  await app.register(
+    async (scope) => {
+      scope.addHook("onRequest", auth);
+      scope.addHook("onRequest", async (request: FastifyRequest) => {
+        if (currentUser(request).role !== "admin")
+          throw forbidden("This area is for administrators only.", "not_admin");
+      });
+      scope.post("/accounts", async (request) => {
+        const body = parseInput(AddUserBody, request.body);
+        const { user, generatedPassword } = await members.add({ ...body, admin: body.admin === "1" });
+        return ok("User created.", {
+          data: { id: user.id, email: user.email, name: user.full_name, password: generatedPassword },
+        });
+      });
+      scope.get("/invitations", async () => ok("Invitations.", { data: await invitations.listOpen() }));
+      scope.post("/invitations", async (request) => {
+        const body = parseInput(InvitationBody, request.body);
+        return ok("Invitation created.", { data: await invitations.create(currentUser(request), body) });
+      });
+      scope.post("/invitations/:id/revoke", async (request) => {
+        await invitations.revoke(parseInput(InvitationParams, request.params).id);
+        return ok("Invitation revoked.");
+      });
+    },
+    { prefix: "/api/admin" },
+  );
+}

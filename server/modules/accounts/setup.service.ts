@@ -1,0 +1,76 @@
+// The owner set-up on first run: one-time links that create the first admin account.
+import { randomBytes } from "node:crypto";
+import { AppError } from "../../errors";
+import { secretHash } from "../../http/auth";
+import type { SignIn } from "../auth/auth.service";
+import type { AccountsRepo } from "./accounts.repo";
+import type { MembersService } from "./members.service";
+
+/** How long a set-up link works, ms (24 h). */
+export const SETUP_TOKEN_TTL_MS = 24 * 3_600_000;
+
+/** The refusal of an unknown, used or expired set-up link (and of every link once an admin exists). */
+const invalidSetupLink = () =>
+  new AppError(
+    "setup_token",
+    "This set-up link is invalid or has expired. Restart the server for a new one.",
+  );
+
+/**
+ * product.md §2 "Owner set-up": while no admin account exists the server prints a link at start
+ * (`Set up the owner account: <url>/setup/<token>`); the token is random, only its SHA-256 hash is
+ * stored (any instance on the database accepts it), it lasts 24 h and works once. Once an admin
+ * exists no link is printed and every set-up request is refused.
+ */
+export class SetupService {
+  constructor(
+    private readonly repo: AccountsRepo,
+    private readonly members: MembersService,
+    private readonly publicUrl: string,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /**
+   * The line to log at start: a fresh link while no admin exists; undefined otherwise (and then
+   * every stored set-up token is removed).
+   */
+  async startupLine(): Promise<string | undefined> {
+    if (await this.repo.adminExists()) {
+      await this.repo.deleteSetupTokens();
+      return undefined;
+    }
+    return `Set up the owner account: ${await this.freshLink()}`;
+  }
+
+  /** Makes and stores a new set-up token (expired ones are removed). @returns its link. */
+  async freshLink(): Promise<string> {
+    const now = this.now();
+    await this.repo.deleteSetupTokens(now);
+    const token = randomBytes(32).toString("base64url");
+    await this.repo.insertSetupToken(secretHash(token), now + SETUP_TOKEN_TTL_MS, now);
+    return `${this.publicUrl}/setup/${token}`;
+  }
+
+  /** Whether `token` can still set up the owner (known, unexpired, and no admin yet). */
+  async isValid(token: string): Promise<boolean> {
+    if (!token || (await this.repo.adminExists())) return false;
+    return this.repo.setupTokenExists(secretHash(token), this.now());
+  }
+
+  /**
+   * Creates the owner account as admin with the token, which is used up, and signs it in.
+   * Every other set-up token is removed.
+   * @throws AppError 404 "setup_token" for an unknown, used or expired token or once an admin
+   * exists; 409 "email_taken" when the e-mail has an account (the token is then kept).
+   */
+  async complete(token: string, input: { email: string; password: string; name: string }): Promise<SignIn> {
+    if (!(await this.isValid(token))) throw invalidSetupLink();
+    await this.members.assertEmailFree(input.email);
+    if (!(await this.repo.consumeSetupToken(secretHash(token), this.now()))) throw invalidSetupLink();
+    if (await this.repo.adminExists()) throw invalidSetupLink();
+    const planName = (await this.repo.topPlanName()) ?? "Free";
+    const user = await this.members.create({ ...input, admin: true, planName });
+    await this.repo.deleteSetupTokens();
+    return this.members.signIn(user);
+  }
+}
