@@ -164,7 +164,10 @@ export function ModelFormView(props: ModelFormViewProps) {
               if (isModelPreset(v, overview.presets))
                 dispatch({ type: "preset", preset: v, presets: overview.presets });
             }}
-            options={overview.presets.map((info) => ({ value: info.preset, label: info.label }))}
+            options={overview.presets.map((info) => ({
+              value: info.preset,
+              label: info.preset === "custom" ? t("form.presetCustom") : info.label,
+            }))}
           />
           <AdminField
             label={t("form.baseUrl")}

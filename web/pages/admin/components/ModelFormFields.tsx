@@ -118,7 +118,10 @@ export function ModelIdField({
   );
 }
 
-/** The GGUF file an embedded connection runs: one of the server's files, or typed when it lists none. */
+/**
+ * The GGUF file an embedded connection runs: one of the server's files (the server takes no other
+ * path); when it lists none, a note saying where to put one.
+ */
 export function EmbeddedFileField({
   value,
   files,
@@ -129,14 +132,7 @@ export function EmbeddedFileField({
   onChange: (value: string) => void;
 }) {
   const { t } = useTranslation("models");
-  if (files.length === 0) {
-    return (
-      <>
-        <AdminField label={t("form.embeddedFile")} kind="text" value={value} onChange={onChange} />
-        <p className="muted admin-models__hint">{t("form.noEmbeddedFiles")}</p>
-      </>
-    );
-  }
+  if (files.length === 0) return <p className="muted admin-models__hint">{t("form.noEmbeddedFiles")}</p>;
   const options = (value === "" || files.includes(value) ? files : [value, ...files]).map((file) => ({
     value: file,
     label: file,
