@@ -73,7 +73,6 @@ function ConnectionsTable({
       <thead>
         <tr>
           <th>{t("list.name")}</th>
-          <th>{t("list.kind")}</th>
           <th>{t("list.endpoint")}</th>
           <th>{t("list.generation")}</th>
           <th>{t("list.actions")}</th>
@@ -110,11 +109,9 @@ function ConnectionRow({ connection, onEdit }: { connection: ModelConnection; on
   };
   return (
     <tr>
-      <td data-label={t("list.name")}>
+      <td data-label={t("list.name")} className="admin-models__name">
         <strong>{name}</strong>
-      </td>
-      <td data-label={t("list.kind")}>
-        {t(connection.kind === "embedded" ? "kind.embedded" : "kind.openai")}
+        <span className="muted">{t(connection.kind === "embedded" ? "kind.embedded" : "kind.openai")}</span>
       </td>
       <td data-label={t("list.endpoint")} className="admin-models__endpoint">
         {connection.baseUrl !== "" && <span>{connection.baseUrl}</span>}
