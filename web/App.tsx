@@ -53,6 +53,8 @@ const ForbiddenPage = lazy(() =>
 const ResetPasswordPage = lazy(() =>
   import("./pages/reset-password/ResetPasswordPage").then((m) => ({ default: m.ResetPasswordPage })),
 );
+const SetupPage = lazy(() => import("./pages/setup/SetupPage").then((m) => ({ default: m.SetupPage })));
+const SignupPage = lazy(() => import("./pages/signup/SignupPage").then((m) => ({ default: m.SignupPage })));
 const CharacterListPage = lazy(() =>
   withAppTexts(import("./pages/characters/CharacterListPage")).then((m) => ({
     default: m.CharacterListPage,
@@ -109,6 +111,7 @@ const AdminPage = lazy(() =>
  * The route table (product.md §2). Public, inside the shared public layout: / and /home, /free-chat
  * (also /Free-chat: React Router matches paths case-insensitively), /start-chat (the root
  * redirector), /pricing, /faq, /contact, /terms, /login, /login/:id, /reset-password/:code,
+ * /setup/:token (the owner's first-run set-up), /signup (sign-up, `?invite=` for invitations),
  * /forbidden, /maintenance, /logout and the 404 page.
  * Protected (no stored user → /login): /characters/list, /characters/selection,
  * /characters/add, /characters/update, /user/profile, /user/change-password,
@@ -129,6 +132,8 @@ export const routes: RouteObject[] = [
       { path: "/login", element: <LoginPage /> },
       { path: "/login/:id", element: <LoginPage /> },
       { path: "/reset-password/:code", element: <ResetPasswordPage /> },
+      { path: "/setup/:token", element: <SetupPage /> },
+      { path: "/signup", element: <SignupPage /> },
       { path: "/forbidden", element: <ForbiddenPage /> },
       { path: "/maintenance", element: <MaintenancePage /> },
       { path: "/logout", element: <LogoutPage /> },

@@ -3,6 +3,7 @@ import { useTranslation } from "react-i18next";
 import { useParams, useSearchParams } from "react-router";
 import { BrandMark } from "../../components/BrandMark";
 import { decideAutomaticLogin } from "../../lib/autoLogin";
+import { CreateAccountLink } from "./components/CreateAccountLink";
 import { LoginIllustration, type LoginVisual } from "./components/LoginIllustration";
 import { RecoverForm } from "./components/RecoverForm";
 import { SignInForm } from "./components/SignInForm";
@@ -17,6 +18,7 @@ type Mode = "signin" | "recover";
  * modes. A sign-in starts by itself for `/login/youtube?code&state` (OAuth return), a
  * `CompanionDevice/<id>` user agent on `/login` or `/login/:id` (device) and any other
  * `/login/:id` (demo); while it runs the forms are hidden and a busy 'Enjoy..' button shows.
+ * Below the sign-in form, "Create an account" when the server's sign-up is open (REGISTRATION).
  */
 export function LoginPage() {
   const { t } = useTranslation("auth");
@@ -63,11 +65,14 @@ export function LoginPage() {
             {t("login.enjoy")}
           </button>
         ) : mode === "signin" ? (
-          <SignInForm
-            busy={state === "busy"}
-            onSubmit={({ email, password }) => signIn(email, password)}
-            onForgotPassword={() => setMode("recover")}
-          />
+          <>
+            <SignInForm
+              busy={state === "busy"}
+              onSubmit={({ email, password }) => signIn(email, password)}
+              onForgotPassword={() => setMode("recover")}
+            />
+            <CreateAccountLink />
+          </>
         ) : (
           <RecoverForm
             busy={forgot.isPending}

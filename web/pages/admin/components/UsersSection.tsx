@@ -5,9 +5,10 @@ import { succeed } from "../../../lib/notify";
 import { useAdminPlans } from "../hooks/useAdminPlans";
 import { useAdminUserAction } from "../hooks/useAdminUserAction";
 import { useAdminUsers } from "../hooks/useAdminUsers";
+import { AccountsSection } from "./AccountsSection";
 import { AdminField } from "./AdminField";
 
-/** Users: search, plan, limits, block, reset the count. */
+/** Users: add a user and invitation links (AccountsSection), search, plan, limits, block, reset the count. */
 export function UsersSection() {
   const { t } = useTranslation("admin");
   const [draft, setDraft] = useState("");
@@ -20,6 +21,7 @@ export function UsersSection() {
   };
   return (
     <>
+      <AccountsSection />
       <form className="row-actions" aria-label={t("users.searchForm")} onSubmit={onSearch}>
         <AdminField label={t("users.search")} kind="text" value={draft} onChange={setDraft} />
         <button type="submit" className="button button--primary">
