@@ -38,8 +38,8 @@ function localProblem(values: ModelFormValues, t: Translate): string {
 /**
  * A connection's form: new when `connection` is undefined. Sends what `toModelInput` builds; a
  * refusal (the server's sentence), a failed "Load models" or a missing field shows next to the
- * form, a success closes it with a toast. Opening it moves the focus to its first field (below the
- * list, often off screen on a phone).
+ * form, a success closes it with a toast. Opening it moves the focus to its heading (the form is
+ * below the list, often off screen on a phone; no field is focused, so no keyboard pops up).
  */
 export function ModelForm({
   overview,
@@ -59,7 +59,7 @@ export function ModelForm({
   const keyShown = keyFieldShown(state.values, overview.presets, connection);
   const box = useRef<HTMLDivElement>(null);
   useEffect(() => {
-    box.current?.querySelector("input")?.focus();
+    box.current?.querySelector("h3")?.focus();
   }, []);
   const fail = (error: unknown) =>
     dispatch({ type: "problem", message: failureText(error, t("errors.unreachable")) });
@@ -136,7 +136,7 @@ export function ModelFormView(props: ModelFormViewProps) {
       noValidate
       onSubmit={props.onSubmit}
     >
-      <h3>{title}</h3>
+      <h3 tabIndex={-1}>{title}</h3>
       <AdminField label={t("form.name")} kind="text" value={values.name} onChange={(v) => set("name", v)} />
       <AdminField
         label={t("form.kind")}
