@@ -60,9 +60,10 @@ describe.skipIf(!hasChromium)("chat screen with no language model, in Chromium",
         .getByRole("status")
         .getByRole("link", { name: "Connect a model in the admin console" });
       await link.waitFor();
-      expect(await link.getAttribute("href")).toBe("/admin");
+      expect(await link.getAttribute("href")).toBe("/admin#models");
       await link.click();
-      await page.waitForURL("**/admin");
+      await page.waitForURL("**/admin#models");
+      await page.getByRole("heading", { name: "Models", exact: true }).waitFor();
     } finally {
       await closePage(page);
     }
