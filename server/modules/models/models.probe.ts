@@ -24,6 +24,8 @@ export const LIST_MAX_BYTES = 4 * 1024 * 1024;
 export const TEST_TIMEOUT_MS = 60_000;
 /** The test reply's text is cut to about this many characters. */
 const TEST_TEXT_CHARS = 300;
+/** Streamed text past this many characters ends a test (a reply is cut to TEST_TEXT_CHARS anyway). */
+const TEST_MAX_CHARS = 16_384;
 
 export const LIST_FAILED = "The server did not answer with a list of models.";
 export const LIST_UNREACHABLE = "The server could not be reached within 10 seconds.";
@@ -124,10 +126,22 @@ export async function testGeneration(
   settings: { maxTokens: number; temperature: number },
   logError: (error: unknown) => void,
 ): Promise<ModelTestResult> {
-  const signal = AbortSignal.timeout(TEST_TIMEOUT_MS);
+  const timeout = AbortSignal.timeout(TEST_TIMEOUT_MS);
+  // An endpoint that streams past max_tokens is cut once the text is far longer than shown.
+  const enough = new AbortController();
+  const signal = AbortSignal.any([timeout, enough.signal]);
   const started = performance.now();
   let first: number | null = null;
   let streamed = "";
+  const answer = (ok: boolean, text: string, error?: string): ModelTestResult => {
+    const trimmed = text.trim();
+    const cut = trimmed.length > TEST_TEXT_CHARS ? `${trimmed.slice(0, TEST_TEXT_CHARS)}…` : trimmed;
+    const timeToFirstTokenMs = first === null ? null : Math.round(first);
+    const totalMs = Math.round(performance.now() - started);
+    return error
+      ? { ok, timeToFirstTokenMs, totalMs, text: cut, error }
+      : { ok, timeToFirstTokenMs, totalMs, text: cut };
+  };
   try {
     const result = await provider.generate({
       messages: [
@@ -140,26 +154,16 @@ export async function testGeneration(
       onTextChunk: (chunk) => {
         if (first === null && chunk) first = performance.now() - started;
         streamed += chunk;
+        if (streamed.length > TEST_MAX_CHARS) enough.abort();
       },
     });
-    const totalMs = Math.round(performance.now() - started);
-    const text = (result.text || streamed).trim();
-    const cut = text.length > TEST_TEXT_CHARS ? `${text.slice(0, TEST_TEXT_CHARS)}…` : text;
-    const timeToFirstTokenMs = first === null ? null : Math.round(first);
-    if (signal.aborted) return { ok: false, timeToFirstTokenMs, totalMs, text: cut, error: TEST_TIMED_OUT };
-    if (!text) return { ok: false, timeToFirstTokenMs, totalMs, text: "", error: TEST_EMPTY };
-    return { ok: true, timeToFirstTokenMs, totalMs, text: cut };
+    const text = result.text || streamed;
+    if (timeout.aborted) return answer(false, text, TEST_TIMED_OUT);
+    if (!text.trim()) return answer(false, "", TEST_EMPTY);
+    return answer(true, text);
   } catch (error) {
-    const totalMs = Math.round(performance.now() - started);
-    const timeToFirstTokenMs = first === null ? null : Math.round(first);
-    if (!signal.aborted) logError(error);
-    const text = streamed.trim().slice(0, TEST_TEXT_CHARS);
-    return {
-      ok: false,
-      timeToFirstTokenMs,
-      totalMs,
-      text,
-      error: signal.aborted ? TEST_TIMED_OUT : TEST_FAILED,
-    };
+    if (enough.signal.aborted && !timeout.aborted) return answer(true, streamed);
+    if (!timeout.aborted) logError(error);
+    return answer(false, streamed, timeout.aborted ? TEST_TIMED_OUT : TEST_FAILED);
   }
 }

@@ -102,6 +102,11 @@ export class ModelsRepo {
     return Number(result.numUpdatedRows) > 0;
   }
 
+  /** Writes one line of the admin console's audit log. */
+  async audit(row: Insertable<Database["admin_audit"]>): Promise<void> {
+    await this.db.insertInto("admin_audit").values(row).execute();
+  }
+
   plans(): Promise<Array<{ id: string; name: string }>> {
     return this.db.selectFrom("plans").select(["id", "name"]).orderBy("sort_order").execute();
   }

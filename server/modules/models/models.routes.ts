@@ -41,16 +41,16 @@ export async function modelsRoutes(
 
       scope.post("/create", async (request) => {
         const input = parseInput(ConnectionBody, request.body);
-        return ok("Connection saved.", { data: await models.create(input) });
+        return ok("Connection saved.", { data: await models.create(currentUser(request), input) });
       });
 
       scope.post("/update", async (request) => {
         const { id, ...input } = parseInput(UpdateBody, request.body);
-        return ok("Connection saved.", { data: await models.update(id, input) });
+        return ok("Connection saved.", { data: await models.update(currentUser(request), id, input) });
       });
 
       scope.post("/delete", async (request) => {
-        await models.remove(parseInput(IdBody, request.body).id);
+        await models.remove(currentUser(request), parseInput(IdBody, request.body).id);
         return ok("Connection deleted.", { data: null });
       });
 
@@ -66,7 +66,7 @@ export async function modelsRoutes(
 
       scope.post("/assign", async (request) => {
         const body = parseInput(AssignBody, request.body);
-        const data = await models.assign(body.scope, body.targetId, body.connectionId);
+        const data = await models.assign(currentUser(request), body.scope, body.targetId, body.connectionId);
         return ok("Assignment saved.", { data });
       });
     },

@@ -8,6 +8,7 @@ import type {
   ModelsOverview,
   ModelTestResult,
 } from "../../../common/models-api";
+import type { User } from "../../db/schema";
 import type { AppConfig } from "../../env";
 import { badRequest, notFound } from "../../errors";
 import type { KeyBox } from "./models.keys";
@@ -79,6 +80,12 @@ export function envConnection(config: AppConfig): (ConnectionInput & { apiKey: s
   return null;
 }
 
+/** What the audit log keeps of an input: every field but the key, and whether the key was set, kept or removed. */
+function auditable(input: ConnectionInput): object {
+  const { apiKey, ...rest } = input;
+  return { ...rest, apiKey: apiKey === undefined ? "kept" : apiKey ? "set" : "removed" };
+}
+
 /**
  * The model connections of the admin console: every change is stored, bumps the version and
  * reloads this instance's registry at once (other instances follow within a second or two).
@@ -93,6 +100,19 @@ export class ModelsService {
     private readonly options: { dataDir: string; envModelPath: string },
     private readonly logError: (error: unknown) => void,
   ) {}
+
+  /** One line of the audit log (what was sent, never an API key: only whether one was set or removed). */
+  private async audit(admin: User, action: string, target: string, details: object): Promise<void> {
+    await this.repo.audit({
+      id: randomUUID(),
+      admin_id: admin.id,
+      admin_email: admin.email,
+      action,
+      target,
+      details: JSON.stringify(details),
+      created_at: Date.now(),
+    });
+  }
 
   /** The GGUF files an embedded connection may name. */
   embeddedFiles(): string[] {
@@ -163,28 +183,31 @@ export class ModelsService {
   }
 
   /** Stores a new connection. @throws AppError 400 as `columns`. */
-  async create(input: ConnectionInput): Promise<ModelConnection> {
+  async create(admin: User, input: ConnectionInput): Promise<ModelConnection> {
     const now = Date.now();
     const row = { id: randomUUID(), ...this.columns(input, ""), created_at: now, updated_at: now };
     await this.repo.insert(row);
+    await this.audit(admin, "model.create", row.id, auditable(input));
     await this.registry.reload();
     return presentConnection((await this.repo.find(row.id))!);
   }
 
   /** Replaces a connection's fields. @throws AppError 404 for an unknown id; 400 as `columns`. */
-  async update(id: string, input: ConnectionInput): Promise<ModelConnection> {
+  async update(admin: User, id: string, input: ConnectionInput): Promise<ModelConnection> {
     const existing = await this.repo.find(id);
     if (!existing) throw notFound(CONNECTION_NOT_FOUND);
     const fields = this.columns(input, existing.api_key_encrypted);
     if (!(await this.repo.update(id, { ...fields, updated_at: Date.now() })))
       throw notFound(CONNECTION_NOT_FOUND);
+    await this.audit(admin, "model.update", id, auditable(input));
     await this.registry.reload();
     return presentConnection((await this.repo.find(id))!);
   }
 
   /** Deletes a connection; its assignments are cleared. @throws AppError 404 for an unknown id. */
-  async remove(id: string): Promise<void> {
+  async remove(admin: User, id: string): Promise<void> {
     if (!(await this.repo.remove(id))) throw notFound(CONNECTION_NOT_FOUND);
+    await this.audit(admin, "model.delete", id, {});
     await this.registry.reload();
   }
 
@@ -225,13 +248,19 @@ export class ModelsService {
    * Sets which connection answers by default, for a plan or for a preset character (null clears).
    * @throws AppError 404 for an unknown connection; 400 for a missing or unknown plan or preset character.
    */
-  async assign(scope: "default" | "plan" | "character", targetId: string, connectionId: string | null) {
+  async assign(
+    admin: User,
+    scope: "default" | "plan" | "character",
+    targetId: string,
+    connectionId: string | null,
+  ) {
     if (connectionId && !(await this.repo.find(connectionId))) throw notFound(CONNECTION_NOT_FOUND);
     const target = scope === "default" ? "" : targetId;
     if (scope !== "default" && !target) throw badRequest(TARGET_NEEDED);
     if (scope === "plan" && !(await this.repo.planExists(target))) throw badRequest(PLAN_NOT_FOUND);
     if (scope === "character" && !(await this.repo.presetExists(target))) throw badRequest(PRESET_NOT_FOUND);
     await this.repo.assign(scope, target, connectionId);
+    await this.audit(admin, "model.assign", connectionId ?? "", { scope, targetId: target });
     await this.registry.reload();
     return this.assignments();
   }

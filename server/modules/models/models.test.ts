@@ -1,4 +1,6 @@
 // The model connections' API: CRUD, validation, admin only, keys encrypted, lists, tests and which connection answers a chat.
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type {
   ModelAssignments,
@@ -102,6 +104,14 @@ describeEachDatabase("model connections API", (dialect) => {
     });
     expect(cleared.body.data).toMatchObject({ hasApiKey: false });
 
+    // The audit log names each change, never the key.
+    const audit = await t.db.db
+      .selectFrom("admin_audit")
+      .select(["action", "details"])
+      .where("target", "=", connection.id)
+      .execute();
+    expect(audit.map((a) => a.action)).toEqual(expect.arrayContaining(["model.create", "model.update"]));
+    expect(JSON.stringify(audit)).not.toContain("sk-very-secret-1");
     expect((await api(t, admin, "/delete", { id: connection.id })).body).toMatchObject({
       success: 1,
       data: null,
@@ -176,6 +186,27 @@ describeEachDatabase("model connections API", (dialect) => {
     expect(alpha.authorizations.at(-1)).toBe("Bearer sk-form");
     expect((await api(t, admin, "/list", { kind: "embedded", baseUrl: "" })).body.data).toEqual({
       models: expect.arrayContaining([TINY_MODEL_PATH]),
+    });
+    // An endpoint answering without end is cut at the size bound (the admin is trusted with the
+    // address; every fetch is bounded in time and size).
+    const huge = http.createServer((_req, res) => {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.write('{"data":[');
+      const piece = '{"id":"x"},'.repeat(10_000);
+      const more = () => {
+        while (res.write(piece)) if (res.writableLength > 8 * 1024 * 1024) return;
+        res.once("drain", more);
+      };
+      more();
+    });
+    await new Promise<void>((resolve) => huge.listen(0, "127.0.0.1", resolve));
+    const hugeUrl = `http://127.0.0.1:${(huge.address() as AddressInfo).port}/v1`;
+    const bounded = await api(t, admin, "/list", { kind: "openai", baseUrl: hugeUrl });
+    huge.closeAllConnections();
+    huge.close();
+    expect(bounded).toMatchObject({
+      status: 400,
+      body: { message: "The server did not answer with a list of models." },
     });
     const closed = await api(t, admin, "/list", { kind: "openai", baseUrl: "http://127.0.0.1:9/v1" });
     expect(closed).toMatchObject({
