@@ -2,7 +2,10 @@
 # compile the server (npm ci runs `prepare` = `npm run build`), then drop dev dependencies.
 # Runtime stage: the built app and production dependencies only, as the unprivileged `node` user;
 # `node dist/server/main.js` starts it (no TypeScript loader, no build at start).
-FROM node:20-bookworm-slim AS build
+# Node 24 (the project supports 22 and 24), pinned to 24.18.1: from 24.19.0 Node's ObjectWrap header
+# registers cleanup hooks that abort the process when better-sqlite3 12 (not Node-API) finalizes a
+# statement outside a context ("Assertion failed: (env) != nullptr"). Same pin as .ci/run.
+FROM node:24.18.1-bookworm-slim AS build
 WORKDIR /app
 # Native modules (better-sqlite3, argon2, sharp, node-llama-cpp) build or fetch their binaries here.
 RUN apt-get update \
@@ -12,7 +15,7 @@ COPY . .
 RUN npm ci --no-audit --no-fund \
   && npm prune --omit=dev --no-audit --no-fund
 
-FROM node:20-bookworm-slim
+FROM node:24.18.1-bookworm-slim
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=3000 \

@@ -82,7 +82,13 @@ export function openEventStream(reply: FastifyReply, options: { flushHead?: bool
   }, SSE_HEARTBEAT_MS);
   const end = () => {
     clearInterval(heartbeat);
-    if (!raw.writableEnded) raw.end();
+    if (raw.writableEnded) {
+      uncork();
+      return;
+    }
+    // end() uncorks the socket fully: the events still held leave with the end, in one write.
+    corked = null;
+    raw.end();
   };
   raw.on("close", () => {
     clearInterval(heartbeat);
@@ -97,16 +103,18 @@ export function openEventStream(reply: FastifyReply, options: { flushHead?: bool
   // write per token was the largest CPU cost of a streamed reply): a burst of tokens from one
   // network read and, when the model's answer ended in that read, the stored reply's `done`
   // (the promise hops that store it run before `setImmediate`; `nextTick` came before them).
-  let corked = false;
+  // The socket is corked, not the response: Node 22+ keeps a corked response's writes apart
+  // until its own uncork(), and an end() before that loses them (the last tokens and `done`).
+  let corked: typeof raw.socket = null;
   const uncork = () => {
-    corked = false;
-    raw.uncork();
+    corked?.uncork();
+    corked = null;
   };
   const write = (event: string, data: unknown, id: number | undefined) => {
     if (!open()) return;
-    if (!corked) {
-      corked = true;
-      raw.cork();
+    if (!corked && raw.socket) {
+      corked = raw.socket;
+      corked.cork();
       setImmediate(uncork);
     }
     const head = id === undefined ? "" : `id: ${id}\n`;
