@@ -84,7 +84,8 @@ const contentKey = (url: string) => (url.startsWith("/content/") ? url.slice("/c
  * writes the admin audit line. The tables naming a user (server/db/schema.ts): users, auth_tokens,
  * devices, password_resets, oauth_identities, characters, chat_groups, chat_group_members,
  * chat_sessions, chat_history, memories, image_jobs, free_subscriptions (user_id or e-mail),
- * payment_events (user_id), contact_messages (e-mail), admin_audit (the admin's e-mail and the
+ * payment_events (user_id), contact_messages (e-mail), invitations (made by the user, or for or
+ * used by its e-mail), signup_codes (e-mail), admin_audit (the admin's e-mail and the
  * e-mail some actions carry in `details` are blanked; the rows stay, naming ids only). Rows are
  * deleted explicitly, children first, not only by the foreign keys' cascades, so a table without
  * a cascade (free_subscriptions, payment_events) is covered too.
@@ -135,6 +136,14 @@ async function eraseUserRows(
       .where((eb) => eb.or([eb("user_id", "=", userId), eb(eb.fn("lower", ["email"]), "=", email)]))
       .execute();
     await trx.deleteFrom("payment_events").where("user_id", "=", userId).execute();
+    // Invitations this account made (an admin's), or for or used by its e-mail; a pending sign-up code.
+    await trx
+      .deleteFrom("invitations")
+      .where((eb) =>
+        eb.or([eb("created_by", "=", userId), eb("email", "=", email), eb("used_by", "=", email)]),
+      )
+      .execute();
+    await trx.deleteFrom("signup_codes").where("email", "=", email).execute();
     await trx
       .deleteFrom("contact_messages")
       .where((eb) => eb(eb.fn("lower", ["email"]), "=", email))

@@ -288,6 +288,32 @@ function eraseSuite(dialect: "sqlite" | "postgres", onS3: boolean): void {
         created_at: now,
       })
       .execute();
+    // An invitation for this e-mail, used by it, and one this account made (as an admin).
+    await db()
+      .insertInto("invitations")
+      .values([
+        {
+          id: randomUUID(),
+          email,
+          expires_at: now + 86_400_000,
+          created_by: randomUUID(),
+          created_at: now,
+          used_at: now,
+          used_by: email,
+          revoked_at: null,
+        },
+        {
+          id: randomUUID(),
+          email: "",
+          expires_at: now + 86_400_000,
+          created_by: user.id,
+          created_at: now,
+          used_at: null,
+          used_by: null,
+          revoked_at: null,
+        },
+      ])
+      .execute();
     const files = [
       `users/${picture}`,
       `characters/${photo}`,
@@ -378,17 +404,25 @@ function eraseSuite(dialect: "sqlite" | "postgres", onS3: boolean): void {
       "free_subscriptions",
       "payment_events",
       "contact_messages",
+      "invitations",
       "admin_audit",
     ])
       expect(naming, table).toContain(table);
     const all = await tables();
     const unnamed = all.filter((table) => !naming.has(table)).sort();
     // The rest hold no person: plans, languages, voices, presets, OAuth states (no user yet),
-    // the server processes' leases.
+    // the server processes' leases, owner set-up tokens, sign-up codes (no account yet).
     expect(unnamed).toEqual(
-      ["instance_leases", "languages", "oauth_states", "plans", "preset_characters", "voices"].filter((x) =>
-        all.includes(x),
-      ),
+      [
+        "instance_leases",
+        "languages",
+        "oauth_states",
+        "plans",
+        "preset_characters",
+        "setup_tokens",
+        "signup_codes",
+        "voices",
+      ].filter((x) => all.includes(x)),
     );
   });
 
