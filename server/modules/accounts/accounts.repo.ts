@@ -1,4 +1,5 @@
 // Database access of self-hosted accounts: admins, set-up tokens, invitations and sign-up codes.
+import { randomUUID } from "node:crypto";
 import type { Kysely, Selectable } from "kysely";
 import type { Database, User } from "../../db/schema";
 import type { InvitationsTable, SignupCodesTable } from "../../db/schema-accounts";
@@ -74,6 +75,27 @@ export class AccountsRepo {
       .limit(1)
       .executeTakeFirst();
     return row?.name;
+  }
+
+  /** Writes an admin action to the audit log (the admin console's "Audit log"). */
+  async audit(
+    admin: Pick<User, "id" | "email">,
+    action: string,
+    target: string,
+    details: object,
+  ): Promise<void> {
+    await this.db
+      .insertInto("admin_audit")
+      .values({
+        id: randomUUID(),
+        admin_id: admin.id,
+        admin_email: admin.email,
+        action,
+        target,
+        details: JSON.stringify(details),
+        created_at: Date.now(),
+      })
+      .execute();
   }
 
   /** Stores a set-up token's hash. */

@@ -150,7 +150,10 @@ async function adminAccountsRoutes(
       });
       scope.post("/accounts", async (request) => {
         const body = parseInput(AddUserBody, request.body);
-        const { user, generatedPassword } = await members.add({ ...body, admin: body.admin === "1" });
+        const { user, generatedPassword } = await members.add(
+          { ...body, admin: body.admin === "1" },
+          currentUser(request),
+        );
         return ok("User created.", {
           data: { id: user.id, email: user.email, name: user.full_name, password: generatedPassword },
         });
@@ -161,7 +164,7 @@ async function adminAccountsRoutes(
         return ok("Invitation created.", { data: await invitations.create(currentUser(request), body) });
       });
       scope.post("/invitations/:id/revoke", async (request) => {
-        await invitations.revoke(parseInput(InvitationParams, request.params).id);
+        await invitations.revoke(currentUser(request), parseInput(InvitationParams, request.params).id);
         return ok("Invitation revoked.");
       });
     },

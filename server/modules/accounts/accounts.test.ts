@@ -155,6 +155,11 @@ describeEachDatabase("admin accounts and invitations", (dialect) => {
     const after = (await call(t.app, "GET", "/api/admin/invitations", { token: admin })).body
       .data as unknown[];
     expect(after).not.toEqual(expect.arrayContaining([expect.objectContaining({ id: invitation.id })]));
+    const audit = await call(t.app, "GET", "/api/admin/audit", { token: admin });
+    const actions = (audit.body.data as Array<{ action: string }>).map((a) => a.action);
+    expect(actions).toEqual(
+      expect.arrayContaining(["user.create", "invitation.create", "invitation.revoke"]),
+    );
     const tooLong = await call(t.app, "POST", "/api/admin/invitations", {
       token: admin,
       form: { days: "31" },

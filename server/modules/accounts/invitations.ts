@@ -49,7 +49,8 @@ export class InvitationsService {
   }
 
   /**
-   * Makes an invitation lasting `days` (1-30), locked to `email` when one is given.
+   * Makes an invitation lasting `days` (1-30), locked to `email` when one is given (audit
+   * "invitation.create").
    * @throws AppError 400 when `days` is outside 1-30.
    */
   async create(admin: User, input: { email?: string; days: number }): Promise<InvitationView> {
@@ -68,6 +69,10 @@ export class InvitationsService {
       revoked_at: null,
     };
     await this.repo.insertInvitation(invitation);
+    await this.repo.audit(admin, "invitation.create", invitation.id, {
+      email: invitation.email,
+      days: input.days,
+    });
     return this.view(invitation);
   }
 
@@ -76,9 +81,10 @@ export class InvitationsService {
     return (await this.repo.openInvitations(this.now())).map((i) => this.view(i));
   }
 
-  /** Revokes an open invitation. @throws AppError 404 when there is no open one with this id. */
-  async revoke(id: string): Promise<void> {
+  /** Revokes an open invitation (audit "invitation.revoke"). @throws AppError 404 when there is no open one with this id. */
+  async revoke(admin: User, id: string): Promise<void> {
     if (!(await this.repo.revokeInvitation(id, this.now()))) throw notFound("Invitation not found.");
+    await this.repo.audit(admin, "invitation.revoke", id, {});
   }
 
   /**

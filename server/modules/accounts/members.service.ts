@@ -54,19 +54,20 @@ export class MembersService {
   }
 
   /**
-   * "Add user": a new account with the given password or a generated one.
+   * "Add user": a new account with the given password or a generated one. With `by` (an admin
+   * in the console) the action goes to the audit log ("user.create", no password).
    * @returns the user and the generated password (undefined when one was given).
    * @throws AppError 409 "email_taken" when the e-mail has an account.
    */
-  async add(input: {
-    email: string;
-    name?: string;
-    password?: string;
-    admin?: boolean;
-  }): Promise<{ user: User; generatedPassword?: string }> {
+  async add(
+    input: { email: string; name?: string; password?: string; admin?: boolean },
+    by?: User,
+  ): Promise<{ user: User; generatedPassword?: string }> {
     await this.assertEmailFree(input.email);
     const generatedPassword = input.password ? undefined : randomPassword();
     const user = await this.create({ ...input, password: input.password ?? generatedPassword! });
+    if (by)
+      await this.repo.audit(by, "user.create", user.id, { email: user.email, admin: Boolean(input.admin) });
     return { user, generatedPassword };
   }
 

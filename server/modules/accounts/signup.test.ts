@@ -33,7 +33,7 @@ function helpers(get: () => { t: TestApp; mail: Catcher }) {
         })
       ).user;
     const view = await t.accounts.invitations.create(admin, { email, days: 2 });
-    return { ...view, token: decodeURIComponent(view.link.split("invite=")[1]!) };
+    return { ...view, admin, token: decodeURIComponent(view.link.split("invite=")[1]!) };
   };
   return { start, finish, codeFor, invite };
 }
@@ -89,7 +89,7 @@ for (const mode of ["closed", "invite", "open"] as const) {
       expect(reused.body).toMatchObject({ success: 0, code: "invitation_invalid" });
 
       const revoked = await h.invite();
-      await t.accounts.invitations.revoke(revoked.id);
+      await t.accounts.invitations.revoke(revoked.admin, revoked.id);
       expect((await h.start(fresh(), revoked.token)).body.code).toBe("invitation_invalid");
       const forged = `${revoked.id}.AAAA${revoked.token.slice(-20)}`;
       expect((await h.start(fresh(), forged)).body.code).toBe("invitation_invalid");
