@@ -1,3 +1,4 @@
+// Live replies, Stop and the running generations on the cluster's Redis (streams, leases, one subscriber).
 import { randomUUID } from "node:crypto";
 import type { Redis } from "ioredis";
 import type { RedisHandle } from "../../providers/redis/redis";
@@ -17,6 +18,7 @@ import {
   type RunInfo,
   streamedText,
 } from "./live-replies";
+import { type AppendCommand, defineAppend, eventOf, seqOf } from "./live-replies.redis-stream";
 
 /** How long a generation's lease lives unless its instance refreshes it, milliseconds. */
 export const LEASE_MS = 10_000;
@@ -44,37 +46,6 @@ interface FollowGroup {
   tail: Promise<void>;
   /** The highest event id read so far. */
   last: number;
-}
-
-/**
- * One flush of a writer as one command (a Lua script, run atomically): the events appended to the
- * stream, its expiry set, the followers told. KEYS[1] the stream; ARGV: MAXLEN, expiry (ms), the
- * notification, then (id, event, data) per event. One command instead of one per event plus two:
- * each command costs the server a write, a reply to parse and a promise, a token batch's worth.
- */
-const APPEND_SCRIPT = `
-for i = 4, #ARGV, 3 do
-  redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[1], ARGV[i], 'e', ARGV[i + 1], 'd', ARGV[i + 2])
-end
-redis.call('PEXPIRE', KEYS[1], ARGV[2])
-redis.call('PUBLISH', KEYS[1], ARGV[3])
-return 1`;
-
-/** The command APPEND_SCRIPT is defined as on the client (EVALSHA, EVAL when Redis lacks the script). */
-type AppendCommand = (key: string, ...args: Array<string | number>) => Promise<unknown>;
-
-/** The sequence id of a stream entry id "0-<seq>". */
-const seqOf = (id: string) => Number(id.slice(id.indexOf("-") + 1));
-
-/** A stream entry's event: fields `e` (name) and `d` (JSON data). */
-function eventOf([id, fields]: [string, string[]]): LiveEvent {
-  let event = "";
-  let data: unknown = null;
-  for (let i = 0; i + 1 < fields.length; i += 2) {
-    if (fields[i] === "e") event = fields[i + 1]!;
-    else if (fields[i] === "d") data = JSON.parse(fields[i + 1]!);
-  }
-  return { seq: seqOf(id), event, data };
 }
 
 /**
@@ -112,9 +83,7 @@ export class RedisLiveReplies implements LiveReplies {
    */
   constructor(redis: RedisHandle, options: { leaseMs?: number; onError?: (error: unknown) => void } = {}) {
     this.client = redis.client;
-    this.client.defineCommand("companionLiveAppend", { numberOfKeys: 1, lua: APPEND_SCRIPT });
-    const client = this.client as unknown as { companionLiveAppend: AppendCommand };
-    this.appendEvents = client.companionLiveAppend.bind(this.client);
+    this.appendEvents = defineAppend(this.client);
     this.prefix = `${redis.prefix}live:`;
     this.stopChannel = `${redis.prefix}live-stop`;
     this.leaseMs = options.leaseMs ?? LEASE_MS;
