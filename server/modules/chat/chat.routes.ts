@@ -7,7 +7,7 @@ import { localTimeText } from "../prompt/prompt";
 import { AudioMessageBody, EntryBody, isMuted, MessageBody, NewChatQuery } from "./chat.schemas";
 import type { ChatService } from "./chat.service";
 import { StreamedReply } from "./reply-stream";
-import { resumeRoute } from "./resume.route";
+import { resumeRoute } from "./resume.routes";
 import type { TurnService } from "./turn.service";
 
 /**
