@@ -172,3 +172,11 @@ export async function importCharacterCard(card: File): Promise<Envelope> {
 export function exportCharacterCard(id: string): Promise<{ blob: Blob; fileName: string }> {
   return apiDownload("/characters/export/", { id }, "character.png");
 }
+
+/** GET /characters/list/chat: the user's characters with greetings (product.md §7). */
+export async function listChatCharacters(): Promise<CharacterListItem[]> {
+  const answer = ensureSuccess(
+    await apiRequest<Envelope & { characters?: CharacterListItem[] }>("/characters/list/chat"),
+  );
+  return answer.characters ?? [];
+}

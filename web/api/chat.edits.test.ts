@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { ChatHistoryEntry } from "../../common/api";
-import { editEntry, regenerateReplyStream, removeEntries, swipeReply } from "./chat";
+import { editEntry, regenerateReplyStream, removeEntries, swipeReply } from "./edits";
 import { block, events, json } from "./stream.fakes";
 
 afterEach(() => {

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { ChatHistoryEntry } from "../../common/api";
-import { ReplyLostError, sendGroupMessageStream } from "./chat";
+import { sendGroupMessageStream } from "./groups";
+import { ReplyLostError } from "./replies";
 import { block, events, json, scriptFetch } from "./stream.fakes";
 
 afterEach(() => {

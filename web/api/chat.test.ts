@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { ChatHistoryEntry } from "../../common/api";
-import { finalReply, followReply, ReplyLostError, sendMessageStream } from "./chat";
+import { followReply, sendMessageStream } from "./chat";
+import { finalReply, ReplyLostError } from "./replies";
 import { RESUME_ATTEMPTS } from "./stream";
 import { block, events, json, scriptFetch } from "./stream.fakes";
 

@@ -86,3 +86,18 @@ export async function saveUiLanguage(language: string): Promise<SessionUser> {
   if (answer.data === undefined) throw new Error("The session user is missing from the answer.");
   return answer.data;
 }
+
+/**
+ * POST /users/confirm-age (ours), the chat's adult gate: stores that the person confirmed being 18 or older.
+ * @returns the fresh session user (`adult` '1'). Throws on success 0.
+ */
+export async function confirmAdult(): Promise<SessionUser> {
+  const answer = ensureSuccess(
+    await apiRequest<Envelope<SessionUser>>("/users/confirm-age", {
+      method: "POST",
+      body: new URLSearchParams({ confirm: "1" }),
+    }),
+  );
+  if (answer.data === undefined) throw new Error("The user is missing from the answer.");
+  return answer.data;
+}

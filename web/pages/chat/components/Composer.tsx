@@ -1,7 +1,7 @@
 import { type FormEvent, type KeyboardEvent, useId, useRef, useState } from "react";
 import { PHOTO_TYPE_PORTRAIT, type PhotoType } from "../../../../common/constants";
 import { RULES } from "../../../../common/validation";
-import type { Capability } from "../../../api/chat";
+import type { Capability } from "../../../api/capabilities";
 import { usePopup } from "../../../hooks/usePopup";
 import { warn } from "../../../lib/notify";
 import { localCheck } from "../../../lib/validationText";

@@ -1,7 +1,7 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useId, useState } from "react";
 import { RULES } from "../../../../common/validation";
-import type { Capability } from "../../../api/chat";
+import type { Capability } from "../../../api/capabilities";
 import { getCheckins, setCheckins } from "../../../api/checkins";
 import { Spinner } from "../../../components/Spinner";
 import {

@@ -1,6 +1,6 @@
 import { useEffect } from "react";
 import { useNavigate } from "react-router";
-import { confirmAdult } from "../../../api/chat";
+import { confirmAdult } from "../../../api/users";
 import { AppSwal } from "../../../lib/dialogs";
 import { saveUser } from "../../../lib/session";
 import { chatTexts } from "../texts";

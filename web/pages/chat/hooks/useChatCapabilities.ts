@@ -1,5 +1,5 @@
 import { type UseQueryResult, useQuery } from "@tanstack/react-query";
-import { type ChatCapabilities, getChatCapabilities } from "../../../api/chat";
+import { type ChatCapabilities, getChatCapabilities } from "../../../api/capabilities";
 
 /** How often the capabilities are asked again while the chat is off or unreachable. */
 export const CHAT_OFF_POLL_MS = 5_000;

@@ -1,6 +1,6 @@
 import { type UseQueryResult, useQuery } from "@tanstack/react-query";
 import type { CharacterListItem } from "../../../../common/api";
-import { listChatCharacters } from "../../../api/chat";
+import { listChatCharacters } from "../../../api/characters";
 
 /** The user's characters for the chat sidebar (GET /characters/list/chat, product.md §4 "Chat loading"). */
 export function useChatCharacters(): UseQueryResult<CharacterListItem[]> {

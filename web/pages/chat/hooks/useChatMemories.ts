@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { type ChatMemory, deleteMemory, listMemories } from "../../../api/chat";
+import { type ChatMemory, deleteMemory, listMemories } from "../../../api/memory";
 
 export interface ChatMemories {
   memories: ChatMemory[];

@@ -1,6 +1,6 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useMemo, useRef } from "react";
-import type { ChatCapabilities } from "../../../api/chat";
+import type { ChatCapabilities } from "../../../api/capabilities";
 import type { ComposerPictures } from "../components/Composer";
 import type { LiveChat } from "./useChatSender";
 import { useImageSender } from "./useImageSender";

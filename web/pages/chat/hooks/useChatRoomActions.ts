@@ -1,8 +1,9 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useNavigate } from "react-router";
 import { isOutageCode } from "../../../../common/errors";
-import { changeGroupMember, startGroup, startNewChat } from "../../../api/chat";
+import { startNewChat } from "../../../api/chat";
 import { ApiError } from "../../../api/errors";
+import { changeGroupMember, startGroup } from "../../../api/groups";
 import { warn } from "../../../lib/notify";
 import { isInAppPath } from "../../../lib/text";
 

@@ -2,15 +2,10 @@ import { type Dispatch, useCallback, useEffect, useReducer, useRef } from "react
 import { useNavigate } from "react-router";
 import type { ChatHistoryEntry } from "../../../../common/api";
 import { SPLIT_MESSAGE_DELAY_MS } from "../../../../common/constants";
-import {
-  continueReplyStream,
-  type GroupReply,
-  ReplyLostError,
-  sendGroupMessageStream,
-  sendMessageStream,
-  stopReply,
-} from "../../../api/chat";
+import { continueReplyStream, sendMessageStream, stopReply } from "../../../api/chat";
 import { isHandledApiError } from "../../../api/errors";
+import { type GroupReply, sendGroupMessageStream } from "../../../api/groups";
+import { ReplyLostError } from "../../../api/replies";
 import { audioPlayer } from "../../../lib/audioPlayer";
 import { warn } from "../../../lib/notify";
 import { playReplySound } from "../../../lib/replySound";

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { LISTEN_RESUME_DELAY_MS, LISTENING_PLACEHOLDER } from "../../../../common/speech";
-import type { Capability } from "../../../api/chat";
+import type { Capability } from "../../../api/capabilities";
 import { useVoices } from "../../../hooks/useVoices";
 import { audioPlayer } from "../../../lib/audioPlayer";
 import { scheduleVoiceCue } from "../../../lib/voiceCue";

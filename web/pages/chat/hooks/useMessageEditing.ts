@@ -3,14 +3,9 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { useNavigate } from "react-router";
 import type { ChatHistoryEntry } from "../../../../common/api";
 import { RULES } from "../../../../common/validation";
-import {
-  editEntry,
-  ReplyLostError,
-  regenerateReplyStream,
-  removeEntries,
-  swipeReply,
-} from "../../../api/chat";
+import { editEntry, regenerateReplyStream, removeEntries, swipeReply } from "../../../api/edits";
 import { ApiError, isHandledApiError } from "../../../api/errors";
+import { ReplyLostError } from "../../../api/replies";
 import { audioPlayer } from "../../../lib/audioPlayer";
 import { AppSwal } from "../../../lib/dialogs";
 import { warn } from "../../../lib/notify";

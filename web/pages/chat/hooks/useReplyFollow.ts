@@ -1,8 +1,9 @@
 import { type InfiniteData, type QueryKey, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef } from "react";
 import type { ChatHistoryEntry } from "../../../../common/api";
-import { followReply, ReplyLostError } from "../../../api/chat";
+import { followReply } from "../../../api/chat";
 import { isHandledApiError } from "../../../api/errors";
+import { ReplyLostError } from "../../../api/replies";
 import type { LiveChat } from "./useChatSender";
 
 type HistoryData = InfiniteData<ChatHistoryEntry[], number>;

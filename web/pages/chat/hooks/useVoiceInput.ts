@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { uncensorTranscript } from "../../../../common/speech";
-import type { Capability } from "../../../api/chat";
+import type { Capability } from "../../../api/capabilities";
 import { transcribeRecording } from "../../../api/voice";
 import { listenThroughWrapper, mobileBridge } from "../../../lib/mobileBridge";
 import { warn } from "../../../lib/notify";

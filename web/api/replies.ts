@@ -1,0 +1,94 @@
+// Reply streams shared by the chat, group and edit calls: handlers, final reply, lost replies.
+import type { ChatHistoryEntry, MessageReply } from "../../common/api";
+import { ApiError } from "./errors";
+import type { StreamEvent } from "./stream";
+
+/** What a streamed reply reports while it is generated. */
+export interface ReplyStreamHandlers {
+  /** The stored entry (gives chatHistoryUUID), before any token. */
+  onEntry?: (entry: ChatHistoryEntry) => void;
+  /** One piece of the reply text, as generated. */
+  onToken: (text: string) => void;
+  /**
+   * event `audio`: one sentence of the reply spoken, as soon as it is ready (in order,
+   * index 0 first), so playback starts before the whole reply is synthesized.
+   */
+  onAudio?: (audio: { index: number; text: string; audioUrl: string; chatHistoryUUID?: string }) => void;
+}
+
+/**
+ * a streamed reply whose connection dropped and could not be followed again, or whose
+ * generating server is gone (the stored entry is still "pending"): the reply settles in the
+ * history, which polls for it. `entryId` is its chatHistoryUUID.
+ */
+export class ReplyLostError extends ApiError {
+  constructor(readonly entryId: string) {
+    super("The reply stream was lost.", "network");
+    this.name = "ReplyLostError";
+  }
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null;
+
+/**
+ * Turns the final event of a reply stream into the spec's message reply (product.md §3). A bare stored
+ * entry becomes `{success: 1, history: [entry]}`.
+ * @throws ReplyLostError when a `done` event holds a reply still "pending" (GET /chat/stream found
+ * no live reply: the server that wrote it is gone, the history settles it within a minute).
+ */
+export function finalReply(last: StreamEvent): MessageReply {
+  const data = last.data;
+  let reply: MessageReply = { success: 0, message: typeof data === "string" ? data : "" };
+  if (isObject(data) && "success" in data) reply = data as unknown as MessageReply;
+  else if (isObject(data) && typeof data.chatHistoryUUID === "string") {
+    reply = { success: 1, message: "", history: [data as unknown as ChatHistoryEntry] };
+  }
+  // GET /chat/stream answers an entry without a live reply as stored: `done`, success 0 while pending.
+  const entry = reply.history?.[0];
+  if (last.event === "done" && entry?.chatHistoryStatus === "pending") {
+    throw new ReplyLostError(entry.chatHistoryUUID);
+  }
+  return reply;
+}
+
+/** The `onEvent` of a reply stream: routes `entry`, `token` and `audio` events to `handlers`. */
+export function replyEvents(handlers: ReplyStreamHandlers) {
+  return (event: StreamEvent) => {
+    const data = event.data;
+    if (!isObject(data)) return;
+    if (event.event === "token" && typeof data.text === "string") handlers.onToken(data.text);
+    else if (event.event === "entry") handlers.onEntry?.(data as unknown as ChatHistoryEntry);
+    else if (event.event === "audio" && "audioUrl" in data) {
+      handlers.onAudio?.(
+        data as unknown as { index: number; text: string; audioUrl: string; chatHistoryUUID?: string },
+      );
+    }
+  };
+}
+
+/**
+ * The reply of a stream of the reply `entryId()`: a connection lost for good once the entry is
+ * known becomes `ReplyLostError`; other errors pass through.
+ */
+export async function replyOf(
+  stream: Promise<StreamEvent>,
+  entryId: () => string,
+  signal: AbortSignal | undefined,
+): Promise<MessageReply> {
+  try {
+    return finalReply(await stream);
+  } catch (error) {
+    const id = entryId();
+    if (
+      id !== "" &&
+      !signal?.aborted &&
+      error instanceof ApiError &&
+      error.kind === "network" &&
+      !(error instanceof ReplyLostError)
+    ) {
+      throw new ReplyLostError(id);
+    }
+    throw error;
+  }
+}
