@@ -117,14 +117,23 @@ export class AccountsRepo {
     return row !== undefined;
   }
 
-  /** Deletes an unexpired set-up token. @returns whether this call removed it (a token is used once). */
+  /**
+   * Uses a set-up token: when an unexpired token has this hash, every set-up token is deleted in
+   * the same statement (one owner per set of links). @returns whether the token was there.
+   */
   async consumeSetupToken(tokenHash: string, now: number): Promise<boolean> {
     const result = await this.db
       .deleteFrom("setup_tokens")
-      .where("token_hash", "=", tokenHash)
-      .where("expires_at", ">", now)
+      .where(({ exists, selectFrom }) =>
+        exists(
+          selectFrom("setup_tokens as given")
+            .select("given.token_hash")
+            .where("given.token_hash", "=", tokenHash)
+            .where("given.expires_at", ">", now),
+        ),
+      )
       .executeTakeFirst();
-    return Number(result.numDeletedRows) === 1;
+    return Number(result.numDeletedRows) > 0;
   }
 
   /** Removes every set-up token (once an admin exists) and the expired ones. */
