@@ -6,6 +6,9 @@
  * - server module folders (`server/modules/<area>/`) form no cycle, type-only imports included;
  * - a module folder reaches another only through the seams `conversation`, `prompt`, `quota`, `safety`,
  *   `plans` and `auth`, and never through another module's `*.routes.ts`;
+ * - inside a module folder only the HTTP adapters import `server/http/`: route files (`*.routes.ts`),
+ *   request schemas (`*.schemas.ts`), presenters (`*.presenter.ts`) and the few adapter files named
+ *   in HTTP_ADAPTERS; services, repositories and workers never do;
  * - `web/hooks` and `web/lib` (shared by several areas) never import `web/pages`, and
  *   `web/lib` never imports `web/api`;
  * - `server/` and `web/` never import each other (both may import `common/`);
@@ -18,6 +21,21 @@
 
 /** Module folders another module folder may import from. */
 const SEAMS = ["conversation", "prompt", "quota", "safety", "plans", "auth"];
+
+/**
+ * Module files besides routes, schemas and presenters that are HTTP adapters, so may import
+ * `server/http/`: route options with rate limits, the reply's event stream, the picture cookie guard.
+ */
+const HTTP_ADAPTERS = ["auth/credential-limits.ts", "chat/reply-stream.ts", "images/content-access.ts"];
+
+/**
+ * Module files that still import `server/http/` without being adapters, until their import moves:
+ * setup.service.ts takes `secretHash` from http/auth.ts (now in server/security/secret-hash.ts).
+ */
+const HTTP_IMPORT_PENDING = ["accounts/setup.service.ts"];
+
+/** A file path as a literal in a regular expression. */
+const escapeRe = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -50,6 +68,22 @@ module.exports = {
       comment: "Routes are HTTP adapters: no module imports another module's *.routes.ts.",
       from: { path: "^server/modules/([^/]+)/" },
       to: { path: "^server/modules/[^/]+/.+\\.routes\\.ts$", pathNot: "^server/modules/$1/" },
+    },
+    {
+      name: "http-only-from-adapters",
+      severity: "error",
+      comment:
+        "Inside a module folder only the HTTP adapters (routes, schemas, presenters, HTTP_ADAPTERS) import " +
+        "server/http/: a service, repository or worker takes what it needs from outside http/ " +
+        "(server/observability/metrics.ts, server/security/secret-hash.ts) or gets it passed.",
+      from: {
+        path: "^server/modules/",
+        pathNot: [
+          "\\.(routes|schemas|presenter)\\.ts$",
+          `^server/modules/(${[...HTTP_ADAPTERS, ...HTTP_IMPORT_PENDING].map(escapeRe).join("|")})$`,
+        ],
+      },
+      to: { path: "^server/http/" },
     },
     {
       name: "shared-web-not-to-pages",

@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from "fastify";
 import type { User } from "../db/schema";
 import { notFound, unauthorized } from "../errors";
@@ -53,13 +52,11 @@ export function assertSelf(userId: string, id: string | undefined): void {
 }
 
 /**
- * How a bearer token or a device secret is stored and looked up: sha256, lower-case hex. Only
- * this hash is kept (`auth_tokens.token_hash`, `devices.secret_hash`); the picture cookie names a
- * session by it too.
+ * Re-export of server/security/secret-hash.ts for server/modules/accounts/setup.service.ts until
+ * its import moves there (the one module file outside HTTP adapters still allowed to import it
+ * here, see .dependency-cruiser.cjs); everything else imports the security module.
  */
-export function secretHash(secret: string): string {
-  return createHash("sha256").update(secret).digest("hex");
-}
+export { secretHash } from "../security/secret-hash";
 
 /**
  * Registers `routes` in their own plugin scope behind the session hook (`requireUser`), so every

@@ -15,9 +15,9 @@ import type { AppConfig } from "../env";
 import { AppError } from "../errors";
 import { requestLanguage } from "../i18n/language";
 import { isEnvelope, localiseEnvelope } from "../i18n/translate";
+import { observeRequest } from "../observability/metrics";
 import type { RedisHandle } from "../providers/redis/redis";
 import { fail, failBody, failStatus } from "./envelope";
-import { observeRequest } from "./metrics";
 import { classifyOutage, logOutage, outageBody } from "./outages";
 import { rateLimitError, redisLimitStore } from "./rate-limit";
 import {

@@ -1,8 +1,8 @@
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from "fastify";
 import { requestLanguage } from "../i18n/language";
 import { localiseEnvelope } from "../i18n/translate";
+import { observeRequest, streamOpened } from "../observability/metrics";
 import { failBody, failStatus } from "./envelope";
-import { observeRequest, streamOpened } from "./metrics";
 import { outageEventData } from "./outages";
 import { logRequest } from "./setup";
 

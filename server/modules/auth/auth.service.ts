@@ -4,8 +4,8 @@ import { TOKEN_LIFETIME_MS } from "../../../common/constants";
 import type { Device, User } from "../../db/schema";
 import type { ShortCache } from "../../db/short-cache";
 import { AppError, forbidden, notFound, unauthorized } from "../../errors";
-import { secretHash } from "../../http/auth";
 import type { FileStorage } from "../../providers/storage/storage";
+import { secretHash } from "../../security/secret-hash";
 import { quotaPeriodKey } from "../quota/quota.service";
 import type { AuthRepo } from "./auth.repo";
 

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CACHE_TTL_MS, CacheGroup, ShortCache } from "../../db/short-cache";
-import { secretHash } from "../../http/auth";
+import { secretHash } from "../../security/secret-hash";
 import { call, demoLogin, describeEachDatabase } from "../../testing/api";
 import { createTestApp, type TestApp } from "../../testing/server";
 

@@ -1,6 +1,6 @@
 import { REPLY_ALTERNATIVES_MAX } from "../../../common/constants";
 import type { Character, ChatHistoryRow, ChatSession, User } from "../../db/schema";
-import * as metrics from "../../http/metrics";
+import * as metrics from "../../observability/metrics";
 import { type LlmProvider, LlmUnavailableError, routedModel } from "../../providers/llm/llm";
 import {
   type ConversationService,

@@ -1,5 +1,5 @@
 import type { User } from "../../db/schema";
-import * as metrics from "../../http/metrics";
+import * as metrics from "../../observability/metrics";
 import { displayName } from "../conversation/conversation.service";
 import { cleanReply } from "../prompt/prompt";
 import {

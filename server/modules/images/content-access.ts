@@ -3,7 +3,8 @@ import fs from "node:fs";
 import path from "node:path";
 import type { FastifyInstance } from "fastify";
 import type { Db } from "../../db/index";
-import { bearerToken, secretHash } from "../../http/auth";
+import { bearerToken } from "../../http/auth";
+import { secretHash } from "../../security/secret-hash";
 import { AuthRepo } from "../auth/auth.repo";
 import { ContentAccessRepo } from "./content-access.repo";
 

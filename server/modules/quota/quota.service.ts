@@ -2,7 +2,7 @@ import { ADDON_MESSAGES, ADDON_PRICE_CENTS, dollars } from "../../../common/cons
 import type { Db } from "../../db/index";
 import type { User } from "../../db/schema";
 import { type AppError, tooMany } from "../../errors";
-import { quotaRefused } from "../../http/metrics";
+import { quotaRefused } from "../../observability/metrics";
 import type { QuotaBucket, QuotaRepo, Reservation } from "./quota.repo";
 
 export type { QuotaBucket, Reservation } from "./quota.repo";

@@ -5,7 +5,7 @@ import type { Db } from "../../db/index";
 import type { User } from "../../db/schema";
 import { currentUser, signedIn } from "../../http/auth";
 import { fail, ok } from "../../http/envelope";
-import { renderMetrics } from "../../http/metrics";
+import { renderMetrics } from "../../observability/metrics";
 import type { LlmProvider } from "../../providers/llm/llm";
 import type { FileStorage } from "../../providers/storage/storage";
 import type { TtsProvider } from "../../providers/tts/tts";
