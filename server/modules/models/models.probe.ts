@@ -133,14 +133,12 @@ export async function testGeneration(
   const started = performance.now();
   let first: number | null = null;
   let streamed = "";
-  const answer = (ok: boolean, text: string, error?: string): ModelTestResult => {
+  const answer = (ok: boolean, text: string, failure?: { error: string }): ModelTestResult => {
     const trimmed = text.trim();
     const cut = trimmed.length > TEST_TEXT_CHARS ? `${trimmed.slice(0, TEST_TEXT_CHARS)}…` : trimmed;
     const timeToFirstTokenMs = first === null ? null : Math.round(first);
     const totalMs = Math.round(performance.now() - started);
-    return error
-      ? { ok, timeToFirstTokenMs, totalMs, text: cut, error }
-      : { ok, timeToFirstTokenMs, totalMs, text: cut };
+    return { ok, timeToFirstTokenMs, totalMs, text: cut, ...failure };
   };
   try {
     const result = await provider.generate({
@@ -158,12 +156,12 @@ export async function testGeneration(
       },
     });
     const text = result.text || streamed;
-    if (timeout.aborted) return answer(false, text, TEST_TIMED_OUT);
-    if (!text.trim()) return answer(false, "", TEST_EMPTY);
+    if (timeout.aborted) return answer(false, text, { error: TEST_TIMED_OUT });
+    if (!text.trim()) return answer(false, "", { error: TEST_EMPTY });
     return answer(true, text);
   } catch (error) {
     if (enough.signal.aborted && !timeout.aborted) return answer(true, streamed);
     if (!timeout.aborted) logError(error);
-    return answer(false, streamed, timeout.aborted ? TEST_TIMED_OUT : TEST_FAILED);
+    return answer(false, streamed, { error: timeout.aborted ? TEST_TIMED_OUT : TEST_FAILED });
   }
 }
