@@ -26,7 +26,7 @@ const SEAMS = ["conversation", "prompt", "quota", "safety", "plans", "auth"];
  * Module files besides routes, schemas and presenters that are HTTP adapters, so may import
  * `server/http/`: route options with rate limits, the reply's event stream, the picture cookie guard.
  */
-const HTTP_ADAPTERS = ["auth/credential-limits.ts", "chat/reply-stream.ts", "images/content-access.ts"];
+const HTTP_ADAPTERS = ["auth/credential-limits.ts", "chat/reply-stream.ts", "content/content-access.ts"];
 
 /**
  * Module files that still import `server/http/` without being adapters, until their import moves:

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { contentCookieValue } from "../server/modules/images/content-access";
+import { contentCookieValue } from "../server/modules/content/content-access";
 import { describeEachDatabase } from "../server/testing/api";
 import { addPresetCharacter, contentCookieOf, signIn } from "./support/fixtures";
 import { type ListeningApp, startListening } from "./support/server";
