@@ -9,7 +9,7 @@ import type { JobQueue } from "./jobs/queue";
 import { accountRoutes } from "./modules/account/account.routes";
 import type { AccountService } from "./modules/account/account.service";
 import { type AccountsServices, accountsRoutes } from "./modules/accounts/accounts.routes";
-import { adminRoutes } from "./modules/admin/admin.routes";
+import { ADMIN_ROUTES, adminRoutes } from "./modules/admin/admin.routes";
 import { authRoutes } from "./modules/auth/auth.routes";
 import type { AuthService } from "./modules/auth/auth.service";
 import { characterRoutes } from "./modules/characters/characters.routes";
@@ -24,7 +24,7 @@ import { contentSecret, guardChatContent } from "./modules/content/content-acces
 import type { ImageWorker } from "./modules/images/image-worker";
 import { imagesRoutes } from "./modules/images/images.routes";
 import { memoryRoutes } from "./modules/memory/memory.routes";
-import { modelsRoutes } from "./modules/models/models.routes";
+import { MODEL_ROUTE_LIST, modelsRoutes } from "./modules/models/models.routes";
 import { oauthRoutes } from "./modules/oauth/oauth.routes";
 import { paymentsRoutes } from "./modules/payments/payments.routes";
 import type { PaymentsService } from "./modules/payments/payments.service";
@@ -162,6 +162,9 @@ async function registerRoutes(app: FastifyInstance, config: AppConfig, c: Contai
   await paymentsRoutes(app, c.payments, auth, (token) => c.auth.authenticate(token));
   await adminRoutes(app, c.admin, auth);
   await modelsRoutes(app, c.models, auth);
+  // The Models section is of the admin area: the admin route list (each answers 403 to a non-admin) names it too.
+  for (const r of MODEL_ROUTE_LIST)
+    if (!ADMIN_ROUTES.some((a) => a.method === r.method && a.url === r.url)) ADMIN_ROUTES.push(r);
   await accountsRoutes(app, c.accounts, auth);
   oauthRoutes(app, c.oauth);
   subscribeRoutes(app, c.subscribe);
