@@ -183,7 +183,7 @@ describeEachDatabase(
       );
       await inBatches(tasks, 8);
       expect(failures).toEqual([]);
-    });
+    }, 120_000);
 
     it("a token in the query string or the body is not a session", async () => {
       const query = await http(t.url, "GET", `/api/users/profile/?token=${a.token}&access_token=${a.token}`);

@@ -8,7 +8,11 @@ import { createServer, registerFileSending, registerPlugins, registerSpa } from 
 import type { JobQueue } from "./jobs/queue";
 import { accountRoutes } from "./modules/account/account.routes";
 import type { AccountService } from "./modules/account/account.service";
-import { type AccountsServices, accountsRoutes } from "./modules/accounts/accounts.routes";
+import {
+  ACCOUNTS_ADMIN_ROUTES,
+  type AccountsServices,
+  accountsRoutes,
+} from "./modules/accounts/accounts.routes";
 import { ADMIN_ROUTES, adminRoutes } from "./modules/admin/admin.routes";
 import { authRoutes } from "./modules/auth/auth.routes";
 import type { AuthService } from "./modules/auth/auth.service";
@@ -162,10 +166,11 @@ async function registerRoutes(app: FastifyInstance, config: AppConfig, c: Contai
   await paymentsRoutes(app, c.payments, auth, (token) => c.auth.authenticate(token));
   await adminRoutes(app, c.admin, auth);
   await modelsRoutes(app, c.models, auth);
-  // The Models section is of the admin area: the admin route list (each answers 403 to a non-admin) names it too.
-  for (const r of MODEL_ROUTE_LIST)
-    if (!ADMIN_ROUTES.some((a) => a.method === r.method && a.url === r.url)) ADMIN_ROUTES.push(r);
   await accountsRoutes(app, c.accounts, auth);
+  // The Models section and the accounts' admin routes are of the admin area: the admin route list
+  // (each answers 403 to a non-admin) names them too.
+  for (const r of [...MODEL_ROUTE_LIST, ...ACCOUNTS_ADMIN_ROUTES])
+    if (!ADMIN_ROUTES.some((a) => a.method === r.method && a.url === r.url)) ADMIN_ROUTES.push(r);
   oauthRoutes(app, c.oauth);
   subscribeRoutes(app, c.subscribe);
   await usersRoutes(app, c.users, auth);

@@ -359,6 +359,12 @@ export const PUBLIC_ROUTES = new Set([
   "GET /api/health",
   "GET /api/ready",
   "GET /meta.json",
+  // Accounts: the owner's set-up link and sign-up by e-mail code (no account yet).
+  "GET /api/setup/:token",
+  "POST /api/setup",
+  "GET /api/auth/registration",
+  "POST /api/auth/signup/start",
+  "POST /api/auth/signup/finish",
 ]);
 
 /**

@@ -411,11 +411,15 @@ function eraseSuite(dialect: "sqlite" | "postgres", onS3: boolean): void {
     const all = await tables();
     const unnamed = all.filter((table) => !naming.has(table)).sort();
     // The rest hold no person: plans, languages, voices, presets, OAuth states (no user yet),
-    // the server processes' leases, owner set-up tokens, sign-up codes (no account yet).
+    // the server processes' leases, owner set-up tokens, sign-up codes (no account yet), the model
+    // connections and which plan or preset character uses which.
     expect(unnamed).toEqual(
       [
         "instance_leases",
         "languages",
+        "model_assignments",
+        "model_connections",
+        "model_settings",
         "oauth_states",
         "plans",
         "preset_characters",
