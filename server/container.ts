@@ -29,8 +29,10 @@ import { TurnService } from "./modules/chat/turn.service";
 import { CheckinsRepo } from "./modules/checkins/checkins.repo";
 import { CHECKIN_JOB_MS, CheckinsService } from "./modules/checkins/checkins.service";
 import { contentSecret } from "./modules/content/content-access";
-import { ConversationRepo } from "./modules/conversation/conversation.repo";
-import { ConversationService } from "./modules/conversation/conversation.service";
+import { ChatsRepo } from "./modules/conversation/chats.repo";
+import { ChatsService } from "./modules/conversation/chats.service";
+import { HistoryRepo } from "./modules/conversation/history.repo";
+import { HistoryService } from "./modules/conversation/history.service";
 import { ImageWorker } from "./modules/images/image-worker";
 import { ImagesRepo } from "./modules/images/images.repo";
 import { ImagesService } from "./modules/images/images.service";
@@ -295,20 +297,17 @@ export function buildContainer(config: AppConfig, deps: ContainerDeps) {
     jobs,
     Date.now,
     logError,
-    (sessionId) => conversation.sessionChanged(sessionId),
+    (sessionId) => conversation.chats.sessionChanged(sessionId),
     caches,
   );
   const quota = new QuotaService(new QuotaRepo(kysely));
-  // The one home of a conversation: chats, sessions, the user's entries and their rules.
+  // A conversation: its chats (which chat an id names, members, sessions) and their history
+  // (the entries and their rules, swipes, edits).
   // This process's lease: the owner of the entries it stores (settled by another if it stops).
   const instanceLease = new InstanceLease(kysely, Date.now, logError);
-  const conversation = new ConversationService(
-    new ConversationRepo(kysely),
-    quota,
-    Date.now,
-    caches,
-    instanceLease.id,
-  );
+  const chats = new ChatsService(new ChatsRepo(kysely), Date.now, caches);
+  const history = new HistoryService(new HistoryRepo(kysely), chats, Date.now, caches, instanceLease.id);
+  const conversation = { chats, history };
   const chatRepo = new ChatRepo(kysely);
   const chat = new ChatService(
     chatRepo,
@@ -368,7 +367,7 @@ export function buildContainer(config: AppConfig, deps: ContainerDeps) {
   // characters that write first (a check-in after a quiet period, never on a request).
   const checkins = new CheckinsService(
     new CheckinsRepo(kysely),
-    conversation,
+    chats,
     llm,
     async (userId, characterId) =>
       (await memory.listFacts(userId, characterId)).slice(0, 10).map((f) => f.fact),

@@ -1,6 +1,6 @@
 import type { CharacterListItem, PresetCharacter } from "../../../common/api";
 import type { Character, PresetCharacterRow } from "../../db/schema";
-import { alternateGreetings } from "../conversation/conversation.service";
+import { alternateGreetings } from "../conversation/chats.service";
 import { storedLorebook, toCharacterBook } from "../prompt/lorebook";
 import { fillPlaceholders } from "../prompt/prompt";
 

@@ -2,7 +2,7 @@ import type { FastifyInstance, onRequestAsyncHookHandler } from "fastify";
 import { assertSelf, currentUser, signedIn } from "../../http/auth";
 import { ok } from "../../http/envelope";
 import { parseInput } from "../../http/validate";
-import { displayName } from "../conversation/conversation.service";
+import { displayName } from "../conversation/chats.service";
 import {
   presentCharacterDetail,
   presentCharacterListItem,

@@ -4,14 +4,11 @@ import { badRequest, notFound } from "../../errors";
 import type { LlmProvider } from "../../providers/llm/llm";
 import type { RedisHandle } from "../../providers/redis/redis";
 import type { FileStorage } from "../../providers/storage/storage";
-import {
-  type AppendResult,
-  type ConversationService,
-  displayName,
-  type ResolvedChat,
-} from "../conversation/conversation.service";
+import { displayName } from "../conversation/chats.service";
+import type { Conversation } from "../conversation/conversation";
+import type { EntryCharge } from "../conversation/history.service";
 import type { SenderContext } from "../prompt/prompt";
-import type { QuotaService } from "../quota/quota.service";
+import type { QuotaService, Reservation } from "../quota/quota.service";
 import type { ChatRepo } from "./chat.repo";
 import { type LiveReplies, MemoryLiveReplies } from "./live-replies";
 import { RedisLiveReplies } from "./live-replies.redis";
@@ -36,15 +33,17 @@ export interface GroupResult {
 
 /**
  * Characters' replies (product.md §4 "Sending", 7 "Chat"): a message, a group turn, a continuation, Stop
- * and New Chat. The user's entry is stored by the conversation module (its rules live there);
- * this service runs the model and stores what it wrote. Every id from the client is checked
+ * and New Chat. A send is decided and charged here (one message of the quota); the user's entry
+ * is stored by the conversation's history (its rules live there); this service runs the model
+ * and stores what it wrote. Every id from the client is checked
  * against the signed-in user before anything is read or written.
  */
 export class ChatService {
   constructor(
     private readonly repo: ChatRepo,
-    private readonly conversation: ConversationService,
-    /** Every model run reserves one message first (continuations too). */
+    /** The chats (which chat an id names, its session) and their history (the entries). */
+    private readonly conversation: Conversation,
+    /** Every send and every model run is charged one message first (continuations too). */
     private readonly quota: QuotaService,
     llm: LlmProvider,
     private readonly options: ChatOptions,
@@ -101,17 +100,22 @@ export class ChatService {
       sender?: SenderContext;
     },
   ): Promise<SendResult> {
-    const chat = await this.conversation.resolveChat(user, input.chatId);
+    const chat = await this.conversation.chats.resolveChat(user, input.chatId);
     const character = input.characterId
       ? chat.members.find((m) => m.id === input.characterId)
       : chat.members[0];
     if (!character) throw notFound("This character is not in this chat.");
-    const stored = await this.append(user, chat, character.id, input.message, input.clientMessageId);
+    const stored = await this.conversation.history.appendUserEntry(
+      user,
+      chat,
+      { characterId: character.id, message: input.message, clientMessageId: input.clientMessageId },
+      this.messageCharge(user),
+    );
     if ("repeated" in stored) return repeated(stored.repeated);
     return this.replies.run(user, chat, stored.session, character, stored.entry, {
       onStart: input.onStored,
       onToken: input.onToken,
-      charge: stored.reservation,
+      charge: stored.charge,
       sender: input.sender,
     });
   }
@@ -136,7 +140,7 @@ export class ChatService {
       onReplied?: (result: SendResult) => Promise<void>;
     } = {},
   ): Promise<GroupResult> {
-    const chat = await this.conversation.resolveChat(user, input.chatId);
+    const chat = await this.conversation.chats.resolveChat(user, input.chatId);
     if (!chat.groupId) throw notFound("Group not found.");
     if (chat.members.length === 0) throw badRequest("This group has no members yet.");
     const lastSpeaker = await this.repo.lastReplyCharacterId(chat.chatKey, user.id);
@@ -146,7 +150,12 @@ export class ChatService {
       lastSpeaker,
       this.random,
     );
-    const stored = await this.append(user, chat, whoReplies[0]!, input.message, input.clientMessageId);
+    const stored = await this.conversation.history.appendUserEntry(
+      user,
+      chat,
+      { characterId: whoReplies[0]!, message: input.message, clientMessageId: input.clientMessageId },
+      this.messageCharge(user),
+    );
     if ("repeated" in stored) {
       const r = repeated(stored.repeated);
       return {
@@ -162,10 +171,12 @@ export class ChatService {
     for (const [turn, speakerId] of whoReplies.entries()) {
       const speaker = chat.members.find((m) => m.id === speakerId)!;
       const entry =
-        turn === 0 ? stored.entry : await this.conversation.appendReplyEntry(stored.session, speaker.id);
+        turn === 0
+          ? stored.entry
+          : await this.conversation.history.appendReplyEntry(stored.session, speaker.id);
       // The message is charged once: only the first answer gives it back when it fails.
       const result = await this.replies.run(user, chat, stored.session, speaker, entry, {
-        charge: turn === 0 ? stored.reservation : undefined,
+        charge: turn === 0 ? stored.charge : undefined,
         onStart: stream.onStart,
         onToken: stream.onToken,
       });
@@ -185,14 +196,15 @@ export class ChatService {
     return { success: true, message: "Replies.", whoReplies, entries, modelMs };
   }
 
-  private append(
-    user: User,
-    chat: ResolvedChat,
-    characterId: string,
-    message: string,
-    clientMessageId?: string,
-  ): Promise<AppendResult> {
-    return this.conversation.appendUserEntry(user, chat, { characterId, message, clientMessageId });
+  /**
+   * The charge of a send (a message or a group turn): one message of the user's quota, taken
+   * with the user's entry in its transaction, given back when the entry is not stored.
+   */
+  private messageCharge(user: User): EntryCharge<Reservation> {
+    return {
+      take: (now, db) => this.quota.chargeMessage(user, now, db),
+      giveBack: (charge) => this.quota.refundMessage(user.id, charge),
+    };
   }
 
   /**
@@ -202,7 +214,7 @@ export class ChatService {
    * @throws AppError 404 when the entry is not the user's.
    */
   async stop(user: User, entryId: string): Promise<boolean> {
-    const entry = await this.conversation.findOwnedEntry(user, entryId);
+    const entry = await this.conversation.history.findOwnedEntry(user, entryId);
     if (!entry) throw notFound("Message not found.");
     return this.live.stop(entryId);
   }
@@ -212,7 +224,7 @@ export class ChatService {
    * @throws AppError 404 "Message not found." when the entry is not the user's.
    */
   async ownedEntry(user: User, entryId: string): Promise<ChatHistoryRow> {
-    const entry = await this.conversation.findOwnedEntry(user, entryId);
+    const entry = await this.conversation.history.findOwnedEntry(user, entryId);
     if (!entry) throw notFound("Message not found.");
     return entry;
   }
@@ -233,13 +245,13 @@ export class ChatService {
     entryId: string,
     stream: { onStart?: (entry: ChatHistoryRow) => Promise<void>; onToken?: (text: string) => void } = {},
   ): Promise<SendResult> {
-    const entry = await this.conversation.findOwnedEntry(user, entryId);
+    const entry = await this.conversation.history.findOwnedEntry(user, entryId);
     if (!entry) throw notFound("Message not found.");
     if (!entry.reply_message) throw nothingToContinue();
-    const session = await this.conversation.sessionById(entry.session_id);
-    const newest = await this.conversation.newestEntry(entry.session_id);
+    const session = await this.conversation.chats.sessionById(entry.session_id);
+    const newest = await this.conversation.history.newestEntry(entry.session_id);
     if (!session || newest?.id !== entry.id) throw badRequest("Only the newest reply can be continued.");
-    const chat = await this.conversation.resolveChat(user, session.chat_key);
+    const chat = await this.conversation.chats.resolveChat(user, session.chat_key);
     const character = chat.members.find((m) => m.id === entry.character_id);
     if (!character) throw notFound("This character is no longer in this chat.");
     if (entry.continue_count >= CONTINUE_MAX_PER_REPLY) throw continuedEnough();
@@ -275,9 +287,12 @@ export class ChatService {
    */
   async newChat(user: User, chatId: string): Promise<string> {
     // Long-term facts outlive the history: those of messages not extracted yet are taken first.
-    const session = await this.conversation.session(user, await this.conversation.resolveChat(user, chatId));
+    const session = await this.conversation.chats.session(
+      user,
+      await this.conversation.chats.resolveChat(user, chatId),
+    );
     await this.memory.beforeClear({ userId: user.id, userName: displayName(user), sessionId: session.id });
-    const chat = await this.conversation.clear(user, chatId);
+    const chat = await this.conversation.history.clear(user, chatId);
     // product.md §3: the chat's pictures and the user's photos live under {character or group id}/.
     await this.storage.removeFolder(chat.chatKey);
     return `/character-select/${chat.chatKey}`;

@@ -3,8 +3,9 @@ import { FIRST_MESSAGE_MARKER, REPLY_ALTERNATIVES_MAX } from "../../../common/co
 import type { ChatHistoryRow, User } from "../../db/schema";
 import { badRequest, notFound } from "../../errors";
 import type { FileStorage } from "../../providers/storage/storage";
+import { displayName } from "../conversation/chats.service";
+import type { Conversation } from "../conversation/conversation";
 import { presentHistoryEntry } from "../conversation/conversation.presenter";
-import { type ConversationService, displayName } from "../conversation/conversation.service";
 import { assertAllowedContent } from "../safety/content-rules";
 import { presentReply } from "./chat.presenter";
 import type { ChatService } from "./chat.service";
@@ -44,7 +45,7 @@ const stillGenerating = () => badRequest("This reply is still being generated.")
 export class EditsService {
   constructor(
     private readonly chat: ChatService,
-    private readonly conversation: ConversationService,
+    private readonly conversation: Conversation,
     private readonly memory: EditMemory,
     /** The content area: the pictures and photos of removed entries are removed with them. */
     private readonly storage: FileStorage,
@@ -74,7 +75,7 @@ export class EditsService {
     if (entry.message === FIRST_MESSAGE_MARKER) {
       throw badRequest("A greeting is not regenerated: swipe between the character's greetings.");
     }
-    const found = await this.conversation.chatOfEntry(user, entry);
+    const found = await this.conversation.chats.chatOfEntry(user, entry);
     if (!found) throw notFound("Message not found.");
     const { chat, session } = found;
     // A photo's reply was written from what the vision model saw, a check-in (no message, one
@@ -84,8 +85,8 @@ export class EditsService {
     const character = chat.members.find((m) => m.id === entry.character_id);
     if (!character) throw notFound("This character is no longer in this chat.");
     const newest = chat.groupId
-      ? await this.conversation.newestEntryOf(session.id, character.id)
-      : await this.conversation.newestEntry(session.id);
+      ? await this.conversation.history.newestEntryOf(session.id, character.id)
+      : await this.conversation.history.newestEntry(session.id);
     if (newest?.id !== entry.id) {
       throw badRequest(
         chat.groupId
@@ -94,7 +95,7 @@ export class EditsService {
       );
     }
     if (entry.status === "pending") throw stillGenerating();
-    const before = (await this.conversation.alternativesOf([entry])).get(entry.id) ?? [];
+    const before = (await this.conversation.history.alternativesOf([entry])).get(entry.id) ?? [];
     if (before.length >= REPLY_ALTERNATIVES_MAX) throw badRequest(tooManyAlternatives());
     const { hold, charge } = await this.chat.replies.claim(user, entry.id, stillGenerating);
     const voice = options.speak ? this.voice : undefined;
@@ -123,13 +124,14 @@ export class EditsService {
     if (result.success && done) {
       if (speaker) audioUrl = await speaker.finish(done);
       else if (voice) audioUrl = await voice.replyAudio(user, done);
-      if (audioUrl) await this.conversation.setAlternativeAudio(done.id, done.alternative_index, audioUrl);
+      if (audioUrl)
+        await this.conversation.history.setAlternativeAudio(done.id, done.alternative_index, audioUrl);
     } else if (speaker) {
       await speaker.finish(undefined);
     }
-    const current = result.success ? done : await this.conversation.findOwnedEntry(user, entry.id);
+    const current = result.success ? done : await this.conversation.history.findOwnedEntry(user, entry.id);
     const alternatives = current
-      ? (await this.conversation.alternativesOf([current])).get(current.id)
+      ? (await this.conversation.history.alternativesOf([current])).get(current.id)
       : undefined;
     return {
       reply: presentReply({ ...result, entry: current ?? done, alternatives }, audioUrl),
@@ -144,7 +146,7 @@ export class EditsService {
    */
   async swipe(user: User, entryId: string, index: number): Promise<ChatHistoryEntry> {
     const entry = await this.idle(user, entryId);
-    const chosen = await this.conversation.chooseAlternative(entry, index);
+    const chosen = await this.conversation.history.chooseAlternative(entry, index);
     if (!chosen) throw badRequest("This reply has no such version.");
     await this.forget(user, chosen, chosen.seq, false);
     return this.present(chosen);
@@ -172,7 +174,7 @@ export class EditsService {
     } else {
       assertAllowedContent("Reply", text);
     }
-    const edited = await this.conversation.editEntry(
+    const edited = await this.conversation.history.editEntry(
       entry,
       part === "message" ? { message: text } : { reply_message: text },
     );
@@ -197,13 +199,13 @@ export class EditsService {
    */
   async rewind(user: User, entryId: string): Promise<string[]> {
     const entry = await this.owned(user, entryId);
-    const after = await this.conversation.entriesAfter(entry.session_id, entry.seq);
+    const after = await this.conversation.history.entriesAfter(entry.session_id, entry.seq);
     return this.removeEntries(user, entry.session_id, after);
   }
 
   private async removeEntries(user: User, sessionId: string, entries: ChatHistoryRow[]): Promise<string[]> {
     if (entries.length === 0) return [];
-    const session = await this.conversation.sessionById(sessionId);
+    const session = await this.conversation.chats.sessionById(sessionId);
     if (!session || session.user_id !== user.id) throw notFound("Message not found.");
     // A generation runs on a pending entry, or (a regeneration, a continuation) on a member's
     // newest: those are stopped before they go.
@@ -214,7 +216,7 @@ export class EditsService {
       }
     }
     const ids = entries.map((e) => e.id);
-    await this.conversation.removeEntries(sessionId, ids);
+    await this.conversation.history.removeEntries(sessionId, ids);
     // product.md §3: the chat's pictures and the user's photos live under {character or group id}/;
     // spoken audio (/content/voice/<hash>.mp3) is shared by every reply with the same words: kept.
     for (const entry of entries) {
@@ -228,7 +230,7 @@ export class EditsService {
 
   /** The user's entry. @throws AppError 404 "Message not found." */
   private async owned(user: User, entryId: string): Promise<ChatHistoryRow> {
-    const entry = await this.conversation.findOwnedEntry(user, entryId);
+    const entry = await this.conversation.history.findOwnedEntry(user, entryId);
     if (!entry) throw notFound("Message not found.");
     return entry;
   }
@@ -253,7 +255,7 @@ export class EditsService {
 
   /** The entry as the history shows it, with its alternatives. */
   private async present(entry: ChatHistoryRow): Promise<ChatHistoryEntry> {
-    const alternatives = await this.conversation.alternativesOf([entry]);
+    const alternatives = await this.conversation.history.alternativesOf([entry]);
     return presentHistoryEntry(entry, alternatives.get(entry.id));
   }
 }

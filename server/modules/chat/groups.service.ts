@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { GROUP_MAX_MEMBERS } from "../../../common/constants";
 import type { User } from "../../db/schema";
 import { badRequest, forbidden, notFound } from "../../errors";
-import type { ConversationService } from "../conversation/conversation.service";
+import type { Conversation } from "../conversation/conversation";
 import type { ChatRepo } from "./chat.repo";
 
 /**
@@ -12,7 +12,7 @@ import type { ChatRepo } from "./chat.repo";
 export class GroupsService {
   constructor(
     private readonly repo: ChatRepo,
-    private readonly conversation: ConversationService,
+    private readonly conversation: Conversation,
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -21,7 +21,7 @@ export class GroupsService {
    * @returns the page to open: the group's chat. @throws AppError 404 for another user's character.
    */
   async newGroup(user: User, characterId: string): Promise<string> {
-    if (!(await this.conversation.findOwnedCharacter(user, characterId)))
+    if (!(await this.conversation.chats.findOwnedCharacter(user, characterId)))
       throw notFound("Character not found.");
     const groupId = randomUUID();
     await this.repo.createGroup(user.id, groupId, characterId, this.now());
@@ -34,8 +34,8 @@ export class GroupsService {
    * @throws AppError 404 for a group or character that is not the user's; 403 when full; 400 when already in.
    */
   async addMember(user: User, groupId: string, characterId: string): Promise<string> {
-    if (!(await this.conversation.findOwnedGroup(user, groupId))) throw notFound("Group not found.");
-    if (!(await this.conversation.findOwnedCharacter(user, characterId)))
+    if (!(await this.conversation.chats.findOwnedGroup(user, groupId))) throw notFound("Group not found.");
+    if (!(await this.conversation.chats.findOwnedCharacter(user, characterId)))
       throw notFound("Character not found.");
     const result = await this.repo.addMember(groupId, characterId, GROUP_MAX_MEMBERS, this.now());
     if (result === "full")
@@ -46,7 +46,7 @@ export class GroupsService {
 
   /** Removes a member from one of the user's groups. @throws AppError 404 when not the user's or not a member. */
   async removeMember(user: User, groupId: string, characterId: string): Promise<string> {
-    if (!(await this.conversation.findOwnedGroup(user, groupId))) throw notFound("Group not found.");
+    if (!(await this.conversation.chats.findOwnedGroup(user, groupId))) throw notFound("Group not found.");
     if (!(await this.repo.removeMember(groupId, characterId)))
       throw notFound("This character is not in the group.");
     return `/character-select/${groupId}`;

@@ -4,8 +4,9 @@ import type { ChatProfileInfo } from "../../../common/api";
 import { assertSelf, currentUser, signedIn } from "../../http/auth";
 import { ok } from "../../http/envelope";
 import { parseInput } from "../../http/validate";
+import { displayName } from "../conversation/chats.service";
+import type { Conversation } from "../conversation/conversation";
 import { presentHistoryEntry } from "../conversation/conversation.presenter";
-import { type ConversationService, displayName } from "../conversation/conversation.service";
 import { fillPlaceholders } from "../prompt/prompt";
 import { presentProfileCharacter } from "./chat.presenter";
 import { HistoryQuery, ProfileQuery } from "./chat.schemas";
@@ -24,7 +25,7 @@ const HistoryCallQuery = HistoryQuery.extend({
 /** product.md §7 "Chat" reads: the chat profile and the history pages (the greeting comes first). */
 export async function historyRoutes(
   app: FastifyInstance,
-  conversation: ConversationService,
+  conversation: Conversation,
   auth: onRequestAsyncHookHandler,
 ): Promise<void> {
   await signedIn(app, auth, (app) => {
@@ -33,7 +34,7 @@ export async function historyRoutes(
       const user = currentUser(request);
       const query = parseInput(ProfileQuery, request.query);
       assertSelf(user.id, query.uid);
-      const chat = await conversation.resolveChat(user, query.id);
+      const chat = await conversation.chats.resolveChat(user, query.id);
       const info: ChatProfileInfo = {
         userPicture: user.picture,
         userName: user.user_name,
@@ -50,9 +51,9 @@ export async function historyRoutes(
       const user = currentUser(request);
       const query = parseInput(HistoryQuery, request.query);
       assertSelf(user.id, query.uId);
-      const rows = await conversation.historyPage(user, query.id, query.offset, query.limit);
+      const rows = await conversation.history.historyPage(user, query.id, query.offset, query.limit);
       // The page's swipes in one query.
-      const swipes = await conversation.alternativesOf(rows);
+      const swipes = await conversation.history.alternativesOf(rows);
       return ok("History.", { data: rows.map((row) => presentHistoryEntry(row, swipes.get(row.id))) });
     });
 
@@ -66,10 +67,10 @@ export async function historyRoutes(
       const query = parseInput(HistoryCallQuery, request.query);
       assertSelf(user.id, query.uId);
       // One row past the page says whether older entries remain; it is the oldest, dropped.
-      const rows = await conversation.historyPage(user, query.id, query.offset, query.limit + 1);
+      const rows = await conversation.history.historyPage(user, query.id, query.offset, query.limit + 1);
       const more = rows.length > query.limit;
       const shown = more ? rows.slice(1) : rows;
-      const swipes = await conversation.alternativesOf(shown);
+      const swipes = await conversation.history.alternativesOf(shown);
       const data = shown.map((row) => presentHistoryEntry(row, swipes.get(row.id)));
       return ok("History.", { data: { data, more: more ? 1 : 0 } });
     });

@@ -5,8 +5,7 @@ import { LocalStorage } from "../../providers/storage/local";
 import { demoWithCharacter, describeEachDatabase } from "../../testing/api";
 import { ScriptedLlm } from "../../testing/fake-llm";
 import { createTestApp, type TestApp } from "../../testing/server";
-import { ConversationRepo } from "../conversation/conversation.repo";
-import { ConversationService } from "../conversation/conversation.service";
+import { openConversation } from "../conversation/conversation";
 import { MemoryRepo } from "../memory/memory.repo";
 import { MemoryService } from "../memory/memory.service";
 import { QuotaRepo } from "../quota/quota.repo";
@@ -36,7 +35,7 @@ describeEachDatabase("a failed reply across midnight", (dialect) => {
     const quota = new QuotaService(new QuotaRepo(db));
     chat = new ChatService(
       new ChatRepo(db),
-      new ConversationService(new ConversationRepo(db), quota, () => clock),
+      openConversation(db, { now: () => clock }),
       quota,
       llm,
       { maxReplyTokens: 64, temperature: 0.7, timeoutMs: 5000 },

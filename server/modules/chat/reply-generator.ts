@@ -2,11 +2,9 @@ import { REPLY_ALTERNATIVES_MAX } from "../../../common/constants";
 import type { Character, ChatHistoryRow, ChatSession, User } from "../../db/schema";
 import * as metrics from "../../observability/metrics";
 import { type LlmProvider, LlmUnavailableError, routedModel } from "../../providers/llm/llm";
-import {
-  type ConversationService,
-  displayName,
-  type ResolvedChat,
-} from "../conversation/conversation.service";
+import { displayName, type ResolvedChat } from "../conversation/chats.service";
+import type { Conversation } from "../conversation/conversation";
+import { replyPrompt } from "../conversation/reply-prompt";
 import { cleanReply, type RememberedFacts, type SenderContext } from "../prompt/prompt";
 import { encodeReservation, type QuotaService, type Reservation } from "../quota/quota.service";
 import type { ReplyOutcome } from "./chat.presenter";
@@ -88,7 +86,7 @@ export class ReplyGenerator {
   constructor(
     private readonly deps: {
       repo: ChatRepo;
-      conversation: ConversationService;
+      conversation: Conversation;
       quota: QuotaService;
       llm: LlmProvider;
       options: ChatOptions;
@@ -115,11 +113,11 @@ export class ReplyGenerator {
     if (!hold) throw busy();
     let charge: Reservation | undefined;
     try {
-      charge = await this.deps.quota.reserve(user, this.deps.now());
+      charge = await this.deps.quota.chargeMessage(user, this.deps.now());
       await check?.();
       return { hold, charge };
     } catch (error) {
-      if (charge) await this.deps.quota.refund(user.id, charge);
+      if (charge) await this.deps.quota.refundMessage(user.id, charge);
       hold.release();
       throw error;
     }
@@ -171,7 +169,7 @@ export class ReplyGenerator {
     const prefix = stream.continueFrom ?? "";
     /** Gives the run back: its message to the period charged, and a continuation's count. */
     const giveBack = async () => {
-      if (stream.charge) await this.deps.quota.refund(user.id, stream.charge);
+      if (stream.charge) await this.deps.quota.refundMessage(user.id, stream.charge);
       if (prefix) await this.deps.repo.releaseContinuation(entry.id);
     };
     const regenerate = stream.regenerate;
@@ -190,7 +188,7 @@ export class ReplyGenerator {
       const done = { ...entry, reply_message: reply, reply_time: this.deps.now(), status };
       const written = { reply_message: reply, reply_time: done.reply_time, status };
       if (regenerate) {
-        const index = await this.deps.conversation.addAlternative(entry, written, regenerate.max);
+        const index = await this.deps.conversation.history.addAlternative(entry, written, regenerate.max);
         if (typeof index !== "number") {
           await giveBack();
           metrics.replyFinished("cannot_continue");
@@ -199,8 +197,8 @@ export class ReplyGenerator {
         }
         Object.assign(done, { reply_audio_url: "", alternative_index: index, continue_count: 0 });
       } else {
-        await this.deps.conversation.updateEntry(entry.id, written);
-        if (prefix) await this.deps.conversation.continueChosenAlternative(entry, reply);
+        await this.deps.conversation.history.updateEntry(entry.id, written);
+        if (prefix) await this.deps.conversation.history.continueChosenAlternative(entry, reply);
       }
       const message =
         status === "replied" ? "Reply." : status === "stopped" ? "Stopped." : "The reply was cut short.";
@@ -219,7 +217,7 @@ export class ReplyGenerator {
         planId: user.plan_id,
       });
       const replyTokens = model.replyTokens ?? this.deps.options.maxReplyTokens;
-      const prompt = await this.deps.conversation.replyPrompt({
+      const prompt = await replyPrompt(this.deps.conversation, {
         user,
         chat,
         session,
@@ -286,7 +284,7 @@ export class ReplyGenerator {
         return finish(streamed, stopReason(controller.signal) === "stop" ? "stopped" : "partial", modelMs);
       }
       if (keepsReply) {
-        await this.deps.conversation.updateEntry(entry.id, {
+        await this.deps.conversation.history.updateEntry(entry.id, {
           status: entry.status === "pending" ? "failed" : entry.status,
         });
         await giveBack();

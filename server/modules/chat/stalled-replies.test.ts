@@ -6,8 +6,7 @@ import { openRedis, type RedisHandle } from "../../providers/redis/redis";
 import type { FileStorage } from "../../providers/storage/storage";
 import { demoWithCharacter } from "../../testing/api";
 import { createTestApp, TEST_REDIS_URL, type TestApp } from "../../testing/server";
-import { ConversationRepo } from "../conversation/conversation.repo";
-import { ConversationService } from "../conversation/conversation.service";
+import { openConversation } from "../conversation/conversation";
 import { QuotaRepo } from "../quota/quota.repo";
 import { QuotaService } from "../quota/quota.service";
 import { ChatRepo } from "./chat.repo";
@@ -83,7 +82,7 @@ describe("settling replies left pending", () => {
     const quota = new QuotaService(new QuotaRepo(db));
     return new ChatService(
       new ChatRepo(db),
-      new ConversationService(new ConversationRepo(db), quota, now, undefined, owner),
+      openConversation(db, { now, owner }),
       quota,
       llm,
       { maxReplyTokens: 64, temperature: 0.7, timeoutMs: TIMEOUT_MS },

@@ -1,6 +1,6 @@
 import type { User } from "../../db/schema";
 import * as metrics from "../../observability/metrics";
-import { displayName } from "../conversation/conversation.service";
+import { displayName } from "../conversation/chats.service";
 import { cleanReply } from "../prompt/prompt";
 import {
   decodeReservation,
@@ -81,7 +81,7 @@ export async function settleStalled(deps: {
     metrics.replyFinished("failed");
     settled += 1;
     const charge = chargeOf(state, row);
-    if (charge) await quota.refund(row.user_id, charge);
+    if (charge) await quota.refundMessage(row.user_id, charge);
   }
   return settled;
 }

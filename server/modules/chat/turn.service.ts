@@ -3,8 +3,8 @@ import { FIRST_MESSAGE_MARKER } from "../../../common/constants";
 import { LISTENING_PLACEHOLDER } from "../../../common/speech";
 import type { ChatHistoryRow, User } from "../../db/schema";
 import { AppError } from "../../errors";
+import type { Conversation } from "../conversation/conversation";
 import { presentHistoryEntry } from "../conversation/conversation.presenter";
-import type { ConversationService } from "../conversation/conversation.service";
 import type { SenderContext } from "../prompt/prompt";
 import { presentGroupReply, presentReply, withPicture } from "./chat.presenter";
 import type { ChatService, SendResult } from "./chat.service";
@@ -90,7 +90,7 @@ export interface TurnAnswer {
 export class TurnService {
   constructor(
     private readonly chat: ChatService,
-    private readonly conversation: ConversationService,
+    private readonly conversation: Conversation,
     private readonly voice: ReplyVoice | undefined,
     private readonly pictures: PictureOffer | undefined,
     private readonly log: (error: unknown) => void = () => {},
@@ -260,7 +260,7 @@ export class TurnService {
   /**
    * The newest greeting (##first-message##) of the chat, of `characterId` when given, looked for
    * page by page from the newest entry (never only in the newest 100).
-   * @throws as ConversationService.historyPage.
+   * @throws as Conversation.historyPage.
    */
   private async newestGreeting(
     user: User,
@@ -269,7 +269,7 @@ export class TurnService {
   ): Promise<ChatHistoryRow | undefined> {
     const pageSize = 100;
     for (let offset = 0; ; offset += pageSize) {
-      const rows = await this.conversation.historyPage(user, chatId, offset, pageSize);
+      const rows = await this.conversation.history.historyPage(user, chatId, offset, pageSize);
       const greeting = rows
         .filter((r) => r.message === FIRST_MESSAGE_MARKER && (!characterId || r.character_id === characterId))
         .at(-1);

@@ -2,8 +2,8 @@ import type { UnreadCheckins } from "../../../common/api";
 import type { Character, User } from "../../db/schema";
 import { AppError, badRequest, notFound } from "../../errors";
 import type { LlmProvider } from "../../providers/llm/llm";
-import { newHistoryEntry } from "../conversation/conversation.repo";
-import type { ConversationService } from "../conversation/conversation.service";
+import type { ChatsService } from "../conversation/chats.service";
+import { newHistoryEntry } from "../conversation/history.repo";
 import { buildSystemPrompt, cleanReply, stopStrings } from "../prompt/prompt";
 import type { CheckinsRepo, DueChat } from "./checkins.repo";
 
@@ -84,7 +84,7 @@ export interface CheckinsOptions {
 export class CheckinsService {
   constructor(
     private readonly repo: CheckinsRepo,
-    private readonly conversation: Pick<ConversationService, "findOwnedCharacter" | "resolveChat">,
+    private readonly conversation: Pick<ChatsService, "findOwnedCharacter" | "resolveChat">,
     private readonly llm: Pick<LlmProvider, "status" | "generate">,
     /** The facts the character remembers about the user (the memory module's port), newest first. */
     private readonly facts: (userId: string, characterId: string) => Promise<string[]>,

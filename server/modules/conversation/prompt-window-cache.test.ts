@@ -5,8 +5,12 @@ import { demoWithCharacter, describeEachDatabase } from "../../testing/api";
 import { createTestApp, type TestApp } from "../../testing/server";
 import { QuotaRepo } from "../quota/quota.repo";
 import { QuotaService } from "../quota/quota.service";
-import { ConversationRepo, newHistoryEntry } from "./conversation.repo";
-import { ConversationService } from "./conversation.service";
+import { ChatsRepo } from "./chats.repo";
+import { ChatsService } from "./chats.service";
+import type { Conversation } from "./conversation";
+import { HistoryRepo, newHistoryEntry } from "./history.repo";
+import { HistoryService } from "./history.service";
+import { replyPrompt } from "./reply-prompt";
 
 /**
  * The prompt window kept per chat: what this process stores is appended without a
@@ -15,24 +19,23 @@ import { ConversationService } from "./conversation.service";
  */
 describeEachDatabase("prompt window cache", (dialect) => {
   let t: TestApp;
-  let repo: ConversationRepo;
-  let conversation: ConversationService;
+  let repo: HistoryRepo;
+  let conversation: Conversation;
+  let quota: QuotaService;
   let reads = 0;
 
   beforeAll(async () => {
     t = await createTestApp({ dialect });
-    repo = new ConversationRepo(t.db.db);
+    repo = new HistoryRepo(t.db.db);
     const read = repo.recentTexts.bind(repo);
     repo.recentTexts = (...args) => {
       reads += 1;
       return read(...args);
     };
-    conversation = new ConversationService(
-      repo,
-      new QuotaService(new QuotaRepo(t.db.db)),
-      Date.now,
-      new CacheGroup(),
-    );
+    const caches = new CacheGroup();
+    const chats = new ChatsService(new ChatsRepo(t.db.db), Date.now, caches);
+    conversation = { chats, history: new HistoryService(repo, chats, Date.now, caches) };
+    quota = new QuotaService(new QuotaRepo(t.db.db));
   });
   afterAll(async () => {
     await t?.dispose();
@@ -40,9 +43,9 @@ describeEachDatabase("prompt window cache", (dialect) => {
 
   const model = { contextWindow: () => 8192, countTokens: (text: string) => Math.ceil(text.length / 4) };
   const userTurns = async (user: User, characterId: string) => {
-    const chat = await conversation.resolveChat(user, characterId);
-    const session = await conversation.session(user, chat);
-    const prompt = await conversation.replyPrompt({
+    const chat = await conversation.chats.resolveChat(user, characterId);
+    const session = await conversation.chats.session(user, chat);
+    const prompt = await replyPrompt(conversation, {
       user,
       chat,
       session,
@@ -62,11 +65,16 @@ describeEachDatabase("prompt window cache", (dialect) => {
       .where("id", "=", s.userId)
       .executeTakeFirstOrThrow();
     await t.db.db.updateTable("users").set({ chat_limit: 100 }).where("id", "=", s.userId).execute();
-    const chat = await conversation.resolveChat(user, s.characterId);
+    const chat = await conversation.chats.resolveChat(user, s.characterId);
     const send = async (message: string, reply: string) => {
-      const stored = await conversation.appendUserEntry(user, chat, { characterId: s.characterId, message });
+      const stored = await conversation.history.appendUserEntry(
+        user,
+        chat,
+        { characterId: s.characterId, message },
+        { take: (now, db) => quota.chargeMessage(user, now, db), giveBack: async () => {} },
+      );
       if ("repeated" in stored) throw new Error("a new entry");
-      await conversation.updateEntry(stored.entry.id, { reply_message: reply, status: "replied" });
+      await conversation.history.updateEntry(stored.entry.id, { reply_message: reply, status: "replied" });
     };
 
     await send("first words", "first reply");
@@ -81,7 +89,7 @@ describeEachDatabase("prompt window cache", (dialect) => {
     expect(reads).toBe(afterFirst);
 
     // Another instance stores an exchange: the newest entry is not the window's, so it is read.
-    const session = await conversation.session(user, chat);
+    const session = await conversation.chats.session(user, chat);
     const elsewhere = {
       ...newHistoryEntry(session.id, s.characterId, "words from elsewhere", Date.now()),
       reply_message: "a reply from elsewhere",
@@ -121,7 +129,7 @@ describeEachDatabase("prompt window cache", (dialect) => {
     ]);
 
     // New Chat empties the window.
-    await conversation.clear(user, s.characterId);
+    await conversation.history.clear(user, s.characterId);
     const cleared = await userTurns(user, s.characterId);
     expect(cleared).not.toContain("first words");
     expect(cleared).not.toContain("words from elsewhere");

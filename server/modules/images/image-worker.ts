@@ -247,7 +247,7 @@ export class ImageWorker {
   /** Gives the job's message back to the period it was charged to, read from the job. */
   private async refund(job: ImageJob): Promise<void> {
     const charge = decodeReservation(job.quota_bucket);
-    if (charge) await this.quota.refund(job.user_id, charge);
+    if (charge) await this.quota.refundMessage(job.user_id, charge);
   }
 
   private async fail(job: ImageJob, reason: string): Promise<void> {

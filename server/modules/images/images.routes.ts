@@ -4,8 +4,8 @@ import type { ChatHistoryRow, User } from "../../db/schema";
 import { assertSelf, currentUser, signedIn } from "../../http/auth";
 import { ok } from "../../http/envelope";
 import { parseInput, uuidField } from "../../http/validate";
+import type { Conversation } from "../conversation/conversation";
 import { presentHistoryEntry } from "../conversation/conversation.presenter";
-import type { ConversationService } from "../conversation/conversation.service";
 import { ClientMessageId, isMuted } from "../conversation/inputs";
 import { photoType } from "./image-prompt";
 import { presentPhoto, presentPictureReply } from "./images.presenter";
@@ -47,7 +47,7 @@ const PhotosQuery = z.object({ id: Id, uId: z.string().max(100).optional() });
 export async function imagesRoutes(
   app: FastifyInstance,
   images: ImagesService,
-  conversation: ConversationService,
+  conversation: Conversation,
   auth: onRequestAsyncHookHandler,
   /** Speaks a stored reply (the voice module's `replyAudio`); "" when it cannot. Never throws. */
   speech?: { replyAudio(user: User, entry: ChatHistoryRow): Promise<string> },
@@ -105,7 +105,7 @@ export async function imagesRoutes(
       const user = currentUser(request);
       const query = parseInput(PhotosQuery, request.query);
       assertSelf(user.id, query.uId);
-      const { chat, rows } = await conversation.photoHistory(user, query.id);
+      const { chat, rows } = await conversation.history.photoHistory(user, query.id);
       return ok("Photos.", {
         data: rows.map((row) => presentPhoto(row, chat.chatKey, Boolean(chat.groupId))),
       });

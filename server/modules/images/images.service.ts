@@ -8,11 +8,10 @@ import type { ImageProvider } from "../../providers/image/image";
 import { type LlmProvider, LlmUnavailableError } from "../../providers/llm/llm";
 import type { FileStorage } from "../../providers/storage/storage";
 import type { VisionProvider } from "../../providers/vision/vision";
-import {
-  type ConversationService,
-  displayName,
-  type ResolvedChat,
-} from "../conversation/conversation.service";
+import { displayName, type ResolvedChat } from "../conversation/chats.service";
+import type { Conversation } from "../conversation/conversation";
+import type { EntryCharge } from "../conversation/history.service";
+import { replyPrompt } from "../conversation/reply-prompt";
 import { cleanReply } from "../prompt/prompt";
 import { encodeReservation, type QuotaService, type Reservation } from "../quota/quota.service";
 import {
@@ -62,7 +61,7 @@ export class ImagesService {
   constructor(
     private readonly repo: ImagesRepo,
     /** Chats, sessions and the user's entries (their rules: content, quota, idempotency). */
-    private readonly conversation: ConversationService,
+    private readonly conversation: Conversation,
     private readonly quota: QuotaService,
     private readonly provider: ImageProvider,
     private readonly vision: VisionProvider,
@@ -165,7 +164,7 @@ export class ImagesService {
     },
   ): Promise<{ entry: ChatHistoryRow; picDesc: string }> {
     this.assertPictures(user);
-    const chat = await this.conversation.resolveChat(user, input.chatId);
+    const chat = await this.conversation.chats.resolveChat(user, input.chatId);
     if (chat.members.length === 0) throw badRequest("This group has no members yet.");
     const character = this.member(chat, input.characterId);
     const message = input.message.trim();
@@ -173,24 +172,29 @@ export class ImagesService {
     if (message.length > MESSAGE_MAX_LENGTH) throw badRequest(RULES.chatMessage.messages.tooLong);
     this.assertPictureContent(user, message);
     const picDesc = describeRequest(message);
-    const stored = await this.conversation.appendUserEntry(user, chat, {
-      characterId: character.id,
-      message,
-      clientMessageId: input.clientMessageId,
-      contentLabel: "Picture request",
-      fields: {
-        reply_message: IMAGE_PENDING_TEXT,
-        reply_time: this.now(),
-        image_loading: 1,
-        status: "replied",
+    const stored = await this.conversation.history.appendUserEntry(
+      user,
+      chat,
+      {
+        characterId: character.id,
+        message,
+        clientMessageId: input.clientMessageId,
+        contentLabel: "Picture request",
+        fields: {
+          reply_message: IMAGE_PENDING_TEXT,
+          reply_time: this.now(),
+          image_loading: 1,
+          status: "replied",
+        },
+        // The entry and its durable job are stored together.
+        store: (entry, charge) =>
+          this.repo.insertEntryWithJob(
+            entry,
+            this.newJob(user, entry.id, chat.chatKey, character, picDesc, input.type, charge),
+          ),
       },
-      // The entry and its durable job are stored together.
-      store: (entry, charge) =>
-        this.repo.insertEntryWithJob(
-          entry,
-          this.newJob(user, entry.id, chat.chatKey, character, picDesc, input.type, charge),
-        ),
-    });
+      this.messageCharge(user),
+    );
     if ("repeated" in stored) return { entry: stored.repeated, picDesc };
     this.worker.kick();
     return { entry: stored.entry, picDesc };
@@ -206,23 +210,23 @@ export class ImagesService {
     user: User,
     input: { entryId: string; description: string; type: PhotoType },
   ): Promise<{ entry: ChatHistoryRow; job: ImageJob }> {
-    const owned = await this.conversation.findOwnedEntry(user, input.entryId);
+    const owned = await this.conversation.history.findOwnedEntry(user, input.entryId);
     if (!owned) throw notFound("Message not found.");
     this.assertPictures(user);
     const existing = await this.repo.jobForEntry(owned.id);
     if (existing && existing.status !== "failed") return { entry: owned, job: existing };
     const description = input.description.trim().slice(0, 300);
     this.assertPictureContent(user, description);
-    const { chat } = (await this.conversation.chatOfEntry(user, owned)) ?? {};
+    const { chat } = (await this.conversation.chats.chatOfEntry(user, owned)) ?? {};
     if (!chat) throw notFound("Message not found.");
     const character = chat.members.find((m) => m.id === owned.character_id) ?? chat.members[0];
     if (!character) throw notFound("Character not found.");
-    const charge = await this.quota.reserve(user, this.now());
+    const charge = await this.quota.chargeMessage(user, this.now());
     const job = this.newJob(user, owned.id, chat.chatKey, character, description, input.type, charge);
     try {
       await this.repo.insertEntryWithJob(undefined, job, { image_loading: 1 });
     } catch (error) {
-      await this.quota.refund(user.id, charge);
+      await this.quota.refundMessage(user.id, charge);
       throw error;
     }
     this.worker.kick();
@@ -254,7 +258,7 @@ export class ImagesService {
       return undefined;
     }
     if (await this.repo.jobForEntry(entry.id)) return undefined;
-    const { chat } = (await this.conversation.chatOfEntry(user, entry).catch(() => undefined)) ?? {};
+    const { chat } = (await this.conversation.chats.chatOfEntry(user, entry).catch(() => undefined)) ?? {};
     const character = chat?.members.find((m) => m.id === entry.character_id);
     if (!chat || !character) return undefined;
     const charge = await this.quota.tryReserve(user, this.now());
@@ -279,22 +283,27 @@ export class ImagesService {
     if (!user.image_generation) throw forbidden(NO_PLAN_PHOTOS, "plan:photos");
     assertAdultConfirmed(user);
     const jpeg = await normalisePicture(input.photo);
-    const chat = await this.conversation.resolveChat(user, input.chatId);
+    const chat = await this.conversation.chats.resolveChat(user, input.chatId);
     if (chat.members.length === 0) throw badRequest("This group has no members yet.");
     const character = this.member(chat, input.characterId);
     const words = input.message.trim();
     if (words.length > MESSAGE_MAX_LENGTH) throw badRequest(RULES.chatMessage.messages.tooLong);
     const file = `${randomUUID()}.jpg`;
-    const stored = await this.conversation.appendUserEntry(user, chat, {
-      characterId: character.id,
-      message: words,
-      clientMessageId: input.clientMessageId,
-      fields: { message_image: file },
-      store: async (entry) => {
-        await this.storage.put(`${chat.chatKey}/user_photo/${file}`, jpeg);
-        await this.repo.insertEntry(entry);
+    const stored = await this.conversation.history.appendUserEntry(
+      user,
+      chat,
+      {
+        characterId: character.id,
+        message: words,
+        clientMessageId: input.clientMessageId,
+        fields: { message_image: file },
+        store: async (entry) => {
+          await this.storage.put(`${chat.chatKey}/user_photo/${file}`, jpeg);
+          await this.repo.insertEntry(entry);
+        },
       },
-    });
+      this.messageCharge(user),
+    );
     if ("repeated" in stored) {
       const earlier = stored.repeated;
       const answered = earlier.status === "replied";
@@ -304,25 +313,39 @@ export class ImagesService {
         entry: earlier,
       };
     }
-    const { entry, session, reservation } = stored;
+    const { entry, session, charge } = stored;
     try {
       const reply = await this.answerPhoto(user, chat, session, character, words, jpeg);
       const done = { ...entry, reply_message: reply, reply_time: this.now(), status: "replied" };
-      await this.conversation.updateEntry(entry.id, {
+      await this.conversation.history.updateEntry(entry.id, {
         reply_message: reply,
         reply_time: done.reply_time,
         status: "replied",
       });
       return { success: true, message: "Photo sent.", entry: done };
     } catch (error) {
-      await this.conversation.updateEntry(entry.id, { status: "failed", error: String(error).slice(0, 500) });
-      await this.quota.refund(user.id, reservation);
+      await this.conversation.history.updateEntry(entry.id, {
+        status: "failed",
+        error: String(error).slice(0, 500),
+      });
+      await this.quota.refundMessage(user.id, charge);
       const message =
         error instanceof LlmUnavailableError
           ? error.message
           : `${character.name} could not reply right now. Please try again.`;
       return { success: false, message, entry: { ...entry, status: "failed" } };
     }
+  }
+
+  /**
+   * The charge of a picture request or a photo: one message of the user's quota, given back when
+   * its entry is not stored.
+   */
+  private messageCharge(user: User): EntryCharge<Reservation> {
+    return {
+      take: (now, db) => this.quota.chargeMessage(user, now, db),
+      giveBack: (charge) => this.quota.refundMessage(user.id, charge),
+    };
   }
 
   private async answerPhoto(
@@ -345,7 +368,7 @@ export class ImagesService {
       stop,
       others,
       cacheKey,
-    } = await this.conversation.replyPrompt({
+    } = await replyPrompt(this.conversation, {
       user,
       chat,
       session,

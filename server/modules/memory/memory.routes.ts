@@ -4,7 +4,7 @@ import { notFound } from "../../errors";
 import { currentUser, signedIn } from "../../http/auth";
 import { ok } from "../../http/envelope";
 import { parseInput, uuidField } from "../../http/validate";
-import type { ConversationService } from "../conversation/conversation.service";
+import type { Conversation } from "../conversation/conversation";
 import type { MemoryService } from "./memory.service";
 
 const ListQuery = z.object({ id: z.string().max(100).default("") });
@@ -17,13 +17,13 @@ const DeleteQuery = z.object({ id: uuidField("the memory id") });
 export async function memoryRoutes(
   app: FastifyInstance,
   memory: MemoryService,
-  conversation: ConversationService,
+  conversation: Conversation,
   auth: onRequestAsyncHookHandler,
 ): Promise<void> {
   await signedIn(app, auth, (app) => {
     app.get("/api/chat/memories", async (request) => {
       const user = currentUser(request);
-      const resolved = await conversation.resolveChat(user, parseInput(ListQuery, request.query).id);
+      const resolved = await conversation.chats.resolveChat(user, parseInput(ListQuery, request.query).id);
       const data = [];
       for (const member of resolved.members) {
         for (const fact of await memory.listFacts(user.id, member.id)) {

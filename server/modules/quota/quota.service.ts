@@ -49,28 +49,29 @@ export function decodeReservation(stored: string): Reservation | undefined {
 
 /**
  * The message quota, in one place for every area that runs a model for the user (chat,
- * continuations, pictures, photos): the period, the reservation, the refund and the limit message.
- * Every model run reserves one message first and gives it back when it produced nothing.
+ * continuations, pictures, photos): the period, the charge, the refund and the limit message.
+ * Every model run is charged one message first (`chargeMessage`) and gets it back when it
+ * produced nothing (`refundMessage`).
  */
 export class QuotaService {
   constructor(private readonly repo: QuotaRepo) {}
 
   /**
-   * Reserves one message of the user's quota at `now` (epoch ms), atomically.
+   * Charges one message of the user's quota at `now` (epoch ms), atomically: where a send is
+   * decided (a chat message or group turn, a continuation, a regeneration, a picture, a photo).
+   * @param db a transaction the charge joins (undone with it, e.g. with the entry it pays for);
+   *   default its own.
    * @returns what was charged: the bucket and the period. @throws AppError 429 "rate_limit:chat"
    *   (page /pricing) when the plan's count and the add-on messages are both used up.
    */
-  async reserve(user: User, now: number): Promise<Reservation> {
-    const reservation = await this.tryReserve(user, now);
-    if (!reservation) {
-      quotaRefused();
-      throw quotaLimitError(user);
-    }
+  async chargeMessage(user: User, now: number, db?: Db): Promise<Reservation> {
+    const reservation = await this.tryReserve(user, now, db);
+    if (!reservation) throw this.refused(user);
     return reservation;
   }
 
   /**
-   * As `reserve`, without the error: @returns undefined at the limit (for optional extras).
+   * As `chargeMessage`, without the error: @returns undefined at the limit (for optional extras).
    * @param db a transaction the reservation joins (it is undone with it); default its own.
    */
   tryReserve(user: User, now: number, db?: Db): Promise<Reservation | undefined> {
@@ -79,7 +80,7 @@ export class QuotaService {
 
   /**
    * The error of a reservation refused at the limit (`tryReserve` gave undefined), counted in the
-   * metrics as `reserve` does. @returns AppError 429 "rate_limit:chat".
+   * metrics as `chargeMessage` does. @returns AppError 429 "rate_limit:chat".
    */
   refused(user: User): AppError {
     quotaRefused();
@@ -87,11 +88,11 @@ export class QuotaService {
   }
 
   /**
-   * Gives a reserved message back to the period it was charged to: a plan message charged on a
-   * day that has since ended is not taken off the new day's count; an add-on message always
-   * comes back.
+   * Gives a charged message back (the run it paid for produced nothing) to the period it was
+   * charged to: a plan message charged on a day that has since ended is not taken off the new
+   * day's count; an add-on message always comes back.
    */
-  refund(userId: string, reservation: Reservation): Promise<void> {
+  refundMessage(userId: string, reservation: Reservation): Promise<void> {
     return this.repo.refund(userId, reservation);
   }
 }

@@ -65,22 +65,22 @@ describeEachDatabase("quota reservations and refunds across a period change", (d
 
   it("a plan message reserved at 23:59:59 and refunded after midnight leaves the new day's count alone", async () => {
     const { userId } = await demoLogin(t.app);
-    const before = await quota.reserve(await user(userId), at("2026-11-23T23:59:59Z"));
+    const before = await quota.chargeMessage(await user(userId), at("2026-11-23T23:59:59Z"));
     expect(before).toEqual({ bucket: "plan", period: "2026-11-23" });
-    const after = await quota.reserve(await user(userId), at("2026-11-24T00:00:01Z"));
+    const after = await quota.chargeMessage(await user(userId), at("2026-11-24T00:00:01Z"));
     expect(after).toEqual({ bucket: "plan", period: "2026-11-24" });
     expect(await user(userId)).toMatchObject({ chat_period: "2026-11-24", chat_count: 1 });
-    await quota.refund(userId, before);
+    await quota.refundMessage(userId, before);
     expect(await user(userId)).toMatchObject({ chat_period: "2026-11-24", chat_count: 1 });
-    await quota.refund(userId, after);
+    await quota.refundMessage(userId, after);
     expect(await user(userId)).toMatchObject({ chat_period: "2026-11-24", chat_count: 0 });
   });
 
   it("a refund in the same period gives the message back; a count never goes below zero", async () => {
     const { userId } = await demoLogin(t.app);
-    const charge = await quota.reserve(await user(userId), at("2026-11-23T10:00:00Z"));
-    await quota.refund(userId, charge);
-    await quota.refund(userId, charge);
+    const charge = await quota.chargeMessage(await user(userId), at("2026-11-23T10:00:00Z"));
+    await quota.refundMessage(userId, charge);
+    await quota.refundMessage(userId, charge);
     expect(await user(userId)).toMatchObject({ chat_period: "2026-11-23", chat_count: 0 });
   });
 
@@ -91,21 +91,21 @@ describeEachDatabase("quota reservations and refunds across a period change", (d
       .set({ chat_period: "2026-11-23", chat_count: 15, extra_messages: 1 })
       .where("id", "=", userId)
       .execute();
-    const charge = await quota.reserve(await user(userId), at("2026-11-23T23:59:59Z"));
+    const charge = await quota.chargeMessage(await user(userId), at("2026-11-23T23:59:59Z"));
     expect(charge).toEqual({ bucket: "extra", period: "2026-11-23" });
-    await expect(quota.reserve(await user(userId), at("2026-11-23T23:59:59Z"))).rejects.toMatchObject({
+    await expect(quota.chargeMessage(await user(userId), at("2026-11-23T23:59:59Z"))).rejects.toMatchObject({
       status: 429,
       code: "rate_limit:chat",
     });
-    await quota.reserve(await user(userId), at("2026-11-24T00:00:01Z"));
-    await quota.refund(userId, charge);
+    await quota.chargeMessage(await user(userId), at("2026-11-24T00:00:01Z"));
+    await quota.refundMessage(userId, charge);
     expect(await user(userId)).toMatchObject({ chat_period: "2026-11-24", chat_count: 1, extra_messages: 1 });
   });
 
   it("a reservation stored before periods were recorded is refunded to the current count", async () => {
     const { userId } = await demoLogin(t.app);
-    await quota.reserve(await user(userId), at("2026-11-23T10:00:00Z"));
-    await quota.refund(userId, decodeReservation("plan")!);
+    await quota.chargeMessage(await user(userId), at("2026-11-23T10:00:00Z"));
+    await quota.refundMessage(userId, decodeReservation("plan")!);
     expect((await user(userId)).chat_count).toBe(0);
   });
 });

@@ -5,7 +5,7 @@ import { AppError, badRequest } from "../../errors";
 import type { FileStorage } from "../../providers/storage/storage";
 import type { SpeechAudio, SttProvider } from "../../providers/stt/stt";
 import type { TtsProvider, VoiceEntry } from "../../providers/tts/tts";
-import type { ConversationService } from "../conversation/conversation.service";
+import type { Conversation } from "../conversation/conversation";
 import type { VoiceRepo } from "./voice.repo";
 
 /** One sentence of a streamed reply, spoken (SSE event `audio`). */
@@ -62,7 +62,7 @@ export class VoiceService {
     private readonly storage: FileStorage,
     private readonly repo: VoiceRepo,
     /** The user's characters (whose voice speaks) and the entries their audio is recorded on. */
-    private readonly conversation: ConversationService,
+    private readonly conversation: Conversation,
     private readonly options: { maxRecordingBytes: number },
     private readonly log: (error: unknown) => void = () => {},
   ) {}
@@ -127,7 +127,7 @@ export class VoiceService {
       const voice = await this.voiceOf(user, entry.character_id);
       if (!voice) return "";
       const url = await this.speakAll(voice, speechSentences(entry.reply_message));
-      if (url) await this.conversation.updateEntry(entry.id, { reply_audio_url: url });
+      if (url) await this.conversation.history.updateEntry(entry.id, { reply_audio_url: url });
       entry.reply_audio_url = url;
       return url;
     } catch (error) {
@@ -222,7 +222,7 @@ export class VoiceService {
 
   /** The voice of one of the user's characters, or undefined when it has none. */
   private async voiceOf(user: User, characterId: string): Promise<VoiceEntry | undefined> {
-    const character = await this.conversation.findOwnedCharacter(user, characterId);
+    const character = await this.conversation.chats.findOwnedCharacter(user, characterId);
     if (!character) return undefined;
     return this.repo.findVoice(character.voice);
   }
