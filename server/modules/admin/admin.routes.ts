@@ -4,24 +4,15 @@ import { currentUser } from "../../http/auth";
 import { ok } from "../../http/envelope";
 import { parseInput } from "../../http/validate";
 import {
-  presentAdminUser,
   presentAudit,
   presentContact,
   presentFreeSubscription,
   presentPlan,
   presentPreset,
 } from "./admin.presenter";
-import {
-  BlockBody,
-  IdParams,
-  LimitsBody,
-  PlanBody,
-  PlanImageBody,
-  PresetBody,
-  SearchQuery,
-  UserPlanBody,
-} from "./admin.schemas";
+import { IdParams, PlanBody, PlanImageBody, PresetBody } from "./admin.schemas";
 import type { AdminService } from "./admin.service";
+import { adminUserRoutes } from "./admin-users.routes";
 
 /** Every admin route, as registered (method and path): the tests check each answers 403. */
 export const ADMIN_ROUTES: Array<{ method: "GET" | "POST"; url: string }> = [];
@@ -104,36 +95,7 @@ export async function adminRoutes(
         return ok("Preset character saved.", { data: preset ? presentPreset(preset) : undefined });
       });
 
-      get("/users", async (request) => {
-        const { q } = parseInput(SearchQuery, request.query);
-        return ok("Users.", { data: (await admin.searchUsers(q)).map(presentAdminUser) });
-      });
-      post("/users/:id/plan", async (request) => {
-        const body = parseInput(UserPlanBody, request.body);
-        await admin.setUserPlan(currentUser(request), id(request), body.plan);
-        return ok("Plan changed.");
-      });
-      post("/users/:id/limits", async (request) => {
-        const body = parseInput(LimitsBody, request.body);
-        await admin.setUserLimits(currentUser(request), id(request), {
-          characterLimit: body.cl,
-          voiceLimit: body.vl,
-          photoUpload: body.pl,
-          imageGeneration: body.il,
-          chatLimit: body.chatLimit,
-          extraMessages: body.extraMessages,
-        });
-        return ok("Limits saved.");
-      });
-      post("/users/:id/block", async (request) => {
-        const body = parseInput(BlockBody, request.body);
-        await admin.setBlocked(currentUser(request), id(request), body.blocked);
-        return ok(body.blocked ? "User blocked." : "User unblocked.");
-      });
-      post("/users/:id/reset-count", async (request) => {
-        await admin.resetCount(currentUser(request), id(request));
-        return ok("Message count reset.");
-      });
+      adminUserRoutes({ get, post, id }, admin);
 
       get("/contact-messages", async () =>
         ok("Contact messages.", { data: (await admin.contactMessages()).map(presentContact) }),
