@@ -52,13 +52,6 @@ export function assertSelf(userId: string, id: string | undefined): void {
 }
 
 /**
- * Re-export of server/security/secret-hash.ts for server/modules/accounts/setup.service.ts until
- * its import moves there (the one module file outside HTTP adapters still allowed to import it
- * here, see .dependency-cruiser.cjs); everything else imports the security module.
- */
-export { secretHash } from "../security/secret-hash";
-
-/**
  * Registers `routes` in their own plugin scope behind the session hook (`requireUser`), so every
  * route of the scope needs a valid session and none can be added without it (auth once
  * per route scope). The hook runs at `onRequest`, before any body is read.

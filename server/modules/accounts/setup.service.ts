@@ -1,7 +1,7 @@
 // The owner set-up on first run: one-time links that create the first admin account.
 import { randomBytes } from "node:crypto";
 import { AppError } from "../../errors";
-import { secretHash } from "../../http/auth";
+import { secretHash } from "../../security/secret-hash";
 import type { SignIn } from "../auth/auth.service";
 import type { AccountsRepo } from "./accounts.repo";
 import type { MembersService } from "./members.service";

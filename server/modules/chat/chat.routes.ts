@@ -12,7 +12,7 @@ import type { TurnService } from "./turn.service";
 
 /**
  * product.md §7 "Chat": sending a message (plain or streamed), continuing and stopping a reply, New
- * Chat, and the audio-message call; following a live reply (resume.route.ts).
+ * Chat, and the audio-message call; following a live reply (resume.routes.ts).
  * What a message sets off is the turn service's. Streamed events carry `id: <seq>` and are
  * appended to the entry's live reply (reply-stream.ts).
  */
