@@ -1,15 +1,22 @@
 // Routes of self-hosted accounts: owner set-up, sign-up, and the admin console's accounts and invitations.
 import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler } from "fastify";
-import { z } from "zod";
-import { RULES } from "../../../common/validation";
 import { forbidden } from "../../errors";
 import { currentUser } from "../../http/auth";
 import { ok } from "../../http/envelope";
 import { rateLimit } from "../../http/rate-limit";
-import { EmailField, parseInput, textField, uuidField } from "../../http/validate";
+import { parseInput } from "../../http/validate";
 import { presentSignIn } from "../auth/auth.presenter";
 import { limitPerAddressAndEmail } from "../auth/credential-limits";
-import { INVITATION_DAYS, type InvitationsService } from "./invitations";
+import {
+  AddUserBody,
+  InvitationBody,
+  InvitationParams,
+  SetupBody,
+  SetupParams,
+  SignupFinishBody,
+  SignupStartBody,
+} from "./accounts.schemas";
+import type { InvitationsService } from "./invitations";
 import type { MembersService } from "./members.service";
 import type { SetupService } from "./setup.service";
 import { SIGNUP_START_ANSWER, type SignupService } from "./signup.service";
@@ -21,45 +28,6 @@ export interface AccountsServices {
   invitations: InvitationsService;
   signup: SignupService;
 }
-
-/** "" (a form's empty field) as absent. */
-const blankAsAbsent = (value: unknown) => (value === "" ? undefined : value);
-const Token = z.string().trim().min(1, "The link is not valid.").max(300, "The link is not valid.");
-const OptionalName = z.string().trim().max(100, "The name must be at most 100 characters.").default("");
-const OptionalInvite = z.preprocess(blankAsAbsent, Token.optional());
-const SetupBody = z.object({
-  token: Token,
-  email: EmailField,
-  password: textField(RULES.newPassword),
-  name: OptionalName,
-});
-const SetupParams = z.object({ token: Token });
-const SignupStartBody = z.object({ email: EmailField, invite: OptionalInvite });
-const SignupFinishBody = z.object({
-  email: EmailField,
-  code: z
-    .string()
-    .trim()
-    .regex(/^\d{6}$/, "The code is the 6 digits of the e-mail."),
-  password: textField(RULES.newPassword),
-  name: textField(RULES.fullName),
-  invite: OptionalInvite,
-});
-const AddUserBody = z.object({
-  email: EmailField,
-  name: OptionalName,
-  password: z.preprocess(blankAsAbsent, textField(RULES.newPassword).optional()),
-  admin: z.enum(["0", "1"]).default("0"),
-});
-const InvitationBody = z.object({
-  email: z.preprocess(blankAsAbsent, EmailField.optional()),
-  days: z.coerce
-    .number()
-    .int()
-    .min(INVITATION_DAYS.min, "An invitation lasts from 1 to 30 days.")
-    .max(INVITATION_DAYS.max, "An invitation lasts from 1 to 30 days."),
-});
-const InvitationParams = z.object({ id: uuidField("the id") });
 
 /** The admin routes of this module (method and path): the security tests check each answers 403. */
 export const ACCOUNTS_ADMIN_ROUTES = [

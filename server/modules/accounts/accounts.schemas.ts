@@ -1,0 +1,51 @@
+// Request shapes of the accounts routes (owner set-up, sign-up, the admin's users and invitations), checked with zod.
+import { z } from "zod";
+import { RULES } from "../../../common/validation";
+import { EmailField, textField, uuidField } from "../../http/validate";
+import { INVITATION_DAYS } from "./invitations";
+
+/** "" (a form's empty field) as absent. */
+const blankAsAbsent = (value: unknown) => (value === "" ? undefined : value);
+const Token = z.string().trim().min(1, "The link is not valid.").max(300, "The link is not valid.");
+const OptionalName = z.string().trim().max(100, "The name must be at most 100 characters.").default("");
+const OptionalInvite = z.preprocess(blankAsAbsent, Token.optional());
+/** POST /api/setup: the one-time token and the owner's e-mail, password and optional name. */
+export const SetupBody = z.object({
+  token: Token,
+  email: EmailField,
+  password: textField(RULES.newPassword),
+  name: OptionalName,
+});
+/** GET /api/setup/:token: the token of the set-up link. */
+export const SetupParams = z.object({ token: Token });
+/** POST /api/auth/signup/start: the e-mail to send a code to, and an invitation token where one was opened. */
+export const SignupStartBody = z.object({ email: EmailField, invite: OptionalInvite });
+/** POST /api/auth/signup/finish: the mailed 6-digit code with the new account's password and name. */
+export const SignupFinishBody = z.object({
+  email: EmailField,
+  code: z
+    .string()
+    .trim()
+    .regex(/^\d{6}$/, "The code is the 6 digits of the e-mail."),
+  password: textField(RULES.newPassword),
+  name: textField(RULES.fullName),
+  invite: OptionalInvite,
+});
+/** POST /api/admin/accounts: a user added by an admin; without a password one is generated. */
+export const AddUserBody = z.object({
+  email: EmailField,
+  name: OptionalName,
+  password: z.preprocess(blankAsAbsent, textField(RULES.newPassword).optional()),
+  admin: z.enum(["0", "1"]).default("0"),
+});
+/** POST /api/admin/invitations: an optional e-mail the invitation is locked to, and its lifetime in days (1-30). */
+export const InvitationBody = z.object({
+  email: z.preprocess(blankAsAbsent, EmailField.optional()),
+  days: z.coerce
+    .number()
+    .int()
+    .min(INVITATION_DAYS.min, "An invitation lasts from 1 to 30 days.")
+    .max(INVITATION_DAYS.max, "An invitation lasts from 1 to 30 days."),
+});
+/** POST /api/admin/invitations/:id/revoke: the invitation's id. */
+export const InvitationParams = z.object({ id: uuidField("the id") });
