@@ -47,15 +47,28 @@ const OPTIONAL = [
 ];
 
 /**
- * Preloaded into the server process (LOADED_LOG names a file): logs every module an `import`
- * resolves (a loader hook) and, on exit, every file `require` loaded.
+ * Preloaded into the server process (LOADED_LOG names a file): logs every module an `import` or a
+ * `require` resolves, as it resolves, with a synchronous in-thread hook (module.registerHooks,
+ * Node 22.15+). Nothing waits for the process to exit, so a shutdown that ends some other way loses
+ * no line. On an older Node: an off-thread loader hook for `import`, and the `require` cache on exit.
  */
 const PROBE = `import fs from "node:fs";
-import { createRequire, register } from "node:module";
+import module from "node:module";
 const file = process.env.LOADED_LOG;
-register("./hooks.mjs", import.meta.url, { data: { file } });
-const cache = createRequire(import.meta.url).cache;
-process.on("exit", () => fs.appendFileSync(file, Object.keys(cache).join("\\n") + "\\n"));
+const record = (line) => fs.appendFileSync(file, line + "\\n");
+if (module.registerHooks) {
+  module.registerHooks({
+    resolve(specifier, context, next) {
+      const result = next(specifier, context);
+      record(result.url);
+      return result;
+    },
+  });
+} else {
+  module.register("./hooks.mjs", import.meta.url, { data: { file } });
+  const cache = module.createRequire(import.meta.url).cache;
+  process.on("exit", () => record(Object.keys(cache).join("\\n")));
+}
 `;
 const HOOKS = `import fs from "node:fs";
 let file;
