@@ -13,10 +13,16 @@ const FUNCTION_LINES = 120;
 
 /** Source files: server, web and common code that ships, not tests, test support or migrations. */
 function sourceFiles() {
-  const tracked = execFileSync("git", ["ls-files", "server", "web", "common"], { encoding: "utf8" }).split("\n");
-  const untracked = execFileSync("git", ["ls-files", "--others", "--exclude-standard", "server", "web", "common"], {
-    encoding: "utf8",
-  }).split("\n");
+  const tracked = execFileSync("git", ["ls-files", "server", "web", "common"], { encoding: "utf8" }).split(
+    "\n",
+  );
+  const untracked = execFileSync(
+    "git",
+    ["ls-files", "--others", "--exclude-standard", "server", "web", "common"],
+    {
+      encoding: "utf8",
+    },
+  ).split("\n");
   return [...new Set([...tracked, ...untracked])].filter(
     (file) =>
       /\.(ts|tsx)$/.test(file) &&
@@ -33,7 +39,8 @@ function nameOf(node) {
   const parent = node.parent;
   if (parent && ts.isVariableDeclaration(parent)) return parent.name.getText();
   if (parent && ts.isPropertyAssignment(parent)) return parent.name.getText();
-  if (parent && ts.isCallExpression(parent)) return `(callback of ${parent.expression.getText().slice(0, 40)})`;
+  if (parent && ts.isCallExpression(parent))
+    return `(callback of ${parent.expression.getText().slice(0, 40)})`;
   return "(anonymous)";
 }
 
@@ -49,7 +56,9 @@ for (const file of sourceFiles()) {
       const start = source.getLineAndCharacterOfPosition(node.getStart(source)).line;
       const end = source.getLineAndCharacterOfPosition(node.getEnd()).line;
       if (end - start + 1 > FUNCTION_LINES)
-        problems.push(`${file}:${start + 1}: function ${nameOf(node)} is ${end - start + 1} lines (limit ${FUNCTION_LINES})`);
+        problems.push(
+          `${file}:${start + 1}: function ${nameOf(node)} is ${end - start + 1} lines (limit ${FUNCTION_LINES})`,
+        );
     }
     ts.forEachChild(node, visit);
   };
