@@ -43,7 +43,7 @@ const swapCase = (text: string) =>
   [...text].map((c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase())).join("");
 
 describeEachDatabase(
-  "held: forged, stale and malformed bearer tokens on every protected route",
+  "forged, stale and malformed bearer tokens on every protected route",
   (dialect) => {
     let t: ListeningApp;
     let a: Session;

@@ -69,7 +69,7 @@ interface Attack {
   status?: number;
 }
 
-describeEachDatabase("held: IDOR, user B with user A's ids on every id-taking route", (dialect) => {
+describeEachDatabase("IDOR, user B with user A's ids on every id-taking route", (dialect) => {
   let t: ListeningApp;
   let images: ImageDouble;
   let a: Session;

@@ -34,7 +34,7 @@ function withChunks(png: Buffer, extra: Buffer[]): Buffer {
   return Buffer.concat([png.subarray(0, iend), ...extra, png.subarray(iend)]);
 }
 
-describe("held: oversized and hostile character cards, over HTTP, store nothing", () => {
+describe("oversized and hostile character cards, over HTTP, store nothing", () => {
   let t: ListeningApp;
   let u: Session;
   let base: Buffer;

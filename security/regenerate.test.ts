@@ -11,7 +11,7 @@ import { type ListeningApp, startListening } from "./support/server";
  * entry's lease), is charged once, and the entry keeps a consistent list of alternatives; at the
  * quota's limit none runs. Swipes, edits, deletes and rewinds are free and never run the model.
  */
-describeEachDatabase("held: regenerations at once, and the free routes never run the model", (dialect) => {
+describeEachDatabase("regenerations at once, and the free routes never run the model", (dialect) => {
   let t: ListeningApp;
   let runs = 0;
   const llm = new ScriptedLlm(async () => {

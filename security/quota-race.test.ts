@@ -37,7 +37,7 @@ function outcome(answer: RawResponse): "sent" | "limit" | string {
  * read-then-write quota check only races when something truly waits between the two; PostgreSQL
  * answers over a socket, so there a non-atomic check lets several sends through at once.
  */
-describeEachDatabase("held: the quota race, many sends at once over real connections", (dialect) => {
+describeEachDatabase("the quota race, many sends at once over real connections", (dialect) => {
   let t: ListeningApp;
   const llm = new ScriptedLlm(() => "Sure!");
   beforeAll(async () => {

@@ -10,7 +10,7 @@ import { closePage, expectToast, hasChromium, json, SIGNED_IN_WARNING, toastWith
 import { useBrowserSuite } from "./support/suite";
 
 /**
- * Chat screen rules that had code but no test (docs/spec-coverage.md), on phone and
+ * The chat screen's edge cases (docs/spec-coverage.md), on phone and
  * desktop against the real server and an AUTOMATIC1111 double: the Photo List's spinner, the
  * camera window's Close, the attachment's accepted types, the no-colour-emoji message, the
  * scroll-to-bottom delays (page clock), a landscape request and the 10 captions, and the

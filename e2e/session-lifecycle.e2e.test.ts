@@ -5,14 +5,14 @@ import { DESKTOP, PHONE } from "./chat.helpers";
 import { CHROMIUM, closePage, demoSession, hasChromium, openPage, storeSession } from "./support/browser";
 import { useBrowserSuite } from "./support/suite";
 
-/**
+ * The SPA session from guard to logout (docs/spec-coverage.md): the
  * Session rules of the SPA that had code but no test (docs/spec-coverage.md): the
  * browser guard of protected routes (product.md §2, 6), the one-hour expiry stored at sign-in and the
  * busy Login and Submit buttons (product.md §4), the 180 s token check and a failed extend ending the
  * session (product.md §4, 8, 9), and a signed-in request failure that is only logged (product.md §8).
  */
 
-if (!hasChromium) console.warn(`spec-gaps session e2e skipped: ${CHROMIUM} does not exist`);
+if (!hasChromium) console.warn(`session-lifecycle e2e skipped: ${CHROMIUM} does not exist`);
 
 /** A route handler that holds each request until `release()` lets it go on to the server. */
 function holdRoute(): { handler: (route: Route) => Promise<void>; release: () => void; held: () => number } {
