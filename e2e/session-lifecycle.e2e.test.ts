@@ -5,8 +5,8 @@ import { DESKTOP, PHONE } from "./chat.helpers";
 import { CHROMIUM, closePage, demoSession, hasChromium, openPage, storeSession } from "./support/browser";
 import { useBrowserSuite } from "./support/suite";
 
+/**
  * The SPA session from guard to logout (docs/spec-coverage.md): the
- * Session rules of the SPA that had code but no test (docs/spec-coverage.md): the
  * browser guard of protected routes (product.md §2, 6), the one-hour expiry stored at sign-in and the
  * busy Login and Submit buttons (product.md §4), the 180 s token check and a failed extend ending the
  * session (product.md §4, 8, 9), and a signed-in request failure that is only logged (product.md §8).
