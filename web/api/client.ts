@@ -7,6 +7,7 @@ import { navigateTo } from "../lib/navigation";
 import { warn } from "../lib/notify";
 import { clearSession, readToken } from "../lib/session";
 import { ApiError } from "./errors";
+import type { Failure } from "./failureAction";
 import { queryClient } from "./queryClient";
 
 /**
@@ -24,6 +25,11 @@ export interface RequestOptions {
   query?: Record<string, string | number>;
   /** Form-encoded (URLSearchParams) by default; multipart (FormData) where the spec says so. */
   body?: URLSearchParams | FormData;
+  /**
+   * A JSON body instead (`Content-Type: application/json`), for contracts with nested values
+   * and nulls (the admin console's model connections); `body` is ignored when this is given.
+   */
+  json?: unknown;
   /** Bearer token to send instead of the stored one (logout runs after local data is gone). */
   token?: string;
   /**
@@ -49,8 +55,57 @@ export function buildUrl(path: string, query: RequestOptions["query"]): string {
   return `${API_BASE}${path}?${params.toString()}`;
 }
 
-/** The HTTP status each envelope arrived with, so `ensureSuccess` can put it on its error. */
-const envelopeStatus = new WeakMap<Envelope, number>();
+/** What an answer said besides its envelope: its HTTP status and its `Retry-After` (seconds). */
+interface AnswerInfo {
+  status: number;
+  retryAfterSeconds?: number;
+}
+
+/** The answer each envelope arrived with, so `ensureSuccess` and `failureOf` can tell it. */
+const envelopeAnswers = new WeakMap<Envelope, AnswerInfo>();
+
+/**
+ * Seconds to wait from a `Retry-After` header (RFC 9110 §10.2.3): a number of seconds, or an
+ * HTTP date (counted from `now`, ms since the epoch, never below 0). Undefined when absent or
+ * unreadable.
+ */
+export function parseRetryAfter(value: string | null, now = Date.now()): number | undefined {
+  if (value === null || value.trim() === "") return undefined;
+  const text = value.trim();
+  if (/^\d+$/.test(text)) return Number(text);
+  const date = Date.parse(text);
+  return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - now) / 1000));
+}
+
+/**
+ * Remembers the answer `envelope` came in (status; `Retry-After` on a 429, rate limits only) for
+ * `ensureSuccess` and `failureOf`. Used by every path that reads an envelope (apiRequest, streams).
+ */
+export function rememberAnswer(envelope: Envelope, response: Response): void {
+  const retryAfterSeconds =
+    response.status === 429 ? parseRetryAfter(response.headers.get("Retry-After")) : undefined;
+  envelopeAnswers.set(
+    envelope,
+    retryAfterSeconds === undefined
+      ? { status: response.status }
+      : { status: response.status, retryAfterSeconds },
+  );
+}
+
+/**
+ * A refused envelope as a `Failure` for `failureAction`: its message, code and page, with the
+ * HTTP status and `Retry-After` seconds it arrived with when the client read them.
+ */
+export function failureOf(envelope: Envelope): Failure {
+  const answer = envelopeAnswers.get(envelope);
+  return {
+    message: envelope.message,
+    code: envelope.code,
+    page: envelope.page,
+    status: answer?.status,
+    retryAfterSeconds: answer?.retryAfterSeconds,
+  };
+}
 
 /**
  * The one `fetch` of the SPA: adds `Accept`, `Accept-Language` (the UI language: the
@@ -107,7 +162,11 @@ export async function apiRequest<T extends Envelope = Envelope>(
   path: string,
   options: RequestOptions = {},
 ): Promise<T> {
-  const { method = "GET", query, body, signal, token } = options;
+  const { method = "GET", query, signal, token } = options;
+  const body =
+    options.json === undefined
+      ? options.body
+      : new Blob([JSON.stringify(options.json)], { type: "application/json" });
   const response = await send(buildUrl(path, query), {
     method,
     body,
@@ -125,20 +184,24 @@ export async function apiRequest<T extends Envelope = Envelope>(
   if (!isEnvelope(payload)) {
     throw new ApiError(`HTTP ${response.status}`, "network", { status: response.status });
   }
-  envelopeStatus.set(payload, response.status);
+  rememberAnswer(payload, response);
   return payload as T;
 }
 
 /**
  * Returns the envelope when `success` is 1; otherwise throws `ApiError('envelope')` with the
- * server's message, its `code` and `page` and the HTTP status it came with.
+ * server's message, its `code` and `page`, the HTTP status it came with and, on a 429, the
+ * seconds of its `Retry-After`.
  */
 export function ensureSuccess<T extends Envelope>(envelope: T): T {
   if (envelope.success !== 1) {
+    const answer = envelopeAnswers.get(envelope);
     throw ApiError.fromEnvelope(
       envelope,
-      envelopeStatus.get(envelope),
+      answer?.status,
       i18n.t("common:errors.requestFailed"),
+      "envelope",
+      answer?.retryAfterSeconds,
     );
   }
   return envelope;

@@ -25,6 +25,8 @@ export interface ApiErrorDetails {
   code?: ApiErrorCode;
   /** The in-app page the failure envelope points to (e.g. the pricing page), when there is one. */
   page?: string;
+  /** The answer's `Retry-After`, seconds, when it was a 429 that sent one. */
+  retryAfterSeconds?: number;
 }
 
 /**
@@ -35,6 +37,7 @@ export class ApiError extends Error {
   readonly status?: number;
   readonly code?: ApiErrorCode;
   readonly page?: string;
+  readonly retryAfterSeconds?: number;
 
   constructor(
     message: string,
@@ -46,18 +49,20 @@ export class ApiError extends Error {
     this.status = details.status;
     this.code = details.code;
     this.page = details.page;
+    this.retryAfterSeconds = details.retryAfterSeconds;
   }
 
   /**
    * The error of a failure envelope `{success: 0, message, code?, page?}` answered with HTTP
    * `status`: kind `envelope`, or `kind` when given (401/503). A `code` or `page` that is not a
-   * non-empty string is left out.
+   * non-empty string is left out. `retryAfterSeconds`: the answer's `Retry-After`, when read.
    */
   static fromEnvelope(
     envelope: Envelope | null,
     status: number | undefined,
     fallback: string,
     kind: ApiErrorKind = "envelope",
+    retryAfterSeconds?: number,
   ): ApiError {
     const code: unknown = envelope?.code;
     const page: unknown = envelope?.page;
@@ -65,6 +70,7 @@ export class ApiError extends Error {
       status,
       code: typeof code === "string" && code !== "" ? code : undefined,
       page: typeof page === "string" && page !== "" ? page : undefined,
+      retryAfterSeconds,
     });
   }
 

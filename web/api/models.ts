@@ -8,16 +8,13 @@ import {
   type ModelsOverview,
   type ModelTestResult,
 } from "../../common/models-api";
-import i18n from "../i18n";
-import { handleSessionStatus, isEnvelope, send } from "./client";
+import { apiRequest, ensureSuccess } from "./client";
 import { ApiError } from "./errors";
 
 /**
  * The admin console's model connections (common/models-api.ts), under /api/admin/models, admin
- * only. The POST bodies are JSON (the contract has nested values and nulls), which `apiRequest`
- * does not send (form bodies only), so `call` does what it does around `send`: the same headers,
- * 401/503 handling and envelope check. A refusal throws `ApiError('envelope')` with the server's
- * sentence.
+ * only. The POST bodies are JSON (the contract has nested values and nulls: `apiRequest`'s
+ * `json`). A refusal throws `ApiError('envelope')` with the server's sentence.
  */
 
 /** Which connection `listModelIds` asks: a stored one, or the form's endpoint before it is saved. */
@@ -33,31 +30,21 @@ export interface ModelAssignment {
   connectionId: string | null;
 }
 
+/** MODEL_ROUTES as `apiRequest` takes it (the client adds the `/api` prefix itself). */
+const MODELS_PATH = MODEL_ROUTES.slice("/api".length);
+
 /**
- * One call to `/api/admin/models<path>`: GET, or POST with `body` as JSON. Answers the envelope
- * when `success` is 1; throws `ApiError('envelope')` with the server's sentence otherwise, and
- * like `apiRequest` answers 401 and 503 first (`handleSessionStatus`).
+ * One call to `/api/admin/models<path>` through `apiRequest`: GET, or POST with `body` as JSON.
+ * Answers the envelope when `success` is 1; throws `ApiError('envelope')` with the server's
+ * sentence otherwise, after the client answered 401 and 503.
  */
 async function call<T>(path: string, body?: unknown): Promise<Envelope<T>> {
-  const response = await send(`${MODEL_ROUTES}${path}`, {
-    method: body === undefined ? "GET" : "POST",
-    body: body === undefined ? undefined : new Blob([JSON.stringify(body)], { type: "application/json" }),
-    accept: "application/json",
-  });
-  let payload: unknown = null;
-  try {
-    payload = await response.json();
-  } catch {
-    payload = null;
-  }
-  handleSessionStatus(response.status, payload);
-  if (!isEnvelope(payload)) {
-    throw new ApiError(`HTTP ${response.status}`, "network", { status: response.status });
-  }
-  if (payload.success !== 1) {
-    throw ApiError.fromEnvelope(payload, response.status, i18n.t("common:errors.requestFailed"));
-  }
-  return payload as Envelope<T>;
+  return ensureSuccess(
+    await apiRequest<Envelope<T>>(`${MODELS_PATH}${path}`, {
+      method: body === undefined ? "GET" : "POST",
+      json: body,
+    }),
+  );
 }
 
 /** The answer's `data`, or a network error when a successful answer carries none. */

@@ -1,4 +1,4 @@
-import { buildUrl, handleSessionStatus, isEnvelope, send } from "./client";
+import { buildUrl, handleSessionStatus, isEnvelope, rememberAnswer, send } from "./client";
 import { ApiError } from "./errors";
 
 /*
@@ -102,6 +102,7 @@ async function finalFromJson(
   if (!isEnvelope(payload)) {
     throw new ApiError(`HTTP ${response.status}`, "network", { status: response.status });
   }
+  rememberAnswer(payload, response);
   const final = { event: payload.success === 1 ? "done" : "error", data: payload };
   onEvent(final);
   return final;
