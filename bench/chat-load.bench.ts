@@ -1,12 +1,11 @@
-import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import os from "node:os";
 import path from "node:path";
 import { demoChatUser } from "../e2e/support/demo";
+import { completionsWire } from "./support/completions-wire.mjs";
 import { cpuSplit, percentile } from "./support/measure";
-import { freshPostgres, postgresUrl, type WriteCounters, writeCounters } from "./support/postgres";
-import { liftLimits, requireBuild, rssMb, serverEntry, settle, startServer } from "./support/server";
+import { postgresUrl, type WriteCounters, writeCounters } from "./support/postgres";
+import { engineData, requireBuild, rssMb, serverEntry, settle, startServer } from "./support/server";
 import { chatMessageRequest, StreamClient } from "./support/stream-client";
 
 /**
@@ -46,23 +45,11 @@ const LEVEL_WARMUP_SENDS = 3;
 
 /** The model double: OpenAI Chat Completions, streamed (32 tokens at once) or whole. */
 function startModel(): Promise<{ url: string; close(): void }> {
-  const chunk = (content: string) =>
-    `data: ${JSON.stringify({
-      id: "b",
-      object: "chat.completion.chunk",
-      created: 1,
-      model: "bench",
-      choices: [{ index: 0, delta: { content }, finish_reason: null }],
-    })}\n\n`;
-  const streamed = `${Array.from({ length: TOKENS }, (_unused, i) => chunk(i === 0 ? "Hello" : ` w${i}`)).join("")}data: [DONE]\n\n`;
-  const whole = JSON.stringify({
-    id: "b",
-    object: "chat.completion",
-    created: 1,
-    model: "bench",
-    choices: [{ index: 0, message: { role: "assistant", content: "[]" }, finish_reason: "stop" }],
-    usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
-  });
+  const wire = completionsWire();
+  const streamed = wire.stream(
+    Array.from({ length: TOKENS }, (_unused, i) => (i === 0 ? "Hello" : ` w${i}`)),
+  );
+  const whole = wire.whole("[]");
   const server = http.createServer((req, res) => {
     let body = "";
     req.setEncoding("utf8");
@@ -147,22 +134,10 @@ async function runEngine(
   pgBase?: string,
 ): Promise<void> {
   const bare = engine === BARE || engine === STORED;
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "chat-load-"));
-  const database = engine === "PostgreSQL" ? await freshPostgres(pgBase!) : undefined;
+  const data = await engineData("chat-load-", engine === "PostgreSQL" ? pgBase! : undefined);
   const entry = bare ? path.join(import.meta.dirname, "support/bare-proxy.mjs") : serverEntry;
   const server = await startServer(
-    {
-      PORT: "0",
-      HOST: "127.0.0.1",
-      DATA_DIR: dataDir,
-      DATABASE_URL: database?.url ?? "",
-      LLM_PROVIDER: "openai",
-      LLM_BASE_URL: modelUrl,
-      LLM_MODEL: "bench",
-      RATE_LIMIT_ENABLED: "0",
-      TTS_PROVIDER: "none",
-      BARE_STORE_FILE: engine === STORED ? path.join(dataDir, "bare.db") : "",
-    },
+    { ...data.env(modelUrl), BARE_STORE_FILE: engine === STORED ? path.join(data.dataDir, "bare.db") : "" },
     entry,
   );
   const pid = server.child.pid!;
@@ -172,9 +147,7 @@ async function runEngine(
       clients.push(bare ? { token: "none", characterId: "none" } : await demoChatUser(server.base));
     }
     if (!bare) {
-      await liftLimits(
-        database ? { postgresUrl: database.url } : { sqliteFile: path.join(dataDir, "app.db") },
-      );
+      await data.liftLimits();
     }
     // Warm-up: compiled code paths and connection pools, not counted.
     await closedLoop(Math.min(10, clients.length), WARMUP_MESSAGES, (w, i) =>
@@ -199,7 +172,7 @@ async function runEngine(
         sendThroughServer(server.base, clients[w]!, i),
       );
       await settle(pid);
-      const writesBefore = database ? await writeCounters(database.url) : undefined;
+      const writesBefore = data.databaseUrl ? await writeCounters(data.databaseUrl) : undefined;
       const cpuBefore = cpuSplit(pid);
       const ownBefore = process.cpuUsage();
       const through = await closedLoop(level, MESSAGES_PER_LEVEL, (w, i) =>
@@ -208,8 +181,8 @@ async function runEngine(
       const own = process.cpuUsage(ownBefore);
       await settle(pid);
       const cpuAfter = cpuSplit(pid);
-      if (database && writesBefore) {
-        const after = await writeCounters(database.url);
+      if (writesBefore) {
+        const after = await writeCounters(data.databaseUrl);
         const per = (field: keyof WriteCounters) =>
           ((after[field] - writesBefore[field]) / MESSAGES_PER_LEVEL).toFixed(1);
         writeLines.push(
@@ -236,8 +209,7 @@ async function runEngine(
     console.log(`server RSS after the run: ${rssMb(pid).toFixed(0)} MB`);
   } finally {
     await server.stop();
-    await database?.drop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    await data.dispose();
   }
 }
 

@@ -1,14 +1,12 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import fs from "node:fs";
 import http from "node:http";
 import net from "node:net";
-import os from "node:os";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { demoChatUser } from "../e2e/support/demo";
 import { cpuMs, cpuSplit, percentile } from "./support/measure";
-import { freshPostgres, postgresUrl } from "./support/postgres";
-import { liftLimits, type RunningServer, requireBuild, rssMb, settle, startServer } from "./support/server";
+import { postgresUrl } from "./support/postgres";
+import { engineData, type RunningServer, requireBuild, rssMb, settle, startServer } from "./support/server";
 import { chatMessageRequest } from "./support/stream-client";
 
 /**
@@ -206,21 +204,12 @@ async function runEngine(
 ) {
   const modelUrl = model.url;
   const bare = engine === BARE;
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "open-loop-"));
-  const database = services.pg ? await freshPostgres(services.pg) : undefined;
+  const data = await engineData("open-loop-", services.pg);
   const entry = bare ? path.join(import.meta.dirname, "support/bare-proxy.mjs") : undefined;
   const env = {
-    PORT: "0",
-    HOST: "127.0.0.1",
-    DATA_DIR: dataDir,
-    DATABASE_URL: database?.url ?? "",
+    ...data.env(modelUrl),
     REDIS_URL: services.redis ?? "",
     REDIS_PREFIX: `bench-${process.pid}-${Date.now()}:`,
-    LLM_PROVIDER: "openai",
-    LLM_BASE_URL: modelUrl,
-    LLM_MODEL: "bench",
-    RATE_LIMIT_ENABLED: "0",
-    TTS_PROVIDER: "none",
   };
   // The users are made on a first start, which also draws the presets' pictures (sharp, once per
   // data directory); the server is measured after a restart, as a running server stands.
@@ -237,7 +226,7 @@ async function runEngine(
     await setup.stop();
   }
   if (!bare) {
-    await liftLimits(database ? { postgresUrl: database.url } : { sqliteFile: path.join(dataDir, "app.db") });
+    await data.liftLimits();
   }
   const server: RunningServer = await startServer(env, entry);
   const pid = server.child.pid!;
@@ -354,8 +343,7 @@ async function runEngine(
     }
   } finally {
     await server.stop();
-    await database?.drop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    await data.dispose();
   }
 }
 

@@ -6,6 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import SQLite from "better-sqlite3";
 import { demoChatUser } from "../e2e/support/demo";
+import { completionsWire } from "./support/completions-wire.mjs";
 import { cpuMs } from "./support/measure";
 import { liftLimits, requireBuild, startServer } from "./support/server";
 import { multipartBody, StreamClient } from "./support/stream-client";
@@ -216,29 +217,13 @@ function startModel(): Promise<ModelDouble> {
   const counts = { facts: 0, factsReturned: 0, summaries: 0, other: 0 };
   let inFlight = 0;
   let last = performance.now();
-  const chunk = (content: string) =>
-    `data: ${JSON.stringify({
-      id: "b",
-      object: "chat.completion.chunk",
-      created: 1,
-      model: "bench",
-      choices: [{ index: 0, delta: { content }, finish_reason: null }],
-    })}\n\n`;
-  const whole = (content: string) =>
-    JSON.stringify({
-      id: "b",
-      object: "chat.completion",
-      created: 1,
-      model: "bench",
-      choices: [{ index: 0, message: { role: "assistant", content }, finish_reason: "stop" }],
-      usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
-    });
+  const { stream, whole } = completionsWire();
   const answer = (body: { stream?: boolean; messages?: ChatMessage[] }): { sse: boolean; text: string } => {
     const messages = body.messages ?? [];
     if (body.stream) {
       chats.push(messages);
       const words = replyOf(chats.length - 1).split(/(?= )/);
-      return { sse: true, text: `${words.map(chunk).join("")}data: [DONE]\n\n` };
+      return { sse: true, text: stream(words) };
     }
     const system = messages.find((m) => m.role === "system")?.content ?? "";
     const user = messages.find((m) => m.role === "user")?.content ?? "";

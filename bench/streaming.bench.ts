@@ -4,6 +4,7 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { demoChatUser } from "../e2e/support/demo";
+import { completionsWire } from "./support/completions-wire.mjs";
 import { cpuMs, percentile, timeStream } from "./support/measure";
 
 /**
@@ -22,21 +23,14 @@ const TTFT_SAMPLES = 60;
 const CONCURRENT_CHATS = 100;
 
 function startModelEndpoint(): Promise<{ url: string; close(): void }> {
+  const wire = completionsWire();
   const server = http.createServer((req, res) => {
     req.resume();
     req.on("end", () => {
       res.writeHead(200, { "content-type": "text/event-stream" });
       let sent = 0;
       const tick = () => {
-        const delta = { content: sent === 0 ? "Hello" : ` word${sent}` };
-        const chunk = {
-          id: "b",
-          object: "chat.completion.chunk",
-          created: 1,
-          model: "bench",
-          choices: [{ index: 0, delta, finish_reason: null }],
-        };
-        res.write(`data: ${JSON.stringify(chunk)}\n\n`);
+        res.write(wire.chunk(sent === 0 ? "Hello" : ` word${sent}`));
         sent += 1;
         if (sent < TOKENS) setTimeout(tick, TOKEN_GAP_MS);
         else res.end("data: [DONE]\n\n");

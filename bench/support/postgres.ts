@@ -1,4 +1,5 @@
 import pg from "pg";
+import { createDatabase, type ScratchDatabase } from "../../server/testing/databases";
 
 /** What the benchmarks that run on PostgreSQL share: finding the server, a fresh database, its write counters. */
 
@@ -23,23 +24,8 @@ export async function postgresUrl(): Promise<string | undefined> {
 }
 
 /** Creates an empty database on `baseUrl`'s server. @returns its URL and `drop()`. */
-export async function freshPostgres(baseUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `bench_${process.pid}_${Date.now()}`;
-  const admin = new pg.Client({ connectionString: baseUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(baseUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const again = new pg.Client({ connectionString: baseUrl });
-      await again.connect();
-      await again.query(`drop database if exists ${name} with (force)`);
-      await again.end();
-    },
-  };
+export function freshPostgres(baseUrl: string): Promise<ScratchDatabase> {
+  return createDatabase(baseUrl, `bench_${process.pid}_${Date.now()}`);
 }
 
 /** How long writeCounters waits for idle backends' statistics, ms (see there). */

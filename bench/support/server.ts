@@ -1,10 +1,12 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import SQLite from "better-sqlite3";
 import pg from "pg";
 import { cpuMs } from "./measure";
+import { freshPostgres } from "./postgres";
 
 /** What the benchmarks that run the compiled server share: starting it, its RSS, waiting for it to idle. */
 
@@ -108,4 +110,51 @@ export async function liftLimits(database: { sqliteFile?: string; postgresUrl?: 
     await client.query("update users set chat_limit = 1000000000");
     await client.end();
   }
+}
+
+/** One engine's run of a benchmark: a data folder of its own and, on PostgreSQL, a database of its own. */
+export interface EngineData {
+  dataDir: string;
+  /** The fresh database's URL; "" on SQLite (the server keeps app.db in `dataDir`). */
+  databaseUrl: string;
+  /**
+   * The settings of a server on this data behind the model double at `modelUrl` (OpenAI wire,
+   * model "bench"): any free port on 127.0.0.1, rate limits and speech off.
+   */
+  env(modelUrl: string): Record<string, string>;
+  /** {@link liftLimits} on this run's database. */
+  liftLimits(): Promise<void>;
+  /** Drops the database and removes the data folder. */
+  dispose(): Promise<void>;
+}
+
+/**
+ * Makes a data folder under the system's temporary folder named `<prefix><random>` and, when
+ * `pgBase` (a PostgreSQL server's URL) is given, an empty database there (see freshPostgres).
+ */
+export async function engineData(prefix: string, pgBase?: string): Promise<EngineData> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  const database = pgBase ? await freshPostgres(pgBase) : undefined;
+  const databaseUrl = database?.url ?? "";
+  return {
+    dataDir,
+    databaseUrl,
+    env: (modelUrl) => ({
+      PORT: "0",
+      HOST: "127.0.0.1",
+      DATA_DIR: dataDir,
+      DATABASE_URL: databaseUrl,
+      LLM_PROVIDER: "openai",
+      LLM_BASE_URL: modelUrl,
+      LLM_MODEL: "bench",
+      RATE_LIMIT_ENABLED: "0",
+      TTS_PROVIDER: "none",
+    }),
+    liftLimits: () =>
+      liftLimits(databaseUrl ? { postgresUrl: databaseUrl } : { sqliteFile: path.join(dataDir, "app.db") }),
+    dispose: async () => {
+      await database?.drop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
 }

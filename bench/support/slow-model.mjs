@@ -1,4 +1,5 @@
 import http from "node:http";
+import { completionsWire } from "./completions-wire.mjs";
 
 /**
  * A model double that streams as a real model does, in a process of its own (run by
@@ -13,31 +14,10 @@ const FIRST_MS = Number(process.env.MODEL_FIRST_MS ?? 250);
 const TOKENS = Number(process.env.MODEL_TOKENS ?? 64);
 const GAP_MS = Number(process.env.MODEL_GAP_MS ?? 30);
 
-const chunk = (content) =>
-  `data: ${JSON.stringify({
-    id: "chatcmpl-bench",
-    object: "chat.completion.chunk",
-    created: 1764200000,
-    model: "bench",
-    system_fingerprint: "fp_bench",
-    choices: [{ index: 0, delta: { content }, logprobs: null, finish_reason: null }],
-  })}\n\n`;
-const pieces = Array.from({ length: TOKENS }, (_unused, i) => chunk(i === 0 ? "Hello" : ` word${i}`));
-const last = `data: ${JSON.stringify({
-  id: "chatcmpl-bench",
-  object: "chat.completion.chunk",
-  created: 1764200000,
-  model: "bench",
-  choices: [{ index: 0, delta: {}, finish_reason: "stop" }],
-})}\n\ndata: [DONE]\n\n`;
-const whole = JSON.stringify({
-  id: "chatcmpl-bench",
-  object: "chat.completion",
-  created: 1764200000,
-  model: "bench",
-  choices: [{ index: 0, message: { role: "assistant", content: "[]" }, finish_reason: "stop" }],
-  usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
-});
+const wire = completionsWire({ id: "chatcmpl-bench", created: 1764200000, fingerprint: "fp_bench" });
+const pieces = Array.from({ length: TOKENS }, (_unused, i) => wire.chunk(i === 0 ? "Hello" : ` word${i}`));
+const last = wire.stop();
+const whole = wire.whole("[]");
 
 const server = http.createServer((req, res) => {
   let body = "";

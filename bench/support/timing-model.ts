@@ -128,25 +128,25 @@ class ByteWriter {
     this.buffer.copy(grown, 0, 0, this.length);
     this.buffer = grown;
   }
+  /** Makes room for `bytes`, then `write`s at the end (a Buffer write method: it returns the new end). */
+  private put(bytes: number, write: (buffer: Buffer, offset: number) => number): void {
+    this.reserve(bytes);
+    this.length = write(this.buffer, this.length);
+  }
   u32(value: number): void {
-    this.reserve(4);
-    this.length = this.buffer.writeUInt32LE(value, this.length);
+    this.put(4, (buffer, offset) => buffer.writeUInt32LE(value, offset));
   }
   i32(value: number): void {
-    this.reserve(4);
-    this.length = this.buffer.writeInt32LE(value, this.length);
+    this.put(4, (buffer, offset) => buffer.writeInt32LE(value, offset));
   }
   u64(value: number): void {
-    this.reserve(8);
-    this.length = this.buffer.writeBigUInt64LE(BigInt(value), this.length);
+    this.put(8, (buffer, offset) => buffer.writeBigUInt64LE(BigInt(value), offset));
   }
   f32(value: number): void {
-    this.reserve(4);
-    this.length = this.buffer.writeFloatLE(value, this.length);
+    this.put(4, (buffer, offset) => buffer.writeFloatLE(value, offset));
   }
   u8(value: number): void {
-    this.reserve(1);
-    this.length = this.buffer.writeUInt8(value, this.length);
+    this.put(1, (buffer, offset) => buffer.writeUInt8(value, offset));
   }
   string(text: string): void {
     const bytes = Buffer.byteLength(text);

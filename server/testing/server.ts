@@ -2,12 +2,12 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { Redis } from "ioredis";
-import pg from "pg";
 import { type App, buildApp } from "../app";
 import { type AppConfig, loadConfig } from "../env";
 import type { LlmProvider } from "../providers/llm/llm";
 import { createStorage } from "../providers/storage/index";
 import type { FileStorage } from "../providers/storage/storage";
+import { createDatabase, type ScratchDatabase } from "./databases";
 import { startTestS3, type TestS3 } from "./s3-server";
 
 /** The tiny real GGUF model shipped beside the project (../shared/models). */
@@ -102,24 +102,10 @@ export interface TestApp extends App {
  * @returns its URL and `drop()`, which removes it even while connections remain.
  * @throws Error when TEST_DATABASE_URL is not set.
  */
-export async function createTestDatabase(prefix: string): Promise<{ url: string; drop(): Promise<void> }> {
+export async function createTestDatabase(prefix: string): Promise<ScratchDatabase> {
   if (!TEST_DATABASE_URL) throw new Error("TEST_DATABASE_URL is not set");
   const name = `${prefix}_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
-  const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(TEST_DATABASE_URL);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
-      await client.connect();
-      await client.query(`drop database if exists ${name} with (force)`);
-      await client.end();
-    },
-  };
+  return createDatabase(TEST_DATABASE_URL, name);
 }
 
 /**
