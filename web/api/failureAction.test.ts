@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ApiError } from "./errors";
-import { failureAction, PLAN_PAGE } from "./failureAction";
+import { failureAction, PLAN_PAGE, refusalOf } from "./failureAction";
 
 describe("failureAction decides from the error code", () => {
   it("the message quota opens the page it names, else the pricing page, whatever the wording", () => {
@@ -59,6 +59,23 @@ describe("failureAction decides from the error code", () => {
     expect(failureAction(new ApiError("HTTP 500", "network", { status: 500 }), "Failed.")).toEqual({
       kind: "show",
       message: "HTTP 500",
+    });
+  });
+
+  it("a thrown error: quiet when the client told the user, the refusal's own, else the fallback", () => {
+    expect(refusalOf(new ApiError("Expired", "session", { status: 401 }))).toBeNull();
+    expect(refusalOf(new ApiError("Oops", "maintenance", { status: 503 }))).toBeNull();
+    const refused = new ApiError("Message not found.", "envelope", { status: 404 });
+    expect(refusalOf(refused)).toBe(refused);
+    expect(
+      failureAction(refusalOf(new ApiError("HTTP 500", "network", { status: 500 })) ?? {}, "Failed."),
+    ).toEqual({
+      kind: "show",
+      message: "Failed.",
+    });
+    expect(failureAction(refusalOf(new TypeError("boom")) ?? {}, "Failed.")).toEqual({
+      kind: "show",
+      message: "Failed.",
     });
   });
 });

@@ -65,3 +65,15 @@ export function failureAction(failure: Failure | ApiError, fallback: string): Fa
   if (code === undefined && page) return { kind: "plan", page, message };
   return { kind: "show", message };
 }
+
+/**
+ * An error thrown by `web/api/*` as `failureAction`'s input: null when the client already told the
+ * user (401, 503 maintenance: `ApiError.handled`); the error itself when the server refused
+ * (kind `envelope`: its message, code, page and `Retry-After`); otherwise (no answer, not an
+ * envelope, not an `ApiError`) an empty failure, so the caller's own sentence (`fallback`) shows.
+ */
+export function refusalOf(error: unknown): Failure | ApiError | null {
+  if (error instanceof ApiError && error.handled) return null;
+  if (error instanceof ApiError && error.kind === "envelope") return error;
+  return {};
+}

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { ChatHistoryEntry } from "../../../../common/api";
 import { imageTexts } from "../imageTexts";
 import { initialLiveChat, type LiveChatAction, liveChatReducer, localEntry } from "../liveChat";
-import { imageAnswerOutcome } from "./useImageSender";
+import { imageAnswerOutcome } from "./useImageRequests";
 
 /** a photo or picture request at the limit follows the answer's page like a text message. */
 

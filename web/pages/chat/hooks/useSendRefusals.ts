@@ -3,6 +3,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { type Dispatch, useCallback, useRef } from "react";
 import { useNavigate } from "react-router";
 import type { ChatHistoryEntry, Envelope } from "../../../../common/api";
+import { failureOf } from "../../../api/client";
 import { CAPABILITIES_QUERY_KEY, failureAction } from "../../../api/failureAction";
 import { warn } from "../../../lib/notify";
 import type { LiveChatAction } from "../liveChat";
@@ -57,7 +58,7 @@ export function useSendRefusals(dispatch: Dispatch<LiveChatAction>): SendRefusal
    */
   const refused = useCallback(
     (key: string, reply: Envelope, stored?: ChatHistoryEntry): boolean => {
-      const action = failureAction(reply, chatTexts.failedToSend);
+      const action = failureAction(failureOf(reply), chatTexts.failedToSend);
       if (action.kind === "plan") {
         follow(key, reply.message, action.page, stored);
         return true;
