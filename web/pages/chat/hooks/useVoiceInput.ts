@@ -1,48 +1,20 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { uncensorTranscript } from "../../../../common/speech";
 import type { Capability } from "../../../api/capabilities";
-import { transcribeRecording } from "../../../api/voice";
-import { listenThroughWrapper, mobileBridge } from "../../../lib/mobileBridge";
+import { mobileBridge } from "../../../lib/mobileBridge";
 import { warn } from "../../../lib/notify";
 import { voiceTexts } from "../voiceTexts";
+import {
+  canRecord,
+  recognitionClass,
+  startBrowser,
+  startServer,
+  startWrapper,
+  type VoiceInputState,
+  type VoiceSession,
+} from "./voiceEngines";
 
-/** What the microphone is doing. */
-export type VoiceInputState = "idle" | "starting" | "listening" | "speaking" | "transcribing";
-
-/** The browser's speech recognition (standard or webkit-prefixed), as far as we use it. */
-interface Recognition {
-  lang: string;
-  continuous: boolean;
-  interimResults: boolean;
-  onresult:
-    | ((event: {
-        resultIndex: number;
-        results: ArrayLike<ArrayLike<{ transcript: string }> & { isFinal: boolean }>;
-      }) => void)
-    | null;
-  onerror: ((event: { error: string }) => void) | null;
-  onend: (() => void) | null;
-  start(): void;
-  stop(): void;
-  abort(): void;
-}
-
-function recognitionClass(): (new () => Recognition) | undefined {
-  const w = window as unknown as {
-    SpeechRecognition?: new () => Recognition;
-    webkitSpeechRecognition?: new () => Recognition;
-  };
-  return w.SpeechRecognition ?? w.webkitSpeechRecognition;
-}
-
-function stopTracks(stream: MediaStream | null | undefined): void {
-  for (const track of stream?.getTracks() ?? []) track.stop();
-}
-
-const canRecord = () =>
-  typeof navigator !== "undefined" &&
-  typeof navigator.mediaDevices?.getUserMedia === "function" &&
-  typeof MediaRecorder !== "undefined";
+export type { VoiceInputState };
 
 export interface VoiceInputOptions {
   /** The server's transcription path (capabilities `speechInput`). */
@@ -74,7 +46,8 @@ export interface VoiceInput {
 }
 
 /**
- * Speech input (product.md §2 microphone, product.md §5 censored words):
+ * Speech input (product.md §2 microphone, product.md §5 censored words), by one of the engines
+ * of voiceEngines.ts:
  * - inside the mobile app wrapper, its own listener through `window.CompanionBridge` (product.md §4;
  *   the wrapper ends the speech and hands over the transcript);
  * - the browser's Web Speech API where it exists, ended by `silenceMs` without new words;
@@ -130,138 +103,20 @@ export function useVoiceInput(options: VoiceInputOptions): VoiceInput {
     warn(message);
   }, []);
 
-  const startBrowser = useCallback(
-    async (run: number, Engine: new () => Recognition) => {
-      // The microphone stream only feeds the waveform; the recogniser opens its own.
-      const mic = await navigator.mediaDevices?.getUserMedia({ audio: true }).catch(() => null);
-      if (run !== session.current) return stopTracks(mic);
-      const recognition = new Engine();
-      recognition.lang = optionsRef.current.language;
-      recognition.continuous = true;
-      recognition.interimResults = true;
-      let finalText = "";
-      let interim = "";
-      let timer = 0;
-      const armSilence = () => {
-        window.clearTimeout(timer);
-        timer = window.setTimeout(() => recognition.stop(), optionsRef.current.silenceMs);
-      };
-      recognition.onresult = (event) => {
-        interim = "";
-        for (let i = event.resultIndex; i < event.results.length; i += 1) {
-          const result = event.results[i]!;
-          if (result.isFinal) finalText += `${result[0]?.transcript ?? ""} `;
-          else interim += result[0]?.transcript ?? "";
-        }
-        setState("speaking");
-        armSilence();
-      };
-      recognition.onerror = (event) => {
-        if (event.error === "no-speech" || event.error === "aborted") return;
-        fail(
-          run,
-          event.error,
-          event.error === "not-allowed" ? voiceTexts.micDenied : voiceTexts.speechFailed,
-        );
-      };
-      recognition.onend = () => finish(run, `${finalText}${interim}`);
-      cleanup.current = () => {
-        window.clearTimeout(timer);
-        recognition.onend = null;
-        recognition.abort();
-        for (const track of mic?.getTracks() ?? []) track.stop();
-      };
-      setStream(mic ?? null);
-      recognition.start();
-      setState("listening");
-    },
-    [fail, finish],
-  );
-
-  const startWrapper = useCallback(
-    async (run: number) => {
-      const stop = listenThroughWrapper(
-        { language: optionsRef.current.language, silenceMs: optionsRef.current.silenceMs },
-        {
-          onListening: () => {
-            if (run === session.current) setState("listening");
-          },
-          onSpeaking: () => {
-            if (run === session.current) setState("speaking");
-          },
-          onTranscript: (text) => finish(run, text),
-          onError: (error) =>
-            fail(run, error, error === "not-allowed" ? voiceTexts.micDenied : voiceTexts.speechFailed),
-        },
-      );
-      cleanup.current = stop;
-      setState("listening");
-    },
-    [fail, finish],
-  );
-
-  const startServer = useCallback(
-    async (run: number) => {
-      const mic = await navigator.mediaDevices.getUserMedia({
-        audio: { echoCancellation: true, noiseSuppression: true, channelCount: 1 },
-      });
-      if (run !== session.current) return stopTracks(mic);
-      const recorder = new MediaRecorder(mic);
-      const chunks: Blob[] = [];
-      recorder.ondataavailable = (event) => {
-        if (event.data.size > 0) chunks.push(event.data);
-      };
-      const { MicVAD } = await import("@ricky0123/vad-web");
-      if (run !== session.current) return stopTracks(mic);
-      let ended = false;
-      let released = false;
-      // Destroying twice makes onnxruntime complain ("cannot release session").
-      const release = () => {
-        if (released) return;
-        released = true;
-        void vad.destroy();
-      };
-      const vad = await MicVAD.new({
-        model: "legacy",
-        baseAssetPath: "/vad/",
-        onnxWASMBasePath: "/vad/",
-        getStream: async () => mic,
-        pauseStream: async () => {},
-        resumeStream: async () => mic,
-        redemptionMs: optionsRef.current.silenceMs,
-        minSpeechMs: 300,
-        startOnLoad: false,
-        onSpeechStart: () => {
-          if (run === session.current) setState("speaking");
-        },
-        onSpeechEnd: () => {
-          if (ended || run !== session.current) return;
-          ended = true;
-          recorder.onstop = () => {
-            setState("transcribing");
-            const recording = new Blob(chunks, { type: recorder.mimeType || "audio/webm" });
-            const language = optionsRef.current.language;
-            release();
-            transcribeRecording(recording, language).then(
-              (text) => finish(run, text),
-              (error: unknown) => fail(run, error, voiceTexts.speechFailed),
-            );
-          };
-          recorder.stop();
-        },
-      });
-      cleanup.current = () => {
-        recorder.onstop = null;
-        if (recorder.state !== "inactive") recorder.stop();
-        release();
-        for (const track of mic.getTracks()) track.stop();
-      };
-      if (run !== session.current) return cleanup.current();
-      recorder.start(250);
-      await vad.start();
-      setStream(mic);
-      setState("listening");
-    },
+  /** The engines' view of session `run` (see `VoiceSession`). */
+  const sessionOf = useCallback(
+    (run: number): VoiceSession => ({
+      current: () => run === session.current,
+      language: () => optionsRef.current.language,
+      silenceMs: () => optionsRef.current.silenceMs,
+      setState,
+      setStream,
+      setCleanup: (next) => {
+        cleanup.current = next;
+      },
+      finish: (text) => finish(run, text),
+      fail: (error, message) => fail(run, error, message),
+    }),
     [fail, finish],
   );
 
@@ -270,17 +125,18 @@ export function useVoiceInput(options: VoiceInputOptions): VoiceInput {
     session.current += 1;
     const run = session.current;
     setState("starting");
+    const current = sessionOf(run);
     const work =
       engine === "wrapper"
-        ? startWrapper(run)
+        ? startWrapper(current)
         : engine === "browser" && Recognition
-          ? startBrowser(run, Recognition)
-          : startServer(run);
+          ? startBrowser(current, Recognition)
+          : startServer(current);
     work.catch((error: unknown) => {
       const denied = error instanceof DOMException && error.name === "NotAllowedError";
       fail(run, error, denied ? voiceTexts.micDenied : voiceTexts.speechFailed);
     });
-  }, [Recognition, engine, fail, startBrowser, startServer, startWrapper, state]);
+  }, [Recognition, engine, fail, sessionOf, state]);
 
   const cancel = useCallback(() => {
     session.current += 1;
