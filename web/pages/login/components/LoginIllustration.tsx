@@ -1,5 +1,6 @@
 import { useTranslation } from "react-i18next";
 import successVideo from "../../../assets/login-success.webm";
+import { BrandGradient } from "../../../components/BrandMark";
 
 /** What the login screen's picture shows (product.md §4): the welcome art, success, or forbidden. */
 export type LoginVisual = "welcome" | "success" | "forbidden";
@@ -51,12 +52,7 @@ export function LoginIllustration({ visual }: { visual: LoginVisual }) {
   return (
     <div className="login-art login-art--welcome">
       <svg viewBox="0 0 120 120" width="120" height="120" aria-hidden="true">
-        <defs>
-          <linearGradient id="login-gradient" x1="0" y1="0" x2="1" y2="1">
-            <stop offset="0" stopColor="#ff5c8a" />
-            <stop offset="1" stopColor="#8b5cf6" />
-          </linearGradient>
-        </defs>
+        <BrandGradient id="login-gradient" />
         <path
           d="M60 104S14 76 14 44c0-14 11-25 24-25 9 0 17 5 22 12 5-7 13-12 22-12 13 0 24 11 24 25 0 32-46 60-46 60z"
           fill="url(#login-gradient)"
