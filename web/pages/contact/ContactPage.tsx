@@ -1,11 +1,13 @@
 import type { FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { RULES } from "../../../common/validation";
+import { EmailField } from "../../components/AccountFields";
+import { SubmitButton } from "../../components/AuthForm";
+import { formReady } from "../../components/formChecks";
 import { TextAreaField } from "../../components/TextAreaField";
 import { TextField } from "../../components/TextField";
 import { useRequiredFields } from "../../hooks/useRequiredFields";
 import { warnPublic } from "../../lib/notify";
-import { firstLocalProblem } from "../../lib/validationText";
 import { useContactAdmin } from "./hooks/useContactAdmin";
 
 /**
@@ -22,18 +24,14 @@ export function ContactPage() {
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (!fields.validate()) return;
     const { name, email, subject, message } = fields.values;
-    const problem = firstLocalProblem([
+    const checks = [
       [RULES.contactName, name],
       [RULES.email, email],
       [RULES.contactSubject, subject],
       [RULES.contactMessage, message],
-    ]);
-    if (problem) {
-      warnPublic(problem);
-      return;
-    }
+    ] as const;
+    if (!formReady(fields, checks, { warn: warnPublic })) return;
     contact.mutate({
       name: name.trim(),
       email: email.trim(),
@@ -48,17 +46,13 @@ export function ContactPage() {
       <p className="public-page__lead">{t("contact.lead")}</p>
       <form className="form card public-form" onSubmit={submit} noValidate aria-label={t("contact.form")}>
         <TextField label={t("contact.name")} autoComplete="name" {...fields.bind("name")} />
-        <TextField label={t("contact.email")} type="email" autoComplete="email" {...fields.bind("email")} />
+        <EmailField label={t("contact.email")} {...fields.bind("email")} />
         <TextField label={t("contact.subject")} {...fields.bind("subject")} />
         <TextAreaField label={t("contact.message")} {...fields.bind("message")} />
-        <button
-          type="submit"
-          className="button button--primary button--block"
-          disabled={contact.isPending}
-          aria-busy={contact.isPending}
-        >
-          {contact.isPending ? t("contact.sending") : t("contact.submit")}
-        </button>
+        <SubmitButton
+          label={contact.isPending ? t("contact.sending") : t("contact.submit")}
+          busy={contact.isPending}
+        />
       </form>
     </section>
   );

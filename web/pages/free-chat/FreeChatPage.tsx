@@ -2,10 +2,11 @@ import type { FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { FREE_DAILY_MESSAGES } from "../../../common/constants";
 import { RULES } from "../../../common/validation";
-import { TextField } from "../../components/TextField";
+import { EmailField } from "../../components/AccountFields";
+import { SubmitButton } from "../../components/AuthForm";
+import { formReady } from "../../components/formChecks";
 import { useRequiredFields } from "../../hooks/useRequiredFields";
 import { warnPublic } from "../../lib/notify";
-import { localCheck } from "../../lib/validationText";
 import { useFreeSubscribe } from "./hooks/useFreeSubscribe";
 import { useFreeSubscribeOffered } from "./hooks/useFreeSubscribeOffered";
 
@@ -25,13 +26,8 @@ export function FreeChatPage() {
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (!fields.validate()) return;
-    const problem = localCheck(RULES.email, fields.values.email);
-    if (problem) {
-      warnPublic(problem);
-      return;
-    }
-    subscribe.mutate(fields.values.email.trim());
+    const { email } = fields.values;
+    if (formReady(fields, [[RULES.email, email]], { warn: warnPublic })) subscribe.mutate(email.trim());
   };
 
   return (
@@ -58,21 +54,12 @@ export function FreeChatPage() {
             noValidate
             aria-label={t("freeChat.form")}
           >
-            <TextField
-              label={t("freeChat.email")}
-              type="email"
-              autoComplete="email"
-              {...fields.bind("email")}
+            <EmailField label={t("freeChat.email")} {...fields.bind("email")} />
+            <SubmitButton
+              label={t("freeChat.submit")}
+              busy={subscribe.isPending}
+              spinner={subscribe.isPending}
             />
-            <button
-              type="submit"
-              className="button button--primary button--block"
-              disabled={subscribe.isPending}
-              aria-busy={subscribe.isPending}
-            >
-              {subscribe.isPending && <span className="spinner spinner--small" aria-hidden="true" />}
-              {t("freeChat.submit")}
-            </button>
           </form>
         </>
       )}

@@ -1,17 +1,14 @@
 import type { FormEvent } from "react";
-import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { useNavigate } from "react-router";
 import { RETYPED_PASSWORD_MISMATCH, RULES } from "../../../common/validation";
+import { NewPasswordFields, PasswordField } from "../../components/AccountFields";
 import { EntityPage, FormActions } from "../../components/EntityForm";
-import { TextField } from "../../components/TextField";
+import { formReady } from "../../components/formChecks";
 import { useRequiredFields } from "../../hooks/useRequiredFields";
+import { useSaveAndReturn } from "../../hooks/useSaveAndReturn";
 import { useSessionUser } from "../../hooks/useSessionUser";
-import { succeed, warn } from "../../lib/notify";
-import { firstLocalProblem, localValidation } from "../../lib/validationText";
+import { warn } from "../../lib/notify";
 import { useChangePassword } from "./hooks/useChangePassword";
-
-const LIST_PATH = "/characters/list";
 
 /**
  * `/user/change-password` (product.md §2 "Change password"): current, new and retyped password, all
@@ -24,38 +21,25 @@ const LIST_PATH = "/characters/list";
  */
 export function ChangePasswordPage() {
   const { t } = useTranslation("profile");
-  const navigate = useNavigate();
   const user = useSessionUser();
   const change = useChangePassword();
   const required = useRequiredFields({ current: "", password: "", retyped: "" });
-  const [done, setDone] = useState(false);
+  const { saved, backToList, onSaved } = useSaveAndReturn();
   const { values, bind } = required;
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    if (change.isPending || done || user === null) return;
-    if (!required.validate()) return;
-    const problem = firstLocalProblem([
+    if (change.isPending || saved || user === null) return;
+    const checks = [
       [RULES.currentPassword, values.current],
       [RULES.newPassword, values.password],
       [RULES.retypedPassword, values.retyped],
-    ]);
-    if (problem) {
-      warn(problem);
-      return;
-    }
-    if (values.password !== values.retyped) {
-      warn(localValidation(RETYPED_PASSWORD_MISMATCH));
-      return;
-    }
+    ] as const;
+    const match = { values: [values.password, values.retyped], sentence: RETYPED_PASSWORD_MISMATCH } as const;
+    if (!formReady(required, checks, { warn, match })) return;
     change.mutate(
       { id: user.id, current: values.current, password: values.password, retyped: values.retyped },
-      {
-        onSuccess: (answer) => {
-          setDone(true);
-          succeed(answer.message || t("password.changed"), undefined, () => navigate(LIST_PATH));
-        },
-      },
+      { onSuccess: (answer) => onSaved(answer.message || t("password.changed")) },
     );
   };
 
@@ -63,29 +47,17 @@ export function ChangePasswordPage() {
     <EntityPage title={t("password.title")}>
       <div className="card entity-card entity-card--narrow">
         <form className="form entity-form" onSubmit={onSubmit} noValidate>
-          <TextField
-            label={t("password.current")}
-            type="password"
-            {...bind("current")}
-            autoComplete="current-password"
-          />
-          <TextField
-            label={t("password.new")}
-            type="password"
-            {...bind("password")}
-            autoComplete="new-password"
-          />
-          <TextField
-            label={t("password.retyped")}
-            type="password"
-            {...bind("retyped")}
-            autoComplete="new-password"
+          <PasswordField label={t("password.current")} {...bind("current")} />
+          <NewPasswordFields
+            labels={[t("password.new"), t("password.retyped")]}
+            password={bind("password")}
+            confirm={bind("retyped")}
           />
           <FormActions
-            onCancel={() => navigate(LIST_PATH)}
+            onCancel={backToList}
             submitLabel={t("password.submit")}
             pending={change.isPending}
-            done={done}
+            done={saved}
           />
         </form>
       </div>

@@ -1,13 +1,12 @@
 import type { FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { useParams } from "react-router";
-import { CONFIRM_PASSWORD_MISMATCH, RULES } from "../../../common/validation";
-import { TextField } from "../../components/TextField";
+import { NewPasswordFields } from "../../components/AccountFields";
+import { AuthForm, SubmitButton } from "../../components/AuthForm";
+import { newPasswordReady } from "../../components/formChecks";
 import { useRequiredFields } from "../../hooks/useRequiredFields";
-import { warnPublic } from "../../lib/notify";
 import { useResetPassword } from "./hooks/useResetPassword";
 import "../login/login.css";
-import { firstLocalProblem, localValidation } from "../../lib/validationText";
 
 /**
  * `/reset-password/:code` (product.md §2 "Change Password"): New Password and Confirm Password, both
@@ -25,52 +24,21 @@ export function ResetPasswordPage() {
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (!fields.validate()) return;
     const { npassword, rtpassword } = fields.values;
-    const problem = firstLocalProblem([
-      [RULES.newPassword, npassword],
-      [RULES.confirmPassword, rtpassword],
-    ]);
-    if (problem) {
-      warnPublic(problem);
-      return;
-    }
-    if (npassword !== rtpassword) {
-      // product.md §5, 8: the toast when the two passwords differ, in the app's language.
-      warnPublic(localValidation(CONFIRM_PASSWORD_MISMATCH));
-      return;
-    }
-    reset.mutate({ npassword, rtpassword, code });
+    if (newPasswordReady(fields, [], npassword, rtpassword)) reset.mutate({ npassword, rtpassword, code });
   };
 
   return (
     <section className="public-page login-screen">
-      <form className="form card login-card" onSubmit={submit} noValidate aria-label={t("reset.title")}>
-        <h1 className="form__title">{t("reset.title")}</h1>
-        <p className="form__lead">{t("reset.lead")}</p>
-        <TextField
-          label={t("reset.newPassword")}
-          type="password"
-          autoComplete="new-password"
+      <AuthForm title={t("reset.title")} lead={t("reset.lead")} onSubmit={submit}>
+        <NewPasswordFields
+          labels={[t("reset.newPassword"), t("reset.confirmPassword")]}
+          password={fields.bind("npassword")}
+          confirm={fields.bind("rtpassword")}
           autoFocus
-          {...fields.bind("npassword")}
         />
-        <TextField
-          label={t("reset.confirmPassword")}
-          type="password"
-          autoComplete="new-password"
-          {...fields.bind("rtpassword")}
-        />
-        <button
-          type="submit"
-          className="button button--primary button--block"
-          disabled={busy}
-          aria-busy={busy}
-        >
-          {reset.isPending && <span className="spinner spinner--small" aria-hidden="true" />}
-          {t("reset.submit")}
-        </button>
-      </form>
+        <SubmitButton label={t("reset.submit")} busy={busy} spinner={reset.isPending} />
+      </AuthForm>
     </section>
   );
 }

@@ -3,14 +3,15 @@ import { useQuery } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useParams } from "react-router";
-import { CONFIRM_PASSWORD_MISMATCH, RULES } from "../../../common/validation";
+import { RULES } from "../../../common/validation";
 import { completeSetup, setupLinkValid } from "../../api/accounts";
+import { EmailField, NewPasswordFields } from "../../components/AccountFields";
+import { AuthForm, SubmitButton } from "../../components/AuthForm";
+import { newPasswordReady } from "../../components/formChecks";
 import { Spinner } from "../../components/Spinner";
 import { TextField } from "../../components/TextField";
 import { useAccountSignIn } from "../../hooks/useAccountSignIn";
 import { useRequiredFields } from "../../hooks/useRequiredFields";
-import { warnPublic } from "../../lib/notify";
-import { firstLocalProblem, localValidation } from "../../lib/validationText";
 import "../login/login.css";
 
 /**
@@ -35,15 +36,8 @@ export function SetupPage() {
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (!fields.validate()) return;
     const { email, password, confirm } = fields.values;
-    const problem = firstLocalProblem([
-      [RULES.email, email],
-      [RULES.newPassword, password],
-      [RULES.confirmPassword, confirm],
-    ]);
-    if (problem) return warnPublic(problem);
-    if (password !== confirm) return warnPublic(localValidation(CONFIRM_PASSWORD_MISMATCH));
+    if (!newPasswordReady(fields, [[RULES.email, email]], password, confirm)) return;
     setup.mutate({ token, email: email.trim(), name: name.trim(), password });
   };
 
@@ -67,39 +61,16 @@ export function SetupPage() {
   }
   return (
     <section className="public-page login-screen">
-      <form className="form card login-card" onSubmit={submit} noValidate aria-label={t("setup.title")}>
-        <h1 className="form__title">{t("setup.title")}</h1>
-        <p className="form__lead">{t("setup.lead")}</p>
-        <TextField
-          label={t("setup.email")}
-          type="email"
-          autoComplete="email"
-          autoFocus
-          {...fields.bind("email")}
-        />
+      <AuthForm title={t("setup.title")} lead={t("setup.lead")} onSubmit={submit}>
+        <EmailField label={t("setup.email")} autoFocus {...fields.bind("email")} />
         <TextField label={t("setup.name")} autoComplete="name" value={name} onChange={setName} />
-        <TextField
-          label={t("setup.password")}
-          type="password"
-          autoComplete="new-password"
-          {...fields.bind("password")}
+        <NewPasswordFields
+          labels={[t("setup.password"), t("setup.confirm")]}
+          password={fields.bind("password")}
+          confirm={fields.bind("confirm")}
         />
-        <TextField
-          label={t("setup.confirm")}
-          type="password"
-          autoComplete="new-password"
-          {...fields.bind("confirm")}
-        />
-        <button
-          type="submit"
-          className="button button--primary button--block"
-          disabled={busy}
-          aria-busy={busy}
-        >
-          {setup.isPending && <span className="spinner spinner--small" aria-hidden="true" />}
-          {t("setup.submit")}
-        </button>
-      </form>
+        <SubmitButton label={t("setup.submit")} busy={busy} spinner={setup.isPending} />
+      </AuthForm>
     </section>
   );
 }

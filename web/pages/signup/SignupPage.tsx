@@ -1,18 +1,19 @@
 // `/signup` and `/signup?invite=<token>`: create an account with a code mailed to the address (product.md §2 "Sign-up").
-import { useMutation } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useSearchParams } from "react-router";
-import { CONFIRM_PASSWORD_MISMATCH, RULES } from "../../../common/validation";
+import { RULES } from "../../../common/validation";
 import { finishSignup, startSignup } from "../../api/accounts";
-import { classifyFailure } from "../../api/failure";
+import { EmailField, NewPasswordFields } from "../../components/AccountFields";
+import { AuthForm, SubmitButton } from "../../components/AuthForm";
+import { formReady, newPasswordReady } from "../../components/formChecks";
 import { Spinner } from "../../components/Spinner";
 import { TextField } from "../../components/TextField";
 import { useAccountSignIn } from "../../hooks/useAccountSignIn";
+import { usePublicRequest } from "../../hooks/usePublicRequest";
 import { useRegistrationMode } from "../../hooks/useRegistrationMode";
 import { useRequiredFields } from "../../hooks/useRequiredFields";
-import { succeed, warnPublic } from "../../lib/notify";
-import { firstLocalProblem, localValidation } from "../../lib/validationText";
+import { warnPublic } from "../../lib/notify";
 import "../login/login.css";
 
 /**
@@ -63,47 +64,27 @@ export function SignupPage() {
 function StartForm({ invite, onSent }: { invite: string; onSent: (email: string) => void }) {
   const { t } = useTranslation("auth");
   const fields = useRequiredFields({ email: "" });
-  const start = useMutation({
-    mutationFn: startSignup,
-    meta: { silent: true },
-    onSuccess: (answer, input) => {
-      if (answer.success !== 1) return warnPublic(answer.message || t("signup.failed"));
-      succeed(answer.message || t("signup.sent"));
-      onSent(input.email);
-    },
-    onError: (error) => {
-      if (classifyFailure(error) !== "handled") warnPublic(error.message || t("signup.failed"));
-    },
+  const failed = t("signup.failed");
+  const start = usePublicRequest(startSignup, (input) => onSent(input.email), {
+    sent: t("signup.sent"),
+    refused: failed,
+    failure: (error) => error.message || failed,
   });
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (!fields.validate()) return;
-    const problem = firstLocalProblem([[RULES.email, fields.values.email]]);
-    if (problem) return warnPublic(problem);
+    if (!formReady(fields, [[RULES.email, fields.values.email]], { warn: warnPublic })) return;
     start.mutate({ email: fields.values.email.trim().toLowerCase(), invite: invite || undefined });
   };
   return (
-    <form className="form card login-card" onSubmit={submit} noValidate aria-label={t("signup.title")}>
-      <h1 className="form__title">{t("signup.title")}</h1>
-      <p className="form__lead">{t(invite ? "signup.leadInvited" : "signup.lead")}</p>
-      <TextField
-        label={t("signup.email")}
-        type="email"
-        autoComplete="email"
-        autoFocus
-        {...fields.bind("email")}
-      />
-      <button
-        type="submit"
-        className="button button--primary button--block"
-        disabled={start.isPending}
-        aria-busy={start.isPending}
-      >
-        {start.isPending && <span className="spinner spinner--small" aria-hidden="true" />}
-        {t("signup.sendCode")}
-      </button>
+    <AuthForm
+      title={t("signup.title")}
+      lead={t(invite ? "signup.leadInvited" : "signup.lead")}
+      onSubmit={submit}
+    >
+      <EmailField label={t("signup.email")} autoFocus {...fields.bind("email")} />
+      <SubmitButton label={t("signup.sendCode")} busy={start.isPending} spinner={start.isPending} />
       <Link to="/login">{t("signup.toLogin")}</Link>
-    </form>
+    </AuthForm>
   );
 }
 
@@ -115,42 +96,23 @@ function FinishForm({ email, invite, onRestart }: { email: string; invite: strin
   const busy = finish.isPending || finish.data?.success === 1;
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (!fields.validate()) return;
     const { code, name, password, confirm } = fields.values;
-    const problem = firstLocalProblem([
-      [RULES.fullName, name],
-      [RULES.newPassword, password],
-      [RULES.confirmPassword, confirm],
-    ]);
-    if (problem) return warnPublic(problem);
-    if (password !== confirm) return warnPublic(localValidation(CONFIRM_PASSWORD_MISMATCH));
+    if (!newPasswordReady(fields, [[RULES.fullName, name]], password, confirm)) return;
     finish.mutate({ email, code: code.trim(), name: name.trim(), password, invite: invite || undefined });
   };
   return (
-    <form className="form card login-card" onSubmit={submit} noValidate aria-label={t("signup.finishTitle")}>
-      <h1 className="form__title">{t("signup.finishTitle")}</h1>
-      <p className="form__lead">{t("signup.codeLead", { email })}</p>
+    <AuthForm title={t("signup.finishTitle")} lead={t("signup.codeLead", { email })} onSubmit={submit}>
       <TextField label={t("signup.code")} autoComplete="one-time-code" autoFocus {...fields.bind("code")} />
       <TextField label={t("signup.name")} autoComplete="name" {...fields.bind("name")} />
-      <TextField
-        label={t("signup.password")}
-        type="password"
-        autoComplete="new-password"
-        {...fields.bind("password")}
+      <NewPasswordFields
+        labels={[t("signup.password"), t("signup.confirm")]}
+        password={fields.bind("password")}
+        confirm={fields.bind("confirm")}
       />
-      <TextField
-        label={t("signup.confirm")}
-        type="password"
-        autoComplete="new-password"
-        {...fields.bind("confirm")}
-      />
-      <button type="submit" className="button button--primary button--block" disabled={busy} aria-busy={busy}>
-        {finish.isPending && <span className="spinner spinner--small" aria-hidden="true" />}
-        {t("signup.create")}
-      </button>
+      <SubmitButton label={t("signup.create")} busy={busy} spinner={finish.isPending} />
       <button type="button" className="link-button" onClick={onRestart}>
         {t("signup.otherEmail")}
       </button>
-    </form>
+    </AuthForm>
   );
 }

@@ -1,9 +1,8 @@
-import { type UseMutationResult, useMutation } from "@tanstack/react-query";
+import type { UseMutationResult } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import type { Envelope } from "../../../../common/api";
-import { classifyFailure } from "../../../api/failure";
 import { type ContactMessage, contactAdmin } from "../../../api/public";
-import { succeed, warnPublic } from "../../../lib/notify";
+import { usePublicRequest } from "../../../hooks/usePublicRequest";
 
 /**
  * Sends the contact form (POST /contact with `name`, `email`, `subject`, `message`). product.md §2, 8:
@@ -13,19 +12,10 @@ import { succeed, warnPublic } from "../../../lib/notify";
  */
 export function useContactAdmin(onSent: () => void): UseMutationResult<Envelope, Error, ContactMessage> {
   const { t } = useTranslation("public");
-  return useMutation({
-    mutationFn: contactAdmin,
-    meta: { silent: true },
-    onSuccess: (answer) => {
-      if (answer.success === 1) {
-        succeed(answer.message || t("contact.sent"));
-        onSent();
-      } else {
-        warnPublic(answer.message || t("contact.failure"));
-      }
-    },
-    onError: (error) => {
-      if (classifyFailure(error) !== "handled") warnPublic(t("contact.failure"));
-    },
+  const failure = t("contact.failure");
+  return usePublicRequest(contactAdmin, onSent, {
+    sent: t("contact.sent"),
+    refused: failure,
+    failure: () => failure,
   });
 }

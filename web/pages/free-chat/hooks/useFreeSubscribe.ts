@@ -1,9 +1,8 @@
-import { type UseMutationResult, useMutation } from "@tanstack/react-query";
+import type { UseMutationResult } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import type { Envelope } from "../../../../common/api";
-import { classifyFailure } from "../../../api/failure";
 import { requestFreeSubscription } from "../../../api/public";
-import { succeed, warnPublic } from "../../../lib/notify";
+import { usePublicRequest } from "../../../hooks/usePublicRequest";
 
 /**
  * 'Free Subscribe Request' (POST /users/free/subscribe/process with `email`). product.md §8:
@@ -14,21 +13,9 @@ import { succeed, warnPublic } from "../../../lib/notify";
  */
 export function useFreeSubscribe(onSent: () => void): UseMutationResult<Envelope, Error, string> {
   const { t } = useTranslation("public");
-  return useMutation({
-    mutationFn: requestFreeSubscription,
-    meta: { silent: true },
-    onSuccess: (answer) => {
-      if (answer.success === 1) {
-        succeed(answer.message || t("freeChat.checkEmail"));
-        onSent();
-      } else {
-        warnPublic(answer.message || t("freeChat.otherFailure"));
-      }
-    },
-    onError: (error) => {
-      const kind = classifyFailure(error);
-      if (kind === "network") warnPublic(t("freeChat.networkFailure"));
-      else if (kind === "other") warnPublic(t("freeChat.otherFailure"));
-    },
+  return usePublicRequest(requestFreeSubscription, onSent, {
+    sent: t("freeChat.checkEmail"),
+    refused: t("freeChat.otherFailure"),
+    failure: (_error, kind) => t(kind === "network" ? "freeChat.networkFailure" : "freeChat.otherFailure"),
   });
 }

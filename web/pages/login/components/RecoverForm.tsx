@@ -1,10 +1,11 @@
 import type { FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { RULES } from "../../../../common/validation";
-import { TextField } from "../../../components/TextField";
+import { EmailField } from "../../../components/AccountFields";
+import { AuthForm, SubmitButton } from "../../../components/AuthForm";
+import { formReady } from "../../../components/formChecks";
 import { useRequiredFields } from "../../../hooks/useRequiredFields";
 import { warnPublic } from "../../../lib/notify";
-import { localCheck } from "../../../lib/validationText";
 
 interface RecoverFormProps {
   busy: boolean;
@@ -23,32 +24,17 @@ export function RecoverForm({ busy, onSubmit, onBackToLogin }: RecoverFormProps)
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (!fields.validate()) return;
-    const problem = localCheck(RULES.email, fields.values.email);
-    if (problem) {
-      warnPublic(problem);
-      return;
-    }
-    onSubmit(fields.values.email.trim());
+    const { email } = fields.values;
+    if (formReady(fields, [[RULES.email, email]], { warn: warnPublic })) onSubmit(email.trim());
   };
 
   return (
-    <form className="form" onSubmit={submit} noValidate aria-label={t("recover.title")}>
-      <h1 className="form__title">{t("recover.title")}</h1>
-      <p className="form__lead">{t("recover.lead")}</p>
-      <TextField
-        label={t("recover.email")}
-        type="email"
-        autoComplete="email"
-        autoFocus
-        {...fields.bind("email")}
-      />
-      <button type="submit" className="button button--primary button--block" disabled={busy} aria-busy={busy}>
-        {busy ? t("recover.busy") : t("recover.submit")}
-      </button>
+    <AuthForm title={t("recover.title")} lead={t("recover.lead")} onSubmit={submit} className="form">
+      <EmailField label={t("recover.email")} autoFocus {...fields.bind("email")} />
+      <SubmitButton label={busy ? t("recover.busy") : t("recover.submit")} busy={busy} />
       <button type="button" className="link-button" onClick={onBackToLogin}>
         {t("recover.back")}
       </button>
-    </form>
+    </AuthForm>
   );
 }

@@ -2,10 +2,11 @@ import { type FormEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { RULES } from "../../../../common/validation";
 import { YOUTUBE_SIGN_IN_URL } from "../../../api/auth";
-import { TextField } from "../../../components/TextField";
+import { EmailField, PasswordField } from "../../../components/AccountFields";
+import { AuthForm, SubmitButton } from "../../../components/AuthForm";
+import { formReady } from "../../../components/formChecks";
 import { useRequiredFields } from "../../../hooks/useRequiredFields";
 import { warnPublic } from "../../../lib/notify";
-import { firstLocalProblem } from "../../../lib/validationText";
 import { useOAuthPlatform } from "../hooks/useOAuthPlatform";
 
 interface SignInFormProps {
@@ -30,43 +31,24 @@ export function SignInForm({ busy, onSubmit, onForgotPassword }: SignInFormProps
   const submit = (event: FormEvent) => {
     event.preventDefault();
     setSubmitted(true);
-    if (!fields.validate()) return;
-    const problem = firstLocalProblem([
-      [RULES.loginEmail, fields.values.email],
-      [RULES.loginPassword, fields.values.password],
-    ]);
-    if (problem) {
-      warnPublic(problem);
-      return;
-    }
-    onSubmit({ email: fields.values.email.trim(), password: fields.values.password });
+    const { email, password } = fields.values;
+    const checks = [
+      [RULES.loginEmail, email],
+      [RULES.loginPassword, password],
+    ] as const;
+    if (formReady(fields, checks, { warn: warnPublic })) onSubmit({ email: email.trim(), password });
   };
 
   return (
-    <form
-      className="form"
+    <AuthForm
+      title={t("signIn.title")}
       onSubmit={submit}
-      noValidate
-      aria-label={t("signIn.title")}
-      data-sign-in-options={youtube.settled ? "ready" : "pending"}
+      className="form"
+      signInOptions={youtube.settled ? "ready" : "pending"}
     >
-      <h1 className="form__title">{t("signIn.title")}</h1>
-      <TextField
-        label={t("signIn.email")}
-        type="email"
-        autoComplete="email"
-        autoFocus
-        {...fields.bind("email")}
-      />
-      <TextField
-        label={t("signIn.password")}
-        type="password"
-        autoComplete="current-password"
-        {...fields.bind("password")}
-      />
-      <button type="submit" className="button button--primary button--block" disabled={busy} aria-busy={busy}>
-        {busy ? t("signIn.busy") : t("signIn.submit")}
-      </button>
+      <EmailField label={t("signIn.email")} autoFocus {...fields.bind("email")} />
+      <PasswordField label={t("signIn.password")} {...fields.bind("password")} />
+      <SubmitButton label={busy ? t("signIn.busy") : t("signIn.submit")} busy={busy} />
       <button type="button" className="link-button" onClick={onForgotPassword}>
         {t("signIn.forgot")}
       </button>
@@ -89,6 +71,6 @@ export function SignInForm({ busy, onSubmit, onForgotPassword }: SignInFormProps
           {t("signIn.fillIn")}
         </p>
       )}
-    </form>
+    </AuthForm>
   );
 }

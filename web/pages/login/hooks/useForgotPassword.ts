@@ -1,9 +1,8 @@
-import { type UseMutationResult, useMutation } from "@tanstack/react-query";
+import type { UseMutationResult } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import type { Envelope } from "../../../../common/api";
 import { forgotPassword } from "../../../api/auth";
-import { classifyFailure } from "../../../api/failure";
-import { succeed, warnPublic } from "../../../lib/notify";
+import { usePublicRequest } from "../../../hooks/usePublicRequest";
 
 /**
  * The Recover Password request (POST /auth/forgot-password with `email`). Shows the server's
@@ -12,20 +11,11 @@ import { succeed, warnPublic } from "../../../lib/notify";
  */
 export function useForgotPassword(onDone: () => void): UseMutationResult<Envelope, Error, string> {
   const { t } = useTranslation("auth");
-  return useMutation({
-    mutationFn: forgotPassword,
-    meta: { silent: true },
-    onSuccess: (answer) => {
-      if (answer.success === 1) {
-        succeed(answer.message || t("recover.sent"));
-        onDone();
-      } else {
-        warnPublic(answer.message || t("recover.failed"));
-      }
-    },
-    onError: (error) => {
-      console.error("forgot-password", error);
-      if (classifyFailure(error) !== "handled") warnPublic(error.message || t("recover.failed"));
-    },
+  const failed = t("recover.failed");
+  return usePublicRequest(forgotPassword, onDone, {
+    sent: t("recover.sent"),
+    refused: failed,
+    failure: (error) => error.message || failed,
+    logAs: "forgot-password",
   });
 }

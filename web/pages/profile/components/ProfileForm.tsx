@@ -1,20 +1,18 @@
 import { type FormEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { useNavigate } from "react-router";
 import { RULES } from "../../../../common/validation";
 import type { UserProfile } from "../../../api/users";
 import { FormActions } from "../../../components/EntityForm";
+import { formReady } from "../../../components/formChecks";
 import { PhotoField } from "../../../components/PhotoField";
 import { showRequiredFieldsAlert } from "../../../components/signedInDialogs";
 import { TextField } from "../../../components/TextField";
 import { useRequiredFields } from "../../../hooks/useRequiredFields";
+import { useSaveAndReturn } from "../../../hooks/useSaveAndReturn";
 import { contentUrl } from "../../../lib/content";
-import { succeed, warn } from "../../../lib/notify";
-import { firstLocalProblem } from "../../../lib/validationText";
+import { warn } from "../../../lib/notify";
 import { useUpdateProfile } from "../hooks/useUpdateProfile";
 import { ReadOnlyField } from "./ReadOnlyField";
-
-const LIST_PATH = "/characters/list";
 
 interface ProfileFormProps {
   userId: string;
@@ -31,28 +29,20 @@ interface ProfileFormProps {
  */
 export function ProfileForm({ userId, profile }: ProfileFormProps) {
   const { t } = useTranslation("profile");
-  const navigate = useNavigate();
   const update = useUpdateProfile();
   const required = useRequiredFields({ fullName: profile.name, userName: profile.userName });
   const [photo, setPhoto] = useState<File | undefined>(undefined);
-  const [saved, setSaved] = useState(false);
+  const { saved, backToList, onSaved } = useSaveAndReturn();
   const { values, bind } = required;
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     if (update.isPending || saved) return;
-    if (!required.validate()) {
-      void showRequiredFieldsAlert();
-      return;
-    }
-    const problem = firstLocalProblem([
+    const checks = [
       [RULES.fullName, values.fullName],
       [RULES.userName, values.userName],
-    ]);
-    if (problem) {
-      warn(problem);
-      return;
-    }
+    ] as const;
+    if (!formReady(required, checks, { warn, onBlank: () => void showRequiredFieldsAlert() })) return;
     update.mutate(
       {
         id: userId,
@@ -61,12 +51,7 @@ export function ProfileForm({ userId, profile }: ProfileFormProps) {
         photo,
         oldPhoto: profile.userPicture,
       },
-      {
-        onSuccess: (answer) => {
-          setSaved(true);
-          succeed(answer.message || t("form.updated"), undefined, () => navigate(LIST_PATH));
-        },
-      },
+      { onSuccess: (answer) => onSaved(answer.message || t("form.updated")) },
     );
   };
 
@@ -85,7 +70,7 @@ export function ProfileForm({ userId, profile }: ProfileFormProps) {
       <ReadOnlyField label={t("form.chatLimit")} value={String(profile.chatLimit)} />
       <ReadOnlyField label={t("form.chatCount")} value={String(profile.chatCount)} />
       <FormActions
-        onCancel={() => navigate(LIST_PATH)}
+        onCancel={backToList}
         submitLabel={t("form.save")}
         pending={update.isPending}
         done={saved}
