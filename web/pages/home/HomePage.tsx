@@ -13,6 +13,12 @@ export const HOME_TAGLINES = [
   "home.taglines.uncensored",
 ] as const;
 
+/** product.md §2 "Home": the two buttons, in order: where each leads, its label's key and its look. */
+const HOME_ACTIONS = [
+  { to: "/free-chat", label: "home.tryFree", look: "primary" },
+  { to: "/start-chat", label: "home.chatGirls", look: "ghost" },
+] as const;
+
 /**
  * `/` and `/home` (product.md §2 "Home"): the rotating tagline (every 1200 ms) and the buttons Try for
  * Free (/free-chat) and Chat with AI Girls (/start-chat). An expired stored token is cleared
@@ -30,12 +36,11 @@ export function HomePage() {
       </h1>
       <p className="home-hero__lead">{t("home.lead", { n: FREE_DAILY_MESSAGES })}</p>
       <div className="home-hero__actions">
-        <Link className="button button--primary button--large" to="/free-chat">
-          {t("home.tryFree")}
-        </Link>
-        <Link className="button button--ghost button--large" to="/start-chat">
-          {t("home.chatGirls")}
-        </Link>
+        {HOME_ACTIONS.map(({ to, label, look }) => (
+          <Link key={to} className={`button button--${look} button--large`} to={to}>
+            {t(label)}
+          </Link>
+        ))}
       </div>
     </section>
   );

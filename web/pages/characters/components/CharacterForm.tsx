@@ -1,34 +1,24 @@
-import { type FormEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { useNavigate } from "react-router";
 import { RULES } from "../../../../common/validation";
 import type { CharacterDetail } from "../../../api/characters";
 import { CountedTextArea } from "../../../components/CountedTextArea";
 import { FormActions } from "../../../components/EntityForm";
 import { PhotoField } from "../../../components/PhotoField";
 import { SelectField } from "../../../components/SelectField";
-import { showRequiredFieldsAlert } from "../../../components/signedInDialogs";
 import { TextField } from "../../../components/TextField";
 import { useLanguages } from "../../../hooks/useLanguages";
-import { useRequiredFields } from "../../../hooks/useRequiredFields";
 import { useSessionUser } from "../../../hooks/useSessionUser";
-import { useVoices } from "../../../hooks/useVoices";
 import { contentUrl } from "../../../lib/content";
-import { succeed, warn } from "../../../lib/notify";
-import { firstLocalProblem } from "../../../lib/validationText";
-import { useSaveCharacter } from "../hooks/useSaveCharacter";
+import { useCharacterDraft } from "../hooks/useCharacterDraft";
 import { useVoicePreview } from "../hooks/useVoicePreview";
-import { draftsFromBook, lorebookField } from "../lorebookDraft";
 import { LorebookEditor } from "./LorebookEditor";
-import { VoicePreviewButton } from "./VoicePreviewButton";
+import { VoiceField } from "./VoiceField";
 
 /** product.md §5: sex options Female ('0') and Male ('1'), as keys of the "characters" catalogue. */
 const SEX_OPTIONS = [
   { value: "0", label: "form.female" },
   { value: "1", label: "form.male" },
 ];
-
-const LIST_PATH = "/characters/list";
 
 interface CharacterFormProps {
   /** The character to edit; undefined to create one. */
@@ -48,85 +38,27 @@ interface CharacterFormProps {
  */
 export function CharacterForm({ character }: CharacterFormProps) {
   const { t } = useTranslation("characters");
-  const navigate = useNavigate();
   const user = useSessionUser();
   const languages = useLanguages();
-  const voices = useVoices();
-  const save = useSaveCharacter();
   const preview = useVoicePreview();
-  const required = useRequiredFields({
-    name: character?.characterName ?? "",
-    sex: character?.characterSex ?? "",
-    voice: character?.characterVoice ?? "",
-    language: character?.languageUUID ?? "",
-    backstory: character?.characterDescription ?? "",
+  const shown = { photo: user?.pl === "1", appearance: user?.il === "1" };
+  const draft = useCharacterDraft(character, shown, preview.stop);
+  const { values, invalid, setValue, bind } = draft.required;
+  /** The props of a counted text area: its label, its rule's limit (product.md §9) and its height. */
+  const counted = (name: "backstory" | "greeting" | "appearance", labelKey: string, rows: number) => ({
+    label: t(labelKey),
+    maxLength: RULES[name].max,
+    rows,
   });
-  const [greeting, setGreeting] = useState(character?.characterGreeting ?? "");
-  const [appearance, setAppearance] = useState(character?.characterAppearance ?? "");
-  const [photo, setPhoto] = useState<File | undefined>(undefined);
-  const [lore, setLore] = useState(() => draftsFromBook(character?.characterLorebook));
-  // The lorebook is sent only when edited: an untouched one is kept by the server as stored.
-  const [initialLore] = useState(() => lorebookField(character?.characterLorebook, lore));
-  const [saved, setSaved] = useState(false);
-
-  const showPhoto = user?.pl === "1";
-  const showAppearance = user?.il === "1";
-  const { values, invalid, setValue, bind } = required;
-
-  const onSubmit = (event: FormEvent) => {
-    event.preventDefault();
-    if (save.isPending || saved) return;
-    if (!required.validate()) {
-      void showRequiredFieldsAlert();
-      return;
-    }
-    const problem = firstLocalProblem([
-      [RULES.characterName, values.name],
-      [RULES.characterVoice, values.voice],
-      [RULES.characterLanguage, values.language],
-      [RULES.backstory, values.backstory],
-      [RULES.greeting, greeting],
-      [RULES.appearance, showAppearance ? appearance : ""],
-    ]);
-    if (problem) {
-      warn(problem);
-      return;
-    }
-    preview.stop();
-    const loreField = lorebookField(character?.characterLorebook, lore);
-    save.mutate(
-      {
-        id: character?.characterUUID,
-        name: values.name,
-        sex: values.sex,
-        voice: values.voice,
-        language: values.language,
-        description: values.backstory,
-        greeting,
-        // Without il the field is hidden and sent empty: the server keeps the stored appearance
-        // (an edit after a downgrade must not erase it).
-        appearance: showAppearance ? appearance : "",
-        photo: showPhoto ? photo : undefined,
-        oldPhoto: character?.characterPhoto,
-        lorebook: loreField === initialLore ? undefined : loreField,
-      },
-      {
-        onSuccess: (answer) => {
-          setSaved(true);
-          succeed(answer.message || t("form.saved"), undefined, () => navigate(LIST_PATH));
-        },
-      },
-    );
-  };
 
   return (
-    <form className="form entity-form" onSubmit={onSubmit} noValidate>
-      {showPhoto && (
+    <form className="form entity-form" onSubmit={draft.onSubmit} noValidate>
+      {shown.photo && (
         <PhotoField
           label={t("form.photo")}
           currentSrc={contentUrl("characters", character?.characterPhoto)}
-          file={photo}
-          onChange={setPhoto}
+          file={draft.photo}
+          onChange={draft.setPhoto}
         />
       )}
       <TextField label={t("form.name")} {...bind("name")} />
@@ -136,24 +68,12 @@ export function CharacterForm({ character }: CharacterFormProps) {
         options={SEX_OPTIONS.map((option) => ({ value: option.value, label: t(option.label) }))}
         placeholder={t("form.selectSex")}
       />
-      <div className="voice-row">
-        <SelectField
-          label={t("form.voice")}
-          value={values.voice}
-          options={(voices.data ?? []).map((voice) => ({ value: voice.voiceName, label: voice.voiceName }))}
-          placeholder={voices.isLoading ? t("form.loadingVoices") : t("form.selectVoice")}
-          onChange={(value) => {
-            preview.stop();
-            setValue("voice", value);
-          }}
-          invalid={invalid.voice}
-        />
-        <VoicePreviewButton
-          state={preview.state}
-          onClick={() => preview.toggle(values.voice)}
-          disabled={values.voice === "" && preview.state === "idle"}
-        />
-      </div>
+      <VoiceField
+        value={values.voice}
+        invalid={invalid.voice}
+        onChange={(voice) => setValue("voice", voice)}
+        preview={preview}
+      />
       <SelectField
         label={t("form.language")}
         {...bind("language")}
@@ -163,34 +83,25 @@ export function CharacterForm({ character }: CharacterFormProps) {
         }))}
         placeholder={languages.isLoading ? t("form.loadingLanguages") : t("form.selectLanguage")}
       />
+      <CountedTextArea {...counted("backstory", "form.backstory", 7)} {...bind("backstory")} />
       <CountedTextArea
-        label={t("form.backstory")}
-        {...bind("backstory")}
-        maxLength={RULES.backstory.max}
-        rows={7}
+        {...counted("greeting", "form.greeting", 3)}
+        value={draft.greeting}
+        onChange={draft.setGreeting}
       />
-      <CountedTextArea
-        label={t("form.greeting")}
-        value={greeting}
-        onChange={setGreeting}
-        maxLength={RULES.greeting.max}
-        rows={3}
-      />
-      {showAppearance && (
+      {shown.appearance && (
         <CountedTextArea
-          label={t("form.appearance")}
-          value={appearance}
-          onChange={setAppearance}
-          maxLength={RULES.appearance.max}
-          rows={2}
+          {...counted("appearance", "form.appearance", 2)}
+          value={draft.appearance}
+          onChange={draft.setAppearance}
         />
       )}
-      <LorebookEditor drafts={lore} onChange={setLore} />
+      <LorebookEditor drafts={draft.lore} onChange={draft.setLore} />
       <FormActions
-        onCancel={() => navigate(LIST_PATH)}
+        onCancel={draft.backToList}
         submitLabel={t("form.save")}
-        pending={save.isPending}
-        done={saved}
+        pending={draft.pending}
+        done={draft.saved}
       />
     </form>
   );

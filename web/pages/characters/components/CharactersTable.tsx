@@ -8,8 +8,7 @@ import { truncate } from "../../../lib/text";
 import { useDeleteCharacter } from "../hooks/useDeleteCharacter";
 import { useExportCharacterCard } from "../hooks/useExportCharacterCard";
 import { DeleteRowButton } from "./DeleteRowButton";
-import { ListTable } from "./ListTable";
-import { StartChatLink } from "./StartChatLink";
+import { ActionsCell, ListTable } from "./ListTable";
 
 /**
  * The Characters tab (product.md §2): Photo (with the name), Backstory cut to 50 characters with
@@ -85,36 +84,28 @@ export function CharactersTable({
                 </button>
               )}
             </td>
-            <td data-label={t("table.actions")}>
-              <div className="row-actions">
-                <StartChatLink chatId={character.characterUUID} />
-                <Link
-                  className="button button--ghost button--small"
-                  to="/characters/update"
-                  state={{ id: character.characterUUID }}
-                  aria-label={t("table.editOf", { name })}
-                >
-                  {t("table.edit")}
-                </Link>
-                <button
-                  type="button"
-                  className="button button--ghost button--small"
-                  onClick={() => exportCard.mutate(character.characterUUID)}
-                  disabled={exportCard.isPending}
-                  aria-label={t("table.exportCardOf", { name })}
-                >
-                  {t("table.exportCard")}
-                </button>
-                {canDelete && (
-                  <DeleteRowButton
-                    kind="character"
-                    remove={remove}
-                    id={character.characterUUID}
-                    label={name}
-                  />
-                )}
-              </div>
-            </td>
+            <ActionsCell chatId={character.characterUUID}>
+              <Link
+                className="button button--ghost button--small"
+                to="/characters/update"
+                state={{ id: character.characterUUID }}
+                aria-label={t("table.editOf", { name })}
+              >
+                {t("table.edit")}
+              </Link>
+              <button
+                type="button"
+                className="button button--ghost button--small"
+                onClick={() => exportCard.mutate(character.characterUUID)}
+                disabled={exportCard.isPending}
+                aria-label={t("table.exportCardOf", { name })}
+              >
+                {t("table.exportCard")}
+              </button>
+              {canDelete && (
+                <DeleteRowButton kind="character" remove={remove} id={character.characterUUID} label={name} />
+              )}
+            </ActionsCell>
           </tr>
         );
       })}

@@ -5,8 +5,7 @@ import { Avatar } from "../../../components/Avatar";
 import { contentUrl } from "../../../lib/content";
 import { useDeleteGroup } from "../hooks/useDeleteGroup";
 import { DeleteRowButton } from "./DeleteRowButton";
-import { ListTable } from "./ListTable";
-import { StartChatLink } from "./StartChatLink";
+import { ActionsCell, ListTable } from "./ListTable";
 
 /** The members' names, for the row's accessible labels ('group of Ann and Bea'). */
 function groupLabel(group: CharacterGroup, t: TFunction<"characters">): string {
@@ -54,17 +53,9 @@ export function GroupsTable({ groups }: { groups: CharacterGroup[] }) {
               </div>
             )}
           </td>
-          <td data-label={t("table.actions")}>
-            <div className="row-actions">
-              <StartChatLink chatId={group.groupUUID} />
-              <DeleteRowButton
-                kind="group"
-                remove={remove}
-                id={group.groupUUID}
-                label={groupLabel(group, t)}
-              />
-            </div>
-          </td>
+          <ActionsCell chatId={group.groupUUID}>
+            <DeleteRowButton kind="group" remove={remove} id={group.groupUUID} label={groupLabel(group, t)} />
+          </ActionsCell>
         </tr>
       ))}
     </ListTable>

@@ -34,6 +34,64 @@ function Check({
   );
 }
 
+/** The entry's switches: their names in `LoreDraft` and their labels' keys in the "characters" catalogue. */
+const SWITCHES = [
+  ["enabled", "lorebook.enabled"],
+  ["constant", "lorebook.constant"],
+  ["selective", "lorebook.selective"],
+] as const;
+
+/** One entry 'Entry N' (`n`): its fields, its switches, its position and its Remove button. */
+function LoreEntry({
+  draft,
+  n,
+  onChange,
+  onRemove,
+}: {
+  draft: LoreDraft;
+  n: number;
+  onChange: (patch: Partial<LoreDraft>) => void;
+  onRemove: () => void;
+}) {
+  const { t } = useTranslation("characters");
+  /** A text part's props: its label (`labelKey`), its value and its change. */
+  const text = (part: "keys" | "secondaryKeys" | "content", labelKey: string) => ({
+    label: t(labelKey),
+    value: draft[part],
+    onChange: (value: string) => onChange({ [part]: value }),
+  });
+  return (
+    <fieldset className="lorebook__entry" aria-label={t("lorebook.entry", { n })}>
+      <legend>{t("lorebook.entry", { n })}</legend>
+      <TextField {...text("keys", "lorebook.keys")} />
+      <TextField {...text("secondaryKeys", "lorebook.secondaryKeys")} />
+      <CountedTextArea {...text("content", "lorebook.content")} maxLength={LORE_CONTENT_MAX} rows={3} />
+      <div className="lorebook__checks">
+        {SWITCHES.map(([name, labelKey]) => (
+          <Check
+            key={name}
+            label={t(labelKey)}
+            checked={draft[name]}
+            onChange={(on) => onChange({ [name]: on })}
+          />
+        ))}
+      </div>
+      <SelectField
+        label={t("lorebook.position")}
+        value={draft.position}
+        options={POSITION_OPTIONS.map((option) => ({ value: option.value, label: t(option.label) }))}
+        placeholder={t("lorebook.selectPosition")}
+        onChange={(position) =>
+          onChange({ position: position === "before_char" ? "before_char" : "after_char" })
+        }
+      />
+      <button type="button" className="button button--ghost button--small" onClick={onRemove}>
+        {t("lorebook.remove", { n })}
+      </button>
+    </fieldset>
+  );
+}
+
 /**
  * The character form's lorebook: a simple list editor of entries, each a group named
  * "Entry N" with its keys and secondary keys (comma-separated), content (at most 2000 characters),
@@ -42,7 +100,6 @@ function Check({
  */
 export function LorebookEditor({ drafts, onChange }: LorebookEditorProps) {
   const { t } = useTranslation("characters");
-  const positions = POSITION_OPTIONS.map((option) => ({ value: option.value, label: t(option.label) }));
   const update = (key: string, patch: Partial<LoreDraft>) =>
     onChange(drafts.map((d) => (d.key === key ? { ...d, ...patch } : d)));
   return (
@@ -50,63 +107,13 @@ export function LorebookEditor({ drafts, onChange }: LorebookEditorProps) {
       <legend>{t("lorebook.title")}</legend>
       <p className="lorebook__hint">{t("lorebook.hint")}</p>
       {drafts.map((draft, index) => (
-        <fieldset
+        <LoreEntry
           key={draft.key}
-          className="lorebook__entry"
-          aria-label={t("lorebook.entry", { n: index + 1 })}
-        >
-          <legend>{t("lorebook.entry", { n: index + 1 })}</legend>
-          <TextField
-            label={t("lorebook.keys")}
-            value={draft.keys}
-            onChange={(keys) => update(draft.key, { keys })}
-          />
-          <TextField
-            label={t("lorebook.secondaryKeys")}
-            value={draft.secondaryKeys}
-            onChange={(secondaryKeys) => update(draft.key, { secondaryKeys })}
-          />
-          <CountedTextArea
-            label={t("lorebook.content")}
-            value={draft.content}
-            onChange={(content) => update(draft.key, { content })}
-            maxLength={LORE_CONTENT_MAX}
-            rows={3}
-          />
-          <div className="lorebook__checks">
-            <Check
-              label={t("lorebook.enabled")}
-              checked={draft.enabled}
-              onChange={(enabled) => update(draft.key, { enabled })}
-            />
-            <Check
-              label={t("lorebook.constant")}
-              checked={draft.constant}
-              onChange={(constant) => update(draft.key, { constant })}
-            />
-            <Check
-              label={t("lorebook.selective")}
-              checked={draft.selective}
-              onChange={(selective) => update(draft.key, { selective })}
-            />
-          </div>
-          <SelectField
-            label={t("lorebook.position")}
-            value={draft.position}
-            options={positions}
-            placeholder={t("lorebook.selectPosition")}
-            onChange={(position) =>
-              update(draft.key, { position: position === "before_char" ? "before_char" : "after_char" })
-            }
-          />
-          <button
-            type="button"
-            className="button button--ghost button--small"
-            onClick={() => onChange(drafts.filter((d) => d.key !== draft.key))}
-          >
-            {t("lorebook.remove", { n: index + 1 })}
-          </button>
-        </fieldset>
+          draft={draft}
+          n={index + 1}
+          onChange={(patch) => update(draft.key, patch)}
+          onRemove={() => onChange(drafts.filter((d) => d.key !== draft.key))}
+        />
       ))}
       <button
         type="button"
