@@ -2,16 +2,13 @@ import { type FormEvent, type KeyboardEvent, useId, useRef, useState } from "rea
 import { PHOTO_TYPE_PORTRAIT, type PhotoType } from "../../../../common/constants";
 import { RULES } from "../../../../common/validation";
 import type { Capability } from "../../../api/capabilities";
-import { usePopup } from "../../../hooks/usePopup";
 import { warn } from "../../../lib/notify";
 import { localCheck } from "../../../lib/validationText";
-import type { VoiceInputState } from "../hooks/useVoiceInput";
 import { imageTexts } from "../imageTexts";
 import { chatTexts } from "../texts";
 import { voiceTexts } from "../voiceTexts";
 import { CameraWindow } from "./CameraWindow";
-import { ChatIcon } from "./ChatIcon";
-import { EmojiPicker } from "./EmojiPicker";
+import { type ComposerVoice, EmojiMenu, MicButton, SendButton } from "./ComposerButtons";
 import { PhotoPreview } from "./PhotoPreview";
 import { RecordingWaveform } from "./RecordingWaveform";
 import { RequestMenu } from "./RequestMenu";
@@ -29,7 +26,7 @@ interface ComposerProps {
   /** Pictures and photos; absent or both off: no request menu. */
   pictures?: ComposerPictures;
   /** The microphone: listening state, its stream for the waveform, the button's action. */
-  voice?: { state: VoiceInputState; active: boolean; stream: MediaStream | null; toggle: () => void };
+  voice?: ComposerVoice;
 }
 
 /** What the request menu may do (product.md §2, 6: only when the plan's `il` is '1'). */
@@ -45,6 +42,42 @@ export interface ComposerPictures {
 }
 
 /**
+ * What Send does with the box: sends the chosen photo with the words; requests a portrait when
+ * picture requests are on and the text starts with 'Send a photo of' and says more; else sends
+ * the message.
+ */
+function sendKind(text: string, photo: Blob | null, pictures: ComposerPictures | undefined) {
+  if (photo && pictures) return "photo";
+  const photoOf = imageTexts.sendPhotoOf.toLowerCase();
+  const trimmed = text.trim();
+  if (pictures?.requests && trimmed.toLowerCase().startsWith(photoOf) && trimmed.length > photoOf.length) {
+    return "picture";
+  }
+  return "message";
+}
+
+/**
+ * Puts `insert` in place of the selection of the box `element` (at the end without one), cut to
+ * the message's maximum, then focuses the box with the caret after it.
+ */
+function insertAtCaret(
+  element: HTMLTextAreaElement | null,
+  text: string,
+  insert: string,
+  setText: (next: string) => void,
+): void {
+  const start = element?.selectionStart ?? text.length;
+  const end = element?.selectionEnd ?? text.length;
+  const next = (text.slice(0, start) + insert + text.slice(end)).slice(0, RULES.chatMessage.max);
+  setText(next);
+  requestAnimationFrame(() => {
+    element?.focus();
+    const caret = Math.min(start + insert.length, next.length);
+    element?.setSelectionRange(caret, caret);
+  });
+}
+
+/**
  * The chat footer (product.md §2, 5): the emoji picker, a 'Type a message' box of at most 150
  * characters with a visible counter, and a Send button when there is text, else the
  * microphone. The box keeps the server's rule (common/validation.ts `RULES.chatMessage`);
@@ -55,7 +88,6 @@ export interface ComposerPictures {
  */
 export function Composer({ canSend, onSend, chat, speechInput, onFocus, pictures, voice }: ComposerProps) {
   const [text, setText] = useState("");
-  const { open: emojiOpen, setOpen: setEmojiOpen, root: emojiRoot } = usePopup();
   const input = useRef<HTMLTextAreaElement>(null);
   const counterId = useId();
   const chatOff = chat !== undefined && !chat.enabled;
@@ -67,28 +99,19 @@ export function Composer({ canSend, onSend, chat, speechInput, onFocus, pictures
 
   const submit = () => {
     if (!ready) return;
-    if (photo && pictures) {
+    const kind = sendKind(text, photo, pictures);
+    if (kind === "photo" && photo && pictures) {
       pictures.onSendPhoto(photo, text);
       setPhoto(null);
       setText("");
-      return;
-    }
-    const photoOf = imageTexts.sendPhotoOf.toLowerCase();
-    if (
-      pictures?.requests &&
-      text.trim().toLowerCase().startsWith(photoOf) &&
-      text.trim().length > photoOf.length
-    ) {
+    } else if (kind === "picture" && pictures) {
       pictures.onRequest(text.trim(), PHOTO_TYPE_PORTRAIT);
       setText("");
-      return;
+    } else {
+      const problem = localCheck(RULES.chatMessage, text);
+      if (problem) warn(problem);
+      else if (onSend(text)) setText("");
     }
-    const problem = localCheck(RULES.chatMessage, text);
-    if (problem) {
-      warn(problem);
-      return;
-    }
-    if (onSend(text)) setText("");
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
@@ -103,25 +126,12 @@ export function Composer({ canSend, onSend, chat, speechInput, onFocus, pictures
     submit();
   };
 
-  const insertEmoji = (emoji: string) => {
-    const element = input.current;
-    const start = element?.selectionStart ?? text.length;
-    const end = element?.selectionEnd ?? text.length;
-    const next = (text.slice(0, start) + emoji + text.slice(end)).slice(0, RULES.chatMessage.max);
-    setText(next);
-    requestAnimationFrame(() => {
-      element?.focus();
-      const caret = Math.min(start + emoji.length, next.length);
-      element?.setSelectionRange(caret, caret);
-    });
-  };
+  const insertEmoji = (emoji: string) => insertAtCaret(input.current, text, emoji, setText);
 
   const micOff = speechInput === undefined || !speechInput.enabled;
   // a tap on the microphone while it is off shows why, on a visible line (touch devices
   // have no tooltip).
   const [micNote, setMicNote] = useState(false);
-  // product.md §4: recording shows the record icon, idle the mic icon.
-  const recording = voice !== undefined && (voice.state !== "idle" || voice.active);
   return (
     <>
       {photo && <PhotoPreview photo={photo} onRemove={() => setPhoto(null)} />}
@@ -132,19 +142,7 @@ export function Composer({ canSend, onSend, chat, speechInput, onFocus, pictures
         </p>
       )}
       <form className="composer" onSubmit={onSubmit}>
-        <div className="composer__emoji" ref={emojiRoot}>
-          <button
-            type="button"
-            className="icon-button"
-            aria-label={chatTexts.emoji}
-            aria-expanded={emojiOpen}
-            aria-haspopup="dialog"
-            onClick={() => setEmojiOpen(!emojiOpen)}
-          >
-            <ChatIcon d="M12 2a10 10 0 1 0 0 20 10 10 0 0 0 0-20zm0 18a8 8 0 1 1 0-16 8 8 0 0 1 0 16zm-3.5-9A1.5 1.5 0 1 0 8.5 8a1.5 1.5 0 0 0 0 3zm7 0A1.5 1.5 0 1 0 15.5 8a1.5 1.5 0 0 0 0 3zM12 17.5c2.3 0 4.3-1.5 5.1-3.5H6.9c.8 2 2.8 3.5 5.1 3.5z" />
-          </button>
-          {emojiOpen && <EmojiPicker onSelect={insertEmoji} />}
-        </div>
+        <EmojiMenu onSelect={insertEmoji} />
         {pictures && (
           <RequestMenu
             pictures={pictures.requests}
@@ -187,31 +185,14 @@ export function Composer({ canSend, onSend, chat, speechInput, onFocus, pictures
           </span>
         )}
         {hasText || photo ? (
-          <button type="submit" className="composer__send" aria-label={chatTexts.send} disabled={!ready}>
-            <ChatIcon d="M3.4 20.4 21 12 3.4 3.6 3.4 10l12.6 2-12.6 2z" />
-          </button>
+          <SendButton ready={ready} />
         ) : (
-          <button
-            type="button"
-            className={
-              recording ? "composer__send composer__mic composer__mic--on" : "composer__send composer__mic"
-            }
-            aria-label={recording ? voiceTexts.stopListening : chatTexts.microphone}
-            aria-description={micOff ? speechInput?.reason : undefined}
-            aria-pressed={voice ? recording : undefined}
-            title={micOff ? speechInput?.reason : undefined}
-            aria-disabled={micOff}
-            onClick={micOff ? () => setMicNote(!micNote) : voice?.toggle}
-          >
-            <ChatIcon>
-              {recording && <circle cx="12" cy="12" r="7" fill="currentColor" />}
-              <path
-                visibility={recording ? "hidden" : undefined}
-                d="M12 14a3 3 0 0 0 3-3V5a3 3 0 0 0-6 0v6a3 3 0 0 0 3 3zm5-3a5 5 0 0 1-10 0H5a7 7 0 0 0 6 6.9V21h2v-3.1A7 7 0 0 0 19 11z"
-                fill="currentColor"
-              />
-            </ChatIcon>
-          </button>
+          <MicButton
+            voice={voice}
+            off={micOff}
+            offReason={speechInput?.reason}
+            onOffTap={() => setMicNote(!micNote)}
+          />
         )}
       </form>
     </>
