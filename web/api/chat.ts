@@ -3,7 +3,7 @@ import type { ChatHistoryEntry, ChatProfileInfo, Envelope, MessageReply } from "
 import { HISTORY_PAGE_SIZE } from "../../common/constants";
 import { apiRequest, ensureSuccess } from "./client";
 import { ApiError } from "./errors";
-import { type ReplyStreamHandlers, replyEvents, replyOf } from "./replies";
+import { entryTracking, type ReplyStreamHandlers, replyEvents, replyOf } from "./replies";
 import { apiStream, followStream } from "./stream";
 
 /** Chat calls (product.md §7, Chat). */
@@ -112,15 +112,7 @@ export async function sendMessageStream(
 ): Promise<MessageReply> {
   const body = messageForm(input);
   body.set("stream", "1");
-  let entryId = "";
-  const onEvent = replyEvents({
-    ...handlers,
-    onEntry: (entry) => {
-      entryId = entry.chatHistoryUUID;
-      handlers.onEntry?.(entry);
-    },
-  });
-  const resumeId = () => entryId;
+  const { onEvent, entryId: resumeId } = entryTracking(handlers, "last");
   return replyOf(apiStream("/chat/message", body, onEvent, { signal, resumeId }), resumeId, signal);
 }
 

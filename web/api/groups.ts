@@ -1,7 +1,7 @@
 // Group chat calls: the group send (streamed or not), starting a group and changing its members.
 import type { ChatHistoryEntry, Envelope } from "../../common/api";
 import { apiRequest, ensureSuccess } from "./client";
-import { type ReplyStreamHandlers, replyEvents, replyOf } from "./replies";
+import { entryTracking, type ReplyStreamHandlers, replyOf } from "./replies";
 import { apiStream } from "./stream";
 
 /** product.md §3 "Message reply" of `chat/group/reply`: the replying members and their entries in order. */
@@ -51,15 +51,7 @@ export async function sendGroupMessageStream(
 ): Promise<GroupReply> {
   const body = groupForm(input);
   body.set("stream", "1");
-  let firstId = "";
-  const onEvent = replyEvents({
-    ...handlers,
-    onEntry: (entry) => {
-      if (firstId === "") firstId = entry.chatHistoryUUID;
-      handlers.onEntry?.(entry);
-    },
-  });
-  const entryId = () => firstId;
+  const { onEvent, entryId } = entryTracking(handlers, "first");
   // No resumeId: each member's reply has its own live reply; the whole turn is not one stream.
   return replyOf(apiStream("/chat/group/reply", body, onEvent, { signal }), entryId, signal);
 }

@@ -92,3 +92,23 @@ export async function replyOf(
     throw error;
   }
 }
+
+/**
+ * The `onEvent` of a reply stream (`replyEvents`) that also keeps an `entry` event's
+ * chatHistoryUUID, before `handlers.onEntry` sees it: the first entry's (`keep: "first"`, a group
+ * turn) or the latest's (`"last"`, one reply). `entryId()` is "" until an entry arrived.
+ */
+export function entryTracking(
+  handlers: ReplyStreamHandlers,
+  keep: "first" | "last",
+): { onEvent: (event: StreamEvent) => void; entryId: () => string } {
+  let entryId = "";
+  const onEvent = replyEvents({
+    ...handlers,
+    onEntry: (entry) => {
+      if (keep === "last" || entryId === "") entryId = entry.chatHistoryUUID;
+      handlers.onEntry?.(entry);
+    },
+  });
+  return { onEvent, entryId: () => entryId };
+}

@@ -3,6 +3,7 @@ import { CAMERA_HEIGHT, CAMERA_WIDTH } from "../../../../common/constants";
 import { warn } from "../../../lib/notify";
 import { useModalDialog } from "../hooks/useModalDialog";
 import { imageTexts } from "../imageTexts";
+import { ChatModal } from "./ChatModal";
 
 interface CameraWindowProps {
   onCapture: (photo: File) => void;
@@ -81,12 +82,7 @@ export function CameraWindow({ onCapture, onClose }: CameraWindowProps) {
   };
 
   return (
-    <dialog
-      ref={dialog}
-      className="chat-dialog camera-window"
-      aria-label={imageTexts.cameraWindow}
-      onClose={onClose}
-    >
+    <ChatModal dialog={dialog} className="camera-window" label={imageTexts.cameraWindow} onClose={onClose}>
       <video ref={video} playsInline muted />
       <div className="camera-window__controls">
         <button type="button" className="button button--primary" onClick={capture} disabled={!ready}>
@@ -103,6 +99,6 @@ export function CameraWindow({ onCapture, onClose }: CameraWindowProps) {
           {imageTexts.closeCamera}
         </button>
       </div>
-    </dialog>
+    </ChatModal>
   );
 }

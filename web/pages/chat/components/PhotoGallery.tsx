@@ -2,6 +2,7 @@ import { useState } from "react";
 import { IMAGE_VIEWER_MAX_SCALE, IMAGE_VIEWER_MIN_SCALE } from "../../../../common/constants";
 import { useModalDialog } from "../hooks/useModalDialog";
 import { imageTexts } from "../imageTexts";
+import { ChatModal } from "./ChatModal";
 
 const ZOOM_STEP = 0.5;
 
@@ -30,10 +31,10 @@ export function PhotoGallery({
   const src = photos[index] ?? "";
   const label = imageTexts.photoNumber(index + 1, photos.length);
   return (
-    <dialog
-      ref={dialog}
-      className="chat-dialog photo-gallery"
-      aria-label={imageTexts.gallery}
+    <ChatModal
+      dialog={dialog}
+      className="photo-gallery"
+      label={imageTexts.gallery}
       onClose={onClose}
       onKeyDown={(event) => {
         if (event.key === "ArrowRight") go(1);
@@ -89,6 +90,6 @@ export function PhotoGallery({
           {imageTexts.close}
         </button>
       </div>
-    </dialog>
+    </ChatModal>
   );
 }
