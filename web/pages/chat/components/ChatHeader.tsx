@@ -8,6 +8,7 @@ import { imageTexts } from "../imageTexts";
 import { type ChatStatus, chatTexts } from "../texts";
 import { ChatIcon } from "./ChatIcon";
 import { ChatMenuButton } from "./ChatMenuButton";
+import { IconButton } from "./IconButton";
 import { PhotoViewer } from "./PhotoViewer";
 
 interface ChatHeaderProps {
@@ -32,59 +33,26 @@ interface ChatHeaderProps {
  */
 export function ChatHeader(props: ChatHeaderProps) {
   const { characters, isGroup, status } = props;
-  const menu = useChatMenu();
-  const { root, pick } = menu;
   const [viewing, setViewing] = useState<ChatProfileCharacter | null>(null);
-  const first = characters[0];
-  const name = isGroup ? characters.map((character) => character.name).join(", ") : (first?.name ?? "");
+  const name = isGroup
+    ? characters.map((character) => character.name).join(", ")
+    : (characters[0]?.name ?? "");
   const statusClass =
     status === "online" ? "online" : status === "away" || status === "unavailable" ? "away" : "busy";
 
   return (
     <header className="chat-header">
-      <button
-        type="button"
-        className="icon-button"
-        aria-label={chatTexts.toggleSidebar}
+      <IconButton
+        label={chatTexts.toggleSidebar}
         aria-controls={props.sidebarId}
         aria-expanded={props.sidebarOpen}
         onClick={props.onToggleSidebar}
       >
         <ChatIcon d="M3 6h18v2H3zm0 5h18v2H3zm0 5h18v2H3z" />
-      </button>
+      </IconButton>
       <div className="chat-header__who">
         <div className="chat-header__photo">
-          {isGroup ? (
-            <div className="avatar-stack">
-              {characters.map((character) => (
-                <button
-                  key={character.id}
-                  type="button"
-                  className="chat-photo-button"
-                  aria-label={chatTexts.showPhoto(character.name)}
-                  onClick={() => setViewing(character)}
-                >
-                  <Avatar
-                    src={contentUrl("characters", character.photo)}
-                    alt=""
-                    title={character.name}
-                    size={40}
-                  />
-                </button>
-              ))}
-            </div>
-          ) : (
-            first && (
-              <button
-                type="button"
-                className="chat-photo-button"
-                aria-label={chatTexts.showPhoto(first.name)}
-                onClick={() => setViewing(first)}
-              >
-                <Avatar src={contentUrl("characters", first.photo)} alt="" size={44} />
-              </button>
-            )
-          )}
+          <HeaderPhotos characters={characters} isGroup={isGroup} onShow={setViewing} />
           <span className={`status-dot status-dot--${statusClass}`} aria-hidden="true" />
         </div>
         <div className="chat-header__text">
@@ -95,58 +63,16 @@ export function ChatHeader(props: ChatHeaderProps) {
         </div>
       </div>
       {props.onOpenPhotos && (
-        <button
-          type="button"
-          className="icon-button"
-          aria-label={imageTexts.photoList}
-          onClick={props.onOpenPhotos}
-        >
+        <IconButton label={imageTexts.photoList} onClick={props.onOpenPhotos}>
           <ChatIcon d="M21 19V5a2 2 0 0 0-2-2H5a2 2 0 0 0-2 2v14a2 2 0 0 0 2 2h14a2 2 0 0 0 2-2zM8.5 13.5l2.5 3 3.5-4.5 4.5 6H5l3.5-4.5z" />
-        </button>
+        </IconButton>
       )}
-      <div className="dropdown dropdown--right" ref={root}>
-        <ChatMenuButton menu={menu} label={chatTexts.chatMenu}>
-          <ChatIcon>
-            <circle cx="12" cy="5" r="2" fill="currentColor" />
-            <circle cx="12" cy="12" r="2" fill="currentColor" />
-            <circle cx="12" cy="19" r="2" fill="currentColor" />
-          </ChatIcon>
-        </ChatMenuButton>
-        <ul {...menu.list}>
-          <li>
-            <button type="button" className="dropdown__item" onClick={pick(props.onNewChat)}>
-              {chatTexts.newChat}
-            </button>
-          </li>
-          {!isGroup && (
-            <li>
-              <button type="button" className="dropdown__item" onClick={pick(props.onStartGroup)}>
-                {chatTexts.startGroup}
-              </button>
-            </li>
-          )}
-          <li>
-            <Link to="/characters/list">{chatTexts.changeCharacter}</Link>
-          </li>
-          <li>
-            <button type="button" className="dropdown__item" onClick={pick(props.onOpenSettings)}>
-              {chatTexts.settings}
-            </button>
-          </li>
-          <li>
-            <Link to="/user/profile">{chatTexts.updateProfile}</Link>
-          </li>
-          <li>
-            <Link to="/user/change-password">{chatTexts.changePassword}</Link>
-          </li>
-          <li>
-            <Link to="/faq">{chatTexts.faq}</Link>
-          </li>
-          <li>
-            <Link to="/logout">{chatTexts.logout}</Link>
-          </li>
-        </ul>
-      </div>
+      <ChatHeaderMenu
+        isGroup={isGroup}
+        onNewChat={props.onNewChat}
+        onStartGroup={props.onStartGroup}
+        onOpenSettings={props.onOpenSettings}
+      />
       {viewing && (
         <PhotoViewer
           src={contentUrl("characters", viewing.photo)}
@@ -155,5 +81,100 @@ export function ChatHeader(props: ChatHeaderProps) {
         />
       )}
     </header>
+  );
+}
+
+/** The header's photos: overlapping member avatars for a group, else the character's; each opens `onShow`. */
+function HeaderPhotos({
+  characters,
+  isGroup,
+  onShow,
+}: {
+  characters: ChatProfileCharacter[];
+  isGroup: boolean;
+  onShow: (character: ChatProfileCharacter) => void;
+}) {
+  const first = characters[0];
+  if (!isGroup) {
+    if (first === undefined) return null;
+    return (
+      <IconButton
+        className="chat-photo-button"
+        label={chatTexts.showPhoto(first.name)}
+        onClick={() => onShow(first)}
+      >
+        <Avatar src={contentUrl("characters", first.photo)} alt="" size={44} />
+      </IconButton>
+    );
+  }
+  return (
+    <div className="avatar-stack">
+      {characters.map((character) => (
+        <IconButton
+          key={character.id}
+          className="chat-photo-button"
+          label={chatTexts.showPhoto(character.name)}
+          onClick={() => onShow(character)}
+        >
+          <Avatar src={contentUrl("characters", character.photo)} alt="" title={character.name} size={40} />
+        </IconButton>
+      ))}
+    </div>
+  );
+}
+
+/**
+ * The header's top menu (product.md §2): New Chat, Start Group (outside a group), Change Character,
+ * Settings, Update Profile, Change Password, F.A.Q, Logout.
+ */
+function ChatHeaderMenu(
+  props: Pick<ChatHeaderProps, "isGroup" | "onNewChat" | "onStartGroup" | "onOpenSettings">,
+) {
+  const menu = useChatMenu();
+  const { root, pick } = menu;
+  return (
+    <div className="dropdown dropdown--right" ref={root}>
+      <ChatMenuButton menu={menu} label={chatTexts.chatMenu}>
+        <ChatIcon>
+          <circle cx="12" cy="5" r="2" fill="currentColor" />
+          <circle cx="12" cy="12" r="2" fill="currentColor" />
+          <circle cx="12" cy="19" r="2" fill="currentColor" />
+        </ChatIcon>
+      </ChatMenuButton>
+      <ul {...menu.list}>
+        <li>
+          <button type="button" className="dropdown__item" onClick={pick(props.onNewChat)}>
+            {chatTexts.newChat}
+          </button>
+        </li>
+        {!props.isGroup && (
+          <li>
+            <button type="button" className="dropdown__item" onClick={pick(props.onStartGroup)}>
+              {chatTexts.startGroup}
+            </button>
+          </li>
+        )}
+        <li>
+          <Link to="/characters/list">{chatTexts.changeCharacter}</Link>
+        </li>
+        <li>
+          <button type="button" className="dropdown__item" onClick={pick(props.onOpenSettings)}>
+            {chatTexts.settings}
+          </button>
+        </li>
+        <li>
+          <Link to="/user/profile">{chatTexts.updateProfile}</Link>
+        </li>
+        <li>
+          <Link to="/user/change-password">{chatTexts.changePassword}</Link>
+        </li>
+        <li>
+          <Link to="/faq">{chatTexts.faq}</Link>
+        </li>
+        <li>
+          <Link to="/logout">{chatTexts.logout}</Link>
+        </li>
+      </ul>
+    </div>
   );
 }

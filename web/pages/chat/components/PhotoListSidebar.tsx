@@ -3,6 +3,7 @@ import { Spinner } from "../../../components/Spinner";
 import { chatImageUrl } from "../../../lib/content";
 import { useChatPhotos } from "../hooks/useChatPhotos";
 import { imageTexts } from "../imageTexts";
+import { IconButton } from "./IconButton";
 import { PhotoGallery } from "./PhotoGallery";
 
 /**
@@ -28,14 +29,9 @@ export function PhotoListSidebar({
     <aside className="photo-list" aria-label={imageTexts.photoList}>
       <div className="photo-list__head">
         <h2 className="chat-sidebar__title">{imageTexts.photoList}</h2>
-        <button
-          type="button"
-          className="icon-button"
-          aria-label={imageTexts.closePhotoList}
-          onClick={onClose}
-        >
+        <IconButton label={imageTexts.closePhotoList} onClick={onClose}>
           ×
-        </button>
+        </IconButton>
       </div>
       {photos.isLoading && (
         <div className="center-block">

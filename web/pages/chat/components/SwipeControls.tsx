@@ -1,4 +1,5 @@
 import { editTexts } from "../editTexts";
+import { IconButton } from "./IconButton";
 
 interface SwipeControlsProps {
   /** The chosen alternative, 0-based. */
@@ -15,15 +16,14 @@ interface SwipeControlsProps {
 export function SwipeControls({ index, count, disabled, onChoose }: SwipeControlsProps) {
   return (
     <span className="bubble__swipes">
-      <button
-        type="button"
+      <IconButton
         className="bubble__swipe"
-        aria-label={editTexts.previousReply}
+        label={editTexts.previousReply}
         disabled={disabled || index <= 0}
         onClick={() => onChoose(index - 1)}
       >
         ‹
-      </button>
+      </IconButton>
       <span
         className="bubble__position"
         role="status"
@@ -31,15 +31,14 @@ export function SwipeControls({ index, count, disabled, onChoose }: SwipeControl
       >
         {editTexts.replyPosition(index, count)}
       </span>
-      <button
-        type="button"
+      <IconButton
         className="bubble__swipe"
-        aria-label={editTexts.nextReply}
+        label={editTexts.nextReply}
         disabled={disabled || index >= count - 1}
         onClick={() => onChoose(index + 1)}
       >
         ›
-      </button>
+      </IconButton>
     </span>
   );
 }

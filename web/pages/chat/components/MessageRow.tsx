@@ -1,0 +1,165 @@
+// One bubble of the message list: the user's message or a reply part, with its editor and its tools (swipes, regenerate, edit, delete, rewind).
+import type { ChatHistoryEntry, ChatProfileCharacter } from "../../../../common/api";
+import { chatImageUrl, contentUrl } from "../../../lib/content";
+import { editTexts } from "../editTexts";
+import type { MessageEditing } from "../hooks/useMessageEditing";
+import { chatTexts } from "../texts";
+import { MessageActions } from "./MessageActions";
+import { ReplyMessage, UserMessage } from "./MessageBubble";
+import { MessageEditor } from "./MessageEditor";
+import type { ReplyRow, UserRow } from "./messageRows";
+import { SwipeControls } from "./SwipeControls";
+
+/** Whether a stored entry's texts may be changed now: stored, and its reply settled. */
+const changeable = (
+  entry: ChatHistoryEntry,
+  editing: MessageEditing | undefined,
+): editing is MessageEditing =>
+  editing !== undefined && entry.chatHistoryUUID !== "" && entry.chatHistoryStatus !== "pending";
+
+/** The inline editor of `entry`'s `part` while it is being edited, else undefined. */
+function editorFor(
+  editing: MessageEditing | undefined,
+  entry: ChatHistoryEntry,
+  part: "message" | "reply",
+  text: string,
+) {
+  return editing?.editing?.id === entry.chatHistoryUUID && editing.editing.part === part ? (
+    <MessageEditor
+      initial={text}
+      label={part === "message" ? editTexts.editMessage : editTexts.editReply}
+      onSave={(value) => editing.saveEdit(entry, part, value)}
+      onCancel={editing.cancelEdit}
+    />
+  ) : undefined;
+}
+
+interface UserBubbleProps {
+  row: UserRow;
+  /** The user's picture, a URL. */
+  picture: string;
+  /** The chat's id: pictures live under /content/{chat id}/. */
+  chatId: string;
+  onRetry: (itemKey: string) => void;
+  editing: MessageEditing | undefined;
+}
+
+/** A user's message (product.md §2, 4): Retry when it failed; edit, delete and rewind once stored. */
+export function UserBubble({ row, picture, chatId, onRetry, editing }: UserBubbleProps) {
+  return (
+    <UserMessage
+      text={row.text}
+      time={row.time}
+      picture={picture}
+      delivery={row.delivery}
+      onRetry={row.delivery === "failed" ? () => onRetry(row.itemKey) : undefined}
+      image={row.image ? chatImageUrl(chatId, row.image, "user") : undefined}
+      editor={editorFor(editing, row.entry, "message", row.text)}
+      tools={
+        row.delivery === "sent" && changeable(row.entry, editing) ? (
+          <MessageActions
+            disabled={editing.busy}
+            onEdit={row.text ? () => editing.startEdit(row.entry.chatHistoryUUID, "message") : undefined}
+            onDelete={() => editing.remove(row.entry)}
+            onRewind={() => editing.rewind(row.entry)}
+          />
+        ) : undefined
+      }
+    />
+  );
+}
+
+interface ReplyBubbleProps {
+  row: ReplyRow;
+  character: ChatProfileCharacter | undefined;
+  /** The chat's id: pictures live under /content/{chat id}/. */
+  chatId: string;
+  /** This is the newest reply bubble and replies may be continued now. */
+  mayContinue: boolean;
+  onContinue: (entry: ChatHistoryEntry) => void;
+  /** The entry's reply may be regenerated (see `regenerableIds`). */
+  regenerable: boolean;
+  editing: MessageEditing | undefined;
+}
+
+/**
+ * A reply bubble (product.md §2, 4): streaming text, its picture and audio on the last part, Continue
+ * on the newest reply, and on a stored reply's last part its swipes, regenerate, edit, delete and rewind.
+ */
+export function ReplyBubble({
+  row,
+  character,
+  chatId,
+  mayContinue,
+  onContinue,
+  regenerable,
+  editing,
+}: ReplyBubbleProps) {
+  const entry = row.entry;
+  const continuable =
+    mayContinue &&
+    !row.streaming &&
+    entry.chatHistoryUUID !== "" &&
+    // A picture's reply is not text to continue.
+    entry.chatHistoryImageLoading !== 1 &&
+    entry.chatHistoryReplyImage === "";
+  const alternatives = entry.chatHistoryAlternatives ?? [];
+  const chosen = entry.chatHistoryAlternativeIndex ?? 0;
+  const tools = row.last && !row.streaming && changeable(entry, editing) && (
+    <>
+      {alternatives.length > 1 && (
+        <SwipeControls
+          index={chosen}
+          count={alternatives.length}
+          disabled={editing.busy}
+          onChoose={(index) => editing.swipe(entry, index)}
+        />
+      )}
+      {regenerable && !editing.busy && editing.canReply && (
+        <button
+          type="button"
+          className="bubble__action"
+          aria-label={editTexts.regenerateReply}
+          onClick={() => editing.regenerate(entry)}
+        >
+          {editTexts.regenerate}
+        </button>
+      )}
+      <MessageActions
+        disabled={editing.busy}
+        onEdit={
+          entry.chatHistoryReplyMessage ? () => editing.startEdit(entry.chatHistoryUUID, "reply") : undefined
+        }
+        onDelete={() => editing.remove(entry)}
+        onRewind={() => editing.rewind(entry)}
+      />
+    </>
+  );
+  const swipeTo =
+    tools && alternatives.length > 1 && !editing?.busy
+      ? (direction: -1 | 1) => {
+          const next = chosen + direction;
+          if (next >= 0 && next < alternatives.length) editing?.swipe(entry, next);
+        }
+      : undefined;
+  return (
+    <ReplyMessage
+      text={row.text}
+      time={row.time}
+      picture={contentUrl("characters", character?.photo)}
+      name={character?.name ?? chatTexts.character}
+      streaming={row.streaming}
+      audioUrl={row.last && !row.streaming ? entry.chatHistoryReplyAudioUrl : undefined}
+      onContinue={continuable ? () => onContinue(entry) : undefined}
+      image={
+        row.last && entry.chatHistoryReplyImage
+          ? chatImageUrl(chatId, entry.chatHistoryReplyImage, "reply")
+          : undefined
+      }
+      imageLoading={row.last && entry.chatHistoryImageLoading === 1}
+      tools={tools || undefined}
+      editor={row.last ? editorFor(editing, entry, "reply", entry.chatHistoryReplyMessage) : undefined}
+      onSwipe={swipeTo}
+    />
+  );
+}

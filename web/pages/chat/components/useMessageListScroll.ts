@@ -1,0 +1,278 @@
+// The message list's scrolling (product.md §9): following the newest bubble, paging up, the scroll-to-bottom button and bounded rendering.
+import { type RefObject, useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
+import { SCROLL_BUTTON_THRESHOLD_PX } from "../../../../common/constants";
+
+/** Within this many pixels of the bottom the list follows new messages. */
+const STICK_TO_BOTTOM_PX = 80;
+/** Within this many pixels of the top the previous page is requested. */
+const LOAD_EARLIER_PX = 40;
+/**
+ * Bounded rendering: back at the bottom, only the newest this many bubbles stay in
+ * the page; older ones stay loaded and come back REVEAL_ROWS at a time when scrolling up,
+ * before any earlier page is fetched.
+ */
+const MAX_RENDERED_AT_BOTTOM = 60;
+const REVEAL_ROWS = 20;
+/** While older messages are read, at most this many bubbles are rendered; newer ones wait below. */
+const MAX_RENDERED = 200;
+/** Within this many pixels of the rendered end, bubbles waiting below are shown again. */
+const SHOW_LATER_PX = 200;
+/** product.md §9: scroll to the bottom 100 ms after a change, 300 ms after the box gains focus. */
+const SCROLL_DELAY_MS = 100;
+const SCROLL_ON_FOCUS_DELAY_MS = 300;
+
+/** What the scrolling needs of the list: its bubbles and its paging. */
+interface ScrollInput {
+  /** The bubbles loaded, oldest first (their keys and texts). */
+  rows: readonly { key: string; text: string }[];
+  isLoading: boolean;
+  hasEarlier: boolean;
+  isLoadingEarlier: boolean;
+  onLoadEarlier: () => void;
+  /** The typing indicator shows (the list follows it like a new bubble). */
+  showTyping: boolean;
+  /** Changes whenever the message box gains focus. */
+  focusSignal: number;
+}
+
+/** The list's scrolling: the bubbles to render (`hidden` ≤ index < `end`) and the handlers. */
+export interface MessageListScroll {
+  container: RefObject<HTMLDivElement | null>;
+  /** Bubbles before this index are loaded but not rendered. */
+  hidden: number;
+  /** Bubbles from this index on are loaded but not rendered. */
+  end: number;
+  /** How many bubbles wait below the rendered ones. */
+  below: number;
+  /** The scroll-to-bottom button shows. */
+  showJump: boolean;
+  onScroll: () => void;
+  scrollToBottom: () => void;
+}
+
+/**
+ * The scrolling rules of the message list (product.md §9): a growing history scrolls to the bottom
+ * unless the user scrolled up; reaching the top loads the previous page and keeps the view where
+ * it was; a scroll-to-bottom button appears beyond 800 px from the bottom. Rendering stays bounded
+ * however much history is loaded: at most MAX_RENDERED bubbles while reading up and down (the rest
+ * stays loaded, shown again REVEAL_ROWS at a time without moving what is in view), and
+ * MAX_RENDERED_AT_BOTTOM once back at the bottom.
+ */
+export function useMessageListScroll(input: ScrollInput): MessageListScroll {
+  const container = useRef<HTMLDivElement>(null);
+  const followBottom = useRef(true);
+  const [showJump, setShowJump] = useState(false);
+  const view = useRenderWindow(container, followBottom, input);
+  const { rows } = input;
+  useFollowBottom(container, followBottom, {
+    bubbleCount: rows.length,
+    lastLength: rows[rows.length - 1]?.text.length ?? 0,
+    showTyping: input.showTyping,
+    focusSignal: input.focusSignal,
+  });
+
+  const onScroll = () => {
+    const element = container.current;
+    if (element === null) return;
+    const fromBottom = view.showLaterIfNear(element);
+    followBottom.current = fromBottom < STICK_TO_BOTTOM_PX && view.below === 0;
+    setShowJump(fromBottom > SCROLL_BUTTON_THRESHOLD_PX || view.below > 0);
+    view.trimIfAtBottom(fromBottom);
+    if (element.scrollTop < LOAD_EARLIER_PX) view.requestEarlier();
+  };
+
+  const scrollToBottom = () => {
+    const element = container.current;
+    if (element === null) return;
+    followBottom.current = true;
+    // Far from the newest messages: jump there, rendering only the newest ones.
+    if (view.below > 0) view.jumpToNewest();
+    else element.scrollTo({ top: element.scrollHeight, behavior: "smooth" });
+  };
+
+  return {
+    container,
+    hidden: view.hidden,
+    end: view.end,
+    below: view.below,
+    showJump,
+    onScroll,
+    scrollToBottom,
+  };
+}
+
+/**
+ * Keeps the list at the bottom while `followBottom` holds: 100 ms after a new bubble, new
+ * streaming text or the typing indicator, and 300 ms after the message box gains focus (product.md §9).
+ */
+function useFollowBottom(
+  container: RefObject<HTMLDivElement | null>,
+  followBottom: RefObject<boolean>,
+  triggers: { bubbleCount: number; lastLength: number; showTyping: boolean; focusSignal: number },
+) {
+  const stickToBottom = useCallback(
+    (delay: number) => {
+      const apply = () => {
+        const element = container.current;
+        if (element !== null && followBottom.current) element.scrollTop = element.scrollHeight;
+      };
+      apply();
+      const timer = window.setTimeout(apply, delay);
+      return () => window.clearTimeout(timer);
+    },
+    [container, followBottom],
+  );
+
+  // Follow new messages and streaming text unless the user scrolled up.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: bubbleCount, lastLength and showTyping are the triggers
+  useLayoutEffect(
+    () => stickToBottom(SCROLL_DELAY_MS),
+    [triggers.bubbleCount, triggers.lastLength, triggers.showTyping, stickToBottom],
+  );
+
+  useEffect(() => {
+    if (triggers.focusSignal === 0) return;
+    const timer = window.setTimeout(() => stickToBottom(0), SCROLL_ON_FOCUS_DELAY_MS);
+    return () => window.clearTimeout(timer);
+  }, [triggers.focusSignal, stickToBottom]);
+}
+
+/**
+ * The window of bubbles rendered (bounded rendering, see `useMessageListScroll`) and the paging up:
+ * bubbles hidden above come back before an earlier page is fetched, and the view stays still
+ * while bubbles are added or dropped above it.
+ */
+function useRenderWindow(
+  container: RefObject<HTMLDivElement | null>,
+  followBottom: RefObject<boolean>,
+  { rows, isLoading, hasEarlier, isLoadingEarlier, onLoadEarlier }: ScrollInput,
+) {
+  const restore = useRef<{ height: number; top: number } | null>(null);
+  // Rows before `hidden` are loaded but not rendered (see MAX_RENDERED_AT_BOTTOM).
+  const [hiddenAbove, setHiddenAbove] = useState(0);
+  const trimmed = useRef(false);
+  const hidden = Math.min(hiddenAbove, rows.length);
+  // Rows from `end` on are loaded but not rendered either (while reading far up).
+  const [hiddenBelow, setHiddenBelow] = useState(0);
+  const below = Math.min(hiddenBelow, rows.length - hidden);
+  const end = rows.length - below;
+  const firstKey = rows[hidden]?.key;
+  const bubbleCount = rows.length;
+
+  const requestEarlier = useCallback(() => {
+    const element = container.current;
+    if (element === null) return;
+    if (hidden > 0) {
+      restore.current = { height: element.scrollHeight, top: element.scrollTop };
+      setHiddenAbove(Math.max(0, hidden - REVEAL_ROWS));
+      return;
+    }
+    if (!hasEarlier || isLoadingEarlier) return;
+    restore.current = { height: element.scrollHeight, top: element.scrollTop };
+    onLoadEarlier();
+  }, [container, hidden, hasEarlier, isLoadingEarlier, onLoadEarlier]);
+
+  // Keep the view still when older entries are prepended (or shown again); at the bottom, stay there.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: firstKey changes when a page is prepended
+  useLayoutEffect(() => {
+    const element = container.current;
+    const saved = restore.current;
+    if (element === null) return;
+    if (saved === null) {
+      if (!followBottom.current && !trimmed.current) return;
+      element.scrollTop = element.scrollHeight;
+      if (trimmed.current) {
+        // The browser's scroll anchoring may move the view once more after a trim: back down.
+        trimmed.current = false;
+        requestAnimationFrame(() => {
+          followBottom.current = true;
+          element.scrollTop = element.scrollHeight;
+        });
+      }
+      return;
+    }
+    restore.current = null;
+    if (followBottom.current) return;
+    element.scrollTop = element.scrollHeight - saved.height + saved.top;
+    // Far below the view now: stop rendering what exceeds MAX_RENDERED (it stays loaded).
+    if (end - hidden > MAX_RENDERED) setHiddenBelow(rows.length - hidden - MAX_RENDERED);
+  }, [firstKey]);
+
+  const keepInView = useKeepInView(container);
+
+  // A first page too short to scroll could never reach "the top": fetch more right away.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: re-check whenever the content changes
+  useEffect(() => {
+    const element = container.current;
+    if (element === null || isLoading) return;
+    if (element.scrollHeight <= element.clientHeight + LOAD_EARLIER_PX) requestEarlier();
+  }, [bubbleCount, isLoading, requestEarlier]);
+
+  /**
+   * Shows REVEAL_ROWS of the bubbles waiting below when the rendered end is within
+   * SHOW_LATER_PX of the view, dropping as many above (MAX_RENDERED) without moving what is in
+   * view. @returns the view's distance from the bottom, pixels.
+   */
+  const showLaterIfNear = (element: HTMLDivElement): number => {
+    const fromBottom = element.scrollHeight - element.scrollTop - element.clientHeight;
+    if (below > 0 && fromBottom < SHOW_LATER_PX) {
+      const nextBelow = Math.max(0, below - REVEAL_ROWS);
+      const nextHidden = Math.max(hidden, rows.length - nextBelow - MAX_RENDERED);
+      if (nextHidden > hidden) {
+        keepInView(element);
+        setHiddenAbove(nextHidden);
+      }
+      setHiddenBelow(nextBelow);
+    }
+    return fromBottom;
+  };
+
+  // A scroll that arrived while the previous reveal was still being rendered saw the old rows:
+  // check again once they are in the page, so reading down never stalls at the rendered end.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: re-check after each change of the window
+  useEffect(() => {
+    const element = container.current;
+    if (element !== null && below > 0 && !followBottom.current) showLaterIfNear(element);
+  }, [below, hidden]);
+
+  /** Trims to the newest bubbles, only once the list rests at the very bottom (not during a smooth scroll to it). */
+  const trimIfAtBottom = (fromBottom: number) => {
+    if (fromBottom < 2 && below === 0 && rows.length - hidden > MAX_RENDERED_AT_BOTTOM) {
+      trimmed.current = true;
+      setHiddenAbove(rows.length - MAX_RENDERED_AT_BOTTOM);
+    }
+  };
+
+  /** Renders only the newest bubbles, the list at the bottom. */
+  const jumpToNewest = () => {
+    trimmed.current = true;
+    setHiddenBelow(0);
+    setHiddenAbove(Math.max(0, rows.length - MAX_RENDERED_AT_BOTTOM));
+  };
+
+  return { hidden, below, end, requestEarlier, showLaterIfNear, trimIfAtBottom, jumpToNewest };
+}
+
+/**
+ * Keeps the first bubble in view where it is on screen across the next render (bubbles dropped
+ * above the view while scrolling down). @returns `keep(list)`, to call before that render.
+ */
+function useKeepInView(container: RefObject<HTMLDivElement | null>) {
+  const kept = useRef<{ element: Element; top: number } | null>(null);
+
+  useLayoutEffect(() => {
+    const element = container.current;
+    const saved = kept.current;
+    if (element === null || saved === null) return;
+    kept.current = null;
+    element.scrollTop += saved.element.getBoundingClientRect().top - saved.top;
+  });
+
+  return (list: HTMLDivElement) => {
+    const listTop = list.getBoundingClientRect().top;
+    const inView = [...list.querySelectorAll("article")].find(
+      (article) => article.getBoundingClientRect().bottom > listTop,
+    );
+    if (inView) kept.current = { element: inView, top: inView.getBoundingClientRect().top };
+  };
+}
