@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import ts from "typescript";
+import { TextEvaluator } from "./message-texts";
 
 /**
  * Finds every person-facing message the server can send, by reading its source (the
@@ -96,6 +97,12 @@ export const WAIT_TERMS = [
   "{#n} hours",
 ] as const;
 
+/** Where a file's keys go: sentences and terms, each with the file they come from. */
+interface Found {
+  message(keys: string[]): void;
+  term(keys: string[]): void;
+}
+
 /**
  * Reads the server's and common/'s sources (tests and server/testing left out).
  * @returns the message and term keys found.
@@ -112,11 +119,11 @@ export function scanMessages(): ScannedMessages {
     noEmit: true,
     types: ["node"],
   });
-  const checker = program.getTypeChecker();
   const ours = (node: ts.Node) => {
     const file = node.getSourceFile().fileName;
     return file.startsWith(ROOT) && !file.includes("node_modules");
   };
+  const evaluator = new TextEvaluator(program.getTypeChecker(), ours);
   const messages = new Map<string, Set<string>>();
   const terms = new Map<string, Set<string>>();
   const add = (into: Map<string, Set<string>>, keys: string[], file: string) => {
@@ -127,197 +134,97 @@ export function scanMessages(): ScannedMessages {
       into.set(key, set);
     }
   };
-
-  const numeric = (type: ts.Type): boolean =>
-    type.isUnion()
-      ? type.types.every(numeric)
-      : (type.getFlags() & (ts.TypeFlags.NumberLike | ts.TypeFlags.BigIntLike)) !== 0;
-  const isNumber = (node: ts.Node) => numeric(checker.getTypeAtLocation(node));
-
-  const nameOf = (node: ts.Expression): string => {
-    if (ts.isIdentifier(node)) return node.text;
-    if (ts.isPropertyAccessExpression(node)) return node.name.text;
-    if (ts.isParenthesizedExpression(node)) return nameOf(node.expression);
-    if (ts.isBinaryExpression(node)) return nameOf(node.left);
-    if (ts.isCallExpression(node)) {
-      const callee = nameOf(node.expression);
-      const first = node.arguments[0];
-      if (callee === "capitalize" && first) {
-        const inner = nameOf(first);
-        return inner.charAt(0).toUpperCase() + inner.slice(1);
-      }
-      return callee;
-    }
-    return "value";
-  };
-
-  const declarationsOf = (node: ts.Node): ts.Declaration[] => {
-    let symbol = checker.getSymbolAtLocation(node);
-    if (symbol && symbol.flags & ts.SymbolFlags.Alias) symbol = checker.getAliasedSymbol(symbol);
-    return (symbol?.declarations ?? []).filter(ours);
-  };
-
-  const returnsOf = (fn: ts.SignatureDeclaration, depth: number): string[] => {
-    if (ts.isArrowFunction(fn) && !ts.isBlock(fn.body)) return texts(fn.body, depth);
-    const body = (fn as ts.FunctionLikeDeclarationBase).body;
-    if (!body) return [];
-    const out: string[] = [];
-    const visit = (node: ts.Node) => {
-      if (ts.isReturnStatement(node) && node.expression) out.push(...texts(node.expression, depth));
-      else if (!ts.isFunctionLike(node)) ts.forEachChild(node, visit);
-    };
-    ts.forEachChild(body, visit);
-    return out;
-  };
-
-  const fromDeclaration = (decl: ts.Declaration, depth: number): string[] => {
-    if (ts.isVariableDeclaration(decl) && decl.initializer) {
-      const flags = ts.getCombinedNodeFlags(decl);
-      return flags & ts.NodeFlags.Const ? texts(decl.initializer, depth) : [];
-    }
-    if (ts.isPropertyAssignment(decl)) return texts(decl.initializer, depth);
-    if (ts.isPropertyDeclaration(decl) && decl.initializer) return texts(decl.initializer, depth);
-    if (ts.isFunctionDeclaration(decl) || ts.isMethodDeclaration(decl)) return returnsOf(decl, depth);
-    return [];
-  };
-
-  /** The keys an expression can evaluate to (empty when it is not a known text). */
-  function texts(node: ts.Expression, depth = 0): string[] {
-    if (depth > 4) return [];
-    if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) return [node.text];
-    if (ts.isParenthesizedExpression(node) || ts.isAsExpression(node)) return texts(node.expression, depth);
-    if (ts.isConditionalExpression(node))
-      return [...texts(node.whenTrue, depth), ...texts(node.whenFalse, depth)];
-    if (ts.isBinaryExpression(node)) {
-      const op = node.operatorToken.kind;
-      if (op === ts.SyntaxKind.QuestionQuestionToken || op === ts.SyntaxKind.BarBarToken)
-        return [...texts(node.left, depth), ...texts(node.right, depth)];
-      return [];
-    }
-    if (ts.isTemplateExpression(node)) {
-      let variants = [node.head.text];
-      const used = new Map<string, number>();
-      for (const span of node.templateSpans) {
-        const e = span.expression;
-        let pieces: string[];
-        const branches = ts.isConditionalExpression(e)
-          ? [...texts(e.whenTrue, depth + 1), ...texts(e.whenFalse, depth + 1)]
-          : [];
-        if (
-          ts.isConditionalExpression(e) &&
-          branches.length === 2 &&
-          branches.every((b) => !b.includes("{"))
-        ) {
-          pieces = branches;
-        } else {
-          const base =
-            isNumber(e) && !ts.isIdentifier(e) && !ts.isPropertyAccessExpression(e) ? "n" : nameOf(e);
-          const count = (used.get(base) ?? 0) + 1;
-          used.set(base, count);
-          pieces = [`{${isNumber(e) ? "#" : ""}${count > 1 ? `${base}${count}` : base}}`];
-        }
-        variants = variants.flatMap((v) => pieces.map((p) => v + p + span.literal.text));
-      }
-      return variants;
-    }
-    if (ts.isIdentifier(node) || ts.isPropertyAccessExpression(node)) {
-      return declarationsOf(ts.isPropertyAccessExpression(node) ? node.name : node).flatMap((d) =>
-        fromDeclaration(d, depth + 1),
-      );
-    }
-    if (ts.isArrowFunction(node) || ts.isFunctionExpression(node)) return returnsOf(node, depth + 1);
-    if (ts.isCallExpression(node)) {
-      return declarationsOf(node.expression).flatMap((d) =>
-        ts.isFunctionDeclaration(d) ? returnsOf(d, depth + 1) : [],
-      );
-    }
-    return [];
-  }
-
-  const extendsAppError = (node: ts.ClassLikeDeclaration) =>
-    (node.heritageClauses ?? []).some((clause) =>
-      clause.types.some((t) => t.expression.getText() === "AppError"),
-    );
-
-  const calleeName = (e: ts.LeftHandSideExpression) =>
-    ts.isIdentifier(e) ? e.text : ts.isPropertyAccessExpression(e) ? e.name.text : "";
-
   for (const sourceFile of program.getSourceFiles()) {
     const file = sourceFile.fileName;
     if (!files.includes(path.resolve(file))) continue;
-    const visit = (node: ts.Node) => {
-      if (ts.isCallExpression(node)) {
-        const name = calleeName(node.expression);
-        const index = MESSAGE_CALLS[name];
-        const arg = index === undefined ? undefined : node.arguments[index];
-        if (arg) add(messages, texts(arg), file);
-        if (ZOD_RULES.has(name) && ts.isPropertyAccessExpression(node.expression) && node.arguments[1]) {
-          add(messages, sentences(texts(node.arguments[1])), file);
-        }
-        const termIndex = TERM_CALLS[name];
-        const termArg = termIndex === undefined ? undefined : node.arguments[termIndex];
-        if (termArg) add(terms, texts(termArg), file);
-      }
-      if (ts.isNewExpression(node) && calleeName(node.expression) === "AppError" && node.arguments?.[1]) {
-        add(messages, texts(node.arguments[1]), file);
-      }
-      // A subclass of AppError: the message its constructor passes up, and the arguments given
-      // to a constructor parameter named `message` (`new LlmUnavailableError(this.message)`).
-      if (
-        ts.isCallExpression(node) &&
-        node.expression.kind === ts.SyntaxKind.SuperKeyword &&
-        node.arguments[1]
-      ) {
-        const owner = node.parent && ts.findAncestor(node, ts.isClassLike);
-        if (owner && extendsAppError(owner)) add(messages, texts(node.arguments[1]), file);
-      }
-      if (ts.isNewExpression(node) && node.arguments) {
-        const owner = declarationsOf(node.expression).find(ts.isClassLike);
-        const ctor =
-          owner && extendsAppError(owner) ? owner.members.find(ts.isConstructorDeclaration) : undefined;
-        ctor?.parameters.forEach((parameter, i) => {
-          const arg = node.arguments?.[i];
-          if (arg && ts.isIdentifier(parameter.name) && parameter.name.text === "message")
-            add(messages, texts(arg), file);
-        });
-      }
-      if (ts.isShorthandPropertyAssignment(node) && node.name.text === "message") {
-        const symbol = checker.getShorthandAssignmentValueSymbol(node);
-        const found = (symbol?.declarations ?? []).filter(ours).flatMap((d) => fromDeclaration(d, 1));
-        add(messages, sentences(found), file);
-      }
-      if (ts.isPropertyAssignment(node) && (ts.isIdentifier(node.name) || ts.isStringLiteral(node.name))) {
-        const inTermHolder =
-          ts.isVariableDeclaration(node.parent.parent) && TERM_HOLDERS.has(node.parent.parent.name.getText());
-        if (MESSAGE_PROPERTIES.has(node.name.text) && !inTermHolder)
-          add(messages, sentences(texts(node.initializer)), file);
-        if (TERM_PROPERTIES.has(node.name.text)) add(terms, texts(node.initializer), file);
-      }
-      // Default messages of the helpers themselves (`unauthorized(message = "...")`).
-      if (
-        ts.isParameter(node) &&
-        node.initializer &&
-        ts.isIdentifier(node.name) &&
-        node.name.text === "message"
-      ) {
-        add(messages, texts(node.initializer), file);
-      }
-      if (ts.isVariableDeclaration(node) && ts.isIdentifier(node.name) && TERM_HOLDERS.has(node.name.text)) {
-        const init = node.initializer;
-        if (init && ts.isObjectLiteralExpression(init)) {
-          for (const p of init.properties)
-            if (ts.isPropertyAssignment(p)) add(terms, texts(p.initializer), file);
-        }
-      }
-      if (ts.isFunctionDeclaration(node) && node.name && TERM_HOLDERS.has(node.name.text)) {
-        add(terms, returnsOf(node, 0), file);
-      }
-      ts.forEachChild(node, visit);
-    };
-    visit(sourceFile);
+    scanFile(sourceFile, evaluator, {
+      message: (keys) => add(messages, keys, file),
+      term: (keys) => add(terms, keys, file),
+    });
   }
   for (const term of WAIT_TERMS) terms.set(term, new Set(["server/http/rate-limit.ts"]));
   return { messages, terms };
+}
+
+/** Whether a class extends AppError. */
+const extendsAppError = (node: ts.ClassLikeDeclaration) =>
+  (node.heritageClauses ?? []).some((clause) =>
+    clause.types.some((t) => t.expression.getText() === "AppError"),
+  );
+
+/** The name a call or `new` calls: `f` of `f()` and `x.f()`. */
+const calleeName = (e: ts.LeftHandSideExpression) =>
+  ts.isIdentifier(e) ? e.text : ts.isPropertyAccessExpression(e) ? e.name.text : "";
+
+/** Finds the sentences and terms of one source file (the kinds of message listed at the top). */
+function scanFile(sourceFile: ts.SourceFile, ev: TextEvaluator, found: Found): void {
+  const visit = (node: ts.Node) => {
+    if (ts.isCallExpression(node)) {
+      const name = calleeName(node.expression);
+      const index = MESSAGE_CALLS[name];
+      const arg = index === undefined ? undefined : node.arguments[index];
+      if (arg) found.message(ev.texts(arg));
+      if (ZOD_RULES.has(name) && ts.isPropertyAccessExpression(node.expression) && node.arguments[1]) {
+        found.message(sentences(ev.texts(node.arguments[1])));
+      }
+      const termIndex = TERM_CALLS[name];
+      const termArg = termIndex === undefined ? undefined : node.arguments[termIndex];
+      if (termArg) found.term(ev.texts(termArg));
+    }
+    if (ts.isNewExpression(node) && calleeName(node.expression) === "AppError" && node.arguments?.[1]) {
+      found.message(ev.texts(node.arguments[1]));
+    }
+    // A subclass of AppError: the message its constructor passes up, and the arguments given
+    // to a constructor parameter named `message` (`new LlmUnavailableError(this.message)`).
+    if (
+      ts.isCallExpression(node) &&
+      node.expression.kind === ts.SyntaxKind.SuperKeyword &&
+      node.arguments[1]
+    ) {
+      const owner = node.parent && ts.findAncestor(node, ts.isClassLike);
+      if (owner && extendsAppError(owner)) found.message(ev.texts(node.arguments[1]));
+    }
+    if (ts.isNewExpression(node) && node.arguments) {
+      const owner = ev.declarationsOf(node.expression).find(ts.isClassLike);
+      const ctor =
+        owner && extendsAppError(owner) ? owner.members.find(ts.isConstructorDeclaration) : undefined;
+      ctor?.parameters.forEach((parameter, i) => {
+        const arg = node.arguments?.[i];
+        if (arg && ts.isIdentifier(parameter.name) && parameter.name.text === "message")
+          found.message(ev.texts(arg));
+      });
+    }
+    if (ts.isShorthandPropertyAssignment(node) && node.name.text === "message") {
+      found.message(sentences(ev.shorthandTexts(node)));
+    }
+    if (ts.isPropertyAssignment(node) && (ts.isIdentifier(node.name) || ts.isStringLiteral(node.name))) {
+      const inTermHolder =
+        ts.isVariableDeclaration(node.parent.parent) && TERM_HOLDERS.has(node.parent.parent.name.getText());
+      if (MESSAGE_PROPERTIES.has(node.name.text) && !inTermHolder)
+        found.message(sentences(ev.texts(node.initializer)));
+      if (TERM_PROPERTIES.has(node.name.text)) found.term(ev.texts(node.initializer));
+    }
+    // Default messages of the helpers themselves (`unauthorized(message = "...")`).
+    if (
+      ts.isParameter(node) &&
+      node.initializer &&
+      ts.isIdentifier(node.name) &&
+      node.name.text === "message"
+    ) {
+      found.message(ev.texts(node.initializer));
+    }
+    if (ts.isVariableDeclaration(node) && ts.isIdentifier(node.name) && TERM_HOLDERS.has(node.name.text)) {
+      const init = node.initializer;
+      if (init && ts.isObjectLiteralExpression(init)) {
+        for (const p of init.properties) if (ts.isPropertyAssignment(p)) found.term(ev.texts(p.initializer));
+      }
+    }
+    if (ts.isFunctionDeclaration(node) && node.name && TERM_HOLDERS.has(node.name.text)) {
+      found.term(ev.returnsOf(node, 0));
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(sourceFile);
 }
 
 /**

@@ -4,11 +4,10 @@ import type { DataExport } from "../../../common/api";
 import type { User } from "../../db/schema";
 import { notFound, tooMany } from "../../errors";
 import type { JobQueue } from "../../jobs/queue";
-import { lazyModule } from "../../lazy-module";
 import type { Mailer } from "../../providers/mail/mail";
 import type { FileStorage } from "../../providers/storage/storage";
 import type { DataExportRow, ExportRepo } from "./export.repo";
-import { entryMessages, humanizedDate, jsonLine, safeFileName } from "./export-format";
+import { buildArchive, type CardExporter } from "./export-archive";
 
 /** How long a ready export can be downloaded ("available for 24 h"), ms. */
 export const EXPORT_TTL_MS = 24 * 3_600_000;
@@ -19,18 +18,12 @@ export const EXPORT_WINDOW_MS = 24 * 3_600_000;
 export const EXPORT_STALL_MS = 3_600_000;
 /** How often the clean-up of expired and lost exports runs, ms. */
 export const EXPORT_CLEANUP_MS = 10 * 60_000;
-/** History entries read per page while a chat is written. */
-const HISTORY_PAGE = 500;
 /** The content area's folder of exports: `exports/<user id>/<random>.zip`, served by no route. */
 export const EXPORTS_FOLDER = "exports";
 
 /** The folder of a user's export ZIPs in the content area (erasure removes it). */
 export const exportFolder = (userId: string) => `${EXPORTS_FOLDER}/${userId}`;
-
-/** The character card of the characters module (`CharactersService.exportCard`): a V2+V3 PNG. */
-export interface CardExporter {
-  exportCard(user: User, id: string): Promise<{ png: Buffer; fileName: string }>;
-}
+export type { CardExporter } from "./export-archive";
 
 /** What the export needs besides its table (wired by server/container.ts). */
 export interface ExportDeps {
@@ -169,7 +162,17 @@ export class ExportService {
     try {
       const user = await this.repo.user(row.user_id);
       if (!user) return;
-      const zip = await this.archive(user);
+      const zip = await buildArchive(
+        {
+          repo: this.repo,
+          storage: this.deps.storage,
+          cards: this.deps.cards,
+          maxFileBytes: this.maxFileBytes,
+          maxTotalBytes: this.maxTotalBytes,
+          now: this.now,
+        },
+        user,
+      );
       key = `${exportFolder(user.id)}/${randomBytes(24).toString("base64url")}.zip`;
       await this.deps.storage.put(key, zip);
       const readyAt = this.now();
@@ -213,147 +216,6 @@ export class ExportService {
       ].join("\n"),
     });
   }
-
-  /** The ZIP of everything of `user` (see the class), in bounded memory: chats are read in pages. */
-  private async archive(user: User): Promise<Buffer> {
-    const zip = new ZipBuilder();
-    const skipped: string[] = [];
-    let total = 0;
-    /** Whether `size` more bytes fit; notes `what` as skipped when not. */
-    const fits = (what: string, size: number): boolean => {
-      if (size > this.maxFileBytes || total + size > this.maxTotalBytes) {
-        skipped.push(`${what} (${size} bytes): larger than the export allows`);
-        return false;
-      }
-      total += size;
-      return true;
-    };
-    const { storage } = this.deps;
-    const addStored = async (key: string, name: string): Promise<boolean> => {
-      const file = await storage.stat(key);
-      if (!file || !fits(name, file.size)) return false;
-      const bytes = await storage.read(key);
-      if (!bytes) return false;
-      zip.add(name, bytes, false);
-      return true;
-    };
-
-    // Characters: V3 PNG cards (the characters module's own export), and their photos.
-    const characters = await this.repo.characters(user.id);
-    const names = new Map(characters.map((c) => [c.id, c.name]));
-    for (const character of characters) {
-      const name = `characters/${safeFileName(character.name, "character")}-${character.id}.png`;
-      const card = await this.deps.cards.exportCard(user, character.id);
-      if (fits(name, card.png.length)) zip.add(name, card.png, false);
-      if (character.photo)
-        await addStored(`characters/${character.photo}`, `photos/characters/${character.photo}`);
-    }
-    if (user.picture) await addStored(`users/${user.picture}`, `photos/profile/${user.picture}`);
-
-    // Chats, with their pictures and the user's photos.
-    const groups = new Map((await this.repo.groups(user.id)).map((g) => [g.id, g.names]));
-    const userName = user.full_name || user.user_name;
-    for (const chat of await this.repo.chats(user.id)) {
-      const chatName = chat.isGroup
-        ? (groups.get(chat.chatKey) ?? []).join(" & ") || "Group"
-        : (names.get(chat.chatKey) ?? "Character");
-      const pictures = new Set<string>();
-      for (const key of await storage.list(chat.chatKey).catch(() => [] as string[]))
-        if (await addStored(key, `photos/chats/${key}`)) pictures.add(key);
-      const picture = (key: string) => (pictures.has(key) ? `photos/chats/${key}` : undefined);
-      const file = `chats/${safeFileName(chatName)}-${chat.chatKey}.jsonl`;
-      const lines = zip.text(file);
-      const header = {
-        user_name: userName,
-        character_name: chatName,
-        create_date: humanizedDate(chat.createdAt),
-        chat_metadata: {
-          exported_from: "companion-chat",
-          chat_id: chat.chatKey,
-          is_group: chat.isGroup,
-          ...(chat.isGroup ? { members: groups.get(chat.chatKey) ?? [] } : {}),
-        },
-      };
-      let written = jsonLine(header).length;
-      lines.push(jsonLine(header));
-      let after = Number.MIN_SAFE_INTEGER;
-      for (;;) {
-        const page = await this.repo.historyPage(chat.sessionId, after, HISTORY_PAGE);
-        if (page.length === 0) break;
-        const alternatives = await this.repo.alternatives(page.map((e) => e.id));
-        let text = "";
-        for (const entry of page) {
-          const messages = entryMessages(
-            entry,
-            userName,
-            names.get(entry.character_id) ?? chatName,
-            alternatives.get(entry.id) ?? [],
-            {
-              message: entry.message_image
-                ? picture(`${chat.chatKey}/user_photo/${entry.message_image}`)
-                : undefined,
-              reply: entry.reply_image ? picture(`${chat.chatKey}/${entry.reply_image}`) : undefined,
-            },
-          );
-          for (const message of messages) text += jsonLine(message);
-        }
-        // A chat counts against the total as it is written; one past it is cut with a note.
-        if (total + written + text.length > this.maxTotalBytes) {
-          skipped.push(`${file}: cut after ${Math.round(written / 1024)} KB, the export's limit`);
-          break;
-        }
-        written += text.length;
-        lines.push(text);
-        after = page.at(-1)?.seq ?? after;
-        if (page.length < HISTORY_PAGE) break;
-      }
-      total += written;
-      lines.end();
-    }
-
-    // The account itself, last (it lists what was skipped).
-    const account = {
-      exported_at: new Date(this.now()).toISOString(),
-      user: {
-        id: user.id,
-        email: user.email,
-        full_name: user.full_name,
-        user_name: user.user_name,
-        picture: user.picture ? `photos/profile/${user.picture}` : "",
-        role: user.role,
-        is_demo: Boolean(user.is_demo),
-        created_at: new Date(user.created_at).toISOString(),
-        adult_confirmed_at: user.adult_confirmed_at ? new Date(user.adult_confirmed_at).toISOString() : null,
-        ui_language: user.ui_language,
-      },
-      plan: {
-        name: await this.repo.planName(user.plan_id),
-        character_limit: user.character_limit,
-        voice_limit: user.voice_limit,
-        photo_upload: Boolean(user.photo_upload),
-        image_generation: Boolean(user.image_generation),
-        uncensored: Boolean(user.uncensored),
-        chat_limit: user.chat_limit,
-        extra_messages: user.extra_messages,
-        ends_at: user.plan_ends_at ? new Date(user.plan_ends_at).toISOString() : null,
-      },
-      settings: {
-        checkins: (await this.repo.checkinSettings(user.id)).map((s) => ({
-          character: s.character ?? "",
-          enabled: Boolean(s.enabled),
-          time_zone: s.time_zone,
-        })),
-      },
-      memories: (await this.repo.memories(user.id)).map((m) => ({
-        character: m.character ?? "",
-        fact: m.fact,
-        created_at: new Date(m.created_at).toISOString(),
-      })),
-      skipped,
-    };
-    zip.add("account.json", Buffer.from(`${JSON.stringify(account, null, 2)}\n`), true);
-    return zip.finish();
-  }
 }
 
 /** The API's view of a stored export (common/api.ts `DataExport`). */
@@ -369,60 +231,4 @@ function view(row: DataExportRow, now: number): DataExport {
     sizeBytes: row.size_bytes,
     downloadUrl: status === "ready" ? `/api/account/export/${row.id}/download` : null,
   };
-}
-
-/** fflate, loaded with the first export, not at startup. */
-const loadFflate = lazyModule<typeof import("fflate")>("fflate");
-
-/**
- * A ZIP written with fflate's streaming `Zip`: files are added one after another, text files may
- * be written in parts (compressed as they come); the compressed output is collected.
- */
-class ZipBuilder {
-  private readonly chunks: Uint8Array[] = [];
-  private error: Error | null = null;
-  private done = false;
-  private readonly fflate = loadFflate();
-  private readonly zip = new this.fflate.Zip((error, data, final) => {
-    if (error) this.error = error;
-    else this.chunks.push(data);
-    if (final) this.done = true;
-  });
-
-  /** Adds a whole file; `compress` false stores it (pictures are compressed already). */
-  add(name: string, bytes: Buffer, compress: boolean): void {
-    const file = compress
-      ? new this.fflate.ZipDeflate(name, { level: 6 })
-      : new this.fflate.ZipPassThrough(name);
-    this.zip.add(file);
-    file.push(bytes, true);
-    this.check();
-  }
-
-  /** A compressed text file written in parts; `end()` must be called before the next file. */
-  text(name: string): { push(text: string): void; end(): void } {
-    const file = new this.fflate.ZipDeflate(name, { level: 6 });
-    this.zip.add(file);
-    return {
-      push: (text) => {
-        file.push(Buffer.from(text, "utf8"));
-        this.check();
-      },
-      end: () => {
-        file.push(new Uint8Array(0), true);
-        this.check();
-      },
-    };
-  }
-
-  finish(): Buffer {
-    this.zip.end();
-    this.check();
-    if (!this.done) throw new Error("the ZIP was not finished");
-    return Buffer.concat(this.chunks);
-  }
-
-  private check(): void {
-    if (this.error) throw this.error;
-  }
 }

@@ -5,7 +5,7 @@ import { type LlmProvider, LlmUnavailableError, routedModel } from "../../provid
 import { displayName, type ResolvedChat } from "../conversation/chats.service";
 import type { Conversation } from "../conversation/conversation";
 import { replyPrompt } from "../conversation/reply-prompt";
-import { cleanReply, type RememberedFacts, type SenderContext } from "../prompt/prompt";
+import { type AfterReplyInput, cleanReply, type RememberedFacts, type SenderContext } from "../prompt/prompt";
 import { encodeReservation, type QuotaService, type Reservation } from "../quota/quota.service";
 import type { ReplyOutcome } from "./chat.presenter";
 import type { ChatRepo } from "./chat.repo";
@@ -44,21 +44,7 @@ export interface ReplyMemory {
    * Queues the background work after a reply: facts from the user's words (in batches, issue
    * 19), the summary.
    */
-  afterReply(input: {
-    userId: string;
-    userName: string;
-    sessionId: string;
-    /** Exchanges after the summary read for this reply's prompt. */
-    exchanges: number;
-    /** Those exchanges' order keys and user's words, oldest first. */
-    window: ReadonlyArray<{ seq: number; message: string }>;
-    /** How many of the newest of them the prompt carried. */
-    kept: number;
-    /** The prompt left older exchanges out (the token budget or the history limit). */
-    full: boolean;
-    /** The session's facts were extracted up to this order key. */
-    factsUntilSeq: number;
-  }): void;
+  afterReply(input: AfterReplyInput): void;
   /**
    * Before a chat's history is deleted (New Chat): the facts of its messages not extracted yet
    * are extracted in the background. Never throws.
@@ -76,6 +62,44 @@ const stopReason = (signal: AbortSignal) => (signal.reason === STOP_REASON ? "st
 
 /** Exchanges read for the prompt; the token budget then keeps what fits. */
 const PROMPT_HISTORY_LIMIT = 40;
+
+/** How one run is streamed, charged and held (ReplyGenerator.run has what each does). */
+export interface RunStream {
+  onStart?: (entry: ChatHistoryRow) => void | Promise<void>;
+  onToken?: (text: string) => void;
+  continueFrom?: string;
+  charge?: Reservation;
+  hold?: Hold;
+  sender?: SenderContext;
+  regenerate?: { max: number };
+}
+
+/** One run's state, shared by its steps. */
+interface RunState {
+  user: User;
+  character: Character;
+  entry: ChatHistoryRow;
+  stream: RunStream;
+  /** The name the reply calls the user by (`pname`, else the profile's). */
+  userName: string;
+  /** The reply being continued ("" for a new reply): the new text is appended to it. */
+  prefix: string;
+  /** Aborted by Stop (STOP_REASON), the timeout or a failure. */
+  controller: AbortController;
+  timer?: NodeJS.Timeout;
+  /** When the model run started (performance.now(), milliseconds). */
+  started: number;
+  /** The text received so far. */
+  streamed: string;
+  /** The other members' names in a group (their lines are cut from the reply). */
+  others: string[];
+}
+
+/** A run's prompt and the model that answers it. */
+type RunPrompt = Awaited<ReturnType<typeof replyPrompt>> & {
+  model: ReturnType<typeof routedModel>;
+  replyTokens: number;
+};
 
 /**
  * One character's reply to a conversation, generated and stored (product.md §4 "Sending"): the model
@@ -149,109 +173,33 @@ export class ReplyGenerator {
     session: ChatSession,
     character: Character,
     entry: ChatHistoryRow,
-    stream: {
-      onStart?: (entry: ChatHistoryRow) => void | Promise<void>;
-      onToken?: (text: string) => void;
-      continueFrom?: string;
-      charge?: Reservation;
-      hold?: Hold;
-      sender?: SenderContext;
-      regenerate?: { max: number };
-    } = {},
+    stream: RunStream = {},
   ): Promise<SendResult> {
-    const userName = stream.sender?.name || displayName(user);
-    const controller = new AbortController();
+    const state: RunState = {
+      user,
+      character,
+      entry,
+      stream,
+      userName: stream.sender?.name || displayName(user),
+      prefix: stream.continueFrom ?? "",
+      controller: new AbortController(),
+      started: performance.now(),
+      streamed: "",
+      others: [],
+    };
+    const { controller } = state;
     let hold = stream.hold;
-    let timer: NodeJS.Timeout | undefined;
-    let started = performance.now();
-    let streamed = "";
-    let others: string[] = [];
-    const prefix = stream.continueFrom ?? "";
-    /** Gives the run back: its message to the period charged, and a continuation's count. */
-    const giveBack = async () => {
-      if (stream.charge) await this.deps.quota.refundMessage(user.id, stream.charge);
-      if (prefix) await this.deps.repo.releaseContinuation(entry.id);
-    };
-    const regenerate = stream.regenerate;
-    /** A run on a stored reply (continued or regenerated) that gave nothing: the reply stays. */
-    const keepsReply = Boolean(prefix || regenerate);
-    const cannotContinue = (modelMs: number): SendResult => {
-      metrics.replyFinished("cannot_continue");
-      const message = regenerate
-        ? `${character.name} could not reply right now. Please try again.`
-        : `${character.name} could not continue right now.`;
-      return { success: false, message, entry, modelMs };
-    };
-    const finish = async (text: string, status: string, modelMs: number): Promise<SendResult> => {
-      const raw = prefix ? `${prefix}${text}` : text;
-      const reply = cleanReply(raw, character.name, userName, others) || "…";
-      const done = { ...entry, reply_message: reply, reply_time: this.deps.now(), status };
-      const written = { reply_message: reply, reply_time: done.reply_time, status };
-      if (regenerate) {
-        const index = await this.deps.conversation.history.addAlternative(entry, written, regenerate.max);
-        if (typeof index !== "number") {
-          await giveBack();
-          metrics.replyFinished("cannot_continue");
-          const message = index === "full" ? tooManyAlternatives() : "This message was deleted.";
-          return { success: false, message, entry, modelMs };
-        }
-        Object.assign(done, { reply_audio_url: "", alternative_index: index, continue_count: 0 });
-      } else {
-        await this.deps.conversation.history.updateEntry(entry.id, written);
-        if (prefix) await this.deps.conversation.history.continueChosenAlternative(entry, reply);
-      }
-      const message =
-        status === "replied" ? "Reply." : status === "stopped" ? "Stopped." : "The reply was cut short.";
-      metrics.replyFinished(status);
-      return { success: true, message, entry: done, modelMs };
-    };
     try {
       const charge = stream.charge ? encodeReservation(stream.charge) : "";
       hold ??= await this.deps.live.claim(entry.id, { userId: user.id, charge });
       if (!hold) throw new Error("This reply is already being generated.");
       hold.onStop(() => controller.abort(STOP_REASON));
       await stream.onStart?.(entry);
-      // The connection assigned to the preset character, else to the user's plan, else the default (product.md §9).
-      const model = routedModel(this.deps.llm, {
-        characterId: character.preset_id ?? undefined,
-        planId: user.plan_id,
-      });
-      const replyTokens = model.replyTokens ?? this.deps.options.maxReplyTokens;
-      const prompt = await replyPrompt(this.deps.conversation, {
-        user,
-        chat,
-        session,
-        character,
-        historyLimit: PROMPT_HISTORY_LIMIT,
-        model,
-        replyTokens,
-        facts: (words, chatSession) =>
-          this.deps.memory.promptFacts(user.id, character.id, words, chatSession),
-        sender: stream.sender,
-        regenerating: regenerate ? entry : undefined,
-      });
-      others = prompt.others;
-      timer = setTimeout(() => controller.abort(new Error("timeout")), this.deps.options.timeoutMs);
-      started = performance.now();
-      const result = await model.generate({
-        messages: prompt.messages,
-        cacheKey: prompt.cacheKey,
-        maxTokens: replyTokens,
-        temperature: this.deps.options.temperature,
-        stop: prompt.stop,
-        signal: controller.signal,
-        onTextChunk: (chunk) => {
-          if (!streamed) metrics.firstToken(performance.now() - started);
-          streamed += chunk;
-          stream.onToken?.(chunk);
-        },
-      });
-      if (result.promptTokens) {
-        metrics.replyPromptTokens(result.promptTokens.total, result.promptTokens.evaluated);
-      }
-      if (keepsReply && !result.text.trim()) {
-        await giveBack();
-        return cannotContinue(result.modelMs);
+      const prompt = await this.buildPrompt(state, chat, session);
+      const result = await this.generate(state, prompt);
+      if (keepsReply(state) && !result.text.trim()) {
+        await this.giveBack(state);
+        return this.cannotContinue(state, result.modelMs);
       }
       // A timeout that ends the reply (kept as partial) is a model failure too.
       if (controller.signal.aborted && stopReason(controller.signal) !== "stop") {
@@ -262,10 +210,10 @@ export class ReplyGenerator {
         : stopReason(controller.signal) === "stop"
           ? "stopped"
           : "partial";
-      const done = await finish(result.text, status, result.modelMs);
+      const done = await this.persist(state, result.text, status, result.modelMs);
       this.deps.memory.afterReply({
         userId: user.id,
-        userName,
+        userName: state.userName,
         sessionId: session.id,
         exchanges: prompt.exchanges,
         window: prompt.window,
@@ -275,35 +223,150 @@ export class ReplyGenerator {
       });
       return done;
     } catch (error) {
-      if (stopReason(controller.signal) !== "stop") {
-        metrics.modelError(controller.signal.aborted ? controller.signal.reason : error);
-      }
-      const modelMs = performance.now() - started;
-      if (streamed.trim()) {
-        // Broken mid-stream (stop, timeout, a dropped connection): keep what was said.
-        return finish(streamed, stopReason(controller.signal) === "stop" ? "stopped" : "partial", modelMs);
-      }
-      if (keepsReply) {
-        await this.deps.conversation.history.updateEntry(entry.id, {
-          status: entry.status === "pending" ? "failed" : entry.status,
-        });
-        await giveBack();
-        return cannotContinue(modelMs);
-      }
-      const message =
-        error instanceof LlmUnavailableError
-          ? error.message
-          : `${character.name} could not reply right now. Please try again.`;
-      const failed = { status: "failed" as const, error: String(error).slice(0, 500) };
-      // The user is not charged for a message no character could answer: given back once, by
-      // this run or by the settlement of stalled replies when it took this run for dead.
-      if (await this.deps.repo.settlePending(entry.id, failed)) await giveBack();
-      metrics.replyFinished("failed");
-      return { success: false, message, entry: { ...entry, status: "failed" }, modelMs };
+      return await this.failed(state, error);
     } finally {
-      clearTimeout(timer);
+      clearTimeout(state.timer);
       // After the entry is stored: a settlement never sees it pending without its lease.
       hold?.release();
     }
   }
+
+  /**
+   * The run's prompt, for the connection assigned to the preset character, else to the user's
+   * plan, else the default (product.md §9); the reply's token limit is the connection's, else
+   * the chat's setting. Records the group's other members on `state`.
+   */
+  private async buildPrompt(state: RunState, chat: ResolvedChat, session: ChatSession): Promise<RunPrompt> {
+    const { user, character, entry, stream } = state;
+    const model = routedModel(this.deps.llm, {
+      characterId: character.preset_id ?? undefined,
+      planId: user.plan_id,
+    });
+    const replyTokens = model.replyTokens ?? this.deps.options.maxReplyTokens;
+    const prompt = await replyPrompt(this.deps.conversation, {
+      user,
+      chat,
+      session,
+      character,
+      historyLimit: PROMPT_HISTORY_LIMIT,
+      model,
+      replyTokens,
+      facts: (words, chatSession) => this.deps.memory.promptFacts(user.id, character.id, words, chatSession),
+      sender: stream.sender,
+      regenerating: stream.regenerate ? entry : undefined,
+    });
+    state.others = prompt.others;
+    return { ...prompt, model, replyTokens };
+  }
+
+  /**
+   * Runs the model on the prompt under the run's timeout (which aborts it, keeping the text so
+   * far), passing the text to `stream.onToken` as it comes and recording it on `state`.
+   */
+  private async generate(state: RunState, prompt: RunPrompt) {
+    const { controller, stream } = state;
+    state.timer = setTimeout(() => controller.abort(new Error("timeout")), this.deps.options.timeoutMs);
+    state.started = performance.now();
+    const result = await prompt.model.generate({
+      messages: prompt.messages,
+      cacheKey: prompt.cacheKey,
+      maxTokens: prompt.replyTokens,
+      temperature: this.deps.options.temperature,
+      stop: prompt.stop,
+      signal: controller.signal,
+      onTextChunk: (chunk) => {
+        if (!state.streamed) metrics.firstToken(performance.now() - state.started);
+        state.streamed += chunk;
+        stream.onToken?.(chunk);
+      },
+    });
+    if (result.promptTokens) {
+      metrics.replyPromptTokens(result.promptTokens.total, result.promptTokens.evaluated);
+    }
+    return result;
+  }
+
+  /**
+   * Stores the reply (cleaned; a continuation's text appended to the reply it continues; a
+   * regeneration's as a further alternative, chosen) with its status: "replied", "stopped" or
+   * "partial". A regeneration whose entry is full or deleted meanwhile gives the run back.
+   */
+  private async persist(state: RunState, text: string, status: string, modelMs: number): Promise<SendResult> {
+    const { entry, prefix } = state;
+    const regenerate = state.stream.regenerate;
+    const history = this.deps.conversation.history;
+    const raw = prefix ? `${prefix}${text}` : text;
+    const reply = cleanReply(raw, state.character.name, state.userName, state.others) || "…";
+    const done = { ...entry, reply_message: reply, reply_time: this.deps.now(), status };
+    const written = { reply_message: reply, reply_time: done.reply_time, status };
+    if (regenerate) {
+      const index = await history.addAlternative(entry, written, regenerate.max);
+      if (typeof index !== "number") {
+        await this.giveBack(state);
+        metrics.replyFinished("cannot_continue");
+        const message = index === "full" ? tooManyAlternatives() : "This message was deleted.";
+        return { success: false, message, entry, modelMs };
+      }
+      Object.assign(done, { reply_audio_url: "", alternative_index: index, continue_count: 0 });
+    } else {
+      await history.updateEntry(entry.id, written);
+      if (prefix) await history.continueChosenAlternative(entry, reply);
+    }
+    const message =
+      status === "replied" ? "Reply." : status === "stopped" ? "Stopped." : "The reply was cut short.";
+    metrics.replyFinished(status);
+    return { success: true, message, entry: done, modelMs };
+  }
+
+  /**
+   * A run that failed: text already streamed is kept (broken mid-stream by Stop, the timeout or a
+   * dropped connection); a continued or regenerated entry keeps its reply; else the entry is
+   * marked failed. The run is given back when nothing was kept.
+   */
+  private async failed(state: RunState, error: unknown): Promise<SendResult> {
+    const { controller, entry, character } = state;
+    if (stopReason(controller.signal) !== "stop") {
+      metrics.modelError(controller.signal.aborted ? controller.signal.reason : error);
+    }
+    const modelMs = performance.now() - state.started;
+    if (state.streamed.trim()) {
+      const status = stopReason(controller.signal) === "stop" ? "stopped" : "partial";
+      return this.persist(state, state.streamed, status, modelMs);
+    }
+    if (keepsReply(state)) {
+      await this.deps.conversation.history.updateEntry(entry.id, {
+        status: entry.status === "pending" ? "failed" : entry.status,
+      });
+      await this.giveBack(state);
+      return this.cannotContinue(state, modelMs);
+    }
+    const message =
+      error instanceof LlmUnavailableError
+        ? error.message
+        : `${character.name} could not reply right now. Please try again.`;
+    const failed = { status: "failed" as const, error: String(error).slice(0, 500) };
+    // The user is not charged for a message no character could answer: given back once, by
+    // this run or by the settlement of stalled replies when it took this run for dead.
+    if (await this.deps.repo.settlePending(entry.id, failed)) await this.giveBack(state);
+    metrics.replyFinished("failed");
+    return { success: false, message, entry: { ...entry, status: "failed" }, modelMs };
+  }
+
+  /** Gives the run back: its message to the period charged, and a continuation's count. */
+  private async giveBack(state: RunState): Promise<void> {
+    if (state.stream.charge) await this.deps.quota.refundMessage(state.user.id, state.stream.charge);
+    if (state.prefix) await this.deps.repo.releaseContinuation(state.entry.id);
+  }
+
+  /** The outcome of a continuation or regeneration that gave nothing: the reply stays as it was. */
+  private cannotContinue(state: RunState, modelMs: number): SendResult {
+    metrics.replyFinished("cannot_continue");
+    const message = state.stream.regenerate
+      ? `${state.character.name} could not reply right now. Please try again.`
+      : `${state.character.name} could not continue right now.`;
+    return { success: false, message, entry: state.entry, modelMs };
+  }
 }
+
+/** A run on a stored reply (continued or regenerated): when it gives nothing, the reply stays. */
+const keepsReply = (state: RunState) => Boolean(state.prefix || state.stream.regenerate);

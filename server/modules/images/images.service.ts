@@ -1,18 +1,16 @@
 import { randomUUID } from "node:crypto";
 import { MESSAGE_MAX_LENGTH, type PhotoType } from "../../../common/constants";
 import { RULES } from "../../../common/validation";
-import type { Character, ChatHistoryRow, ChatSession, ImageJob, User } from "../../db/schema";
+import type { Character, ChatHistoryRow, ImageJob, User } from "../../db/schema";
 import { AppError, badRequest, forbidden, notFound } from "../../errors";
 import { normalisePicture } from "../../media/picture";
 import type { ImageProvider } from "../../providers/image/image";
 import { type LlmProvider, LlmUnavailableError } from "../../providers/llm/llm";
 import type { FileStorage } from "../../providers/storage/storage";
 import type { VisionProvider } from "../../providers/vision/vision";
-import { displayName, type ResolvedChat } from "../conversation/chats.service";
+import type { ResolvedChat } from "../conversation/chats.service";
 import type { Conversation } from "../conversation/conversation";
 import type { EntryCharge } from "../conversation/history.service";
-import { replyPrompt } from "../conversation/reply-prompt";
-import { cleanReply } from "../prompt/prompt";
 import { encodeReservation, type QuotaService, type Reservation } from "../quota/quota.service";
 import {
   assertAdultConfirmed,
@@ -30,6 +28,7 @@ import {
 } from "./image-prompt";
 import { IMAGE_PENDING_TEXT, type ImageWorker } from "./image-worker";
 import type { ImagesRepo } from "./images.repo";
+import { answerPhoto } from "./photo-answer";
 
 /** A capability of the chat screen: off comes with the reason to show. */
 export interface Capability {
@@ -315,7 +314,9 @@ export class ImagesService {
     }
     const { entry, session, charge } = stored;
     try {
-      const reply = await this.answerPhoto(user, chat, session, character, words, jpeg);
+      const { conversation, llm, vision, options } = this;
+      const deps = { conversation, llm, vision, options };
+      const reply = await answerPhoto(deps, user, chat, session, character, words, jpeg);
       const done = { ...entry, reply_message: reply, reply_time: this.now(), status: "replied" };
       await this.conversation.history.updateEntry(entry.id, {
         reply_message: reply,
@@ -346,63 +347,5 @@ export class ImagesService {
       take: (now, db) => this.quota.chargeMessage(user, now, db),
       giveBack: (charge) => this.quota.refundMessage(user.id, charge),
     };
-  }
-
-  private async answerPhoto(
-    user: User,
-    chat: ResolvedChat,
-    session: ChatSession,
-    character: Character,
-    words: string,
-    jpeg: Buffer,
-  ): Promise<string> {
-    const userName = displayName(user);
-    const seeing = this.vision.enabled;
-    const note = seeing
-      ? words
-      : `[${userName} sent you a photo. You cannot see photos: do not describe it or pretend to see it; answer ${
-          words ? "their words" : "warmly"
-        } and you may ask what it shows.]${words ? ` ${words}` : ""}`;
-    const {
-      messages: prompt,
-      stop,
-      others,
-      cacheKey,
-    } = await replyPrompt(this.conversation, {
-      user,
-      chat,
-      session,
-      character,
-      historyLimit: 20,
-      model: this.llm,
-      replyTokens: this.options.maxReplyTokens,
-      lastUserMessage: note || "(photo)",
-    });
-    const signal = AbortSignal.timeout(this.options.timeoutMs);
-    let raw: string;
-    if (seeing) {
-      // The photo goes with the last user message; the history before it is the usual prompt.
-      const last = prompt.at(-1);
-      const before = last?.role === "user" ? prompt.slice(0, -1) : prompt;
-      raw = await this.vision.answer({
-        messages: before,
-        text: words,
-        jpeg,
-        maxTokens: this.options.maxReplyTokens,
-        temperature: this.options.temperature,
-        signal,
-      });
-    } else {
-      const result = await this.llm.generate({
-        messages: prompt,
-        maxTokens: this.options.maxReplyTokens,
-        temperature: this.options.temperature,
-        stop,
-        signal,
-        cacheKey,
-      });
-      raw = result.text;
-    }
-    return cleanReply(raw, character.name, userName, others) || "…";
   }
 }

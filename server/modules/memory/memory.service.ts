@@ -1,8 +1,10 @@
-import { FIRST_MESSAGE_MARKER } from "../../../common/constants";
 import { CACHE_TTL_MS, type CacheGroup, ShortCache } from "../../db/short-cache";
 import type { JobData, JobQueue } from "../../jobs/queue";
 import type { LlmProvider } from "../../providers/llm/llm";
+import type { AfterReplyInput, RememberedFacts } from "../prompt/prompt";
+import { type FactRow, groupByCharacter, holdsFacts, keywords, splitPromptFacts } from "./facts";
 import type { MemoryRepo } from "./memory.repo";
+import { askFacts, askSummary } from "./memory-model";
 
 /** Exchanges beyond the summary before a refresh is queued. */
 export const SUMMARY_TRIGGER = 30;
@@ -10,45 +12,11 @@ export const SUMMARY_TRIGGER = 30;
 export const SUMMARY_KEEP_RECENT = 20;
 /** Facts kept per user and character; the oldest go first. */
 export const MAX_FACTS = 200;
-/** Facts put into one prompt's turn note (relevant to the newest words), at most. */
-export const FACTS_PER_NOTE = 3;
-/** Settled facts in the stable system prompt, at most (the newest of them). */
-export const FACTS_SETTLED = 12;
 
-/** A fact as a prompt reads it: drawn from which chat and message, and when (epoch ms). */
-interface FactRow {
-  fact: string;
-  created_at: number;
-  /** The chat session it was drawn from ("" for facts older than that). */
-  session_id: string;
-  /** The order key of the newest message it was drawn from (0: unknown). */
-  source_seq: number;
-}
-
-const STOPWORDS = new Set(
-  "the and you your for are was were with that this have has had not but what when where who how why can will would about from they them their there then than into out our ours just like very really also too its it's i'm im me my mine we he she his her him".split(
-    " ",
-  ),
-);
-
-/** Lower-case content words of a text (3+ letters, no stopwords), for relevance. */
-export function keywords(text: string): Set<string> {
-  const words = text.toLowerCase().match(/[\p{L}\p{N}']{3,}/gu) ?? [];
-  return new Set(words.filter((w) => !STOPWORDS.has(w)).map((w) => w.replace(/'s$/, "")));
-}
+export { FACTS_PER_NOTE, FACTS_SETTLED, keywords, mightHoldFacts } from "./facts";
 
 /** Most fact lists kept by the per-process cache. */
 const CACHED_FACT_LISTS_MAX = 10_000;
-
-/**
- * Whether a message may tell something lasting about the user: it speaks of them in the first
- * person ("I", "my", "me", …). Others are not sent to the fact extractor, which saves a model call.
- */
-export function mightHoldFacts(message: string): boolean {
-  return (
-    /\b(i|i'm|im|i've|i'd|my|me|mine|we|our)\b/i.test(message) && message.trim().split(/\s+/).length >= 3
-  );
-}
 
 /**
  * Facts are extracted from a chat's messages in batches, one model call for this many
@@ -142,17 +110,7 @@ export class MemoryService {
    * queued again while this process's last one for the chat waits or runs (QUEUED_GUARD_MS).
    * Returns at once; a job that cannot be queued is logged by the queue.
    */
-  afterReply(input: {
-    userId: string;
-    userName: string;
-    sessionId: string;
-    exchanges: number;
-    window: ReadonlyArray<{ seq: number; message: string }>;
-    kept: number;
-    /** The prompt leaves older exchanges out (the token budget or the history limit). */
-    full: boolean;
-    factsUntilSeq: number;
-  }): void {
+  afterReply(input: AfterReplyInput): void {
     const { userId, userName, sessionId, window } = input;
     let pending = 0;
     let oldest = -1;
@@ -247,15 +205,8 @@ export class MemoryService {
   }
 
   /**
-   * The facts of a reply's prompt, split for the prompt's layout (server/modules/prompt/prompt.ts):
-   * - `settled`: the facts known at the chat's last summary point (drawn from messages the summary
-   *   covers, or from elsewhere before that point; the chat's start when it has no summary), the
-   *   newest FACTS_SETTLED of them, oldest first: they stay the same from turn to turn;
-   * - `recent`: of the others, at most FACTS_PER_NOTE that share a keyword with `message`, ranked
-   *   by shared keywords (a fact about the user's name a little higher), then recency. Facts
-   *   drawn from this chat since the summary point are told by their messages, still in the
-   *   prompt's history: the turn's note repeats them only when they bear on the newest words,
-   *   so it stays short (every turn re-reads it).
+   * The facts of a reply's prompt, split for the prompt's layout (splitPromptFacts: `settled` for
+   * the stable system prompt, `recent` for the turn's note).
    * @param session the chat: its id, summary point (order key, µs) and creation time (epoch ms).
    */
   async promptFacts(
@@ -263,29 +214,8 @@ export class MemoryService {
     characterId: string,
     message: string,
     session: { id: string; summary_until_seq: number; created_at: number },
-  ): Promise<{ settled: string[]; recent: string[] }> {
-    const rows = await this.factsOf(userId, characterId);
-    const pointMs = session.summary_until_seq > 0 ? session.summary_until_seq / 1000 : session.created_at;
-    const isSettled = (row: FactRow) =>
-      row.session_id === session.id
-        ? row.source_seq > 0 && row.source_seq <= session.summary_until_seq
-        : row.created_at <= pointMs;
-    const settled = rows.filter(isSettled).slice(0, FACTS_SETTLED);
-    const inSettled = new Set(settled);
-    const query = keywords(message);
-    const recent = rows
-      .filter((row) => !inSettled.has(row))
-      .map((row, index) => {
-        let shared = 0;
-        for (const w of keywords(row.fact)) if (query.has(w)) shared += 1;
-        const score = shared + (shared > 0 && /\bname\b/i.test(row.fact) ? 0.5 : 0);
-        return { fact: row.fact, score, index };
-      })
-      .filter((r) => r.score >= 1)
-      .sort((a, b) => b.score - a.score || a.index - b.index)
-      .slice(0, FACTS_PER_NOTE)
-      .map((r) => r.fact);
-    return { settled: settled.reverse().map((row) => row.fact), recent };
+  ): Promise<RememberedFacts> {
+    return splitPromptFacts(await this.factsOf(userId, characterId), message, session);
   }
 
   /** The facts of the prompt (at most MAX_FACTS, newest first): from the cache, else read (and cached). */
@@ -337,29 +267,7 @@ export class MemoryService {
     source?: { sessionId: string; seq: number };
   }): Promise<string[]> {
     if (!this.llm.status().ready || keywords(input.message).size === 0) return [];
-    const result = await this.llm.generate({
-      messages: [
-        {
-          role: "system",
-          content: `Extract lasting facts about ${input.userName} from their messages: name, age, likes, dislikes, job, plans, events, people and pets in their life. Answer with a JSON array of short sentences about ${input.userName} in the third person, or [] when there are none. Nothing else.`,
-        },
-        { role: "user", content: input.message },
-      ],
-      maxTokens: 160,
-      temperature: 0,
-      // The instructions are the same for every chat: one cache keeps them evaluated.
-      cacheKey: "memory:facts",
-      background: true,
-    });
-    const json = /\[[\s\S]*\]/.exec(result.text)?.[0];
-    if (!json) return [];
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(json);
-    } catch {
-      return [];
-    }
-    if (!Array.isArray(parsed)) return [];
+    const parsed = await askFacts(this.llm, input.userName, input.message);
     const existing = await this.listFacts(input.userId, input.characterId);
     const known = new Set(existing.map((f) => f.fact.toLowerCase()));
     const added: string[] = [];
@@ -429,53 +337,10 @@ export class MemoryService {
     const pending = await this.repo.exchangesAfter(input.sessionId, session.summary_until_seq);
     if (pending.length <= SUMMARY_TRIGGER) return false;
     const fold = pending.slice(0, pending.length - SUMMARY_KEEP_RECENT);
-    const transcript = fold
-      .flatMap((h) => [
-        h.message && !h.message.startsWith("##") ? `${input.userName}: ${h.message}` : "",
-        h.reply_message ? `${h.character_name ?? "Character"}: ${h.reply_message}` : "",
-      ])
-      .filter(Boolean)
-      .join("\n");
-    const result = await this.llm.generate({
-      messages: [
-        {
-          role: "system",
-          content:
-            "You keep the memory of a long chat. Rewrite the summary to include the new messages: at most 150 words, in the past tense, keeping names, facts, feelings and unfinished threads. Answer with the summary only.",
-        },
-        {
-          role: "user",
-          content: `Summary so far: ${session.summary || "(none)"}\n\nNew messages:\n${transcript}`,
-        },
-      ],
-      maxTokens: 260,
-      temperature: 0.2,
-      cacheKey: "memory:summary",
-      background: true,
-    });
-    const summary = result.text.trim().slice(0, 2000);
+    const summary = await askSummary(this.llm, input.userName, session.summary, fold);
     if (!summary) return false;
     await this.repo.saveSummary(input.sessionId, summary, session.summary_until_seq, fold.at(-1)!.seq);
     this.sessionChanged(input.sessionId);
     return true;
   }
-}
-
-/** A user's message that may tell facts (not a greeting marker). */
-function holdsFacts(message: string): boolean {
-  return message !== FIRST_MESSAGE_MARKER && mightHoldFacts(message);
-}
-
-/** The messages (with their order keys) of each character spoken to, in order. */
-function groupByCharacter(
-  rows: Array<{ message: string; character_id: string; seq: number }>,
-): Map<string, Array<{ message: string; seq: number }>> {
-  const groups = new Map<string, Array<{ message: string; seq: number }>>();
-  for (const row of rows) {
-    const message = { message: row.message, seq: Number(row.seq) };
-    const list = groups.get(row.character_id);
-    if (list) list.push(message);
-    else groups.set(row.character_id, [message]);
-  }
-  return groups;
 }

@@ -1,6 +1,22 @@
 import { FIRST_MESSAGE_MARKER } from "../../../common/constants";
 import type { ChatMessage } from "../../providers/llm/llm";
 import { DEFAULT_TOKEN_BUDGET, type Lorebook, type LoreEntry, selectLoreEntries } from "./lorebook";
+import type { RememberedFacts } from "./memory-port";
+import { buildSystemPrompt, type CharacterCard, type SenderContext, turnNote } from "./prompt-sections";
+
+export { localTimeText } from "./local-time";
+export type { AfterReplyInput, RememberedFacts } from "./memory-port";
+export {
+  buildSystemPrompt,
+  type CharacterCard,
+  fillPlaceholders,
+  type LoreText,
+  type SenderContext,
+  type SystemPromptInput,
+  type TurnNoteInput,
+  turnNote,
+} from "./prompt-sections";
+export { cleanReply, stopStrings } from "./reply-text";
 
 /**
  * The prompt of a character's reply: one home for what the model is given (the card, the
@@ -23,45 +39,12 @@ import { DEFAULT_TOKEN_BUDGET, type Lorebook, type LoreEntry, selectLoreEntries 
  * So a turn re-reads only the last reply, the new message and its note.
  */
 
-/** The character card fields the system prompt is built from (product.md §3 "Character (detail)"). */
-export interface CharacterCard {
-  name: string;
-  /** '0' female, '1' male (product.md §3). */
-  sex: string;
-  backstory: string;
-  appearance: string;
-  greeting: string;
-  /** Reply language, e.g. "English". */
-  language: string;
-}
-
 /** One exchange of the stored history: the user's message and the character's reply. */
 export interface Exchange {
   userMessage: string;
   reply: string;
   /** In a group: the name of the character who wrote `reply` (another member's reply is shown by name). */
   speaker?: string;
-}
-
-/**
- * What the sender tells about themself with one message (product.md §7 `chat/message` fields `pname`,
- * `ptext`, `time`; their meaning is ours, README "How the chat works"). Used for that reply only.
- */
-export interface SenderContext {
-  /** `pname`: the name the character calls the user in this reply instead of the profile's name. */
-  name?: string;
-  /** `ptext`: a few words about the user for this reply, e.g. "a night nurse, just off shift". */
-  about?: string;
-  /** `time`: the user's local time when sending, written for the model ("Thursday, 22:41"). */
-  localTime?: string;
-}
-
-/** What the character remembers about the user (memory), split by the chat's last summary point. */
-export interface RememberedFacts {
-  /** Facts settled at the last summary point, in a fixed order: part of the stable system prompt. */
-  settled: string[];
-  /** Facts learned since then, or older ones relevant to the newest words: the turn's note. */
-  recent: string[];
 }
 
 /** A chat's state as the prompt of one reply reads it. */
@@ -100,112 +83,6 @@ export interface ChatPrompt {
    * messages about to leave); `kept` when all of the history fits with room for a chunk more.
    */
   keptAfterNextDrop: number;
-}
-
-/** Lorebook entries' content for the system prompt, each list in prompt order. */
-export interface LoreText {
-  before: string[];
-  after: string[];
-}
-
-/** Replaces the card placeholders `{{char}}` and `{{user}}` (case-insensitive). */
-export function fillPlaceholders(text: string, charName: string, userName: string): string {
-  return text.replace(/\{\{char\}\}/gi, charName).replace(/\{\{user\}\}/gi, userName);
-}
-
-/** What the stable system prompt is built from. */
-export interface SystemPromptInput {
-  card: CharacterCard;
-  userName: string;
-  summary: string;
-  otherMembers?: string[];
-  /** Facts the character remembers, in a fixed order. */
-  facts?: string[];
-  uncensored?: boolean;
-  /** The lorebook's constant entries (lorebook.ts), before and after the backstory. */
-  lore?: LoreText;
-}
-
-/**
- * The system prompt: who the character is, whom they talk to, in which language, and the rules
- * that keep replies in character and never speak for the user. Lorebook entries go just before
- * and just after the backstory, as SillyTavern's "before/after char" positions. Nothing in it
- * changes from turn to turn (the layout rule at the top of this file).
- */
-export function buildSystemPrompt(input: SystemPromptInput): string {
-  const { card, userName } = input;
-  const otherMembers = input.otherMembers ?? [];
-  const facts = input.facts ?? [];
-  const lore = input.lore ?? { before: [], after: [] };
-  const fill = (t: string) => fillPlaceholders(t, card.name, userName);
-  const pronoun = card.sex === "1" ? "man" : "woman";
-  const lines = [
-    `You are ${card.name}, a ${pronoun} chatting one to one with ${userName} as their companion.`,
-    "",
-  ];
-  if (lore.before.length > 0) lines.push(...lore.before.map((t) => fill(t).trim()), "");
-  lines.push(`About ${card.name}:`, fill(card.backstory).trim());
-  if (lore.after.length > 0) lines.push("", ...lore.after.map((t) => fill(t).trim()));
-  if (card.appearance.trim()) lines.push("", `${card.name}'s appearance: ${fill(card.appearance).trim()}`);
-  if (card.greeting.trim())
-    lines.push("", `${card.name} greets people like this: "${fill(card.greeting).trim()}"`);
-  if (facts.length > 0) {
-    lines.push("", `What ${card.name} remembers about ${userName}:`, ...facts.map((f) => `- ${f}`));
-  }
-  if (input.summary.trim())
-    lines.push("", `What happened earlier in this conversation: ${input.summary.trim()}`);
-  if (otherMembers.length > 0) {
-    lines.push(
-      "",
-      `This is a group chat: ${userName}, ${card.name}, ${otherMembers.join(", ")} are talking together. Their lines are marked with their names.`,
-    );
-  }
-  lines.push(
-    "",
-    "Rules:",
-    `- Always answer in ${card.language}.`,
-    `- Stay in character as ${card.name}; never say you are an AI or a language model.`,
-    `- Write only ${card.name}'s next message: never write the words, thoughts or actions of ${[userName, ...otherMembers].join(" or ")}.`,
-    "- Keep it conversational: usually one to four sentences. Put actions between asterisks, like *smiles*.",
-    input.uncensored
-      ? `- Adult themes between consenting adults are allowed when ${userName} wants them.`
-      : "- Keep the conversation free of explicit sexual content; if it goes there, steer away kindly, in character.",
-    "- Never write sexual content involving minors.",
-    `- A note in square brackets after ${userName}'s message is background for this reply, not ${userName}'s words.`,
-  );
-  return lines.join("\n");
-}
-
-/** What changes from turn to turn, for the note after the newest user message. */
-export interface TurnNoteInput {
-  characterName: string;
-  userName: string;
-  sender?: SenderContext;
-  /** Facts learned since the summary point or relevant to the newest words. */
-  facts?: string[];
-  /** Lorebook entries triggered by the newest messages, in prompt order. */
-  lore?: string[];
-}
-
-/**
- * The turn's note: the sender's local time, the name they go by and their words about themself,
- * recent facts and triggered lorebook entries, in square brackets (the system prompt's last rule
- * says what it is). @returns "" when there is nothing to note.
- */
-export function turnNote(input: TurnNoteInput): string {
-  const { characterName, userName } = input;
-  const sender = input.sender ?? {};
-  const fill = (t: string) => fillPlaceholders(t, characterName, userName).trim();
-  const lines: string[] = [];
-  const name = sender.name?.trim();
-  // Short lines: every turn re-reads the note (the layout rule at the top of this file).
-  if (name && name !== userName) lines.push(`${userName} goes by ${name}.`);
-  const who = name || userName;
-  if (sender.localTime) lines.push(`${who}'s local time: ${sender.localTime}.`);
-  if (sender.about?.trim()) lines.push(`${who} about themself: ${sender.about.trim()}`);
-  for (const fact of input.facts ?? []) lines.push(`${characterName} remembers: ${fact}`);
-  for (const lore of input.lore ?? []) if (fill(lore)) lines.push(fill(lore));
-  return lines.length === 0 ? "" : `[${lines.join("\n")}]`;
 }
 
 /** Fixed per-message overhead of chat templates (role markers), in tokens. */
@@ -355,74 +232,4 @@ function mergeSameRole(messages: ChatMessage[]): ChatMessage[] {
     else merged.push({ ...message });
   }
   return merged;
-}
-
-/**
- * Strings after which the model has started to write the user's turn: the name the user goes by,
- * the profile's name when that differs (`pname`), the other members' names.
- */
-export function stopStrings(userName: string, otherMembers: string[] = [], profileName = userName): string[] {
-  // Endpoints take at most 4 stop strings: the names come first; cleanReply applies them all.
-  const names = profileName === userName ? [userName] : [userName, profileName];
-  return [...names, ...otherMembers].map((name) => `\n${name}:`).concat("\nUser:", "\n### User");
-}
-
-/**
- * Cleans a raw model reply: cuts anything written as the user, drops a leading "Name:" the
- * model may echo, trims whitespace.
- */
-export function cleanReply(
-  raw: string,
-  charName: string,
-  userName: string,
-  otherMembers: string[] = [],
-): string {
-  let text = raw;
-  for (const stop of stopStrings(userName, otherMembers)) {
-    const at = text.indexOf(stop);
-    if (at >= 0) text = text.slice(0, at);
-  }
-  text = text.trim();
-  const prefix = `${charName}:`;
-  if (text.startsWith(prefix)) text = text.slice(prefix.length).trim();
-  return text;
-}
-
-const LOCAL_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::\d{2}(?:\.\d{1,9})?)?([+-])(\d{2}):?(\d{2})$/;
-const WEEKDAYS = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
-/** A client's clock may be this far off the server's before its `time` is ignored, milliseconds. */
-const LOCAL_TIME_SKEW_MS = 26 * 60 * 60 * 1000;
-
-/**
- * The user's local time for the system prompt, from `chat/message`'s `time` (product.md §7; ours: ISO
- * 8601 with the sender's UTC offset, e.g. "2026-11-26T22:41:07.000+01:00").
- * @returns e.g. "Thursday, 22:41"; undefined when `time` is missing, malformed, carries no
- * offset (a "Z" time tells nothing about the user's day), or lies over 26 h from `now` (epoch ms).
- */
-export function localTimeText(time: string | undefined, now: number): string | undefined {
-  const match = time ? LOCAL_TIME.exec(time) : null;
-  if (!match) return undefined;
-  const [, y, mo, d, h, mi, sign, oh, om] = match as unknown as string[];
-  const [year, month, day, hour, minute] = [y, mo, d, h, mi].map(Number) as [
-    number,
-    number,
-    number,
-    number,
-    number,
-  ];
-  const offsetMinutes = (sign === "-" ? -1 : 1) * (Number(oh) * 60 + Number(om));
-  if (
-    month < 1 ||
-    month > 12 ||
-    day < 1 ||
-    day > 31 ||
-    hour > 23 ||
-    minute > 59 ||
-    Math.abs(offsetMinutes) > 14 * 60
-  )
-    return undefined;
-  const wall = Date.UTC(year, month - 1, day, hour, minute);
-  if (Math.abs(wall - offsetMinutes * 60_000 - now) > LOCAL_TIME_SKEW_MS) return undefined;
-  const weekday = WEEKDAYS[new Date(wall).getUTCDay()];
-  return `${weekday}, ${String(hour).padStart(2, "0")}:${String(minute).padStart(2, "0")}`;
 }
