@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import type { Db } from "../../db/index";
 import type { User } from "../../db/schema";
+import { findMemberByEmail } from "../../db/user-queries";
 
 /** Database access for password reset codes and the erasure of an account. */
 export class AccountRepo {
@@ -8,12 +9,7 @@ export class AccountRepo {
 
   /** A member account (not a demo user) by normalised e-mail. */
   findMemberByEmail(email: string): Promise<User | undefined> {
-    return this.db
-      .selectFrom("users")
-      .selectAll()
-      .where("email", "=", email)
-      .where("is_demo", "=", 0)
-      .executeTakeFirst();
+    return findMemberByEmail(this.db, email);
   }
 
   async insertReset(row: {

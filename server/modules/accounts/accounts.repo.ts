@@ -1,8 +1,8 @@
 // Database access of self-hosted accounts: admins, set-up tokens, invitations and sign-up codes.
-import { randomUUID } from "node:crypto";
 import type { Kysely, Selectable } from "kysely";
 import type { Database, User } from "../../db/schema";
 import type { InvitationsTable, SignupCodesTable } from "../../db/schema-accounts";
+import { accountIdByEmail, auditEntry, findMemberByEmail } from "../../db/user-queries";
 
 /** An invitation row. */
 export type Invitation = Selectable<InvitationsTable>;
@@ -37,18 +37,12 @@ export class AccountsRepo {
 
   /** The member (not a demo guest) with this normalised e-mail. */
   findMember(email: string): Promise<User | undefined> {
-    return this.db
-      .selectFrom("users")
-      .selectAll()
-      .where("email", "=", email)
-      .where("is_demo", "=", 0)
-      .executeTakeFirst();
+    return findMemberByEmail(this.db, email);
   }
 
   /** Whether any user, demo or not, has this e-mail (the column is unique). */
   async emailTaken(email: string): Promise<boolean> {
-    const row = await this.db.selectFrom("users").select("id").where("email", "=", email).executeTakeFirst();
-    return row !== undefined;
+    return (await accountIdByEmail(this.db, email)) !== undefined;
   }
 
   /** Sets a user's role ("user" or "admin"). */
@@ -86,15 +80,7 @@ export class AccountsRepo {
   ): Promise<void> {
     await this.db
       .insertInto("admin_audit")
-      .values({
-        id: randomUUID(),
-        admin_id: admin.id,
-        admin_email: admin.email,
-        action,
-        target,
-        details: JSON.stringify(details),
-        created_at: Date.now(),
-      })
+      .values(auditEntry(admin, action, target, details))
       .execute();
   }
 

@@ -9,6 +9,7 @@ import type {
   ModelTestResult,
 } from "../../../common/models-api";
 import type { User } from "../../db/schema";
+import { auditEntry } from "../../db/user-queries";
 import type { AppConfig } from "../../env";
 import { badRequest, notFound } from "../../errors";
 import type { KeyBox } from "./models.keys";
@@ -103,15 +104,7 @@ export class ModelsService {
 
   /** One line of the audit log (what was sent, never an API key: only whether one was set or removed). */
   private async audit(admin: User, action: string, target: string, details: object): Promise<void> {
-    await this.repo.audit({
-      id: randomUUID(),
-      admin_id: admin.id,
-      admin_email: admin.email,
-      action,
-      target,
-      details: JSON.stringify(details),
-      created_at: Date.now(),
-    });
+    await this.repo.audit(auditEntry(admin, action, target, details));
   }
 
   /** The GGUF files an embedded connection may name. */

@@ -1,5 +1,6 @@
 import type { Db } from "../../db/index";
 import type { User } from "../../db/schema";
+import { accountIdByEmail } from "../../db/user-queries";
 
 /** Database access of OAuth sign-in: started flows (state) and linked provider identities. */
 export class OAuthRepo {
@@ -52,7 +53,7 @@ export class OAuthRepo {
 
   /** Whether any account uses this e-mail. */
   async emailTaken(email: string): Promise<boolean> {
-    return !!(await this.db.selectFrom("users").select("id").where("email", "=", email).executeTakeFirst());
+    return (await accountIdByEmail(this.db, email)) !== undefined;
   }
 
   /** Links a provider's subject id to a user. */

@@ -1,6 +1,7 @@
 import type { Selectable } from "kysely";
 import type { Db } from "../../db/index";
 import type { FreeSubscriptionsTable } from "../../db/schema";
+import { accountIdByEmail } from "../../db/user-queries";
 
 /** One free-subscription request as stored. */
 export type FreeSubscription = Selectable<FreeSubscriptionsTable>;
@@ -11,8 +12,7 @@ export class SubscribeRepo {
 
   /** Whether any account uses this e-mail (the id of that account). */
   async accountIdByEmail(email: string): Promise<string | undefined> {
-    const row = await this.db.selectFrom("users").select("id").where("email", "=", email).executeTakeFirst();
-    return row?.id;
+    return accountIdByEmail(this.db, email);
   }
 
   /** The unexpired pending request of an e-mail at `now` (epoch ms). */
