@@ -1,7 +1,8 @@
 import type { Job, Queue, Worker } from "bullmq";
 import { lazyModule } from "../lazy-module";
 import type { RedisHandle } from "../providers/redis/redis";
-import { type JobData, type JobOptions, type JobQueue, JobRegistry, jobError, plainData } from "./queue";
+import { type JobData, type JobQueue, jobError } from "./queue";
+import { RegisteredJobQueue } from "./registered-queue";
 
 /** The BullMQ queue every job goes through (keys: `<REDIS_PREFIX>jobs:background:…`). */
 const QUEUE_NAME = "background";
@@ -35,9 +36,8 @@ const loadBullMq = lazyModule<typeof import("bullmq")>("bullmq");
  * Schedules no longer declared by the code are removed at `start()`.
  * Keys live under `<REDIS_PREFIX>jobs` (BullMQ's own `prefix`; it refuses ioredis's keyPrefix).
  */
-export class BullMqJobQueue implements JobQueue {
+export class BullMqJobQueue extends RegisteredJobQueue implements JobQueue {
   readonly engine = "bullmq";
-  private readonly registry = new JobRegistry();
   private readonly queue: Queue;
   private worker: Worker | undefined;
   /** Jobs of this process on their way to Redis (`idle()` waits for them first). */
@@ -89,23 +89,15 @@ export class BullMqJobQueue implements JobQueue {
     private readonly log: (error: unknown) => void,
     options: { concurrency?: number } = {},
   ) {
+    super();
     this.prefix = `${redis.prefix}jobs`;
     this.concurrency = options.concurrency ?? 1;
     this.queue = new (loadBullMq().Queue)(QUEUE_NAME, { connection: redis.client, prefix: this.prefix });
     this.queue.on("error", (error) => log(error));
   }
 
-  define<T extends JobData>(
-    name: string,
-    handler: (data: T) => Promise<unknown>,
-    options?: JobOptions,
-  ): void {
-    this.registry.define(name, handler, options);
-  }
-
   enqueue(name: string, data: JobData, options: { key?: string } = {}): Promise<void> {
-    const definition = this.registry.get(name);
-    const plain = plainData(name, data);
+    const { definition, data: plain } = this.queued(name, data);
     const adding = this.queue
       .add(name, plain, {
         attempts: definition.attempts,

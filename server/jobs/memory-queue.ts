@@ -1,12 +1,5 @@
-import {
-  backoffDelay,
-  type JobData,
-  type JobOptions,
-  type JobQueue,
-  JobRegistry,
-  jobError,
-  plainData,
-} from "./queue";
+import { backoffDelay, type JobData, type JobQueue, jobError } from "./queue";
+import { RegisteredJobQueue } from "./registered-queue";
 
 interface Waiting {
   name: string;
@@ -25,9 +18,8 @@ interface Waiting {
  * never twice while one is waiting. Waiting jobs are lost when the process ends: that is what the
  * BullMQ engine is for.
  */
-export class MemoryJobQueue implements JobQueue {
+export class MemoryJobQueue extends RegisteredJobQueue implements JobQueue {
   readonly engine = "memory";
-  private readonly registry = new JobRegistry();
   private readonly waiting: Waiting[] = [];
   private readonly waitingKeys = new Set<string>();
   /** Retries waiting for their back-off. */
@@ -49,20 +41,12 @@ export class MemoryJobQueue implements JobQueue {
     private readonly log: (error: unknown) => void,
     options: { concurrency?: number } = {},
   ) {
+    super();
     this.concurrency = options.concurrency ?? 1;
   }
 
-  define<T extends JobData>(
-    name: string,
-    handler: (data: T) => Promise<unknown>,
-    options?: JobOptions,
-  ): void {
-    this.registry.define(name, handler, options);
-  }
-
   enqueue(name: string, data: JobData, options: { key?: string } = {}): Promise<void> {
-    this.registry.get(name);
-    this.add({ name, data: plainData(name, data), key: options.key, attempt: 1 });
+    this.add({ name, data: this.queued(name, data).data, key: options.key, attempt: 1 });
     return Promise.resolve();
   }
 
