@@ -21,6 +21,18 @@ export type { ChatOptions, ReplyMemory, SendResult } from "./reply-generator";
 /** Talkativeness of every character until the card has its own (0..1). */
 const DEFAULT_TALKATIVENESS = 0.5;
 
+/** A user's message to a chat, as sending takes it (POST /chat/message, product.md §4 "Sending"). */
+export interface SendInput {
+  /** Trimmed, 1 to 150 characters (validated by the route). */
+  message: string;
+  chatId: string;
+  /** The member who answers; "" for the chat's first member. */
+  characterId: string;
+  clientMessageId?: string;
+  /** product.md §7 pname, ptext, time: the sender's name, words and local time for this reply. */
+  sender?: SenderContext;
+}
+
 /** A group turn's outcome (product.md §7 `chat/group/reply`). */
 export interface GroupResult {
   success: boolean;
@@ -84,11 +96,7 @@ export class ChatService {
    */
   async sendMessage(
     user: User,
-    input: {
-      message: string;
-      chatId: string;
-      characterId: string;
-      clientMessageId?: string;
+    input: SendInput & {
       /**
        * Called once the user's message is stored, before the model runs (streaming: opens the
        * live reply and tells the client the entry's id). A failure fails the reply.
@@ -96,8 +104,6 @@ export class ChatService {
       onStored?: (entry: ChatHistoryRow) => void | Promise<void>;
       /** Called with each piece of the reply as it is generated (streaming). */
       onToken?: (text: string) => void;
-      /** product.md §7 pname, ptext, time: the sender's name, words and local time for this reply. */
-      sender?: SenderContext;
     },
   ): Promise<SendResult> {
     const chat = await this.conversation.chats.resolveChat(user, input.chatId);

@@ -5,9 +5,8 @@ import type { ChatHistoryRow, User } from "../../db/schema";
 import { AppError } from "../../errors";
 import type { Conversation } from "../conversation/conversation";
 import { presentHistoryEntry } from "../conversation/conversation.presenter";
-import type { SenderContext } from "../prompt/prompt";
 import { presentGroupReply, presentReply, withPicture } from "./chat.presenter";
-import type { ChatService, SendResult } from "./chat.service";
+import type { ChatService, SendInput, SendResult } from "./chat.service";
 
 /** One sentence of a streamed reply, spoken (SSE event `audio`). */
 export interface SentenceAudio {
@@ -101,33 +100,12 @@ export class TurnService {
    * a picture when one was asked for. With `stream` the reply streams (`entry`, `token`, `audio`).
    * @throws as ChatService.sendMessage.
    */
-  async send(
-    user: User,
-    input: {
-      message: string;
-      chatId: string;
-      characterId: string;
-      clientMessageId?: string;
-      speak: boolean;
-      /** product.md §7 pname, ptext, time: what the sender says of themself for this reply. */
-      sender?: SenderContext;
-    },
-    stream?: TurnStream,
-  ): Promise<TurnAnswer> {
+  async send(user: User, input: SendInput & { speak: boolean }, stream?: TurnStream): Promise<TurnAnswer> {
     const { speak, ...send } = input;
     const voice = speak ? this.voice : undefined;
     if (!stream) {
       const result = await this.chat.sendMessage(user, send);
-      const reply = presentReply(result, voice ? await voice.replyAudio(user, result.entry) : "");
-      return {
-        reply: await this.offerPicture(
-          await this.withPartsAudio(reply, voice, user, result.entry),
-          user,
-          input.message,
-          result.entry,
-        ),
-        modelMs: result.modelMs,
-      };
+      return this.answer(user, send, result, voice ? await voice.replyAudio(user, result.entry) : "", voice);
     }
     // Each sentence is spoken as soon as it is written: event `audio` (SentenceAudio).
     const speaker = voice?.replySpeaker(user, (audio) => stream.emit("audio", audio));
@@ -143,14 +121,23 @@ export class TurnService {
         speaker?.push(text);
       },
     });
-    const reply = presentReply(result, speaker ? await speaker.finish(result.entry) : "");
+    return this.answer(user, send, result, speaker ? await speaker.finish(result.entry) : "", voice);
+  }
+
+  /**
+   * A sent message's answer: the reply with its audio (`audioUrl`, "" when unspoken), each split
+   * part's audio when `voice` speaks, and the picture the reply may carry.
+   */
+  private async answer(
+    user: User,
+    input: SendInput,
+    result: SendResult,
+    audioUrl: string,
+    voice: ReplyVoice | undefined,
+  ): Promise<TurnAnswer> {
+    const reply = await this.withPartsAudio(presentReply(result, audioUrl), voice, user, result.entry);
     return {
-      reply: await this.offerPicture(
-        await this.withPartsAudio(reply, voice, user, result.entry),
-        user,
-        input.message,
-        result.entry,
-      ),
+      reply: await this.offerPicture(reply, user, input.message, result.entry),
       modelMs: result.modelMs,
     };
   }
