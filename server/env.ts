@@ -317,20 +317,27 @@ export function crossFieldProblems(cfg: Settings): string[] {
 }
 
 /**
+ * The error of a bad configuration, as the server stops with at boot: "Invalid configuration:",
+ * then each problem on its own indented line ("NAME: what is wrong"). Also thrown by the provider
+ * factories for rules that concern only their provider (server/providers/<kind>/index.ts).
+ */
+export function invalidConfiguration(problems: string[]): Error {
+  return new Error(`Invalid configuration:\n${problems.map((l) => `  ${l}`).join("\n")}`);
+}
+
+/**
  * Reads and validates the configuration: each variable, then the rules between them.
  * @param source environment to read (defaults to process.env); tests pass their own.
  * @throws Error "Invalid configuration:" naming every invalid variable, one per line.
  */
 export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
   const parsed = schema.safeParse(source);
-  const invalid = (lines: string[]) =>
-    new Error(`Invalid configuration:\n${lines.map((l) => `  ${l}`).join("\n")}`);
   if (!parsed.success) {
-    throw invalid(parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`));
+    throw invalidConfiguration(parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`));
   }
   const cfg = parsed.data;
   const problems = crossFieldProblems(cfg);
-  if (problems.length > 0) throw invalid(problems);
+  if (problems.length > 0) throw invalidConfiguration(problems);
   const dataDir = path.resolve(cfg.DATA_DIR);
   return {
     ...cfg,

@@ -13,6 +13,18 @@ import { LlmUnavailableError } from "../providers/llm/llm";
 const registry = new Registry();
 collectDefaultMetrics({ register: registry, prefix: "companion_" });
 
+/**
+ * A counter in this module's registry.
+ * @param labelNames the labels it is counted by (each from a closed set); none by default.
+ */
+function counter<L extends string = never>(
+  name: string,
+  help: string,
+  labelNames: readonly L[] = [],
+): Counter<L> {
+  return new Counter({ name, help, labelNames, registers: [registry] });
+}
+
 const httpDuration = new Histogram({
   name: "companion_http_request_duration_seconds",
   help: "HTTP request duration until the answer has left (a streamed reply: until it ended), by method, route pattern and status.",
@@ -26,12 +38,11 @@ const httpDuration = new Histogram({
 export const REPLY_OUTCOMES = ["replied", "stopped", "partial", "failed", "cannot_continue"] as const;
 export type ReplyOutcome = (typeof REPLY_OUTCOMES)[number];
 
-const replies = new Counter({
-  name: "companion_chat_replies_total",
-  help: "Chat replies finished, by outcome (replied, stopped, partial, failed, cannot_continue, other).",
-  labelNames: ["outcome"] as const,
-  registers: [registry],
-});
+const replies = counter(
+  "companion_chat_replies_total",
+  "Chat replies finished, by outcome (replied, stopped, partial, failed, cannot_continue, other).",
+  ["outcome"] as const,
+);
 
 const firstTokenSeconds = new Histogram({
   name: "companion_chat_time_to_first_token_seconds",
@@ -40,19 +51,17 @@ const firstTokenSeconds = new Histogram({
   registers: [registry],
 });
 
-const promptTokens = new Counter({
-  name: "companion_prompt_tokens_total",
-  help: "Prompt tokens of chat replies, by state: reused from the model's prefix cache, or evaluated anew (where the model tells).",
-  labelNames: ["state"] as const,
-  registers: [registry],
-});
+const promptTokens = counter(
+  "companion_prompt_tokens_total",
+  "Prompt tokens of chat replies, by state: reused from the model's prefix cache, or evaluated anew (where the model tells).",
+  ["state"] as const,
+);
 
-const modelErrors = new Counter({
-  name: "companion_model_errors_total",
-  help: "Language model runs that failed, by reason (unavailable: no model ready; timeout; failed: any other error).",
-  labelNames: ["reason"] as const,
-  registers: [registry],
-});
+const modelErrors = counter(
+  "companion_model_errors_total",
+  "Language model runs that failed, by reason (unavailable: no model ready; timeout; failed: any other error).",
+  ["reason"] as const,
+);
 
 const activeStreams = new Gauge({
   name: "companion_active_streams",
@@ -60,11 +69,10 @@ const activeStreams = new Gauge({
   registers: [registry],
 });
 
-const quotaRefusals = new Counter({
-  name: "companion_quota_refusals_total",
-  help: "Model runs refused because the user's message quota was used up (product.md §9).",
-  registers: [registry],
-});
+const quotaRefusals = counter(
+  "companion_quota_refusals_total",
+  "Model runs refused because the user's message quota was used up (product.md §9).",
+);
 
 /** Where each queue's depth is read when the metrics are scraped, by queue name. */
 const queueDepthSources = new Map<string, () => number | Promise<number>>();

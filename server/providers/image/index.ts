@@ -1,4 +1,4 @@
-import type { AppConfig } from "../../env";
+import { type AppConfig, invalidConfiguration } from "../../env";
 import { Automatic1111Provider } from "./automatic1111";
 import { ComfyUiProvider } from "./comfyui";
 import { type ImageProvider, NoImageProvider } from "./image";
@@ -19,9 +19,7 @@ export function parseSize(size: string): { width: number; height: number } {
 export function createImageProvider(config: AppConfig): ImageProvider {
   if (config.IMAGE_PROVIDER === "none") return new NoImageProvider();
   if (!config.IMAGE_BASE_URL) {
-    throw new Error(
-      `Invalid configuration:\n  IMAGE_BASE_URL: required with IMAGE_PROVIDER=${config.IMAGE_PROVIDER}`,
-    );
+    throw invalidConfiguration([`IMAGE_BASE_URL: required with IMAGE_PROVIDER=${config.IMAGE_PROVIDER}`]);
   }
   const common = {
     baseUrl: config.IMAGE_BASE_URL,
