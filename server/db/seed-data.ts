@@ -4,14 +4,20 @@
  * downloaded.
  */
 
-export const SEED_LANGUAGES = [
-  { code: "en", name: "English" },
-  { code: "es", name: "Spanish" },
-  { code: "fr", name: "French" },
-  { code: "de", name: "German" },
-  { code: "it", name: "Italian" },
-  { code: "pt", name: "Portuguese" },
-] as const;
+import { UI_LANGUAGES } from "../../common/constants";
+
+/** The English name of each language of the app, as the languages table lists it. */
+const LANGUAGE_NAMES: Record<(typeof UI_LANGUAGES)[number], string> = {
+  en: "English",
+  es: "Spanish",
+  fr: "French",
+  de: "German",
+  it: "Italian",
+  pt: "Portuguese",
+};
+
+/** The languages of the app (common/constants.ts `UI_LANGUAGES`, English first) with their English names. */
+export const SEED_LANGUAGES = UI_LANGUAGES.map((code) => ({ code, name: LANGUAGE_NAMES[code] }));
 
 /** One female and one male voice per language, mapped to the embedded eSpeak NG engine. */
 export const SEED_VOICES = SEED_LANGUAGES.flatMap((l) => [

@@ -6,19 +6,16 @@ export class ContentAccessRepo {
 
   /** Whether `chatKey` is a character or a group chat of `userId`. */
   async ownsChat(userId: string, chatKey: string): Promise<boolean> {
-    const character = await this.db
-      .selectFrom("characters")
-      .select("id")
-      .where("id", "=", chatKey)
-      .where("user_id", "=", userId)
-      .executeTakeFirst();
-    if (character) return true;
-    const group = await this.db
-      .selectFrom("chat_groups")
-      .select("id")
-      .where("id", "=", chatKey)
-      .where("user_id", "=", userId)
-      .executeTakeFirst();
-    return group !== undefined;
+    // A character's chat is keyed by the character's id, a group's by the group's.
+    for (const table of ["characters", "chat_groups"] as const) {
+      const owned = await this.db
+        .selectFrom(table)
+        .select("id")
+        .where("id", "=", chatKey)
+        .where("user_id", "=", userId)
+        .executeTakeFirst();
+      if (owned) return true;
+    }
+    return false;
   }
 }

@@ -1,3 +1,4 @@
+import type { CharacterBookEntry } from "../../../common/api";
 import { LOREBOOK_LIMITS } from "../../../common/constants";
 
 /**
@@ -42,20 +43,12 @@ export const DEFAULT_TOKEN_BUDGET = 512;
 /** Passes of recursive scanning at most (the first scan included). */
 export const MAX_RECURSION_PASSES = 5;
 
-/** One entry of a `character_book`, with every field present. */
-export interface LoreEntry {
+/**
+ * One entry of a `character_book` (common/api.ts `CharacterBookEntry`), with every field present:
+ * `id` null when the book gives none; its `extensions` are not read.
+ */
+export interface LoreEntry extends Required<Omit<CharacterBookEntry, "id" | "extensions">> {
   id: number | null;
-  name: string;
-  comment: string;
-  keys: string[];
-  secondary_keys: string[];
-  content: string;
-  enabled: boolean;
-  constant: boolean;
-  selective: boolean;
-  case_sensitive: boolean;
-  insertion_order: number;
-  position: "before_char" | "after_char";
 }
 
 /** A `character_book` with its book-level settings (absent ones are null: defaults apply). */
