@@ -1,16 +1,19 @@
 // The admin console's "Add user" form and invitation links (product.md §2 "Accounts").
 import { type FormEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { RULES } from "../../../../common/validation";
+import { RULES, type TextRule } from "../../../../common/validation";
 import { succeed, warn } from "../../../lib/notify";
-import { firstLocalProblem } from "../../../lib/validationText";
 import {
   useAddUser,
   useCreateInvitation,
   useInvitations,
   useRevokeInvitation,
 } from "../hooks/useAdminAccounts";
+import { useAdminForm } from "../hooks/useAdminForm";
+import { ActionButton } from "./ActionButton";
 import { AdminField } from "./AdminField";
+import { AdminTable } from "./AdminTable";
+import { sendChecked } from "./adminFormParts";
 
 /** Copies `text` to the clipboard and says so; a refused clipboard shows a warning. */
 function useCopy(): (text: string) => void {
@@ -38,68 +41,38 @@ function AddUserForm() {
   const { t } = useTranslation("admin");
   const add = useAddUser();
   const copy = useCopy();
-  const empty = { email: "", name: "", password: "", generate: true, admin: false };
-  const [form, setForm] = useState(empty);
+  const form = useAdminForm({ email: "", name: "", password: "", generate: true, admin: false });
+  const { values } = form;
   const [shown, setShown] = useState<{ email: string; password: string } | null>(null);
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    const password = form.generate ? "" : form.password;
-    const problem = firstLocalProblem(
-      form.generate
-        ? [[RULES.email, form.email]]
-        : [
-            [RULES.email, form.email],
-            [RULES.newPassword, password],
-          ],
-    );
-    if (problem) return warn(problem);
-    add.mutate(
-      { email: form.email.trim(), name: form.name.trim(), password, admin: form.admin },
-      {
-        onSuccess: (answer) => {
-          succeed(answer.message);
-          const data = answer.data;
-          setShown(data?.password ? { email: data.email, password: data.password } : null);
-          setForm(empty);
+    const password = values.generate ? "" : values.password;
+    const checks: Array<[TextRule, string]> = [[RULES.email, values.email]];
+    if (!values.generate) checks.push([RULES.newPassword, password]);
+    sendChecked(checks, () =>
+      add.mutate(
+        { email: values.email.trim(), name: values.name.trim(), password, admin: values.admin },
+        {
+          onSuccess: (answer) => {
+            succeed(answer.message);
+            const data = answer.data;
+            setShown(data?.password ? { email: data.email, password: data.password } : null);
+            form.reset();
+          },
         },
-      },
+      ),
     );
   };
   return (
     <form className="form admin-form" aria-label={t("accounts.addTitle")} onSubmit={onSubmit}>
       <h2>{t("accounts.addTitle")}</h2>
-      <AdminField
-        label={t("common.email")}
-        kind="text"
-        value={form.email}
-        onChange={(email) => setForm({ ...form, email })}
-      />
-      <AdminField
-        label={t("accounts.name")}
-        kind="text"
-        value={form.name}
-        onChange={(name) => setForm({ ...form, name })}
-      />
-      <AdminField
-        label={t("accounts.generate")}
-        kind="checkbox"
-        value={form.generate}
-        onChange={(generate) => setForm({ ...form, generate })}
-      />
-      {!form.generate && (
-        <AdminField
-          label={t("accounts.password")}
-          kind="text"
-          value={form.password}
-          onChange={(password) => setForm({ ...form, password })}
-        />
+      <AdminField label={t("common.email")} kind="text" {...form.text("email")} />
+      <AdminField label={t("accounts.name")} kind="text" {...form.text("name")} />
+      <AdminField label={t("accounts.generate")} kind="checkbox" {...form.flag("generate")} />
+      {!values.generate && (
+        <AdminField label={t("accounts.password")} kind="text" {...form.text("password")} />
       )}
-      <AdminField
-        label={t("accounts.admin")}
-        kind="checkbox"
-        value={form.admin}
-        onChange={(admin) => setForm({ ...form, admin })}
-      />
+      <AdminField label={t("accounts.admin")} kind="checkbox" {...form.flag("admin")} />
       <div className="entity-form__actions">
         <button type="submit" className="button button--primary" disabled={add.isPending}>
           {t("accounts.add")}
@@ -110,12 +83,8 @@ function AddUserForm() {
           <p>{t("accounts.generated", { email: shown.email })}</p>
           <code>{shown.password}</code>
           <div className="row-actions">
-            <button type="button" className="button button--ghost" onClick={() => copy(shown.password)}>
-              {t("accounts.copyPassword")}
-            </button>
-            <button type="button" className="button button--ghost" onClick={() => setShown(null)}>
-              {t("accounts.hide")}
-            </button>
+            <ActionButton onClick={() => copy(shown.password)}>{t("accounts.copyPassword")}</ActionButton>
+            <ActionButton onClick={() => setShown(null)}>{t("accounts.hide")}</ActionButton>
           </div>
         </div>
       )}
@@ -157,50 +126,32 @@ function InvitationsPanel() {
           {t("accounts.invite")}
         </button>
       </form>
-      {invitations.data === undefined ? (
-        <p className="muted">{t("accounts.loading")}</p>
-      ) : invitations.data.length === 0 ? (
-        <p className="muted">{t("accounts.noInvites")}</p>
-      ) : (
-        <table className="data-table" aria-label={t("accounts.invitesTitle")}>
-          <thead>
-            <tr>
-              <th>{t("common.email")}</th>
-              <th>{t("accounts.expires")}</th>
-              <th>{t("common.actions")}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {invitations.data.map((invitation) => (
-              <tr key={invitation.id}>
-                <td data-label={t("common.email")}>{invitation.email || t("accounts.anyEmail")}</td>
-                <td data-label={t("accounts.expires")}>{date(invitation.expiresAt)}</td>
-                <td data-label={t("common.actions")}>
-                  <div className="row-actions">
-                    <button
-                      type="button"
-                      className="button button--ghost"
-                      onClick={() => copy(invitation.link)}
-                    >
-                      {t("accounts.copyLink")}
-                    </button>
-                    <button
-                      type="button"
-                      className="button button--ghost"
-                      disabled={revoke.isPending}
-                      onClick={() =>
-                        revoke.mutate(invitation.id, { onSuccess: (answer) => succeed(answer.message) })
-                      }
-                    >
-                      {t("accounts.revoke")}
-                    </button>
-                  </div>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      <AdminTable
+        label={t("accounts.invitesTitle")}
+        rows={invitations.data}
+        loading={t("accounts.loading")}
+        empty={t("accounts.noInvites")}
+        columns={[
+          { label: t("common.email"), cell: (invitation) => invitation.email || t("accounts.anyEmail") },
+          { label: t("accounts.expires"), cell: (invitation) => date(invitation.expiresAt) },
+          {
+            label: t("common.actions"),
+            cell: (invitation) => (
+              <div className="row-actions">
+                <ActionButton onClick={() => copy(invitation.link)}>{t("accounts.copyLink")}</ActionButton>
+                <ActionButton
+                  disabled={revoke.isPending}
+                  onClick={() =>
+                    revoke.mutate(invitation.id, { onSuccess: (answer) => succeed(answer.message) })
+                  }
+                >
+                  {t("accounts.revoke")}
+                </ActionButton>
+              </div>
+            ),
+          },
+        ]}
+      />
     </div>
   );
 }

@@ -28,6 +28,18 @@ export function ModelAssignmentsPanel({ overview }: { overview: ModelsOverview }
       { onSuccess: () => succeed(t("assign.saved")) },
     );
   const inherit = [{ value: "", label: t("assign.inherit") }, ...choices];
+  const groups: Array<{ scope: ModelAssignment["scope"]; legend: string; targets: AssignmentTarget[] }> = [
+    {
+      scope: "plan",
+      legend: t("assign.plans"),
+      targets: assignments.plans.map((plan) => ({ ...plan, id: plan.planId, name: plan.planName })),
+    },
+    {
+      scope: "character",
+      legend: t("assign.characters"),
+      targets: assignments.characters.map((character) => ({ ...character, id: character.characterId })),
+    },
+  ];
   return (
     <section className="admin-form admin-models__assign" aria-labelledby="admin-models-assign">
       <h3 id="admin-models-assign">{t("assign.title")}</h3>
@@ -39,36 +51,55 @@ export function ModelAssignmentsPanel({ overview }: { overview: ModelsOverview }
         onChange={(value) => change("default", value)}
         options={[{ value: "", label: t("assign.none") }, ...choices]}
       />
-      {assignments.plans.length > 0 && (
-        <fieldset className="admin-models__group">
-          <legend>{t("assign.plans")}</legend>
-          {assignments.plans.map((plan) => (
-            <AdminField
-              key={plan.planId}
-              label={plan.planName}
-              kind="select"
-              value={shown("plan", plan.connectionId, plan.planId)}
-              onChange={(value) => change("plan", value, plan.planId)}
-              options={inherit}
-            />
-          ))}
-        </fieldset>
-      )}
-      {assignments.characters.length > 0 && (
-        <fieldset className="admin-models__group">
-          <legend>{t("assign.characters")}</legend>
-          {assignments.characters.map((character) => (
-            <AdminField
-              key={character.characterId}
-              label={character.name}
-              kind="select"
-              value={shown("character", character.connectionId, character.characterId)}
-              onChange={(value) => change("character", value, character.characterId)}
-              options={inherit}
-            />
-          ))}
-        </fieldset>
-      )}
+      {groups.map((group) => (
+        <AssignmentGroup
+          key={group.scope}
+          legend={group.legend}
+          targets={group.targets}
+          options={inherit}
+          value={(target) => shown(group.scope, target.connectionId, target.id)}
+          onChange={(target, value) => change(group.scope, value, target.id)}
+        />
+      ))}
     </section>
+  );
+}
+
+/** A plan or preset character whose connection can be chosen: its id, its name and the stored choice (null: inherit). */
+interface AssignmentTarget {
+  id: string;
+  name: string;
+  connectionId: string | null;
+}
+
+/** One fieldset of selects, one a target (nothing when there are no targets). */
+function AssignmentGroup({
+  legend,
+  targets,
+  options,
+  value,
+  onChange,
+}: {
+  legend: string;
+  targets: AssignmentTarget[];
+  options: Array<{ value: string; label: string }>;
+  value: (target: AssignmentTarget) => string;
+  onChange: (target: AssignmentTarget, value: string) => void;
+}) {
+  if (targets.length === 0) return null;
+  return (
+    <fieldset className="admin-models__group">
+      <legend>{legend}</legend>
+      {targets.map((target) => (
+        <AdminField
+          key={target.id}
+          label={target.name}
+          kind="select"
+          value={value(target)}
+          onChange={(picked) => onChange(target, picked)}
+          options={options}
+        />
+      ))}
+    </fieldset>
   );
 }

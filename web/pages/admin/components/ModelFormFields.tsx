@@ -2,6 +2,7 @@
 import { useId } from "react";
 import { useTranslation } from "react-i18next";
 import type { ModelGeneration } from "../../../../common/models-api";
+import { ActionButton } from "./ActionButton";
 import { AdminField } from "./AdminField";
 import { GENERATION_FIELDS, GENERATION_LIMITS, type ModelFormValues } from "./modelFormState";
 
@@ -84,15 +85,9 @@ export function ModelIdField({
             value={value}
             onChange={(event) => onChange(event.target.value)}
           />
-          <button
-            type="button"
-            className="button button--ghost"
-            disabled={loading}
-            aria-busy={loading}
-            onClick={onLoad}
-          >
+          <ActionButton busy={loading} onClick={onLoad}>
             {loading ? t("form.loadingModels") : t("form.loadModels")}
-          </button>
+          </ActionButton>
         </div>
       </div>
       {loadedModels !== null &&

@@ -6,6 +6,8 @@ import type { ModelConnection, ModelsOverview, ModelTestResult } from "../../../
 import { AppSwal } from "../../../lib/dialogs";
 import { succeed } from "../../../lib/notify";
 import { useAdminModels, useDeleteModelConnection, useTestModelConnection } from "../hooks/useAdminModels";
+import { ActionButton } from "./ActionButton";
+import { AdminTable } from "./AdminTable";
 import { ModelAssignmentsPanel } from "./ModelAssignments";
 import { ModelForm } from "./ModelForm";
 import { failureText } from "./modelFormState";
@@ -67,28 +69,61 @@ function ConnectionsTable({
   onEdit: (connection: ModelConnection) => void;
 }) {
   const { t } = useTranslation("models");
-  if (overview.connections.length === 0) return <p className="muted">{t("list.empty")}</p>;
   return (
-    <table className="data-table admin-models__table" aria-label={t("list.table")}>
-      <thead>
-        <tr>
-          <th>{t("list.name")}</th>
-          <th>{t("list.endpoint")}</th>
-          <th>{t("list.generation")}</th>
-          <th>{t("list.actions")}</th>
-        </tr>
-      </thead>
-      <tbody>
-        {overview.connections.map((connection) => (
-          <ConnectionRow key={connection.id} connection={connection} onEdit={() => onEdit(connection)} />
-        ))}
-      </tbody>
-    </table>
+    <AdminTable
+      className="admin-models__table"
+      label={t("list.table")}
+      rows={overview.connections}
+      empty={t("list.empty")}
+      columns={[
+        {
+          label: t("list.name"),
+          className: "admin-models__name",
+          cell: (connection) => (
+            <>
+              <strong>{connection.name}</strong>
+              <span className="muted">
+                {t(connection.kind === "embedded" ? "kind.embedded" : "kind.openai")}
+              </span>
+            </>
+          ),
+        },
+        {
+          label: t("list.endpoint"),
+          className: "admin-models__endpoint",
+          cell: (connection) => (
+            <>
+              {connection.baseUrl !== "" && <span>{connection.baseUrl}</span>}
+              <span>
+                <span className="muted">{t("list.model")}: </span>
+                {connection.model}
+              </span>
+              {connection.hasApiKey && <span className="admin-badge">{t("list.keyStored")}</span>}
+            </>
+          ),
+        },
+        {
+          label: t("list.generation"),
+          cell: (connection) =>
+            t("list.settings", {
+              maxTokens: connection.maxTokens,
+              temperature: connection.temperature,
+              contextSize: connection.contextSize,
+            }),
+        },
+        {
+          label: t("list.actions"),
+          cell: (connection) => (
+            <ConnectionActions connection={connection} onEdit={() => onEdit(connection)} />
+          ),
+        },
+      ]}
+    />
   );
 }
 
-/** One connection: what it is and where, its settings, and Test, Edit and Delete. */
-function ConnectionRow({ connection, onEdit }: { connection: ModelConnection; onEdit: () => void }) {
+/** A connection's Test, Edit and Delete (asked first), and what its last test said. */
+function ConnectionActions({ connection, onEdit }: { connection: ModelConnection; onEdit: () => void }) {
   const { t } = useTranslation("models");
   const test = useTestModelConnection();
   const remove = useDeleteModelConnection();
@@ -108,63 +143,35 @@ function ConnectionRow({ connection, onEdit }: { connection: ModelConnection; on
     remove.mutate(connection.id, { onSuccess: () => succeed(t("delete.done", { name })) });
   };
   return (
-    <tr>
-      <td data-label={t("list.name")} className="admin-models__name">
-        <strong>{name}</strong>
-        <span className="muted">{t(connection.kind === "embedded" ? "kind.embedded" : "kind.openai")}</span>
-      </td>
-      <td data-label={t("list.endpoint")} className="admin-models__endpoint">
-        {connection.baseUrl !== "" && <span>{connection.baseUrl}</span>}
-        <span>
-          <span className="muted">{t("list.model")}: </span>
-          {connection.model}
-        </span>
-        {connection.hasApiKey && <span className="admin-badge">{t("list.keyStored")}</span>}
-      </td>
-      <td data-label={t("list.generation")}>
-        {t("list.settings", {
-          maxTokens: connection.maxTokens,
-          temperature: connection.temperature,
-          contextSize: connection.contextSize,
-        })}
-      </td>
-      <td data-label={t("list.actions")}>
-        <div className="row-actions">
-          <button
-            type="button"
-            className="button button--ghost button--small"
-            aria-label={t("list.testOf", { name })}
-            disabled={test.isPending}
-            aria-busy={test.isPending}
-            onClick={() => test.mutate(connection.id)}
-          >
-            {t("list.test")}
-          </button>
-          <button
-            type="button"
-            className="button button--ghost button--small"
-            aria-label={t("list.editOf", { name })}
-            onClick={onEdit}
-          >
-            {t("list.edit")}
-          </button>
-          <button
-            type="button"
-            className="button button--danger button--small"
-            aria-label={t("list.deleteOf", { name })}
-            disabled={remove.isPending}
-            onClick={() => void onDelete()}
-          >
-            {t("list.delete")}
-          </button>
-        </div>
-        <ModelTestOutcome
-          pending={test.isPending}
-          result={test.data}
-          failure={test.isError ? failureText(test.error, t("errors.unreachable")) : ""}
-        />
-      </td>
-    </tr>
+    <>
+      <div className="row-actions">
+        <ActionButton
+          small
+          label={t("list.testOf", { name })}
+          busy={test.isPending}
+          onClick={() => test.mutate(connection.id)}
+        >
+          {t("list.test")}
+        </ActionButton>
+        <ActionButton small label={t("list.editOf", { name })} onClick={onEdit}>
+          {t("list.edit")}
+        </ActionButton>
+        <ActionButton
+          look="danger"
+          small
+          label={t("list.deleteOf", { name })}
+          disabled={remove.isPending}
+          onClick={() => void onDelete()}
+        >
+          {t("list.delete")}
+        </ActionButton>
+      </div>
+      <ModelTestOutcome
+        pending={test.isPending}
+        result={test.data}
+        failure={test.isError ? failureText(test.error, t("errors.unreachable")) : ""}
+      />
+    </>
   );
 }
 

@@ -5,12 +5,13 @@ import type { AdminPlan, PlanEdit } from "../../../api/admin";
 import { FormActions } from "../../../components/EntityForm";
 import { currentLanguage, formatPrice } from "../../../i18n";
 import { contentUrl } from "../../../lib/content";
-import { succeed, warn } from "../../../lib/notify";
-import { firstLocalProblem } from "../../../lib/validationText";
 import { useAdminForm } from "../hooks/useAdminForm";
 import { useAdminPlans } from "../hooks/useAdminPlans";
 import { useUpdateAdminPlan } from "../hooks/useUpdateAdminPlan";
+import { EditButton } from "./ActionButton";
 import { AdminField } from "./AdminField";
+import { AdminTable } from "./AdminTable";
+import { GrantFields, savedThen, sendChecked } from "./adminFormParts";
 
 /** A plan's monthly price: as stored in English ("$24.50"), in the language's format elsewhere. */
 function priceText(price: string): string {
@@ -24,58 +25,41 @@ export function PlansSection() {
   const { t } = useTranslation("admin");
   const plans = useAdminPlans();
   const [editing, setEditing] = useState<string | null>(null);
-  if (plans.data === undefined) return <p className="muted">{t("plans.loading")}</p>;
+  const editedPlan = plans.data?.find((plan) => plan.id === editing);
   return (
     <>
-      <table className="data-table" aria-label={t("plans.table")}>
-        <thead>
-          <tr>
-            <th>{t("common.plan")}</th>
-            <th>{t("plans.price")}</th>
-            <th>{t("common.messages")}</th>
-            <th>{t("plans.grants")}</th>
-            <th>{t("plans.soldThrough")}</th>
-            <th>{t("plans.users")}</th>
-            <th>{t("common.actions")}</th>
-          </tr>
-        </thead>
-        <tbody>
-          {plans.data.map((plan) => (
-            <tr key={plan.id}>
-              <td data-label={t("common.plan")}>{plan.name}</td>
-              <td data-label={t("plans.price")}>{t("plans.perMonth", { price: priceText(plan.price) })}</td>
-              <td data-label={t("common.messages")}>
-                {t(plan.quotaPeriod === "day" ? "plans.perDayCount" : "plans.perMonthCount", {
-                  n: plan.messageLimit,
-                })}
-              </td>
-              <td data-label={t("plans.grants")}>
-                cl {plan.cl}, vl {plan.vl}, pl {plan.pl ? "1" : "0"}, il {plan.il ? "1" : "0"}
-                {plan.uncensored ? `, ${t("plans.uncensoredGrant")}` : ""}
-              </td>
-              <td data-label={t("plans.soldThrough")}>
-                {plan.stripePriceId ? t("plans.stripe") : t("plans.granted")}
-              </td>
-              <td data-label={t("plans.users")}>{plan.users}</td>
-              <td data-label={t("common.actions")}>
-                <button
-                  type="button"
-                  className="button button--ghost"
-                  aria-label={t("common.editOf", { name: plan.name })}
-                  onClick={() => setEditing(plan.id)}
-                >
-                  {t("common.edit")}
-                </button>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-      {plans.data
-        .filter((plan) => plan.id === editing)
-        .map((plan) => (
-          <PlanForm key={plan.id} plan={plan} onDone={() => setEditing(null)} />
-        ))}
+      <AdminTable
+        label={t("plans.table")}
+        rows={plans.data}
+        loading={t("plans.loading")}
+        columns={[
+          { label: t("common.plan"), cell: (plan) => plan.name },
+          { label: t("plans.price"), cell: (plan) => t("plans.perMonth", { price: priceText(plan.price) }) },
+          {
+            label: t("common.messages"),
+            cell: (plan) =>
+              t(plan.quotaPeriod === "day" ? "plans.perDayCount" : "plans.perMonthCount", {
+                n: plan.messageLimit,
+              }),
+          },
+          {
+            label: t("plans.grants"),
+            cell: (plan) =>
+              `cl ${plan.cl}, vl ${plan.vl}, pl ${plan.pl ? "1" : "0"}, il ${plan.il ? "1" : "0"}` +
+              (plan.uncensored ? `, ${t("plans.uncensoredGrant")}` : ""),
+          },
+          {
+            label: t("plans.soldThrough"),
+            cell: (plan) => (plan.stripePriceId ? t("plans.stripe") : t("plans.granted")),
+          },
+          { label: t("plans.users"), cell: (plan) => plan.users },
+          {
+            label: t("common.actions"),
+            cell: (plan) => <EditButton name={plan.name} onClick={() => setEditing(plan.id)} />,
+          },
+        ]}
+      />
+      {editedPlan && <PlanForm key={editedPlan.id} plan={editedPlan} onDone={() => setEditing(null)} />}
     </>
   );
 }
@@ -106,25 +90,16 @@ function PlanForm({ plan, onDone }: { plan: AdminPlan; onDone: () => void }) {
   const [image, setImage] = useState<File | undefined>(undefined);
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    const problem = firstLocalProblem([
-      [RULES.planName, values.name],
-      [RULES.planPrice, values.price],
-      [RULES.planDescription, values.description],
-      [RULES.planUrl, values.url],
-      [RULES.stripePriceId, values.stripePriceId],
-    ]);
-    if (problem) {
-      warn(problem);
-      return;
-    }
-    save.mutate(
-      { id: plan.id, plan: values, image },
-      {
-        onSuccess: (answer) => {
-          succeed(answer.message || t("plans.saved"));
-          onDone();
-        },
-      },
+    sendChecked(
+      [
+        [RULES.planName, values.name],
+        [RULES.planPrice, values.price],
+        [RULES.planDescription, values.description],
+        [RULES.planUrl, values.url],
+        [RULES.stripePriceId, values.stripePriceId],
+      ],
+      () =>
+        save.mutate({ id: plan.id, plan: values, image }, { onSuccess: savedThen(onDone, t("plans.saved")) }),
     );
   };
   return (
@@ -135,10 +110,7 @@ function PlanForm({ plan, onDone }: { plan: AdminPlan; onDone: () => void }) {
       <AdminField label={t("plans.description")} kind="textarea" {...form.text("description")} />
       <AdminField label={t("plans.url")} kind="text" {...form.text("url")} />
       <AdminField label={t("plans.stripePrice")} kind="text" {...form.text("stripePriceId")} />
-      <AdminField label={t("common.characterLimit")} kind="number" {...form.count("cl")} />
-      <AdminField label={t("common.voiceLimit")} kind="number" {...form.count("vl")} />
-      <AdminField label={t("common.photoUpload")} kind="checkbox" {...form.flag("pl")} />
-      <AdminField label={t("common.appearanceImages")} kind="checkbox" {...form.flag("il")} />
+      <GrantFields form={form} />
       <AdminField label={t("plans.messageLimit")} kind="number" {...form.count("messageLimit")} />
       <AdminField
         label={t("plans.quotaPeriod")}

@@ -6,12 +6,13 @@ import { FormActions } from "../../../components/EntityForm";
 import { useLanguages } from "../../../hooks/useLanguages";
 import { useVoices } from "../../../hooks/useVoices";
 import { contentUrl } from "../../../lib/content";
-import { succeed, warn } from "../../../lib/notify";
-import { firstLocalProblem } from "../../../lib/validationText";
 import { useAdminForm } from "../hooks/useAdminForm";
 import { useAdminPresets } from "../hooks/useAdminPresets";
 import { useSaveAdminPreset } from "../hooks/useSaveAdminPreset";
+import { EditButton } from "./ActionButton";
 import { AdminField } from "./AdminField";
+import { AdminTable } from "./AdminTable";
+import { savedThen, sendChecked } from "./adminFormParts";
 
 /** Preset characters: create, edit, photo. */
 export function PresetsSection() {
@@ -25,48 +26,26 @@ export function PresetsSection() {
           {t("presets.new")}
         </button>
       </div>
-      {presets.data === undefined ? (
-        <p className="muted">{t("presets.loading")}</p>
-      ) : (
-        <table className="data-table" aria-label={t("presets.table")}>
-          <thead>
-            <tr>
-              <th>{t("common.photo")}</th>
-              <th>{t("common.name")}</th>
-              <th>{t("presets.voice")}</th>
-              <th>{t("presets.backstory")}</th>
-              <th>{t("common.actions")}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {presets.data.map((preset) => (
-              <tr key={preset.id}>
-                <td data-label={t("common.photo")}>
-                  <img
-                    src={contentUrl("predefined-characters", preset.photo)}
-                    alt=""
-                    width={48}
-                    height={48}
-                  />
-                </td>
-                <td data-label={t("common.name")}>{preset.name}</td>
-                <td data-label={t("presets.voice")}>{preset.voice}</td>
-                <td data-label={t("presets.backstory")}>{preset.description.slice(0, 80)}</td>
-                <td data-label={t("common.actions")}>
-                  <button
-                    type="button"
-                    className="button button--ghost"
-                    aria-label={t("common.editOf", { name: preset.name })}
-                    onClick={() => setEditing(preset)}
-                  >
-                    {t("common.edit")}
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      <AdminTable
+        label={t("presets.table")}
+        rows={presets.data}
+        loading={t("presets.loading")}
+        columns={[
+          {
+            label: t("common.photo"),
+            cell: (preset) => (
+              <img src={contentUrl("predefined-characters", preset.photo)} alt="" width={48} height={48} />
+            ),
+          },
+          { label: t("common.name"), cell: (preset) => preset.name },
+          { label: t("presets.voice"), cell: (preset) => preset.voice },
+          { label: t("presets.backstory"), cell: (preset) => preset.description.slice(0, 80) },
+          {
+            label: t("common.actions"),
+            cell: (preset) => <EditButton name={preset.name} onClick={() => setEditing(preset)} />,
+          },
+        ]}
+      />
       {editing !== null && (
         <PresetForm
           key={editing === "new" ? "new" : editing.id}
@@ -106,25 +85,17 @@ function PresetForm({ preset, onDone }: { preset?: AdminPreset; onDone: () => vo
       languageId: values.languageId || languageOptions[0]?.value || "",
       voice: values.voice || voiceOptions[0]?.value || "",
     };
-    // the server's rules (common/validation.ts) first, with the sentence it would answer.
-    const problem = firstLocalProblem([
-      [RULES.characterName, input.name],
-      [RULES.characterVoice, input.voice],
-      [RULES.characterLanguage, input.languageId],
-      [RULES.backstory, input.description],
-      [RULES.greeting, input.greeting],
-      [RULES.appearance, input.appearance],
-    ]);
-    if (problem) {
-      warn(problem);
-      return;
-    }
-    save.mutate(input, {
-      onSuccess: (answer) => {
-        succeed(answer.message || t("common.saved"));
-        onDone();
-      },
-    });
+    sendChecked(
+      [
+        [RULES.characterName, input.name],
+        [RULES.characterVoice, input.voice],
+        [RULES.characterLanguage, input.languageId],
+        [RULES.backstory, input.description],
+        [RULES.greeting, input.greeting],
+        [RULES.appearance, input.appearance],
+      ],
+      () => save.mutate(input, { onSuccess: savedThen(onDone, t("common.saved")) }),
+    );
   };
   return (
     <form

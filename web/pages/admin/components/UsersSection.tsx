@@ -2,11 +2,15 @@ import { type FormEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { AdminUser } from "../../../api/admin";
 import { succeed } from "../../../lib/notify";
+import { useAdminForm } from "../hooks/useAdminForm";
 import { useAdminPlans } from "../hooks/useAdminPlans";
 import { useAdminUserAction } from "../hooks/useAdminUserAction";
 import { useAdminUsers } from "../hooks/useAdminUsers";
 import { AccountsSection } from "./AccountsSection";
+import { ActionButton } from "./ActionButton";
 import { AdminField } from "./AdminField";
+import { AdminTable } from "./AdminTable";
+import { GrantFields, savedThen } from "./adminFormParts";
 
 /** Users: add a user and invitation links (AccountsSection), search, plan, limits, block, reset the count. */
 export function UsersSection() {
@@ -15,6 +19,7 @@ export function UsersSection() {
   const [query, setQuery] = useState("");
   const users = useAdminUsers(query);
   const [limitsOf, setLimitsOf] = useState<string | null>(null);
+  const limitsUser = users.data?.find((user) => user.id === limitsOf);
   const onSearch = (event: FormEvent) => {
     event.preventDefault();
     setQuery(draft.trim());
@@ -28,113 +33,91 @@ export function UsersSection() {
           {t("users.searchButton")}
         </button>
       </form>
-      {users.data === undefined ? (
-        <p className="muted">{t("users.loading")}</p>
-      ) : users.data.length === 0 ? (
-        <p className="muted">{t("users.empty")}</p>
-      ) : (
-        <table className="data-table" aria-label={t("users.table")}>
-          <thead>
-            <tr>
-              <th>{t("common.email")}</th>
-              <th>{t("common.plan")}</th>
-              <th>{t("common.messages")}</th>
-              <th>{t("common.status")}</th>
-              <th>{t("common.actions")}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {users.data.map((user) => (
-              <UserRow key={user.id} user={user} onLimits={() => setLimitsOf(user.id)} />
-            ))}
-          </tbody>
-        </table>
-      )}
-      {users.data
-        ?.filter((user) => user.id === limitsOf)
-        .map((user) => (
-          <LimitsForm key={user.id} user={user} onDone={() => setLimitsOf(null)} />
-        ))}
+      <AdminTable
+        label={t("users.table")}
+        rows={users.data}
+        loading={t("users.loading")}
+        empty={t("users.empty")}
+        columns={[
+          {
+            label: t("common.email"),
+            cell: (user) => `${user.email}${user.role === "admin" ? t("users.adminMark") : ""}`,
+          },
+          {
+            label: t("common.plan"),
+            cell: (user) =>
+              `${user.planName}${user.planEndsAt ? t("users.until", { date: user.planEndsAt.slice(0, 10) }) : ""}`,
+          },
+          {
+            label: t("common.messages"),
+            cell: (user) => `${user.chatCount} / ${user.chatLimit} (+${user.extraMessages})`,
+          },
+          {
+            label: t("common.status"),
+            cell: (user) => (user.blocked ? t("users.blocked") : t("users.active")),
+          },
+          {
+            label: t("common.actions"),
+            cell: (user) => <UserActions user={user} onLimits={() => setLimitsOf(user.id)} />,
+          },
+        ]}
+      />
+      {limitsUser && <LimitsForm key={limitsUser.id} user={limitsUser} onDone={() => setLimitsOf(null)} />}
     </>
   );
 }
 
-function UserRow({ user, onLimits }: { user: AdminUser; onLimits: () => void }) {
+/** A user's actions: choose and set the plan, open the limits form, reset the count, block or unblock. */
+function UserActions({ user, onLimits }: { user: AdminUser; onLimits: () => void }) {
   const { t } = useTranslation("admin");
   const plans = useAdminPlans();
   const action = useAdminUserAction();
   const [planId, setPlanId] = useState(user.planId);
   const done = (answer: { message: string }) => succeed(answer.message);
   return (
-    <tr>
-      <td data-label={t("common.email")}>
-        {user.email}
-        {user.role === "admin" ? t("users.adminMark") : ""}
-      </td>
-      <td data-label={t("common.plan")}>
-        {user.planName}
-        {user.planEndsAt ? t("users.until", { date: user.planEndsAt.slice(0, 10) }) : ""}
-      </td>
-      <td data-label={t("common.messages")}>
-        {user.chatCount} / {user.chatLimit} (+{user.extraMessages})
-      </td>
-      <td data-label={t("common.status")}>{user.blocked ? t("users.blocked") : t("users.active")}</td>
-      <td data-label={t("common.actions")}>
-        <div className="row-actions">
-          <AdminField
-            label={t("users.planOf", { email: user.email })}
-            kind="select"
-            value={planId}
-            onChange={setPlanId}
-            options={(plans.data ?? []).map((p) => ({ value: p.id, label: p.name }))}
-          />
-          <button
-            type="button"
-            className="button button--ghost"
-            aria-label={t("users.setPlanOf", { email: user.email })}
-            disabled={action.isPending}
-            onClick={() => action.mutate({ kind: "plan", userId: user.id, planId }, { onSuccess: done })}
-          >
-            {t("users.setPlan")}
-          </button>
-          <button
-            type="button"
-            className="button button--ghost"
-            aria-label={t("users.limitsOf", { email: user.email })}
-            onClick={onLimits}
-          >
-            {t("users.limits")}
-          </button>
-          <button
-            type="button"
-            className="button button--ghost"
-            aria-label={t("users.resetCountOf", { email: user.email })}
-            disabled={action.isPending}
-            onClick={() => action.mutate({ kind: "reset-count", userId: user.id }, { onSuccess: done })}
-          >
-            {t("users.resetCount")}
-          </button>
-          <button
-            type="button"
-            className="button button--ghost"
-            aria-label={t(user.blocked ? "users.unblockOf" : "users.blockOf", { email: user.email })}
-            disabled={action.isPending}
-            onClick={() =>
-              action.mutate({ kind: "block", userId: user.id, blocked: !user.blocked }, { onSuccess: done })
-            }
-          >
-            {user.blocked ? t("users.unblock") : t("users.block")}
-          </button>
-        </div>
-      </td>
-    </tr>
+    <div className="row-actions">
+      <AdminField
+        label={t("users.planOf", { email: user.email })}
+        kind="select"
+        value={planId}
+        onChange={setPlanId}
+        options={(plans.data ?? []).map((p) => ({ value: p.id, label: p.name }))}
+      />
+      <ActionButton
+        label={t("users.setPlanOf", { email: user.email })}
+        disabled={action.isPending}
+        onClick={() => action.mutate({ kind: "plan", userId: user.id, planId }, { onSuccess: done })}
+      >
+        {t("users.setPlan")}
+      </ActionButton>
+      <ActionButton label={t("users.limitsOf", { email: user.email })} onClick={onLimits}>
+        {t("users.limits")}
+      </ActionButton>
+      <ActionButton
+        label={t("users.resetCountOf", { email: user.email })}
+        disabled={action.isPending}
+        onClick={() => action.mutate({ kind: "reset-count", userId: user.id }, { onSuccess: done })}
+      >
+        {t("users.resetCount")}
+      </ActionButton>
+      <ActionButton
+        label={t(user.blocked ? "users.unblockOf" : "users.blockOf", { email: user.email })}
+        disabled={action.isPending}
+        onClick={() =>
+          action.mutate({ kind: "block", userId: user.id, blocked: !user.blocked }, { onSuccess: done })
+        }
+      >
+        {user.blocked ? t("users.unblock") : t("users.block")}
+      </ActionButton>
+    </div>
   );
 }
 
+/** A user's own limits (characters, voice, photo upload, appearance images, messages, extra messages). */
 function LimitsForm({ user, onDone }: { user: AdminUser; onDone: () => void }) {
   const { t } = useTranslation("admin");
   const action = useAdminUserAction();
-  const [limits, setLimits] = useState({
+  const form = useAdminForm({
     cl: user.cl,
     vl: user.vl,
     pl: user.pl,
@@ -142,18 +125,9 @@ function LimitsForm({ user, onDone }: { user: AdminUser; onDone: () => void }) {
     chatLimit: user.chatLimit,
     extraMessages: user.extraMessages,
   });
-  const num = (value: string) => Math.max(0, Number.parseInt(value, 10) || 0);
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    action.mutate(
-      { kind: "limits", userId: user.id, limits },
-      {
-        onSuccess: (answer) => {
-          succeed(answer.message);
-          onDone();
-        },
-      },
-    );
+    action.mutate({ kind: "limits", userId: user.id, limits: form.values }, { onSuccess: savedThen(onDone) });
   };
   return (
     <form
@@ -163,46 +137,11 @@ function LimitsForm({ user, onDone }: { user: AdminUser; onDone: () => void }) {
     >
       <h2>{t("users.limitsOf", { email: user.email })}</h2>
       <p className="muted">{t("users.limitsNote")}</p>
-      <AdminField
-        label={t("common.characterLimit")}
-        kind="number"
-        value={String(limits.cl)}
-        onChange={(v) => setLimits({ ...limits, cl: num(v) })}
-      />
-      <AdminField
-        label={t("common.voiceLimit")}
-        kind="number"
-        value={String(limits.vl)}
-        onChange={(v) => setLimits({ ...limits, vl: num(v) })}
-      />
-      <AdminField
-        label={t("common.photoUpload")}
-        kind="checkbox"
-        value={limits.pl}
-        onChange={(v) => setLimits({ ...limits, pl: v })}
-      />
-      <AdminField
-        label={t("common.appearanceImages")}
-        kind="checkbox"
-        value={limits.il}
-        onChange={(v) => setLimits({ ...limits, il: v })}
-      />
-      <AdminField
-        label={t("users.chatLimit")}
-        kind="number"
-        value={String(limits.chatLimit)}
-        onChange={(v) => setLimits({ ...limits, chatLimit: num(v) })}
-      />
-      <AdminField
-        label={t("users.extraMessages")}
-        kind="number"
-        value={String(limits.extraMessages)}
-        onChange={(v) => setLimits({ ...limits, extraMessages: num(v) })}
-      />
+      <GrantFields form={form} />
+      <AdminField label={t("users.chatLimit")} kind="number" {...form.count("chatLimit")} />
+      <AdminField label={t("users.extraMessages")} kind="number" {...form.count("extraMessages")} />
       <div className="entity-form__actions">
-        <button type="button" className="button button--ghost" onClick={onDone}>
-          {t("common.cancel")}
-        </button>
+        <ActionButton onClick={onDone}>{t("common.cancel")}</ActionButton>
         <button type="submit" className="button button--primary" disabled={action.isPending}>
           {t("users.saveLimits")}
         </button>

@@ -1,11 +1,5 @@
 // The admin console's account calls: add a user, list, create and revoke invitations.
-import {
-  type UseMutationResult,
-  type UseQueryResult,
-  useMutation,
-  useQuery,
-  useQueryClient,
-} from "@tanstack/react-query";
+import type { UseMutationResult, UseQueryResult } from "@tanstack/react-query";
 import type { Envelope } from "../../../../common/api";
 import {
   type AddedUser,
@@ -15,19 +9,18 @@ import {
   listInvitations,
   revokeInvitation,
 } from "../../../api/accounts";
+import { useAdminQuery, useReloadingMutation } from "./adminQueries";
+
+const INVITATIONS_KEY = ["admin", "invitations"];
 
 /** The open invitations (admin console). */
 export function useInvitations(): UseQueryResult<Invitation[]> {
-  return useQuery({ queryKey: ["admin", "invitations"], queryFn: listInvitations, staleTime: 0 });
+  return useAdminQuery(INVITATIONS_KEY, listInvitations);
 }
 
 /** Adds a user; the users' list is read again. */
 export function useAddUser(): UseMutationResult<Envelope<AddedUser>, Error, Parameters<typeof addUser>[0]> {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: addUser,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ["admin", "users"] }),
-  });
+  return useReloadingMutation(addUser, [["admin", "users"]]);
 }
 
 /** Creates an invitation; the list is read again. */
@@ -36,18 +29,10 @@ export function useCreateInvitation(): UseMutationResult<
   Error,
   Parameters<typeof createInvitation>[0]
 > {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: createInvitation,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ["admin", "invitations"] }),
-  });
+  return useReloadingMutation(createInvitation, [INVITATIONS_KEY]);
 }
 
 /** Revokes an invitation by id; the list is read again. */
 export function useRevokeInvitation(): UseMutationResult<Envelope, Error, string> {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: revokeInvitation,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ["admin", "invitations"] }),
-  });
+  return useReloadingMutation(revokeInvitation, [INVITATIONS_KEY]);
 }

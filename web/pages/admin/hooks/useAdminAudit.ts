@@ -1,7 +1,8 @@
-import { type UseQueryResult, useQuery } from "@tanstack/react-query";
+import type { UseQueryResult } from "@tanstack/react-query";
 import { type AdminAuditEntry, listAdminAudit } from "../../../api/admin";
+import { useAdminQuery } from "./adminQueries";
 
 /** The audit log of admin actions, newest first. */
 export function useAdminAudit(): UseQueryResult<AdminAuditEntry[]> {
-  return useQuery({ queryKey: ["admin", "audit"], queryFn: listAdminAudit, staleTime: 0 });
+  return useAdminQuery(["admin", "audit"], listAdminAudit);
 }

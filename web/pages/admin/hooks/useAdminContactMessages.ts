@@ -1,7 +1,8 @@
-import { type UseQueryResult, useQuery } from "@tanstack/react-query";
+import type { UseQueryResult } from "@tanstack/react-query";
 import { type AdminContactMessage, listAdminContactMessages } from "../../../api/admin";
+import { useAdminQuery } from "./adminQueries";
 
 /** Messages sent through the contact form, newest first (admin console). */
 export function useAdminContactMessages(): UseQueryResult<AdminContactMessage[]> {
-  return useQuery({ queryKey: ["admin", "contact"], queryFn: listAdminContactMessages, staleTime: 0 });
+  return useAdminQuery(["admin", "contact"], listAdminContactMessages);
 }

@@ -19,11 +19,14 @@ export interface AdminForm<T> {
   count: (key: KeysOf<T, number>) => Bound<string>;
   /** A checkbox of a boolean value. */
   flag: (key: KeysOf<T, boolean>) => Bound<boolean>;
+  /** Back to the values the form started from. */
+  reset: () => void;
 }
 
-/** One admin edit form (plans, presets), starting from `initial`. */
+/** One admin form (plans, presets, a user's limits, "Add user"), starting from `initial` (read on the first render). */
 export function useAdminForm<T extends object>(initial: T): AdminForm<T> {
-  const [values, setValues] = useState<T>(initial);
+  const [start] = useState<T>(initial);
+  const [values, setValues] = useState<T>(start);
   const set = <K extends keyof T>(key: K, value: T[K]) => setValues((v) => ({ ...v, [key]: value }));
   const bind = <V>(key: keyof T, show: (value: T[keyof T]) => V, store: (value: V) => unknown) => ({
     value: show(values[key]),
@@ -45,5 +48,6 @@ export function useAdminForm<T extends object>(initial: T): AdminForm<T> {
         (value) => value as boolean,
         (value: boolean) => value,
       ),
+    reset: () => setValues(start),
   };
 }

@@ -1,7 +1,8 @@
-import { type UseQueryResult, useQuery } from "@tanstack/react-query";
+import type { UseQueryResult } from "@tanstack/react-query";
 import { type AdminFreeSubscription, listAdminFreeSubscriptions } from "../../../api/admin";
+import { useAdminQuery } from "./adminQueries";
 
 /** Free-subscription requests, newest first (admin console). */
 export function useAdminFreeSubscriptions(): UseQueryResult<AdminFreeSubscription[]> {
-  return useQuery({ queryKey: ["admin", "free"], queryFn: listAdminFreeSubscriptions, staleTime: 0 });
+  return useAdminQuery(["admin", "free"], listAdminFreeSubscriptions);
 }

@@ -4,7 +4,6 @@ import {
   type UseMutationResult,
   type UseQueryResult,
   useMutation,
-  useQuery,
   useQueryClient,
 } from "@tanstack/react-query";
 import type {
@@ -25,6 +24,7 @@ import {
   testModelConnection,
   updateModelConnection,
 } from "../../../api/models";
+import { useAdminQuery } from "./adminQueries";
 
 /** The overview's query key, under the admin console's ["admin"]. */
 export const MODELS_QUERY_KEY = ["admin", "models"] as const;
@@ -37,7 +37,7 @@ async function reload(queryClient: QueryClient): Promise<void> {
 
 /** Everything the Models section shows: connections, presets, assignments, the server's GGUF files. */
 export function useAdminModels(): UseQueryResult<ModelsOverview> {
-  return useQuery({ queryKey: MODELS_QUERY_KEY, queryFn: getModelsOverview, staleTime: 0 });
+  return useAdminQuery(MODELS_QUERY_KEY, getModelsOverview);
 }
 
 /** What the form saves: a new connection (no id) or a stored one's changes. */

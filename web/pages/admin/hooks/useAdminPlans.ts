@@ -1,7 +1,8 @@
-import { type UseQueryResult, useQuery } from "@tanstack/react-query";
+import type { UseQueryResult } from "@tanstack/react-query";
 import { type AdminPlan, listAdminPlans } from "../../../api/admin";
+import { useAdminQuery } from "./adminQueries";
 
 /** The plans with their prices, grants and user counts (admin console). */
 export function useAdminPlans(): UseQueryResult<AdminPlan[]> {
-  return useQuery({ queryKey: ["admin", "plans"], queryFn: listAdminPlans, staleTime: 0 });
+  return useAdminQuery(["admin", "plans"], listAdminPlans);
 }

@@ -1,7 +1,8 @@
-import { type UseQueryResult, useQuery } from "@tanstack/react-query";
+import type { UseQueryResult } from "@tanstack/react-query";
 import { type AdminPreset, listAdminPresets } from "../../../api/admin";
+import { useAdminQuery } from "./adminQueries";
 
 /** The preset characters (admin console). */
 export function useAdminPresets(): UseQueryResult<AdminPreset[]> {
-  return useQuery({ queryKey: ["admin", "presets"], queryFn: listAdminPresets, staleTime: 0 });
+  return useAdminQuery(["admin", "presets"], listAdminPresets);
 }
