@@ -66,21 +66,30 @@ export const PRODUCT_NAME = "Companion";
 export const PHOTO_TYPE_PORTRAIT = 1;
 export const PHOTO_TYPE_LANDSCAPE = 2;
 export type PhotoType = typeof PHOTO_TYPE_PORTRAIT | typeof PHOTO_TYPE_LANDSCAPE;
+/** PHOTO_CAPTIONS that ask for a portrait. */
+const PORTRAIT_CAPTIONS = [
+  "A selfie with your best smile",
+  "In your favourite outfit",
+  "Having coffee in the morning",
+  "Dressed up for a night out",
+  "Relaxing at home",
+  "Working out at the gym",
+];
+/** PHOTO_CAPTIONS that ask for a landscape. */
+const LANDSCAPE_CAPTIONS = [
+  "At the beach",
+  "Walking in the park",
+  "Cooking dinner in the kitchen",
+  "Watching the sunset",
+];
 /**
  * product.md §9: "10 canned photo captions" offered in the request menu, each sent as the request's
- * message with its type (the spec does not list their words; these are ours).
+ * message with its type (the spec does not list their words; these are ours): the portraits, then
+ * the landscapes.
  */
 export const PHOTO_CAPTIONS: ReadonlyArray<{ text: string; type: PhotoType }> = [
-  { text: "A selfie with your best smile", type: PHOTO_TYPE_PORTRAIT },
-  { text: "In your favourite outfit", type: PHOTO_TYPE_PORTRAIT },
-  { text: "Having coffee in the morning", type: PHOTO_TYPE_PORTRAIT },
-  { text: "Dressed up for a night out", type: PHOTO_TYPE_PORTRAIT },
-  { text: "Relaxing at home", type: PHOTO_TYPE_PORTRAIT },
-  { text: "Working out at the gym", type: PHOTO_TYPE_PORTRAIT },
-  { text: "At the beach", type: PHOTO_TYPE_LANDSCAPE },
-  { text: "Walking in the park", type: PHOTO_TYPE_LANDSCAPE },
-  { text: "Cooking dinner in the kitchen", type: PHOTO_TYPE_LANDSCAPE },
-  { text: "Watching the sunset", type: PHOTO_TYPE_LANDSCAPE },
+  ...PORTRAIT_CAPTIONS.map((text) => ({ text, type: PHOTO_TYPE_PORTRAIT as PhotoType })),
+  ...LANDSCAPE_CAPTIONS.map((text) => ({ text, type: PHOTO_TYPE_LANDSCAPE as PhotoType })),
 ];
 /** product.md §5: chat attachments accept these file types. */
 export const PHOTO_ACCEPT = ".jpg,.jpeg,.png";

@@ -13,18 +13,37 @@ export interface MenuItem {
   to: string;
 }
 
+/** Every entry of the menus by its key in the "common" catalogue's `menu`: the label as the spec spells it, and the path. */
+const ENTRIES = {
+  home: ["HOME", "/"],
+  profile: ["MY PROFILE", "/user/profile"],
+  characters: ["CHARACTERS", "/characters/list"],
+  changePassword: ["CHANGE PASSWORD", "/user/change-password"],
+  faq: ["F.A.Q", "/faq"],
+  logout: ["LOGOUT", "/logout"],
+  admin: ["ADMIN", "/admin"],
+  chat: ["CHAT", "/start-chat"],
+  pricing: ["PRICING", "/pricing"],
+  contact: ["CONTACT", "/contact"],
+  terms: ["TERMS OF SERVICE", "/terms"],
+} as const satisfies Record<string, readonly [label: string, to: string]>;
+
+/** The menu entry of `key`. */
+function entry(key: keyof typeof ENTRIES): MenuItem {
+  const [label, to] = ENTRIES[key];
+  return { label, key, to };
+}
+
+/** The menu entries of `keys`, in that order. */
+function menu(...keys: Array<keyof typeof ENTRIES>): MenuItem[] {
+  return keys.map(entry);
+}
+
 /** product.md §2 "Signed-in menu and footer": the signed-in menu's entries. */
-export const SIGNED_IN_MENU: MenuItem[] = [
-  { label: "HOME", key: "home", to: "/" },
-  { label: "MY PROFILE", key: "profile", to: "/user/profile" },
-  { label: "CHARACTERS", key: "characters", to: "/characters/list" },
-  { label: "CHANGE PASSWORD", key: "changePassword", to: "/user/change-password" },
-  { label: "F.A.Q", key: "faq", to: "/faq" },
-  { label: "LOGOUT", key: "logout", to: "/logout" },
-];
+export const SIGNED_IN_MENU = menu("home", "profile", "characters", "changePassword", "faq", "logout");
 
 /** Ours: the entry an admin gets in the signed-in menu, before LOGOUT. */
-export const ADMIN_MENU_ITEM: MenuItem = { label: "ADMIN", key: "admin", to: "/admin" };
+export const ADMIN_MENU_ITEM = entry("admin");
 
 /**
  * The signed-in menu for the stored session user: an admin (the session user's `isAdmin`, set by
@@ -38,14 +57,7 @@ export function signedInMenuFor(user: { isAdmin?: boolean } | null): MenuItem[] 
 }
 
 /** product.md §2 "Shared public layout": the public menu's entries. */
-export const PUBLIC_MENU: MenuItem[] = [
-  { label: "HOME", key: "home", to: "/" },
-  { label: "CHAT", key: "chat", to: "/start-chat" },
-  { label: "PRICING", key: "pricing", to: "/pricing" },
-  { label: "F.A.Q", key: "faq", to: "/faq" },
-  { label: "CONTACT", key: "contact", to: "/contact" },
-  { label: "TERMS OF SERVICE", key: "terms", to: "/terms" },
-];
+export const PUBLIC_MENU = menu("home", "chat", "pricing", "faq", "contact", "terms");
 
 interface SiteMenuProps {
   items: MenuItem[];
