@@ -1,12 +1,11 @@
 // A fresh install run as the README says: the owner from the set-up link, a user added in the admin console, a model connected without a restart.
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type FakeEndpoint, startFakeEndpoint } from "../server/modules/models/models.testing";
-import { freePort, ROOT, type RunningProcess, waitFor } from "../server/testing/processes";
+import { type ScriptedCompletions, startScriptedCompletions } from "../server/testing/completions-server";
+import { freePort, type RunningProcess, startEntry, waitFor } from "../server/testing/processes";
 import { DESKTOP, PHONE } from "./chat.helpers";
 import { closePage, hasChromium, launchBrowser, openPage } from "./support/browser";
 
@@ -41,25 +40,11 @@ function freshEnvironment(): Record<string, string> {
 
 /** Starts `npm start`'s command on `port` with an empty data directory; its output is kept. */
 function startBuiltServer(port: number, dataDir: string): RunningProcess {
-  const child = spawn(process.execPath, ["--enable-source-maps", "dist/server/main.js"], {
-    cwd: ROOT,
-    env: {
-      ...freshEnvironment(),
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      DATA_DIR: dataDir,
-      LLM_AUTO_DOWNLOAD: "0",
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let output = "";
-  const collect = (chunk: Buffer) => {
-    output += chunk.toString();
-  };
-  child.stdout!.on("data", collect);
-  child.stderr!.on("data", collect);
-  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
-  return { child, output: () => output, exited };
+  return startEntry(
+    "dist/server/main.js",
+    { PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, LLM_AUTO_DOWNLOAD: "0" },
+    { nodeArgs: ["--enable-source-maps"], baseEnv: freshEnvironment() },
+  );
 }
 
 /** Signs in at /login with e-mail and password, as a person does. */
@@ -74,13 +59,13 @@ async function signIn(page: Page, base: string, email: string, password: string)
 
 describe.skipIf(!hasChromium)("a fresh install, as the README says, in Chromium", () => {
   let browser: Browser;
-  let endpoint: FakeEndpoint;
+  let endpoint: ScriptedCompletions;
   const servers: RunningProcess[] = [];
   const dirs: string[] = [];
 
   beforeAll(async () => {
     browser = await launchBrowser();
-    endpoint = await startFakeEndpoint(REPLY, [MODEL_ID, "another-model"]);
+    endpoint = await startScriptedCompletions(() => REPLY, { models: [MODEL_ID, "another-model"] });
   });
   afterAll(async () => {
     await browser?.close();
@@ -188,7 +173,7 @@ describe.skipIf(!hasChromium)("a fresh install, as the README says, in Chromium"
         await friend.getByRole("button", { name: "Send" }).click();
         const log = friend.getByRole("log", { name: "Messages" });
         await log.getByText(REPLY).waitFor({ timeout: 60_000 });
-        expect(endpoint.chats.some((chat) => chat.model === MODEL_ID)).toBe(true);
+        expect(endpoint.requests.some((chat) => chat.model === MODEL_ID)).toBe(true);
         expect(server.child.exitCode).toBeNull();
       } finally {
         await closePage(friend);

@@ -8,6 +8,7 @@ export interface CompletionsRequest {
   stream?: boolean;
   stop?: string[];
   max_tokens?: number;
+  temperature?: number;
 }
 
 /** How the scripted model paces a streamed answer. */
@@ -18,22 +19,44 @@ export interface ScriptedCompletionsOptions {
    * Pieces stop when the client goes away. Whole (non-streamed) answers are never delayed.
    */
   tokenDelayMs?: number | ((request: CompletionsRequest) => number);
+  /** The model ids `GET /v1/models` lists (OpenAI's `{ object: "list", data }`). Default: none. */
+  models?: string[];
+}
+
+/** A running scripted model: where it listens and what it was asked. */
+export interface ScriptedCompletions {
+  /** e.g. `http://127.0.0.1:41234/v1`. */
+  baseUrl: string;
+  /** The Chat Completions request bodies, in arrival order. */
+  requests: CompletionsRequest[];
+  /** The Authorization header of every request (model list included), in order; "" when none. */
+  authorizations: string[];
+  close(): Promise<void>;
 }
 
 /**
  * A local server speaking the OpenAI Chat Completions wire format (JSON and server-sent events)
  * whose answers come from `reply`: the scripted model of the engine tests. Point the
- * app at it with LLM_PROVIDER=openai and LLM_BASE_URL=`baseUrl`. `options.tokenDelayMs` makes a
- * streamed answer slow (replies followed, stopped or cut off mid-way).
+ * app at it with LLM_PROVIDER=openai and LLM_BASE_URL=`baseUrl` (or an admin's model connection).
+ * `options.tokenDelayMs` makes a streamed answer slow (replies followed, stopped or cut off
+ * mid-way); `GET /v1/models` lists `options.models`.
  */
 export async function startScriptedCompletions(
   reply: (request: CompletionsRequest) => string | Promise<string>,
   options: ScriptedCompletionsOptions = {},
-): Promise<{ baseUrl: string; requests: CompletionsRequest[]; close(): Promise<void> }> {
+): Promise<ScriptedCompletions> {
   const requests: CompletionsRequest[] = [];
+  const authorizations: string[] = [];
   const delayOf = (request: CompletionsRequest) =>
     typeof options.tokenDelayMs === "function" ? options.tokenDelayMs(request) : (options.tokenDelayMs ?? 0);
   const server = http.createServer((req, res) => {
+    authorizations.push(req.headers.authorization ?? "");
+    if (req.method === "GET" && req.url === "/v1/models") {
+      const data = (options.models ?? []).map((id) => ({ id, object: "model" }));
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(JSON.stringify({ object: "list", data }));
+      return;
+    }
     let raw = "";
     req.on("data", (chunk) => {
       raw += chunk;
@@ -71,6 +94,7 @@ export async function startScriptedCompletions(
   return {
     baseUrl: `http://127.0.0.1:${port}/v1`,
     requests,
+    authorizations,
     close,
   };
 }

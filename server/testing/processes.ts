@@ -14,15 +14,28 @@ export interface RunningProcess {
   exited: Promise<number | null>;
 }
 
+/** How {@link startEntry} runs an entry. */
+export interface EntryOptions {
+  /** Node.js flags before the entry; default `--import tsx` (a TypeScript entry). */
+  nodeArgs?: string[];
+  /** The environment `env` goes over; default this process's. */
+  baseEnv?: NodeJS.ProcessEnv;
+}
+
 /**
- * Starts a TypeScript entry point of this project (e.g. `server/main.ts`) through tsx in its
- * own Node.js process, from the project root, with `env` over this process's environment.
- * The caller kills it (see `killAll`).
+ * Starts an entry point of this project in its own Node.js process, from the project root, with
+ * `env` over `options.baseEnv`: by default a TypeScript entry (e.g. `server/main.ts`) through tsx
+ * with this process's environment; `options.nodeArgs` runs another (e.g. the built
+ * `dist/server/main.js` with `--enable-source-maps`). The caller kills it (see `killAll`).
  */
-export function startEntry(entry: string, env: Record<string, string>): RunningProcess {
-  const child = spawn(process.execPath, ["--import", "tsx", entry], {
+export function startEntry(
+  entry: string,
+  env: Record<string, string>,
+  options: EntryOptions = {},
+): RunningProcess {
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? ["--import", "tsx"]), entry], {
     cwd: ROOT,
-    env: { ...process.env, ...env },
+    env: { ...(options.baseEnv ?? process.env), ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";

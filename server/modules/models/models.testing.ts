@@ -1,8 +1,7 @@
 // Test helpers of the model connections: a local OpenAI-wire endpoint (GET /models, streamed chats) and API calls.
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import type { MessageReply } from "../../../common/api";
 import { call } from "../../testing/api";
+import { type CompletionsRequest, startScriptedCompletions } from "../../testing/completions-server";
 import type { TestApp } from "../../testing/server";
 
 /** A fake endpoint: what it was asked (each request's Authorization header) and how to stop it. */
@@ -11,56 +10,18 @@ export interface FakeEndpoint {
   /** The Authorization header of every request, in order ("" when none). */
   authorizations: string[];
   /** The chat requests' bodies. */
-  chats: Array<{ model: string; max_tokens?: number; temperature?: number }>;
+  chats: CompletionsRequest[];
   close(): Promise<void>;
 }
 
 /**
- * Starts a server on 127.0.0.1 answering GET /v1/models with `models` and every chat completion
- * with `reply` (streamed word by word when asked, whole otherwise). For tests only.
+ * Starts the scripted model (server/testing/completions-server.ts) on 127.0.0.1 answering
+ * GET /v1/models with `models` and every chat completion with `reply` (streamed word by word when
+ * asked, whole otherwise). For tests only.
  */
 export async function startFakeEndpoint(reply: string, models: string[] = []): Promise<FakeEndpoint> {
-  const authorizations: string[] = [];
-  const chats: FakeEndpoint["chats"] = [];
-  const server = http.createServer((req, res) => {
-    authorizations.push(req.headers.authorization ?? "");
-    if (req.method === "GET" && req.url === "/v1/models") {
-      res.writeHead(200, { "content-type": "application/json" });
-      res.end(JSON.stringify({ object: "list", data: models.map((id) => ({ id, object: "model" })) }));
-      return;
-    }
-    let raw = "";
-    req.on("data", (chunk) => {
-      raw += chunk;
-    });
-    req.on("end", () => {
-      const body = JSON.parse(raw || "{}") as { model: string; stream?: boolean };
-      chats.push(body);
-      if (!body.stream) {
-        res.writeHead(200, { "content-type": "application/json" });
-        res.end(JSON.stringify({ choices: [{ index: 0, message: { role: "assistant", content: reply } }] }));
-        return;
-      }
-      res.writeHead(200, { "content-type": "text/event-stream" });
-      for (const piece of reply.match(/\S+\s*/g) ?? []) {
-        const chunk = { choices: [{ index: 0, delta: { content: piece } }] };
-        res.write(`data: ${JSON.stringify(chunk)}\n\n`);
-      }
-      res.end("data: [DONE]\n\n");
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    baseUrl: `http://127.0.0.1:${port}/v1`,
-    authorizations,
-    chats,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  const endpoint = await startScriptedCompletions(() => reply, { models });
+  return { ...endpoint, chats: endpoint.requests };
 }
 
 /** Calls a models route with a JSON body. */
