@@ -8,6 +8,7 @@ import { type ScriptedCompletions, startScriptedCompletions } from "../server/te
 import { freePort, type RunningProcess, startEntry, waitFor } from "../server/testing/processes";
 import { DESKTOP, PHONE } from "./chat.helpers";
 import { closePage, hasChromium, launchBrowser, openPage } from "./support/browser";
+import { createFirstPreset, openFirstChat } from "./support/first-chat.mjs";
 
 /**
  * What a new self-hoster does, in Chromium on a phone and on a desktop, against the built server
@@ -158,14 +159,8 @@ describe.skipIf(!hasChromium)("a fresh install, as the README says, in Chromium"
       try {
         await signIn(friend, base, `friend-${label}@example.com`, "friend password 1");
         await friend.waitForURL("**/characters/selection");
-        await friend.getByRole("list", { name: "Preset characters" }).getByRole("button").first().click();
-        await friend.getByRole("button", { name: /^Select (her|him)$/ }).click();
-        await friend.getByRole("button", { name: /^Yes, create (her|him)!$/ }).click();
-        await friend.waitForURL("**/characters/list");
-        await friend.getByRole("link", { name: "Start Chatting" }).first().click();
-        await friend.waitForURL("**/chat");
-        const gate = friend.getByRole("dialog");
-        await gate.getByRole("button", { name: "Yes, I am 18 or older" }).click();
+        await createFirstPreset(friend);
+        await openFirstChat(friend);
         const header = friend.getByRole("banner");
         await header.getByText("online", { exact: true }).waitFor({ timeout: 20_000 });
         const input = friend.getByRole("textbox", { name: "Type a message" });

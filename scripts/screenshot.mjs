@@ -16,6 +16,7 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { chromium } from "playwright-core";
+import { createFirstPreset, openFirstChat } from "../e2e/support/first-chat.mjs";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const CHROMIUM = "/usr/bin/chromium";
@@ -105,17 +106,10 @@ async function main() {
     // Demo login, then the page the server names: the preset selection.
     await page.goto(`${url}/login/demo`);
     await page.waitForURL("**/characters/selection", { timeout: 30_000 });
-    await page.getByRole("list", { name: "Preset characters" }).getByRole("button").first().click();
-    await page.getByRole("button", { name: /^Select (her|him)$/ }).click();
-    await page.getByRole("button", { name: /^Yes, create (her|him)!$/ }).click();
-    await page.waitForURL("**/characters/list");
+    await createFirstPreset(page);
 
     // The chat, past the 18+ question.
-    await page.getByRole("link", { name: "Start Chatting" }).first().click();
-    await page.waitForURL("**/chat");
-    const gate = page.getByRole("dialog");
-    await gate.getByRole("heading", { name: "Are you 18 or older?" }).waitFor();
-    await gate.getByRole("button", { name: "Yes, I am 18 or older" }).click();
+    await openFirstChat(page);
     const input = page.getByRole("textbox", { name: "Type a message" });
     await input.waitFor({ state: "visible", timeout: 15_000 });
 
