@@ -96,3 +96,14 @@ export const AudioMessageBody = z.object({
 });
 
 export { isMuted } from "../conversation/inputs";
+
+/** The most entries one `chat/history` answer carries (the bound against abuse). */
+export const HISTORY_CALL_MAX = 100;
+
+/**
+ * `chat/history` query (product.md §7: id, uId: offset and limit as the paginated call's):
+ * `offset` counts from the newest entry, `limit` is 1..HISTORY_CALL_MAX, by default the most.
+ */
+export const HistoryCallQuery = HistoryQuery.extend({
+  limit: z.coerce.number().int().min(1).max(HISTORY_CALL_MAX).default(HISTORY_CALL_MAX),
+});

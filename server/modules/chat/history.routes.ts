@@ -1,5 +1,4 @@
 import type { FastifyInstance, onRequestAsyncHookHandler } from "fastify";
-import { z } from "zod";
 import type { ChatProfileInfo } from "../../../common/api";
 import { assertSelf, currentUser, signedIn } from "../../http/auth";
 import { ok } from "../../http/envelope";
@@ -9,18 +8,7 @@ import type { Conversation } from "../conversation/conversation";
 import { presentHistoryEntry } from "../conversation/conversation.presenter";
 import { fillPlaceholders } from "../prompt/prompt";
 import { presentProfileCharacter } from "./chat.presenter";
-import { HistoryQuery, ProfileQuery } from "./chat.schemas";
-
-/** The most entries one `chat/history` answer carries (the bound against abuse). */
-export const HISTORY_CALL_MAX = 100;
-
-/**
- * `chat/history` query (product.md §7: id, uId: offset and limit as the paginated call's):
- * `offset` counts from the newest entry, `limit` is 1..HISTORY_CALL_MAX, by default the most.
- */
-const HistoryCallQuery = HistoryQuery.extend({
-  limit: z.coerce.number().int().min(1).max(HISTORY_CALL_MAX).default(HISTORY_CALL_MAX),
-});
+import { HistoryCallQuery, HistoryQuery, ProfileQuery } from "./chat.schemas";
 
 /** product.md §7 "Chat" reads: the chat profile and the history pages (the greeting comes first). */
 export async function historyRoutes(

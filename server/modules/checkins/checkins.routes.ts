@@ -1,22 +1,10 @@
 import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler } from "fastify";
-import { z } from "zod";
 import type { CheckinStatus } from "../../../common/api";
 import { currentUser, signedIn } from "../../http/auth";
 import { ok } from "../../http/envelope";
 import { parseInput } from "../../http/validate";
+import { ChooseBody, StateQuery } from "./checkins.schemas";
 import type { CheckinsService } from "./checkins.service";
-
-const CharacterId = z
-  .string()
-  .trim()
-  .min(1, "The character is required.")
-  .max(100, "The character id is not valid.");
-const StateQuery = z.object({ id: CharacterId });
-const ChooseBody = z.object({
-  id: CharacterId,
-  enabled: z.enum(["0", "1"], { message: "Check-ins are turned on with 1 and off with 0." }),
-  timeZone: z.string().trim().max(64).default(""),
-});
 
 /** The history reads that open a chat (its newest page): they clear the chat's unread check-ins. */
 const OPENING_READS = new Set(["/api/chat/history", "/api/chat/history/paginated"]);

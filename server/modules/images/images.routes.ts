@@ -1,47 +1,15 @@
 import type { FastifyInstance, onRequestAsyncHookHandler } from "fastify";
-import { z } from "zod";
 import type { ChatHistoryRow, User } from "../../db/schema";
 import { assertSelf, currentUser, signedIn } from "../../http/auth";
 import { ok } from "../../http/envelope";
-import { parseInput, uuidField } from "../../http/validate";
+import { parseInput } from "../../http/validate";
 import type { Conversation } from "../conversation/conversation";
 import { presentHistoryEntry } from "../conversation/conversation.presenter";
-import { ClientMessageId, isMuted } from "../conversation/inputs";
+import { isMuted } from "../conversation/inputs";
 import { photoType } from "./image-prompt";
 import { presentPhoto, presentPictureReply } from "./images.presenter";
+import { ImageBody, PhotoBody, PhotosQuery, RequestPhotoBody } from "./images.schemas";
 import type { ImagesService } from "./images.service";
-
-const Id = z.string().max(100).default("");
-/** product.md §7 chat/request-photo (multipart): message, id, cid, mute; ours: type 1 portrait, 2 landscape. */
-const RequestPhotoBody = z.object({
-  message: z.string().max(1000).default(""),
-  id: Id,
-  cid: Id,
-  cId: Id,
-  mute: z.string().optional(),
-  type: z.union([z.string(), z.number()]).optional(),
-  clientMessageId: ClientMessageId,
-});
-/** product.md §7 chat/image: id (the entry), message, description, gid, cid, reply, ratio. */
-const ImageBody = z.object({
-  id: uuidField("the message id"),
-  message: z.string().max(1000).optional(),
-  description: z.string().max(1000).default(""),
-  gid: z.string().max(100).optional(),
-  cid: z.string().max(100).optional(),
-  reply: z.string().max(4000).optional(),
-  ratio: z.union([z.string(), z.number()]).optional(),
-});
-/** product.md §7 chat/photo-process (multipart): id, photo; ours: message (the words sent with it), cid. */
-const PhotoBody = z.object({
-  id: Id,
-  photo: z.instanceof(Buffer, { message: "The photo is required (a JPEG or PNG image)." }),
-  message: z.string().max(1000).default(""),
-  cid: Id,
-  cId: Id,
-  clientMessageId: ClientMessageId,
-});
-const PhotosQuery = z.object({ id: Id, uId: z.string().max(100).optional() });
 
 /** product.md §7: chat/request-photo, chat/image, chat/photo-process, chat/history/photos. */
 export async function imagesRoutes(

@@ -1,14 +1,11 @@
 import type { FastifyInstance, onRequestAsyncHookHandler } from "fastify";
-import { z } from "zod";
 import { notFound } from "../../errors";
 import { currentUser, signedIn } from "../../http/auth";
 import { ok } from "../../http/envelope";
-import { parseInput, uuidField } from "../../http/validate";
+import { parseInput } from "../../http/validate";
 import type { Conversation } from "../conversation/conversation";
+import { DeleteQuery, ListQuery } from "./memory.schemas";
 import type { MemoryService } from "./memory.service";
-
-const ListQuery = z.object({ id: z.string().max(100).default("") });
-const DeleteQuery = z.object({ id: uuidField("the memory id") });
 
 /**
  * Ours: what the characters of a chat remember about the user, for the chat screen's

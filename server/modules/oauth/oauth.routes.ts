@@ -1,19 +1,10 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import { z } from "zod";
 import { ok } from "../../http/envelope";
 import { rateLimit } from "../../http/rate-limit";
 import { parseInput } from "../../http/validate";
 import { presentSignIn } from "../auth/auth.presenter";
+import { CallbackBody } from "./oauth.schemas";
 import { OAUTH_STATE_TTL_MS, type OAuthService } from "./oauth.service";
-
-const CallbackBody = z.object({
-  code: z.string().trim().min(1, "The sign-in code is missing.").max(2000, "The sign-in code is not valid."),
-  state: z
-    .string()
-    .trim()
-    .min(1, "The sign-in state is missing.")
-    .max(200, "The sign-in state is not valid."),
-});
 
 /** The cookie binding a started sign-in to its browser (login CSRF). */
 const BINDING_COOKIE = "oauth_binding";

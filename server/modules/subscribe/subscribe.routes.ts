@@ -1,12 +1,10 @@
 import type { FastifyInstance } from "fastify";
-import { z } from "zod";
 import { AppError } from "../../errors";
 import { ok } from "../../http/envelope";
 import { ipAndEmail, rateLimit } from "../../http/rate-limit";
-import { EmailField, parseInput } from "../../http/validate";
+import { parseInput } from "../../http/validate";
+import { SubscribeBody } from "./subscribe.schemas";
 import { SUBSCRIBE_ANSWER, type SubscribeService } from "./subscribe.service";
-
-const SubscribeBody = z.object({ email: EmailField });
 
 /** The refusal while no video is configured: nothing is stored or mailed. */
 const NOT_OFFERED = "The free subscription is not offered on this server.";

@@ -1,35 +1,10 @@
 import type { FastifyInstance, onRequestAsyncHookHandler } from "fastify";
-import { z } from "zod";
-import { UI_LANGUAGES } from "../../../common/constants";
-import { RULES } from "../../../common/validation";
 import { assertSelf, currentUser, signedIn } from "../../http/auth";
 import { ok } from "../../http/envelope";
-import { optionalUpload } from "../../http/uploads";
-import { parseInput, textField } from "../../http/validate";
+import { parseInput } from "../../http/validate";
 import { isAdmin, presentSessionUser } from "../auth/auth.presenter";
+import { ConfirmAgeBody, PasswordBody, SelfQuery, UiLanguageBody, UpdateBody } from "./users.schemas";
 import type { UsersService } from "./users.service";
-
-const SelfQuery = z.object({ id: z.string().max(100).optional() });
-const UpdateBody = z.object({
-  fname: textField(RULES.fullName),
-  name: textField(RULES.userName),
-  photo: optionalUpload,
-  old_photo: z.string().max(200).optional(),
-  id: z.string().max(100).optional(),
-});
-/** Ours: the person ticks "I am 18 or older". */
-const ConfirmAgeBody = z.object({ confirm: z.literal("1", "Please confirm that you are 18 or older.") });
-/** Ours: the UI language kept with the account, one of the six codes. */
-const UiLanguageBody = z.object({
-  language: z.enum(UI_LANGUAGES, "The language is not one of en, es, fr, de, it, pt."),
-});
-/** product.md §5 "Password change (signed in)": all three required (rules of common/validation.ts). */
-const PasswordBody = z.object({
-  cpassword: textField(RULES.currentPassword),
-  npassword: textField(RULES.newPassword),
-  rtpassword: textField(RULES.retypedPassword),
-  id: z.string().max(100).optional(),
-});
 
 /** product.md §7: users/profile, users/update, users/update-password; all behind the session. */
 export async function usersRoutes(

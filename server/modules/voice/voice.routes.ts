@@ -1,19 +1,9 @@
 import type { FastifyInstance, onRequestAsyncHookHandler } from "fastify";
-import { z } from "zod";
 import { signedIn } from "../../http/auth";
 import { ok } from "../../http/envelope";
 import { parseInput } from "../../http/validate";
+import { TranscribeBody } from "./voice.schemas";
 import type { VoiceService } from "./voice.service";
-
-/** POST /api/chat/transcribe: multipart `audio` (a recording), optional `language` ("en"). */
-const TranscribeBody = z.object({
-  audio: z.instanceof(Buffer, { message: "is required (a recording)" }),
-  language: z
-    .string()
-    .regex(/^[a-z]{2}(-[A-Za-z]{2})?$/, "must be a language code such as en")
-    .optional()
-    .or(z.literal("")),
-});
 
 /**
  * Voice calls of the chat screen: `POST /api/chat/transcribe` (multipart `audio`, at

@@ -1,0 +1,37 @@
+// Request shapes of the picture routes (asking for a photo, an image, a sent photo, the photo list), checked with zod.
+import { z } from "zod";
+import { uuidField } from "../../http/validate";
+import { ClientMessageId } from "../conversation/inputs";
+
+const Id = z.string().max(100).default("");
+/** product.md §7 chat/request-photo (multipart): message, id, cid, mute; ours: type 1 portrait, 2 landscape. */
+export const RequestPhotoBody = z.object({
+  message: z.string().max(1000).default(""),
+  id: Id,
+  cid: Id,
+  cId: Id,
+  mute: z.string().optional(),
+  type: z.union([z.string(), z.number()]).optional(),
+  clientMessageId: ClientMessageId,
+});
+/** product.md §7 chat/image: id (the entry), message, description, gid, cid, reply, ratio. */
+export const ImageBody = z.object({
+  id: uuidField("the message id"),
+  message: z.string().max(1000).optional(),
+  description: z.string().max(1000).default(""),
+  gid: z.string().max(100).optional(),
+  cid: z.string().max(100).optional(),
+  reply: z.string().max(4000).optional(),
+  ratio: z.union([z.string(), z.number()]).optional(),
+});
+/** product.md §7 chat/photo-process (multipart): id, photo; ours: message (the words sent with it), cid. */
+export const PhotoBody = z.object({
+  id: Id,
+  photo: z.instanceof(Buffer, { message: "The photo is required (a JPEG or PNG image)." }),
+  message: z.string().max(1000).default(""),
+  cid: Id,
+  cId: Id,
+  clientMessageId: ClientMessageId,
+});
+/** GET chat/history/photos: the chat and the user's own id (product.md §7). */
+export const PhotosQuery = z.object({ id: Id, uId: z.string().max(100).optional() });

@@ -1,0 +1,8 @@
+// Request shapes of the memory routes (a chat's remembered facts, deleting one), checked with zod.
+import { z } from "zod";
+import { uuidField } from "../../http/validate";
+
+/** GET /api/chat/memories?id=: the chat whose memories are listed. */
+export const ListQuery = z.object({ id: z.string().max(100).default("") });
+/** DELETE /api/chat/memories/?id=: the memory to delete. */
+export const DeleteQuery = z.object({ id: uuidField("the memory id") });
