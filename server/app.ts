@@ -8,12 +8,8 @@ import { createServer, registerFileSending, registerPlugins, registerSpa } from 
 import type { JobQueue } from "./jobs/queue";
 import { accountRoutes } from "./modules/account/account.routes";
 import type { AccountService } from "./modules/account/account.service";
-import {
-  ACCOUNTS_ADMIN_ROUTES,
-  type AccountsServices,
-  accountsRoutes,
-} from "./modules/accounts/accounts.routes";
-import { ADMIN_ROUTES, adminRoutes } from "./modules/admin/admin.routes";
+import { type AccountsServices, accountsRoutes } from "./modules/accounts/accounts.routes";
+import { adminRoutes } from "./modules/admin/admin.routes";
 import { authRoutes } from "./modules/auth/auth.routes";
 import type { AuthService } from "./modules/auth/auth.service";
 import { characterRoutes } from "./modules/characters/characters.routes";
@@ -28,7 +24,7 @@ import { contentSecret, guardChatContent } from "./modules/content/content-acces
 import type { ImageWorker } from "./modules/images/image-worker";
 import { imagesRoutes } from "./modules/images/images.routes";
 import { memoryRoutes } from "./modules/memory/memory.routes";
-import { MODEL_ROUTE_LIST, modelsRoutes } from "./modules/models/models.routes";
+import { modelsRoutes } from "./modules/models/models.routes";
 import { oauthRoutes } from "./modules/oauth/oauth.routes";
 import { paymentsRoutes } from "./modules/payments/payments.routes";
 import type { PaymentsService } from "./modules/payments/payments.service";
@@ -120,30 +116,21 @@ export async function buildApp(config: AppConfig, options: { llm?: LlmProvider }
   };
 }
 
-/** The chat sends: they change only the quota count and the history, which the caches do not hold. */
-const CHAT_SENDS = new Set([
-  "/api/chat/message",
-  "/api/chat/continue-message",
-  "/api/chat/stop",
-  "/api/chat/audio-message",
-  "/api/chat/group/reply",
-]);
-
 /**
  * Drops cached rows after every request that may have changed them (the rule in
- * server/db/short-cache.ts): when a request other than GET, HEAD, OPTIONS or a chat send ends,
- * the signed-in user's entries go; an admin's request or a payment call (a webhook changes a
- * plan) drops every entry of this process.
+ * server/db/short-cache.ts): when a request other than GET, HEAD or OPTIONS ends, its route's
+ * `config.invalidates` (server/http/invalidates.ts) says which: "none" (the chat sends), "all"
+ * (the admin area, the payment calls: every entry of this process), unset the signed-in user's
+ * entries (an admin's: every entry).
  */
 function forgetAfterWrites(app: FastifyInstance, caches: CacheGroup): void {
   app.addHook("onResponse", (request, _reply, done) => {
     const method = request.method;
     if (method !== "GET" && method !== "HEAD" && method !== "OPTIONS") {
-      const route = request.routeOptions.url ?? "";
-      if (!CHAT_SENDS.has(route)) {
+      const invalidates = request.routeOptions.config?.invalidates;
+      if (invalidates !== "none") {
         const user = request.user;
-        if (route.startsWith("/api/admin") || route.startsWith("/api/payment") || user?.role === "admin")
-          caches.forgetAll();
+        if (invalidates === "all" || user?.role === "admin") caches.forgetAll();
         else if (user) caches.forgetUser(user.id);
       }
     }
@@ -167,10 +154,6 @@ async function registerRoutes(app: FastifyInstance, config: AppConfig, c: Contai
   await adminRoutes(app, c.admin, auth);
   await modelsRoutes(app, c.models, auth);
   await accountsRoutes(app, c.accounts, auth);
-  // The Models section and the accounts' admin routes are of the admin area: the admin route list
-  // (each answers 403 to a non-admin) names them too.
-  for (const r of [...MODEL_ROUTE_LIST, ...ACCOUNTS_ADMIN_ROUTES])
-    if (!ADMIN_ROUTES.some((a) => a.method === r.method && a.url === r.url)) ADMIN_ROUTES.push(r);
   oauthRoutes(app, c.oauth);
   subscribeRoutes(app, c.subscribe);
   await usersRoutes(app, c.users, auth);

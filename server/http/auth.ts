@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from "fastify";
 import type { User } from "../db/schema";
-import { notFound, unauthorized } from "../errors";
+import { forbidden, notFound, unauthorized } from "../errors";
+import { CHANGES_ANY_USER } from "./invalidates";
 
 declare module "fastify" {
   interface FastifyRequest {
@@ -65,4 +66,56 @@ export async function signedIn(
     scope.addHook("onRequest", auth);
     await routes(scope);
   });
+}
+
+/** One route of the admin area: its method and full path (`:id` parameters as registered). */
+export interface AdminRoute {
+  method: "GET" | "POST" | "DELETE" | "PATCH";
+  url: string;
+}
+
+const adminRoutes: AdminRoute[] = [];
+
+/**
+ * Every route registered through `adminScope`, in the order registered (HEAD left out), once each
+ * however many apps a process builds. The tests attack each: a non-admin gets 403, no session 401.
+ */
+export const ADMIN_ROUTES: ReadonlyArray<AdminRoute> = adminRoutes;
+
+/** Refuses a signed-in user who is not an admin (product.md §9: the admin console). */
+async function requireAdmin(request: FastifyRequest): Promise<void> {
+  if (currentUser(request).role !== "admin") {
+    throw forbidden("This area is for administrators only.", "not_admin");
+  }
+}
+
+/**
+ * Registers `routes` under `prefix` in their own plugin scope behind the session hook and the admin
+ * check, so no admin route can be added without them: no session → 401, a signed-in non-admin →
+ * 403 "not_admin" with the envelope (product.md §9). Each route of the scope is listed in
+ * `ADMIN_ROUTES` and marked as changing any user's cached rows (`invalidates: "all"`).
+ */
+export async function adminScope(
+  app: FastifyInstance,
+  auth: onRequestAsyncHookHandler,
+  prefix: string,
+  routes: (scope: FastifyInstance) => void | Promise<void>,
+): Promise<void> {
+  await app.register(
+    async (scope) => {
+      scope.addHook("onRoute", (route) => {
+        route.config = { ...route.config, ...CHANGES_ANY_USER };
+        for (const method of [route.method].flat()) {
+          if (method === "HEAD") continue;
+          const entry = { method: method as AdminRoute["method"], url: route.url };
+          if (!adminRoutes.some((r) => r.method === entry.method && r.url === entry.url))
+            adminRoutes.push(entry);
+        }
+      });
+      scope.addHook("onRequest", auth);
+      scope.addHook("onRequest", requireAdmin);
+      await routes(scope);
+    },
+    { prefix },
+  );
 }

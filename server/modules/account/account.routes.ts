@@ -1,30 +1,13 @@
 import type { FastifyInstance } from "fastify";
-import { z } from "zod";
-import { RULES } from "../../../common/validation";
 import { currentUser, requireUser } from "../../http/auth";
 import { ok } from "../../http/envelope";
 import { rateLimit } from "../../http/rate-limit";
-import { EmailField, parseInput, textField } from "../../http/validate";
+import { parseInput } from "../../http/validate";
+import { CREDENTIAL_LIMITS } from "../auth/credential-limit-table";
 import { limitPerAddressAndEmail } from "../auth/credential-limits";
+import { EraseBody, ForgotBody, ResetBody } from "./account.schemas";
 import { type AccountService, FORGOT_PASSWORD_ANSWER } from "./account.service";
 import { exportRoutes } from "./export.routes";
-
-/** the password (accounts with one) or the typed e-mail / user name (accounts without). */
-const EraseBody = z.object({
-  password: z.string().max(200, "The password is too long.").optional(),
-  confirm: z.string().max(320, "The confirmation is too long.").optional(),
-});
-const ForgotBody = z.object({ email: EmailField });
-/** product.md §5 "Reset password": both fields required; at least 8 characters is ours (common/validation.ts). */
-const ResetBody = z.object({
-  npassword: textField(RULES.newPassword),
-  rtpassword: textField(RULES.confirmPassword),
-  code: z
-    .string()
-    .trim()
-    .min(20, "The reset link is not valid; please ask for a new one.")
-    .max(200, "The reset link is not valid; please ask for a new one."),
-});
 
 /**
  * product.md §7: forgot-password and the reset of `PATCH /users/change-password`; ours:
@@ -33,23 +16,11 @@ const ResetBody = z.object({
  */
 export function accountRoutes(app: FastifyInstance, account: AccountService): void {
   const minute = 60_000;
-  // per client address across e-mails, and per e-mail across addresses (no address
-  // can be flooded with reset mail by many clients).
   app.post(
     "/api/auth/forgot-password",
-    limitPerAddressAndEmail(
-      app,
-      { max: 10, windowMs: 15 * minute },
-      {
-        name: "forgot-email",
-        max: 5,
-        windowMs: 15 * minute,
-        message: "Too many reset requests for this e-mail.",
-      },
-    ),
+    limitPerAddressAndEmail(app, ...CREDENTIAL_LIMITS.resetMail),
     async (request) => {
-      const body = parseInput(ForgotBody, request.body);
-      account.requestReset(body.email);
+      account.requestReset(parseInput(ForgotBody, request.body).email);
       return ok(FORGOT_PASSWORD_ANSWER);
     },
   );

@@ -1,11 +1,11 @@
 // Routes of self-hosted accounts: owner set-up, sign-up, and the admin console's accounts and invitations.
-import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler } from "fastify";
-import { forbidden } from "../../errors";
-import { currentUser } from "../../http/auth";
+import type { FastifyInstance, onRequestAsyncHookHandler } from "fastify";
+import { adminScope, currentUser } from "../../http/auth";
 import { ok } from "../../http/envelope";
 import { rateLimit } from "../../http/rate-limit";
 import { parseInput } from "../../http/validate";
 import { presentSignIn } from "../auth/auth.presenter";
+import { CREDENTIAL_LIMITS } from "../auth/credential-limit-table";
 import { limitPerAddressAndEmail } from "../auth/credential-limits";
 import {
   AddUserBody,
@@ -50,8 +50,6 @@ export async function accountsRoutes(
 ): Promise<void> {
   const { setup, signup } = services;
   const minute = 60_000;
-  const perAddressAndEmail = (perEmail: { name: string; max: number; message: string }) =>
-    limitPerAddressAndEmail(app, { max: 30, windowMs: 15 * minute }, { ...perEmail, windowMs: 15 * minute });
 
   app.get("/api/setup/:token", { config: rateLimit(30, 15 * minute) }, async (request) => {
     const { token } = parseInput(SetupParams, request.params);
@@ -61,25 +59,17 @@ export async function accountsRoutes(
     });
   });
 
-  app.post(
-    "/api/setup",
-    perAddressAndEmail({ name: "setup-email", max: 10, message: "Too many set-up attempts." }),
-    async (request) => {
-      const body = parseInput(SetupBody, request.body);
-      const signIn = await setup.complete(body.token, body);
-      return presentSignIn(signIn, "Welcome! Your owner account is ready.");
-    },
-  );
+  app.post("/api/setup", limitPerAddressAndEmail(app, ...CREDENTIAL_LIMITS.setup), async (request) => {
+    const body = parseInput(SetupBody, request.body);
+    const signIn = await setup.complete(body.token, body);
+    return presentSignIn(signIn, "Welcome! Your owner account is ready.");
+  });
 
   app.get("/api/auth/registration", async () => ok("Registration.", { data: { mode: signup.mode } }));
 
   app.post(
     "/api/auth/signup/start",
-    perAddressAndEmail({
-      name: "signup-start-email",
-      max: 5,
-      message: "Too many sign-up codes asked for this e-mail.",
-    }),
+    limitPerAddressAndEmail(app, ...CREDENTIAL_LIMITS.signupStart),
     async (request) => {
       const body = parseInput(SignupStartBody, request.body);
       await signup.start(body.email, body.invite);
@@ -89,11 +79,7 @@ export async function accountsRoutes(
 
   app.post(
     "/api/auth/signup/finish",
-    perAddressAndEmail({
-      name: "signup-finish-email",
-      max: 10,
-      message: "Too many sign-up attempts for this e-mail.",
-    }),
+    limitPerAddressAndEmail(app, ...CREDENTIAL_LIMITS.signupFinish),
     async (request) => {
       const body = parseInput(SignupFinishBody, request.body);
       return presentSignIn(await signup.finish(body), "Welcome! Your account is ready.");
@@ -103,39 +89,31 @@ export async function accountsRoutes(
   await adminAccountsRoutes(app, services, auth);
 }
 
-/** The admin console's accounts and invitations, behind the session and the admin check. */
+/** The admin console's accounts and invitations, in the admin scope (the session and the admin check). */
 async function adminAccountsRoutes(
   app: FastifyInstance,
   { members, invitations }: AccountsServices,
   auth: onRequestAsyncHookHandler,
 ): Promise<void> {
-  await app.register(
-    async (scope) => {
-      scope.addHook("onRequest", auth);
-      scope.addHook("onRequest", async (request: FastifyRequest) => {
-        if (currentUser(request).role !== "admin")
-          throw forbidden("This area is for administrators only.", "not_admin");
+  await adminScope(app, auth, "/api/admin", (scope) => {
+    scope.post("/accounts", async (request) => {
+      const body = parseInput(AddUserBody, request.body);
+      const { user, generatedPassword } = await members.add(
+        { ...body, admin: body.admin === "1" },
+        currentUser(request),
+      );
+      return ok("User created.", {
+        data: { id: user.id, email: user.email, name: user.full_name, password: generatedPassword },
       });
-      scope.post("/accounts", async (request) => {
-        const body = parseInput(AddUserBody, request.body);
-        const { user, generatedPassword } = await members.add(
-          { ...body, admin: body.admin === "1" },
-          currentUser(request),
-        );
-        return ok("User created.", {
-          data: { id: user.id, email: user.email, name: user.full_name, password: generatedPassword },
-        });
-      });
-      scope.get("/invitations", async () => ok("Invitations.", { data: await invitations.listOpen() }));
-      scope.post("/invitations", async (request) => {
-        const body = parseInput(InvitationBody, request.body);
-        return ok("Invitation created.", { data: await invitations.create(currentUser(request), body) });
-      });
-      scope.post("/invitations/:id/revoke", async (request) => {
-        await invitations.revoke(currentUser(request), parseInput(InvitationParams, request.params).id);
-        return ok("Invitation revoked.");
-      });
-    },
-    { prefix: "/api/admin" },
-  );
+    });
+    scope.get("/invitations", async () => ok("Invitations.", { data: await invitations.listOpen() }));
+    scope.post("/invitations", async (request) => {
+      const body = parseInput(InvitationBody, request.body);
+      return ok("Invitation created.", { data: await invitations.create(currentUser(request), body) });
+    });
+    scope.post("/invitations/:id/revoke", async (request) => {
+      await invitations.revoke(currentUser(request), parseInput(InvitationParams, request.params).id);
+      return ok("Invitation revoked.");
+    });
+  });
 }

@@ -1,6 +1,5 @@
 import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler } from "fastify";
-import { forbidden } from "../../errors";
-import { currentUser } from "../../http/auth";
+import { adminScope, currentUser } from "../../http/auth";
 import { ok } from "../../http/envelope";
 import { parseInput } from "../../http/validate";
 import {
@@ -12,105 +11,84 @@ import {
 } from "./admin.presenter";
 import { IdParams, PlanBody, PlanImageBody, PresetBody } from "./admin.schemas";
 import type { AdminService } from "./admin.service";
-import { adminUserRoutes } from "./admin-users.routes";
+import { type AdminRouteHelpers, adminUserRoutes } from "./admin-users.routes";
 
 /** Every admin route, as registered (method and path): the tests check each answers 403. */
-export const ADMIN_ROUTES: Array<{ method: "GET" | "POST"; url: string }> = [];
+export { ADMIN_ROUTES } from "../../http/auth";
 
 /**
- * The admin console's API under /api/admin. Every route sits behind the session and
- * the admin check, added as hooks of this plugin scope, so a route cannot be registered without
- * them: no session → 401, a signed-in non-admin → 403 with the envelope.
+ * The admin console's API under /api/admin, in the admin scope (`adminScope`: the session and
+ * the admin check, so a route cannot be registered without them): no session → 401, a signed-in
+ * non-admin → 403 with the envelope.
  */
 export async function adminRoutes(
   app: FastifyInstance,
   admin: AdminService,
   auth: onRequestAsyncHookHandler,
 ): Promise<void> {
-  await app.register(
-    async (scope) => {
-      scope.addHook("onRequest", auth);
-      scope.addHook("onRequest", async (request: FastifyRequest) => {
-        if (currentUser(request).role !== "admin") {
-          throw forbidden("This area is for administrators only.", "not_admin");
-        }
+  await adminScope(app, auth, "/api/admin", (scope) => {
+    const get: AdminRouteHelpers["get"] = (url, handler) => void scope.get(url, handler);
+    const post: AdminRouteHelpers["post"] = (url, handler) => void scope.post(url, handler);
+    const id = (request: FastifyRequest) => parseInput(IdParams, request.params).id;
+
+    get("/me", async (request) => {
+      const user = currentUser(request);
+      return ok("Admin.", { data: { id: user.id, email: user.email, name: user.full_name } });
+    });
+
+    get("/plans", async () => ok("Plans.", { data: (await admin.plansList()).map(presentPlan) }));
+    post("/plans/:id", async (request) => {
+      const body = parseInput(PlanBody, request.body);
+      const plan = await admin.updatePlan(currentUser(request), id(request), {
+        name: body.name,
+        priceCents: body.price,
+        descriptionHtml: body.description,
+        url: body.url,
+        stripePriceId: body.stripePriceId,
+        characterLimit: body.cl,
+        voiceLimit: body.vl,
+        photoUpload: body.pl,
+        imageGeneration: body.il,
+        messageLimit: body.messageLimit,
+        quotaPeriod: body.quotaPeriod,
+        uncensored: body.uncensored,
       });
-      const remember = (method: "GET" | "POST", url: string) => {
-        const full = `/api/admin${url}`;
-        if (!ADMIN_ROUTES.some((r) => r.method === method && r.url === full)) {
-          ADMIN_ROUTES.push({ method, url: full });
-        }
-      };
-      const get = (url: string, handler: (request: FastifyRequest) => Promise<unknown>) => {
-        remember("GET", url);
-        scope.get(url, handler);
-      };
-      const post = (url: string, handler: (request: FastifyRequest) => Promise<unknown>) => {
-        remember("POST", url);
-        scope.post(url, handler);
-      };
-      const id = (request: FastifyRequest) => parseInput(IdParams, request.params).id;
+      return ok("Plan saved.", { data: presentPlan({ ...plan, user_count: 0 }) });
+    });
 
-      get("/me", async (request) => {
-        const user = currentUser(request);
-        return ok("Admin.", { data: { id: user.id, email: user.email, name: user.full_name } });
-      });
+    // the plan's picture on the pricing page (multipart field `image`, JPEG or PNG).
+    post("/plans/:id/image", async (request) => {
+      const planId = id(request);
+      const { image } = parseInput(PlanImageBody, request.body);
+      const plan = await admin.setPlanImage(currentUser(request), planId, image!);
+      return ok("Plan picture saved.", { data: presentPlan({ ...plan, user_count: 0 }) });
+    });
 
-      get("/plans", async () => ok("Plans.", { data: (await admin.plansList()).map(presentPlan) }));
-      post("/plans/:id", async (request) => {
-        const body = parseInput(PlanBody, request.body);
-        const plan = await admin.updatePlan(currentUser(request), id(request), {
-          name: body.name,
-          priceCents: body.price,
-          descriptionHtml: body.description,
-          url: body.url,
-          stripePriceId: body.stripePriceId,
-          characterLimit: body.cl,
-          voiceLimit: body.vl,
-          photoUpload: body.pl,
-          imageGeneration: body.il,
-          messageLimit: body.messageLimit,
-          quotaPeriod: body.quotaPeriod,
-          uncensored: body.uncensored,
-        });
-        return ok("Plan saved.", { data: presentPlan({ ...plan, user_count: 0 }) });
-      });
+    get("/presets", async () => ok("Presets.", { data: (await admin.presetsList()).map(presentPreset) }));
+    post("/presets", async (request) => {
+      const preset = await admin.createPreset(currentUser(request), parseInput(PresetBody, request.body));
+      return ok("Preset character created.", { data: preset ? presentPreset(preset) : undefined });
+    });
+    post("/presets/:id", async (request) => {
+      const body = parseInput(PresetBody, request.body);
+      const preset = await admin.updatePreset(currentUser(request), id(request), body);
+      return ok("Preset character saved.", { data: preset ? presentPreset(preset) : undefined });
+    });
 
-      // the plan's picture on the pricing page (multipart field `image`, JPEG or PNG).
-      post("/plans/:id/image", async (request) => {
-        const planId = id(request);
-        const { image } = parseInput(PlanImageBody, request.body);
-        const plan = await admin.setPlanImage(currentUser(request), planId, image!);
-        return ok("Plan picture saved.", { data: presentPlan({ ...plan, user_count: 0 }) });
-      });
+    adminUserRoutes({ get, post, id }, admin);
 
-      get("/presets", async () => ok("Presets.", { data: (await admin.presetsList()).map(presentPreset) }));
-      post("/presets", async (request) => {
-        const preset = await admin.createPreset(currentUser(request), parseInput(PresetBody, request.body));
-        return ok("Preset character created.", { data: preset ? presentPreset(preset) : undefined });
-      });
-      post("/presets/:id", async (request) => {
-        const body = parseInput(PresetBody, request.body);
-        const preset = await admin.updatePreset(currentUser(request), id(request), body);
-        return ok("Preset character saved.", { data: preset ? presentPreset(preset) : undefined });
-      });
+    get("/contact-messages", async () =>
+      ok("Contact messages.", { data: (await admin.contactMessages()).map(presentContact) }),
+    );
 
-      adminUserRoutes({ get, post, id }, admin);
+    get("/free-subscriptions", async () =>
+      ok("Free subscriptions.", { data: (await admin.freeSubscriptions()).map(presentFreeSubscription) }),
+    );
+    post("/free-subscriptions/:id/approve", async (request) => {
+      await admin.approveFreeSubscription(currentUser(request), id(request));
+      return ok("Approved: the account was created and the login details sent.");
+    });
 
-      get("/contact-messages", async () =>
-        ok("Contact messages.", { data: (await admin.contactMessages()).map(presentContact) }),
-      );
-
-      get("/free-subscriptions", async () =>
-        ok("Free subscriptions.", { data: (await admin.freeSubscriptions()).map(presentFreeSubscription) }),
-      );
-      post("/free-subscriptions/:id/approve", async (request) => {
-        await admin.approveFreeSubscription(currentUser(request), id(request));
-        return ok("Approved: the account was created and the login details sent.");
-      });
-
-      get("/audit", async () => ok("Audit log.", { data: (await admin.auditLog()).map(presentAudit) }));
-    },
-    { prefix: "/api/admin" },
-  );
+    get("/audit", async () => ok("Audit log.", { data: (await admin.auditLog()).map(presentAudit) }));
+  });
 }

@@ -1,34 +1,21 @@
 import type { FastifyInstance, onRequestAsyncHookHandler } from "fastify";
-import { z } from "zod";
-import { RULES } from "../../../common/validation";
 import { unauthorized } from "../../errors";
 import { bearerToken, currentUser, signedIn } from "../../http/auth";
 import { ok } from "../../http/envelope";
 import { rateLimit } from "../../http/rate-limit";
-import { parseInput, textField } from "../../http/validate";
+import { parseInput } from "../../http/validate";
 import { presentDevice, presentSessionUser, presentSignIn } from "./auth.presenter";
+import {
+  DemoBody,
+  DeviceBody,
+  DeviceIdQuery,
+  DeviceRegisterBody,
+  LoginBody,
+  TokenBody,
+} from "./auth.schemas";
 import type { AuthService } from "./auth.service";
+import { CREDENTIAL_LIMITS } from "./credential-limit-table";
 import { limitPerAddressAndEmail } from "./credential-limits";
-
-const LoginBody = z.object({
-  /** product.md §5 "Login": required; the format is not checked here (a wrong address just fails). */
-  email: textField(RULES.loginEmail).toLowerCase(),
-  password: textField(RULES.loginPassword),
-  id: z.string().optional(),
-});
-const DeviceBody = z.object({
-  id: z.string().trim().min(20, "The device id is not valid.").max(200, "The device id is not valid."),
-});
-const DeviceRegisterBody = z.object({
-  name: z.string().trim().max(100, "The device name must be at most 100 characters.").default("My device"),
-});
-const DeviceIdQuery = z.object({
-  id: z.string().trim().min(1, "The device id is required.").max(100, "The device id is not valid."),
-});
-const DemoBody = z.object({
-  id: z.string().trim().min(1, "The demo id is required.").max(100, "The demo id is not valid."),
-});
-const TokenBody = z.object({ token: z.string().optional() });
 
 /**
  * product.md §7 "Authentication": login, demo-login, extend, logout; ours: device login and
@@ -40,26 +27,10 @@ export async function authRoutes(
   requireAuth: onRequestAsyncHookHandler,
 ): Promise<void> {
   const minute = 60_000;
-  // credential stuffing: per client address across all e-mails, and per e-mail across
-  // all addresses. The per-e-mail window is short: while an account is under attack its owner
-  // waits at most five minutes too (README, Security).
-  app.post(
-    "/api/auth/login",
-    limitPerAddressAndEmail(
-      app,
-      { max: 30, windowMs: 15 * minute },
-      {
-        name: "login-email",
-        max: 10,
-        windowMs: 5 * minute,
-        message: "Too many sign-in attempts for this account.",
-      },
-    ),
-    async (request) => {
-      const body = parseInput(LoginBody, request.body);
-      return presentSignIn(await auth.login(body.email, body.password), "Login successful.");
-    },
-  );
+  app.post("/api/auth/login", limitPerAddressAndEmail(app, ...CREDENTIAL_LIMITS.signIn), async (request) => {
+    const { email, password } = parseInput(LoginBody, request.body);
+    return presentSignIn(await auth.login(email, password), "Login successful.");
+  });
 
   app.post("/api/auth/device-login", { config: rateLimit(20, 15 * minute) }, async (request) => {
     const body = parseInput(DeviceBody, request.body);

@@ -1,11 +1,13 @@
 import type { FastifyInstance, onRequestAsyncHookHandler } from "fastify";
 import { assertSelf, currentUser, signedIn } from "../../http/auth";
 import { ok } from "../../http/envelope";
-import { openEventStream, wantsStream } from "../../http/sse";
+import { CHANGES_NO_CACHED_ROWS } from "../../http/invalidates";
+import { answerPlainOrStreamed, type StreamableTurn, type TurnResult } from "../../http/plain-or-streamed";
 import { parseInput } from "../../http/validate";
 import { localTimeText } from "../prompt/prompt";
 import { AudioMessageBody, EntryBody, isMuted, MessageBody, NewChatQuery } from "./chat.schemas";
 import type { ChatService } from "./chat.service";
+import type { LiveReplies } from "./live-replies";
 import { StreamedReply } from "./reply-stream";
 import { resumeRoute } from "./resume.routes";
 import type { TurnService } from "./turn.service";
@@ -24,7 +26,7 @@ export async function chatRoutes(
   await signedIn(app, auth, (app) => {
     const { chat, turns } = services;
 
-    app.post("/api/chat/message", async (request, reply) => {
+    app.post("/api/chat/message", { config: CHANGES_NO_CACHED_ROWS }, async (request, reply) => {
       const user = currentUser(request);
       const body = parseInput(MessageBody, request.body);
       const input = {
@@ -41,43 +43,20 @@ export async function chatRoutes(
           localTime: localTimeText(body.time, Date.now()),
         },
       };
-      if (!wantsStream(request, body.stream)) {
-        const answer = await turns.send(user, input);
-        request.modelMs = answer.modelMs;
-        return answer.reply;
-      }
-      const events = new StreamedReply(openEventStream(reply), chat.live);
-      try {
-        const answer = await turns.send(user, input, events);
-        events.emit("done", answer.reply);
-      } catch (error) {
-        events.fail(error, request.log);
-      } finally {
-        events.close();
-      }
+      const turn = oneToOneTurn(chat.live, (events) => turns.send(user, input, events));
+      return answerPlainOrStreamed(request, reply, body.stream, turn);
     });
 
-    app.post("/api/chat/continue-message", async (request, reply) => {
+    app.post("/api/chat/continue-message", { config: CHANGES_NO_CACHED_ROWS }, async (request, reply) => {
       const user = currentUser(request);
       const body = parseInput(EntryBody, request.body);
-      if (!wantsStream(request, body.stream)) {
-        const answer = await turns.continueReply(user, body.id);
-        request.modelMs = answer.modelMs;
-        return answer.reply;
-      }
-      const events = new StreamedReply(openEventStream(reply), chat.live);
-      try {
-        events.emit("done", (await turns.continueReply(user, body.id, events)).reply);
-      } catch (error) {
-        events.fail(error, request.log);
-      } finally {
-        events.close();
-      }
+      const turn = oneToOneTurn(chat.live, (events) => turns.continueReply(user, body.id, events));
+      return answerPlainOrStreamed(request, reply, body.stream, turn);
     });
 
     resumeRoute(app, chat);
 
-    app.post("/api/chat/stop", async (request) => {
+    app.post("/api/chat/stop", { config: CHANGES_NO_CACHED_ROWS }, async (request) => {
       const body = parseInput(EntryBody, request.body);
       const stopped = await chat.stop(currentUser(request), body.id);
       return ok(stopped ? "Stopped." : "Nothing is being generated for this message.");
@@ -92,7 +71,7 @@ export async function chatRoutes(
     });
 
     /** product.md §7 audio-message (path ours): the message-reply shape of `chat/message` with `audioUrl`. */
-    app.post("/api/chat/audio-message", async (request) => {
+    app.post("/api/chat/audio-message", { config: CHANGES_NO_CACHED_ROWS }, async (request) => {
       const body = parseInput(AudioMessageBody, request.body);
       const answer = await turns.audioMessage(currentUser(request), {
         message: body.message,
@@ -105,4 +84,19 @@ export async function chatRoutes(
       return answer.reply;
     });
   });
+}
+
+/**
+ * A one-to-one turn (a message, a continuation, a regeneration) for `answerPlainOrStreamed`:
+ * streamed as a StreamedReply on the entry's live reply, ending with `done` and the plain answer.
+ */
+export function oneToOneTurn<R>(
+  live: LiveReplies,
+  run: (events?: StreamedReply) => Promise<TurnResult<R>>,
+): StreamableTurn<StreamedReply, R> {
+  return {
+    events: (sse) => new StreamedReply(sse, live),
+    run,
+    done: (events, result) => events.emit("done", result.reply),
+  };
 }

@@ -2,8 +2,9 @@ import type { FastifyInstance, onRequestAsyncHookHandler } from "fastify";
 import type { RemovedEntries, SwipeReply } from "../../../common/api";
 import { currentUser, signedIn } from "../../http/auth";
 import { ok } from "../../http/envelope";
-import { openEventStream, wantsStream } from "../../http/sse";
+import { answerPlainOrStreamed } from "../../http/plain-or-streamed";
 import { parseInput } from "../../http/validate";
+import { oneToOneTurn } from "./chat.routes";
 import {
   EditBody,
   EditMessageText,
@@ -15,7 +16,6 @@ import {
 } from "./chat.schemas";
 import type { EditsService } from "./edits.service";
 import type { LiveReplies } from "./live-replies";
-import { StreamedReply } from "./reply-stream";
 
 /**
  * Swipes, edits and rewind (contract: common/api.ts above SwipeReply): regenerate
@@ -34,19 +34,8 @@ export async function editsRoutes(
       const user = currentUser(request);
       const body = parseInput(RegenerateBody, request.body);
       const options = { speak: !isMuted(body.mute) };
-      if (!wantsStream(request, body.stream)) {
-        const answer = await edits.regenerate(user, body.id, options);
-        request.modelMs = answer.modelMs;
-        return answer.reply;
-      }
-      const events = new StreamedReply(openEventStream(reply), live);
-      try {
-        events.emit("done", (await edits.regenerate(user, body.id, options, events)).reply);
-      } catch (error) {
-        events.fail(error, request.log);
-      } finally {
-        events.close();
-      }
+      const turn = oneToOneTurn(live, (events) => edits.regenerate(user, body.id, options, events));
+      return answerPlainOrStreamed(request, reply, body.stream, turn);
     });
 
     app.post("/api/chat/swipe", async (request): Promise<SwipeReply> => {

@@ -1,7 +1,8 @@
 import type { FastifyInstance, onRequestAsyncHookHandler } from "fastify";
 import { currentUser, signedIn } from "../../http/auth";
 import { ok } from "../../http/envelope";
-import { openEventStream, wantsStream } from "../../http/sse";
+import { CHANGES_NO_CACHED_ROWS } from "../../http/invalidates";
+import { answerPlainOrStreamed } from "../../http/plain-or-streamed";
 import { parseInput } from "../../http/validate";
 import { GroupMemberQuery, GroupNewQuery, GroupReplyBody, isMuted } from "./chat.schemas";
 import type { ChatService } from "./chat.service";
@@ -40,7 +41,7 @@ export async function groupsRoutes(
       return ok("Member removed.", { page });
     });
 
-    app.post("/api/chat/group/reply", async (request, reply) => {
+    app.post("/api/chat/group/reply", { config: CHANGES_NO_CACHED_ROWS }, async (request, reply) => {
       const user = currentUser(request);
       const body = parseInput(GroupReplyBody, request.body);
       const input = {
@@ -50,21 +51,14 @@ export async function groupsRoutes(
         // each member's answer is spoken in its own voice unless muted.
         speak: !isMuted(body.mute),
       };
-      if (!wantsStream(request, body.stream)) {
-        const answer = await turns.groupReply(user, input);
-        request.modelMs = answer.modelMs;
-        return answer.reply;
-      }
-      const events = new GroupStreamedReply(openEventStream(reply), services.chat.live);
-      try {
-        const answer = await turns.groupReply(user, input, events);
-        request.modelMs = answer.modelMs;
-        events.finish(answer.reply);
-      } catch (error) {
-        events.fail(error, request.log);
-      } finally {
-        events.close();
-      }
+      return answerPlainOrStreamed(request, reply, body.stream, {
+        events: (sse) => new GroupStreamedReply(sse, services.chat.live),
+        run: (events) => turns.groupReply(user, input, events),
+        done: (events, answer) => {
+          request.modelMs = answer.modelMs;
+          events.finish(answer.reply);
+        },
+      });
     });
   });
 }

@@ -1,15 +1,12 @@
 import type { FastifyInstance, onRequestAsyncHookHandler } from "fastify";
-import { z } from "zod";
 import { dollars } from "../../../common/constants";
 import type { User } from "../../db/schema";
 import { bearerToken, currentUser, signedIn } from "../../http/auth";
 import { ok } from "../../http/envelope";
+import { CHANGES_ANY_USER } from "../../http/invalidates";
 import { parseInput } from "../../http/validate";
+import { CheckoutBody } from "./payments.schemas";
 import type { PaymentsService, PricedPlan } from "./payments.service";
-
-const CheckoutBody = z.object({
-  plan: z.string().trim().min(1, "The plan is required.").max(100, "The plan is not valid."),
-});
 
 /**
  * product.md §3 "Pricing plan": image under /content/pricing/, price in dollars as text. Ours besides:
@@ -64,18 +61,18 @@ export async function paymentsRoutes(
       });
     });
 
-    scope.post("/api/payment/checkout", async (request) => {
+    scope.post("/api/payment/checkout", { config: CHANGES_ANY_USER }, async (request) => {
       const body = parseInput(CheckoutBody, request.body);
       const url = await payments.checkout(currentUser(request), body.plan);
       return ok("Redirecting to the payment page.", { data: { url } });
     });
 
-    scope.post("/api/payment/addon", async (request) => {
+    scope.post("/api/payment/addon", { config: CHANGES_ANY_USER }, async (request) => {
       const url = await payments.addOn(currentUser(request));
       return ok("Redirecting to the payment page.", { data: { url } });
     });
 
-    scope.post("/api/payment/portal", async (request) => {
+    scope.post("/api/payment/portal", { config: CHANGES_ANY_USER }, async (request) => {
       const url = await payments.portal(currentUser(request));
       return ok("Redirecting to your subscription.", { data: { url } });
     });
@@ -84,7 +81,7 @@ export async function paymentsRoutes(
   await app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser("*", { parseAs: "buffer" }, (_request, body, done) => done(null, body));
-    scope.post("/api/payment/webhook", async (request) => {
+    scope.post("/api/payment/webhook", { config: CHANGES_ANY_USER }, async (request) => {
       const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
       const signature = request.headers["stripe-signature"];
       const result = await payments.handleWebhook(raw, typeof signature === "string" ? signature : "");

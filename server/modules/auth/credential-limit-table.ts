@@ -1,0 +1,47 @@
+// The limits of every route that takes an e-mail with a secret or sends mail to one (README, Security).
+
+/** A route's two limits, as `limitPerAddressAndEmail` (credential-limits.ts) takes them. */
+type CredentialLimits = readonly [
+  perAddress: { max: number; windowMs: number },
+  perEmail: { name: string; max: number; windowMs: number; message: string },
+];
+
+const MINUTE = 60_000;
+
+/**
+ * `perAddress` calls per client address across all e-mails in `addressMinutes`; `perEmail` calls
+ * per e-mail across all addresses in `emailMinutes`, counted under `name`, refused with `message`.
+ */
+function limits(
+  [perAddress, addressMinutes]: [number, number],
+  [name, perEmail, emailMinutes, message]: [string, number, number, string],
+): CredentialLimits {
+  return [
+    { max: perAddress, windowMs: addressMinutes * MINUTE },
+    { name, max: perEmail, windowMs: emailMinutes * MINUTE, message },
+  ];
+}
+
+/**
+ * Per route: credential stuffing and mail flooding (no address can be flooded with mail by many
+ * clients). The sign-in's per-e-mail window is short: while an account is under attack its owner
+ * waits at most five minutes too.
+ */
+export const CREDENTIAL_LIMITS = {
+  /** POST /api/auth/login */
+  signIn: limits([30, 15], ["login-email", 10, 5, "Too many sign-in attempts for this account."]),
+  /** POST /api/auth/forgot-password */
+  resetMail: limits([10, 15], ["forgot-email", 5, 15, "Too many reset requests for this e-mail."]),
+  /** POST /api/setup */
+  setup: limits([30, 15], ["setup-email", 10, 15, "Too many set-up attempts."]),
+  /** POST /api/auth/signup/start */
+  signupStart: limits(
+    [30, 15],
+    ["signup-start-email", 5, 15, "Too many sign-up codes asked for this e-mail."],
+  ),
+  /** POST /api/auth/signup/finish */
+  signupFinish: limits(
+    [30, 15],
+    ["signup-finish-email", 10, 15, "Too many sign-up attempts for this e-mail."],
+  ),
+} as const;
