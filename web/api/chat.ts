@@ -3,7 +3,7 @@ import type { ChatHistoryEntry, ChatProfileInfo, Envelope, MessageReply } from "
 import { HISTORY_PAGE_SIZE } from "../../common/constants";
 import { apiRequest, ensureSuccess } from "./client";
 import { ApiError } from "./errors";
-import { entryTracking, type ReplyStreamHandlers, replyEvents, replyOf } from "./replies";
+import { type ReplyStreamHandlers, replyEvents, replyOf, streamReply } from "./replies";
 import { apiStream, followStream } from "./stream";
 
 /** Chat calls (product.md §7, Chat). */
@@ -110,10 +110,7 @@ export async function sendMessageStream(
   handlers: ReplyStreamHandlers,
   signal?: AbortSignal,
 ): Promise<MessageReply> {
-  const body = messageForm(input);
-  body.set("stream", "1");
-  const { onEvent, entryId: resumeId } = entryTracking(handlers, "last");
-  return replyOf(apiStream("/chat/message", body, onEvent, { signal, resumeId }), resumeId, signal);
+  return streamReply("/chat/message", messageForm(input), handlers, { keep: "last", resume: true, signal });
 }
 
 /**

@@ -1,8 +1,7 @@
 // Group chat calls: the group send (streamed or not), starting a group and changing its members.
 import type { ChatHistoryEntry, Envelope } from "../../common/api";
 import { apiRequest, ensureSuccess } from "./client";
-import { entryTracking, type ReplyStreamHandlers, replyOf } from "./replies";
-import { apiStream } from "./stream";
+import { type ReplyStreamHandlers, streamReply } from "./replies";
 
 /** product.md §3 "Message reply" of `chat/group/reply`: the replying members and their entries in order. */
 export interface GroupReply extends Envelope {
@@ -49,11 +48,12 @@ export async function sendGroupMessageStream(
   handlers: ReplyStreamHandlers,
   signal?: AbortSignal,
 ): Promise<GroupReply> {
-  const body = groupForm(input);
-  body.set("stream", "1");
-  const { onEvent, entryId } = entryTracking(handlers, "first");
-  // No resumeId: each member's reply has its own live reply; the whole turn is not one stream.
-  return replyOf(apiStream("/chat/group/reply", body, onEvent, { signal }), entryId, signal);
+  // No resume: each member's reply has its own live reply; the whole turn is not one stream.
+  return streamReply("/chat/group/reply", groupForm(input), handlers, {
+    keep: "first",
+    resume: false,
+    signal,
+  });
 }
 
 /** GET /chat/group/new?cId=<character id>: a group with that character; returns its `page`. */

@@ -1,7 +1,7 @@
 // Reply streams shared by the chat, group and edit calls: handlers, final reply, lost replies.
 import type { ChatHistoryEntry, MessageReply } from "../../common/api";
 import { ApiError } from "./errors";
-import type { StreamEvent } from "./stream";
+import { apiStream, type StreamEvent } from "./stream";
 
 /** What a streamed reply reports while it is generated. */
 export interface ReplyStreamHandlers {
@@ -98,7 +98,7 @@ export async function replyOf(
  * chatHistoryUUID, before `handlers.onEntry` sees it: the first entry's (`keep: "first"`, a group
  * turn) or the latest's (`"last"`, one reply). `entryId()` is "" until an entry arrived.
  */
-export function entryTracking(
+function entryTracking(
   handlers: ReplyStreamHandlers,
   keep: "first" | "last",
 ): { onEvent: (event: StreamEvent) => void; entryId: () => string } {
@@ -111,4 +111,23 @@ export function entryTracking(
     },
   });
   return { onEvent, entryId: () => entryId };
+}
+
+/**
+ * POSTs `body` with `stream=1` to `path` and returns its reply (`replyOf`), `handlers` seeing its
+ * events. The reply's entry is the latest `entry` event's, or the first's with `keep: "first"`
+ * (`entryTracking`); with `resume` a dropped connection is followed again from that entry
+ * (`apiStream`). Throws like `replyOf`.
+ */
+export function streamReply(
+  path: string,
+  body: URLSearchParams | FormData,
+  handlers: ReplyStreamHandlers,
+  options: { keep: "first" | "last"; resume: boolean; signal?: AbortSignal },
+): Promise<MessageReply> {
+  const { signal } = options;
+  body.set("stream", "1");
+  const { onEvent, entryId } = entryTracking(handlers, options.keep);
+  const stream = apiStream(path, body, onEvent, { signal, resumeId: options.resume ? entryId : undefined });
+  return replyOf(stream, entryId, signal);
 }
