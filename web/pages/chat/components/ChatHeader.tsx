@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { type ReactNode, useState } from "react";
 import { Link } from "react-router";
 import type { ChatProfileCharacter } from "../../../../common/api";
 import { Avatar } from "../../../components/Avatar";
@@ -142,39 +142,35 @@ function ChatHeaderMenu(
         </ChatIcon>
       </ChatMenuButton>
       <ul {...menu.list}>
-        <li>
-          <button type="button" className="dropdown__item" onClick={pick(props.onNewChat)}>
-            {chatTexts.newChat}
-          </button>
-        </li>
-        {!props.isGroup && (
-          <li>
-            <button type="button" className="dropdown__item" onClick={pick(props.onStartGroup)}>
-              {chatTexts.startGroup}
-            </button>
-          </li>
-        )}
-        <li>
-          <Link to="/characters/list">{chatTexts.changeCharacter}</Link>
-        </li>
-        <li>
-          <button type="button" className="dropdown__item" onClick={pick(props.onOpenSettings)}>
-            {chatTexts.settings}
-          </button>
-        </li>
-        <li>
-          <Link to="/user/profile">{chatTexts.updateProfile}</Link>
-        </li>
-        <li>
-          <Link to="/user/change-password">{chatTexts.changePassword}</Link>
-        </li>
-        <li>
-          <Link to="/faq">{chatTexts.faq}</Link>
-        </li>
-        <li>
-          <Link to="/logout">{chatTexts.logout}</Link>
-        </li>
+        <MenuAction onClick={pick(props.onNewChat)}>{chatTexts.newChat}</MenuAction>
+        {!props.isGroup && <MenuAction onClick={pick(props.onStartGroup)}>{chatTexts.startGroup}</MenuAction>}
+        <MenuLink to="/characters/list">{chatTexts.changeCharacter}</MenuLink>
+        <MenuAction onClick={pick(props.onOpenSettings)}>{chatTexts.settings}</MenuAction>
+        <MenuLink to="/user/profile">{chatTexts.updateProfile}</MenuLink>
+        <MenuLink to="/user/change-password">{chatTexts.changePassword}</MenuLink>
+        <MenuLink to="/faq">{chatTexts.faq}</MenuLink>
+        <MenuLink to="/logout">{chatTexts.logout}</MenuLink>
       </ul>
     </div>
+  );
+}
+
+/** One item of the top menu that acts on this screen. */
+function MenuAction({ onClick, children }: { onClick: () => void; children: ReactNode }) {
+  return (
+    <li>
+      <button type="button" className="dropdown__item" onClick={onClick}>
+        {children}
+      </button>
+    </li>
+  );
+}
+
+/** One item of the top menu that opens another page. */
+function MenuLink({ to, children }: { to: string; children: ReactNode }) {
+  return (
+    <li>
+      <Link to={to}>{children}</Link>
+    </li>
   );
 }
