@@ -208,15 +208,14 @@ async function runEngine(
     }
     console.log(`server RSS after the run: ${rssMb(pid).toFixed(0)} MB`);
   } finally {
-    await server.stop();
-    await data.dispose();
+    await data.dispose(server);
   }
 }
 
 requireBuild();
+const engines = process.env.BENCH_ENGINES ?? "sqlite,postgres,bare,stored";
 const model = await startModel();
 try {
-  const engines = process.env.BENCH_ENGINES ?? "sqlite,postgres,bare,stored";
   if (engines.includes("sqlite")) await runEngine("SQLite", model.url);
   const pgBase = engines.includes("postgres") ? await postgresUrl() : undefined;
   if (!engines.includes("postgres")) console.log("\nPostgreSQL: not chosen (BENCH_ENGINES)");

@@ -342,15 +342,14 @@ async function runEngine(
       );
     }
   } finally {
-    await server.stop();
-    await data.dispose();
+    await data.dispose(server);
   }
 }
 
 requireBuild();
+const engines = process.env.BENCH_ENGINES ?? "sqlite,postgres,bare";
 const model = await startModel();
 try {
-  const engines = process.env.BENCH_ENGINES ?? "sqlite,postgres,bare";
   if (engines.includes("sqlite")) await runEngine("SQLite", model, {});
   if (engines.includes("postgres")) {
     const pgBase = await postgresUrl();

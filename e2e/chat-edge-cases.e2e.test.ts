@@ -1,4 +1,4 @@
-import type { ConsoleMessage, Page, Route } from "playwright-core";
+import type { Page, Route } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ChatHistoryEntry, ChatProfileInfo } from "../common/api";
 import { PHOTO_ACCEPT, PHOTO_CAPTIONS, PHOTO_TYPE_LANDSCAPE } from "../common/constants";
@@ -6,7 +6,16 @@ import { type ImageDouble, startImageDouble } from "../server/testing/image-serv
 import { loadNamespaces } from "../web/i18n";
 import { chatTexts } from "../web/pages/chat/texts";
 import { callApi, DESKTOP, ensureCharacters, openChat, PHONE, signedInPage } from "./chat.helpers";
-import { closePage, expectToast, hasChromium, json, SIGNED_IN_WARNING, toastWith } from "./support/browser";
+import {
+  appErrors,
+  closePage,
+  expectToast,
+  hasChromium,
+  holdRoute,
+  json,
+  SIGNED_IN_WARNING,
+  toastWith,
+} from "./support/browser";
 import { useBrowserSuite } from "./support/suite";
 
 /**
@@ -17,38 +26,6 @@ import { useBrowserSuite } from "./support/suite";
  * failures product.md §8 wants only logged (history page, photos, New Chat, chat data, member
  * transport failures) next to those shown ('Failed to reply.', a member refusal).
  */
-
-/** A route handler that holds each request until `release()`, then continues or aborts it. */
-function holdRoute(then: "continue" | "abort" = "continue") {
-  let release: () => void = () => {};
-  const released = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  let count = 0;
-  return {
-    handler: async (route: Route) => {
-      count += 1;
-      await released;
-      if (then === "abort") await route.abort("failed");
-      else await route.continue();
-    },
-    release: () => release(),
-    held: () => count,
-  };
-}
-
-/**
- * The app's own console errors (what product.md §8 calls "logged"), without Chromium's
- * "Failed to load resource" lines that any failed request prints by itself.
- */
-function appErrors(page: Page): string[] {
-  const seen: string[] = [];
-  page.on("console", (message: ConsoleMessage) => {
-    if (message.type() === "error" && !message.text().startsWith("Failed to load resource"))
-      seen.push(message.text());
-  });
-  return seen;
-}
 
 /** No sonner toast on the page, after giving one the time to show. */
 async function expectNoToast(page: Page): Promise<void> {

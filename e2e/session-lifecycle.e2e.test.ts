@@ -1,8 +1,17 @@
-import type { ConsoleMessage, Page, Route } from "playwright-core";
+import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { TOKEN_CHECK_INTERVAL_MS, TOKEN_LIFETIME_MS, TOKEN_REFRESH_MARGIN_MS } from "../common/constants";
 import { DESKTOP, PHONE } from "./chat.helpers";
-import { CHROMIUM, closePage, demoSession, hasChromium, openPage, storeSession } from "./support/browser";
+import {
+  appErrors,
+  CHROMIUM,
+  closePage,
+  demoSession,
+  hasChromium,
+  holdRoute,
+  openPage,
+  storeSession,
+} from "./support/browser";
 import { useBrowserSuite } from "./support/suite";
 
 /**
@@ -13,37 +22,6 @@ import { useBrowserSuite } from "./support/suite";
  */
 
 if (!hasChromium) console.warn(`session-lifecycle e2e skipped: ${CHROMIUM} does not exist`);
-
-/** A route handler that holds each request until `release()` lets it go on to the server. */
-function holdRoute(): { handler: (route: Route) => Promise<void>; release: () => void; held: () => number } {
-  let release: () => void = () => {};
-  const released = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  let count = 0;
-  return {
-    handler: async (route) => {
-      count += 1;
-      await released;
-      await route.continue();
-    },
-    release: () => release(),
-    held: () => count,
-  };
-}
-
-/**
- * The app's own console errors (what product.md §8 calls "logged"), without Chromium's
- * "Failed to load resource" lines that any failed request prints by itself.
- */
-function consoleErrors(page: Page): string[] {
-  const seen: string[] = [];
-  page.on("console", (message: ConsoleMessage) => {
-    if (message.type() === "error" && !message.text().startsWith("Failed to load resource"))
-      seen.push(message.text());
-  });
-  return seen;
-}
 
 describe.skipIf(!hasChromium)("session rules, in Chromium", () => {
   const suite = useBrowserSuite();
@@ -179,7 +157,7 @@ describe.skipIf(!hasChromium)("session rules, in Chromium", () => {
   it("a failed extend ends the session: token and user removed, back to / (product.md §4, 8)", async () => {
     const session = await demoSession(suite.url);
     const page = await openPage(suite.browser);
-    const errors = consoleErrors(page);
+    const errors = appErrors(page);
     let asked = 0;
     await page.route("**/api/auth/extend", (route) => {
       asked += 1;
@@ -218,7 +196,7 @@ describe.skipIf(!hasChromium)("session rules, in Chromium", () => {
     it(`${label}: a signed-in request that fails without an answer is only logged, no toast (product.md §8)`, async () => {
       const session = await demoSession(suite.url);
       const page = await openPage(suite.browser, { viewport });
-      const errors = consoleErrors(page);
+      const errors = appErrors(page);
       let asked = 0;
       await page.route(
         (url) => url.pathname === "/api/characters/list/",

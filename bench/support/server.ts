@@ -124,8 +124,8 @@ export interface EngineData {
   env(modelUrl: string): Record<string, string>;
   /** {@link liftLimits} on this run's database. */
   liftLimits(): Promise<void>;
-  /** Drops the database and removes the data folder. */
-  dispose(): Promise<void>;
+  /** Stops `server` (this run's, when given), then drops the database and removes the data folder. */
+  dispose(server?: RunningServer): Promise<void>;
 }
 
 /**
@@ -152,7 +152,8 @@ export async function engineData(prefix: string, pgBase?: string): Promise<Engin
     }),
     liftLimits: () =>
       liftLimits(databaseUrl ? { postgresUrl: databaseUrl } : { sqliteFile: path.join(dataDir, "app.db") }),
-    dispose: async () => {
+    dispose: async (server) => {
+      await server?.stop();
       await database?.drop();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },

@@ -143,6 +143,51 @@ export function json(route: Route, status: number, body: unknown): Promise<void>
   return route.fulfill({ status, contentType: "application/json", body: JSON.stringify(body) });
 }
 
+/** A request hold of {@link holdRoute}: its route handler, its release, and how many it holds. */
+export interface RouteHold {
+  handler: (route: Route) => Promise<void>;
+  /** Lets every held request (and any later one) go on. */
+  release: () => void;
+  /** How many requests reached the handler so far. */
+  held: () => number;
+}
+
+/**
+ * A route handler (for `page.route`) that holds each request until `release()`, then lets it go
+ * on to the server (`then` "continue", the default) or fails it as a network error ("abort").
+ */
+export function holdRoute(then: "continue" | "abort" = "continue"): RouteHold {
+  let release: () => void = () => {};
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  let count = 0;
+  return {
+    handler: async (route) => {
+      count += 1;
+      await released;
+      if (then === "abort") await route.abort("failed");
+      else await route.continue();
+    },
+    release: () => release(),
+    held: () => count,
+  };
+}
+
+/**
+ * Collects the app's own console errors (what product.md §8 calls "logged") from now on, without
+ * Chromium's "Failed to load resource" lines that any failed request prints by itself.
+ * @returns the list, filled as errors arrive.
+ */
+export function appErrors(page: Page): string[] {
+  const seen: string[] = [];
+  page.on("console", (message) => {
+    if (message.type() === "error" && !message.text().startsWith("Failed to load resource"))
+      seen.push(message.text());
+  });
+  return seen;
+}
+
 export { demoSession } from "./demo";
 
 /** Stores a session in the page's local storage the way the SPA does (keys token and user). */
