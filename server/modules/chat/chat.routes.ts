@@ -30,12 +30,8 @@ export async function chatRoutes(
       const user = currentUser(request);
       const body = parseInput(MessageBody, request.body);
       const input = {
-        message: body.message,
-        chatId: body.id,
+        ...turnInput(body),
         characterId: body.cId,
-        clientMessageId: body.clientMessageId,
-        // the reply is spoken unless muted (product.md §7 `mute`).
-        speak: !isMuted(body.mute),
         // product.md §7 pname, ptext, time (meaning ours): this reply's prompt only, never stored.
         sender: {
           name: body.pname || undefined,
@@ -84,6 +80,19 @@ export async function chatRoutes(
       return answer.reply;
     });
   });
+}
+
+/**
+ * What a message turn (one-to-one or a group's) takes from its request: the words, the chat, the
+ * client's id of the message, and whether the reply is spoken (unless muted, product.md §7 `mute`).
+ */
+export function turnInput(body: { message: string; id: string; clientMessageId?: string; mute?: string }) {
+  return {
+    message: body.message,
+    chatId: body.id,
+    clientMessageId: body.clientMessageId,
+    speak: !isMuted(body.mute),
+  };
 }
 
 /**

@@ -4,7 +4,8 @@ import { ok } from "../../http/envelope";
 import { CHANGES_NO_CACHED_ROWS } from "../../http/invalidates";
 import { answerPlainOrStreamed } from "../../http/plain-or-streamed";
 import { parseInput } from "../../http/validate";
-import { GroupMemberQuery, GroupNewQuery, GroupReplyBody, isMuted } from "./chat.schemas";
+import { turnInput } from "./chat.routes";
+import { GroupMemberQuery, GroupNewQuery, GroupReplyBody } from "./chat.schemas";
 import type { ChatService } from "./chat.service";
 import type { GroupsService } from "./groups.service";
 import { GroupStreamedReply } from "./reply-stream";
@@ -44,13 +45,8 @@ export async function groupsRoutes(
     app.post("/api/chat/group/reply", { config: CHANGES_NO_CACHED_ROWS }, async (request, reply) => {
       const user = currentUser(request);
       const body = parseInput(GroupReplyBody, request.body);
-      const input = {
-        message: body.message,
-        chatId: body.id,
-        clientMessageId: body.clientMessageId,
-        // each member's answer is spoken in its own voice unless muted.
-        speak: !isMuted(body.mute),
-      };
+      // each member's answer is spoken in its own voice unless muted.
+      const input = turnInput(body);
       return answerPlainOrStreamed(request, reply, body.stream, {
         events: (sse) => new GroupStreamedReply(sse, services.chat.live),
         run: (events) => turns.groupReply(user, input, events),
