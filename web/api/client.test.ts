@@ -52,7 +52,11 @@ describe("the client reads Retry-After on a 429, so the wait action says how lon
     const last = await apiStream("/chat/message", new URLSearchParams({ id: "c1" }), () => {});
     const refusal = failureOf(last.data as typeof limited);
     expect(refusal).toMatchObject({ status: 429, retryAfterSeconds: 12 });
-    expect(failureAction(refusal, "x")).toEqual({ kind: "wait", message: limited.message, retryAfterSeconds: 12 });
+    expect(failureAction(refusal, "x")).toEqual({
+      kind: "wait",
+      message: limited.message,
+      retryAfterSeconds: 12,
+    });
   });
 
   it("a JSON body is sent as application/json", async () => {
