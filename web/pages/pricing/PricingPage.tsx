@@ -5,6 +5,7 @@ import type { PricingPlan } from "../../api/public";
 import { usePaymentOptions } from "../../hooks/usePaymentOptions";
 import { useSessionUser } from "../../hooks/useSessionUser";
 import { formatPrice } from "../../i18n";
+import { CheckoutButton } from "./components/CheckoutButton";
 import { PLAN_PANEL, PlanAction } from "./components/PlanAction";
 import { type CardTarget, PricingCard } from "./components/PricingCard";
 import { usePricingPlans } from "./hooks/usePricingPlans";
@@ -54,15 +55,9 @@ function AddOnOffer({ payments }: { payments: boolean }) {
     <section className="pricing-addon card" aria-label={t("pricing.addOn.label")}>
       <p>{t("pricing.addOn.text", { n: ADDON_MESSAGES, price })}</p>
       {payments ? (
-        <button
-          type="button"
-          className="button button--primary"
-          disabled={checkout.isPending}
-          aria-busy={checkout.isPending}
-          onClick={() => checkout.mutate()}
-        >
+        <CheckoutButton pending={checkout.isPending} onClick={() => checkout.mutate()}>
           {label}
-        </button>
+        </CheckoutButton>
       ) : (
         <Link className="button button--primary" to={PLAN_PANEL}>
           {t("pricing.addOn.howTo", { n: ADDON_MESSAGES })}

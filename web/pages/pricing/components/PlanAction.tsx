@@ -1,6 +1,7 @@
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import type { PricingPlan } from "../../../api/public";
+import { CheckoutButton } from "./CheckoutButton";
 
 /** The profile's plan panel: where a plan not sold here is asked for. */
 export const PLAN_PANEL = "/user/profile#plan";
@@ -29,14 +30,8 @@ export function PlanAction({ plan, onCheckout, pending }: PlanActionProps) {
     );
   }
   return (
-    <button
-      type="button"
-      className="button button--primary pricing-card__subscribe"
-      disabled={pending}
-      aria-busy={pending}
-      onClick={onCheckout}
-    >
+    <CheckoutButton className="pricing-card__subscribe" pending={pending} onClick={onCheckout}>
       {t("pricing.subscribe", { name: plan.pricingPlanName })}
-    </button>
+    </CheckoutButton>
   );
 }
