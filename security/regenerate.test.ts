@@ -16,8 +16,9 @@ describeEachDatabase("regenerations at once, and the free routes never run the m
   let runs = 0;
   const llm = new ScriptedLlm(async () => {
     runs += 1;
-    // Long enough for the other requests to arrive while this one holds the entry.
-    await new Promise((resolve) => setTimeout(resolve, 150));
+    // Long enough for the other requests to arrive while this one holds the entry, even on a
+    // loaded machine (at 150 ms a late request could find the entry free and rightly run).
+    await new Promise((resolve) => setTimeout(resolve, 1000));
     return `Version ${runs}.`;
   });
   beforeAll(async () => {

@@ -14,11 +14,16 @@ const MINUTE = 60_000;
  */
 function limits(
   [perAddress, addressMinutes]: [number, number],
-  [name, perEmail, emailMinutes, message]: [string, number, number, string],
+  perEmail: { name: string; max: number; minutes: number; message: string },
 ): CredentialLimits {
   return [
     { max: perAddress, windowMs: addressMinutes * MINUTE },
-    { name, max: perEmail, windowMs: emailMinutes * MINUTE, message },
+    {
+      name: perEmail.name,
+      max: perEmail.max,
+      windowMs: perEmail.minutes * MINUTE,
+      message: perEmail.message,
+    },
   ];
 }
 
@@ -29,19 +34,38 @@ function limits(
  */
 export const CREDENTIAL_LIMITS = {
   /** POST /api/auth/login */
-  signIn: limits([30, 15], ["login-email", 10, 5, "Too many sign-in attempts for this account."]),
+  signIn: limits([30, 15], {
+    name: "login-email",
+    max: 10,
+    minutes: 5,
+    message: "Too many sign-in attempts for this account.",
+  }),
   /** POST /api/auth/forgot-password */
-  resetMail: limits([10, 15], ["forgot-email", 5, 15, "Too many reset requests for this e-mail."]),
+  resetMail: limits([10, 15], {
+    name: "forgot-email",
+    max: 5,
+    minutes: 15,
+    message: "Too many reset requests for this e-mail.",
+  }),
   /** POST /api/setup */
-  setup: limits([30, 15], ["setup-email", 10, 15, "Too many set-up attempts."]),
+  setup: limits([30, 15], {
+    name: "setup-email",
+    max: 10,
+    minutes: 15,
+    message: "Too many set-up attempts.",
+  }),
   /** POST /api/auth/signup/start */
-  signupStart: limits(
-    [30, 15],
-    ["signup-start-email", 5, 15, "Too many sign-up codes asked for this e-mail."],
-  ),
+  signupStart: limits([30, 15], {
+    name: "signup-start-email",
+    max: 5,
+    minutes: 15,
+    message: "Too many sign-up codes asked for this e-mail.",
+  }),
   /** POST /api/auth/signup/finish */
-  signupFinish: limits(
-    [30, 15],
-    ["signup-finish-email", 10, 15, "Too many sign-up attempts for this e-mail."],
-  ),
+  signupFinish: limits([30, 15], {
+    name: "signup-finish-email",
+    max: 10,
+    minutes: 15,
+    message: "Too many sign-up attempts for this e-mail.",
+  }),
 } as const;

@@ -33,9 +33,9 @@ export async function characterRoutes(
   });
 }
 
-/** The answer of a write that leaves a character ready: back to the list, with its list item. */
-function savedCharacter(message: string, character: Parameters<typeof presentCharacterListItem>[0]) {
-  return ok(message, { page: "/characters/list", data: presentCharacterListItem(character) });
+/** Where a write that leaves a character ready sends the user: back to the list, with its list item. */
+function backToList(character: Parameters<typeof presentCharacterListItem>[0]) {
+  return { page: "/characters/list", data: presentCharacterListItem(character) };
 }
 
 /** The lists, the preset selection, languages and voices, one character, and its card export. */
@@ -109,19 +109,19 @@ function characterWriteRoutes(app: FastifyInstance, characters: CharactersServic
   app.post("/api/characters/create-preselect", async (request) => {
     const body = parseInput(PresetBody, request.body);
     const character = await characters.createFromPreset(currentUser(request), body.id);
-    return savedCharacter(`${character.name} is ready to chat with you!`, character);
+    return ok(`${character.name} is ready to chat with you!`, backToList(character));
   });
 
   app.post("/api/characters/create", async (request) => {
     const body = parseInput(CharacterBody, request.body);
     const character = await characters.create(currentUser(request), body);
-    return savedCharacter(`${character.name} has been created.`, character);
+    return ok(`${character.name} has been created.`, backToList(character));
   });
 
   app.post("/api/characters/update", async (request) => {
     const body = parseInput(UpdateBody, request.body);
     const character = await characters.update(currentUser(request), body.id, body);
-    return savedCharacter(`${character.name} has been updated.`, character);
+    return ok(`${character.name} has been updated.`, backToList(character));
   });
 
   app.delete("/api/characters/delete/", async (request) => {
@@ -144,6 +144,6 @@ function characterWriteRoutes(app: FastifyInstance, characters: CharactersServic
   app.post("/api/characters/import", async (request) => {
     const body = parseInput(CardBody, request.body);
     const character = await characters.importCard(currentUser(request), body.card);
-    return savedCharacter(`${character.name} has been imported.`, character);
+    return ok(`${character.name} has been imported.`, backToList(character));
   });
 }
