@@ -7,9 +7,10 @@
  *   `until` its owner gives (a token's expiry);
  * - a change made through this process drops what it touches at once: logout, a password change
  *   or a revoked device drop the user's sessions (AuthService), and every request that may write
- *   (any method but GET/HEAD/OPTIONS, except the chat sends themselves) drops the signed-in user's
- *   entries when it ends, or everyone's when nobody is signed in (a webhook) or it is an admin's
- *   (server/app.ts, `forgetAfterWrites`);
+ *   (any method but GET/HEAD/OPTIONS) drops the signed-in user's entries when it ends. A route
+ *   declares otherwise in its config (server/http/invalidates.ts): `invalidates: "none"` (the chat
+ *   sends) drops nothing, `"all"` (the admin area, the payment routes and their webhook) drops
+ *   everyone's, as does any write by an admin (server/app.ts, `forgetAfterWrites`);
  * - a change made by another instance, a worker process or a direct database write is seen
  *   within `ttlMs` at the latest. So with several instances a revoked token, a block or
  *   a plan change takes effect everywhere within 5 s.
