@@ -5,10 +5,17 @@ const EMBEDDED = [
   "server/**/*.test.ts",
   "common/**/*.test.ts",
   "web/**/*.test.ts",
-  "e2e/**/*.test.ts",
   "security/**/*.test.ts",
   "cluster/**/*.test.ts",
 ];
+
+/**
+ * The browser tests (Chromium driving the built app), on the embedded default too. A step waits
+ * for the page, and on a loaded 2-core runner a whole test can pass 30 s while nothing is wrong:
+ * each gets 60 s unless it sets its own limit.
+ */
+const BROWSER = ["e2e/**/*.test.ts"];
+const BROWSER_TEST_TIMEOUT_MS = 60_000;
 
 /**
  * the API suites again on PostgreSQL + Redis + S3 (TEST_STACK=shared; each test app
@@ -34,6 +41,10 @@ export default defineConfig({
     maxWorkers: 2,
     projects: [
       { extends: true as const, test: { name: "embedded", include: EMBEDDED } },
+      {
+        extends: true as const,
+        test: { name: "browser", include: BROWSER, testTimeout: BROWSER_TEST_TIMEOUT_MS },
+      },
       ...(sharedStack
         ? [
             {
