@@ -5,17 +5,10 @@ const EMBEDDED = [
   "server/**/*.test.ts",
   "common/**/*.test.ts",
   "web/**/*.test.ts",
+  "e2e/**/*.test.ts",
   "security/**/*.test.ts",
   "cluster/**/*.test.ts",
 ];
-
-/**
- * The browser tests (Chromium driving the built app), on the embedded default too. A step waits
- * for the page, and on a loaded 2-core runner a whole test can pass 30 s while nothing is wrong:
- * each gets 60 s unless it sets its own limit.
- */
-const BROWSER = ["e2e/**/*.test.ts"];
-const BROWSER_TEST_TIMEOUT_MS = 60_000;
 
 /**
  * the API suites again on PostgreSQL + Redis + S3 (TEST_STACK=shared; each test app
@@ -32,7 +25,9 @@ if (!sharedStack) {
 export default defineConfig({
   test: {
     pool: "forks",
-    testTimeout: 30_000,
+    // A browser test on a loaded 2-core runner can pass 30 s while nothing is wrong (each of its
+    // steps waits for the page); 60 s a test, unless a test sets its own limit.
+    testTimeout: 60_000,
     hookTimeout: 60_000,
     // expect.poll waits 1 s by default: a browser on a loaded 2-core runner can take longer to
     // load a list, so a poll waits up to 10 s (it still ends as soon as the condition holds).
@@ -41,10 +36,6 @@ export default defineConfig({
     maxWorkers: 2,
     projects: [
       { extends: true as const, test: { name: "embedded", include: EMBEDDED } },
-      {
-        extends: true as const,
-        test: { name: "browser", include: BROWSER, testTimeout: BROWSER_TEST_TIMEOUT_MS },
-      },
       ...(sharedStack
         ? [
             {
