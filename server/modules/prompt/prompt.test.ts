@@ -228,3 +228,40 @@ describe("prompt layout for prefix caches", () => {
     expect(historyStart([], 50, 30)).toEqual({ start: 0, nextCut: 0 });
   });
 });
+
+describe("author's note", () => {
+  const history: Exchange[] = [
+    { userMessage: "one", reply: "first answer" },
+    { userMessage: "two", reply: "second answer" },
+    { userMessage: "three", reply: "" },
+  ];
+  const state = (text: string, depth: number): ChatState => ({
+    character: card,
+    userName: "Sam",
+    summary: "",
+    history,
+    contextWindow: 4000,
+    replyTokens: 100,
+    countTokens: countWords,
+    authorsNote: { text, depth },
+  });
+
+  it("goes with the newest message at depth 0, placeholders filled", () => {
+    const messages = buildPrompt(state("{{char}} speaks in rhymes to {{user}}.", 0));
+    expect(messages.at(-1)!.content).toBe("three\n\n[Author's note: Luna speaks in rhymes to Sam.]");
+    expect(messages.filter((m) => m.content.includes("Author's note"))).toHaveLength(1);
+  });
+
+  it("goes `depth` messages from the end, never into the system prompt while there is history", () => {
+    const two = buildPrompt(state("Be brief.", 2));
+    expect(two.at(-3)!.content).toBe("two\n\n[Author's note: Be brief.]");
+    const deep = buildPrompt(state("Be brief.", 50));
+    expect(deep[0]!.content).not.toContain("Author's note");
+    expect(deep[1]!.content).toBe("one\n\n[Author's note: Be brief.]");
+  });
+
+  it("is left out when blank", () => {
+    const messages = buildPrompt(state("   ", 0));
+    expect(messages.some((m) => m.content.includes("Author's note"))).toBe(false);
+  });
+});

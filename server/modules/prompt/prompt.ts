@@ -2,7 +2,7 @@ import { FIRST_MESSAGE_MARKER } from "../../../common/constants";
 import type { ChatMessage } from "../../providers/llm/llm";
 import { DEFAULT_TOKEN_BUDGET, type Lorebook, type LoreEntry, selectLoreEntries } from "./lorebook";
 import type { RememberedFacts } from "./memory-port";
-import { buildSystemPrompt, type CharacterCard, type SenderContext, turnNote } from "./prompt-sections";
+import { buildSystemPrompt, type CharacterCard, fillPlaceholders, type SenderContext, turnNote } from "./prompt-sections";
 
 export { localTimeText } from "./local-time";
 export type { AfterReplyInput, RememberedFacts } from "./memory-port";
@@ -70,6 +70,18 @@ export interface ChatState {
   uncensored?: boolean;
   /** The character's lorebook (lorebook.ts chooses its entries). */
   lorebook?: Lorebook | null;
+  /** The character's author's note and its depth (see `placeAuthorsNote`); absent or blank: none. */
+  authorsNote?: AuthorsNote;
+}
+
+/**
+ * An author's note: the character writer's steering text, placed `depth` messages from the end
+ * of the prompt (SillyTavern's rule: 0 is with the newest message, 4 before the four newest).
+ */
+export interface AuthorsNote {
+  text: string;
+  /** Messages from the end, 0-100 (characters.schemas.ts bounds it). */
+  depth: number;
 }
 
 /** The messages of one reply and what of the history they carry. */
@@ -203,12 +215,14 @@ export function buildChatPrompt(state: ChatState): ChatPrompt {
   const costs = pairs.map((pair) =>
     pair.reduce((n, m) => n + state.countTokens(m.content) + TEMPLATE_TOKENS_PER_MESSAGE, 0),
   );
+  const authorsNote = authorsNoteText(state);
   const budget =
     state.contextWindow -
     state.replyTokens -
     state.countTokens(system) -
     TEMPLATE_TOKENS_PER_MESSAGE -
-    (note ? state.countTokens(note) + 1 : 0);
+    (note ? state.countTokens(note) + 1 : 0) -
+    (authorsNote ? state.countTokens(authorsNote) + 1 : 0);
   const chunk = Math.floor(state.contextWindow / DROP_CHUNK_SHARE);
   const { start, nextCut } = historyStart(costs, budget, chunk);
   const messages: ChatMessage[] = [
@@ -219,8 +233,27 @@ export function buildChatPrompt(state: ChatState): ChatPrompt {
     const target = messages.findLast((m) => m.role === "user") ?? messages[0]!;
     target.content = `${target.content}\n\n${note}`;
   }
+  if (authorsNote) placeAuthorsNote(messages, authorsNote, state.authorsNote!.depth);
   const kept = pairs.length - start;
   return { messages, kept, keptAfterNextDrop: pairs.length - nextCut || kept };
+}
+
+/** The author's note as the prompt carries it (placeholders filled, bracketed); "" when blank. */
+function authorsNoteText(state: ChatState): string {
+  const text = fillPlaceholders(state.authorsNote?.text ?? "", state.character.name, state.userName).trim();
+  return text ? `[Author's note: ${text}]` : "";
+}
+
+/**
+ * Appends the author's note to the message `depth` messages from the end (0: the newest; never
+ * the system prompt while the history has a message, and the system prompt when it has none).
+ * Appended inside a message rather than as a message of its own, because many chat templates
+ * refuse a second system message and some require user and assistant to alternate.
+ */
+export function placeAuthorsNote(messages: ChatMessage[], note: string, depth: number): void {
+  const index = Math.max(Math.min(1, messages.length - 1), messages.length - 1 - Math.max(0, Math.floor(depth)));
+  const target = messages[index]!;
+  target.content = `${target.content}\n\n${note}`;
 }
 
 /** Joins consecutive messages of the same role (group turns), which some chat templates refuse. */
