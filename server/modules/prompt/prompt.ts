@@ -2,7 +2,13 @@ import { FIRST_MESSAGE_MARKER } from "../../../common/constants";
 import type { ChatMessage } from "../../providers/llm/llm";
 import { DEFAULT_TOKEN_BUDGET, type Lorebook, type LoreEntry, selectLoreEntries } from "./lorebook";
 import type { RememberedFacts } from "./memory-port";
-import { buildSystemPrompt, type CharacterCard, fillPlaceholders, type SenderContext, turnNote } from "./prompt-sections";
+import {
+  buildSystemPrompt,
+  type CharacterCard,
+  fillPlaceholders,
+  type SenderContext,
+  turnNote,
+} from "./prompt-sections";
 
 export { localTimeText } from "./local-time";
 export type { AfterReplyInput, RememberedFacts } from "./memory-port";
@@ -251,7 +257,10 @@ function authorsNoteText(state: ChatState): string {
  * refuse a second system message and some require user and assistant to alternate.
  */
 export function placeAuthorsNote(messages: ChatMessage[], note: string, depth: number): void {
-  const index = Math.max(Math.min(1, messages.length - 1), messages.length - 1 - Math.max(0, Math.floor(depth)));
+  const index = Math.max(
+    Math.min(1, messages.length - 1),
+    messages.length - 1 - Math.max(0, Math.floor(depth)),
+  );
   const target = messages[index]!;
   target.content = `${target.content}\n\n${note}`;
 }
