@@ -90,9 +90,7 @@ const Q4_0_BLOCK_BYTES = 18;
 /** The f16 scale of every block, 2^-6 = 0.015625 (weights -0.125..0.11, std ~0.07): activations stay finite. */
 const Q4_0_SCALE_F16 = 0x2400;
 /** llama.cpp token types. */
-const TOKEN_NORMAL = 1;
-const TOKEN_CONTROL = 3;
-const TOKEN_UNUSED = 5;
+const TOKEN_TYPE = { normal: 1, control: 3, unused: 5 } as const;
 const ALIGNMENT = 32;
 /** Bytes per write of tensor data. */
 const CHUNK_BYTES = 4 * 1024 * 1024;
@@ -222,7 +220,7 @@ function tensorSpecs(tokenTypes: readonly number[]): TensorSpec[] {
       name: "token_embd.weight",
       dims: [e, vocab],
       type: Q4_0,
-      live: (row) => tokenTypes[row] === TOKEN_NORMAL,
+      live: (row) => tokenTypes[row] === TOKEN_TYPE.normal,
     },
   ];
   for (let i = 0; i < SHAPE.blocks; i += 1) {
@@ -255,14 +253,14 @@ function tensorSpecs(tokenTypes: readonly number[]): TensorSpec[] {
 async function tokenizer(): Promise<{ metadata: Array<[string, MetaValue]>; types: number[] }> {
   const { tokens: base, merges } = cl100kVocabulary();
   const tokens = base.map((token, i) => token || `<|unused_rank_${i}|>`);
-  const types: number[] = base.map((token) => (token ? TOKEN_NORMAL : TOKEN_UNUSED));
+  const types: number[] = base.map((token) => (token ? TOKEN_TYPE.normal : TOKEN_TYPE.unused));
   const endOfText = tokens.push("<|endoftext|>") - 1;
   tokens.push("<|im_start|>");
   const imEnd = tokens.push("<|im_end|>") - 1;
-  types.push(TOKEN_CONTROL, TOKEN_CONTROL, TOKEN_CONTROL);
+  types.push(TOKEN_TYPE.control, TOKEN_TYPE.control, TOKEN_TYPE.control);
   for (let i = 0; tokens.length < SHAPE.vocab; i += 1) {
     tokens.push(`<|extra_${i}|>`);
-    types.push(TOKEN_UNUSED);
+    types.push(TOKEN_TYPE.unused);
   }
   const metadata: Array<[string, MetaValue]> = [
     ["tokenizer.ggml.model", { type: "string", value: "gpt2" }],

@@ -1,13 +1,6 @@
 import { joinUrl, type ModelEndpointOptions, postJson } from "../http";
-import {
-  decodeBase64Image,
-  type GeneratedImage,
-  type ImageProvider,
-  ImageProviderError,
-  type ImageReferenceMode,
-  type ImageRequest,
-  refusesReference,
-} from "./image";
+import type { GeneratedImage, ImageProvider, ImageReferenceMode, ImageRequest } from "./image";
+import { decodeBase64Image, ImageProviderError, refusesReference } from "./image";
 
 /**
  * `baseUrl`: the web UI started with --api, e.g. http://127.0.0.1:7860; `apiKey`: basic auth

@@ -1,14 +1,6 @@
 import { bearer, fetchOk, joinUrl, type ModelEndpointOptions, postJson } from "../http";
-import {
-  decodeBase64Image,
-  type GeneratedImage,
-  type ImageProvider,
-  ImageProviderError,
-  type ImageReferenceMode,
-  type ImageRequest,
-  referenceExtension,
-  refusesReference,
-} from "./image";
+import type { GeneratedImage, ImageProvider, ImageReferenceMode, ImageRequest } from "./image";
+import { decodeBase64Image, ImageProviderError, referenceExtension, refusesReference } from "./image";
 
 /**
  * `baseUrl` e.g. https://api.openai.com/v1 or http://localhost:8080/v1; `model` e.g. gpt-image-1,

@@ -140,6 +140,8 @@ export function EmojiPicker({ onSelect }: { onSelect: (emoji: string) => void })
   }, [query]);
 
   const searching = query.trim().length >= SEARCH_MIN_LENGTH;
+  // The emoji's name read out and shown on hover.
+  const namedFor = (name: string) => ({ "aria-label": name, title: name });
   return (
     <div className="emoji-popover" role="dialog" aria-label={chatTexts.emojiPicker}>
       {!colorEmoji && <p className="emoji-popover__note">{chatTexts.noColorEmoji}</p>}
@@ -172,8 +174,7 @@ export function EmojiPicker({ onSelect }: { onSelect: (emoji: string) => void })
               key={emoji.id}
               type="button"
               className="emoji-popover__emoji"
-              aria-label={emoji.name}
-              title={emoji.name}
+              {...namedFor(emoji.name)}
               onClick={() => onSelect(emoji.native)}
             >
               {emoji.native}
