@@ -1,5 +1,6 @@
 import { type Kysely, type Migration, type MigrationProvider, Migrator, sql } from "kysely";
 import { accountsMigrations } from "./migrations/accounts";
+import { characterGenerationMigrations } from "./migrations/character-generation";
 import { featureMigrations } from "./migrations/features";
 import { initialMigrations } from "./migrations/initial";
 import { modelMigrations } from "./migrations/models";
@@ -13,6 +14,7 @@ const migrations: Record<string, Migration> = {
   ...featureMigrations,
   ...accountsMigrations,
   ...modelMigrations,
+  ...characterGenerationMigrations,
 };
 
 class InlineProvider implements MigrationProvider {

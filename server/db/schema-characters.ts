@@ -51,6 +51,14 @@ export interface CharactersTable extends CharacterProfile {
   lorebook: string | null;
   /** The card's alternate greetings (JSON array of strings), swipes of the greeting. */
   alternate_greetings: Generated<string>;
+  /** The longest reply, tokens (16 to 4096); null: the model connection's. */
+  max_tokens: number | null;
+  /** The reply's sampling temperature (0 to 2); null: the model connection's. */
+  temperature: number | null;
+  /** The author's note placed `authors_note_depth` messages from the end of the prompt; '' if none. */
+  authors_note: Generated<string>;
+  /** The author's note's depth, messages from the end (0 to 100); null: the default depth (4). */
+  authors_note_depth: number | null;
 }
 
 /** The tables above, as the `Database` interface of server/db/schema.ts includes them. */
