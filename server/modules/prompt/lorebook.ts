@@ -169,22 +169,49 @@ export function storedLorebook(json: string | null | undefined): Lorebook | null
   return parsed?.ok ? parsed.book : null;
 }
 
-/** The entries a prompt gets, each list in prompt order. */
+/** The entries a prompt gets, each list in prompt order, and why each was chosen. */
 export interface LoreSelection {
   before: LoreEntry[];
   after: LoreEntry[];
+  /** Why each chosen entry fired (the prompt inspector). */
+  why: Map<LoreEntry, LoreMatch>;
 }
+
+/**
+ * Why an entry fired: constant, or the key (and secondary key) found, and where: one of the
+ * messages scanned (`messageFromEnd`, 0 the newest) or the content of entries inserted before
+ * (recursive scanning).
+ */
+export type LoreMatch =
+  | { constant: true }
+  | {
+      constant: false;
+      key: string;
+      secondaryKey?: string;
+      foundIn: "message" | "lore";
+      messageFromEnd?: number;
+    };
 
 function contains(haystack: string, key: string, caseSensitive: boolean): boolean {
   return caseSensitive ? haystack.includes(key) : haystack.toLowerCase().includes(key.toLowerCase());
 }
 
-function activates(entry: LoreEntry, scanned: string): boolean {
-  if (entry.constant) return true;
+/** Why `entry` fires on the scanned texts (newest message last), or null when it does not. */
+function activates(entry: LoreEntry, messages: readonly string[], lore: readonly string[]): LoreMatch | null {
+  if (entry.constant) return { constant: true };
+  const scanned = [...messages, ...lore].join("\n");
   const found = (key: string) => contains(scanned, key, entry.case_sensitive);
-  if (!entry.keys.some(found)) return false;
-  if (!entry.selective || entry.secondary_keys.length === 0) return true;
-  return entry.secondary_keys.some(found);
+  const key = entry.keys.find(found);
+  if (key === undefined) return null;
+  let secondaryKey: string | undefined;
+  if (entry.selective && entry.secondary_keys.length > 0) {
+    secondaryKey = entry.secondary_keys.find(found);
+    if (secondaryKey === undefined) return null;
+  }
+  const at = messages.findLastIndex((m) => contains(m, key, entry.case_sensitive));
+  return at >= 0
+    ? { constant: false, key, secondaryKey, foundIn: "message", messageFromEnd: messages.length - 1 - at }
+    : { constant: false, key, secondaryKey, foundIn: "lore" };
 }
 
 /**
@@ -205,7 +232,7 @@ export function selectLoreEntries(
   maxTokens: number = Number.POSITIVE_INFINITY,
   recursed: readonly string[] = [],
 ): LoreSelection {
-  if (!book) return { before: [], after: [] };
+  if (!book) return { before: [], after: [], why: new Map() };
   const depth = book.scan_depth ?? DEFAULT_SCAN_DEPTH;
   const budget = Math.min(book.token_budget ?? DEFAULT_TOKEN_BUDGET, maxTokens);
   const window = depth > 0 ? recentMessages.slice(-depth) : [];
@@ -216,14 +243,15 @@ export function selectLoreEntries(
     .sort((a, b) => b.entry.insertion_order - a.entry.insertion_order);
   const chosen = new Set<number>();
   const picked: Array<{ entry: LoreEntry; index: number }> = [];
+  const why = new Map<LoreEntry, LoreMatch>();
   let insertedText = "";
   let scannedAgain: string[] = [];
   let overflowed = false;
   for (let pass = 0; pass < MAX_RECURSION_PASSES && !overflowed; pass++) {
-    const scanned = [...window, ...scannedAgain].join("\n");
-    const activated = candidates.filter(
-      ({ entry, index }) => !chosen.has(index) && activates(entry, scanned),
-    );
+    const activated = candidates
+      .filter(({ index }) => !chosen.has(index))
+      .map((item) => ({ ...item, match: activates(item.entry, window, scannedAgain) }))
+      .filter((item) => item.match !== null);
     const added: string[] = [];
     for (const item of activated) {
       const next = `${insertedText}${item.entry.content}\n`;
@@ -234,6 +262,7 @@ export function selectLoreEntries(
       insertedText = next;
       chosen.add(item.index);
       picked.push(item);
+      why.set(item.entry, item.match!);
       added.push(item.entry.content);
     }
     if (!book.recursive_scanning || (added.length === 0 && (pass > 0 || recursed.length === 0))) break;
@@ -247,6 +276,7 @@ export function selectLoreEntries(
   return {
     before: inPromptOrder.filter((e) => e.position === "before_char"),
     after: inPromptOrder.filter((e) => e.position === "after_char"),
+    why,
   };
 }
 

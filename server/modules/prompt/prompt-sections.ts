@@ -1,4 +1,5 @@
 // The two written sections of a reply's prompt: the stable system prompt and the turn's note (prompt.ts has the layout rule).
+import type { PromptPartKind } from "../../../common/prompt-inspection";
 
 /** The character card fields the system prompt is built from (product.md §3 "Character (detail)"). */
 export interface CharacterCard {
@@ -49,6 +50,12 @@ export interface SystemPromptInput {
   lore?: LoreText;
 }
 
+/** A run of a prompt's lines and the part it belongs to (the prompt inspector's parts). */
+export interface PromptSection {
+  kind: PromptPartKind;
+  lines: string[];
+}
+
 /**
  * The system prompt: who the character is, whom they talk to, in which language, and the rules
  * that keep replies in character and never speak for the user. Lorebook entries go just before
@@ -56,34 +63,50 @@ export interface SystemPromptInput {
  * changes from turn to turn (the layout rule at the top of prompt.ts).
  */
 export function buildSystemPrompt(input: SystemPromptInput): string {
+  return systemPromptSections(input)
+    .flatMap((s) => s.lines)
+    .join("\n");
+}
+
+/**
+ * The system prompt's lines in sections, in order: joined with newlines they are
+ * `buildSystemPrompt`'s text. A section's blank separator line goes with it.
+ */
+export function systemPromptSections(input: SystemPromptInput): PromptSection[] {
   const { card, userName } = input;
   const otherMembers = input.otherMembers ?? [];
   const facts = input.facts ?? [];
   const lore = input.lore ?? { before: [], after: [] };
   const fill = (t: string) => fillPlaceholders(t, card.name, userName);
   const pronoun = card.sex === "1" ? "man" : "woman";
-  const lines = [
+  const sections: PromptSection[] = [];
+  const add = (kind: PromptPartKind, ...lines: string[]) => sections.push({ kind, lines });
+  add(
+    "character",
     `You are ${card.name}, a ${pronoun} chatting one to one with ${userName} as their companion.`,
     "",
-  ];
-  if (lore.before.length > 0) lines.push(...lore.before.map((t) => fill(t).trim()), "");
-  lines.push(`About ${card.name}:`, fill(card.backstory).trim());
-  if (lore.after.length > 0) lines.push("", ...lore.after.map((t) => fill(t).trim()));
-  if (card.appearance.trim()) lines.push("", `${card.name}'s appearance: ${fill(card.appearance).trim()}`);
+  );
+  if (lore.before.length > 0) add("lore_constant", ...lore.before.map((t) => fill(t).trim()), "");
+  add("character", `About ${card.name}:`, fill(card.backstory).trim());
+  if (lore.after.length > 0) add("lore_constant", "", ...lore.after.map((t) => fill(t).trim()));
+  if (card.appearance.trim())
+    add("character", "", `${card.name}'s appearance: ${fill(card.appearance).trim()}`);
   if (card.greeting.trim())
-    lines.push("", `${card.name} greets people like this: "${fill(card.greeting).trim()}"`);
+    add("character", "", `${card.name} greets people like this: "${fill(card.greeting).trim()}"`);
   if (facts.length > 0) {
-    lines.push("", `What ${card.name} remembers about ${userName}:`, ...facts.map((f) => `- ${f}`));
+    add("facts_settled", "", `What ${card.name} remembers about ${userName}:`, ...facts.map((f) => `- ${f}`));
   }
   if (input.summary.trim())
-    lines.push("", `What happened earlier in this conversation: ${input.summary.trim()}`);
+    add("summary", "", `What happened earlier in this conversation: ${input.summary.trim()}`);
   if (otherMembers.length > 0) {
-    lines.push(
+    add(
+      "group",
       "",
       `This is a group chat: ${userName}, ${card.name}, ${otherMembers.join(", ")} are talking together. Their lines are marked with their names.`,
     );
   }
-  lines.push(
+  add(
+    "rules",
     "",
     "Rules:",
     `- Always answer in ${card.language}.`,
@@ -96,7 +119,7 @@ export function buildSystemPrompt(input: SystemPromptInput): string {
     "- Never write sexual content involving minors.",
     `- A note in square brackets after ${userName}'s message is background for this reply, not ${userName}'s words.`,
   );
-  return lines.join("\n");
+  return sections;
 }
 
 /** What changes from turn to turn, for the note after the newest user message. */
@@ -116,6 +139,15 @@ export interface TurnNoteInput {
  * says what it is). @returns "" when there is nothing to note.
  */
 export function turnNote(input: TurnNoteInput): string {
+  const lines = turnNoteSections(input).flatMap((s) => s.lines);
+  return lines.length === 0 ? "" : `[${lines.join("\n")}]`;
+}
+
+/**
+ * The turn's note's lines in sections (only those with lines), in order: joined with newlines
+ * inside square brackets they are `turnNote`'s text.
+ */
+export function turnNoteSections(input: TurnNoteInput): PromptSection[] {
   const { characterName, userName } = input;
   const sender = input.sender ?? {};
   const fill = (t: string) => fillPlaceholders(t, characterName, userName).trim();
@@ -126,7 +158,12 @@ export function turnNote(input: TurnNoteInput): string {
   const who = name || userName;
   if (sender.localTime) lines.push(`${who}'s local time: ${sender.localTime}.`);
   if (sender.about?.trim()) lines.push(`${who} about themself: ${sender.about.trim()}`);
-  for (const fact of input.facts ?? []) lines.push(`${characterName} remembers: ${fact}`);
-  for (const lore of input.lore ?? []) if (fill(lore)) lines.push(fill(lore));
-  return lines.length === 0 ? "" : `[${lines.join("\n")}]`;
+  const facts = (input.facts ?? []).map((fact) => `${characterName} remembers: ${fact}`);
+  const lore = (input.lore ?? []).map(fill).filter(Boolean);
+  const sections: PromptSection[] = [
+    { kind: "sender", lines },
+    { kind: "facts_recent", lines: facts },
+    { kind: "lore_triggered", lines: lore },
+  ];
+  return sections.filter((s) => s.lines.length > 0);
 }

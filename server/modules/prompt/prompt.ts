@@ -1,13 +1,21 @@
 import { FIRST_MESSAGE_MARKER } from "../../../common/constants";
+import type { PromptInspection } from "../../../common/prompt-inspection";
 import type { ChatMessage } from "../../providers/llm/llm";
-import { DEFAULT_TOKEN_BUDGET, type Lorebook, type LoreEntry, selectLoreEntries } from "./lorebook";
-import type { RememberedFacts } from "./memory-port";
 import {
-  buildSystemPrompt,
+  DEFAULT_TOKEN_BUDGET,
+  type Lorebook,
+  type LoreEntry,
+  type LoreMatch,
+  selectLoreEntries,
+} from "./lorebook";
+import type { RememberedFacts } from "./memory-port";
+import { inspectPrompt } from "./prompt-parts";
+import {
   type CharacterCard,
   fillPlaceholders,
   type SenderContext,
-  turnNote,
+  systemPromptSections,
+  turnNoteSections,
 } from "./prompt-sections";
 
 export { localTimeText } from "./local-time";
@@ -101,6 +109,8 @@ export interface ChatPrompt {
    * messages about to leave); `kept` when all of the history fits with room for a chunk more.
    */
   keptAfterNextDrop: number;
+  /** What the prompt is made of, for the prompt inspector (prompt-parts.ts). */
+  inspection: PromptInspection;
 }
 
 /** Fixed per-message overhead of chat templates (role markers), in tokens. */
@@ -167,8 +177,12 @@ function chooseLore(
   scanned: readonly string[],
   countTokens: (text: string) => number,
   contextWindow: number,
-): { constant: { before: LoreEntry[]; after: LoreEntry[] }; triggered: LoreEntry[] } {
-  if (!book) return { constant: { before: [], after: [] }, triggered: [] };
+): {
+  constant: { before: LoreEntry[]; after: LoreEntry[] };
+  triggered: LoreEntry[];
+  why: Map<LoreEntry, LoreMatch>;
+} {
+  if (!book) return { constant: { before: [], after: [] }, triggered: [], why: new Map() };
   const maxTokens = Math.floor(contextWindow / 4);
   const constantBook = { ...book, entries: book.entries.filter((e) => e.constant) };
   const constant = selectLoreEntries(constantBook, [], countTokens, maxTokens);
@@ -181,7 +195,8 @@ function chooseLore(
   };
   const recursed = book.recursive_scanning ? chosen.map((e) => e.content) : [];
   const triggered = selectLoreEntries(rest, scanned, countTokens, maxTokens - used, recursed);
-  return { constant, triggered: [...triggered.before, ...triggered.after] };
+  const why = new Map([...constant.why, ...triggered.why]);
+  return { constant, triggered: [...triggered.before, ...triggered.after], why };
 }
 
 /**
@@ -198,7 +213,8 @@ export function buildChatPrompt(state: ChatState): ChatPrompt {
     [h.userMessage, h.reply].filter((t) => t && t !== FIRST_MESSAGE_MARKER),
   );
   const lore = chooseLore(state.lorebook, scanned, state.countTokens, state.contextWindow);
-  const system = buildSystemPrompt({
+  const constantLore = [...lore.constant.before, ...lore.constant.after];
+  const systemSections = systemPromptSections({
     card: state.character,
     userName: state.userName,
     summary: state.summary,
@@ -210,13 +226,16 @@ export function buildChatPrompt(state: ChatState): ChatPrompt {
       after: lore.constant.after.map((e) => e.content),
     },
   });
-  const note = turnNote({
+  const system = systemSections.flatMap((s) => s.lines).join("\n");
+  const noteSections = turnNoteSections({
     characterName: name,
     userName: state.userName,
     sender: state.sender,
     facts: state.facts?.recent,
     lore: lore.triggered.filter((e) => e.content.trim()).map((e) => e.content),
   });
+  const noteLines = noteSections.flatMap((s) => s.lines);
+  const note = noteLines.length === 0 ? "" : `[${noteLines.join("\n")}]`;
   const pairs = state.history.map((h) => exchangeMessages(h, name));
   const costs = pairs.map((pair) =>
     pair.reduce((n, m) => n + state.countTokens(m.content) + TEMPLATE_TOKENS_PER_MESSAGE, 0),
@@ -231,17 +250,30 @@ export function buildChatPrompt(state: ChatState): ChatPrompt {
     (authorsNote ? state.countTokens(authorsNote) + 1 : 0);
   const chunk = Math.floor(state.contextWindow / DROP_CHUNK_SHARE);
   const { start, nextCut } = historyStart(costs, budget, chunk);
-  const messages: ChatMessage[] = [
-    { role: "system", content: system },
-    ...mergeSameRole(pairs.slice(start).flat()),
-  ];
+  const keptMessages = pairs.slice(start).flat();
+  const messages: ChatMessage[] = [{ role: "system", content: system }, ...mergeSameRole(keptMessages)];
   if (note) {
     const target = messages.findLast((m) => m.role === "user") ?? messages[0]!;
     target.content = `${target.content}\n\n${note}`;
   }
   if (authorsNote) placeAuthorsNote(messages, authorsNote, state.authorsNote!.depth);
   const kept = pairs.length - start;
-  return { messages, kept, keptAfterNextDrop: pairs.length - nextCut || kept };
+  const inspection = inspectPrompt({
+    system: systemSections,
+    note: noteSections,
+    authorsNote,
+    historyTexts: keptMessages.map((m) => m.content),
+    exchanges: pairs.length,
+    kept,
+    contextWindow: state.contextWindow,
+    replyTokens: state.replyTokens,
+    templateTokensPerMessage: TEMPLATE_TOKENS_PER_MESSAGE,
+    countTokens: state.countTokens,
+    lore: { constant: constantLore, triggered: lore.triggered, why: lore.why },
+    facts: state.facts,
+    summary: state.summary,
+  });
+  return { messages, kept, keptAfterNextDrop: pairs.length - nextCut || kept, inspection };
 }
 
 /** The author's note as the prompt carries it (placeholders filled, bracketed); "" when blank. */

@@ -1,0 +1,76 @@
+// The prompt inspector's contract: what a reply's prompt was made of (GET /api/chat/prompt), shared by the server and the SPA.
+import type { Envelope } from "./api";
+
+/**
+ * One part of a reply's prompt, in prompt order (the layout rule of server/modules/prompt/prompt.ts):
+ * the system prompt's sections, the history kept, the turn's note's sections, the author's note,
+ * and the chat template's overhead.
+ */
+export type PromptPartKind =
+  | "character"
+  | "lore_constant"
+  | "facts_settled"
+  | "summary"
+  | "group"
+  | "rules"
+  | "history"
+  | "sender"
+  | "facts_recent"
+  | "lore_triggered"
+  | "authors_note"
+  | "template";
+
+/** A part and its tokens; the parts' tokens add up to `PromptInspection.promptTokens` exactly. */
+export interface PromptPart {
+  kind: PromptPartKind;
+  /** Tokens the part adds to the prompt (the model's counter). */
+  tokens: number;
+}
+
+/** Why a lorebook entry was put in the prompt. */
+export interface LoreFired {
+  /** The entry's name, else its comment, else the start of its content. */
+  name: string;
+  /** "system": a constant entry in the system prompt; "note": triggered, in the turn's note. */
+  place: "system" | "note";
+  /** The primary key found; absent for a constant entry. */
+  key?: string;
+  /** The secondary key found (a selective entry). */
+  secondaryKey?: string;
+  /**
+   * Where the key was found: "message" (one of the newest messages scanned) or "lore" (another
+   * entry's content, recursive scanning).
+   */
+  foundIn?: "message" | "lore";
+  /** With "message": which one, counted from the newest (0: the newest message). */
+  messageFromEnd?: number;
+}
+
+/** What a reply's prompt was made of, as stored with the reply. */
+export interface PromptInspection {
+  /** The parts in prompt order (parts of one kind summed where the kind comes back). */
+  parts: PromptPart[];
+  /** The prompt's tokens as budgeted: the sum of `parts` (template overhead included). */
+  promptTokens: number;
+  /** The model's context window, tokens. */
+  contextWindow: number;
+  /** Tokens kept free for the reply. */
+  replyTokens: number;
+  /** The history read (exchanges after the summary point) and how much of it the prompt kept. */
+  history: { exchanges: number; kept: number };
+  /** The lorebook entries in the prompt, in prompt order, and why. */
+  lore: LoreFired[];
+  /** What memory gave: facts settled at the summary point, recent ones, the summary's length. */
+  memory: { settledFacts: number; recentFacts: number; summaryChars: number };
+  /** Set when texts were cut to keep the stored inspection small (counts are kept). */
+  truncated?: boolean;
+}
+
+/**
+ * GET /api/chat/prompt?id=<entry id>[&index=<alternative>]: the inspection of the entry's
+ * reply (the chosen alternative when no index is given); `inspection` null when none was kept
+ * (a greeting, a reply written before inspections were stored, a picture's reply).
+ */
+export interface PromptInspectionReply extends Envelope {
+  inspection: PromptInspection | null;
+}
