@@ -17,6 +17,8 @@ import { chatRoutes } from "./modules/chat/chat.routes";
 import { editsRoutes } from "./modules/chat/edits.routes";
 import { groupsRoutes } from "./modules/chat/groups.routes";
 import { historyRoutes } from "./modules/chat/history.routes";
+import { InspectionsRepo } from "./modules/chat/inspections.repo";
+import { inspectionsRoutes } from "./modules/chat/inspections.routes";
 import { checkinsRoutes } from "./modules/checkins/checkins.routes";
 import type { CheckinsService } from "./modules/checkins/checkins.service";
 import { answerMissingContent, contentRoutes } from "./modules/content/content.routes";
@@ -28,6 +30,9 @@ import { modelsRoutes } from "./modules/models/models.routes";
 import { oauthRoutes } from "./modules/oauth/oauth.routes";
 import { paymentsRoutes } from "./modules/payments/payments.routes";
 import type { PaymentsService } from "./modules/payments/payments.service";
+import { SearchRepo } from "./modules/search/search.repo";
+import { searchRoutes } from "./modules/search/search.routes";
+import { SearchService } from "./modules/search/search.service";
 import { siteRoutes } from "./modules/site/site.routes";
 import { subscribeRoutes } from "./modules/subscribe/subscribe.routes";
 import type { SubscribeService } from "./modules/subscribe/subscribe.service";
@@ -163,10 +168,16 @@ async function registerRoutes(app: FastifyInstance, config: AppConfig, c: Contai
   await historyRoutes(app, c.conversation, auth);
   await chatRoutes(app, c, chatAuth);
   await editsRoutes(app, { edits: c.edits, live: c.chat.live }, auth);
+  await inspectionsRoutes(
+    app,
+    { inspections: new InspectionsRepo(c.db.db), conversation: c.conversation },
+    auth,
+  );
   await groupsRoutes(app, c, auth);
   await imagesRoutes(app, c.images, c.conversation, auth, c.voice);
   await voiceRoutes(app, c.voice, auth);
   await memoryRoutes(app, c.memory, c.conversation, auth);
+  await searchRoutes(app, new SearchService(new SearchRepo(c.db)), auth);
   await systemRoutes(
     app,
     {

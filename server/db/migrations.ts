@@ -3,7 +3,9 @@ import { accountsMigrations } from "./migrations/accounts";
 import { characterGenerationMigrations } from "./migrations/character-generation";
 import { featureMigrations } from "./migrations/features";
 import { initialMigrations } from "./migrations/initial";
+import { inspectionMigrations } from "./migrations/inspections";
 import { modelMigrations } from "./migrations/models";
+import { searchMigrations } from "./migrations/search";
 
 /**
  * Schema migrations, in code so they ship with the server and run at start on SQLite and on
@@ -14,6 +16,8 @@ const migrations: Record<string, Migration> = {
   ...featureMigrations,
   ...accountsMigrations,
   ...modelMigrations,
+  ...inspectionMigrations,
+  ...searchMigrations,
   ...characterGenerationMigrations,
 };
 
