@@ -189,7 +189,7 @@ export interface ChatHistoryEntry {
  * - `/api/chat/regenerate` `{ id, stream?, mute? }`: a new reply for the entry, kept as a further
  *   alternative and chosen. Only the newest entry of a single chat, or the newest entry of that
  *   member in a group, and not a greeting (its alternatives are the card's). Counts one message
- *   (429 "rate_limit:chat" at the limit; given back when the model gives nothing). At most
+ *   (429 "quota_reached" at the limit; given back when the model gives nothing). At most
  *   REPLY_ALTERNATIVES_MAX alternatives per entry. Answers a MessageReply whose `history` holds
  *   the entry; with `stream` the events of `chat/continue-message` (`entry`: the entry with an
  *   empty reply and status "pending", the new reply follows in `token`s; `audio`, `done`).

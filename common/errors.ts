@@ -3,7 +3,8 @@
  * stable codes in its envelope (`{ success: 0, message, code, page? }`) and in the `error` event
  * of a reply stream. The HTTP status is derived from the code through `ERROR_STATUS`, so one code
  * always answers the same status. The message is for people; the code is for programs (the SPA
- * decides what to do from it, never from the wording).
+ * decides what to do from it, never from the wording). One grammar: lower-case words joined by
+ * underscores, the family first where there is one (`plan_images`, `oauth_state`).
  */
 export const ERROR_STATUS = {
   // Generic families, the default codes of the server's helpers.
@@ -62,18 +63,18 @@ export const ERROR_STATUS = {
   free_subscribe_off: 404,
 
   // Plan flags and limits (product.md §9).
-  "plan:images": 403,
-  "plan:photos": 403,
-  "plan:photo": 403,
-  "plan:appearance": 403,
-  "plan:uncensored": 403,
+  plan_images: 403,
+  plan_photos: 403,
+  plan_photo: 403,
+  plan_appearance: 403,
+  plan_uncensored: 403,
   character_limit: 403,
   last_character: 403,
   group_full: 403,
-  "rate_limit:chat": 429,
+  quota_reached: 429,
 
   // Content rules (product.md §9).
-  "content:minors": 400,
+  content_minors: 400,
   age_unconfirmed: 403,
 
   // Chats.

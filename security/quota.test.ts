@@ -100,7 +100,7 @@ describeEachDatabase("quota: every model run is accounted", (dialect) => {
       expect(refused.body).toEqual({
         success: 0,
         message: `You have reached your limit of ${chat_limit} messages for today. Upgrade your plan to chat more.`,
-        code: "rate_limit:chat",
+        code: "quota_reached",
         page: "/pricing",
       });
     }

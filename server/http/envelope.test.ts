@@ -5,7 +5,7 @@ import { failBody, failStatus, ok } from "./envelope";
 
 describe("error contract", () => {
   it("derives every status from the code, with the spec's 200 refusals kept", () => {
-    expect(new AppError("rate_limit:chat", "x").status).toBe(429);
+    expect(new AppError("quota_reached", "x").status).toBe(429);
     expect(new AppError("invalid_credentials", "x").status).toBe(200);
     expect(new AppError("payments_off", "x").status).toBe(200);
     expect(new AppError("tts_failed", "x").status).toBe(502);
@@ -20,16 +20,16 @@ describe("error contract", () => {
   it("keeps the helpers' statuses and default codes", () => {
     expect(badRequest("m")).toMatchObject({ code: "bad_request", status: 400, message: "m" });
     expect(unauthorized()).toMatchObject({ code: "unauthorized", status: 401 });
-    expect(forbidden("m", "plan:images")).toMatchObject({ code: "plan:images", status: 403 });
+    expect(forbidden("m", "plan_images")).toMatchObject({ code: "plan_images", status: 403 });
     expect(notFound()).toMatchObject({ code: "not_found", status: 404, message: "Not found." });
-    expect(tooMany("m", "rate_limit:chat", "/pricing")).toMatchObject({ status: 429, page: "/pricing" });
+    expect(tooMany("m", "quota_reached", "/pricing")).toMatchObject({ status: 429, page: "/pricing" });
   });
 
   it("builds the failure envelope of any thrown value", () => {
-    expect(failBody(tooMany("Limit.", "rate_limit:chat", "/pricing"))).toEqual({
+    expect(failBody(tooMany("Limit.", "quota_reached", "/pricing"))).toEqual({
       success: 0,
       message: "Limit.",
-      code: "rate_limit:chat",
+      code: "quota_reached",
       page: "/pricing",
     });
     expect(failBody(badRequest("The message is empty."))).toEqual({

@@ -156,7 +156,7 @@ export function streamOpened(stream: { once(event: "close", listener: () => void
   stream.once("close", () => activeStreams.dec());
 }
 
-/** Counts a model run refused at the user's message quota (429 "rate_limit:chat"). */
+/** Counts a model run refused at the user's message quota (429 "quota_reached"). */
 export function quotaRefused(): void {
   quotaRefusals.inc();
 }

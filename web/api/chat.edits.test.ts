@@ -69,7 +69,7 @@ describe("reply calls: regenerate, swipe, edit, delete, rewind", () => {
     const limit = {
       success: 0,
       message: "You have reached your daily limit.",
-      code: "rate_limit:chat",
+      code: "quota_reached",
       page: "/pricing",
     };
     stubFetch([json(429, limit)]);

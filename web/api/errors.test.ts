@@ -4,14 +4,14 @@ import { ApiError, isHandledApiError } from "./errors";
 describe("ApiError (the error contract)", () => {
   it("reads message, code and page from a failure envelope", () => {
     const error = ApiError.fromEnvelope(
-      { success: 0, message: "Daily limit reached.", code: "rate_limit:chat", page: "/pricing" },
+      { success: 0, message: "Daily limit reached.", code: "quota_reached", page: "/pricing" },
       429,
       "Request failed",
     );
     expect(error).toMatchObject({
       kind: "envelope",
       message: "Daily limit reached.",
-      code: "rate_limit:chat",
+      code: "quota_reached",
       status: 429,
       page: "/pricing",
     });

@@ -4,14 +4,12 @@ import { failureAction, PLAN_PAGE, refusalOf } from "./failureAction";
 
 describe("failureAction decides from the error code", () => {
   it("the message quota opens the page it names, else the pricing page, whatever the wording", () => {
-    expect(
-      failureAction({ message: "Limit.", code: "rate_limit:chat", page: "/pricing/addon" }, "x"),
-    ).toEqual({
+    expect(failureAction({ message: "Limit.", code: "quota_reached", page: "/pricing/addon" }, "x")).toEqual({
       kind: "plan",
       page: "/pricing/addon",
       message: "Limit.",
     });
-    expect(failureAction({ message: "", code: "rate_limit:chat", status: 429 }, "Failed.")).toEqual({
+    expect(failureAction({ message: "", code: "quota_reached", status: 429 }, "Failed.")).toEqual({
       kind: "plan",
       page: PLAN_PAGE,
       message: "Failed.",
@@ -52,7 +50,7 @@ describe("failureAction decides from the error code", () => {
   });
 
   it("anything else shows the server's message, or the fallback", () => {
-    expect(failureAction({ message: "", code: "content:minors" }, "Failed.")).toEqual({
+    expect(failureAction({ message: "", code: "content_minors" }, "Failed.")).toEqual({
       kind: "show",
       message: "Failed.",
     });

@@ -32,14 +32,14 @@ export interface Failure {
   retryAfterSeconds?: number;
 }
 
-/** True for the code of a refusal at the user's message quota (429 "rate_limit:chat"). */
+/** True for the code of a refusal at the user's message quota (429 "quota_reached"). */
 export function isQuotaCode(code: string | undefined): boolean {
-  return code === "rate_limit:chat";
+  return code === "quota_reached";
 }
 
 /**
  * The action for `failure` (an envelope with success 0, or an `ApiError`), from its `code`:
- * "rate_limit:chat" → `plan` (its `page`, else the pricing page); "unauthorized" or a 401 →
+ * "quota_reached" → `plan` (its `page`, else the pricing page); "unauthorized" or a 401 →
  * `signIn`; "llm_unavailable" → `modelMissing`; "rate_limit" → `wait`. A refusal without a
  * code that names a `page` (a server older than the error contract) is followed as `plan`.
  * `fallback` is the message when the server sent none.

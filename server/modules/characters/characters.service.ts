@@ -9,11 +9,15 @@ import { type Lorebook, parseLorebookJson, storedLorebook, toCharacterBook } fro
 import { assertAllowedContent } from "../safety/content-rules";
 import { buildCards, type CardData, cardLorebook, readCard } from "./card";
 import type { CharactersRepo, NewCharacter } from "./characters.repo";
+import { cardGeneration, type GenerationInput, generationPatch } from "./generation";
 import { writePngTextChunks } from "./png-chunks";
 import { createRandomCharacter } from "./random-character";
 
-/** The character form (product.md §2 "Character form", 5): validated lengths, raw references. */
-export interface CharacterInput {
+/**
+ * The character form (product.md §2 "Character form", 5): validated lengths, raw references; the
+ * Generation section's fields (GenerationInput) undefined keep the stored values.
+ */
+export interface CharacterInput extends GenerationInput {
   name: string;
   sex: "0" | "1";
   voice: string;
@@ -38,7 +42,7 @@ export interface CharacterInput {
 /**
  * The `lorebook` column for a book: its normalised `character_book` JSON, or null when it has no
  * entries. Entry contents and keys pass the same content rules as the character's fields.
- * @throws AppError 400 "content:minors" for refused content.
+ * @throws AppError 400 "content_minors" for refused content.
  */
 function lorebookColumn(book: Lorebook | null): string | null {
   if (!book || book.entries.length === 0) return null;
@@ -152,6 +156,7 @@ export class CharactersService {
       ...profileOf(input, photo),
       lorebook,
       alternate_greetings: JSON.stringify(input.alternate_greetings ?? []),
+      ...generationPatch(input),
     });
   }
 
@@ -175,7 +180,8 @@ export class CharactersService {
       input.alternate_greetings === undefined
         ? {}
         : { alternate_greetings: JSON.stringify(input.alternate_greetings) };
-    await this.repo.updateOwned(user.id, id, { ...profileOf(input, photo), ...lorebook, ...greetings });
+    const patch = { ...profileOf(input, photo), ...lorebook, ...greetings, ...generationPatch(input) };
+    await this.repo.updateOwned(user.id, id, patch);
     if (photo !== character.photo) await this.storage.remove(`characters/${character.photo}`);
     return this.get(user, id);
   }
@@ -240,12 +246,14 @@ export class CharactersService {
    * Imports a Character Card V2/V3 (PNG with `chara`/`ccv3`, or JSON) as a new character; the
    * whole card is kept with it. A PNG's picture becomes the photo only on plans with photo upload
    * (pl, as for the form); otherwise the character gets the default picture. The card's
-   * `character_book` becomes the character's lorebook.
+   * `character_book` becomes the character's lorebook, its `depth_prompt` the author's note and
+   * our `companion` extension the reply length and temperature (generation.ts).
    * @throws AppError 400 with the reason for a bad card or lorebook; 403 at the creation limit.
    */
   async importCard(user: User, bytes: Buffer): Promise<Character> {
     const card = readCard(bytes);
     const lorebook = lorebookColumn(cardLorebook(card.data));
+    const generation = cardGeneration(card.data.extensions);
     assertAllowedContent(
       "Card",
       card.name,
@@ -256,6 +264,7 @@ export class CharactersService {
       card.data.scenario,
       card.data.first_mes,
       ...card.data.alternate_greetings,
+      generation.authors_note ?? "",
     );
     const [language] = await this.repo.languages();
     const voices = await this.repo.voices();
@@ -277,6 +286,7 @@ export class CharactersService {
       card: JSON.stringify(card.data),
       lorebook,
       alternate_greetings: JSON.stringify(card.alternateGreetings),
+      ...generation,
     });
   }
 
@@ -309,6 +319,7 @@ export class CharactersService {
       input.greeting,
       input.appearance,
       ...(input.alternate_greetings ?? []),
+      input.authors_note ?? "",
     );
     if (!(await this.repo.findVoice(input.voice))) throw badRequest("Please choose a voice from the list.");
     if (!(await this.repo.findLanguage(input.language)))
@@ -316,13 +327,13 @@ export class CharactersService {
     if (input.photo && !user.photo_upload) {
       throw forbidden(
         "Your plan does not include photo upload. Upgrade to the Basic Plan or above.",
-        "plan:photo",
+        "plan_photo",
       );
     }
     if (input.appearance && input.appearance !== storedAppearance && !user.image_generation) {
       throw forbidden(
         "Your plan does not include the appearance field. Upgrade to Premium Plus.",
-        "plan:appearance",
+        "plan_appearance",
       );
     }
   }

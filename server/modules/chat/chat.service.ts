@@ -1,4 +1,4 @@
-import { CONTINUE_MAX_PER_REPLY } from "../../../common/constants";
+import { CONTINUE_MAX_PER_REPLY, FIRST_MESSAGE_MARKER } from "../../../common/constants";
 import type { ChatHistoryRow, User } from "../../db/schema";
 import { badRequest, notFound } from "../../errors";
 import type { LlmProvider } from "../../providers/llm/llm";
@@ -242,9 +242,10 @@ export class ChatService {
    * nothing), and one reply can be continued at most CONTINUE_MAX_PER_REPLY times. A
    * reply still being generated on any instance is not continued (its lease is taken first).
    * @param stream.onStart called once the run holds the entry (streaming: opens the live reply).
-   * @throws AppError 404 when not the user's; 400 when it is not the newest reply, is still being
-   *   generated, or was continued CONTINUE_MAX_PER_REPLY times; 429 "rate_limit:chat" at the
-   *   quota's limit (the model is not run).
+   * @throws AppError 404 when not the user's; 400 for a greeting (the card's words, not the
+   *   chat's) or a picture reply, when it is not the newest reply, is still being generated, or was
+   *   continued CONTINUE_MAX_PER_REPLY times; 429 "quota_reached" at the quota's limit (the model
+   *   is not run).
    */
   async continueReply(
     user: User,
@@ -253,6 +254,8 @@ export class ChatService {
   ): Promise<SendResult> {
     const entry = await this.conversation.history.findOwnedEntry(user, entryId);
     if (!entry) throw notFound("Message not found.");
+    if (entry.message === FIRST_MESSAGE_MARKER) throw badRequest("A greeting is not continued.");
+    if (isPictureReply(entry)) throw badRequest("A picture is not continued.");
     if (!entry.reply_message) throw nothingToContinue();
     const session = await this.conversation.chats.sessionById(entry.session_id);
     const newest = await this.conversation.history.newestEntry(entry.session_id);
@@ -317,6 +320,14 @@ function repeated(entry: ChatHistoryRow): SendResult {
     entry,
     modelMs: 0,
   };
+}
+
+/**
+ * Whether an entry's reply is a picture, made or being made (with or without words): neither
+ * regenerated nor continued, as new words would sit under a picture they did not come with.
+ */
+export function isPictureReply(entry: Pick<ChatHistoryRow, "reply_image" | "image_loading">): boolean {
+  return entry.reply_image !== "" || entry.image_loading === 1;
 }
 
 /** 400 for a reply that is not finished (none yet, or still being generated). */

@@ -8,7 +8,7 @@ import type { Conversation } from "../conversation/conversation";
 import { presentHistoryEntry } from "../conversation/conversation.presenter";
 import { assertAllowedContent } from "../safety/content-rules";
 import { presentReply } from "./chat.presenter";
-import type { ChatService } from "./chat.service";
+import { type ChatService, isPictureReply } from "./chat.service";
 import { tooManyAlternatives } from "./reply-generator";
 import type { ReplyVoice, TurnAnswer, TurnStream } from "./turn.service";
 
@@ -61,8 +61,8 @@ export class EditsService {
    * recorded on the chosen alternative. With `stream`: `entry` (the entry with an empty reply,
    * status pending), `token`s of the new reply, `audio` per spoken sentence.
    * @throws AppError 404 when the entry is not the user's (or its character left the chat); 400
-   *   for a greeting, a photo's reply, a check-in, an entry that is not the newest, one still being generated, one with
-   *   REPLY_ALTERNATIVES_MAX alternatives; 429 "rate_limit:chat" at the quota's limit (the model is
+   *   for a greeting, a photo's reply, a picture reply, a check-in, an entry that is not the newest, one still being generated, one with
+   *   REPLY_ALTERNATIVES_MAX alternatives; 429 "quota_reached" at the quota's limit (the model is
    *   not run).
    */
   async regenerate(
@@ -81,6 +81,8 @@ export class EditsService {
     // A photo's reply was written from what the vision model saw, a check-in (no message, one
     // character) from the memory: this path writes neither.
     if (entry.message_image) throw badRequest("A reply to a photo is not regenerated.");
+    // A picture (made or being made) stays with the words it came with: a new text would sit under it.
+    if (isPictureReply(entry)) throw badRequest("A picture is not regenerated.");
     if (!chat.groupId && !entry.message) throw badRequest("A check-in is not regenerated.");
     const character = chat.members.find((m) => m.id === entry.character_id);
     if (!character) throw notFound("This character is no longer in this chat.");

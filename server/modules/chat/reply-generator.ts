@@ -1,4 +1,6 @@
 import { REPLY_ALTERNATIVES_MAX } from "../../../common/constants";
+import { storedTemperature } from "../../../common/generation";
+import type { PromptInspection } from "../../../common/prompt-inspection";
 import type { Character, ChatHistoryRow, ChatSession, User } from "../../db/schema";
 import * as metrics from "../../observability/metrics";
 import { type LlmProvider, LlmUnavailableError, routedModel } from "../../providers/llm/llm";
@@ -93,6 +95,8 @@ interface RunState {
   streamed: string;
   /** The other members' names in a group (their lines are cut from the reply). */
   others: string[];
+  /** What the run's prompt is made of, stored with the reply (the prompt inspector). */
+  inspection?: PromptInspection;
 }
 
 /** A run's prompt and the model that answers it. */
@@ -125,7 +129,7 @@ export class ReplyGenerator {
    * `check` (a bound the caller counts atomically). Whatever fails undoes what was taken before it.
    * @returns the lease and the reservation, to pass to `run` (`hold`, `charge`).
    * @throws `busy()` when the entry is being generated on any instance; AppError 429
-   *   "rate_limit:chat" at the quota's limit; what `check` throws.
+   *   "quota_reached" at the quota's limit; what `check` throws.
    */
   async claim(
     user: User,
@@ -233,8 +237,8 @@ export class ReplyGenerator {
 
   /**
    * The run's prompt, for the connection assigned to the preset character, else to the user's
-   * plan, else the default (product.md §9); the reply's token limit is the connection's, else
-   * the chat's setting. Records the group's other members on `state`.
+   * plan, else the default (product.md §9); the reply's token limit is the character's own
+   * (at most half the context window), else the connection's, else the chat's setting. Records the group's other members on `state`.
    */
   private async buildPrompt(state: RunState, chat: ResolvedChat, session: ChatSession): Promise<RunPrompt> {
     const { user, character, entry, stream } = state;
@@ -242,7 +246,11 @@ export class ReplyGenerator {
       characterId: character.preset_id ?? undefined,
       planId: user.plan_id,
     });
-    const replyTokens = model.replyTokens ?? this.deps.options.maxReplyTokens;
+    // The character's own reply length (product.md §2 "Generation") at most half the context window.
+    const own = character.max_tokens
+      ? Math.min(character.max_tokens, Math.floor(model.contextWindow() / 2))
+      : 0;
+    const replyTokens = own || (model.replyTokens ?? this.deps.options.maxReplyTokens);
     const prompt = await replyPrompt(this.deps.conversation, {
       user,
       chat,
@@ -256,6 +264,7 @@ export class ReplyGenerator {
       regenerating: stream.regenerate ? entry : undefined,
     });
     state.others = prompt.others;
+    state.inspection = prompt.inspection;
     return { ...prompt, model, replyTokens };
   }
 
@@ -271,7 +280,11 @@ export class ReplyGenerator {
       messages: prompt.messages,
       cacheKey: prompt.cacheKey,
       maxTokens: prompt.replyTokens,
-      temperature: this.deps.options.temperature,
+      temperature: storedTemperature(state.character.temperature) ?? this.deps.options.temperature,
+      characterSettings: {
+        maxTokens: state.character.max_tokens ? prompt.replyTokens : undefined,
+        temperature: storedTemperature(state.character.temperature),
+      },
       stop: prompt.stop,
       signal: controller.signal,
       onTextChunk: (chunk) => {
@@ -311,6 +324,12 @@ export class ReplyGenerator {
     } else {
       await history.updateEntry(entry.id, written);
       if (prefix) await history.continueChosenAlternative(entry, reply);
+    }
+    if (state.inspection) {
+      // The reply is kept even when its inspection is not (the entry deleted meanwhile).
+      await this.deps.repo.inspections
+        .save(entry.id, done.alternative_index, state.inspection, done.reply_time)
+        .catch(() => undefined);
     }
     const message =
       status === "replied" ? "Reply." : status === "stopped" ? "Stopped." : "The reply was cut short.";

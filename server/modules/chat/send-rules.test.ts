@@ -86,7 +86,7 @@ describeEachDatabase("send rules under concurrency", (dialect) => {
       success: 0,
       message:
         "You have reached your limit of 3 messages for this month. Add 100 messages for $1.99 or upgrade your plan.",
-      code: "rate_limit:chat",
+      code: "quota_reached",
       page: "/pricing",
     });
     const user = await t.db.db

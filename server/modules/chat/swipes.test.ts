@@ -163,7 +163,7 @@ describeEachDatabase("swipes and regenerate", (dialect) => {
     const calls = llm.requests.length;
     const refused = await post(s.token, "/api/chat/regenerate", { id: entry.chatHistoryUUID });
     expect(refused.status).toBe(429);
-    expect(refused.body.code).toBe("rate_limit:chat");
+    expect(refused.body.code).toBe("quota_reached");
     expect(llm.requests.length).toBe(calls);
     expect(await chatCount(s.userId)).toBe(15);
   });
@@ -199,6 +199,43 @@ describeEachDatabase("swipes and regenerate", (dialect) => {
       expect(res.status).toBe(404);
       expect(res.body.message).toBe("Message not found.");
     }
+  });
+
+  it("a picture reply is neither regenerated nor continued, a greeting is not continued; none of it is charged or runs the model", async () => {
+    const s = await demoWithCharacter(t.app);
+    const greeting = (await history(s.token, s.characterId)).find(
+      (e) => e.chatHistoryMessage === FIRST_MESSAGE_MARKER,
+    )!;
+    const calls = llm.requests.length;
+    const count = await chatCount(s.userId);
+    const greetingContinued = await post(s.token, "/api/chat/continue-message", { id: greeting.chatHistoryUUID });
+    expect(greetingContinued.status).toBe(400);
+    expect(greetingContinued.body.message).toBe("A greeting is not continued.");
+
+    // A reply that is a picture, with words (a reply that sends one) or without (a picture asked for).
+    const sent = await post(s.token, "/api/chat/message", { message: "send me a picture", id: s.characterId });
+    const id = (sent.body as unknown as MessageReply).history![0]!.chatHistoryUUID;
+    const afterSend = await chatCount(s.userId);
+    for (const [reply_message, reply_image, image_loading] of [
+      ["Here you go.", "picture.jpg", 0],
+      ["", "picture.jpg", 0],
+      ["One moment.", "", 1],
+    ] as const) {
+      await t.db.db
+        .updateTable("chat_history")
+        .set({ reply_message, reply_image, image_loading })
+        .where("id", "=", id)
+        .execute();
+      t.caches.forgetAll();
+      const regenerated = await post(s.token, "/api/chat/regenerate", { id, mute: "1" });
+      expect(regenerated.status).toBe(400);
+      expect(regenerated.body.message).toBe("A picture is not regenerated.");
+      const continued = await post(s.token, "/api/chat/continue-message", { id });
+      expect(continued.status).toBe(400);
+    }
+    expect(await chatCount(s.userId)).toBe(afterSend);
+    expect(afterSend).toBe(count + 1);
+    expect(llm.requests.length).toBe(calls + 1);
   });
 
   it("in a group the newest entry of each member can be regenerated, an older one of a member cannot", async () => {

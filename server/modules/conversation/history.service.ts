@@ -140,7 +140,7 @@ export class HistoryService {
    *   transaction; given the charge to record. On a failure the charge is given back.
    * @param charge what the entry costs (taken in the entry's transaction by the plain insert).
    * @throws AppError 403 before the adult confirmation; 400 for the marker or refused content;
-   *   whatever `charge.take` throws (429 "rate_limit:chat" at the quota's limit).
+   *   whatever `charge.take` throws (429 "quota_reached" at the quota's limit).
    */
   async appendUserEntry<C>(
     user: User,

@@ -88,7 +88,7 @@ export class ImagesService {
 
   /** @throws 403 without il; AppError 200 "images_unavailable" (success 0) with no provider. */
   private assertPictures(user: User): void {
-    if (!user.image_generation) throw forbidden(NO_PLAN_PICTURES, "plan:images");
+    if (!user.image_generation) throw forbidden(NO_PLAN_PICTURES, "plan_images");
     assertAdultConfirmed(user);
     const status = this.provider.status();
     if (!status.ready) throw new AppError("images_unavailable", status.message);
@@ -97,7 +97,7 @@ export class ImagesService {
   /** Content rules of every plan, then the plan's own: explicit pictures only when uncensored. */
   private assertPictureContent(user: User, text: string): void {
     assertAllowedContent("Picture request", text);
-    if (!user.uncensored && mentionsSexualContent(text)) throw forbidden(UNCENSORED_ONLY, "plan:uncensored");
+    if (!user.uncensored && mentionsSexualContent(text)) throw forbidden(UNCENSORED_ONLY, "plan_uncensored");
   }
 
   private newJob(
@@ -279,7 +279,7 @@ export class ImagesService {
     user: User,
     input: { chatId: string; characterId: string; photo: Buffer; message: string; clientMessageId?: string },
   ): Promise<{ success: boolean; message: string; entry: ChatHistoryRow }> {
-    if (!user.image_generation) throw forbidden(NO_PLAN_PHOTOS, "plan:photos");
+    if (!user.image_generation) throw forbidden(NO_PLAN_PHOTOS, "plan_photos");
     assertAdultConfirmed(user);
     const jpeg = await normalisePicture(input.photo);
     const chat = await this.conversation.chats.resolveChat(user, input.chatId);

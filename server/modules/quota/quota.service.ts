@@ -17,7 +17,7 @@ export function quotaPeriodKey(period: string, now: number): string {
 }
 
 /**
- * The answer at the limit (product.md §9): 429 "rate_limit:chat" pointing to /pricing. Monthly plans are
+ * The answer at the limit (product.md §9): 429 "quota_reached" pointing to /pricing. Monthly plans are
  * offered the add-on (ADDON_MESSAGES for ADDON_PRICE_CENTS), daily ones an upgrade.
  */
 export function quotaLimitError(user: User): AppError {
@@ -26,7 +26,7 @@ export function quotaLimitError(user: User): AppError {
     user.quota_period === "month"
       ? `You have reached your limit of ${user.chat_limit} messages for this month. Add ${ADDON_MESSAGES} messages for ${price} or upgrade your plan.`
       : `You have reached your limit of ${user.chat_limit} messages for today. Upgrade your plan to chat more.`,
-    "rate_limit:chat",
+    "quota_reached",
     "/pricing",
   );
 }
@@ -61,7 +61,7 @@ export class QuotaService {
    * decided (a chat message or group turn, a continuation, a regeneration, a picture, a photo).
    * @param db a transaction the charge joins (undone with it, e.g. with the entry it pays for);
    *   default its own.
-   * @returns what was charged: the bucket and the period. @throws AppError 429 "rate_limit:chat"
+   * @returns what was charged: the bucket and the period. @throws AppError 429 "quota_reached"
    *   (page /pricing) when the plan's count and the add-on messages are both used up.
    */
   async chargeMessage(user: User, now: number, db?: Db): Promise<Reservation> {
@@ -80,7 +80,7 @@ export class QuotaService {
 
   /**
    * The error of a reservation refused at the limit (`tryReserve` gave undefined), counted in the
-   * metrics as `chargeMessage` does. @returns AppError 429 "rate_limit:chat".
+   * metrics as `chargeMessage` does. @returns AppError 429 "quota_reached".
    */
   refused(user: User): AppError {
     quotaRefused();

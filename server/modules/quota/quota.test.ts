@@ -33,12 +33,12 @@ describe("quota periods, stored reservations and the limit message", () => {
     }
   });
 
-  it("the limit message is built from the add-on constants, 429 rate_limit:chat to /pricing", () => {
+  it("the limit message is built from the add-on constants, 429 quota_reached to /pricing", () => {
     const monthly = quotaLimitError({ quota_period: "month", chat_limit: 1000 } as User);
     expect(monthly).toBeInstanceOf(AppError);
     expect(monthly).toMatchObject({
       status: 429,
-      code: "rate_limit:chat",
+      code: "quota_reached",
       page: "/pricing",
       message:
         "You have reached your limit of 1000 messages for this month. Add 100 messages for $1.99 or upgrade your plan.",
@@ -95,7 +95,7 @@ describeEachDatabase("quota reservations and refunds across a period change", (d
     expect(charge).toEqual({ bucket: "extra", period: "2026-11-23" });
     await expect(quota.chargeMessage(await user(userId), at("2026-11-23T23:59:59Z"))).rejects.toMatchObject({
       status: 429,
-      code: "rate_limit:chat",
+      code: "quota_reached",
     });
     await quota.chargeMessage(await user(userId), at("2026-11-24T00:00:01Z"));
     await quota.refundMessage(userId, charge);

@@ -72,11 +72,11 @@ export function involvesMinorSexualContent(text: string): boolean {
 
 /**
  * Refuses texts that pair sexual content with a minor.
- * @throws AppError 400 "content:minors" naming what was refused.
+ * @throws AppError 400 "content_minors" naming what was refused.
  */
 export function assertAllowedContent(what: string, ...texts: string[]): void {
   if (texts.some((t) => involvesMinorSexualContent(t))) {
-    throw badRequest(`${what} refused: sexual content involving minors is not allowed.`, "content:minors");
+    throw badRequest(`${what} refused: sexual content involving minors is not allowed.`, "content_minors");
   }
 }
 

@@ -113,7 +113,7 @@ describeEachDatabase("free subscription through a video comment", (dialect) => {
     expect(sixteenth.body).toEqual({
       success: 0,
       message: "You have reached your limit of 15 messages for today. Upgrade your plan to chat more.",
-      code: "rate_limit:chat",
+      code: "quota_reached",
       page: "/pricing",
     });
   });

@@ -13,7 +13,7 @@ describe("an image answer's outcome", () => {
     const answer = {
       success: 0 as const,
       message: LIMIT,
-      code: "rate_limit:chat" as const,
+      code: "quota_reached" as const,
       page: "/pricing",
     };
     expect(imageAnswerOutcome(answer, imageTexts.failedToSendPhoto)).toEqual({
