@@ -317,6 +317,8 @@ describeEachDatabase("IDOR, user B with user A's ids on every id-taking route", 
       form: { id: A.groupEntry },
     },
     { name: "swipe A's reply", method: "POST", url: "/api/chat/swipe", form: { id: A.entry, index: "0" } },
+    { name: "prompt of A's reply", method: "GET", url: `/api/chat/prompt?id=${A.entry}` },
+    { name: "prompt of A's group reply", method: "GET", url: `/api/chat/prompt?id=${A.groupEntry}` },
     {
       name: "edit A's message",
       method: "POST",

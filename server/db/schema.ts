@@ -4,6 +4,7 @@ import type { AdminTables } from "./schema-admin";
 import type { BillingTables, PlansTable } from "./schema-billing";
 import type { CharactersTable, CharactersTables, PresetCharactersTable } from "./schema-characters";
 import type { ChatHistoryTable, ChatSessionsTable, ChatTables, ImageJobsTable } from "./schema-chat";
+import type { InspectionTables } from "./schema-inspections";
 import type { ModelsTables } from "./schema-models";
 import type { DevicesTable, UsersTable, UsersTables } from "./schema-users";
 
@@ -11,6 +12,7 @@ export type * from "./schema-admin";
 export type * from "./schema-billing";
 export type * from "./schema-characters";
 export type * from "./schema-chat";
+export type * from "./schema-inspections";
 export type * from "./schema-models";
 export type * from "./schema-users";
 
@@ -25,6 +27,7 @@ export interface Database
     BillingTables,
     CharactersTables,
     ChatTables,
+    InspectionTables,
     AdminTables,
     ModelsTables {}
 

@@ -138,6 +138,11 @@ function eraseSuite(dialect: "sqlite" | "postgres", onS3: boolean): void {
         })),
       )
       .execute();
+    // what the reply's prompt was made of (the prompt inspector).
+    await db()
+      .insertInto("prompt_inspections")
+      .values({ entry_id: entryId, alternative_index: 0, inspection: "{}", created_at: now })
+      .execute();
     // an export of the user's data is ready.
     await db()
       .insertInto("data_exports")
@@ -399,6 +404,7 @@ function eraseSuite(dialect: "sqlite" | "postgres", onS3: boolean): void {
       "checkin_settings",
       "checkins",
       "chat_reply_alternatives",
+      "prompt_inspections",
       "data_exports",
       "image_jobs",
       "free_subscriptions",

@@ -1,0 +1,72 @@
+// The prompt inspector's storage: what each reply version's prompt was made of, as bounded JSON beside the reply.
+import type { PromptInspection } from "../../../common/prompt-inspection";
+import type { Db } from "../../db/index";
+
+/** Longest inspection stored, characters of JSON (the lorebook list is cut past it; counts stay). */
+export const INSPECTION_MAX_CHARS = 64 * 1024;
+/** Longest lorebook key kept in an inspection, characters. */
+const KEY_CHARS = 40;
+
+const cut = (text: string | undefined, max: number) =>
+  text === undefined || text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+
+/**
+ * The inspection as stored: JSON of at most `max` characters. Long keys are cut; when it is still
+ * too long, lorebook entries are left out from the end (`truncated` set); the parts, token counts
+ * and memory's counts are always kept.
+ */
+export function boundedInspection(inspection: PromptInspection, max = INSPECTION_MAX_CHARS): string {
+  const lore = inspection.lore.map((fired) => ({
+    ...fired,
+    ...(fired.key === undefined ? {} : { key: cut(fired.key, KEY_CHARS) }),
+    ...(fired.secondaryKey === undefined ? {} : { secondaryKey: cut(fired.secondaryKey, KEY_CHARS) }),
+  }));
+  let kept = lore.length;
+  let json = JSON.stringify({ ...inspection, lore });
+  while (json.length > max && kept > 0) {
+    kept = Math.floor(kept / 2);
+    json = JSON.stringify({ ...inspection, lore: lore.slice(0, kept), truncated: true });
+  }
+  return json;
+}
+
+/** Database access of `prompt_inspections` (rows go with their history entry: the foreign key cascades). */
+export class InspectionsRepo {
+  constructor(private readonly db: Db) {}
+
+  /**
+   * Stores the inspection of the reply version `alternativeIndex` of entry `entryId`, replacing
+   * one stored before (a continuation's prompt replaces the one it continued). Nothing is stored
+   * when the entry was deleted meanwhile.
+   */
+  async save(
+    entryId: string,
+    alternativeIndex: number,
+    inspection: PromptInspection,
+    now: number,
+  ): Promise<void> {
+    const exists = await this.db
+      .selectFrom("chat_history")
+      .select("id")
+      .where("id", "=", entryId)
+      .executeTakeFirst();
+    if (!exists) return;
+    const row = { inspection: boundedInspection(inspection), created_at: now };
+    await this.db
+      .insertInto("prompt_inspections")
+      .values({ entry_id: entryId, alternative_index: alternativeIndex, ...row })
+      .onConflict((oc) => oc.columns(["entry_id", "alternative_index"]).doUpdateSet(row))
+      .execute();
+  }
+
+  /** The inspection of an entry's reply version, or null when none was stored. */
+  async find(entryId: string, alternativeIndex: number): Promise<PromptInspection | null> {
+    const row = await this.db
+      .selectFrom("prompt_inspections")
+      .select("inspection")
+      .where("entry_id", "=", entryId)
+      .where("alternative_index", "=", alternativeIndex)
+      .executeTakeFirst();
+    return row ? (JSON.parse(row.inspection) as PromptInspection) : null;
+  }
+}

@@ -1,0 +1,164 @@
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import type { MessageReply } from "../../../common/api";
+import type { PromptInspection } from "../../../common/prompt-inspection";
+import { call, callMultipart, demoLogin, describeEachDatabase } from "../../testing/api";
+import { ScriptedLlm } from "../../testing/fake-llm";
+import { createTestApp, type TestApp } from "../../testing/server";
+import { boundedInspection } from "./inspections.repo";
+
+/**
+ * The prompt inspector: each reply keeps what its prompt was made of (GET /api/chat/prompt),
+ * for its owner only, and it goes with the message (delete, rewind, New Chat, the character).
+ */
+
+const card = {
+  spec: "chara_card_v2",
+  spec_version: "2.0",
+  data: {
+    name: "Ysolde",
+    description: "Ysolde is the queen of the floating islands.",
+    first_mes: "Welcome to my court.",
+    character_book: {
+      entries: [
+        { name: "Eldoria", keys: [], content: "Eldoria floats.", constant: true, position: "before_char" },
+        { name: "Amulet", keys: ["amulet"], content: "The amulet was stolen." },
+        { name: "Dragons", keys: ["dragon"], content: "Dragons are extinct." },
+      ],
+    },
+  },
+};
+
+describeEachDatabase("prompt inspector", (dialect) => {
+  let t: TestApp;
+  const llm = new ScriptedLlm(() => "Indeed.");
+  beforeAll(async () => {
+    t = await createTestApp({ dialect, llm });
+  });
+  afterAll(async () => {
+    await t?.dispose();
+  });
+
+  async function importCard(token: string): Promise<string> {
+    const imported = await callMultipart(t.app, "/api/characters/import", {
+      token,
+      files: { card: { bytes: Buffer.from(JSON.stringify(card)), filename: "card.json" } },
+    });
+    return (imported.body.data as { characterUUID: string }).characterUUID;
+  }
+  async function chatWithLore() {
+    const { token } = await demoLogin(t.app);
+    return { token, id: await importCard(token) };
+  }
+  async function say(token: string, id: string, message: string): Promise<string> {
+    const sent = await callMultipart(t.app, "/api/chat/message", { token, fields: { id, message } });
+    expect(sent.status).toBe(200);
+    return (sent.body as unknown as MessageReply).history![0]!.chatHistoryUUID;
+  }
+  const inspect = (token: string | undefined, query: string) =>
+    call(t.app, "GET", `/api/chat/prompt?${query}`, { token });
+  const stored = async (entryIds: string[]) =>
+    (
+      await t.db.db
+        .selectFrom("prompt_inspections")
+        .select("entry_id")
+        .where("entry_id", "in", entryIds)
+        .execute()
+    ).length;
+
+  it("answers the parts of the reply's prompt, adding up to its tokens, and the lorebook entry fired", async () => {
+    const { token, id } = await chatWithLore();
+    const entry = await say(token, id, "Who took the amulet?");
+    const res = await inspect(token, `id=${entry}`);
+    expect(res.status).toBe(200);
+    const inspection = (res.body as unknown as { inspection: PromptInspection }).inspection;
+    expect(inspection.parts.reduce((n, p) => n + p.tokens, 0)).toBe(inspection.promptTokens);
+    expect(inspection.contextWindow).toBe(4096);
+    expect(inspection.promptTokens).toBeLessThanOrEqual(inspection.contextWindow - inspection.replyTokens);
+    expect(inspection.parts.map((p) => p.kind)).toContain("lore_triggered");
+    expect(inspection.lore).toEqual([
+      { name: "Eldoria", place: "system" },
+      { name: "Amulet", place: "note", key: "amulet", foundIn: "message", messageFromEnd: 0 },
+    ]);
+    expect(inspection.history).toEqual({ exchanges: 2, kept: 2 });
+
+    // A greeting was written by no prompt.
+    const greeting = (await call(t.app, "GET", `/api/chat/history/paginated?id=${id}`, { token })).body
+      .data as Array<{ chatHistoryUUID: string }>;
+    const none = await inspect(token, `id=${greeting[0]!.chatHistoryUUID}`);
+    expect(none.body).toMatchObject({ success: 1, inspection: null });
+  });
+
+  it("keeps one inspection per version of a regenerated reply; the chosen one by default", async () => {
+    const { token, id } = await chatWithLore();
+    const entry = await say(token, id, "Hello there");
+    const regenerated = await call(t.app, "POST", "/api/chat/regenerate", { token, form: { id: entry } });
+    expect(regenerated.body.success).toBe(1);
+    const first = (await inspect(token, `id=${entry}&index=0`)).body.inspection as PromptInspection;
+    const second = (await inspect(token, `id=${entry}&index=1`)).body.inspection as PromptInspection;
+    const chosen = (await inspect(token, `id=${entry}`)).body.inspection as PromptInspection;
+    expect(first).not.toBeNull();
+    expect(second).not.toBeNull();
+    expect(chosen).toEqual(second);
+    expect((await inspect(token, `id=${entry}&index=5`)).body.inspection).toBeNull();
+  });
+
+  it("answers 404 for another user's reply, 400 for a bad id, 401 without a token", async () => {
+    const { token, id } = await chatWithLore();
+    const entry = await say(token, id, "A secret about the amulet");
+    const other = await demoLogin(t.app);
+    const stolen = await inspect(other.token, `id=${entry}`);
+    expect(stolen.status).toBe(404);
+    expect(stolen.body.message).toBe("Message not found.");
+    expect(JSON.stringify(stolen.body)).not.toContain("amulet");
+    expect((await inspect(other.token, `id=${randomUUID()}`)).status).toBe(404);
+    expect((await inspect(token, "id=not-an-id")).status).toBe(400);
+    expect((await inspect(token, `id=${entry}&index=-1`)).status).toBe(400);
+    expect((await inspect(undefined, `id=${entry}`)).status).toBe(401);
+  });
+
+  it("goes with the message: delete, rewind, New Chat and the character's deletion", async () => {
+    const { token, id } = await chatWithLore();
+    const one = await say(token, id, "one");
+    const two = await say(token, id, "two");
+    const three = await say(token, id, "three");
+    expect(await stored([one, two, three])).toBe(3);
+    await call(t.app, "POST", "/api/chat/delete", { token, form: { id: three } });
+    expect(await stored([one, two, three])).toBe(2);
+    await call(t.app, "POST", "/api/chat/rewind", { token, form: { id: one } });
+    expect(await stored([one, two])).toBe(1);
+    await call(t.app, "GET", `/api/chat/new?id=${id}`, { token });
+    expect(await stored([one])).toBe(0);
+
+    const four = await say(token, id, "four");
+    expect(await stored([four])).toBe(1);
+    // A user's only character is not deleted: a second one first.
+    await importCard(token);
+    const deleted = await call(t.app, "DELETE", `/api/characters/delete/?id=${id}`, { token });
+    expect(deleted.status).toBe(200);
+    expect(await stored([four])).toBe(0);
+  });
+
+  it("bounds the stored inspection, keeping the counts", () => {
+    const inspection: PromptInspection = {
+      parts: [{ kind: "history", tokens: 12 }],
+      promptTokens: 12,
+      contextWindow: 4096,
+      replyTokens: 256,
+      history: { exchanges: 1, kept: 1 },
+      lore: Array.from({ length: 200 }, (_, i) => ({
+        name: `entry ${i} ${"x".repeat(70)}`,
+        place: "note" as const,
+        key: "k".repeat(100),
+      })),
+      memory: { settledFacts: 0, recentFacts: 0, summaryChars: 0 },
+    };
+    const json = boundedInspection(inspection, 8000);
+    expect(json.length).toBeLessThanOrEqual(8000);
+    const back = JSON.parse(json) as PromptInspection;
+    expect(back.truncated).toBe(true);
+    expect(back.promptTokens).toBe(12);
+    expect(back.lore.length).toBeGreaterThan(0);
+    expect(back.lore[0]!.key!.length).toBeLessThanOrEqual(40);
+  });
+});
