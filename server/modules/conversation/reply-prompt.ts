@@ -1,5 +1,6 @@
 // The prompt of a character's next reply: the chat's state read from the conversation, laid out by the prompt module.
 import { FIRST_MESSAGE_MARKER } from "../../../common/constants";
+import type { PromptInspection } from "../../../common/prompt-inspection";
 import type { Character, ChatHistoryRow, ChatSession, User } from "../../db/schema";
 import type { ChatMessage } from "../../providers/llm/llm";
 import { storedLorebook } from "../prompt/lorebook";
@@ -24,8 +25,9 @@ export interface PromptModel {
  * @returns the messages, the stop strings, how many exchanges were read (`exchanges`), the
  *   exchanges read (`window`: order key and user's words, oldest first), how many of the
  *   newest of them the prompt carries (`kept`; old ones are dropped in chunks when the window
- *   is full) and how many stay after the next chunk drops (`keptAfterNextDrop`), and the key
- *   of the model's prompt cache for this chat and character (`cacheKey`).
+ *   is full) and how many stay after the next chunk drops (`keptAfterNextDrop`), the key
+ *   of the model's prompt cache for this chat and character (`cacheKey`), and what the prompt
+ *   is made of (`inspection`, the prompt inspector's).
  */
 export async function replyPrompt(
   conversation: Conversation,
@@ -56,6 +58,7 @@ export async function replyPrompt(
   kept: number;
   keptAfterNextDrop: number;
   cacheKey: string;
+  inspection: PromptInspection;
 }> {
   const { user, chat, session, character } = input;
   // The stable part names the user by the profile; `pname` is the turn note's (prompt.ts).
@@ -112,5 +115,6 @@ export async function replyPrompt(
     keptAfterNextDrop: prompt.keptAfterNextDrop,
     // One cache per chat and character: a group's members each have their own system prompt.
     cacheKey: `chat:${session.id}:${character.id}`,
+    inspection: prompt.inspection,
   };
 }
