@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { firstParagraphs, formatHourMinute, isInAppPath, splitEmphasis, truncate } from "./text";
+import { firstParagraphs, formatHourMinute, isInAppPath, truncate } from "./text";
 
 describe("truncate", () => {
   it("keeps text of at most 50 characters as is (product.md §9)", () => {
@@ -25,25 +25,6 @@ describe("firstParagraphs", () => {
   it("returns fewer when the text has fewer", () => {
     expect(firstParagraphs("  Only one  ")).toEqual(["Only one"]);
     expect(firstParagraphs("")).toEqual([]);
-  });
-});
-
-describe("splitEmphasis", () => {
-  it("marks text between single asterisks as emphasis (product.md §2)", () => {
-    expect(splitEmphasis("Hi *waves* there")).toEqual([
-      { text: "Hi ", emphasis: false },
-      { text: "waves", emphasis: true },
-      { text: " there", emphasis: false },
-    ]);
-  });
-
-  it("leaves unpaired asterisks and HTML as plain text", () => {
-    expect(splitEmphasis("5 * 3 <b>x</b>")).toEqual([{ text: "5 * 3 <b>x</b>", emphasis: false }]);
-  });
-
-  it("handles several emphasised parts and an empty message", () => {
-    expect(splitEmphasis("*a**b*").map((segment) => segment.emphasis)).toEqual([true, true]);
-    expect(splitEmphasis("")).toEqual([]);
   });
 });
 

@@ -27,31 +27,6 @@ export function firstParagraphs(text: string, count = 2): string[] {
     .slice(0, count);
 }
 
-/** One piece of a chat message: plain text, or text that was between single asterisks. */
-export interface TextSegment {
-  text: string;
-  emphasis: boolean;
-}
-
-/**
- * Splits a chat message into plain and emphasised segments (product.md §2: "Text between asterisks
- * is shown emphasised"). `*waves*` becomes an emphasised "waves"; an unpaired asterisk stays
- * as written. The result is rendered as text nodes, never as HTML.
- */
-export function splitEmphasis(message: string): TextSegment[] {
-  const segments: TextSegment[] = [];
-  const pattern = /\*([^*\n]+)\*/g;
-  let last = 0;
-  for (const match of message.matchAll(pattern)) {
-    const start = match.index;
-    if (start > last) segments.push({ text: message.slice(last, start), emphasis: false });
-    segments.push({ text: match[1] ?? "", emphasis: true });
-    last = start + match[0].length;
-  }
-  if (last < message.length) segments.push({ text: message.slice(last), emphasis: false });
-  return segments;
-}
-
 /** Hour:minute (24 h, local time) of an ISO time, or "" when it is not a valid time. */
 export function formatHourMinute(iso: string): string {
   if (!iso) return "";

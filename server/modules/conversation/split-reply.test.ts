@@ -26,6 +26,22 @@ describe("split replies at sentence boundaries", () => {
     }
   });
 
+  it("keeps a long reply with Markdown blocks whole, so its formatting survives", () => {
+    const sentence = "This sentence is long enough to make the whole reply go over the threshold.";
+    for (const block of [
+      "- one\n- two",
+      "1. one",
+      "```\ncode\n```",
+      "## Title",
+      "> quoted",
+      "| a |\n| - |",
+    ]) {
+      const text = `${sentence} ${sentence}\n\n${block}\n\n${sentence} ${sentence}`;
+      expect(splitReply(text)).toEqual([text]);
+    }
+    expect(splitReply(`${sentence} *waves* ${sentence} ${sentence}`).length).toBeGreaterThan(1);
+  });
+
   it("never makes more than four messages", () => {
     const long = Array.from(
       { length: 30 },

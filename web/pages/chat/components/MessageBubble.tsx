@@ -5,7 +5,7 @@ import { useHorizontalSwipe } from "../hooks/useHorizontalSwipe";
 import { imageTexts } from "../imageTexts";
 import { chatTexts } from "../texts";
 import { BubbleImage } from "./BubbleImage";
-import { EmphasisText } from "./EmphasisText";
+import { MarkdownText } from "./MarkdownText";
 import { ReplyAudio } from "./ReplyAudio";
 
 interface UserMessageProps {
@@ -38,12 +38,7 @@ export function UserMessage({
     <article className="message message--user" aria-label={chatTexts.yourMessage}>
       <div className="bubble bubble--user">
         {image && <BubbleImage src={image} alt={imageTexts.yourPhoto} />}
-        {editor ??
-          (text && (
-            <p className="bubble__text">
-              <EmphasisText text={text} />
-            </p>
-          ))}
+        {editor ?? (text && <MarkdownText text={text} />)}
         <div className="bubble__meta">
           {time && <time>{time}</time>}
           {delivery === "pending" && <Spinner size="small" label={chatTexts.sending} />}
@@ -107,13 +102,7 @@ export function ReplyMessage({
         {(image || imageLoading) && (
           <BubbleImage src={image ?? ""} loading={imageLoading} alt={imageTexts.picture} />
         )}
-        {editor ??
-          ((text || streaming) && (
-            <p className="bubble__text">
-              <EmphasisText text={text} />
-              {streaming && <span className="bubble__cursor" aria-hidden="true" />}
-            </p>
-          ))}
+        {editor ?? ((text || streaming) && <MarkdownText text={text} streaming={streaming} />)}
         {(time || onContinue || audioUrl || tools) && (
           <div className={tools ? "bubble__meta bubble__meta--tools" : "bubble__meta"}>
             {audioUrl && <ReplyAudio url={audioUrl} name={name} />}

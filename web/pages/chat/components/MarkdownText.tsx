@@ -1,0 +1,81 @@
+// A chat message's text as Markdown: split into blocks, each rendered once and kept while a reply streams.
+import { type ComponentProps, memo, useMemo } from "react";
+import Markdown, { type Components, type ExtraProps } from "react-markdown";
+import remarkGfm from "remark-gfm";
+import { remarkChatText, safeMessageUrl } from "../../../lib/markdown";
+import { splitMarkdownBlocks } from "../../../lib/markdownBlocks";
+import { MarkdownCode } from "./MarkdownCode";
+import "./markdown.css";
+
+/** Attributes of every link a message shows: a new tab with no access back to the app, no referrer, no endorsement. */
+const LINK_ATTRIBUTES = { target: "_blank", rel: "noopener noreferrer nofollow" } as const;
+
+/** A link: opens in a new tab when its URL is allowed (see `safeMessageUrl`), else its text alone. */
+function MessageLink({ href, children }: ComponentProps<"a"> & ExtraProps) {
+  if (!href) return <span>{children}</span>;
+  return (
+    <a href={href} {...LINK_ATTRIBUTES}>
+      {children}
+    </a>
+  );
+}
+
+/**
+ * An image is never loaded (the Content-Security-Policy allows our own images only, and a reply
+ * must not make the browser fetch from elsewhere): it is a link to the picture, named by its
+ * description, or the description alone when the URL is not allowed.
+ */
+function MessageImage({ src, alt }: ComponentProps<"img"> & ExtraProps) {
+  const label = alt || (typeof src === "string" ? src : "");
+  if (typeof src !== "string" || !src) return <span>{label}</span>;
+  return (
+    <a href={src} className="markdown__image-link" {...LINK_ATTRIBUTES}>
+      {label}
+    </a>
+  );
+}
+
+/** A table scrolls sideways inside the bubble instead of widening it. */
+function MessageTable({ children }: ComponentProps<"table"> & ExtraProps) {
+  return (
+    <div className="markdown__table">
+      <table>{children}</table>
+    </div>
+  );
+}
+
+const COMPONENTS: Components = { a: MessageLink, img: MessageImage, pre: MarkdownCode, table: MessageTable };
+const REMARK_PLUGINS = [remarkGfm, remarkChatText];
+const urlTransform = (url: string) => safeMessageUrl(url);
+
+/**
+ * One Markdown block of a message (see `splitMarkdownBlocks`), rendered again only when its text
+ * changes. Raw HTML in the text is shown as text (react-markdown turns raw nodes into text unless a
+ * raw-HTML plugin is added, which this app never does); URLs go through `safeMessageUrl`.
+ */
+const MarkdownBlock = memo(function MarkdownBlock({ text }: { text: string }) {
+  return (
+    <Markdown remarkPlugins={REMARK_PLUGINS} components={COMPONENTS} urlTransform={urlTransform}>
+      {text}
+    </Markdown>
+  );
+});
+
+/**
+ * A message's text as formatted Markdown (product.md §2): bold, italics (single asterisks, the
+ * role-play actions), lists, links, code, quotes, headings and tables; speech in quotes styled.
+ * The text is split into blocks so a streaming reply re-parses only its last, growing block; the
+ * finished blocks keep their rendering. `streaming` puts the blinking cursor after the text.
+ */
+export function MarkdownText({ text, streaming = false }: { text: string; streaming?: boolean }) {
+  const blocks = useMemo(() => splitMarkdownBlocks(text), [text]);
+  return (
+    <div className={streaming ? "bubble__text markdown markdown--streaming" : "bubble__text markdown"}>
+      {blocks.map((block, index) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: blocks only grow at the end while a reply streams
+        <MarkdownBlock key={index} text={block} />
+      ))}
+      {streaming && <span className="bubble__cursor" aria-hidden="true" />}
+    </div>
+  );
+}
