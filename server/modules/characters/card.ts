@@ -6,6 +6,7 @@ import {
 } from "../../../common/constants";
 import { badRequest } from "../../errors";
 import { type Lorebook, parseLorebook, toCharacterBook } from "../prompt/lorebook";
+import { type GenerationColumns, withCardGeneration } from "./generation";
 import { readPngTextChunks } from "./png-chunks";
 
 /** Largest card JSON accepted, bytes. */
@@ -177,10 +178,16 @@ export function readCard(bytes: Buffer): ImportedCard {
 
 /**
  * The card of a character: V2 and V3 objects with the same data (the stored card's extra fields
- * kept); the character's lorebook, edited or not, is written as `data.character_book`.
+ * kept); the character's lorebook, edited or not, is written as `data.character_book`, its
+ * generation settings as `data.extensions.depth_prompt` and `companion` (generation.ts).
  */
 export function buildCards(
-  character: { name: string; description: string; greeting: string; appearance: string },
+  character: {
+    name: string;
+    description: string;
+    greeting: string;
+    appearance: string;
+  } & Partial<GenerationColumns>,
   stored: CardData | undefined,
   lorebook: Lorebook | null = null,
 ): { v2: object; v3: object } {
@@ -205,7 +212,10 @@ export function buildCards(
     personality,
     scenario,
     first_mes: firstMes,
-    extensions: { ...base.extensions, ...(character.appearance ? { appearance: character.appearance } : {}) },
+    extensions: withCardGeneration(
+      { ...base.extensions, ...(character.appearance ? { appearance: character.appearance } : {}) },
+      character,
+    ),
   };
   return {
     v2: { spec: "chara_card_v2", spec_version: "2.0", data },

@@ -3,6 +3,7 @@ import type { Character, PresetCharacterRow } from "../../db/schema";
 import { alternateGreetings } from "../conversation/chats.service";
 import { storedLorebook, toCharacterBook } from "../prompt/lorebook";
 import { fillPlaceholders } from "../prompt/prompt";
+import { presentGeneration } from "./generation";
 
 /** product.md §3 "Character (list)": photo is a file name under /content/characters/. */
 export function presentCharacterListItem(c: Character): CharacterListItem {
@@ -47,7 +48,9 @@ export function presentGroup(g: { id: string; members: Array<{ id: string; name:
 
 /**
  * product.md §3 "Character (detail)", plus ours: `characterLorebook`, the lorebook as a
- * Character Card V2 `character_book` object, or null; `characterAlternateGreetings`.
+ * Character Card V2 `character_book` object, or null; `characterAlternateGreetings`; the
+ * generation settings `characterMaxTokens`, `characterTemperature`, `characterAuthorsNote` and
+ * `characterAuthorsNoteDepth`.
  */
 export function presentCharacterDetail(c: Character) {
   const lorebook = storedLorebook(c.lorebook);
@@ -64,5 +67,7 @@ export function presentCharacterDetail(c: Character) {
     characterLorebook: lorebook ? toCharacterBook(lorebook) : null,
     /** The alternate greetings (swipes of the first message), [] when none. */
     characterAlternateGreetings: alternateGreetings(c.alternate_greetings),
+    /** The Generation section (reply length, temperature, author's note and depth), null where unset. */
+    ...presentGeneration(c),
   };
 }

@@ -1,5 +1,13 @@
 import { z } from "zod";
 import { GREETING_MAX_LENGTH, REPLY_ALTERNATIVES_MAX } from "../../../common/constants";
+import {
+  AUTHORS_NOTE_DEPTH_MAX,
+  AUTHORS_NOTE_MAX_LENGTH,
+  MAX_TOKENS_MAX,
+  MAX_TOKENS_MIN,
+  TEMPERATURE_MAX,
+  TEMPERATURE_MIN,
+} from "../../../common/generation";
 import { FILL_REQUIRED_FIELDS, RULES, SEX_INVALID, SEX_VALUES } from "../../../common/validation";
 
 /** The sentence for alternate greetings that are not a list of texts. */
@@ -7,6 +15,21 @@ const ALTERNATE_GREETINGS_INVALID = "The alternate greetings must be a JSON arra
 
 import { optionalUpload } from "../../http/uploads";
 import { textField, uuidField } from "../../http/validate";
+
+const MAX_TOKENS_SENTENCE = "The reply length must be a whole number from 16 to 4096 tokens.";
+const TEMPERATURE_SENTENCE = "The temperature must be a number from 0 to 2.";
+const AUTHORS_NOTE_SENTENCE = "The author's note must be at most 2000 characters.";
+const DEPTH_SENTENCE = "The author's note depth must be a whole number from 0 to 100.";
+
+/**
+ * An optional number of the form (common/generation.ts bounds) checked by `rule`: absent gives
+ * undefined (the stored value is kept), '' or null gives null (the model connection's default).
+ */
+const optionalNumber = (rule: z.ZodNumber) =>
+  z.preprocess(
+    (v) => (typeof v === "string" ? (v.trim() === "" ? null : Number(v)) : v),
+    rule.nullable().optional(),
+  );
 
 /**
  * Request schemas of the characters routes (product.md §7 "Characters and profile"); rules and sentences
@@ -83,6 +106,35 @@ export const CharacterBody = z.object({
    * Absent: the stored ones are kept.
    */
   alternate_greetings: AlternateGreetings.optional(),
+  /**
+   * The character's own generation settings (product.md §2 "Character form", Generation), each
+   * optional: absent keeps the stored value, '' clears it (the model connection's default).
+   */
+  max_tokens: optionalNumber(
+    z
+      .number({ error: MAX_TOKENS_SENTENCE })
+      .int(MAX_TOKENS_SENTENCE)
+      .min(MAX_TOKENS_MIN, MAX_TOKENS_SENTENCE)
+      .max(MAX_TOKENS_MAX, MAX_TOKENS_SENTENCE),
+  ),
+  temperature: optionalNumber(
+    z
+      .number({ error: TEMPERATURE_SENTENCE })
+      .min(TEMPERATURE_MIN, TEMPERATURE_SENTENCE)
+      .max(TEMPERATURE_MAX, TEMPERATURE_SENTENCE),
+  ),
+  authors_note: z
+    .string({ error: AUTHORS_NOTE_SENTENCE })
+    .trim()
+    .max(AUTHORS_NOTE_MAX_LENGTH, AUTHORS_NOTE_SENTENCE)
+    .optional(),
+  authors_note_depth: optionalNumber(
+    z
+      .number({ error: DEPTH_SENTENCE })
+      .int(DEPTH_SENTENCE)
+      .min(0, DEPTH_SENTENCE)
+      .max(AUTHORS_NOTE_DEPTH_MAX, DEPTH_SENTENCE),
+  ),
 });
 export const UpdateBody = CharacterBody.extend({ id: uuidField("the character id") });
 export const CardBody = z.object({

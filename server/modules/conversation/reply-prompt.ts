@@ -1,5 +1,6 @@
 // The prompt of a character's next reply: the chat's state read from the conversation, laid out by the prompt module.
 import { FIRST_MESSAGE_MARKER } from "../../../common/constants";
+import { AUTHORS_NOTE_DEFAULT_DEPTH } from "../../../common/generation";
 import type { PromptInspection } from "../../../common/prompt-inspection";
 import type { Character, ChatHistoryRow, ChatSession, User } from "../../db/schema";
 import type { ChatMessage } from "../../providers/llm/llm";
@@ -104,6 +105,11 @@ export async function replyPrompt(
     facts,
     uncensored: Boolean(user.uncensored),
     lorebook: storedLorebook(character.lorebook),
+    // The character's author's note (product.md §2 "Generation"); blank: none (prompt.ts).
+    authorsNote: {
+      text: character.authors_note,
+      depth: character.authors_note_depth ?? AUTHORS_NOTE_DEFAULT_DEPTH,
+    },
   });
   return {
     messages: prompt.messages,

@@ -142,12 +142,19 @@ export class ManagedLlm implements LlmProvider {
   countTokens(text: string): number {
     return this.pick(undefined).provider.countTokens(text);
   }
-  /** Generates with the route's provider; a routed request takes its connection's reply length and temperature. */
+  /**
+   * Generates with the route's provider; a routed request takes its connection's reply length and
+   * temperature, except those the character sets itself (`characterSettings`).
+   */
   generate(request: GenerateRequest): Promise<GenerateResult> {
-    const { route, ...rest } = request;
+    const { route, characterSettings: own, ...rest } = request;
     const { provider, settings } = this.pick(route);
-    if (!settings || !route) return provider.generate(route ? rest : request);
-    return provider.generate({ ...rest, maxTokens: settings.maxTokens, temperature: settings.temperature });
+    if (!settings || !route) return provider.generate(rest);
+    return provider.generate({
+      ...rest,
+      maxTokens: own?.maxTokens ?? settings.maxTokens,
+      temperature: own?.temperature ?? settings.temperature,
+    });
   }
   /** This provider as one chat's route sees it (routedModel in llm.ts). */
   routed(route: LlmRoute): RoutedLlm {

@@ -42,6 +42,11 @@ export interface GenerateRequest {
    * its generation settings (product.md §9). Absent: the default connection, the request's own settings.
    */
   route?: LlmRoute;
+  /**
+   * The character's own reply length and temperature (product.md §2 "Character form",
+   * Generation): each one set wins over the routed connection's setting.
+   */
+  characterSettings?: { maxTokens?: number; temperature?: number };
 }
 
 /** Which chat a request is for: a preset character's id and the user's plan id. */
