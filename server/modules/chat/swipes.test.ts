@@ -208,12 +208,17 @@ describeEachDatabase("swipes and regenerate", (dialect) => {
     )!;
     const calls = llm.requests.length;
     const count = await chatCount(s.userId);
-    const greetingContinued = await post(s.token, "/api/chat/continue-message", { id: greeting.chatHistoryUUID });
+    const greetingContinued = await post(s.token, "/api/chat/continue-message", {
+      id: greeting.chatHistoryUUID,
+    });
     expect(greetingContinued.status).toBe(400);
     expect(greetingContinued.body.message).toBe("A greeting is not continued.");
 
     // A reply that is a picture, with words (a reply that sends one) or without (a picture asked for).
-    const sent = await post(s.token, "/api/chat/message", { message: "send me a picture", id: s.characterId });
+    const sent = await post(s.token, "/api/chat/message", {
+      message: "send me a picture",
+      id: s.characterId,
+    });
     const id = (sent.body as unknown as MessageReply).history![0]!.chatHistoryUUID;
     const afterSend = await chatCount(s.userId);
     for (const [reply_message, reply_image, image_loading] of [
