@@ -65,6 +65,17 @@ describe("history cache after swipes, edits, deletes and rewinds", () => {
     expect([...regenerableIds([item(entry("a")), item(local)], false)]).toEqual(["a"]);
   });
 
+  it("never offers Regenerate on a picture reply, made or being made, with words or without", () => {
+    const pictures = [
+      { ...entry("p"), chatHistoryReplyImage: "picture.jpg" },
+      { ...entry("p"), chatHistoryReplyImage: "picture.jpg", chatHistoryReplyMessage: "" },
+      { ...entry("p"), chatHistoryImageLoading: 1 },
+    ];
+    for (const picture of pictures) {
+      expect([...regenerableIds([item(entry("a")), item(picture)], false)]).toEqual([]);
+    }
+  });
+
   it("offers it on the newest reply of each member in a group", () => {
     const items = [
       entry("a1", "A"),

@@ -44,9 +44,18 @@ export function isGreeting(entry: ChatHistoryEntry): boolean {
 }
 
 /**
+ * Whether `entry`'s reply is a picture, made or being made, with or without words: new words would
+ * sit under a picture they did not come with, so it is neither regenerated nor continued (the
+ * server refuses both too).
+ */
+export function isPictureReply(entry: ChatHistoryEntry): boolean {
+  return entry.chatHistoryImageLoading === 1 || Boolean(entry.chatHistoryReplyImage);
+}
+
+/**
  * "Swipes": the entries whose reply may be regenerated now: the newest stored entry of a
- * single chat, or the newest of each member in a group; never a greeting, a reply still
- * pending or failed, or an entry not stored yet.
+ * single chat, or the newest of each member in a group; never a greeting, a picture, a reply
+ * still pending or failed, or an entry not stored yet.
  * @param items the conversation as shown, oldest first.
  */
 export function regenerableIds(items: readonly LiveChatItem[], isGroup: boolean): Set<string> {
@@ -60,7 +69,7 @@ export function regenerableIds(items: readonly LiveChatItem[], isGroup: boolean)
     const settled =
       entry.chatHistoryStatus === undefined ||
       ["replied", "stopped", "partial"].includes(entry.chatHistoryStatus);
-    if (!isGreeting(entry) && settled) ids.add(entry.chatHistoryUUID);
+    if (!isGreeting(entry) && !isPictureReply(entry) && settled) ids.add(entry.chatHistoryUUID);
   }
   return ids;
 }

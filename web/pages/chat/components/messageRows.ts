@@ -2,6 +2,7 @@
 import type { ChatHistoryEntry } from "../../../../common/api";
 import { FIRST_MESSAGE_MARKER } from "../../../../common/constants";
 import { formatHourMinute } from "../../../lib/text";
+import { isGreeting, isPictureReply } from "../historyEdits";
 import type { LiveChatItem } from "../liveChat";
 
 /** One bubble of the list. */
@@ -77,6 +78,22 @@ export function toRows(items: LiveChatItem[]): Row[] {
     });
   }
   return rows;
+}
+
+/**
+ * Whether the reply bubble `row` offers Continue (product.md §4): the newest reply bubble while
+ * replies may be continued (`mayContinue`), stored and finished, words the character wrote in
+ * the chat: never a greeting (the card's words) nor a picture (the server refuses both too).
+ */
+export function offersContinue(row: ReplyRow, mayContinue: boolean): boolean {
+  const entry = row.entry;
+  return (
+    mayContinue &&
+    !row.streaming &&
+    entry.chatHistoryUUID !== "" &&
+    !isGreeting(entry) &&
+    !isPictureReply(entry)
+  );
 }
 
 /** The index of the last reply bubble in `rows`, or -1 when there is none. */
