@@ -7,7 +7,7 @@ import { chatTexts } from "../texts";
 import { MessageActions } from "./MessageActions";
 import { ReplyMessage, UserMessage } from "./MessageBubble";
 import { MessageEditor } from "./MessageEditor";
-import type { ReplyRow, UserRow } from "./messageRows";
+import { offersContinue, type ReplyRow, type UserRow } from "./messageRows";
 import { SwipeControls } from "./SwipeControls";
 
 /** Whether a stored entry's texts may be changed now: stored, and its reply settled. */
@@ -96,13 +96,7 @@ export function ReplyBubble({
   editing,
 }: ReplyBubbleProps) {
   const entry = row.entry;
-  const continuable =
-    mayContinue &&
-    !row.streaming &&
-    entry.chatHistoryUUID !== "" &&
-    // A picture's reply is not text to continue.
-    entry.chatHistoryImageLoading !== 1 &&
-    entry.chatHistoryReplyImage === "";
+  const continuable = offersContinue(row, mayContinue);
   const alternatives = entry.chatHistoryAlternatives ?? [];
   const chosen = entry.chatHistoryAlternativeIndex ?? 0;
   const tools = row.last && !row.streaming && changeable(entry, editing) && (
