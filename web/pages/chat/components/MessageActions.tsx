@@ -1,7 +1,9 @@
-import { useId } from "react";
+import { useId, useState } from "react";
 import { usePopup } from "../../../hooks/usePopup";
 import { editTexts } from "../editTexts";
+import { inspectorTexts } from "../inspectorTexts";
 import { ChatIcon } from "./ChatIcon";
+import { PromptInspector } from "./PromptInspector";
 
 interface MessageActionsProps {
   disabled: boolean;
@@ -9,16 +11,20 @@ interface MessageActionsProps {
   onEdit?: () => void;
   onDelete: () => void;
   onRewind: () => void;
+  /** A reply's stored version: the menu has "Prompt", which opens the prompt inspector on it. */
+  prompt?: { entryId: string; index: number };
 }
 
 /**
- * A message's small menu ("Edit, delete and rewind"): Edit, Delete, Rewind to here. The
+ * A message's small menu ("Edit, delete and rewind"): Edit, Delete, Rewind to here, and on a
+ * reply Prompt (the prompt inspector's dialog). The
  * chat menus' popup (closes on Escape and on a press outside), opened inside the bubble under its
  * button so the list's scrolling never cuts it off.
  */
-export function MessageActions({ disabled, onEdit, onDelete, onRewind }: MessageActionsProps) {
+export function MessageActions({ disabled, onEdit, onDelete, onRewind, prompt }: MessageActionsProps) {
   const popup = usePopup();
   const id = useId();
+  const [inspecting, setInspecting] = useState(false);
   const pick = (action: () => void) => () => {
     popup.setOpen(false);
     action();
@@ -50,7 +56,20 @@ export function MessageActions({ disabled, onEdit, onDelete, onRewind }: Message
           <button type="button" role="menuitem" className="dropdown__item" onClick={pick(onRewind)}>
             {editTexts.rewind}
           </button>
+          {prompt && (
+            <button
+              type="button"
+              role="menuitem"
+              className="dropdown__item"
+              onClick={pick(() => setInspecting(true))}
+            >
+              {inspectorTexts.prompt}
+            </button>
+          )}
         </div>
+      )}
+      {prompt && inspecting && (
+        <PromptInspector entryId={prompt.entryId} index={prompt.index} onClose={() => setInspecting(false)} />
       )}
     </div>
   );

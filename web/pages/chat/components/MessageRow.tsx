@@ -126,6 +126,7 @@ export function ReplyBubble({
         }
         onDelete={() => editing.remove(entry)}
         onRewind={() => editing.rewind(entry)}
+        prompt={{ entryId: entry.chatHistoryUUID, index: chosen }}
       />
     </>
   );
