@@ -23,6 +23,22 @@ export interface CharacterDetail {
   characterPhoto: string;
   /** Ours: the lorebook as a Character Card V2 `character_book`, or null. */
   characterLorebook?: CharacterBook | null;
+  /** Ours: the longest reply in tokens, or null for the model connection's. */
+  characterMaxTokens?: number | null;
+  /** Ours: the reply's temperature (0 to 2), or null for the model connection's. */
+  characterTemperature?: number | null;
+  /** Ours: the author's note ('' when none). */
+  characterAuthorsNote?: string;
+  /** Ours: the author's note's depth in messages from the end, or null for the default (4). */
+  characterAuthorsNoteDepth?: number | null;
+}
+
+/** The Generation section as the form sends it: texts, '' for the model connection's default. */
+export interface GenerationFields {
+  maxTokens: string;
+  temperature: string;
+  authorsNote: string;
+  authorsNoteDepth: string;
 }
 
 /** product.md §3: a language of the character form (`characters/languages`). */
@@ -49,6 +65,8 @@ export interface CharacterInput {
   id?: string;
   /** The lorebook as `character_book` JSON; '' removes it; undefined keeps it. */
   lorebook?: string;
+  /** The reply length, temperature, author's note and depth; undefined keeps the stored ones. */
+  generation?: GenerationFields;
 }
 
 /** GET /characters/list/?id=<userId>: the user's characters. Throws on success 0. */
@@ -118,7 +136,8 @@ export async function previewVoice(voiceName: string): Promise<string> {
 /**
  * POST /characters/create, or /characters/update when `input.id` is set: multipart with name,
  * sex, voice, language, description, greeting, appearance, photo (only when chosen), old_photo
- * and id (product.md §7), and the lorebook as a JSON file part. Returns the envelope (message, page); throws on success 0 and on HTTP 4xx.
+ * and id (product.md §7), the lorebook as a JSON file part, and the Generation section's
+ * max_tokens, temperature, authors_note and authors_note_depth. Returns the envelope (message, page); throws on success 0 and on HTTP 4xx.
  */
 export async function saveCharacter(input: CharacterInput): Promise<Envelope> {
   const form = new FormData();
@@ -135,6 +154,12 @@ export async function saveCharacter(input: CharacterInput): Promise<Envelope> {
   // A file part, not a text field: the server caps multipart text fields at 64 KB.
   if (input.lorebook !== undefined) {
     form.set("lorebook", new Blob([input.lorebook], { type: "application/json" }), "lorebook.json");
+  }
+  if (input.generation !== undefined) {
+    form.set("max_tokens", input.generation.maxTokens.trim());
+    form.set("temperature", input.generation.temperature.trim());
+    form.set("authors_note", input.generation.authorsNote.trim());
+    form.set("authors_note_depth", input.generation.authorsNoteDepth.trim());
   }
   const path = input.id === undefined ? "/characters/create" : "/characters/update";
   return ensureSuccess(await apiRequest(path, { method: "POST", body: form }));

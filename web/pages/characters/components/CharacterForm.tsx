@@ -11,6 +11,7 @@ import { useSessionUser } from "../../../hooks/useSessionUser";
 import { contentUrl } from "../../../lib/content";
 import { useCharacterDraft } from "../hooks/useCharacterDraft";
 import { useVoicePreview } from "../hooks/useVoicePreview";
+import { GenerationSection } from "./GenerationSection";
 import { LorebookEditor } from "./LorebookEditor";
 import { VoiceField } from "./VoiceField";
 
@@ -33,7 +34,8 @@ interface CharacterFormProps {
  * characters with a visible counter. The server's other rules (common/validation.ts:
  * e.g. "The name must be at most 50 characters.") are checked before sending and their sentence
  * shown as the warning toast a refusal would show; nothing is sent. The lorebook is
- * edited as a list of entries and sent with the form. Save sends the multipart form; success shows the
+ * edited as a list of entries and sent with the form, as is the collapsible Generation section
+ * (reply length, temperature, author's note and depth; blank: the model connection's default). Save sends the multipart form; success shows the
  * server's message as a success toast and, when it goes away, returns to the list (product.md §4).
  */
 export function CharacterForm({ character }: CharacterFormProps) {
@@ -97,6 +99,7 @@ export function CharacterForm({ character }: CharacterFormProps) {
         />
       )}
       <LorebookEditor drafts={draft.lore} onChange={draft.setLore} />
+      <GenerationSection fields={draft.generation} onChange={draft.setGeneration} />
       <FormActions
         onCancel={draft.backToList}
         submitLabel={t("form.save")}

@@ -2,12 +2,13 @@
 import { type FormEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { RULES } from "../../../../common/validation";
-import type { CharacterDetail } from "../../../api/characters";
+import type { CharacterDetail, GenerationFields } from "../../../api/characters";
 import { formReady } from "../../../components/formChecks";
 import { showRequiredFieldsAlert } from "../../../components/signedInDialogs";
 import { type RequiredFields, useRequiredFields } from "../../../hooks/useRequiredFields";
 import { type SaveAndReturn, useSaveAndReturn } from "../../../hooks/useSaveAndReturn";
 import { warn } from "../../../lib/notify";
+import { generationFieldsOf, generationProblemKey } from "../generationDraft";
 import { draftsFromBook, type LoreDraft, lorebookField } from "../lorebookDraft";
 import { useSaveCharacter } from "./useSaveCharacter";
 
@@ -29,6 +30,9 @@ export interface CharacterDraft extends SaveAndReturn {
   setPhoto: (file: File | undefined) => void;
   lore: LoreDraft[];
   setLore: (drafts: LoreDraft[]) => void;
+  /** The Generation section (reply length, temperature, author's note, depth). */
+  generation: GenerationFields;
+  setGeneration: (fields: GenerationFields) => void;
   /** True while the save is in flight. */
   pending: boolean;
   onSubmit: (event: FormEvent) => void;
@@ -38,7 +42,7 @@ export interface CharacterDraft extends SaveAndReturn {
  * The values of the character form for `character` (undefined: a new one) and its Save: the
  * required fields (a blank one → the 'Oops...' modal), then the server's rules in the browser
  * (common/validation.ts, their sentence as a warning toast), then `beforeSend` (the voice preview
- * stops) and the multipart save. Hidden parts are sent empty: without il the server keeps the
+ * stops), the Generation section's bounds (common/generation.ts) and the multipart save. Hidden parts are sent empty: without il the server keeps the
  * stored appearance, without pl no photo goes. The lorebook goes only when edited (an untouched
  * one is kept by the server as stored). Success: the server's message as a success toast, then the list.
  */
@@ -62,6 +66,7 @@ export function useCharacterDraft(
   const [photo, setPhoto] = useState<File | undefined>(undefined);
   const [lore, setLore] = useState(() => draftsFromBook(character?.characterLorebook));
   const [initialLore] = useState(() => lorebookField(character?.characterLorebook, lore));
+  const [generation, setGeneration] = useState(() => generationFieldsOf(character));
   const { values } = required;
   // Without il the field is hidden and sent empty: the server keeps the stored appearance
   // (an edit after a downgrade must not erase it).
@@ -79,6 +84,11 @@ export function useCharacterDraft(
       [RULES.appearance, sentAppearance],
     ] as const;
     if (!formReady(required, checks, { warn, onBlank: () => void showRequiredFieldsAlert() })) return;
+    const generationProblem = generationProblemKey(generation);
+    if (generationProblem !== null) {
+      warn(t(generationProblem));
+      return;
+    }
     beforeSend();
     const loreField = lorebookField(character?.characterLorebook, lore);
     save.mutate(
@@ -94,6 +104,7 @@ export function useCharacterDraft(
         photo: shown.photo ? photo : undefined,
         oldPhoto: character?.characterPhoto,
         lorebook: loreField === initialLore ? undefined : loreField,
+        generation,
       },
       { onSuccess: (answer) => ending.onSaved(answer.message || t("form.saved")) },
     );
@@ -110,6 +121,8 @@ export function useCharacterDraft(
     setPhoto,
     lore,
     setLore,
+    generation,
+    setGeneration,
     pending: save.isPending,
     onSubmit,
   };
