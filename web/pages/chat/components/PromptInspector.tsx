@@ -25,7 +25,9 @@ function PromptParts({ inspection }: { inspection: PromptInspection }) {
         <thead>
           <tr>
             <th scope="col">{inspectorTexts.partColumn}</th>
-            <th scope="col">{inspectorTexts.tokensColumn}</th>
+            <th scope="col" className="prompt-inspector__tokens">
+              {inspectorTexts.tokensColumn}
+            </th>
           </tr>
         </thead>
         <tbody>
