@@ -79,6 +79,7 @@ describe.skipIf(!hasChromium)("per-character generation settings in Chromium", (
     expect(await field(page, "Temperature").inputValue()).toBe("0.4");
     expect(await field(page, "Author's note").inputValue()).toBe("Answer in rhyme.");
     expect(await field(page, "Author's note depth").inputValue()).toBe("1");
+    await section.screenshot({ path: "test-results/character-generation.png" });
 
     // The character's next reply is asked with them.
     llm!.requests.length = 0;
