@@ -423,6 +423,15 @@ function eraseSuite(dialect: "sqlite" | "postgres", onS3: boolean): void {
       [
         "instance_leases",
         "languages",
+        // SQLite's search index (copies of chat_history's texts, removed with them by triggers:
+        // server/modules/search/search.test.ts checks erasure empties it; its id table
+        // message_search_rows names the entries, so the erasure test below checks it too).
+        "message_search",
+        "message_search_config",
+        "message_search_content",
+        "message_search_data",
+        "message_search_docsize",
+        "message_search_idx",
         "model_assignments",
         "model_connections",
         "model_settings",

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SearchHit } from "../../../common/search";
 import { call, demoWithCharacter, describeEachDatabase } from "../../testing/api";
@@ -200,6 +201,9 @@ describeEachDatabase("message search", (dialect) => {
         .where("entry_id" as never, "in", [apples, bananas] as never)
         .executeTakeFirstOrThrow();
       expect(Number((left as { n: number }).n)).toBe(0);
+      const copies = await sql<{ n: number }>`select count(*) as n from message_search
+        where message_search match ${'"melons"'}`.execute(t.db.db);
+      expect(Number(copies.rows[0]!.n)).toBe(0);
     }
   });
 });

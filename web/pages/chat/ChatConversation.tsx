@@ -7,8 +7,10 @@ import { ChatSidebar } from "./components/ChatSidebar";
 import { Composer } from "./components/Composer";
 import { MessageList } from "./components/MessageList";
 import { PhotoListSidebar } from "./components/PhotoListSidebar";
+import { SearchPanel } from "./components/SearchPanel";
 import { SettingsDialog } from "./components/SettingsDialog";
 import { ReplyOwnerContext } from "./hooks/useAudioPlayer";
+import { type MessageJump, useMessageJump } from "./hooks/useMessageJump";
 import { chatTexts } from "./texts";
 import { useChatConversation } from "./useChatConversation";
 import { useSidebarDrawer } from "./useSidebarDrawer";
@@ -19,6 +21,8 @@ interface ChatConversationProps {
   /** The group id in a group chat, else the character id (product.md §4 "Chat loading"). */
   chatId: string;
   isGroup: boolean;
+  /** A message found by search to open the chat at. */
+  jump?: MessageJump;
 }
 
 /** Asks before New Chat (product.md §2) and calls `newChat` when confirmed. */
@@ -40,7 +44,7 @@ async function confirmNewChat(newChat: () => void): Promise<void> {
  * composer. Render it with a `key` of the chat so another chat starts from a clean state
  * (product.md §4: a new session id reloads).
  */
-export function ChatConversation({ userId, info, chatId, isGroup }: ChatConversationProps) {
+export function ChatConversation({ userId, info, chatId, isGroup, jump }: ChatConversationProps) {
   const chat = useChatConversation(userId, info, chatId, isGroup);
   const { history, capabilities, availability, characters, adult, replier, sender, pictures, actions } = chat;
   const { editing, voice, items, ownerOfAudio, status, streamingText } = chat;
@@ -48,6 +52,8 @@ export function ChatConversation({ userId, info, chatId, isGroup }: ChatConversa
   const [settingsOpen, setSettingsOpen] = useState(false);
   const [photoListOpen, setPhotoListOpen] = useState(false);
   const [focusSignal, setFocusSignal] = useState(0);
+  const [searchOpen, setSearchOpen] = useState(false);
+  const jumpTo = useMessageJump(jump, history);
 
   return (
     <div className={sidebar.open ? "chat-shell chat-shell--sidebar" : "chat-shell"}>
@@ -76,7 +82,9 @@ export function ChatConversation({ userId, info, chatId, isGroup }: ChatConversa
           onStartGroup={() => actions.startGroup(replier)}
           onOpenSettings={() => setSettingsOpen(true)}
           onOpenPhotos={pictures.enabled ? () => setPhotoListOpen(true) : undefined}
+          onOpenSearch={() => setSearchOpen(!searchOpen)}
         />
+        {searchOpen && <SearchPanel chatId={chatId} onClose={() => setSearchOpen(false)} />}
         <ReplyOwnerContext.Provider value={ownerOfAudio}>
           <MessageList
             items={items}
@@ -94,6 +102,7 @@ export function ChatConversation({ userId, info, chatId, isGroup }: ChatConversa
             focusSignal={focusSignal}
             chatId={chatId}
             editing={editing}
+            jumpTo={jumpTo}
           />
         </ReplyOwnerContext.Provider>
         <ChatBanner

@@ -4,6 +4,7 @@ import { useDarkMode } from "../../hooks/useDarkMode";
 import { useSessionUser } from "../../hooks/useSessionUser";
 import { ChatConversation } from "./ChatConversation";
 import { useChatProfile } from "./hooks/useChatProfile";
+import { jumpFrom } from "./hooks/useMessageJump";
 import { chatTexts } from "./texts";
 import "../../styles/signed-in.css";
 import "./chat.css";
@@ -64,6 +65,7 @@ export function ChatPage() {
       info={info}
       chatId={chatId}
       isGroup={isGroup}
+      jump={jumpFrom(location.state)}
     />
   );
 }

@@ -5,6 +5,7 @@ import { Avatar } from "../../../components/Avatar";
 import { contentUrl } from "../../../lib/content";
 import { useChatMenu } from "../hooks/useChatMenu";
 import { imageTexts } from "../imageTexts";
+import { searchTexts } from "../searchTexts";
 import { type ChatStatus, chatTexts } from "../texts";
 import { ChatIcon } from "./ChatIcon";
 import { ChatMenuButton } from "./ChatMenuButton";
@@ -23,6 +24,8 @@ interface ChatHeaderProps {
   onOpenSettings: () => void;
   /** Opens the right sidebar 'Photo List'; absent when image generation is off (product.md §2). */
   onOpenPhotos?: () => void;
+  /** Opens message search (product.md "Search"); absent: no search button. */
+  onOpenSearch?: () => void;
 }
 
 /**
@@ -62,6 +65,11 @@ export function ChatHeader(props: ChatHeaderProps) {
           </p>
         </div>
       </div>
+      {props.onOpenSearch && (
+        <IconButton label={searchTexts.open} onClick={props.onOpenSearch}>
+          <ChatIcon d="M15.5 14h-.79l-.28-.27A6.47 6.47 0 0 0 16 9.5 6.5 6.5 0 1 0 9.5 16c1.61 0 3.09-.59 4.23-1.57l.27.28v.79l5 4.99L20.49 19l-4.99-5zm-6 0C7.01 14 5 11.99 5 9.5S7.01 5 9.5 5 14 7.01 14 9.5 11.99 14 9.5 14z" />
+        </IconButton>
+      )}
       {props.onOpenPhotos && (
         <IconButton label={imageTexts.photoList} onClick={props.onOpenPhotos}>
           <ChatIcon d="M21 19V5a2 2 0 0 0-2-2H5a2 2 0 0 0-2 2v14a2 2 0 0 0 2 2h14a2 2 0 0 0 2-2zM8.5 13.5l2.5 3 3.5-4.5 4.5 6H5l3.5-4.5z" />

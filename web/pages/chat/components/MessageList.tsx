@@ -38,6 +38,8 @@ interface MessageListProps {
   chatId?: string;
   /** swipes, regenerate, edit, delete and rewind; absent: none offered. */
   editing?: MessageEditing;
+  /** A message found by search to scroll to and highlight, once loaded. */
+  jumpTo?: { entryId: string; side: "user" | "reply" };
 }
 
 /**
@@ -85,26 +87,35 @@ export function MessageList(props: MessageListProps) {
         )}
         {rows.map((row, index) => {
           if (index < hidden || index >= end) return null;
-          return row.kind === "user" ? (
-            <UserBubble
-              key={row.key}
-              row={row}
-              picture={userPictureUrl}
-              chatId={chatId}
-              onRetry={props.onRetry}
-              editing={editing}
-            />
+          const bubble =
+            row.kind === "user" ? (
+              <UserBubble
+                key={row.key}
+                row={row}
+                picture={userPictureUrl}
+                chatId={chatId}
+                onRetry={props.onRetry}
+                editing={editing}
+              />
+            ) : (
+              <ReplyBubble
+                key={row.key}
+                row={row}
+                character={characterFor(row.characterId)}
+                chatId={chatId}
+                mayContinue={props.canContinue && index === newestReply}
+                onContinue={props.onContinue}
+                regenerable={regenerable.has(row.entry.chatHistoryUUID)}
+                editing={editing}
+              />
+            );
+          // The message search jumped to: highlighted (its wrapper takes no box of its own).
+          return row.key === scroll.found ? (
+            <div key={row.key} className="message-found" data-found="">
+              {bubble}
+            </div>
           ) : (
-            <ReplyBubble
-              key={row.key}
-              row={row}
-              character={characterFor(row.characterId)}
-              chatId={chatId}
-              mayContinue={props.canContinue && index === newestReply}
-              onContinue={props.onContinue}
-              regenerable={regenerable.has(row.entry.chatHistoryUUID)}
-              editing={editing}
-            />
+            bubble
           );
         })}
         {props.showTyping && typingCharacter && scroll.below === 0 && (

@@ -23,8 +23,8 @@ const SCROLL_ON_FOCUS_DELAY_MS = 300;
 
 /** What the scrolling needs of the list: its bubbles and its paging. */
 interface ScrollInput {
-  /** The bubbles loaded, oldest first (their keys and texts). */
-  rows: readonly { key: string; text: string }[];
+  /** The bubbles loaded, oldest first (their keys, texts, and entries and sides when known). */
+  rows: readonly { key: string; text: string; kind?: string; entry?: { chatHistoryUUID: string } }[];
   isLoading: boolean;
   hasEarlier: boolean;
   isLoadingEarlier: boolean;
@@ -33,6 +33,8 @@ interface ScrollInput {
   showTyping: boolean;
   /** Changes whenever the message box gains focus. */
   focusSignal: number;
+  /** A message to show and highlight (search's jump), once its entry is loaded. */
+  jumpTo?: { entryId: string; side: "user" | "reply" };
 }
 
 /** The list's scrolling: the bubbles to render (`hidden` ≤ index < `end`) and the handlers. */
@@ -46,6 +48,8 @@ export interface MessageListScroll {
   below: number;
   /** The scroll-to-bottom button shows. */
   showJump: boolean;
+  /** The key of the bubble jumped to (highlighted), or "". */
+  found: string;
   onScroll: () => void;
   scrollToBottom: () => void;
 }
@@ -70,6 +74,7 @@ export function useMessageListScroll(input: ScrollInput): MessageListScroll {
     showTyping: input.showTyping,
     focusSignal: input.focusSignal,
   });
+  const found = useJumpTo(container, followBottom, input.jumpTo, rows, view.showAround);
 
   const onScroll = () => {
     const element = container.current;
@@ -96,9 +101,51 @@ export function useMessageListScroll(input: ScrollInput): MessageListScroll {
     end: view.end,
     below: view.below,
     showJump,
+    found,
     onScroll,
     scrollToBottom,
   };
+}
+
+/**
+ * Search's jump: once the bubble of `jumpTo` (its side, else any of its entry) is loaded, the list
+ * stops following the bottom, renders the bubbles around it and scrolls it to the middle of the
+ * view (its wrapper carries `data-found`). @returns the bubble's key, or "" before.
+ */
+function useJumpTo(
+  container: RefObject<HTMLDivElement | null>,
+  followBottom: RefObject<boolean>,
+  jumpTo: ScrollInput["jumpTo"],
+  rows: ScrollInput["rows"],
+  showAround: (index: number) => void,
+): string {
+  const [found, setFound] = useState("");
+  const scrolled = useRef("");
+  let index = -1;
+  if (jumpTo !== undefined) {
+    const ofEntry = (row: ScrollInput["rows"][number]) => row.entry?.chatHistoryUUID === jumpTo.entryId;
+    index = rows.findIndex((row) => ofEntry(row) && row.kind === jumpTo.side);
+    if (index < 0) index = rows.findIndex(ofEntry);
+  }
+  const key = index >= 0 ? rows[index]!.key : "";
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only a newly loaded target moves the view
+  useLayoutEffect(() => {
+    if (key === "" || key === found) return;
+    followBottom.current = false;
+    showAround(index);
+    setFound(key);
+  }, [key]);
+
+  useLayoutEffect(() => {
+    if (found === "" || scrolled.current === found) return;
+    const bubble = container.current?.querySelector("[data-found]")?.firstElementChild;
+    if (!bubble) return;
+    scrolled.current = found;
+    followBottom.current = false;
+    bubble.scrollIntoView({ block: "center" });
+  });
+  return found;
 }
 
 /**
@@ -243,6 +290,12 @@ function useRenderWindow(
     }
   };
 
+  /** Renders the bubbles around `index` (a jump to it), at most MAX_RENDERED. */
+  const showAround = (index: number) => {
+    setHiddenAbove(Math.max(0, index - REVEAL_ROWS));
+    setHiddenBelow(Math.max(0, rows.length - index - (MAX_RENDERED - REVEAL_ROWS)));
+  };
+
   /** Renders only the newest bubbles, the list at the bottom. */
   const jumpToNewest = () => {
     trimmed.current = true;
@@ -250,7 +303,7 @@ function useRenderWindow(
     setHiddenAbove(Math.max(0, rows.length - MAX_RENDERED_AT_BOTTOM));
   };
 
-  return { hidden, below, end, requestEarlier, showLaterIfNear, trimIfAtBottom, jumpToNewest };
+  return { hidden, below, end, requestEarlier, showLaterIfNear, trimIfAtBottom, jumpToNewest, showAround };
 }
 
 /**

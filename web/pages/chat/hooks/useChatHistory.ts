@@ -1,5 +1,5 @@
-import { useInfiniteQuery } from "@tanstack/react-query";
-import { useMemo, useState } from "react";
+import { type InfiniteData, type QueryClient, useInfiniteQuery, useQueryClient } from "@tanstack/react-query";
+import { useCallback, useMemo, useState } from "react";
 import type { ChatHistoryEntry } from "../../../../common/api";
 import { HISTORY_PAGE_SIZE } from "../../../../common/constants";
 import { getHistoryPage } from "../../../api/chat";
@@ -20,7 +20,17 @@ export interface ChatHistory {
   hasEarlier: boolean;
   /** Loads the previous page (offset += 10, product.md §4 "Scrolling") and prepends it. */
   loadEarlier: () => void;
+  /**
+   * Loads the newest `count` entries at once (at most JUMP_MAX_ENTRIES), as the pages scrolling
+   * up would have loaded them: opening the chat at a message found by search.
+   */
+  loadThrough: (count: number) => Promise<void>;
 }
+
+/** The most entries a jump to a found message loads. */
+const JUMP_MAX_ENTRIES = 3000;
+/** Entries per request while loading through a found message (the paginated route's most). */
+const JUMP_REQUEST_SIZE = 100;
 
 /**
  * The paged chat history of one chat (GET /chat/history/paginated, product.md §4, 9): page 0 is the
@@ -71,6 +81,13 @@ export function useChatHistory(userId: string | undefined, chatId: string, live:
 
   useReplyFollow(queryKey, entries, live, setPolled);
 
+  const queryClient = useQueryClient();
+  const loadThrough = useCallback(
+    (count: number) =>
+      loadPagesThrough(queryClient, ["chat-history", userId, chatId], userId ?? "", chatId, count),
+    [queryClient, userId, chatId],
+  );
+
   const { fetchNextPage, hasNextPage, isFetchingNextPage } = query;
   return {
     entries,
@@ -81,5 +98,35 @@ export function useChatHistory(userId: string | undefined, chatId: string, live:
     loadEarlier: () => {
       if (hasNextPage && !isFetchingNextPage) void fetchNextPage();
     },
+    loadThrough,
   };
+}
+
+/**
+ * Fetches the newest `count` entries (rounded up to whole pages, at most JUMP_MAX_ENTRIES) in
+ * requests of JUMP_REQUEST_SIZE and stores them as the history query's pages of
+ * HISTORY_PAGE_SIZE (offsets 0, 10, 20…), so scrolling up goes on from there.
+ */
+async function loadPagesThrough(
+  queryClient: QueryClient,
+  queryKey: unknown[],
+  userId: string,
+  chatId: string,
+  count: number,
+): Promise<void> {
+  const total = Math.min(Math.ceil(count / HISTORY_PAGE_SIZE) * HISTORY_PAGE_SIZE, JUMP_MAX_ENTRIES);
+  const pages: ChatHistoryEntry[][] = [];
+  const pageParams: number[] = [];
+  for (let offset = 0; offset < total; offset += JUMP_REQUEST_SIZE) {
+    const chunk = await getHistoryPage(userId, chatId, offset, Math.min(JUMP_REQUEST_SIZE, total - offset));
+    // The chunk is oldest first: its newest page is its end.
+    for (let end = chunk.length, at = offset; end > 0; end -= HISTORY_PAGE_SIZE, at += HISTORY_PAGE_SIZE) {
+      pages.push(chunk.slice(Math.max(0, end - HISTORY_PAGE_SIZE), end));
+      pageParams.push(at);
+    }
+    if (chunk.length < JUMP_REQUEST_SIZE) break;
+  }
+  if (pages.length === 0) return;
+  await queryClient.cancelQueries({ queryKey, exact: true });
+  queryClient.setQueryData<InfiniteData<ChatHistoryEntry[], number>>(queryKey, { pages, pageParams });
 }
