@@ -4,11 +4,16 @@ import { chatImageUrl, contentUrl } from "../../../lib/content";
 import { editTexts } from "../editTexts";
 import type { MessageEditing } from "../hooks/useMessageEditing";
 import { chatTexts } from "../texts";
+import { ChatIcon } from "./ChatIcon";
 import { MessageActions } from "./MessageActions";
 import { ReplyMessage, UserMessage } from "./MessageBubble";
 import { MessageEditor } from "./MessageEditor";
 import { offersContinue, type ReplyRow, type UserRow } from "./messageRows";
 import { SwipeControls } from "./SwipeControls";
+
+/** Regenerate's circular arrow (24-unit grid). */
+const REGENERATE_ICON =
+  "M17.65 6.35A7.96 7.96 0 0 0 12 4a8 8 0 1 0 7.74 10h-2.08A6 6 0 1 1 12 6c1.66 0 3.14.69 4.22 1.78L13 11h7V4l-2.35 2.35z";
 
 /** Whether a stored entry's texts may be changed now: stored, and its reply settled. */
 const changeable = (
@@ -99,8 +104,9 @@ export function ReplyBubble({
   const continuable = offersContinue(row, mayContinue);
   const alternatives = entry.chatHistoryAlternatives ?? [];
   const chosen = entry.chatHistoryAlternativeIndex ?? 0;
+  // One unit on the meta line: on a narrow bubble it wraps whole, never "…" alone.
   const tools = row.last && !row.streaming && changeable(entry, editing) && (
-    <>
+    <span className="bubble__tools">
       {alternatives.length > 1 && (
         <SwipeControls
           index={chosen}
@@ -112,11 +118,14 @@ export function ReplyBubble({
       {regenerable && !editing.busy && editing.canReply && (
         <button
           type="button"
-          className="bubble__action"
+          className="bubble__action bubble__regenerate"
           aria-label={editTexts.regenerateReply}
+          title={editTexts.regenerateReply}
           onClick={() => editing.regenerate(entry)}
         >
-          {editTexts.regenerate}
+          {/* A phone shows the icon alone (edits.css), a wider screen the word. */}
+          <ChatIcon d={REGENERATE_ICON} />
+          <span className="bubble__regenerate-label">{editTexts.regenerate}</span>
         </button>
       )}
       <MessageActions
@@ -128,7 +137,7 @@ export function ReplyBubble({
         onRewind={() => editing.rewind(entry)}
         prompt={{ entryId: entry.chatHistoryUUID, index: chosen }}
       />
-    </>
+    </span>
   );
   const swipeTo =
     tools && alternatives.length > 1 && !editing?.busy
