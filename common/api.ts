@@ -1,3 +1,4 @@
+// The API's wire shapes (product.md §3): the envelope, the session user and token, characters, chat history, swipes, photos, capabilities and check-ins.
 import type { ErrorCode } from "./errors";
 
 /**

@@ -1,3 +1,4 @@
+// The business constants shared by server and SPA (product.md §9): token lifetimes, field limits, page sizes, quotas, photo types, toasts and languages.
 /**
  * The product's business constants, defined once for the server and the SPA.
  * Every value cites the section of docs/product.md it comes from.

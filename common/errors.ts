@@ -1,3 +1,4 @@
+// The API's error codes (product.md §8): each stable code, its HTTP status, the outage codes and the failure envelope.
 /**
  * The error contract of the API: every failure the server answers carries one of these
  * stable codes in its envelope (`{ success: 0, message, code, page? }`) and in the `error` event

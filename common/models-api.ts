@@ -1,3 +1,4 @@
+// The admin console's model connections contract (GET/POST /api/admin/models): connections, presets, assignments and test results.
 /**
  * The admin console's model connections, as the API shows them (under /api/admin/models, admin
  * only, in the usual `{success, message, data}` envelope). An API key goes to the server and is

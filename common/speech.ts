@@ -1,3 +1,4 @@
+// Speech in voice chat (product.md §4, §5): the words of a reply read aloud, its sentences while streaming, and uncensoring transcripts.
 /**
  * Text rules of spoken replies and speech input, shared by the server (synthesis,
  * transcripts) and the SPA (the browser's own speech recognition).

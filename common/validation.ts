@@ -1,3 +1,4 @@
+// The form fields' rules (product.md §5, §8), shared by browser and server: lengths, e-mail and password rules and their sentences.
 /**
  * The input rules of every form field, defined once for the server and the SPA: the
  * rule (required, length, format) and the sentence a person reads when it is broken. The server

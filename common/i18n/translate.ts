@@ -1,3 +1,4 @@
+// Translating the server's English sentences with a language's catalogue: literal and pattern keys with placeholders, bounded in length.
 /**
  * The translation mechanism, shared by the server (server/i18n/translate.ts: its
  * messages by Accept-Language) and the SPA (web/lib/validationText.ts: the browser's own

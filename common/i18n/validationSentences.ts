@@ -1,3 +1,4 @@
+// Every sentence the form checks (common/validation.ts) can produce, which each language's validation catalogue must translate.
 import {
   CONFIRM_PASSWORD_MISMATCH,
   FILL_REQUIRED_FIELDS,
