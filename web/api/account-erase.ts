@@ -1,3 +1,4 @@
+// Erasing the signed-in user's account ("Erase my account", POST /account/delete), confirmed with the password.
 import type { Envelope } from "../../common/api";
 import { apiRequest, ensureSuccess } from "./client";
 

@@ -1,3 +1,4 @@
+// The user's data export ("Take my data"): start it, read its state, download its ZIP (GET and POST /account/export).
 import type { DataExport, DataExportAnswer } from "../../common/api";
 import { apiRequest, ensureSuccess } from "./client";
 import { apiDownload } from "./download";

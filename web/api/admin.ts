@@ -1,3 +1,4 @@
+// The admin console's calls under /api/admin: plans, presets, users and their actions, contact messages, free subscriptions, audit.
 import type { Envelope } from "../../common/api";
 import { apiRequest, ensureSuccess } from "./client";
 import { ApiError } from "./errors";

@@ -1,3 +1,4 @@
+// Sign-in calls (product.md §7 "Authentication"): password, demo, device and OAuth sign-in, forgot password, token extend, devices.
 import type { Envelope, LoginData, SessionUser, SignedInDevice } from "../../common/api";
 import { apiRequest, ensureSuccess } from "./client";
 import { ApiError } from "./errors";

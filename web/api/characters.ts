@@ -1,3 +1,4 @@
+// Character and group calls (product.md §7 "Characters and profile"): list, detail, save, delete, presets, voices, card import and export.
 import type { CharacterBook, CharacterListItem, Envelope, PresetCharacter } from "../../common/api";
 import { apiRequest, ensureSuccess } from "./client";
 import { apiDownload } from "./download";

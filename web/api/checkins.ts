@@ -1,3 +1,4 @@
+// Check-ins, a character writing first (GET and POST /chat/checkins): the chat's setting, unread check-ins, the browser's time zone.
 import type { CheckinStatus, Envelope, UnreadCheckins } from "../../common/api";
 import { apiRequest, ensureSuccess } from "./client";
 

@@ -1,3 +1,4 @@
+// The SPA's one HTTP client: calls under /api with the bearer token, envelopes, and HTTP 401 and 503 handled once (product.md §8).
 import type { Envelope } from "../../common/api";
 import { TOAST_SIGNED_IN_MS } from "../../common/constants";
 import { isOutageCode } from "../../common/errors";

@@ -1,3 +1,4 @@
+// File downloads with the bearer token (a character card, a data export), with the file name from Content-Disposition.
 import { buildUrl, handleSessionStatus, isEnvelope, type RequestOptions, send } from "./client";
 import { ApiError } from "./errors";
 

@@ -1,3 +1,4 @@
+// ApiError, the one error the API calls throw: its kind (envelope, network, session, maintenance), code, status and Retry-After.
 import type { Envelope } from "../../common/api";
 import type { ErrorCode } from "../../common/errors";
 

@@ -1,3 +1,4 @@
+// Why a public form's request failed (handled, network, other), for the texts of product.md §8.
 import { ApiError } from "./errors";
 
 /**

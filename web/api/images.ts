@@ -1,3 +1,4 @@
+// Picture calls (product.md §7): a picture on request, a photo from the user, and the chat's photo history.
 import type { Envelope, MessageReply, PhotoHistoryEntry } from "../../common/api";
 import type { PhotoType } from "../../common/constants";
 import { apiRequest, ensureSuccess } from "./client";

@@ -1,3 +1,4 @@
+// The deployed version read from /meta.json, uncached (product.md §4 "Cache busting").
 /**
  * The hosted meta file (product.md §4 "Cache busting", product.md §7: GET /meta.json on the app's own
  * origin). It is not an API envelope, so it does not go through `apiRequest`.

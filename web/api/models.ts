@@ -1,3 +1,4 @@
+// The admin console's model connection calls (/api/admin/models): overview, create, update, delete, list model ids, test, assign.
 import type { Envelope } from "../../common/api";
 import {
   MODEL_ROUTES,

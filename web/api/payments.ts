@@ -1,3 +1,4 @@
+// Plan purchases: checkout of a plan or the add-on, the billing portal, and what the user can buy (/payment/*).
 import type { Envelope } from "../../common/api";
 import { apiRequest, ensureSuccess } from "./client";
 

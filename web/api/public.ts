@@ -1,3 +1,4 @@
+// Calls of the public pages (product.md §7 "Public pages"): pricing plans, free subscription, contact, password reset.
 import type { Envelope } from "../../common/api";
 import { apiRequest, ensureSuccess } from "./client";
 

@@ -1,3 +1,4 @@
+// The app's single React Query client, showing the server's message for a failed signed-in call (product.md §8).
 import { MutationCache, QueryCache, QueryClient } from "@tanstack/react-query";
 import { warn } from "../lib/notify";
 import { ApiError, isHandledApiError } from "./errors";

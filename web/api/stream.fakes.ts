@@ -1,3 +1,4 @@
+// A scripted fetch for the stream tests: event-stream and JSON answers, SSE blocks, the calls made.
 import { vi } from "vitest";
 
 /**

@@ -1,3 +1,4 @@
+// Server-sent events over POST for chat replies (product.md §4), and following a dropped reply again with GET /chat/stream.
 import { buildUrl, handleSessionStatus, isEnvelope, rememberAnswer, send } from "./client";
 import { ApiError } from "./errors";
 

@@ -1,3 +1,4 @@
+// Profile and password calls of the signed-in user (product.md §7): profile, update, password change, UI language, age gate.
 import type { Envelope, SessionUser } from "../../common/api";
 import { apiRequest, ensureSuccess } from "./client";
 

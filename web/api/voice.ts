@@ -1,3 +1,4 @@
+// Voice calls: the voices of the character form and chat, transcribing a recording, and the spoken audio message.
 import type { Envelope, MessageReply } from "../../common/api";
 import { apiRequest, ensureSuccess } from "./client";
 
