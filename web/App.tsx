@@ -1,3 +1,4 @@
+// The SPA's route table (product.md §2 "Route table"): every page, loaded on demand with its texts, and the chat's early preload.
 import { lazy, Suspense, useEffect } from "react";
 import { useTranslation } from "react-i18next";
 import { type RouteObject, useNavigate, useRoutes } from "react-router";

@@ -1,3 +1,4 @@
+// UI translations in six languages: the catalogues, which language applies, switching it, and date and price formats.
 import i18n, { type BackendModule, type Resource } from "i18next";
 import { initReactI18next } from "react-i18next";
 import { UI_LANGUAGES } from "../common/constants";

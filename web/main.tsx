@@ -1,3 +1,4 @@
+// The SPA's entry point: the startup version check, the query client, the router, the toasts, rendered once the texts are loaded.
 import { QueryClientProvider } from "@tanstack/react-query";
 import { lazy, StrictMode, Suspense } from "react";
 import { createRoot } from "react-dom/client";

@@ -1,3 +1,4 @@
+// A round picture that falls back to the default user picture when it fails to load.
 import { useState } from "react";
 import { FALLBACK_PICTURE_URL } from "../lib/content";
 

@@ -1,3 +1,4 @@
+// The product logo and name linking home, and the brand's pink-to-violet gradient for SVG fills.
 import { Link } from "react-router";
 import { PRODUCT_NAME } from "../../common/constants";
 

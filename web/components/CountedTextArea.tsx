@@ -1,3 +1,4 @@
+// A labelled text area with a character limit and a visible used/limit counter (product.md §5, §9).
 import { useId } from "react";
 import { useTranslation } from "react-i18next";
 

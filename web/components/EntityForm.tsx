@@ -1,3 +1,4 @@
+// The signed-in form pages' frame (profile, change password, character form) and their Cancel and Save footer.
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 

@@ -1,3 +1,4 @@
+// The menus' language switch: the six languages by their own names, kept locally and, signed in, with the account.
 import { useId } from "react";
 import { useTranslation } from "react-i18next";
 import "./language-switch.css";

@@ -1,3 +1,4 @@
+// The guard of the signed-in routes (product.md §2, §6): no session goes to /login, a session keeps its token fresh.
 import { useRef } from "react";
 import { Navigate, Outlet } from "react-router";
 import { useSessionUser } from "../hooks/useSessionUser";

@@ -1,3 +1,4 @@
+// A tagline that shows one phrase at a time, every 1200 ms (product.md §9), on Home and Access Denied.
 import { useRotatingText } from "../hooks/useRotatingText";
 
 /** product.md §9: "rotating text period 1200 ms". */

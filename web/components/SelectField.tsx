@@ -1,3 +1,4 @@
+// A labelled select with an empty first choice and the "required" state (product.md §5).
 import { FieldFrame, type FieldValueProps } from "./FieldFrame";
 
 /** One choice of a `SelectField`. */

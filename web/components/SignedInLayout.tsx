@@ -1,3 +1,4 @@
+// The signed-in pages' frame (product.md §2): the header with the sliding menu, the page, the footer, dark mode.
 import { Suspense } from "react";
 import { Outlet } from "react-router";
 import { useDarkMode } from "../hooks/useDarkMode";

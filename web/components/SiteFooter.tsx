@@ -1,3 +1,4 @@
+// The signed-in footer (product.md §2): product name, current year and app version.
 import { APP_VERSION, PRODUCT_NAME } from "../../common/constants";
 
 /** The signed-in footer (product.md §2): product name, current year and app version. */

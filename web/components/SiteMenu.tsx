@@ -1,3 +1,4 @@
+// The site menus (product.md §2): the public and signed-in entries, the admin's entry, and the sliding menu itself.
 import { type ReactNode, useEffect, useId, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { NavLink, useLocation } from "react-router";

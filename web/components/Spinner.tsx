@@ -1,3 +1,4 @@
+// A small rotating loading ring with an accessible status name.
 import { useTranslation } from "react-i18next";
 
 interface SpinnerProps {

@@ -1,3 +1,4 @@
+// The card of the system pages (product.md §2): Access Denied, Under Work and the 404 page.
 import type { ReactNode } from "react";
 import { Link } from "react-router";
 

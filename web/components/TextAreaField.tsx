@@ -1,3 +1,4 @@
+// A labelled multi-line input with the "required" state (product.md §5).
 import { FieldFrame, type FieldValueProps } from "./FieldFrame";
 
 /** A labelled multi-line input with the product.md §5 "required" state (see `TextField`). */

@@ -1,3 +1,4 @@
+// A labelled single-line input with the "required" state (product.md §5).
 import { FieldFrame, type FieldValueProps } from "./FieldFrame";
 
 /** The props of a `TextField`; the account fields (AccountFields.tsx) pass them through. */

@@ -1,3 +1,4 @@
+// The signed-in dialogs of product.md §8: 'Please fill in all required fields!' and the delete confirmation.
 import { FILL_REQUIRED_FIELDS } from "../../common/validation";
 import i18n from "../i18n";
 import { AppSwal } from "../lib/dialogs";

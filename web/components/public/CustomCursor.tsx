@@ -1,3 +1,4 @@
+// The public pages' custom cursor (product.md §2): a dot at the pointer and a ring that follows it.
 import { useEffect, useRef } from "react";
 import { FINE_POINTER_QUERY, REDUCED_MOTION_QUERY, useMediaQuery } from "../../hooks/useMediaQuery";
 

@@ -1,3 +1,4 @@
+// The public header's full-screen loading overlay with a spinner (product.md §2).
 import { useTranslation } from "react-i18next";
 
 /**

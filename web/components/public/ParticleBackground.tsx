@@ -1,3 +1,4 @@
+// The public pages' particle background (product.md §2), drawn by tsParticles.
 import type { Engine, ISourceOptions } from "@tsparticles/engine";
 import { Particles, ParticlesProvider } from "@tsparticles/react";
 import { loadSlim } from "@tsparticles/slim";

@@ -1,3 +1,4 @@
+// The frame of every public page (product.md §2 "Shared public layout"): header, loading overlay, menu, cursor, particles, footer.
 import { useIsFetching } from "@tanstack/react-query";
 import { lazy, Suspense, useEffect, useState } from "react";
 import { Outlet } from "react-router";

@@ -1,3 +1,4 @@
+// The public footer's links to five outside networks, as inline SVG icons (product.md §2 "Shared public layout").
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 
