@@ -1,3 +1,4 @@
+// The whole server put together: database migrated and seeded, the container of services, the HTTP setup and every module's routes.
 import type { FastifyInstance } from "fastify";
 import { buildContainer, type Container, type Engines, openDependencies } from "./container";
 import type { DbHandle } from "./db/index";

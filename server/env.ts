@@ -1,3 +1,4 @@
+// The server's configuration: every environment variable read and checked with zod, and the rules between them checked at boot.
 import os from "node:os";
 import path from "node:path";
 import { z } from "zod";

@@ -1,3 +1,4 @@
+// The server's one error type, AppError with a stable code and the user's message, and its helpers by HTTP status (400, 401, 403, 404, 429).
 import { ERROR_STATUS, type ErrorCode } from "../common/errors";
 
 /**

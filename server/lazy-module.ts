@@ -1,3 +1,4 @@
+// Loading an optional npm package (sharp, BullMQ, ioredis, the S3 SDK, Stripe, pg) on first use instead of at startup.
 import { createRequire } from "node:module";
 
 const requireHere = createRequire(import.meta.url);

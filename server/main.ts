@@ -1,3 +1,4 @@
+// The web server's entry point (`npm start`): reads the configuration, builds the app, listens, and shuts down gracefully on SIGTERM or SIGINT.
 import type { Server } from "node:http";
 import { type App, buildApp } from "./app";
 import { type AppConfig, loadConfig } from "./env";

@@ -1,3 +1,4 @@
+// The worker's entry point (`npm run worker`): runs background jobs and the image worker from the Redis queue, without HTTP.
 import { buildContainer, openDependencies } from "./container";
 import { type AppConfig, loadConfig } from "./env";
 import { onStopSignals } from "./modules/system/stop-signals";

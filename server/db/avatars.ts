@@ -1,3 +1,4 @@
+// Pictures drawn locally for the seed: character avatars (DiceBear avataaars via sharp), the fallback user.jpg and the pricing cards.
 import { loadSharp } from "../media/picture";
 
 /** SVG to JPEG (quality 85) with sharp, loaded on the first picture. */

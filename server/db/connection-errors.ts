@@ -1,3 +1,4 @@
+// Telling a lost or unreachable database connection (PostgreSQL SQLSTATE, socket errors) from other errors, to answer an outage.
 /**
  * Recognising errors that mean the database connection is gone (as opposed to an error in the
  * statement itself), so callers can retry on a fresh connection or report "database unavailable".

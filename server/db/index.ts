@@ -1,3 +1,4 @@
+// Opening the database: PostgreSQL for a postgres:// URL, otherwise SQLite (a file, :memory: or DATA_DIR/app.db), as one Kysely handle.
 import fs from "node:fs";
 import path from "node:path";
 import SQLite from "better-sqlite3";

@@ -1,3 +1,4 @@
+// The schema migrations registry: every area's migrations, run at start on SQLite and PostgreSQL, and dropping all tables for tests.
 import { type Kysely, type Migration, type MigrationProvider, Migrator, sql } from "kysely";
 import { accountsMigrations } from "./migrations/accounts";
 import { characterGenerationMigrations } from "./migrations/character-generation";

@@ -1,3 +1,4 @@
+// The PostgreSQL pool that survives lost connections: logs each one and retries reads that are safe to run twice.
 import type { PostgresPool, PostgresPoolClient } from "kysely";
 import type { Pool, PoolClient, QueryResult } from "pg";
 import { isConnectionLost } from "./connection-errors";

@@ -1,3 +1,4 @@
+// Queries built and compiled once per SQL dialect then run with new values (the chat turn's hot path), and their result helpers.
 import { type Compilable, CompiledQuery, type QueryResult } from "kysely";
 import type { Db } from "./index";
 

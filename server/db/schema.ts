@@ -1,3 +1,4 @@
+// The database's tables as one Kysely `Database` type, gathered from the schema-<area>.ts files, and the row types modules share.
 import type { Insertable, Selectable, Updateable } from "kysely";
 import type { AccountsTables } from "./schema-accounts";
 import type { AdminTables } from "./schema-admin";

@@ -1,3 +1,4 @@
+// What a new install starts with: the languages, their voices, the four plans (product.md §1, §9) and the preset characters.
 /**
  * First-start seed data: languages, voices, plans and preset characters.
  * Avatars of the presets are drawn locally at seed time (server/db/avatars.ts); nothing is

@@ -1,3 +1,4 @@
+// Seeding on first start: languages, voices, plans and preset characters, and drawing any missing content pictures; safe at every start.
 import { randomUUID } from "node:crypto";
 import type { FileStorage } from "../providers/storage/storage";
 import { renderAvatarJpeg, renderDefaultPictureJpeg, renderPlanImageJpeg } from "./avatars";

@@ -1,3 +1,4 @@
+// Short-lived per-process caches of per-user rows (seconds), dropped together after each write request.
 /**
  * Per-process caches of the rows every chat message reads (the bearer session, the
  * owned character, the chat session), each entry owned by one user.

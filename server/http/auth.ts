@@ -1,3 +1,4 @@
+// Sessions on routes (product.md §6): the bearer token, the signed-in scope, refusing other users' ids with 404, and the admin scope (401/403).
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from "fastify";
 import type { User } from "../db/schema";
 import { forbidden, notFound, unauthorized } from "../errors";

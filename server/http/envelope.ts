@@ -1,3 +1,4 @@
+// The response envelope (product.md §3): building success and failure bodies, and the status and body any thrown value answers.
 import type { Envelope } from "../../common/api";
 import { codeForStatus, ERROR_STATUS, type ErrorCode, type FailBody } from "../../common/errors";
 import { AppError } from "../errors";

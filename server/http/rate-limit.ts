@@ -1,3 +1,4 @@
+// Rate limits on routes: per address, per address and e-mail, second limits by another key, and the Redis store shared by the cluster.
 import { createRequire } from "node:module";
 import type { FastifyRateLimitStore, FastifyRateLimitStoreCtor, RateLimitOptions } from "@fastify/rate-limit";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";

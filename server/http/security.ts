@@ -1,3 +1,4 @@
+// The server's browser-side defences and transport limits: body and upload bounds, timeouts, the Content-Security-Policy and security headers.
 import type { IncomingHttpHeaders, IncomingMessage, ServerOptions, ServerResponse } from "node:http";
 import type { FastifyInstance, FastifyServerOptions } from "fastify";
 import helmet, { type HelmetOptions } from "helmet";

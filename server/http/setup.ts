@@ -1,3 +1,4 @@
+// The Fastify server and what every route shares: the request log, plugins, rate limiter, error handler, file sending and the SPA fallback.
 import fs from "node:fs";
 import path from "node:path";
 import formbody from "@fastify/formbody";

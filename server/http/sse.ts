@@ -1,3 +1,4 @@
+// Server-sent events for streamed replies: asking for a stream, opening one, heartbeats and the `error` event's data.
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from "fastify";
 import { requestLanguage } from "../i18n/language";
 import { localiseEnvelope } from "../i18n/translate";

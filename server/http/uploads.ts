@@ -1,3 +1,4 @@
+// The zod shape of an optional multipart file field (absent or empty means undefined).
 import { z } from "zod";
 
 /** A multipart file field that may be absent or empty: the bytes, or undefined. */

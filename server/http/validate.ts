@@ -1,3 +1,4 @@
+// Checking request input with zod: text fields by common/validation.ts rules, e-mails, uuids, and the 400 with the first broken rule's sentence.
 import { z } from "zod";
 import { capitalize, RULES, type TextRule } from "../../common/validation";
 import { badRequest } from "../errors";

@@ -1,3 +1,4 @@
+// The language of a request's messages: the best match of Accept-Language, else the user's chosen language, else English.
 import type { FastifyRequest } from "fastify";
 import { LANGUAGES, type Language } from "./translate";
 

@@ -1,3 +1,4 @@
+// Finding every person-facing message the server can send by reading its source, for the tests that check each catalogue has them all.
 import fs from "node:fs";
 import path from "node:path";
 import ts from "typescript";

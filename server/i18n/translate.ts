@@ -1,3 +1,4 @@
+// The server's messages in six languages: the catalogues, translating a message, and localising an envelope's message.
 import { type Compiled, compileCatalogue, type Explanation, explainWith } from "../../common/i18n/translate";
 import valDe from "../../common/i18n/validation/de.json";
 import valEs from "../../common/i18n/validation/es.json";

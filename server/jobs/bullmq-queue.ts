@@ -1,3 +1,4 @@
+// The cluster's job queue engine: BullMQ on Redis, shared by web instances and workers, with retries and periodic schedules.
 import type { Job, Queue, Worker } from "bullmq";
 import { lazyModule } from "../lazy-module";
 import type { RedisHandle } from "../providers/redis/redis";

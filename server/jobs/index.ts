@@ -1,3 +1,4 @@
+// Choosing the job queue: BullMQ on Redis when REDIS_URL is set, else the in-process queue.
 import type { RedisHandle } from "../providers/redis/redis";
 import { BullMqJobQueue } from "./bullmq-queue";
 import { MemoryJobQueue } from "./memory-queue";

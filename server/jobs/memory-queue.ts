@@ -1,3 +1,4 @@
+// The in-process job queue of the embedded default: jobs run one at a time in this process, after the request that queued them.
 import { backoffDelay, type JobData, type JobQueue, jobError } from "./queue";
 import { RegisteredJobQueue } from "./registered-queue";
 

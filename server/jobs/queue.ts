@@ -1,3 +1,4 @@
+// The background job queue's contract: job data and retry options, periodic jobs, the registry of definitions and the backoff.
 /**
  * The one home of background jobs: memory facts and summaries, outgoing mail, the
  * free-subscription checks, plan expiry and the demo clean-up all go through `JobQueue`.

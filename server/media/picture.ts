@@ -1,3 +1,4 @@
+// Uploaded pictures made safe: JPEG or PNG only, bounded size checked before decoding, re-encoded and scaled (sharp loaded on first use).
 import type { Metadata } from "sharp";
 import { AppError, badRequest } from "../errors";
 import { lazyModule } from "../lazy-module";
