@@ -1,3 +1,4 @@
+// The chat Settings (product.md §3 "Settings"): their defaults, the silence choices, kept in local storage under one key.
 import { useCallback, useSyncExternalStore } from "react";
 import { SENDER_ABOUT_MAX_LENGTH, SENDER_NAME_MAX_LENGTH } from "../../common/constants";
 

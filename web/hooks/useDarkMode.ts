@@ -1,3 +1,4 @@
+// The chat setting 'dark mode' applied to the whole signed-in area while its layout is shown (product.md §2).
 import { useEffect } from "react";
 import { useChatSettings } from "./useChatSettings";
 

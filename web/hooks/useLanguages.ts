@@ -1,3 +1,4 @@
+// The character form's languages (GET /characters/languages) as a query.
 import { type UseQueryResult, useQuery } from "@tanstack/react-query";
 import { type Language, listLanguages } from "../api/characters";
 

@@ -1,3 +1,4 @@
+// Whether a CSS media query matches, live; the reduced-motion and mouse-pointer queries of the public pages.
 import { useCallback, useSyncExternalStore } from "react";
 
 /** Whether the CSS media query `query` matches now, re-rendering when that changes. */

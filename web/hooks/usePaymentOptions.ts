@@ -1,3 +1,4 @@
+// What the signed-in user can buy here (GET /payment/options), for the pricing page and the profile's plan panel.
 import { type UseQueryResult, useQuery } from "@tanstack/react-query";
 import { getPaymentOptions, type PaymentOptions } from "../api/payments";
 

@@ -1,3 +1,4 @@
+// A popup's open state (menus, the emoji picker), closed by Escape or a press outside it.
 import { type RefObject, useEffect, useRef, useState } from "react";
 
 /**

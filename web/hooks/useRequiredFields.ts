@@ -1,3 +1,4 @@
+// The forms' "required" check in the browser (product.md §5): blank fields flagged red on submit and while typing.
 import { useCallback, useMemo, useState } from "react";
 
 export interface RequiredFields<K extends string> {

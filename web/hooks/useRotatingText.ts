@@ -1,3 +1,4 @@
+// The phrase of a rotating tagline to show now, advancing every period (product.md §2 Home, Access Denied; §9).
 import { useEffect, useState } from "react";
 
 /**

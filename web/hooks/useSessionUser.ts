@@ -1,3 +1,4 @@
+// The stored session user (product.md §3), re-rendering on login and logout.
 import { useSyncExternalStore } from "react";
 import type { SessionUser } from "../../common/api";
 import { readUser, subscribeSession } from "../lib/session";

@@ -1,3 +1,4 @@
+// Keeping the session token fresh while signed in (product.md §4, §9): checked every 180 s, extended or logged out.
 import { useEffect } from "react";
 import { TOKEN_CHECK_INTERVAL_MS } from "../../common/constants";
 import { extendToken } from "../api/auth";

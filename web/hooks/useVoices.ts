@@ -1,3 +1,4 @@
+// The character form's voices (GET /characters/voices) as a query.
 import { type UseQueryResult, useQuery } from "@tanstack/react-query";
 import { listVoices, type Voice } from "../api/voice";
 
