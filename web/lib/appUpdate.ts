@@ -1,3 +1,4 @@
+// Start-up housekeeping (product.md §4 "Cache busting"): service workers removed, a newer deployed version reloads once.
 import { APP_VERSION } from "../../common/constants";
 
 /**

@@ -1,3 +1,4 @@
+// Where the chat's audio plays (Settings 'Bluetooth'): the browser's audio outputs, a likely Bluetooth one, the picker.
 /**
  * Choosing where the chat's audio plays (Settings 'Bluetooth'): a Bluetooth headset or
  * speaker is one of the browser's audio outputs, and audio elements are sent to it with

@@ -1,3 +1,4 @@
+// The chat's one audio player (product.md §4 "Audio"): one reply at a time, sentence queues, autoplay retries, Apple rules.
 import { AUDIO_RETRY_COUNT, AUDIO_RETRY_DELAY_MS } from "../../common/speech";
 import { isAppleDevice } from "./device";
 

@@ -1,3 +1,4 @@
+// Which sign-in the login screen starts by itself (product.md §2 "Login", §4): OAuth return, app device, demo.
 /**
  * Which sign-in the login screen starts by itself (product.md §2 "Login", product.md §4):
  * - `/login/youtube?code=..&state=..`: the video platform's OAuth return → POST /youtube/callback;

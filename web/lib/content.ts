@@ -1,3 +1,4 @@
+// Addresses of pictures on the content host (product.md §3 "Image locations") and the fallback picture.
 import { DEFAULT_PICTURE } from "../../common/constants";
 
 /**

@@ -1,3 +1,4 @@
+// Whether this is an Apple device, which hides the chat camera and plays audio natively (product.md §2).
 /**
  * Apple devices (iPhone, iPad, iPod, Mac; iPadOS reports itself as a Mac with touch). The spec
  * hides the chat camera there (product.md §2) and plays audio with the native control.

@@ -1,3 +1,4 @@
+// The product's popups (sweetalert2, loaded on first use, product.md §8 colours): text popups, images with a fallback.
 import type { SweetAlertOptions, SweetAlertResult } from "sweetalert2";
 import { CANCEL_COLOR, CONFIRM_COLOR } from "../../common/constants";
 import i18n from "../i18n";

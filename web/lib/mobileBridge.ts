@@ -1,3 +1,4 @@
+// The mobile app wrapper's bridge for voice chat (product.md §4 "Voice chat"): listening through the native recognizer.
 /**
  * The mobile-wrapper bridge of voice chat (product.md §4 "Voice chat": in a mobile app wrapper the
  * wrapper's listener is used). A native app that shows the SPA in a WebView can do

@@ -1,3 +1,4 @@
+// Route changes from code outside React (the API client, the session timer) through the router's navigate.
 /**
  * Lets code outside React (the API client, the session timer) change the route. The app
  * registers the router's navigate at start-up; before that a full page load is used.

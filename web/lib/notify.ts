@@ -1,3 +1,4 @@
+// Toasts with the spec's placement and durations (product.md §8): warnings bottom-right, successes top-right.
 import { TOAST_PUBLIC_MS, TOAST_SIGNED_IN_MS } from "../../common/constants";
 
 /** sonner is fetched after the first page (main.tsx renders its Toaster lazily, too). */

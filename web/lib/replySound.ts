@@ -1,3 +1,4 @@
+// What tells the user a reply arrived (product.md §4): the chime 1000 ms later and a system notification while hidden.
 import { playTones } from "./tone";
 
 /** product.md §9: the reply notice sounds 1000 ms after a reply arrives. */

@@ -1,3 +1,4 @@
+// Sanitizing a plan's description HTML with DOMPurify (product.md §3), loaded only when /pricing needs it.
 import type { Config } from "dompurify";
 
 /**

@@ -1,3 +1,4 @@
+// Handing a file to the browser as a download (a character card, the data export).
 /**
  * Hands `blob` to the browser as a download named `fileName` (a character card, the data
  * export): an object URL clicked through a temporary link, freed 10 s later once the download

@@ -1,3 +1,4 @@
+// The browser session (product.md §3, §4, §9): the token and the user in local storage, and who listens for changes.
 import type { LoginData, SessionToken, SessionUser } from "../../common/api";
 import { STORAGE_KEY_TOKEN, STORAGE_KEY_USER, TOKEN_LIFETIME_MS } from "../../common/constants";
 

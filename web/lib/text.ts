@@ -1,3 +1,4 @@
+// Text helpers for lists and popups: truncating backstories (product.md §9), first paragraphs, hour:minute, in-app paths.
 import { BACKSTORY_PREVIEW_LENGTH } from "../../common/constants";
 
 /** Text helpers for lists and popups. */

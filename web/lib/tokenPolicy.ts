@@ -1,3 +1,4 @@
+// The periodic token check's decision (product.md §4, §9): keep, extend or log out; whether a token has expired.
 import type { SessionToken } from "../../common/api";
 import { TOKEN_REFRESH_MARGIN_MS } from "../../common/constants";
 

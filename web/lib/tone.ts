@@ -1,3 +1,4 @@
+// Short synthesized tones with the Web Audio API, so the chat's sounds need no sound file.
 let context: AudioContext | null = null;
 
 /** One short sine tone, in seconds from the moment `playTones` is called. */

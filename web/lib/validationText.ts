@@ -1,3 +1,4 @@
+// The browser's validation sentences (common/validation.ts) in the current language, from the server's catalogues.
 import { type Compiled, compileCatalogue, translateWith } from "../../common/i18n/translate";
 import { checkText, firstProblem, type TextRule } from "../../common/validation";
 import { currentLanguage, validationCatalogue } from "../i18n";

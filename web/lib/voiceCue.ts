@@ -1,3 +1,4 @@
+// The voice-chat cue (product.md §4, §9): a rising tone 300 ms after listening starts.
 import { VOICE_CUE_DELAY_MS } from "../../common/speech";
 import { playTones } from "./tone";
 
