@@ -1,3 +1,4 @@
+// Database access of password reset codes and of erasing an account (what it leaves to remove from content storage).
 import { sql } from "kysely";
 import type { Db } from "../../db/index";
 import type { User } from "../../db/schema";

@@ -1,3 +1,4 @@
+// Routes of password recovery (forgot and reset, product.md §7) and of erasing one's account; the export routes are beside.
 import type { FastifyInstance } from "fastify";
 import { currentUser, requireUser } from "../../http/auth";
 import { ok } from "../../http/envelope";

@@ -1,3 +1,4 @@
+// Password recovery by e-mail (product.md §8's same answer for unknown addresses) and erasing an account after its confirmation.
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import argon2 from "argon2";
 import type { User } from "../../db/schema";

@@ -1,3 +1,4 @@
+// The SillyTavern chat file format of the data export: its header and message lines, file-name dates and safe names.
 import { FIRST_MESSAGE_MARKER } from "../../../common/constants";
 import type { ChatHistoryRow } from "../../db/schema";
 

@@ -1,3 +1,4 @@
+// Database access of "Take my data": the user's chats, characters and photos the export reads, and the exports table.
 import type { Selectable } from "kysely";
 import type { Db } from "../../db/index";
 import type { ChatHistoryRow, DataExportsTable, User } from "../../db/schema";

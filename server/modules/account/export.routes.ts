@@ -1,3 +1,4 @@
+// Routes of "Take my data": start an export, see the newest one, download its ZIP while it is ready (its owner only).
 import type { FastifyInstance } from "fastify";
 import type { DataExportAnswer } from "../../../common/api";
 import type { User } from "../../db/schema";

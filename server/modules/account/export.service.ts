@@ -1,3 +1,4 @@
+// "Take my data": building a user's data export ZIP as a background job, its limits, 24-hour availability and clean-up.
 import { randomBytes, randomUUID } from "node:crypto";
 import type { Readable } from "node:stream";
 import type { DataExport } from "../../../common/api";

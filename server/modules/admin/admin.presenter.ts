@@ -1,3 +1,4 @@
+// How the admin console shows plans, preset characters, users, contact messages, free-subscription requests and audit lines.
 import type { Selectable } from "kysely";
 import { dollars } from "../../../common/constants";
 import type {

@@ -1,3 +1,4 @@
+// Database access of the admin console: plans, presets, user search and changes, contact messages, free subscriptions, the audit log.
 import type { Insertable, Updateable } from "kysely";
 import type { Db } from "../../db/index";
 import type { AdminAuditTable, PlansTable, PresetCharactersTable, UsersTable } from "../../db/schema";

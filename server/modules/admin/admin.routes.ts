@@ -1,3 +1,4 @@
+// The admin console's API under /api/admin, behind the session and admin check (401 without a session, 403 for a non-admin).
 import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler } from "fastify";
 import { adminScope, currentUser } from "../../http/auth";
 import { ok } from "../../http/envelope";

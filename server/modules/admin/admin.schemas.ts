@@ -1,3 +1,4 @@
+// Request shapes of the admin console's routes (plans, presets, plan images, user search, plan, limits, blocking), checked with zod.
 import { z } from "zod";
 import { RULES, SEX_INVALID, SEX_VALUES } from "../../../common/validation";
 import { optionalUpload } from "../../http/uploads";

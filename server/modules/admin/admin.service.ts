@@ -1,3 +1,4 @@
+// The admin console: editing plans and preset characters, users' plans, limits and blocking, contact messages, free subscriptions; each change audited.
 import { randomUUID } from "node:crypto";
 import type { Updateable } from "kysely";
 import type { PlansTable, PresetCharactersTable, User, UsersTable } from "../../db/schema";

@@ -1,3 +1,4 @@
+// How sign-in answers look (product.md §3, §7): the session user, the sign-in answer with token and landing page, a device, the admin role.
 import type { SessionUser, SignedInDevice } from "../../../common/api";
 import type { Device, User } from "../../db/schema";
 import { ok } from "../../http/envelope";

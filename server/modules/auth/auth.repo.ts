@@ -1,3 +1,4 @@
+// Database access of signing in: users, plans, bearer tokens, devices, and removing expired demo accounts.
 import type { Insertable } from "kysely";
 import type { Db } from "../../db/index";
 import { firstRow, preparedQuery } from "../../db/prepared";

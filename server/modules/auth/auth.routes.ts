@@ -1,3 +1,4 @@
+// Sign-in routes (product.md §7 "Authentication"): login, demo login, extend, logout, device login and the user's devices.
 import type { FastifyInstance, onRequestAsyncHookHandler } from "fastify";
 import { unauthorized } from "../../errors";
 import { bearerToken, currentUser, signedIn } from "../../http/auth";

@@ -1,3 +1,4 @@
+// Signing in (product.md §9): bearer tokens of one hour extended up to a maximum age, devices, demo accounts and the cached session check.
 import { randomBytes, randomUUID } from "node:crypto";
 import argon2 from "argon2";
 import { TOKEN_LIFETIME_MS } from "../../../common/constants";

@@ -1,3 +1,4 @@
+// The two rate limits of a route that takes an e-mail: per client address and per e-mail (credential stuffing, mail flooding).
 import type { FastifyInstance } from "fastify";
 import { emailOf, limitBy, rateLimit } from "../../http/rate-limit";
 

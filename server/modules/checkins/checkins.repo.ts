@@ -1,3 +1,4 @@
+// Database access of check-ins: each user's opt-in per character, the chats that are due, and writing a check-in entry.
 import { randomUUID } from "node:crypto";
 import { sql } from "kysely";
 import type { Db } from "../../db/index";

@@ -1,3 +1,4 @@
+// Routes of "Characters that write first": read and choose a character's check-ins, and the characters with unread check-ins.
 import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler } from "fastify";
 import type { CheckinStatus } from "../../../common/api";
 import { currentUser, signedIn } from "../../http/auth";

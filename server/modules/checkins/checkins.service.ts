@@ -1,3 +1,4 @@
+// "Characters that write first": the scheduled job that sends a check-in after a quiet period, in the user's waking hours (09:00-21:00).
 import type { UnreadCheckins } from "../../../common/api";
 import type { Character, User } from "../../db/schema";
 import { AppError, badRequest, notFound } from "../../errors";

@@ -1,3 +1,4 @@
+// Database reads behind the picture cookie: whether its user owns a chat.
 import type { Db } from "../../db/index";
 
 /** Database reads behind the picture cookie: does its user own the chat. */

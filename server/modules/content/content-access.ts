@@ -1,3 +1,4 @@
+// Who may read a chat's private pictures: the signed, HttpOnly picture cookie tied to the session, issued and checked.
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";

@@ -1,3 +1,4 @@
+// Content paths under /content/ (product.md §3 image locations): the public areas, the fallback picture, and resolving a request target safely.
 /**
  * Where a request under /content/ points, decided once on the normalised path.
  * The same key is then authorised and read from disk, so no other normaliser (the router's, the

@@ -1,3 +1,4 @@
+// Answering a stored file's GET or HEAD like a static server: ETag and Last-Modified, conditional requests (304/412) and byte ranges.
 import type { IncomingHttpHeaders } from "node:http";
 import type { ByteRange, StoredFile } from "../../providers/storage/storage";
 

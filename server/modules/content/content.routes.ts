@@ -1,3 +1,4 @@
+// Serving /content/ from local disk or S3: public pictures cached for an hour, a chat's private files by cookie, the fallback picture.
 import path from "node:path";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { fail } from "../../http/envelope";
