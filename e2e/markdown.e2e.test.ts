@@ -72,13 +72,16 @@ describe.skipIf(!hasChromium)("formatted replies in Chromium", () => {
     });
   }
 
-  /** Sends `text` and waits until its reply has finished streaming. */
-  async function send(page: Page, text: string): Promise<void> {
+  /** Sends `text` and waits until a reply showing `replyStart` is there and has finished streaming. */
+  async function send(page: Page, text: string, replyStart: string): Promise<void> {
     const box = page.getByRole("textbox", { name: "Type a message" });
     await box.fill(text);
     await page.getByRole("button", { name: "Send" }).click();
-    await expect.poll(() => page.locator('article[aria-busy="true"]').count(), { timeout: 20_000 }).toBe(1);
-    await expect.poll(() => page.locator('article[aria-busy="true"]').count(), { timeout: 30_000 }).toBe(0);
+    const log = page.getByRole("log", { name: "Messages" });
+    await log.locator("article.message--reply").filter({ hasText: replyStart }).waitFor({ timeout: 30_000 });
+    await expect.poll(() => log.locator('article[aria-busy="true"]').count(), { timeout: 30_000 }).toBe(0);
+    const status = page.getByRole("banner").locator(".chat-header__status");
+    await expect.poll(() => status.textContent(), { timeout: 20_000 }).toBe("online");
   }
 
   /** The formatted reply shows bold, a two-item list, a safe link, a code block with Copy. */
@@ -125,7 +128,7 @@ describe.skipIf(!hasChromium)("formatted replies in Chromium", () => {
       await replies.first().waitFor();
 
       await watchStreaming(page);
-      await send(page, "Show me formatting");
+      await send(page, "Show me formatting", "Here is");
       const seen = await page.evaluate(() => [...(window as unknown as { __seen: Set<string> }).__seen]);
       expect(seen.sort()).toEqual(["a[target=_blank]", "li", "pre code", "strong"]);
       const formatted = replies.filter({ hasText: "bold news" });
@@ -140,7 +143,7 @@ describe.skipIf(!hasChromium)("formatted replies in Chromium", () => {
         );
       }
 
-      await send(page, "Say something unsafe");
+      await send(page, "Say something unsafe", "Look");
       const unsafe = replies.filter({ hasText: "Look" });
       await unsafe.getByText('<script>alert("script")</script>', { exact: false }).waitFor();
       await unsafe.getByText('<img src=x onerror="alert(2)">', { exact: false }).waitFor();

@@ -1,5 +1,5 @@
 // A chat message's text as Markdown: split into blocks, each rendered once and kept while a reply streams.
-import { type ComponentProps, memo, useMemo } from "react";
+import { type ComponentProps, memo, useDeferredValue, useMemo } from "react";
 import Markdown, { type Components, type ExtraProps } from "react-markdown";
 import remarkGfm from "remark-gfm";
 import { remarkChatText, safeMessageUrl } from "../../../lib/markdown";
@@ -65,10 +65,18 @@ const MarkdownBlock = memo(function MarkdownBlock({ text }: { text: string }) {
  * A message's text as formatted Markdown (product.md §2): bold, italics (single asterisks, the
  * role-play actions), lists, links, code, quotes, headings and tables; speech in quotes styled.
  * The text is split into blocks so a streaming reply re-parses only its last, growing block; the
- * finished blocks keep their rendering. `streaming` puts the blinking cursor after the text.
+ * finished blocks keep their rendering. A new text renders as a deferred (interruptible) update, so
+ * the page stays responsive while tokens arrive. `streaming` puts the blinking cursor after the text.
  */
-export function MarkdownText({ text, streaming = false }: { text: string; streaming?: boolean }) {
-  const blocks = useMemo(() => splitMarkdownBlocks(text), [text]);
+export const MarkdownText = memo(function MarkdownText({
+  text,
+  streaming = false,
+}: {
+  text: string;
+  streaming?: boolean;
+}) {
+  const shown = useDeferredValue(text);
+  const blocks = useMemo(() => splitMarkdownBlocks(shown), [shown]);
   return (
     <div className={streaming ? "bubble__text markdown markdown--streaming" : "bubble__text markdown"}>
       {blocks.map((block, index) => (
@@ -78,4 +86,4 @@ export function MarkdownText({ text, streaming = false }: { text: string; stream
       {streaming && <span className="bubble__cursor" aria-hidden="true" />}
     </div>
   );
-}
+});
