@@ -1,3 +1,4 @@
+// The image prompt of a character's picture: its seed and size, the scene asked for, and spotting a picture request in a message or reply.
 import { createHash } from "node:crypto";
 import {
   PHOTO_CAPTIONS,

@@ -1,3 +1,4 @@
+// The durable image jobs: claiming queued pictures, generating each within the timeout, storing it and updating its reply.
 import { randomUUID } from "node:crypto";
 import type { ChatHistoryRow, ImageJob } from "../../db/schema";
 import { loadSharp, MAX_INPUT_PIXELS } from "../../media/picture";

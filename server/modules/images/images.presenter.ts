@@ -1,3 +1,4 @@
+// How picture answers look (product.md §3): the reply to a picture request and a photo history entry.
 import type { MessageReply, PhotoHistoryEntry } from "../../../common/api";
 import type { ChatHistoryRow } from "../../db/schema";
 import { presentHistoryEntry } from "../conversation/conversation.presenter";

@@ -1,3 +1,4 @@
+// Database access of image jobs and of the picture fields of chat history.
 import type { Db } from "../../db/index";
 import type { ChatHistoryRow, ImageJob } from "../../db/schema";
 

@@ -1,3 +1,4 @@
+// Picture routes (product.md §7): chat/request-photo, chat/image, chat/photo-process and chat/history/photos.
 import type { FastifyInstance, onRequestAsyncHookHandler } from "fastify";
 import type { ChatHistoryRow, User } from "../../db/schema";
 import { assertSelf, currentUser, signedIn } from "../../http/auth";

@@ -1,3 +1,4 @@
+// Pictures on request and photos from the user (product.md §4 "Image generation", "Photo flow"): checks, quota, queuing and the photo history.
 import { randomUUID } from "node:crypto";
 import { MESSAGE_MAX_LENGTH, type PhotoType } from "../../../common/constants";
 import { RULES } from "../../../common/validation";

@@ -1,3 +1,4 @@
+// Database access of memory: facts about the user per character, and each chat's rolling summary.
 import { randomUUID } from "node:crypto";
 import type { Db } from "../../db/index";
 import { preparedQuery } from "../../db/prepared";

@@ -1,3 +1,4 @@
+// Routes of what a chat's characters remember about the user: list the facts and delete one (the chat screen's Settings).
 import type { FastifyInstance, onRequestAsyncHookHandler } from "fastify";
 import { notFound } from "../../errors";
 import { currentUser, signedIn } from "../../http/auth";

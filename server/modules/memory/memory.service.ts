@@ -1,3 +1,4 @@
+// Memory: a rolling summary of older messages per chat and long-term facts about the user per character, written by background jobs.
 import { CACHE_TTL_MS, type CacheGroup, ShortCache } from "../../db/short-cache";
 import type { JobData, JobQueue } from "../../jobs/queue";
 import type { LlmProvider } from "../../providers/llm/llm";

@@ -1,3 +1,4 @@
+// Database access of OAuth sign-in: started flows (state) and linked provider identities.
 import type { Db } from "../../db/index";
 import type { User } from "../../db/schema";
 import { accountIdByEmail } from "../../db/user-queries";

@@ -1,3 +1,4 @@
+// OAuth sign-in routes: the start (redirect to the provider) and the spec's POST /{video-platform}/callback.
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { ok } from "../../http/envelope";
 import { rateLimit } from "../../http/rate-limit";

@@ -1,3 +1,4 @@
+// Sign-in with a video platform account (product.md §7) through OAuth 2.0 with state and PKCE, keyed on the provider's subject id.
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import type { User } from "../../db/schema";
 import { AppError, badRequest } from "../../errors";

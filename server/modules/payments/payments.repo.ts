@@ -1,3 +1,4 @@
+// Database access of payments: the stored webhook events and the users they change, inside one transaction.
 import type { Kysely } from "kysely";
 import type { Db } from "../../db/index";
 import type { Database, User } from "../../db/schema";

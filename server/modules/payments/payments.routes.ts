@@ -1,3 +1,4 @@
+// Payment routes: the pricing plans (product.md §7), checkout, add-on, customer portal, the user's payment options and the provider's webhook.
 import type { FastifyInstance, onRequestAsyncHookHandler } from "fastify";
 import { dollars } from "../../../common/constants";
 import type { User } from "../../db/schema";

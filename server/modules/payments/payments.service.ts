@@ -1,3 +1,4 @@
+// Plans and payments (product.md §1, §9): checkout of monthly plans and the add-on, the customer portal, webhook events changing a plan.
 import { ADDON_MESSAGES, ADDON_PRICE_CENTS } from "../../../common/constants";
 import type { Plan, User } from "../../db/schema";
 import { AppError, badRequest, notFound } from "../../errors";

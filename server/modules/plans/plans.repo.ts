@@ -1,3 +1,4 @@
+// Plans and the one way a user's plan changes: copying the plan's grants into the user row; the free plan everyone falls back to.
 import type { Kysely } from "kysely";
 import type { Db } from "../../db/index";
 import type { Database, Plan, User } from "../../db/schema";

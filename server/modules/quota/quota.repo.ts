@@ -1,3 +1,4 @@
+// Database access of the message quota on the users row: the count, its period and bought add-on messages.
 import type { Db } from "../../db/index";
 import { changedRows, preparedQuery } from "../../db/prepared";
 import type { User } from "../../db/schema";

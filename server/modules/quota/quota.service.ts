@@ -1,3 +1,4 @@
+// The message quota (product.md §9): its daily or monthly period, charging and refunding each model run, and the answer at the limit.
 import { ADDON_MESSAGES, ADDON_PRICE_CENTS, dollars } from "../../../common/constants";
 import type { Db } from "../../db/index";
 import type { User } from "../../db/schema";

@@ -1,3 +1,4 @@
+// Content rules: spotting sexual content, refusing any pairing it with minors, and requiring an 18+ confirmation before chatting.
 import { badRequest, forbidden } from "../../errors";
 
 /**

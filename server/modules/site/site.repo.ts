@@ -1,3 +1,4 @@
+// Database access of the public pages: stored contact messages.
 import type { Insertable } from "kysely";
 import type { Db } from "../../db/index";
 import type { ContactMessagesTable } from "../../db/schema";

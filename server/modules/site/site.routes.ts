@@ -1,3 +1,4 @@
+// The public pages' route (product.md §7 "Public pages"): the contact form.
 import type { FastifyInstance } from "fastify";
 import { ok } from "../../http/envelope";
 import { rateLimit } from "../../http/rate-limit";

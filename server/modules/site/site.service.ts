@@ -1,3 +1,4 @@
+// The contact form of the public pages (product.md §7): storing the message and mailing it.
 import { randomUUID } from "node:crypto";
 import type { JobQueue } from "../../jobs/queue";
 import type { Mailer } from "../../providers/mail/mail";

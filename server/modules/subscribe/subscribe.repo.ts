@@ -1,3 +1,4 @@
+// Database access of free subscriptions (product.md §7): the requests, their codes and the video comment check.
 import type { Selectable } from "kysely";
 import type { Db } from "../../db/index";
 import type { FreeSubscriptionsTable } from "../../db/schema";

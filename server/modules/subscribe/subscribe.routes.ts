@@ -1,3 +1,4 @@
+// Free subscription routes (product.md §7): whether it is offered, and POST /users/free/subscribe/process.
 import type { FastifyInstance } from "fastify";
 import { AppError } from "../../errors";
 import { ok } from "../../http/envelope";

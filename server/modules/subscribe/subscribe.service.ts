@@ -1,3 +1,4 @@
+// Free subscription (product.md §1, §7): a code mailed to the person, commented on the video, checked by a periodic job.
 import { randomBytes, randomInt, randomUUID } from "node:crypto";
 import type { JobQueue } from "../../jobs/queue";
 import type { Mailer } from "../../providers/mail/mail";

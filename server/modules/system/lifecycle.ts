@@ -1,3 +1,4 @@
+// The server's place in its life for graceful shutdown: readiness turns 503 and what registered is told the shutdown began.
 declare module "fastify" {
   interface FastifyInstance {
     /** Whether the server is shutting down; set by the system routes. */

@@ -1,3 +1,4 @@
+// Who may read GET /metrics: off, a bearer token, or by default only loopback and private addresses.
 import crypto from "node:crypto";
 import net from "node:net";
 import type { FastifyRequest } from "fastify";

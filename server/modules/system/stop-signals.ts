@@ -1,3 +1,4 @@
+// Stopping on SIGTERM or SIGINT once for `npm start` and `npm run worker`; a second signal exits at once.
 /**
  * Runs `shutdown` once on the first SIGTERM or SIGINT, logs "Stopped: jobs, workers and database
  * closed." and exits 0; a second signal while it runs exits at once with status 1 (one

@@ -1,3 +1,4 @@
+// System routes: /api/health, /api/ready, /metrics, /meta.json (product.md §4 cache busting) and the chat screen's capabilities.
 import type { FastifyInstance, onRequestAsyncHookHandler } from "fastify";
 import type { Capability } from "../../../common/api";
 import { APP_VERSION } from "../../../common/constants";

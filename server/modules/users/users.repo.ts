@@ -1,3 +1,4 @@
+// Database access of the profile: the plan's name, profile fields, the UI language and the 18+ confirmation.
 import type { Db } from "../../db/index";
 import type { User } from "../../db/schema";
 

@@ -1,3 +1,4 @@
+// Profile routes (product.md §7): users/profile, users/update, users/update-password, and ours: the 18+ confirmation and UI language.
 import type { FastifyInstance, onRequestAsyncHookHandler } from "fastify";
 import { assertSelf, currentUser, signedIn } from "../../http/auth";
 import { ok } from "../../http/envelope";

@@ -1,3 +1,4 @@
+// The signed-in user's profile and password (product.md §2 Profile, Change password), their UI language and 18+ confirmation.
 import { randomUUID } from "node:crypto";
 import argon2 from "argon2";
 import type { User } from "../../db/schema";

@@ -1,3 +1,4 @@
+// Database access of voice: the seeded voice list.
 import type { Db } from "../../db/index";
 
 /** Database access of voice: the seeded voice list. */

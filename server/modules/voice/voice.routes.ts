@@ -1,3 +1,4 @@
+// Voice route of the chat screen: POST /api/chat/transcribe, a recording's transcript with product.md §5's censored-word rule.
 import type { FastifyInstance, onRequestAsyncHookHandler } from "fastify";
 import { signedIn } from "../../http/auth";
 import { ok } from "../../http/envelope";

@@ -1,3 +1,4 @@
+// Spoken replies, voice previews and transcripts: audio cached by engine, voice and text, spoken sentence by sentence.
 import { createHash } from "node:crypto";
 import { SentenceStream, speechSentences, uncensorTranscript } from "../../../common/speech";
 import type { ChatHistoryRow, User } from "../../db/schema";
