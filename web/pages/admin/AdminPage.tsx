@@ -1,3 +1,4 @@
+// The admin console (/admin): its tabs (plans, presets, users, contact, free, audit, models), shown once the server confirms the role.
 import { lazy, Suspense, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Navigate, useLocation } from "react-router";

@@ -1,3 +1,4 @@
+// One labelled input of the admin forms: text, number, textarea, checkbox or select.
 import { useId } from "react";
 
 type Props =

@@ -1,3 +1,4 @@
+// The admin console's Audit section: every admin action, newest first.
 import { useTranslation } from "react-i18next";
 import { useAdminAudit } from "../hooks/useAdminAudit";
 import { AdminTable, tableTime } from "./AdminTable";

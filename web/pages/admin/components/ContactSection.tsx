@@ -1,3 +1,4 @@
+// The admin console's Contact section: the messages sent through the contact form, newest first.
 import { useTranslation } from "react-i18next";
 import { useAdminContactMessages } from "../hooks/useAdminContactMessages";
 import { AdminTable, tableTime } from "./AdminTable";

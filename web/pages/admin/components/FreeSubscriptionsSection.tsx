@@ -1,3 +1,4 @@
+// The admin console's free-subscription requests, approved by hand when the video comment check cannot run.
 import { useTranslation } from "react-i18next";
 import { succeed } from "../../../lib/notify";
 import { useAdminFreeSubscriptions } from "../hooks/useAdminFreeSubscriptions";

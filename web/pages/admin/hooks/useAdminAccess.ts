@@ -1,3 +1,4 @@
+// Whether the signed-in user is an admin, as the server says (GET /admin/me), asked only for a session user marked admin.
 import { type UseQueryResult, useQuery } from "@tanstack/react-query";
 import { type AdminMe, getAdminMe } from "../../../api/admin";
 

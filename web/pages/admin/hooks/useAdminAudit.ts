@@ -1,3 +1,4 @@
+// The admin console's audit log of admin actions as a query.
 import type { UseQueryResult } from "@tanstack/react-query";
 import { type AdminAuditEntry, listAdminAudit } from "../../../api/admin";
 import { useAdminQuery } from "./adminQueries";

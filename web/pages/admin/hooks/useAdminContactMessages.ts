@@ -1,3 +1,4 @@
+// The admin console's contact messages as a query.
 import type { UseQueryResult } from "@tanstack/react-query";
 import { type AdminContactMessage, listAdminContactMessages } from "../../../api/admin";
 import { useAdminQuery } from "./adminQueries";

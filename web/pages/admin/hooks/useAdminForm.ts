@@ -1,3 +1,4 @@
+// The state of one admin edit form (plans, presets, a user's limits, "Add user") and the props binding each field to it.
 import { useState } from "react";
 
 /** The keys of `T` whose values are of type `V`. */

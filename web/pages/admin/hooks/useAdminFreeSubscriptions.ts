@@ -1,3 +1,4 @@
+// The admin console's free-subscription requests as a query.
 import type { UseQueryResult } from "@tanstack/react-query";
 import { type AdminFreeSubscription, listAdminFreeSubscriptions } from "../../../api/admin";
 import { useAdminQuery } from "./adminQueries";

@@ -1,3 +1,4 @@
+// The admin console's plans, with prices, grants and user counts, as a query.
 import type { UseQueryResult } from "@tanstack/react-query";
 import { type AdminPlan, listAdminPlans } from "../../../api/admin";
 import { useAdminQuery } from "./adminQueries";

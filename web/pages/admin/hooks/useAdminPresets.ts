@@ -1,3 +1,4 @@
+// The admin console's preset characters as a query.
 import type { UseQueryResult } from "@tanstack/react-query";
 import { type AdminPreset, listAdminPresets } from "../../../api/admin";
 import { useAdminQuery } from "./adminQueries";

@@ -1,3 +1,4 @@
+// An admin action on one user (plan, limits, block, reset the count) as a mutation.
 import type { UseMutationResult } from "@tanstack/react-query";
 import type { Envelope } from "../../../../common/api";
 import { runUserAction, type UserAction } from "../../../api/admin";

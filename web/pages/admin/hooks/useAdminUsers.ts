@@ -1,3 +1,4 @@
+// The admin console's user search (e-mail or name) as a query.
 import { keepPreviousData, type UseQueryResult, useQuery } from "@tanstack/react-query";
 import { type AdminUser, searchAdminUsers } from "../../../api/admin";
 

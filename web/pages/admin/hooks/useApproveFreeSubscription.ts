@@ -1,3 +1,4 @@
+// Approving a free-subscription request by hand (admin console) as a mutation.
 import type { UseMutationResult } from "@tanstack/react-query";
 import type { Envelope } from "../../../../common/api";
 import { approveFreeSubscription } from "../../../api/admin";

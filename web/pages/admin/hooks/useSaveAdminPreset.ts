@@ -1,3 +1,4 @@
+// Creating or editing a preset character (admin console) as a mutation.
 import type { UseMutationResult } from "@tanstack/react-query";
 import type { Envelope } from "../../../../common/api";
 import { type PresetEdit, saveAdminPreset } from "../../../api/admin";

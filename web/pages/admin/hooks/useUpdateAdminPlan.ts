@@ -1,3 +1,4 @@
+// Saving a plan and its new picture (admin console), then reloading the plans and the pricing page.
 import { type UseMutationResult, useMutation, useQueryClient } from "@tanstack/react-query";
 import type { Envelope } from "../../../../common/api";
 import { type PlanEdit, updateAdminPlan, uploadAdminPlanImage } from "../../../api/admin";
