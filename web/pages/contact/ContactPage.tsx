@@ -1,3 +1,4 @@
+// The contact page (/contact, product.md §2 "Contact"): name, e-mail, subject and message, all required, checked before sending.
 import type { FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { RULES } from "../../../common/validation";

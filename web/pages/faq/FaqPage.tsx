@@ -1,3 +1,4 @@
+// The FAQ page (/faq, product.md §2 "FAQ"): 21 questions in five groups, each group an accordion.
 import { useId } from "react";
 import { useTranslation } from "react-i18next";
 import { FaqAccordion } from "./components/FaqAccordion";

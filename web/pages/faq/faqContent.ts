@@ -1,3 +1,4 @@
+// The FAQ's groups and questions as catalogue keys, with the numbers they name (product.md §9), in the current language.
 import {
   ADDON_PRICE_CENTS,
   FREE_DAILY_MESSAGES,

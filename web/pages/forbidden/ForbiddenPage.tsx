@@ -1,3 +1,4 @@
+// The Access Denied page (/forbidden, product.md §2): rotating hints and a Check Pricing button.
 import { useMemo } from "react";
 import { useTranslation } from "react-i18next";
 import { RotatingText } from "../../components/RotatingText";

@@ -1,3 +1,4 @@
+// The free chat subscribe page (/free-chat, product.md §2 "Free chat subscribe"): how the free tier works and its e-mail form.
 import type { FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { FREE_DAILY_MESSAGES } from "../../../common/constants";

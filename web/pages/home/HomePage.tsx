@@ -1,3 +1,4 @@
+// The home page (/, product.md §2 "Home"): the rotating tagline and the buttons Try for Free and Chat with AI Girls.
 import { useMemo } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";

@@ -1,3 +1,4 @@
+// The login screen (/login, product.md §2 "Login", §4): sign-in and recover modes, and the sign-ins it starts by itself.
 import { useEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useParams, useSearchParams } from "react-router";

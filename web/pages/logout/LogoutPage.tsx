@@ -1,3 +1,4 @@
+// The logout page (/logout, product.md §2): logs out, then goes to /.
 import { useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { Spinner } from "../../components/Spinner";

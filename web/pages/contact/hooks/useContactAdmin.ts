@@ -1,3 +1,4 @@
+// Sending the contact form (POST /contact) and its toasts (product.md §2, §8).
 import type { UseMutationResult } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import type { Envelope } from "../../../../common/api";

@@ -1,3 +1,4 @@
+// An accessible accordion of FAQ questions (WAI-ARIA pattern), each answer in a labelled region.
 import { useId, useState } from "react";
 import type { FaqEntry } from "../faqContent";
 

@@ -1,3 +1,4 @@
+// Sending the free subscription request (POST /users/free/subscribe/process) and its toasts (product.md §8).
 import type { UseMutationResult } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import type { Envelope } from "../../../../common/api";

@@ -1,3 +1,4 @@
+// Whether this server offers the free subscription (GET /users/free/subscribe), false until it says so.
 import { useQuery } from "@tanstack/react-query";
 import { freeSubscriptionOffered } from "../../../api/public";
 

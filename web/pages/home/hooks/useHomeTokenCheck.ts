@@ -1,3 +1,4 @@
+// The home page's token check (product.md §4): an expired stored token is removed every 180 s, with no server call.
 import { useEffect } from "react";
 import { TOKEN_CHECK_INTERVAL_MS } from "../../../../common/constants";
 import { clearSession, readToken } from "../../../lib/session";

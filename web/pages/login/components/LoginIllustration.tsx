@@ -1,3 +1,4 @@
+// The login screen's picture (product.md §2, §4): the welcome art, the success video, or the forbidden sign.
 import { useTranslation } from "react-i18next";
 import successVideo from "../../../assets/login-success.webm";
 import { BrandGradient } from "../../../components/BrandMark";

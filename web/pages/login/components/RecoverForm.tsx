@@ -1,3 +1,4 @@
+// The login screen's 'Recover Password' form (product.md §2): the e-mail address, checked before sending.
 import type { FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { RULES } from "../../../../common/validation";

@@ -1,3 +1,4 @@
+// The login screen's 'Member Sign in' form (product.md §2): e-mail, password, Forgot Password, Sign in with YouTube.
 import { type FormEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { RULES } from "../../../../common/validation";

@@ -1,3 +1,4 @@
+// The Recover Password request (POST /auth/forgot-password) and its toasts (product.md §4, §8).
 import type { UseMutationResult } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import type { Envelope } from "../../../../common/api";

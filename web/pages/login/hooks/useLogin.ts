@@ -1,3 +1,4 @@
+// Signing in (product.md §4 "Session", §8): password, demo, device or OAuth return, the session stored, the screen's state.
 import { useMutation } from "@tanstack/react-query";
 import { useCallback, useState } from "react";
 import { useTranslation } from "react-i18next";

@@ -1,3 +1,4 @@
+// Whether the server offers sign-in with an OAuth platform (YouTube), false until it says so.
 import { useQuery } from "@tanstack/react-query";
 import { oauthPlatforms } from "../../../api/auth";
 

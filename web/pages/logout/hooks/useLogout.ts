@@ -1,3 +1,4 @@
+// Logging out (product.md §4): local data first, then the server, then /.
 import { useCallback } from "react";
 import { endSession } from "../../../api/client";
 
