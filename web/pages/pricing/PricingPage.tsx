@@ -1,3 +1,4 @@
+// The pricing page (/pricing, product.md §2 "Pricing"): the plan cards, checkout for a signed-in user, and the add-on at the limit.
 import { useTranslation } from "react-i18next";
 import { Link, useLocation } from "react-router";
 import { ADDON_MESSAGES, ADDON_PRICE_CENTS, PRODUCT_NAME } from "../../../common/constants";

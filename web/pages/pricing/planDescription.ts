@@ -1,3 +1,4 @@
+// The seeded plans' descriptions as catalogue keys, so a description the admin has not changed shows translated.
 import type { TFunction } from "i18next";
 
 /**

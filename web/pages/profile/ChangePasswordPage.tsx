@@ -1,3 +1,4 @@
+// The signed-in Change password page (/user/change-password, product.md §2): current, new and retyped, checked before sending.
 import type { FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { RETYPED_PASSWORD_MISMATCH, RULES } from "../../../common/validation";

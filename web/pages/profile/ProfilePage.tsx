@@ -1,3 +1,4 @@
+// The Profile page (/user/profile, product.md §2 "Profile"): the form, the plan panel, devices, data export and account erasure.
 import { useTranslation } from "react-i18next";
 import { useSearchParams } from "react-router";
 import { Spinner } from "../../components/Spinner";

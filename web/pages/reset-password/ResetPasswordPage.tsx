@@ -1,3 +1,4 @@
+// The password reset page (/reset-password/:code, product.md §2 "Change Password"): new and confirmed password.
 import type { FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { useParams } from "react-router";

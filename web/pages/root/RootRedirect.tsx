@@ -1,3 +1,4 @@
+// The root redirector (/start-chat, product.md §2): a valid stored token goes to the character list, else to /login.
 import { useEffect } from "react";
 import { Navigate } from "react-router";
 import { clearSession, readToken } from "../../lib/session";

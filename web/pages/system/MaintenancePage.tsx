@@ -1,3 +1,4 @@
+// The Under Work page (/maintenance, product.md §2 "Under Work") with a Home button.
 import { useTranslation } from "react-i18next";
 import { SystemCard } from "../../components/SystemCard";
 

@@ -1,3 +1,4 @@
+// The 404 page of any unknown path, with a link home.
 import { useTranslation } from "react-i18next";
 import { SystemCard } from "../../components/SystemCard";
 

@@ -1,3 +1,4 @@
+// The Terms of Service page (/terms, product.md §2 "Terms of Service"): the effective date and 11 numbered sections.
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { termsEffectiveDate, termsSections } from "./termsContent";

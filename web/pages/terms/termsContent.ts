@@ -1,3 +1,4 @@
+// The Terms of Service's effective date (product.md §9) and numbered sections in the current language.
 import { PRODUCT_NAME } from "../../../common/constants";
 import { formatDate } from "../../i18n";
 

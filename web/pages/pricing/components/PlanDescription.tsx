@@ -1,3 +1,4 @@
+// A plan's description HTML (product.md §2 "Pricing", §3): seeded ones translated, admin-edited ones sanitised first.
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { loadDescriptionSanitizer, loadedDescriptionSanitizer, type Sanitizer } from "../../../lib/sanitize";

@@ -1,3 +1,4 @@
+// The pricing page's plans (GET /payment/pricing) as a query; a load failure is only logged (product.md §8).
 import { type UseQueryResult, useQuery } from "@tanstack/react-query";
 import { listPricingPlans, type PricingPlan } from "../../../api/public";
 

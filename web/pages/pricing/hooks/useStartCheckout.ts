@@ -1,3 +1,4 @@
+// Sending the browser to Stripe Checkout for a monthly plan or the add-on (product.md §9).
 import { type UseMutationResult, useMutation } from "@tanstack/react-query";
 import { startAddOnCheckout, startPlanCheckout } from "../../../api/payments";
 

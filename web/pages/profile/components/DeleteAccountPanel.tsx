@@ -1,3 +1,4 @@
+// The profile's "Delete my account": what is removed, the password, a confirmation, then the account erased.
 import { useMutation } from "@tanstack/react-query";
 import { type FormEvent, useId, useState } from "react";
 import { useTranslation } from "react-i18next";

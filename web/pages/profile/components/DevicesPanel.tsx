@@ -1,3 +1,4 @@
+// The profile's "Signed-in devices": each device registered for device login, when it was used, and Revoke.
 import { useTranslation } from "react-i18next";
 import type { SignedInDevice } from "../../../../common/api";
 import { Spinner } from "../../../components/Spinner";

@@ -1,3 +1,4 @@
+// The profile's "Download my data": start an export, follow its preparation, download the ZIP before its link expires.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useId } from "react";
 import { useTranslation } from "react-i18next";

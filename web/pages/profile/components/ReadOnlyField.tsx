@@ -1,3 +1,4 @@
+// A labelled value of the profile the user cannot change (e-mail, plan, chat limit, chat count).
 import { useId } from "react";
 
 /** A labelled value the user cannot change (product.md §2 Profile: email, plan, chat limit, chat count). */

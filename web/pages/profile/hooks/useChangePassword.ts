@@ -1,3 +1,4 @@
+// The signed-in password change (PATCH /users/update-password) as a mutation; a refusal shows as a toast (product.md §8).
 import { type UseMutationResult, useMutation } from "@tanstack/react-query";
 import type { Envelope } from "../../../../common/api";
 import { changePassword, type PasswordChange } from "../../../api/users";

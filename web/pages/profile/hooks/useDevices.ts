@@ -1,3 +1,4 @@
+// The signed-in user's registered devices (GET /auth/devices) and revoking one.
 import {
   type UseMutationResult,
   type UseQueryResult,

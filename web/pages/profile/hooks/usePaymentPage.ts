@@ -1,3 +1,4 @@
+// The plan panel's payment buttons: asking the server for a hosted payment page (add-on checkout, portal) and going there.
 import { type UseMutationResult, useMutation } from "@tanstack/react-query";
 
 /**

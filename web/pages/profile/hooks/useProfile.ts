@@ -1,3 +1,4 @@
+// The signed-in user's profile (GET /users/profile) as a query.
 import { type UseQueryResult, useQuery } from "@tanstack/react-query";
 import { getProfile, type UserProfile } from "../../../api/users";
 

@@ -1,3 +1,4 @@
+// Refreshing the session user once (back from a payment page), so a new plan applies at once.
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect } from "react";
 import { extendToken } from "../../../api/auth";

@@ -1,3 +1,4 @@
+// Saving the profile (POST /users/update) and storing the updated session user (product.md §3, §8).
 import { type UseMutationResult, useMutation, useQueryClient } from "@tanstack/react-query";
 import type { Envelope, SessionUser } from "../../../../common/api";
 import { type ProfileInput, updateProfile } from "../../../api/users";

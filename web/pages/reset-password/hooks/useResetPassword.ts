@@ -1,3 +1,4 @@
+// Resetting a forgotten password with the link's code (PATCH /users/change-password) and its toasts.
 import { type UseMutationResult, useMutation } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
