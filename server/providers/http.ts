@@ -1,3 +1,4 @@
+// HTTP for remote providers: fetch with a time limit, refusing non-2xx answers, JSON posts, joining URLs, bearer headers and provider errors.
 /**
  * What the HTTP providers (speech, transcription, images, OAuth, YouTube) share: one way to
  * call a remote endpoint with a time limit, one typed error when it fails, and the settings

@@ -1,3 +1,4 @@
+// The official OpenAI SDK's client for an OpenAI-compatible endpoint, as the vision provider uses it: a time limit and one retry.
 import type OpenAI from "openai";
 import { lazyModule } from "../lazy-module";
 import type { ModelEndpointOptions } from "./http";

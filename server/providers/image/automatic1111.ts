@@ -1,3 +1,4 @@
+// The AUTOMATIC1111 / Forge image engine: txt2img, or img2img from the character's photo to keep the same face.
 import { joinUrl, type ModelEndpointOptions, postJson } from "../http";
 import type { GeneratedImage, ImageProvider, ImageReferenceMode, ImageRequest } from "./image";
 import { decodeBase64Image, ImageProviderError, refusesReference } from "./image";

@@ -1,3 +1,4 @@
+// The ComfyUI image engine: a workflow with its placeholders filled, queued and polled over HTTP, with an IP-Adapter reference workflow.
 import { createHash, randomUUID } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";

@@ -1,3 +1,4 @@
+// Image generation behind one interface: the request and reference photo, the result, the `none` provider and provider errors.
 import { ProviderError, ProviderHttpError } from "../http";
 
 /**

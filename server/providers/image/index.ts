@@ -1,3 +1,4 @@
+// Choosing the image engine from configuration (IMAGE_PROVIDER none, openai, automatic1111 or comfyui) and its picture sizes.
 import { type AppConfig, invalidConfiguration } from "../../env";
 import { Automatic1111Provider } from "./automatic1111";
 import { ComfyUiProvider } from "./comfyui";

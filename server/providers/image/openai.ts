@@ -1,3 +1,4 @@
+// Image generation through any OpenAI-compatible Images API (images/generations), with or without a reference photo.
 import { bearer, fetchOk, joinUrl, type ModelEndpointOptions, postJson } from "../http";
 import type { GeneratedImage, ImageProvider, ImageReferenceMode, ImageRequest } from "./image";
 import { decodeBase64Image, ImageProviderError, referenceExtension, refusesReference } from "./image";

@@ -1,3 +1,4 @@
+// A lean client of the OpenAI Chat Completions wire format for the chat's hot path: kept-alive connections and streamed tokens.
 import http from "node:http";
 import https from "node:https";
 import { createParser } from "eventsource-parser";

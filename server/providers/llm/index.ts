@@ -1,3 +1,4 @@
+// Choosing the language model from configuration: an OpenAI-compatible endpoint, an in-process GGUF, the default model's download, per-route connections.
 import fs from "node:fs";
 import path from "node:path";
 import type { AppConfig } from "../../env";

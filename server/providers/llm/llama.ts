@@ -1,3 +1,4 @@
+// The in-process language model (node-llama-cpp): a GGUF loaded once, context sequences reused per chat for the prompt cache, GPU or CPU.
 import type {
   ChatHistoryItem,
   ChatWrapper,

@@ -1,3 +1,4 @@
+// The language model behind one interface: prompt messages, generation requests and results, routes, status and the unavailable error.
 import type { ModelDownloadProgress } from "../../../common/api";
 import { AppError } from "../../errors";
 

@@ -1,3 +1,4 @@
+// The language-model provider while no model is available: every generation fails with its message.
 import {
   estimateTokens,
   type GenerateResult,

@@ -1,3 +1,4 @@
+// The language model through any OpenAI-compatible Chat Completions endpoint (llama.cpp server, Ollama, vLLM, LM Studio, OpenAI, OpenRouter).
 import { createHash } from "node:crypto";
 import type { ChatEndpointOptions } from "../openai-client";
 import { ChatCompletionsClient } from "./chat-completions";

@@ -1,3 +1,4 @@
+// A first-come first-served pool of slots, such as a loaded model's context sequences.
 /**
  * A first-come first-served pool of `size` slots (e.g. the context sequences of a loaded
  * model). `acquire` resolves with a slot index once one is free.

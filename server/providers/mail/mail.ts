@@ -1,3 +1,4 @@
+// Outgoing mail behind one interface: the message, sent by SMTP or written to an outbox folder.
 /** An e-mail to send. `text` is the plain-text body (every mail has one). */
 export interface MailMessage {
   to: string;

@@ -1,3 +1,4 @@
+// Sending mail with nodemailer: over SMTP when SMTP_URL is set, else as .eml files in an outbox folder (body never logged).
 import fs from "node:fs/promises";
 import path from "node:path";
 import type { Transporter } from "nodemailer";

@@ -1,3 +1,4 @@
+// The OAuth 2.0 authorization-code flow with PKCE against one configurable provider (Google for YouTube), over plain fetch.
 import { createHash, randomBytes } from "node:crypto";
 import { fetchWithTimeout } from "../http";
 

@@ -1,3 +1,4 @@
+// Choosing the payment provider from configuration: Stripe when STRIPE_SECRET_KEY is set, else payments off.
 import type { AppConfig } from "../../env";
 import { NoPayments, type PaymentsProvider } from "./payments";
 import { StripePayments } from "./stripe";

@@ -1,3 +1,4 @@
+// Payments behind one interface: hosted pages, payers, verified webhook events and subscriptions, and payments off.
 /**
  * The payment provider: hosted checkout pages for the monthly plans and the one-time
  * add-on, a hosted page where the customer manages (cancels) the subscription, and verified

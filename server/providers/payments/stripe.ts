@@ -1,3 +1,4 @@
+// Stripe payments: Checkout Sessions, the Customer Portal, and webhooks verified on the raw body.
 import type Stripe from "stripe";
 import { lazyModule } from "../../lazy-module";
 import {

@@ -1,3 +1,4 @@
+// The cluster's shared Redis: the command connection and further ones for pub/sub and job workers, every key under one prefix.
 import type { Redis, RedisOptions } from "ioredis";
 import { lazyModule } from "../../lazy-module";
 

@@ -1,3 +1,4 @@
+// Choosing file storage from configuration: an S3-compatible bucket when S3_BUCKET is set, else the local disk under CONTENT_DIR.
 import type { AppConfig } from "../../env";
 import { LocalStorage } from "./local";
 import { S3Storage } from "./s3";

@@ -1,3 +1,4 @@
+// File storage on the local disk under the content folder (default data/content).
 import fs from "node:fs/promises";
 import path from "node:path";
 import type { Readable } from "node:stream";

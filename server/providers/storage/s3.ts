@@ -1,3 +1,4 @@
+// File storage on an S3-compatible bucket (AWS S3, MinIO, Cloudflare R2, Garage), every call with a time limit.
 import { Readable } from "node:stream";
 import type { S3Client } from "@aws-sdk/client-s3";
 import type { S3Config } from "../../env";

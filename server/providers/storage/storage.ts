@@ -1,3 +1,4 @@
+// File storage behind the /content/ area (product.md §3 image locations): the interface, byte ranges, the timeout error and MIME types.
 import type { Readable } from "node:stream";
 
 /** What the content route needs to answer for a stored file without reading it. */

@@ -1,3 +1,4 @@
+// Choosing speech to text from configuration: an OpenAI-compatible transcription endpoint when STT_BASE_URL is set, else none.
 import type { AppConfig } from "../../env";
 import { OpenAiStt } from "./openai";
 import { NoStt, type SttProvider } from "./stt";

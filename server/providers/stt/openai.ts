@@ -1,3 +1,4 @@
+// Speech to text through any OpenAI-compatible transcription endpoint (OpenAI, whisper.cpp server, faster-whisper-server).
 import { AppError } from "../../errors";
 import { bearer, fetchWithTimeout, joinUrl, type ModelEndpointOptions, ProviderHttpError } from "../http";
 import type { SpeechAudio, SttProvider } from "./stt";

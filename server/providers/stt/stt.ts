@@ -1,3 +1,4 @@
+// Speech to text behind one interface: recorded audio, the provider, and none when no endpoint is configured.
 import { AppError } from "../../errors";
 
 /** Audio recorded in the browser (MediaRecorder: webm/opus, ogg, mp4) or any file to transcribe. */

@@ -1,3 +1,4 @@
+// Text to speech by ElevenLabs: its text-to-speech call answering MP3.
 import { joinUrl } from "../http";
 import { RemoteTts, type RemoteTtsOptions, type SpeechRequest } from "./remote";
 

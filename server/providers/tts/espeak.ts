@@ -1,3 +1,4 @@
+// The embedded offline voice: eSpeak NG in WebAssembly with MP3 encoding, run in a worker thread.
 import { Worker } from "node:worker_threads";
 import type { TtsProvider, VoiceEntry } from "./tts";
 

@@ -1,3 +1,4 @@
+// Choosing text to speech from configuration: an OpenAI-compatible endpoint, ElevenLabs, the embedded eSpeak NG, or none.
 import type { AppConfig } from "../../env";
 import { ElevenLabsTts } from "./elevenlabs";
 import { EspeakTts } from "./espeak";

@@ -1,3 +1,4 @@
+// Text to speech through any OpenAI-compatible /audio/speech endpoint (OpenAI, Kokoro-FastAPI, openedai-speech, LocalAI).
 import { bearer, joinUrl } from "../http";
 import { RemoteTts, type RemoteTtsOptions, type SpeechRequest } from "./remote";
 

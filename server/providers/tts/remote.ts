@@ -1,3 +1,4 @@
+// What the hosted speech engines share: the voice chosen for a seeded voice and one JSON POST answered with MP3.
 import { type ModelEndpointOptions, ProviderHttpError, postJson } from "../http";
 import { TtsFailedError, type TtsProvider, type VoiceEntry } from "./tts";
 

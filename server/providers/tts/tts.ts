@@ -1,3 +1,4 @@
+// Text to speech behind one interface (product.md §3 voices): the seeded voices, the provider, its errors, and none.
 import { AppError } from "../../errors";
 
 /** A voice of the seeded list (voices table) as the providers see it. */

@@ -1,3 +1,4 @@
+// Reading a video's comments through the YouTube Data API v3, for the free subscription's check.
 import { fetchWithTimeout, joinUrl } from "../http";
 
 /**

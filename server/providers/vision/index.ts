@@ -1,3 +1,4 @@
+// Choosing the vision model from configuration: its own OpenAI-compatible endpoint, the chat model reused, or none.
 import { type AppConfig, invalidConfiguration } from "../../env";
 import { OpenAiVision } from "./openai";
 import { NoVision, type VisionProvider } from "./vision";

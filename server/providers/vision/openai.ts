@@ -1,3 +1,4 @@
+// Vision through an OpenAI-compatible Chat Completions endpoint: the user's photo sent as an image_url part.
 import type OpenAI from "openai";
 import { type ChatEndpointOptions, openAiClient } from "../openai-client";
 import type { VisionProvider, VisionRequest } from "./vision";

@@ -1,3 +1,4 @@
+// A model that looks at the user's photo so the character can answer about it, behind one interface, and none.
 import type { ChatMessage } from "../llm/llm";
 
 export interface VisionRequest {
