@@ -1,3 +1,4 @@
+// API test helpers: running a suite on SQLite and PostgreSQL, calling the API in process (form or multipart), demo sign-in and age confirmation.
 import type { FastifyInstance } from "fastify";
 import { describe } from "vitest";
 import { TEST_DATABASE_URL, TEST_STACK } from "./server";

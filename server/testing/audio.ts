@@ -1,3 +1,4 @@
+// Audio checks for tests: reading MP3 frames, decoding MP3, loudness and median pitch, and writing a WAV file.
 import { MPEGDecoder } from "mpg123-decoder";
 
 /**

@@ -1,3 +1,4 @@
+// A test cluster on this machine: several built server processes on PostgreSQL, Redis and S3 behind a real nginx (tests and the cluster benchmark).
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";

@@ -1,3 +1,4 @@
+// A scripted model for engine tests: a local server speaking the OpenAI Chat Completions wire format, plain and streamed.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 

@@ -1,3 +1,4 @@
+// Deterministic language models for API tests and benchmarks: one scripted, one streaming word by word under the test's control.
 import type { GenerateRequest, GenerateResult, LlmProvider, ProviderStatus } from "../providers/llm/llm";
 
 /**

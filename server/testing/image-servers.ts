@@ -1,3 +1,4 @@
+// Local doubles of the three image APIs (OpenAI, AUTOMATIC1111, ComfyUI) answering real pictures made with sharp, for tests.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import sharp from "sharp";

@@ -1,3 +1,4 @@
+// Picture test helpers: granting a user pictures, data that outlives an app restart, and the picture cookie for /content/.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";

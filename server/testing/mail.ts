@@ -1,3 +1,4 @@
+// A real SMTP server in the test process that keeps and parses every message it receives.
 import type { AddressInfo } from "node:net";
 import PostalMime from "postal-mime";
 import { SMTPServer } from "smtp-server";

@@ -1,3 +1,4 @@
+// Finding and starting nginx in front of test instances: its configuration for the test cluster.
 import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";

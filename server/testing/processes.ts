@@ -1,3 +1,4 @@
+// Child processes for tests: starting an entry point of this project, waiting for a condition, free ports, killing what was started.
 import { type ChildProcess, spawn } from "node:child_process";
 import net from "node:net";
 import path from "node:path";

@@ -1,3 +1,4 @@
+// A throw-away redis-server of a test's own, on a free port with nothing kept on disk.
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";

@@ -1,3 +1,4 @@
+// An in-process S3 server for tests (s3rver) on 127.0.0.1, with one empty bucket.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";

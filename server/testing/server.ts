@@ -1,3 +1,4 @@
+// Test apps and stacks: the embedded or shared stack, scratch PostgreSQL databases, test configuration, and a listening server for browser tests.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";

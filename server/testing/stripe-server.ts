@@ -1,3 +1,4 @@
+// A local Stripe double for tests: Checkout, the billing portal and subscriptions, plus signed webhook events.
 import { randomBytes } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";

@@ -1,3 +1,4 @@
+// A TCP relay in front of a test server that a test switches to pass, hang or refuse, to fake an outage.
 import net from "node:net";
 
 /**

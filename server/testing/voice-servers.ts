@@ -1,3 +1,4 @@
+// Local doubles of the speech APIs for tests: OpenAI and ElevenLabs speech answering MP3, and OpenAI transcription.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 
