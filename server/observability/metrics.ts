@@ -1,3 +1,4 @@
+// The server's Prometheus metrics (GET /metrics): requests, reply outcomes, first-token time, prompt tokens, model errors, streams and queues.
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 import { LlmUnavailableError } from "../providers/llm/llm";

@@ -1,4 +1,4 @@
-// Finding and starting nginx in front of test instances: its configuration for the test cluster.
+// Finding and starting a real nginx for tests: its configuration in front of the test cluster's instances, and waiting until it answers.
 import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
