@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
-import { sql } from "kysely";
+import { type Kysely, sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SearchHit } from "../../../common/search";
+import { migrateToLatest } from "../../db/migrations";
 import { call, demoWithCharacter, describeEachDatabase } from "../../testing/api";
 import { createTestApp, type TestApp } from "../../testing/server";
 import { AccountRepo } from "../account/account.repo";
@@ -146,6 +147,23 @@ describeEachDatabase("message search", (dialect) => {
     expect((await search(u.token, "x".repeat(201))).status).toBe(400);
     expect((await search(u.token, "x".repeat(200))).status).toBe(200);
     expect((await call(t.app, "GET", "/api/search?q=near")).status).toBe(401);
+  });
+
+  it("indexes the messages stored before the index existed", async () => {
+    const u = await chatWith([["an old message about a walrus", "Walruses are big."]]);
+    const db = t.db.db as unknown as Kysely<unknown>;
+    if (dialect === "sqlite") {
+      for (const trigger of ["insert", "update", "delete"]) {
+        await sql`drop trigger ${sql.ref(`message_search_${trigger}`)}`.execute(db);
+      }
+      await sql`drop table message_search`.execute(db);
+      await sql`drop table message_search_rows`.execute(db);
+    } else {
+      await sql`drop index chat_history_search`.execute(db);
+    }
+    await sql`delete from kysely_migration where name = '0033_message_search'`.execute(db);
+    await migrateToLatest(db);
+    expect((await hits(u.token, "walrus")).map((hit) => hit.side).sort()).toEqual(["reply", "user"]);
   });
 
   it("stays in step with edits, swipes, deletes, rewinds and erasure", async () => {
