@@ -103,6 +103,34 @@ describeEachDatabase("prompt inspector", (dialect) => {
     expect((await inspect(token, `id=${entry}&index=5`)).body.inspection).toBeNull();
   });
 
+  it("keeps theirs for a group's replies and for a continued reply", async () => {
+    const { token, id } = await chatWithLore();
+    const second = await importCard(token);
+    const group = await call(t.app, "GET", `/api/chat/group/new?cId=${id}`, { token });
+    const groupId = group.body.page!.split("/").pop()!;
+    await call(t.app, "GET", `/api/chat/group/member/add?gId=${groupId}&cId=${second}`, { token });
+    const turn = await call(t.app, "POST", "/api/chat/group/reply", {
+      token,
+      form: { message: "Hi all", id: groupId },
+    });
+    const entries = turn.body.history as Array<{ chatHistoryUUID: string }>;
+    expect(entries.length).toBeGreaterThan(0);
+    for (const entry of entries) {
+      const inspection = (await inspect(token, `id=${entry.chatHistoryUUID}`)).body
+        .inspection as PromptInspection;
+      expect(inspection.parts.map((p) => p.kind)).toContain("group");
+      expect(inspection.parts.reduce((n, p) => n + p.tokens, 0)).toBe(inspection.promptTokens);
+    }
+
+    const entry = await say(token, id, "Tell me more");
+    const before = (await inspect(token, `id=${entry}`)).body.inspection as PromptInspection;
+    const continued = await call(t.app, "POST", "/api/chat/continue-message", { token, form: { id: entry } });
+    expect(continued.body.success).toBe(1);
+    const after = (await inspect(token, `id=${entry}`)).body.inspection as PromptInspection;
+    // The continuation's prompt carries the reply so far: more tokens than the first run's.
+    expect(after.promptTokens).toBeGreaterThan(before.promptTokens);
+  });
+
   it("answers 404 for another user's reply, 400 for a bad id, 401 without a token", async () => {
     const { token, id } = await chatWithLore();
     const entry = await say(token, id, "A secret about the amulet");
