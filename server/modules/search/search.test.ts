@@ -137,6 +137,8 @@ describeEachDatabase("message search", (dialect) => {
       "(",
       "'",
       "\\",
+      "½ ʰ 〇",
+      "naïve Ünïcödé",
     ]) {
       const answer = await search(u.token, q);
       expect(answer.status, `${q}: ${JSON.stringify(answer.body)}`).toBe(200);
