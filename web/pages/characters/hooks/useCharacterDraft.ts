@@ -41,10 +41,11 @@ export interface CharacterDraft extends SaveAndReturn {
 /**
  * The values of the character form for `character` (undefined: a new one) and its Save: the
  * required fields (a blank one → the 'Oops...' modal), then the server's rules in the browser
- * (common/validation.ts, their sentence as a warning toast), then `beforeSend` (the voice preview
- * stops), the Generation section's bounds (common/generation.ts) and the multipart save. Hidden parts are sent empty: without il the server keeps the
- * stored appearance, without pl no photo goes. The lorebook goes only when edited (an untouched
- * one is kept by the server as stored). Success: the server's message as a success toast, then the list.
+ * (common/validation.ts, their sentence as a warning toast), then the Generation section's
+ * bounds (common/generation.ts, likewise), then `beforeSend` (the voice preview stops) and the
+ * multipart save. Hidden parts are sent empty: without il the server keeps the stored
+ * appearance, without pl no photo goes. The lorebook and the Generation section go only when
+ * edited (untouched, the server keeps them as stored). Success: the server's message as a success toast, then the list.
  */
 export function useCharacterDraft(
   character: CharacterDetail | undefined,
@@ -67,6 +68,7 @@ export function useCharacterDraft(
   const [lore, setLore] = useState(() => draftsFromBook(character?.characterLorebook));
   const [initialLore] = useState(() => lorebookField(character?.characterLorebook, lore));
   const [generation, setGeneration] = useState(() => generationFieldsOf(character));
+  const [initialGeneration] = useState(() => JSON.stringify(generation));
   const { values } = required;
   // Without il the field is hidden and sent empty: the server keeps the stored appearance
   // (an edit after a downgrade must not erase it).
@@ -104,7 +106,7 @@ export function useCharacterDraft(
         photo: shown.photo ? photo : undefined,
         oldPhoto: character?.characterPhoto,
         lorebook: loreField === initialLore ? undefined : loreField,
-        generation,
+        generation: JSON.stringify(generation) === initialGeneration ? undefined : generation,
       },
       { onSuccess: (answer) => ending.onSaved(answer.message || t("form.saved")) },
     );
