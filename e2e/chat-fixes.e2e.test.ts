@@ -115,8 +115,7 @@ describe.skipIf(!hasChromium)("chat screen fixes in Chromium", () => {
       // colour of a gradient counts, the worst one decides).
       for (let node: Element | null = element; node; node = node.parentElement) {
         const style = getComputedStyle(node);
-        const gradient = style.backgroundImage.match(/rgba?\([^)]*\)/g);
-        const grounds = gradient ?? [];
+        const grounds: string[] = [...(style.backgroundImage.match(/rgba?\([^)]*\)/g) ?? [])];
         const colour = parse(style.backgroundColor);
         if (colour[3] > 0.5) grounds.push(style.backgroundColor);
         if (grounds.length > 0) return Math.min(...grounds.map((ground) => ratio(text, parse(ground))));
@@ -126,4 +125,36 @@ describe.skipIf(!hasChromium)("chat screen fixes in Chromium", () => {
     expect(contrast).toBeGreaterThanOrEqual(4.5);
     await closePage(page);
   });
+
+  it("speaks German on the profile: the Free plan's name and the photo chooser, reached by its label", async () => {
+    const session = await suite.member("kostenlos@example.com", "profile pass 1", async (userId) => {
+      await suite.server.db
+        .updateTable("users")
+        .set({ ui_language: "de" })
+        .where("id", "=", userId)
+        .execute();
+    });
+    const page = await suite.openSignedIn(session, "/user/profile");
+    await page.getByRole("heading", { name: "Tarif und Nachrichten" }).waitFor();
+    const plan = page.locator(".plan-panel strong").first();
+    expect(await plan.textContent()).toBe("Kostenlos");
+    expect(await page.getByLabel("Tarif", { exact: true }).inputValue()).toBe("Kostenlos");
+
+    // The browser's own "Choose File / No file chosen" is out of sight; the app's words show.
+    const chooser = page.locator(".photo-field .file-input");
+    await expect.poll(() => chooser.textContent()).toMatch(/Datei auswählen\s*Keine Datei ausgewählt/);
+    const native = page.getByLabel("Foto", { exact: true });
+    expect(await native.evaluate((input) => input.getBoundingClientRect().width)).toBeLessThanOrEqual(1);
+    await native.focus();
+    expect(await native.evaluate((input) => input === document.activeElement)).toBe(true);
+    await native.setInputFiles({ name: "zoe.png", mimeType: "image/png", buffer: PNG });
+    await expect.poll(() => chooser.locator(".file-input__name").textContent()).toBe("zoe.png");
+    await closePage(page);
+  });
 });
+
+/** A 1×1 PNG. */
+const PNG = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==",
+  "base64",
+);

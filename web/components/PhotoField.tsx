@@ -2,6 +2,7 @@ import { useEffect, useId, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { warn } from "../lib/notify";
 import { Avatar } from "./Avatar";
+import { FileInput } from "./FileInput";
 
 /** product.md §5: pictures accept .jpg, .jpeg and .png. */
 export const PICTURE_ACCEPT = ".jpg,.jpeg,.png";
@@ -17,7 +18,8 @@ interface PhotoFieldProps {
 
 /**
  * A picture chooser (.jpg, .jpeg, .png) with a round preview of the chosen file, or of the
- * current picture while none is chosen. Another file type is refused with a warning toast.
+ * current picture while none is chosen, and a chooser in the app's language (FileInput). Another
+ * file type is refused with a warning toast.
  */
 export function PhotoField({ label, currentSrc, file, onChange }: PhotoFieldProps) {
   const { t } = useTranslation("common");
@@ -44,10 +46,10 @@ export function PhotoField({ label, currentSrc, file, onChange }: PhotoFieldProp
       />
       <div className="photo-field__picker">
         <label htmlFor={id}>{label}</label>
-        <input
+        <FileInput
           id={id}
-          type="file"
           accept={PICTURE_ACCEPT}
+          fileName={file?.name}
           onChange={(event) => {
             const chosen = event.target.files?.[0];
             if (chosen !== undefined && !PICTURE_NAME.test(chosen.name)) {

@@ -66,7 +66,7 @@ describe("history cache after swipes, edits, deletes and rewinds", () => {
   });
 
   it("never offers Regenerate on a picture reply, made or being made, with words or without", () => {
-    const pictures = [
+    const pictures: ChatHistoryEntry[] = [
       { ...entry("p"), chatHistoryReplyImage: "picture.jpg" },
       { ...entry("p"), chatHistoryReplyImage: "picture.jpg", chatHistoryReplyMessage: "" },
       { ...entry("p"), chatHistoryImageLoading: 1 },

@@ -3,6 +3,7 @@ import { useTranslation } from "react-i18next";
 import { RULES } from "../../../../common/validation";
 import type { AdminPlan, PlanEdit } from "../../../api/admin";
 import { FormActions } from "../../../components/EntityForm";
+import { FileInput } from "../../../components/FileInput";
 import { currentLanguage, formatPrice } from "../../../i18n";
 import { contentUrl } from "../../../lib/content";
 import { useAdminForm } from "../hooks/useAdminForm";
@@ -134,10 +135,10 @@ function PlanForm({ plan, onDone }: { plan: AdminPlan; onDone: () => void }) {
             height={100}
           />
         )}
-        <input
+        <FileInput
           id={`admin-plan-image-${plan.id}`}
-          type="file"
           accept="image/jpeg,image/png"
+          fileName={image?.name}
           onChange={(event) => setImage(event.target.files?.[0])}
         />
       </div>

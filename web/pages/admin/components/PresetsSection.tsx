@@ -3,6 +3,7 @@ import { useTranslation } from "react-i18next";
 import { RULES } from "../../../../common/validation";
 import type { AdminPreset, PresetEdit } from "../../../api/admin";
 import { FormActions } from "../../../components/EntityForm";
+import { FileInput } from "../../../components/FileInput";
 import { useLanguages } from "../../../hooks/useLanguages";
 import { useVoices } from "../../../hooks/useVoices";
 import { contentUrl } from "../../../lib/content";
@@ -134,10 +135,10 @@ function PresetForm({ preset, onDone }: { preset?: AdminPreset; onDone: () => vo
       <AdminField label={t("presets.appearance")} kind="text" {...form.text("appearance")} />
       <div className="field">
         <label htmlFor="admin-preset-photo">{t("presets.photoFile")}</label>
-        <input
+        <FileInput
           id="admin-preset-photo"
-          type="file"
           accept="image/jpeg,image/png"
+          fileName={values.photo?.name}
           onChange={(event) => set("photo", event.target.files?.[0])}
         />
       </div>

@@ -2,6 +2,7 @@ import { type FormEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { AdminUser } from "../../../api/admin";
 import { succeed } from "../../../lib/notify";
+import { planDisplayName } from "../../../lib/planName";
 import { useAdminForm } from "../hooks/useAdminForm";
 import { useAdminPlans } from "../hooks/useAdminPlans";
 import { useAdminUserAction } from "../hooks/useAdminUserAction";
@@ -46,7 +47,7 @@ export function UsersSection() {
           {
             label: t("common.plan"),
             cell: (user) =>
-              `${user.planName}${user.planEndsAt ? t("users.until", { date: user.planEndsAt.slice(0, 10) }) : ""}`,
+              `${planDisplayName(user.planName)}${user.planEndsAt ? t("users.until", { date: user.planEndsAt.slice(0, 10) }) : ""}`,
           },
           {
             label: t("common.messages"),

@@ -1,6 +1,7 @@
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import type { PricingPlan } from "../../../api/public";
+import { planDisplayName } from "../../../lib/planName";
 import { CheckoutButton } from "./CheckoutButton";
 
 /** The profile's plan panel: where a plan not sold here is asked for. */
@@ -25,13 +26,13 @@ export function PlanAction({ plan, onCheckout, pending }: PlanActionProps) {
   if (plan.pricingCheckout !== 1 || plan.pricingPlanUUID === undefined) {
     return (
       <Link className="button button--ghost pricing-card__subscribe" to={PLAN_PANEL}>
-        {t("pricing.howToGet", { name: plan.pricingPlanName })}
+        {t("pricing.howToGet", { name: planDisplayName(plan.pricingPlanName) })}
       </Link>
     );
   }
   return (
     <CheckoutButton className="pricing-card__subscribe" pending={pending} onClick={onCheckout}>
-      {t("pricing.subscribe", { name: plan.pricingPlanName })}
+      {t("pricing.subscribe", { name: planDisplayName(plan.pricingPlanName) })}
     </CheckoutButton>
   );
 }

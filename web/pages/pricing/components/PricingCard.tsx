@@ -4,6 +4,7 @@ import { Link } from "react-router";
 import type { PricingPlan } from "../../../api/public";
 import { currentLanguage, formatPrice } from "../../../i18n";
 import { contentUrl } from "../../../lib/content";
+import { planDisplayName } from "../../../lib/planName";
 import { safeLinkHref } from "../../../lib/sanitize";
 import { PlanDescription } from "./PlanDescription";
 
@@ -37,7 +38,7 @@ export function PricingCard({ plan, target }: { plan: PricingPlan; target?: Card
   const { t } = useTranslation("public");
   const href = safeLinkHref(plan.pricingUrl);
   const price = priceText(plan.pricingPrice);
-  const label = t("pricing.cardLabel", { name: plan.pricingPlanName, price });
+  const label = t("pricing.cardLabel", { name: planDisplayName(plan.pricingPlanName), price });
   const body = (
     <>
       <img
@@ -49,7 +50,7 @@ export function PricingCard({ plan, target }: { plan: PricingPlan; target?: Card
         loading="lazy"
       />
       <p className="pricing-card__price">{t("pricing.price", { price })}</p>
-      <h2 className="pricing-card__name">{plan.pricingPlanName}</h2>
+      <h2 className="pricing-card__name">{planDisplayName(plan.pricingPlanName)}</h2>
       <PlanDescription stored={plan.pricingDescription} />
     </>
   );

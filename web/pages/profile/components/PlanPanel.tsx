@@ -6,6 +6,7 @@ import { openBillingPortal, startAddOnCheckout } from "../../../api/payments";
 import type { UserProfile } from "../../../api/users";
 import { usePaymentOptions } from "../../../hooks/usePaymentOptions";
 import { formatPrice } from "../../../i18n";
+import { planDisplayName } from "../../../lib/planName";
 import { usePaymentPage } from "../hooks/usePaymentPage";
 
 /** The address of this panel: plan cards and the add-on lead here when payments are off. */
@@ -53,7 +54,11 @@ export function PlanPanel({ profile }: { profile: UserProfile }) {
         <Trans
           t={t}
           i18nKey="plan.usage"
-          values={{ plan: profile.pricingPlanName, used: profile.chatCount, limit: profile.chatLimit }}
+          values={{
+            plan: planDisplayName(profile.pricingPlanName),
+            used: profile.chatCount,
+            limit: profile.chatLimit,
+          }}
           components={{ strong: <strong /> }}
         />
       </p>

@@ -11,6 +11,7 @@ import { useRequiredFields } from "../../../hooks/useRequiredFields";
 import { useSaveAndReturn } from "../../../hooks/useSaveAndReturn";
 import { contentUrl } from "../../../lib/content";
 import { warn } from "../../../lib/notify";
+import { planDisplayName } from "../../../lib/planName";
 import { useUpdateProfile } from "../hooks/useUpdateProfile";
 import { ReadOnlyField } from "./ReadOnlyField";
 
@@ -66,7 +67,7 @@ export function ProfileForm({ userId, profile }: ProfileFormProps) {
       <TextField label={t("form.fullName")} {...bind("fullName")} autoComplete="name" />
       <TextField label={t("form.userName")} {...bind("userName")} autoComplete="nickname" />
       <ReadOnlyField label={t("form.email")} value={profile.userEmail} />
-      <ReadOnlyField label={t("form.plan")} value={profile.pricingPlanName} />
+      <ReadOnlyField label={t("form.plan")} value={planDisplayName(profile.pricingPlanName)} />
       <ReadOnlyField label={t("form.chatLimit")} value={String(profile.chatLimit)} />
       <ReadOnlyField label={t("form.chatCount")} value={String(profile.chatCount)} />
       <FormActions
