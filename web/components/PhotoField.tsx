@@ -1,3 +1,4 @@
+// A picture chooser (.jpg, .jpeg, .png, product.md §5) with a round preview of the chosen or current photo.
 import { useEffect, useId, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { warn } from "../lib/notify";

@@ -1,3 +1,4 @@
+// The admin console's Plans section: each plan's price, description, URL, Stripe price, grants and picture, and its edit form.
 import { type FormEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { RULES } from "../../../../common/validation";

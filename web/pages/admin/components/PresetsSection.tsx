@@ -1,3 +1,4 @@
+// The admin console's Presets section: the preset characters, created and edited with their photo.
 import { type FormEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { RULES } from "../../../../common/validation";

@@ -1,3 +1,4 @@
+// The admin console's Users section: add and search users, set a plan or own limits, block, reset the count.
 import { type FormEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { AdminUser } from "../../../api/admin";

@@ -1,3 +1,4 @@
+// What a signed-in user can do under a plan card: "Your current plan", Subscribe through checkout, or the plan panel link.
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import type { PricingPlan } from "../../../api/public";

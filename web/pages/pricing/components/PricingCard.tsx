@@ -1,3 +1,4 @@
+// One plan card of the pricing page (product.md §2): picture, name, 'Price: $X/mo' in the language's format, description.
 import type { MouseEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";

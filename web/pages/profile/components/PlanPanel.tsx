@@ -1,3 +1,4 @@
+// The profile's plan panel (product.md §9): the plan, its limit and count, the add-on and managing the subscription.
 import { useEffect, useRef } from "react";
 import { Trans, useTranslation } from "react-i18next";
 import { Link, useLocation } from "react-router";

@@ -1,3 +1,4 @@
+// The profile form (product.md §2 "Profile"): photo, full name and user name editable, the rest read-only, checked before Save.
 import { type FormEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { RULES } from "../../../../common/validation";
