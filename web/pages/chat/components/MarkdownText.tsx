@@ -1,5 +1,5 @@
 // A chat message's text as Markdown: split into blocks, each rendered once and kept while a reply streams.
-import { type ComponentProps, memo, useDeferredValue, useMemo } from "react";
+import { type ComponentProps, memo, type ReactNode, useDeferredValue, useMemo } from "react";
 import Markdown, { type Components, type ExtraProps } from "react-markdown";
 import remarkGfm from "remark-gfm";
 import { remarkChatText, safeMessageUrl } from "../../../lib/markdown";
@@ -48,17 +48,42 @@ const COMPONENTS: Components = { a: MessageLink, img: MessageImage, pre: Markdow
 const REMARK_PLUGINS = [remarkGfm, remarkChatText];
 const urlTransform = (url: string) => safeMessageUrl(url);
 
+/** How many rendered blocks are kept for reuse (a long reply has a few hundred). */
+const CACHED_BLOCKS = 1000;
+/** Rendered blocks by their text, oldest first (a Map keeps insertion order): an LRU cache. */
+const rendered = new Map<string, ReactNode>();
+
 /**
- * One Markdown block of a message (see `splitMarkdownBlocks`), rendered again only when its text
- * changes. Raw HTML in the text is shown as text (react-markdown turns raw nodes into text unless a
- * raw-HTML plugin is added, which this app never does); URLs go through `safeMessageUrl`.
+ * The React elements of one Markdown block, parsed once per text and kept when `keep` (not the
+ * growing last block of a streaming reply, whose every prefix would crowd the cache out): a
+ * bubble that mounts again (the history reloaded after a reply, a chat opened again) reuses them
+ * instead of parsing the reply again. `Markdown` is react-markdown's synchronous renderer, a pure function of its options
+ * (no hooks), so its output can be kept. Raw HTML in the text is shown as text (react-markdown
+ * turns raw nodes into text unless a raw-HTML plugin is added, which this app never does); URLs go
+ * through `safeMessageUrl`.
  */
-const MarkdownBlock = memo(function MarkdownBlock({ text }: { text: string }) {
-  return (
-    <Markdown remarkPlugins={REMARK_PLUGINS} components={COMPONENTS} urlTransform={urlTransform}>
-      {text}
-    </Markdown>
-  );
+function renderBlock(text: string, keep: boolean): ReactNode {
+  const cached = rendered.get(text);
+  if (cached !== undefined) {
+    rendered.delete(text);
+    rendered.set(text, cached);
+    return cached;
+  }
+  const elements = Markdown({
+    children: text,
+    remarkPlugins: REMARK_PLUGINS,
+    components: COMPONENTS,
+    urlTransform,
+  });
+  if (!keep) return elements;
+  rendered.set(text, elements);
+  if (rendered.size > CACHED_BLOCKS) rendered.delete(rendered.keys().next().value as string);
+  return elements;
+}
+
+/** One Markdown block of a message (see `splitMarkdownBlocks`), rendered again only when its text changes. */
+const MarkdownBlock = memo(function MarkdownBlock({ text, keep }: { text: string; keep: boolean }) {
+  return renderBlock(text, keep);
 });
 
 /**
@@ -81,7 +106,7 @@ export const MarkdownText = memo(function MarkdownText({
     <div className={streaming ? "bubble__text markdown markdown--streaming" : "bubble__text markdown"}>
       {blocks.map((block, index) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: blocks only grow at the end while a reply streams
-        <MarkdownBlock key={index} text={block} />
+        <MarkdownBlock key={index} text={block} keep={!streaming || index < blocks.length - 1} />
       ))}
       {streaming && <span className="bubble__cursor" aria-hidden="true" />}
     </div>
