@@ -319,6 +319,9 @@ describeEachDatabase("IDOR, user B with user A's ids on every id-taking route", 
     { name: "swipe A's reply", method: "POST", url: "/api/chat/swipe", form: { id: A.entry, index: "0" } },
     { name: "prompt of A's reply", method: "GET", url: `/api/chat/prompt?id=${A.entry}` },
     { name: "prompt of A's group reply", method: "GET", url: `/api/chat/prompt?id=${A.groupEntry}` },
+    // Search: A's chat by id is unknown to B, and B's own search never reaches A's words.
+    { name: "search A's chat", method: "GET", url: `/api/search?q=${secret}&chat=${A.char}` },
+    { name: "search A's group", method: "GET", url: `/api/search?q=${secret}&chat=${A.group}` },
     {
       name: "edit A's message",
       method: "POST",
