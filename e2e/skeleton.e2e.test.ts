@@ -26,7 +26,8 @@ async function readBubbles(page: Page): Promise<Bubble[]> {
   return page.getByRole("log", { name: "Messages" }).evaluate((log) =>
     Array.from(log.querySelectorAll("article")).map((article) => ({
       label: article.getAttribute("aria-label") ?? "",
-      text: (article.querySelector("p")?.textContent ?? "").trim(),
+      // biome-ignore lint/performance/useDomNodeTextContent: the formatted text as shown, paragraphs apart
+      text: ((article.querySelector(".bubble__text") as HTMLElement | null)?.innerText ?? "").trim(),
     })),
   );
 }
