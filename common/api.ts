@@ -175,12 +175,12 @@ export interface ChatHistoryEntry {
   /**
    * Ours ("Swipes"): every reply this entry has had, in the order written (for a
    * greeting: the card's first message, then its alternate greetings). Absent when it has had only
-   * one. chatHistoryReplyMessage is the chosen one, `chatHistoryAlternatives[chatHistoryAlternativeIndex]`,
+   * one. chatHistoryReplyMessage is the chosen one, `chatHistorySwipes[chatHistorySwipeIndex]`,
    * and it is the one the model sees next.
    */
-  chatHistoryAlternatives?: string[];
-  /** Ours: the index of the chosen alternative; absent with chatHistoryAlternatives. */
-  chatHistoryAlternativeIndex?: number;
+  chatHistorySwipes?: string[];
+  /** Ours: the index of the chosen swipe; absent with chatHistorySwipes. */
+  chatHistorySwipeIndex?: number;
 }
 
 /**
@@ -188,16 +188,16 @@ export interface ChatHistoryEntry {
  * `id` is an entry's chatHistoryUUID, 404 "Message not found." when it is not the user's;
  * regenerate, swipe and edit answer 400 "This reply is still being generated." while it is):
  * - `/api/chat/regenerate` `{ id, stream?, mute? }`: a new reply for the entry, kept as a further
- *   alternative and chosen. Only the newest entry of a single chat, or the newest entry of that
- *   member in a group, and not a greeting (its alternatives are the card's). Counts one message
+ *   swipe and chosen. Only the newest entry of a single chat, or the newest entry of that
+ *   member in a group, and not a greeting (its swipes are the card's). Counts one message
  *   (429 "quota_reached" at the limit; given back when the model gives nothing). At most
- *   REPLY_ALTERNATIVES_MAX alternatives per entry. Answers a MessageReply whose `history` holds
+ *   REPLY_SWIPES_MAX swipes per entry. Answers a MessageReply whose `history` holds
  *   the entry; with `stream` the events of `chat/continue-message` (`entry`: the entry with an
  *   empty reply and status "pending", the new reply follows in `token`s; `audio`, `done`).
- * - `/api/chat/swipe` `{ id, index }`: chooses alternative `index` (0-based): SwipeReply.
+ * - `/api/chat/swipe` `{ id, index }`: chooses swipe `index` (0-based): SwipeReply.
  * - `/api/chat/edit` `{ id, part: "message" | "reply", text }`: replaces the user's message
  *   (rules of the chat message) or the reply's text (1 to REPLY_EDIT_MAX_LENGTH characters, the
- *   chosen alternative is replaced): SwipeReply.
+ *   chosen swipe is replaced): SwipeReply.
  * - `/api/chat/delete` `{ id }`: removes the entry (the message and its reply) with its files.
  * - `/api/chat/rewind` `{ id }`: removes every entry after it in its chat, with their files.
  *   Delete and rewind stop the generation of a removed entry first (nothing else is stopped).

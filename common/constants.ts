@@ -42,7 +42,7 @@ export const ADDON_PRICE_CENTS = 199;
  */
 export const CONTINUE_MAX_PER_REPLY = 3;
 /** Ours ("Swipes"): the most replies one entry keeps (regenerated ones and greetings). */
-export const REPLY_ALTERNATIVES_MAX = 10;
+export const REPLY_SWIPES_MAX = 10;
 /** Ours ("Edit"): the longest reply text a user can write into a reply, characters. */
 export const REPLY_EDIT_MAX_LENGTH = 4000;
 /** product.md §4: marker of the automatic first greeting; never shown as a user message. */

@@ -67,8 +67,8 @@ export interface PromptInspection {
 }
 
 /**
- * GET /api/chat/prompt?id=<entry id>[&index=<alternative>]: the inspection of the entry's
- * reply (the chosen alternative when no index is given); `inspection` null when none was kept
+ * GET /api/chat/prompt?id=<entry id>[&index=<swipe>]: the inspection of the entry's
+ * reply (the chosen swipe when no index is given); `inspection` null when none was kept
  * (a greeting, a reply written before inspections were stored, a picture's reply).
  */
 export interface PromptInspectionReply extends Envelope {

@@ -10,9 +10,9 @@ import { useBrowserSuite } from "./support/suite";
  * Swipes, regenerate, edit and rewind on the chat screen in Chromium on a phone (touch)
  * and a desktop, against the real server with a scripted model that numbers its replies and
  * keeps every prompt it is sent:
- * (a) Regenerate twice gives three alternatives (the bubble fills as the tokens arrive), the
+ * (a) Regenerate twice gives three swipes (the bubble fills as the tokens arrive), the
  *     arrows (and on the phone a touch swipe) go back to the second, and the next message's prompt
- *     holds the second alternative, not the first or third;
+ *     holds the second swipe, not the first or third;
  * (b) the user's message and a reply are edited inline (an empty message is refused in the
  *     browser with the server's sentence) and stay edited after a reload;
  * (c) rewinding to an earlier message removes every later one, and Delete that message, also after a reload.
@@ -181,11 +181,11 @@ describe.skipIf(!hasChromium)("swipes, edits and rewind in Chromium", () => {
         ).toBe(true);
       }
       const entry = (await stored(page, session, character.characterUUID)).at(-1);
-      const alternatives = entry?.chatHistoryAlternatives ?? [];
-      expect(alternatives).toHaveLength(3);
-      expect(entry?.chatHistoryAlternativeIndex).toBe(2);
-      const [first, second, third] = alternatives as [string, string, string];
-      expect(new Set(alternatives).size).toBe(3);
+      const swipes = entry?.chatHistorySwipes ?? [];
+      expect(swipes).toHaveLength(3);
+      expect(entry?.chatHistorySwipeIndex).toBe(2);
+      const [first, second, third] = swipes as [string, string, string];
+      expect(new Set(swipes).size).toBe(3);
       expect(await textOf(newest)).toBe(third);
       await page.screenshot({ path: `test-results/swipes-three-${label}.png` });
 
@@ -215,8 +215,7 @@ describe.skipIf(!hasChromium)("swipes, edits and rewind in Chromium", () => {
       await expect.poll(() => textOf(newest)).toBe(second);
       await expect
         .poll(
-          async () =>
-            (await stored(page, session, character.characterUUID)).at(-1)?.chatHistoryAlternativeIndex,
+          async () => (await stored(page, session, character.characterUUID)).at(-1)?.chatHistorySwipeIndex,
         )
         .toBe(1);
       await page.screenshot({ path: `test-results/swipes-second-${label}.png` });

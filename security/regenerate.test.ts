@@ -8,7 +8,7 @@ import { type ListeningApp, startListening } from "./support/server";
 /**
  * Swipes: every regeneration runs the model and counts one message. An attacker who
  * fires many regenerations of one reply at once over real connections gets one model run (the
- * entry's lease), is charged once, and the entry keeps a consistent list of alternatives; at the
+ * entry's lease), is charged once, and the entry keeps a consistent list of swipes; at the
  * quota's limit none runs. Swipes, edits, deletes and rewinds are free and never run the model.
  */
 describeEachDatabase("regenerations at once, and the free routes never run the model", (dialect) => {
@@ -66,8 +66,8 @@ describeEachDatabase("regenerations at once, and the free routes never run the m
     expect(runs - runsBefore).toBe(1);
     expect(await count(user.userId)).toBe(before + 1);
     const entry = await entryOf(user.token, chat, id);
-    expect(entry.chatHistoryAlternatives).toHaveLength(2);
-    expect(entry.chatHistoryAlternativeIndex).toBe(1);
+    expect(entry.chatHistorySwipes).toHaveLength(2);
+    expect(entry.chatHistorySwipeIndex).toBe(1);
   });
 
   it("at the limit, regenerations at once are all refused with 429 and the model never runs; the free routes still work", async () => {

@@ -7,6 +7,7 @@ import { initialMigrations } from "./migrations/initial";
 import { inspectionMigrations } from "./migrations/inspections";
 import { modelMigrations } from "./migrations/models";
 import { searchMigrations } from "./migrations/search";
+import { swipeNameMigrations } from "./migrations/swipe-names";
 
 /**
  * Schema migrations, in code so they ship with the server and run at start on SQLite and on
@@ -20,6 +21,7 @@ const migrations: Record<string, Migration> = {
   ...inspectionMigrations,
   ...searchMigrations,
   ...characterGenerationMigrations,
+  ...swipeNameMigrations,
 };
 
 class InlineProvider implements MigrationProvider {

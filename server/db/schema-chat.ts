@@ -57,10 +57,10 @@ export interface ChatHistoryTable {
   /** How often the reply was continued (at most CONTINUE_MAX_PER_REPLY times). */
   continue_count: Generated<number>;
   /**
-   * Swipes: which of the entry's chat_reply_alternatives reply_message is (0-based); 0
+   * Swipes: which of the entry's chat_reply_swipes reply_message is (0-based); 0
    * when it has none.
    */
-  alternative_index: Generated<number>;
+  swipe_index: Generated<number>;
   /**
    * The server process that stored the entry (its instance_leases id); "" for entries stored
    * before ownership was recorded, or by a background job. A pending entry whose owner's lease
@@ -70,7 +70,7 @@ export interface ChatHistoryTable {
 }
 
 /** Swipes: one reply an entry has had (regenerated, or a card's alternate greeting). */
-export interface ChatReplyAlternativesTable {
+export interface ChatReplySwipesTable {
   id: string;
   entry_id: string;
   /** 0-based, in the order written. */
@@ -166,7 +166,7 @@ export interface ChatTables {
   chat_group_members: ChatGroupMembersTable;
   chat_sessions: ChatSessionsTable;
   chat_history: ChatHistoryTable;
-  chat_reply_alternatives: ChatReplyAlternativesTable;
+  chat_reply_swipes: ChatReplySwipesTable;
   instance_leases: InstanceLeasesTable;
   memories: MemoriesTable;
   image_jobs: ImageJobsTable;

@@ -4,8 +4,8 @@
 export interface PromptInspectionsTable {
   /** The history entry whose reply it is (deleted with it). */
   entry_id: string;
-  /** The reply's alternative (chat_reply_alternatives.position); 0 for an entry with none. */
-  alternative_index: number;
+  /** The reply's swipe (chat_reply_swipes.position); 0 for an entry with none. */
+  swipe_index: number;
   /** The inspection as JSON text, at most INSPECTION_MAX_CHARS (inspections.repo.ts). */
   inspection: string;
   /** Epoch ms when the reply was stored. */

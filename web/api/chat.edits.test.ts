@@ -7,7 +7,7 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-const entry = (reply: string, alternatives?: string[]): ChatHistoryEntry => ({
+const entry = (reply: string, swipes?: string[]): ChatHistoryEntry => ({
   chatHistoryUUID: "e1",
   characterUUID: "c1",
   chatHistoryMessage: "hi",
@@ -19,7 +19,7 @@ const entry = (reply: string, alternatives?: string[]): ChatHistoryEntry => ({
   chatHistoryReplyTime: "2026-01-01T00:00:01.000Z",
   chatHistoryImageLoading: 0,
   chatHistoryStatus: "replied",
-  ...(alternatives ? { chatHistoryAlternatives: alternatives, chatHistoryAlternativeIndex: 1 } : {}),
+  ...(swipes ? { chatHistorySwipes: swipes, chatHistorySwipeIndex: 1 } : {}),
 });
 
 /** Answers each fetch with the next of `answers`; records the url, method and form body of each call. */
@@ -46,7 +46,7 @@ function stubFetch(answers: Response[]) {
 }
 
 describe("reply calls: regenerate, swipe, edit, delete, rewind", () => {
-  it("regenerates streamed: tokens as they come, the stored entry with its alternatives at the end", async () => {
+  it("regenerates streamed: tokens as they come, the stored entry with its swipes at the end", async () => {
     const stored = entry("Two", ["One", "Two"]);
     const calls = stubFetch([
       events([

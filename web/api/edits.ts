@@ -1,4 +1,4 @@
-// Edits of stored entries: regenerate (swipes), choose an alternative, edit, delete and rewind.
+// Edits of stored entries: regenerate (swipes), choose a swipe, edit, delete and rewind.
 import type { ChatHistoryEntry, MessageReply, RemovedEntries, SwipeReply } from "../../common/api";
 import { apiRequest, ensureSuccess } from "./client";
 import { ApiError } from "./errors";
@@ -7,10 +7,10 @@ import { apiStream } from "./stream";
 
 /**
  * POST /chat/regenerate (id=<chatHistoryUUID>, stream=1, mute; "Swipes"): a new reply
- * for the entry, kept as a further alternative and chosen. Streams like continue-message: the
+ * for the entry, kept as a further swipe and chosen. Streams like continue-message: the
  * `entry` event, `token`s of the new text (from empty), `audio`s, then `done` with the stored
- * entry (its chatHistoryAlternatives grown by one). A refusal (429 at the message limit with its
- * `page`, 400 at REPLY_ALTERNATIVES_MAX, 404 for an entry not the user's) comes back as a reply
+ * entry (its chatHistorySwipes grown by one). A refusal (429 at the message limit with its
+ * `page`, 400 at REPLY_SWIPES_MAX, 404 for an entry not the user's) comes back as a reply
  * with success 0 and the server's message. A dropped connection is followed again;
  * throws like `sendMessageStream`.
  */
@@ -34,7 +34,7 @@ function changedEntry(answer: SwipeReply): ChatHistoryEntry {
 }
 
 /**
- * POST /chat/swipe {id, index}: chooses alternative `index` (0-based) of the entry's
+ * POST /chat/swipe {id, index}: chooses swipe `index` (0-based) of the entry's
  * reply; it is what the model sees next. @returns the changed entry.
  * @throws ApiError('envelope') with the server's message (e.g. 404 "Message not found.").
  */

@@ -2,8 +2,8 @@
 import type { Kysely, Migration } from "kysely";
 
 /**
- * `prompt_inspections`: one row per reply version (a history entry and its alternative's
- * position, 0 for an entry without alternatives), the inspection as bounded JSON text. The
+ * `prompt_inspections`: one row per reply version (a history entry and its swipe's
+ * position, 0 for an entry without swipes), the inspection as bounded JSON text. The
  * foreign key cascades: a row goes with its entry (delete, rewind, New Chat, the chat's or the
  * character's deletion, account erasure).
  */
@@ -13,10 +13,10 @@ export const inspectionMigrations: Record<string, Migration> = {
       await db.schema
         .createTable("prompt_inspections")
         .addColumn("entry_id", "text", (c) => c.notNull().references("chat_history.id").onDelete("cascade"))
-        .addColumn("alternative_index", "integer", (c) => c.notNull())
+        .addColumn("swipe_index", "integer", (c) => c.notNull())
         .addColumn("inspection", "text", (c) => c.notNull())
         .addColumn("created_at", "bigint", (c) => c.notNull())
-        .addPrimaryKeyConstraint("prompt_inspections_pk", ["entry_id", "alternative_index"])
+        .addPrimaryKeyConstraint("prompt_inspections_pk", ["entry_id", "swipe_index"])
         .execute();
     },
   },

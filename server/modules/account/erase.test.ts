@@ -127,13 +127,13 @@ function eraseSuite(dialect: "sqlite" | "postgres", onS3: boolean): void {
       .execute();
     // the entry's reply was regenerated once (its swipes).
     await db()
-      .insertInto("chat_reply_alternatives")
+      .insertInto("chat_reply_swipes")
       .values(
         [0, 1].map((position) => ({
           id: randomUUID(),
           entry_id: entryId,
           position,
-          reply_message: `alternative ${position} for ${tag}`,
+          reply_message: `swipe ${position} for ${tag}`,
           created_at: now,
         })),
       )
@@ -141,7 +141,7 @@ function eraseSuite(dialect: "sqlite" | "postgres", onS3: boolean): void {
     // what the reply's prompt was made of (the prompt inspector).
     await db()
       .insertInto("prompt_inspections")
-      .values({ entry_id: entryId, alternative_index: 0, inspection: "{}", created_at: now })
+      .values({ entry_id: entryId, swipe_index: 0, inspection: "{}", created_at: now })
       .execute();
     // an export of the user's data is ready.
     await db()
@@ -403,7 +403,7 @@ function eraseSuite(dialect: "sqlite" | "postgres", onS3: boolean): void {
       "memories",
       "checkin_settings",
       "checkins",
-      "chat_reply_alternatives",
+      "chat_reply_swipes",
       "prompt_inspections",
       "data_exports",
       "image_jobs",

@@ -142,14 +142,14 @@ class Archive {
     for (;;) {
       const page = await repo.historyPage(chat.sessionId, after, HISTORY_PAGE);
       if (page.length === 0) break;
-      const alternatives = await repo.alternatives(page.map((e) => e.id));
+      const swipes = await repo.swipes(page.map((e) => e.id));
       let text = "";
       for (const entry of page) {
         const messages = entryMessages(
           entry,
           this.userName,
           of.names.get(entry.character_id) ?? of.chatName,
-          alternatives.get(entry.id) ?? [],
+          swipes.get(entry.id) ?? [],
           {
             message: entry.message_image
               ? picture(`${chat.chatKey}/user_photo/${entry.message_image}`)

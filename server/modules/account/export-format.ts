@@ -7,7 +7,7 @@ import type { ChatHistoryRow } from "../../db/schema";
  * chat-file format, so it opens there"). A chat file is JSON Lines: the first line is the header
  * `{user_name, character_name, create_date, chat_metadata}`, then one line per message
  * `{name, is_user, is_system, send_date, mes, extra}`, with `swipes` and `swipe_id` when the
- * message has alternatives (as SillyTavern's own src/endpoints/chats.js reads and writes them).
+ * message has swipes (as SillyTavern's own src/endpoints/chats.js reads and writes them).
  */
 
 /** The header line of a SillyTavern chat file. */
@@ -56,7 +56,7 @@ export function safeFileName(name: string, fallback = "chat"): string {
  * The message lines of one history entry: the user's message (when the entry has one),
  * then the reply (when it has one). A greeting, written by the server, has only the reply.
  * @param characterName the name of the character who replied (a group's member).
- * @param alternatives the entry's reply alternatives, in position order, or [].
+ * @param swipes the entry's reply swipes, in position order, or [].
  * @param pictures the ZIP paths of the entry's photo and picture, when they were exported.
  */
 export function entryMessages(
@@ -69,11 +69,11 @@ export function entryMessages(
     | "reply_image"
     | "reply_time"
     | "status"
-    | "alternative_index"
+    | "swipe_index"
   >,
   userName: string,
   characterName: string,
-  alternatives: string[],
+  swipes: string[],
   pictures: { message?: string; reply?: string } = {},
 ): SillyTavernMessage[] {
   const lines: SillyTavernMessage[] = [];
@@ -96,10 +96,10 @@ export function entryMessages(
       mes: entry.reply_message,
       extra: pictures.reply ? { image: pictures.reply } : {},
     };
-    if (alternatives.length > 0) {
-      const index = Math.min(Math.max(entry.alternative_index, 0), alternatives.length - 1);
-      // The shown reply is the chosen alternative; an edit since is kept in its place.
-      reply.swipes = alternatives.map((text, i) => (i === index ? entry.reply_message : text));
+    if (swipes.length > 0) {
+      const index = Math.min(Math.max(entry.swipe_index, 0), swipes.length - 1);
+      // The shown reply is the chosen swipe; an edit since is kept in its place.
+      reply.swipes = swipes.map((text, i) => (i === index ? entry.reply_message : text));
       reply.swipe_id = index;
     }
     lines.push(reply);

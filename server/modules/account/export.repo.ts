@@ -156,12 +156,12 @@ export class ExportRepo {
       .execute();
   }
 
-  /** The reply alternatives (swipes) of `entryIds`, by entry, in position order. */
-  async alternatives(entryIds: string[]): Promise<Map<string, string[]>> {
+  /** The reply swipes of `entryIds`, by entry, in position order. */
+  async swipes(entryIds: string[]): Promise<Map<string, string[]>> {
     const byEntry = new Map<string, string[]>();
     if (entryIds.length === 0) return byEntry;
     const rows = await this.db
-      .selectFrom("chat_reply_alternatives")
+      .selectFrom("chat_reply_swipes")
       .select(["entry_id", "reply_message"])
       .where("entry_id", "in", entryIds)
       .orderBy("entry_id")

@@ -15,7 +15,7 @@ import { EXPORT_TTL_MS, ExportService } from "./export.service";
 /**
  * "Take my data": the export job's ZIP opened with fflate: account.json, every chat as
  * SillyTavern JSONL (header line, then messages with name/is_user/mes/send_date in order, swipes
- * from the reply alternatives), every character as a PNG card that the app's own import reads
+ * from the reply swipes), every character as a PNG card that the app's own import reads
  * back with the same fields, the photos and chat pictures; only the owner reads the status or
  * downloads; expiry and erasure remove the ZIP. On SQLite and PostgreSQL with content on disk, and
  * on SQLite with content on S3 (s3rver).
@@ -199,9 +199,9 @@ function exportSuite(dialect: "sqlite" | "postgres", onS3: boolean): void {
         .insertInto("chat_history")
         .values(entries.slice(i, i + 300))
         .execute();
-    // the second entry's reply was regenerated; the first alternative is shown.
+    // the second entry's reply was regenerated; the first swipe is shown.
     await db()
-      .insertInto("chat_reply_alternatives")
+      .insertInto("chat_reply_swipes")
       .values(
         ["Fine, thanks!", "Great, and you?"].map((reply_message, position) => ({
           id: randomUUID(),

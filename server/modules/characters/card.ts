@@ -2,7 +2,7 @@ import {
   APPEARANCE_MAX_LENGTH,
   BACKSTORY_MAX_LENGTH,
   GREETING_MAX_LENGTH,
-  REPLY_ALTERNATIVES_MAX,
+  REPLY_SWIPES_MAX,
 } from "../../../common/constants";
 import { badRequest } from "../../errors";
 import { type Lorebook, parseLorebook, toCharacterBook } from "../prompt/lorebook";
@@ -43,7 +43,7 @@ export interface ImportedCard {
   appearance: string;
   /**
    * The card's alternate greetings (swipes of the first message): the non-blank ones,
-   * at most REPLY_ALTERNATIVES_MAX - 1, each cut to the greeting's GREETING_MAX_LENGTH.
+   * at most REPLY_SWIPES_MAX - 1, each cut to the greeting's GREETING_MAX_LENGTH.
    */
   alternateGreetings: string[];
   /** The full card `data` (every field, untruncated), stored with the character. */
@@ -157,7 +157,7 @@ export function importCardData(data: CardData): ImportedCard {
     appearance: truncateText(appearance, APPEARANCE_MAX_LENGTH),
     alternateGreetings: data.alternate_greetings
       .filter((g) => g.trim())
-      .slice(0, REPLY_ALTERNATIVES_MAX - 1)
+      .slice(0, REPLY_SWIPES_MAX - 1)
       .map((g) => truncateText(g, GREETING_MAX_LENGTH)),
     data,
   };

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { GREETING_MAX_LENGTH, REPLY_ALTERNATIVES_MAX } from "../../../common/constants";
+import { GREETING_MAX_LENGTH, REPLY_SWIPES_MAX } from "../../../common/constants";
 import {
   AUTHORS_NOTE_DEPTH_MAX,
   AUTHORS_NOTE_MAX_LENGTH,
@@ -58,10 +58,10 @@ const AlternateGreetings = z
       return z.NEVER;
     }
     const greetings = (list as string[]).map((g) => g.trim()).filter(Boolean);
-    if (greetings.length > REPLY_ALTERNATIVES_MAX - 1) {
+    if (greetings.length > REPLY_SWIPES_MAX - 1) {
       ctx.addIssue({
         code: "custom",
-        message: `A character has at most ${REPLY_ALTERNATIVES_MAX - 1} alternate greetings.`,
+        message: `A character has at most ${REPLY_SWIPES_MAX - 1} alternate greetings.`,
       });
       return z.NEVER;
     }
@@ -102,7 +102,7 @@ export const CharacterBody = z.object({
     .transform((v) => (typeof v === "string" || v === undefined ? v : v.toString("utf8"))),
   /**
    * The card's alternate greetings (swipes of the first message), a JSON array of
-   * strings or an array; at most REPLY_ALTERNATIVES_MAX - 1, each within the greeting's rule.
+   * strings or an array; at most REPLY_SWIPES_MAX - 1, each within the greeting's rule.
    * Absent: the stored ones are kept.
    */
   alternate_greetings: AlternateGreetings.optional(),

@@ -24,7 +24,7 @@ export interface ReplyOutcome {
   /** The stored entry, present whenever the user's message was stored. */
   entry?: ChatHistoryRow;
   /** The entry's replies when it has two or more (swipes). */
-  alternatives?: string[];
+  swipes?: string[];
 }
 
 /**
@@ -32,7 +32,7 @@ export interface ReplyOutcome {
  * @param audioUrl the reply's spoken audio ("" when muted or none).
  */
 export function presentReply(result: ReplyOutcome, audioUrl = ""): MessageReply {
-  const history = result.entry ? [presentHistoryEntry(result.entry, result.alternatives)] : [];
+  const history = result.entry ? [presentHistoryEntry(result.entry, result.swipes)] : [];
   const text = result.entry?.reply_message ?? "";
   // A stopped or cut-short reply is one unfinished message that Continue extends: never split.
   const parts = result.entry?.status === "replied" ? splitReply(text) : text ? [text] : [];

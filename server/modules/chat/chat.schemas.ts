@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { HISTORY_PAGE_SIZE, MESSAGE_MAX_LENGTH, REPLY_ALTERNATIVES_MAX } from "../../../common/constants";
+import { HISTORY_PAGE_SIZE, MESSAGE_MAX_LENGTH, REPLY_SWIPES_MAX } from "../../../common/constants";
 import { RULES } from "../../../common/validation";
 import { textField, uuidField } from "../../http/validate";
 import { ClientMessageId } from "../conversation/inputs";
@@ -39,14 +39,14 @@ export const MessageBody = z.object({
 export const EntryBody = z.object({ id: uuidField("the message id"), stream: z.string().optional() });
 /** `Chat/regenerate` names the entry; `stream` and `mute` as `chat/message`'s. */
 export const RegenerateBody = EntryBody.extend({ mute: z.string().optional() });
-/** `Chat/swipe` chooses the entry's alternative `index` (0-based). */
+/** `Chat/swipe` chooses the entry's swipe `index` (0-based). */
 export const SwipeBody = z.object({
   id: uuidField("the message id"),
   index: z.coerce
     .number({ error: "The version is not valid." })
     .int("The version is not valid.")
     .min(0, "The version is not valid.")
-    .max(REPLY_ALTERNATIVES_MAX - 1, "The version is not valid."),
+    .max(REPLY_SWIPES_MAX - 1, "The version is not valid."),
 });
 /**
  * `Chat/edit` replaces the user's message (`part` "message": the chat message's rules)

@@ -1,5 +1,5 @@
 import type { ChatHistoryEntry } from "../../../common/api";
-import { FIRST_MESSAGE_MARKER, REPLY_ALTERNATIVES_MAX } from "../../../common/constants";
+import { FIRST_MESSAGE_MARKER, REPLY_SWIPES_MAX } from "../../../common/constants";
 import type { ChatHistoryRow, User } from "../../db/schema";
 import { badRequest, notFound } from "../../errors";
 import type { FileStorage } from "../../providers/storage/storage";
@@ -9,7 +9,7 @@ import { presentHistoryEntry } from "../conversation/conversation.presenter";
 import { assertAllowedContent } from "../safety/content-rules";
 import { presentReply } from "./chat.presenter";
 import { type ChatService, isPictureReply } from "./chat.service";
-import { tooManyAlternatives } from "./reply-generator";
+import { tooManySwipes } from "./reply-generator";
 import type { ReplyVoice, TurnAnswer, TurnStream } from "./turn.service";
 
 /**
@@ -36,7 +36,7 @@ const stillGenerating = () => badRequest("This reply is still being generated.")
 
 /**
  * Swipes, edits, deletes and rewinds (routes in edits.routes.ts, contract in
- * common/api.ts above SwipeReply): a regenerated reply is kept as a further alternative of its
+ * common/api.ts above SwipeReply): a regenerated reply is kept as a further swipe of its
  * entry and chosen, the user chooses between them (swipe), edits their message or a reply's
  * text, deletes an entry or rewinds the chat to one, with the files of what is removed. Every id
  * is checked against the signed-in user first (404 "Message not found."). Only a regeneration runs
@@ -49,20 +49,20 @@ export class EditsService {
     private readonly memory: EditMemory,
     /** The content area: the pictures and photos of removed entries are removed with them. */
     private readonly storage: FileStorage,
-    /** Speaks a regenerated reply unless muted, per alternative. */
+    /** Speaks a regenerated reply unless muted, per swipe. */
     private readonly voice: ReplyVoice | undefined,
   ) {}
 
   /**
    * POST /api/chat/regenerate: a new reply to the entry's message, stored as a further
-   * alternative and chosen. Only the newest entry of a single chat, or the newest entry of that
+   * swipe and chosen. Only the newest entry of a single chat, or the newest entry of that
    * member in a group, never a greeting. One message of the quota (given back when the model
    * gives nothing: the entry keeps its reply). Spoken unless `speak` is false; the audio is
-   * recorded on the chosen alternative. With `stream`: `entry` (the entry with an empty reply,
+   * recorded on the chosen swipe. With `stream`: `entry` (the entry with an empty reply,
    * status pending), `token`s of the new reply, `audio` per spoken sentence.
    * @throws AppError 404 when the entry is not the user's (or its character left the chat); 400
    *   for a greeting, a photo's reply, a picture reply, a check-in, an entry that is not the newest, one still being generated, one with
-   *   REPLY_ALTERNATIVES_MAX alternatives; 429 "quota_reached" at the quota's limit (the model is
+   *   REPLY_SWIPES_MAX swipes; 429 "quota_reached" at the quota's limit (the model is
    *   not run).
    */
   async regenerate(
@@ -97,15 +97,15 @@ export class EditsService {
       );
     }
     if (entry.status === "pending") throw stillGenerating();
-    const before = (await this.conversation.history.alternativesOf([entry])).get(entry.id) ?? [];
-    if (before.length >= REPLY_ALTERNATIVES_MAX) throw badRequest(tooManyAlternatives());
+    const before = (await this.conversation.history.swipesOf([entry])).get(entry.id) ?? [];
+    if (before.length >= REPLY_SWIPES_MAX) throw badRequest(tooManySwipes());
     const { hold, charge } = await this.chat.replies.claim(user, entry.id, stillGenerating);
     const voice = options.speak ? this.voice : undefined;
     const speaker = stream && voice?.replySpeaker(user, (audio) => stream.emit("audio", audio));
     const result = await this.chat.replies.run(user, chat, session, character, entry, {
       hold,
       charge,
-      regenerate: { max: REPLY_ALTERNATIVES_MAX },
+      regenerate: { max: REPLY_SWIPES_MAX },
       onStart: stream
         ? async () => {
             await stream.attach(entry, false);
@@ -126,29 +126,28 @@ export class EditsService {
     if (result.success && done) {
       if (speaker) audioUrl = await speaker.finish(done);
       else if (voice) audioUrl = await voice.replyAudio(user, done);
-      if (audioUrl)
-        await this.conversation.history.setAlternativeAudio(done.id, done.alternative_index, audioUrl);
+      if (audioUrl) await this.conversation.history.setSwipeAudio(done.id, done.swipe_index, audioUrl);
     } else if (speaker) {
       await speaker.finish(undefined);
     }
     const current = result.success ? done : await this.conversation.history.findOwnedEntry(user, entry.id);
-    const alternatives = current
-      ? (await this.conversation.history.alternativesOf([current])).get(current.id)
+    const swipes = current
+      ? (await this.conversation.history.swipesOf([current])).get(current.id)
       : undefined;
     return {
-      reply: presentReply({ ...result, entry: current ?? done, alternatives }, audioUrl),
+      reply: presentReply({ ...result, entry: current ?? done, swipes }, audioUrl),
       modelMs: result.modelMs,
     };
   }
 
   /**
-   * POST /api/chat/swipe: chooses the entry's alternative `index` (0-based); the entry's reply
-   * and its audio become that alternative's, and it is what the model sees next. Free.
+   * POST /api/chat/swipe: chooses the entry's swipe `index` (0-based); the entry's reply
+   * and its audio become that swipe's, and it is what the model sees next. Free.
    * @throws AppError 404 when not the user's; 400 while generating or for an index it does not have.
    */
   async swipe(user: User, entryId: string, index: number): Promise<ChatHistoryEntry> {
     const entry = await this.idle(user, entryId);
-    const chosen = await this.conversation.history.chooseAlternative(entry, index);
+    const chosen = await this.conversation.history.chooseSwipe(entry, index);
     if (!chosen) throw badRequest("This reply has no such version.");
     await this.forget(user, chosen, chosen.seq, false);
     return this.present(chosen);
@@ -156,7 +155,7 @@ export class EditsService {
 
   /**
    * POST /api/chat/edit: replaces the user's message (`part` "message", validated by the route
-   * with the chat message's rules) or the reply's text (`part` "reply", the chosen alternative's
+   * with the chat message's rules) or the reply's text (`part` "reply", the chosen swipe's
    * too). The content rules apply. The memory drawn from the entry on is drawn again.
    * @throws AppError 404 when not the user's; 400 while generating, for an entry with no message
    *   of the user's (a greeting, a further member's answer), or refused content.
@@ -255,9 +254,9 @@ export class EditsService {
     });
   }
 
-  /** The entry as the history shows it, with its alternatives. */
+  /** The entry as the history shows it, with its swipes. */
   private async present(entry: ChatHistoryRow): Promise<ChatHistoryEntry> {
-    const alternatives = await this.conversation.history.alternativesOf([entry]);
-    return presentHistoryEntry(entry, alternatives.get(entry.id));
+    const swipes = await this.conversation.history.swipesOf([entry]);
+    return presentHistoryEntry(entry, swipes.get(entry.id));
   }
 }

@@ -83,7 +83,7 @@ describeEachDatabase("edit, delete and rewind", (dialect) => {
     expect(refused.body.message).toBe("This entry has no message of yours to edit.");
   });
 
-  it("an edited regenerated reply replaces the chosen alternative", async () => {
+  it("an edited regenerated reply replaces the chosen swipe", async () => {
     const s = await demoWithCharacter(t.app);
     llm.reply = "First version.";
     const entry = await say(s.token, s.characterId, "say something");
@@ -99,8 +99,8 @@ describeEachDatabase("edit, delete and rewind", (dialect) => {
     });
     expect((edited.body.history as ChatHistoryEntry[])[0]).toMatchObject({
       chatHistoryReplyMessage: "My own words.",
-      chatHistoryAlternatives: ["First version.", "My own words."],
-      chatHistoryAlternativeIndex: 1,
+      chatHistorySwipes: ["First version.", "My own words."],
+      chatHistorySwipeIndex: 1,
     });
   });
 

@@ -41,7 +41,7 @@ export async function historyRoutes(
       assertSelf(user.id, query.uId);
       const rows = await conversation.history.historyPage(user, query.id, query.offset, query.limit);
       // The page's swipes in one query.
-      const swipes = await conversation.history.alternativesOf(rows);
+      const swipes = await conversation.history.swipesOf(rows);
       return ok("History.", { data: rows.map((row) => presentHistoryEntry(row, swipes.get(row.id))) });
     });
 
@@ -58,7 +58,7 @@ export async function historyRoutes(
       const rows = await conversation.history.historyPage(user, query.id, query.offset, query.limit + 1);
       const more = rows.length > query.limit;
       const shown = more ? rows.slice(1) : rows;
-      const swipes = await conversation.history.alternativesOf(shown);
+      const swipes = await conversation.history.swipesOf(shown);
       const data = shown.map((row) => presentHistoryEntry(row, swipes.get(row.id)));
       return ok("History.", { data: { data, more: more ? 1 : 0 } });
     });

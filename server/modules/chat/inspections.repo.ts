@@ -35,16 +35,11 @@ export class InspectionsRepo {
   constructor(private readonly db: Db) {}
 
   /**
-   * Stores the inspection of the reply version `alternativeIndex` of entry `entryId`, replacing
+   * Stores the inspection of the reply version `swipeIndex` of entry `entryId`, replacing
    * one stored before (a continuation's prompt replaces the one it continued). Nothing is stored
    * when the entry was deleted meanwhile.
    */
-  async save(
-    entryId: string,
-    alternativeIndex: number,
-    inspection: PromptInspection,
-    now: number,
-  ): Promise<void> {
+  async save(entryId: string, swipeIndex: number, inspection: PromptInspection, now: number): Promise<void> {
     const exists = await this.db
       .selectFrom("chat_history")
       .select("id")
@@ -54,18 +49,18 @@ export class InspectionsRepo {
     const row = { inspection: boundedInspection(inspection), created_at: now };
     await this.db
       .insertInto("prompt_inspections")
-      .values({ entry_id: entryId, alternative_index: alternativeIndex, ...row })
-      .onConflict((oc) => oc.columns(["entry_id", "alternative_index"]).doUpdateSet(row))
+      .values({ entry_id: entryId, swipe_index: swipeIndex, ...row })
+      .onConflict((oc) => oc.columns(["entry_id", "swipe_index"]).doUpdateSet(row))
       .execute();
   }
 
   /** The inspection of an entry's reply version, or null when none was stored. */
-  async find(entryId: string, alternativeIndex: number): Promise<PromptInspection | null> {
+  async find(entryId: string, swipeIndex: number): Promise<PromptInspection | null> {
     const row = await this.db
       .selectFrom("prompt_inspections")
       .select("inspection")
       .where("entry_id", "=", entryId)
-      .where("alternative_index", "=", alternativeIndex)
+      .where("swipe_index", "=", swipeIndex)
       .executeTakeFirst();
     return row ? (JSON.parse(row.inspection) as PromptInspection) : null;
   }

@@ -26,7 +26,7 @@ export async function inspectionsRoutes(
       const query = parseInput(PromptQuery, request.query);
       const entry = await services.conversation.history.findOwnedEntry(user, query.id);
       if (!entry) throw notFound("Message not found.");
-      const inspection = await services.inspections.find(entry.id, query.index ?? entry.alternative_index);
+      const inspection = await services.inspections.find(entry.id, query.index ?? entry.swipe_index);
       return { ...ok("Prompt."), inspection };
     });
   });

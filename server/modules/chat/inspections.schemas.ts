@@ -1,6 +1,6 @@
 // Request shapes of the prompt inspector (validated by inspections.routes.ts before anything is read).
 import { z } from "zod";
-import { REPLY_ALTERNATIVES_MAX } from "../../../common/constants";
+import { REPLY_SWIPES_MAX } from "../../../common/constants";
 import { uuidField } from "../../http/validate";
 
 /** GET /api/chat/prompt: the entry's id and, optionally, its reply version (default: the chosen one). */
@@ -10,6 +10,6 @@ export const PromptQuery = z.object({
     .number({ error: "The version is not valid." })
     .int("The version is not valid.")
     .min(0, "The version is not valid.")
-    .max(REPLY_ALTERNATIVES_MAX - 1, "The version is not valid.")
+    .max(REPLY_SWIPES_MAX - 1, "The version is not valid.")
     .optional(),
 });

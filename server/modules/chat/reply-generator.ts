@@ -1,4 +1,4 @@
-import { REPLY_ALTERNATIVES_MAX } from "../../../common/constants";
+import { REPLY_SWIPES_MAX } from "../../../common/constants";
 import { storedTemperature } from "../../../common/generation";
 import type { PromptInspection } from "../../../common/prompt-inspection";
 import type { Character, ChatHistoryRow, ChatSession, User } from "../../db/schema";
@@ -54,9 +54,8 @@ export interface ReplyMemory {
   beforeClear(input: { userId: string; userName: string; sessionId: string }): Promise<void>;
 }
 
-/** 400 sentence past REPLY_ALTERNATIVES_MAX. */
-export const tooManyAlternatives = () =>
-  `This reply has ${REPLY_ALTERNATIVES_MAX} versions already: choose one of them.`;
+/** 400 sentence past REPLY_SWIPES_MAX. */
+export const tooManySwipes = () => `This reply has ${REPLY_SWIPES_MAX} versions already: choose one of them.`;
 
 /** The abort reason of the Stop button (others are timeouts or failures). */
 const STOP_REASON = "stop";
@@ -164,7 +163,7 @@ export class ReplyGenerator {
    * - `stream.sender` is what the user said of themself with this message (name, words, local
    *   time; product.md §7 pname, ptext, time): this reply's prompt only;
    * - `stream.regenerate` writes a new reply to the entry's message: the prompt leaves
-   *   out its reply and every later entry; the new reply is stored as a further alternative and
+   *   out its reply and every later entry; the new reply is stored as a further swipe and
    *   chosen (at most `regenerate.max`); when nothing comes the entry keeps its reply as it was;
    * - `stream.charge` is the message reserved for this run: given back to the period it was
    *   charged to when the run produced nothing (a failure before any text; a continuation that
@@ -301,7 +300,7 @@ export class ReplyGenerator {
 
   /**
    * Stores the reply (cleaned; a continuation's text appended to the reply it continues; a
-   * regeneration's as a further alternative, chosen) with its status: "replied", "stopped" or
+   * regeneration's as a further swipe, chosen) with its status: "replied", "stopped" or
    * "partial". A regeneration whose entry is full or deleted meanwhile gives the run back.
    */
   private async persist(state: RunState, text: string, status: string, modelMs: number): Promise<SendResult> {
@@ -313,22 +312,22 @@ export class ReplyGenerator {
     const done = { ...entry, reply_message: reply, reply_time: this.deps.now(), status };
     const written = { reply_message: reply, reply_time: done.reply_time, status };
     if (regenerate) {
-      const index = await history.addAlternative(entry, written, regenerate.max);
+      const index = await history.addSwipe(entry, written, regenerate.max);
       if (typeof index !== "number") {
         await this.giveBack(state);
         metrics.replyFinished("cannot_continue");
-        const message = index === "full" ? tooManyAlternatives() : "This message was deleted.";
+        const message = index === "full" ? tooManySwipes() : "This message was deleted.";
         return { success: false, message, entry, modelMs };
       }
-      Object.assign(done, { reply_audio_url: "", alternative_index: index, continue_count: 0 });
+      Object.assign(done, { reply_audio_url: "", swipe_index: index, continue_count: 0 });
     } else {
       await history.updateEntry(entry.id, written);
-      if (prefix) await history.continueChosenAlternative(entry, reply);
+      if (prefix) await history.continueChosenSwipe(entry, reply);
     }
     if (state.inspection) {
       // The reply is kept even when its inspection is not (the entry deleted meanwhile).
       await this.deps.repo.inspections
-        .save(entry.id, done.alternative_index, state.inspection, done.reply_time)
+        .save(entry.id, done.swipe_index, state.inspection, done.reply_time)
         .catch(() => undefined);
     }
     const message =

@@ -1,19 +1,19 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { ChatHistoryEntry, MessageReply } from "../../../common/api";
-import { FIRST_MESSAGE_MARKER, REPLY_ALTERNATIVES_MAX } from "../../../common/constants";
+import { FIRST_MESSAGE_MARKER, REPLY_SWIPES_MAX } from "../../../common/constants";
 import { call, callMultipart, demoLogin, demoWithCharacter, describeEachDatabase } from "../../testing/api";
 import { ScriptedLlm, StreamingLlm } from "../../testing/fake-llm";
 import { createTestApp, type TestApp } from "../../testing/server";
 
 /**
- * Swipes / regenerate: a reply regenerated is kept as a further alternative and
+ * Swipes / regenerate: a reply regenerated is kept as a further swipe and
  * chosen; the user swipes between them and the chosen one is what the model sees next; each
  * regeneration counts one message; a card's alternate greetings are swipes of the greeting.
  */
 describeEachDatabase("swipes and regenerate", (dialect) => {
   let t: TestApp;
   let replies = 0;
-  /** Each reply is numbered, so every alternative differs ("Reply 3."). */
+  /** Each reply is numbered, so every swipe differs ("Reply 3."). */
   /** The next reply fails (the model is down). */
   let failNext = false;
   const llm = new ScriptedLlm((request) => {
@@ -51,7 +51,7 @@ describeEachDatabase("swipes and regenerate", (dialect) => {
         .executeTakeFirstOrThrow()
     ).chat_count;
 
-  it("regenerates the newest reply: kept as an alternative, chosen, one message each; the old reply is not in its prompt; a swipe chooses what the model sees next", async () => {
+  it("regenerates the newest reply: kept as a swipe, chosen, one message each; the old reply is not in its prompt; a swipe chooses what the model sees next", async () => {
     const s = await demoWithCharacter(t.app);
     const sent = await post(s.token, "/api/chat/message", { message: "tell me a story", id: s.characterId });
     expect(sent.body.success).toBe(1);
@@ -63,8 +63,8 @@ describeEachDatabase("swipes and regenerate", (dialect) => {
     expect(again.status).toBe(200);
     const regenerated = (again.body as unknown as MessageReply).history![0]!;
     expect(regenerated.chatHistoryReplyMessage).not.toBe(firstReply);
-    expect(regenerated.chatHistoryAlternatives).toEqual([firstReply, regenerated.chatHistoryReplyMessage]);
-    expect(regenerated.chatHistoryAlternativeIndex).toBe(1);
+    expect(regenerated.chatHistorySwipes).toEqual([firstReply, regenerated.chatHistoryReplyMessage]);
+    expect(regenerated.chatHistorySwipeIndex).toBe(1);
     expect(await chatCount(s.userId)).toBe(counted + 1);
     // The regeneration's prompt ends with the user's message, without the old reply.
     const regeneratePrompt = promptText(-1);
@@ -80,12 +80,8 @@ describeEachDatabase("swipes and regenerate", (dialect) => {
     const shown = (await history(s.token, s.characterId)).find(
       (e) => e.chatHistoryUUID === first.chatHistoryUUID,
     )!;
-    expect(shown.chatHistoryAlternatives).toEqual([
-      firstReply,
-      regenerated.chatHistoryReplyMessage,
-      thirdReply,
-    ]);
-    expect(shown.chatHistoryAlternativeIndex).toBe(2);
+    expect(shown.chatHistorySwipes).toEqual([firstReply, regenerated.chatHistoryReplyMessage, thirdReply]);
+    expect(shown.chatHistorySwipeIndex).toBe(2);
     expect(shown.chatHistoryReplyMessage).toBe(thirdReply);
 
     // Swipe back to the second: free, and it is what the model sees next.
@@ -93,7 +89,7 @@ describeEachDatabase("swipes and regenerate", (dialect) => {
     expect(swiped.status).toBe(200);
     const chosen = (swiped.body.history as ChatHistoryEntry[])[0]!;
     expect(chosen.chatHistoryReplyMessage).toBe(regenerated.chatHistoryReplyMessage);
-    expect(chosen.chatHistoryAlternativeIndex).toBe(1);
+    expect(chosen.chatHistorySwipeIndex).toBe(1);
     expect(await chatCount(s.userId)).toBe(counted + 2);
     expect(
       (await post(s.token, "/api/chat/message", { message: "go on", id: s.characterId })).body.success,
@@ -132,7 +128,7 @@ describeEachDatabase("swipes and regenerate", (dialect) => {
     expect(missing.body.message).toBe("This reply has no such version.");
   });
 
-  it("a failed reply is regenerated without keeping an empty alternative; a continuation stays with its alternative", async () => {
+  it("a failed reply is regenerated without keeping an empty swipe; a continuation stays with its swipe", async () => {
     const s = await demoWithCharacter(t.app);
     failNext = true;
     const sent = await post(s.token, "/api/chat/message", { message: "are you awake", id: s.characterId });
@@ -141,10 +137,10 @@ describeEachDatabase("swipes and regenerate", (dialect) => {
     const retried = await post(s.token, "/api/chat/regenerate", { id, mute: "1" });
     const entry = (retried.body as unknown as MessageReply).history![0]!;
     expect(entry.chatHistoryStatus).toBe("replied");
-    expect(entry.chatHistoryAlternatives).toBeUndefined();
+    expect(entry.chatHistorySwipes).toBeUndefined();
     const second = await post(s.token, "/api/chat/regenerate", { id, mute: "1" });
     const two = (second.body as unknown as MessageReply).history![0]!;
-    expect(two.chatHistoryAlternatives).toEqual([entry.chatHistoryReplyMessage, two.chatHistoryReplyMessage]);
+    expect(two.chatHistorySwipes).toEqual([entry.chatHistoryReplyMessage, two.chatHistoryReplyMessage]);
     // Continued, swiped away and back: the continuation is kept.
     const continued = await post(s.token, "/api/chat/continue-message", { id });
     const longer = (continued.body as unknown as MessageReply).history![0]!.chatHistoryReplyMessage;
@@ -168,22 +164,22 @@ describeEachDatabase("swipes and regenerate", (dialect) => {
     expect(await chatCount(s.userId)).toBe(15);
   });
 
-  it(`keeps at most ${REPLY_ALTERNATIVES_MAX} alternatives`, async () => {
+  it(`keeps at most ${REPLY_SWIPES_MAX} swipes`, async () => {
     const s = await demoWithCharacter(t.app);
     const sent = await post(s.token, "/api/chat/message", { message: "again and again", id: s.characterId });
     const id = (sent.body as unknown as MessageReply).history![0]!.chatHistoryUUID;
-    for (let i = 1; i < REPLY_ALTERNATIVES_MAX; i++) {
+    for (let i = 1; i < REPLY_SWIPES_MAX; i++) {
       expect((await post(s.token, "/api/chat/regenerate", { id, mute: "1" })).status).toBe(200);
     }
     const calls = llm.requests.length;
     const refused = await post(s.token, "/api/chat/regenerate", { id, mute: "1" });
     expect(refused.status).toBe(400);
     expect(refused.body.message).toBe(
-      `This reply has ${REPLY_ALTERNATIVES_MAX} versions already: choose one of them.`,
+      `This reply has ${REPLY_SWIPES_MAX} versions already: choose one of them.`,
     );
     expect(llm.requests.length).toBe(calls);
     const shown = (await history(s.token, s.characterId)).find((e) => e.chatHistoryUUID === id)!;
-    expect(shown.chatHistoryAlternatives).toHaveLength(REPLY_ALTERNATIVES_MAX);
+    expect(shown.chatHistorySwipes).toHaveLength(REPLY_SWIPES_MAX);
   });
 
   it("a greeting is not regenerated; another user's entry is 404 on regenerate and swipe", async () => {
@@ -274,7 +270,7 @@ describeEachDatabase("swipes and regenerate", (dialect) => {
       const res = await post(s.token, "/api/chat/regenerate", { id: newest.chatHistoryUUID, mute: "1" });
       expect(res.status).toBe(200);
       const entry = (res.body as unknown as MessageReply).history![0]!;
-      expect(entry.chatHistoryAlternatives).toEqual([
+      expect(entry.chatHistorySwipes).toEqual([
         newest.chatHistoryReplyMessage,
         entry.chatHistoryReplyMessage,
       ]);
@@ -312,11 +308,11 @@ describeEachDatabase("swipes and regenerate", (dialect) => {
     const greeting = (await history(s.token, characterId)).find(
       (e) => e.chatHistoryMessage === FIRST_MESSAGE_MARKER,
     )!;
-    expect(greeting.chatHistoryAlternatives).toHaveLength(3);
-    expect(greeting.chatHistoryAlternatives![0]).toBe(greeting.chatHistoryReplyMessage);
-    expect(greeting.chatHistoryAlternatives![1]).toBe("Oh! A visitor in this storm?");
-    expect(greeting.chatHistoryAlternatives![2]).toMatch(/^You found the old stairs, (?!\{\{user\}\})/);
-    expect(greeting.chatHistoryAlternativeIndex).toBe(0);
+    expect(greeting.chatHistorySwipes).toHaveLength(3);
+    expect(greeting.chatHistorySwipes![0]).toBe(greeting.chatHistoryReplyMessage);
+    expect(greeting.chatHistorySwipes![1]).toBe("Oh! A visitor in this storm?");
+    expect(greeting.chatHistorySwipes![2]).toMatch(/^You found the old stairs, (?!\{\{user\}\})/);
+    expect(greeting.chatHistorySwipeIndex).toBe(0);
     const before = await chatCount(s.userId);
     const swiped = await post(s.token, "/api/chat/swipe", { id: greeting.chatHistoryUUID, index: "1" });
     expect((swiped.body.history as ChatHistoryEntry[])[0]!.chatHistoryReplyMessage).toBe(
@@ -327,7 +323,7 @@ describeEachDatabase("swipes and regenerate", (dialect) => {
       (e) => e.chatHistoryUUID === greeting.chatHistoryUUID,
     )!;
     expect(shown.chatHistoryReplyMessage).toBe("Oh! A visitor in this storm?");
-    expect(shown.chatHistoryAlternativeIndex).toBe(1);
+    expect(shown.chatHistorySwipeIndex).toBe(1);
   });
 
   it("the character form takes alternate greetings (a JSON array), checked with sentences", async () => {
@@ -354,8 +350,8 @@ describeEachDatabase("swipes and regenerate", (dialect) => {
     expect((await update("not json")).body.message).toBe(
       "The alternate greetings must be a JSON array of texts.",
     );
-    expect((await update(JSON.stringify(Array(REPLY_ALTERNATIVES_MAX).fill("Hi")))).body.message).toBe(
-      `A character has at most ${REPLY_ALTERNATIVES_MAX - 1} alternate greetings.`,
+    expect((await update(JSON.stringify(Array(REPLY_SWIPES_MAX).fill("Hi")))).body.message).toBe(
+      `A character has at most ${REPLY_SWIPES_MAX - 1} alternate greetings.`,
     );
     expect((await update(JSON.stringify(["x".repeat(801)]))).body.message).toBe(
       "Each alternate greeting must be at most 800 characters.",
@@ -366,8 +362,8 @@ describeEachDatabase("swipes and regenerate", (dialect) => {
     };
     expect(after.characterAlternateGreetings).toEqual(["Good evening, {{user}}."]);
     const greeting = (await history(s.token, id)).find((e) => e.chatHistoryMessage === FIRST_MESSAGE_MARKER)!;
-    expect(greeting.chatHistoryAlternatives).toHaveLength(2);
-    expect(greeting.chatHistoryAlternatives![1]).toMatch(/^Good evening, (?!\{\{user\}\})/);
+    expect(greeting.chatHistorySwipes).toHaveLength(2);
+    expect(greeting.chatHistorySwipes![1]).toMatch(/^Good evening, (?!\{\{user\}\})/);
     // Without the field the stored ones are kept.
     expect((await post(s.token, "/api/characters/update", form)).body.success).toBe(1);
     const kept = (await call(t.app, "GET", `/api/characters/?id=${id}`, { token: s.token })).body.data as {
@@ -440,7 +436,7 @@ describeEachDatabase("swipes: streamed regeneration", (dialect) => {
         .executeTakeFirstOrThrow()
     ).chat_count;
 
-  it("streams entry, tokens and done; while it runs edits are refused and a rewind stops nothing; Stop keeps the part as the new alternative", async () => {
+  it("streams entry, tokens and done; while it runs edits are refused and a rewind stops nothing; Stop keeps the part as the new swipe", async () => {
     const s = await demoWithCharacter(t.app);
     llm.reply = "The old reply.";
     const sent = await post(s.token, "/api/chat/message", { message: "hello you", id: s.characterId });
@@ -501,8 +497,8 @@ describeEachDatabase("swipes: streamed regeneration", (dialect) => {
     const entry = (done.data as unknown as MessageReply).history![0]!;
     expect(entry.chatHistoryStatus).toBe("stopped");
     expect(entry.chatHistoryReplyMessage).toMatch(/^A brand/);
-    expect(entry.chatHistoryAlternatives).toEqual(["The old reply.", entry.chatHistoryReplyMessage]);
-    expect(entry.chatHistoryAlternativeIndex).toBe(1);
+    expect(entry.chatHistorySwipes).toEqual(["The old reply.", entry.chatHistoryReplyMessage]);
+    expect(entry.chatHistorySwipeIndex).toBe(1);
   });
 
   it("a rewind that removes an entry being regenerated stops that generation, and gives its message back", async () => {
@@ -545,7 +541,7 @@ describeEachDatabase("swipes: streamed regeneration", (dialect) => {
     expect(done.data).toMatchObject({ success: 0, message: "This message was deleted." });
     expect(await chatCount(s.userId)).toBe(counted);
     const rows = await t.db.db
-      .selectFrom("chat_reply_alternatives")
+      .selectFrom("chat_reply_swipes")
       .select("id")
       .where("entry_id", "=", id)
       .execute();
@@ -564,13 +560,13 @@ describeEachDatabase("swipes: streamed regeneration", (dialect) => {
     expect(res.body.success).toBe(0);
     const entry = (res.body as unknown as MessageReply).history![0]!;
     expect(entry.chatHistoryReplyMessage).toBe("Still here.");
-    expect(entry.chatHistoryAlternatives).toBeUndefined();
+    expect(entry.chatHistorySwipes).toBeUndefined();
     expect(await chatCount(s.userId)).toBe(counted);
   });
 });
 
-/** A regenerated reply is spoken unless muted, its audio kept per alternative. */
-describeEachDatabase("swipes: spoken alternatives", (dialect) => {
+/** A regenerated reply is spoken unless muted, its audio kept per swipe. */
+describeEachDatabase("swipes: spoken swipes", (dialect) => {
   let t: TestApp;
   let replies = 0;
   const llm = new ScriptedLlm(() => {
@@ -586,7 +582,7 @@ describeEachDatabase("swipes: spoken alternatives", (dialect) => {
   const post = (token: string, url: string, form: Record<string, string>) =>
     call(t.app, "POST", url, { token, form });
 
-  it("each alternative keeps its own audio, and a swipe brings it back", async () => {
+  it("each swipe keeps its own audio, and a swipe brings it back", async () => {
     const s = await demoWithCharacter(t.app);
     const sent = await post(s.token, "/api/chat/message", { message: "the weather?", id: s.characterId });
     const first = (sent.body as unknown as MessageReply).history![0]!;

@@ -1,5 +1,5 @@
 // The chats of a user: which chat an id names (a character or a group), its members, ownership and its session.
-import { REPLY_ALTERNATIVES_MAX } from "../../../common/constants";
+import { REPLY_SWIPES_MAX } from "../../../common/constants";
 import type { Character, ChatHistoryRow, ChatSession, User } from "../../db/schema";
 import { CACHE_TTL_MS, type CacheGroup, ShortCache } from "../../db/short-cache";
 import { AppError, notFound } from "../../errors";
@@ -29,8 +29,8 @@ const CACHED_ROWS_MAX = 10_000;
 
 /**
  * A card's alternate greetings as stored (characters.alternate_greetings, a JSON array of
- * strings): the non-blank strings, at most REPLY_ALTERNATIVES_MAX - 1 (the first message
- * is the first alternative). Anything unreadable counts as none.
+ * strings): the non-blank strings, at most REPLY_SWIPES_MAX - 1 (the first message
+ * is the first swipe). Anything unreadable counts as none.
  */
 export function alternateGreetings(stored: string | undefined): string[] {
   let parsed: unknown;
@@ -42,7 +42,7 @@ export function alternateGreetings(stored: string | undefined): string[] {
   if (!Array.isArray(parsed)) return [];
   return parsed
     .filter((g): g is string => typeof g === "string" && g.trim() !== "")
-    .slice(0, REPLY_ALTERNATIVES_MAX - 1);
+    .slice(0, REPLY_SWIPES_MAX - 1);
 }
 
 /** How characters address the user: the full name, else the user name. */

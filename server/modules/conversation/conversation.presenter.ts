@@ -6,14 +6,12 @@ const iso = (ms: number | null) => (ms === null ? "" : new Date(ms).toISOString(
 
 /**
  * product.md §3 "Chat history entry"; times as ISO 8601, reply fields empty until the reply exists.
- * @param alternatives the entry's replies when it has two or more (swipes), with the
- *   chosen one's index (row.alternative_index); left out otherwise.
+ * @param swipes the entry's replies when it has two or more, with the
+ *   chosen one's index (row.swipe_index); left out otherwise.
  */
-export function presentHistoryEntry(row: ChatHistoryRow, alternatives?: string[]): ChatHistoryEntry {
-  const swipes =
-    alternatives && alternatives.length >= 2
-      ? { chatHistoryAlternatives: alternatives, chatHistoryAlternativeIndex: row.alternative_index }
-      : {};
+export function presentHistoryEntry(row: ChatHistoryRow, swipes?: string[]): ChatHistoryEntry {
+  const shown =
+    swipes && swipes.length >= 2 ? { chatHistorySwipes: swipes, chatHistorySwipeIndex: row.swipe_index } : {};
   return {
     chatHistoryUUID: row.id,
     characterUUID: row.character_id,
@@ -28,6 +26,6 @@ export function presentHistoryEntry(row: ChatHistoryRow, alternatives?: string[]
     chatHistoryStatus: STATUSES.has(row.status)
       ? (row.status as ChatHistoryEntry["chatHistoryStatus"])
       : "replied",
-    ...swipes,
+    ...shown,
   };
 }

@@ -43,7 +43,7 @@ export function newHistoryEntry(
     seq: nextSeq(now),
     client_message_id: "",
     continue_count: 0,
-    alternative_index: 0,
+    swipe_index: 0,
     owner,
   };
 }
@@ -63,11 +63,11 @@ export type HistoryText = Pick<
 export type PhotoRow = Pick<ChatHistoryRow, "id" | "message_image" | "reply_image" | "send_time">;
 /**
  * Database access of the history: the entries of chat sessions and, through `versions`, their
- * replies' alternatives and edits. The only code that reads or writes `chat_history` rows one
+ * replies' swipes and edits. The only code that reads or writes `chat_history` rows one
  * entry at a time.
  */
 export class HistoryRepo {
-  /** The alternatives of the entries' replies (swipes) and the edits of entries. */
+  /** The swipes of the entries' replies (swipes) and the edits of entries. */
   readonly versions: VersionsRepo;
   constructor(private readonly db: Db) {
     this.versions = new VersionsRepo(db);
@@ -76,14 +76,14 @@ export class HistoryRepo {
   /**
    * Stores the greetings of a chat whose history is empty, once: the session's `greeted` flag is
    * flipped in the same transaction, so a concurrent caller waits on the row and then sees them.
-   * @param alternatives each greeting's alternatives by entry id (the card's first
+   * @param swipes each greeting's swipes by entry id (the card's first
    *   message, then its alternate greetings), stored with them.
    * @returns true when this call stored them.
    */
   async storeGreetingsOnce(
     sessionId: string,
     entries: ChatHistoryRow[],
-    alternatives: ReadonlyMap<string, string[]> = new Map(),
+    swipes: ReadonlyMap<string, string[]> = new Map(),
   ): Promise<boolean> {
     return this.db.transaction().execute(async (trx) => {
       const claimed = await trx
@@ -102,7 +102,7 @@ export class HistoryRepo {
       if (existing || entries.length === 0) return false;
       await trx.insertInto("chat_history").values(entries).execute();
       const rows = entries.flatMap((entry) =>
-        (alternatives.get(entry.id) ?? []).map((reply_message, position) => ({
+        (swipes.get(entry.id) ?? []).map((reply_message, position) => ({
           id: randomUUID(),
           entry_id: entry.id,
           position,
@@ -111,7 +111,7 @@ export class HistoryRepo {
           created_at: entry.send_time,
         })),
       );
-      if (rows.length > 0) await trx.insertInto("chat_reply_alternatives").values(rows).execute();
+      if (rows.length > 0) await trx.insertInto("chat_reply_swipes").values(rows).execute();
       return true;
     });
   }
@@ -235,7 +235,7 @@ export class HistoryRepo {
   }
 
   /**
-   * Deletes entries of a session (delete and rewind); their alternatives go with them
+   * Deletes entries of a session (delete and rewind); their swipes go with them
    * (the foreign key cascades).
    */
   async deleteEntries(sessionId: string, entryIds: string[]): Promise<void> {

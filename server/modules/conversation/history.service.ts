@@ -106,7 +106,7 @@ export class HistoryService {
   }
   private async greet(session: ChatSession, chat: ResolvedChat, user: User): Promise<void> {
     const now = this.now();
-    const alternatives = new Map<string, string[]>();
+    const swipes = new Map<string, string[]>();
     const greetings = chat.members
       .filter((member) => member.greeting.trim())
       .map((member) => {
@@ -119,10 +119,10 @@ export class HistoryService {
         };
         // A card's alternate greetings are swipes of the first message.
         const others = alternateGreetings(member.alternate_greetings);
-        if (others.length > 0) alternatives.set(entry.id, [entry.reply_message, ...others.map(fill)]);
+        if (others.length > 0) swipes.set(entry.id, [entry.reply_message, ...others.map(fill)]);
         return entry;
       });
-    await this.repo.storeGreetingsOnce(session.id, greetings, alternatives);
+    await this.repo.storeGreetingsOnce(session.id, greetings, swipes);
     this.chats.forgetSession(session);
     this.windows.drop(session.id);
   }
@@ -242,11 +242,11 @@ export class HistoryService {
   }
 
   /**
-   * Swipes: the alternatives of the given entries, by entry id (one query for a page of
+   * Swipes: the swipes of the given entries, by entry id (one query for a page of
    * history; entries with fewer than two are left out).
    */
-  async alternativesOf(rows: ReadonlyArray<Pick<ChatHistoryRow, "id">>): Promise<Map<string, string[]>> {
-    const all = await this.repo.versions.alternatives(rows.map((r) => r.id));
+  async swipesOf(rows: ReadonlyArray<Pick<ChatHistoryRow, "id">>): Promise<Map<string, string[]>> {
+    const all = await this.repo.versions.swipes(rows.map((r) => r.id));
     const texts = new Map<string, string[]>();
     for (const [id, list] of all)
       if (list.length >= 2)
@@ -258,43 +258,43 @@ export class HistoryService {
   }
 
   /**
-   * Stores a regenerated reply of `entry` as its next alternative and chooses it (the
-   * first time, the reply it had becomes alternative 0). @returns its index; "full" when the
-   * entry has `max` alternatives already; "gone" when it was deleted meanwhile.
+   * Stores a regenerated reply of `entry` as its next swipe and chooses it (the
+   * first time, the reply it had becomes swipe 0). @returns its index; "full" when the
+   * entry has `max` swipes already; "gone" when it was deleted meanwhile.
    */
-  async addAlternative(
+  async addSwipe(
     entry: ChatHistoryRow,
     reply: { reply_message: string; reply_time: number; status: string },
     max: number,
   ): Promise<number | "full" | "gone"> {
-    const index = await this.repo.versions.addAlternative(entry.id, reply, max);
+    const index = await this.repo.versions.addSwipe(entry.id, reply, max);
     this.windows.drop(entry.session_id);
     return index;
   }
 
   /**
-   * Chooses an entry's alternative `index`; its reply and audio become the entry's.
-   * @returns the entry as it is now, undefined when it has no alternative `index`.
+   * Chooses an entry's swipe `index`; its reply and audio become the entry's.
+   * @returns the entry as it is now, undefined when it has no swipe `index`.
    */
-  async chooseAlternative(entry: ChatHistoryRow, index: number): Promise<ChatHistoryRow | undefined> {
-    const chosen = await this.repo.versions.chooseAlternative(entry.id, index);
+  async chooseSwipe(entry: ChatHistoryRow, index: number): Promise<ChatHistoryRow | undefined> {
+    const chosen = await this.repo.versions.chooseSwipe(entry.id, index);
     if (!chosen) return undefined;
     this.windows.drop(entry.session_id);
-    return { ...entry, ...chosen, alternative_index: index, continue_count: 0 };
+    return { ...entry, ...chosen, swipe_index: index, continue_count: 0 };
   }
 
-  /** A continued reply is written into the entry's chosen alternative too, when it has some. */
-  continueChosenAlternative(entry: ChatHistoryRow, reply: string): Promise<void> {
-    return this.repo.versions.continueChosenAlternative(entry.id, entry.alternative_index, reply);
+  /** A continued reply is written into the entry's chosen swipe too, when it has some. */
+  continueChosenSwipe(entry: ChatHistoryRow, reply: string): Promise<void> {
+    return this.repo.versions.continueChosenSwipe(entry.id, entry.swipe_index, reply);
   }
 
-  /** Records the audio of an entry's chosen alternative (audio per alternative). */
-  setAlternativeAudio(entryId: string, index: number, audioUrl: string): Promise<void> {
-    return this.repo.versions.setAlternativeAudio(entryId, index, audioUrl);
+  /** Records the audio of an entry's chosen swipe (audio per swipe). */
+  setSwipeAudio(entryId: string, index: number, audioUrl: string): Promise<void> {
+    return this.repo.versions.setSwipeAudio(entryId, index, audioUrl);
   }
 
   /**
-   * Edit: replaces the user's message or the reply's text (the chosen alternative's
+   * Edit: replaces the user's message or the reply's text (the chosen swipe's
    * too; the reply's audio is dropped). @returns the entry as it is now.
    */
   async editEntry(
@@ -311,7 +311,7 @@ export class HistoryService {
     return this.repo.entriesAfter(sessionId, afterSeq);
   }
 
-  /** Delete , "Rewind": removes entries of a session (with their alternatives). */
+  /** Delete , "Rewind": removes entries of a session (with their swipes). */
   async removeEntries(sessionId: string, entryIds: string[]): Promise<void> {
     await this.repo.deleteEntries(sessionId, entryIds);
     this.windows.drop(sessionId);

@@ -176,25 +176,22 @@ describeEachDatabase("message search", (dialect) => {
     ]);
     const [apples, bananas, cherries] = u.ids as [string, string, string];
     // Edit the user's message and the reply.
-    await repo.versions.editEntry({ id: apples, alternative_index: 0 }, { message: "first about melons" });
+    await repo.versions.editEntry({ id: apples, swipe_index: 0 }, { message: "first about melons" });
     expect(await hits(u.token, "apples")).toEqual([
       expect.objectContaining({ entryId: apples, side: "reply" }),
     ]);
-    await repo.versions.editEntry(
-      { id: apples, alternative_index: 0 },
-      { reply_message: "melons are green" },
-    );
+    await repo.versions.editEntry({ id: apples, swipe_index: 0 }, { reply_message: "melons are green" });
     expect(await hits(u.token, "apples")).toEqual([]);
     expect((await hits(u.token, "melons")).map((hit) => hit.side).sort()).toEqual(["reply", "user"]);
     // A swipe: only the shown reply is found.
-    await repo.versions.addAlternative(
+    await repo.versions.addSwipe(
       bananas,
       { reply_message: "plantains instead", reply_time: Date.now(), status: "replied" },
       5,
     );
     expect(await hits(u.token, "yellow")).toEqual([]);
     expect(await hits(u.token, "plantains")).toHaveLength(1);
-    await repo.versions.chooseAlternative(bananas, 0);
+    await repo.versions.chooseSwipe(bananas, 0);
     expect(await hits(u.token, "plantains")).toEqual([]);
     expect(await hits(u.token, "yellow")).toHaveLength(1);
     // Delete, then rewind (the entries after one go).

@@ -4,7 +4,7 @@ import i18n, { lookups } from "../../i18n";
  * The texts of swipes, regenerate, edit, delete and rewind on the chat screen, looked
  * up in the "chat" catalogue (`web/locales/<lng>/chat.json`, section `edits`) each time one is
  * read, so a language switch takes effect. `replyPosition` and `replyPositionLabel`
- * take the 0-based index of the shown alternative and the number of alternatives.
+ * take the 0-based index of the shown swipe and the number of swipes.
  */
 export const editTexts = lookups(
   "chat",

@@ -36,7 +36,7 @@ describe("history cache after swipes, edits, deletes and rewinds", () => {
     const changed = {
       ...entry("b"),
       chatHistoryReplyMessage: "second",
-      chatHistoryAlternatives: ["x", "second"],
+      chatHistorySwipes: ["x", "second"],
     };
     const next = replaceInHistory(pages(), changed);
     expect(next?.pages[1]?.[1]).toBe(changed);

@@ -38,7 +38,7 @@ export function removeFromHistory(
   return { ...data, pages: data.pages.map((page) => page.filter((e) => !gone.has(e.chatHistoryUUID))) };
 }
 
-/** Whether `entry` is a greeting (product.md §4 "##first-message##"): its alternatives are the card's, never regenerated. */
+/** Whether `entry` is a greeting (product.md §4 "##first-message##"): its swipes are the card's, never regenerated. */
 export function isGreeting(entry: ChatHistoryEntry): boolean {
   return entry.chatHistoryMessage === FIRST_MESSAGE_MARKER;
 }

@@ -31,7 +31,7 @@ const withItems = (): LiveChatState => ({
 
 describe("live items after swipes, regenerate, edits and removals", () => {
   it("shows a changed entry whole in the item holding it (split parts dropped), others untouched", () => {
-    const changed = { ...entry("a", "second"), chatHistoryAlternatives: ["first", "second"] };
+    const changed = { ...entry("a", "second"), chatHistorySwipes: ["first", "second"] };
     const next = liveChatReducer(withItems(), { type: "entryReplaced", entry: changed });
     expect(next.items[0]).toEqual({
       key: "local-1",
@@ -59,7 +59,7 @@ describe("live items after swipes, regenerate, edits and removals", () => {
     state = liveChatReducer(state, { type: "token", key: "local-1", text: "New " });
     state = liveChatReducer(state, { type: "token", key: "local-1", text: "words" });
     expect(state.items[0]?.entry.chatHistoryReplyMessage).toBe("New words");
-    const stored = { ...entry("a", "New words"), chatHistoryAlternatives: ["reply a", "New words"] };
+    const stored = { ...entry("a", "New words"), chatHistorySwipes: ["reply a", "New words"] };
     state = liveChatReducer(state, { type: "continueEnded", key: "local-1", ok: true, stored });
     expect(state.items[0]?.entry).toBe(stored);
     expect(state.items[0]?.streaming).toBe(false);

@@ -102,15 +102,15 @@ export function ReplyBubble({
 }: ReplyBubbleProps) {
   const entry = row.entry;
   const continuable = offersContinue(row, mayContinue);
-  const alternatives = entry.chatHistoryAlternatives ?? [];
-  const chosen = entry.chatHistoryAlternativeIndex ?? 0;
+  const swipes = entry.chatHistorySwipes ?? [];
+  const chosen = entry.chatHistorySwipeIndex ?? 0;
   // One unit on the meta line: on a narrow bubble it wraps whole, never "…" alone.
   const tools = row.last && !row.streaming && changeable(entry, editing) && (
     <span className="bubble__tools">
-      {alternatives.length > 1 && (
+      {swipes.length > 1 && (
         <SwipeControls
           index={chosen}
-          count={alternatives.length}
+          count={swipes.length}
           disabled={editing.busy}
           onChoose={(index) => editing.swipe(entry, index)}
         />
@@ -140,10 +140,10 @@ export function ReplyBubble({
     </span>
   );
   const swipeTo =
-    tools && alternatives.length > 1 && !editing?.busy
+    tools && swipes.length > 1 && !editing?.busy
       ? (direction: -1 | 1) => {
           const next = chosen + direction;
-          if (next >= 0 && next < alternatives.length) editing?.swipe(entry, next);
+          if (next >= 0 && next < swipes.length) editing?.swipe(entry, next);
         }
       : undefined;
   return (

@@ -93,7 +93,7 @@ function LoreAndMemory({ inspection }: { inspection: PromptInspection }) {
  * The "Prompt" dialog of a reply (the message menu's item): the parts of the prompt the reply
  * was written from, in order, with their tokens and total, a bar of the prompt and the reply's
  * reserve against the context window, the lorebook entries fired and why, and memory's share.
- * @param index the reply version shown (the entry's chosen alternative).
+ * @param index the reply version shown (the entry's chosen swipe).
  */
 export function PromptInspector({
   entryId,

@@ -2,7 +2,7 @@ import { editTexts } from "../editTexts";
 import { IconButton } from "./IconButton";
 
 interface SwipeControlsProps {
-  /** The chosen alternative, 0-based. */
+  /** The chosen swipe, 0-based. */
   index: number;
   count: number;
   disabled: boolean;
@@ -10,7 +10,7 @@ interface SwipeControlsProps {
 }
 
 /**
- * The arrows of a reply with alternatives ("Swipes"): "‹ 2/3 ›", "Previous reply" and
+ * The arrows of a reply with swipes ("Swipes"): "‹ 2/3 ›", "Previous reply" and
  * "Next reply" off at the ends.
  */
 export function SwipeControls({ index, count, disabled, onChoose }: SwipeControlsProps) {

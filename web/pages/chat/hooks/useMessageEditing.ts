@@ -39,7 +39,7 @@ export interface MessageEditing {
    * was refused (client rule or the server's message), or null once saved (the edit closes).
    */
   saveEdit: (entry: ChatHistoryEntry, part: EditPart, text: string) => Promise<string | null>;
-  /** Chooses alternative `index` of the entry's reply (POST /chat/swipe). */
+  /** Chooses swipe `index` of the entry's reply (POST /chat/swipe). */
   swipe: (entry: ChatHistoryEntry, index: number) => void;
   /** Writes a new reply for the entry, streamed into its bubble (POST /chat/regenerate). */
   regenerate: (entry: ChatHistoryEntry) => void;
