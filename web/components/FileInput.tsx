@@ -29,7 +29,7 @@ export function FileInput({ id, accept, fileName, onChange }: FileInputProps) {
         id={id}
         type="file"
         accept={accept}
-        className="file-input__native"
+        className="sr-only file-input__native"
         onChange={onChange}
       />
       {/* The native input carries the role and the name; this is only what the eye and the pointer get. */}

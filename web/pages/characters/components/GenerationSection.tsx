@@ -1,14 +1,7 @@
 // The character form's collapsible Generation section: reply length, temperature, author's note and its depth.
 import { useId, useState } from "react";
 import { useTranslation } from "react-i18next";
-import {
-  AUTHORS_NOTE_DEPTH_MAX,
-  AUTHORS_NOTE_MAX_LENGTH,
-  MAX_TOKENS_MAX,
-  MAX_TOKENS_MIN,
-  TEMPERATURE_MAX,
-  TEMPERATURE_MIN,
-} from "../../../../common/generation";
+import * as limits from "../../../../common/generation";
 import type { GenerationFields } from "../../../api/characters";
 import { CountedTextArea } from "../../../components/CountedTextArea";
 import { hasGeneration } from "../generationDraft";
@@ -74,20 +67,20 @@ export function GenerationSection({
       <p className="generation__hint">{t("generation.hint")}</p>
       <NumberInput
         label={t("generation.maxTokens")}
-        help={t("generation.maxTokensHelp", { min: MAX_TOKENS_MIN, max: MAX_TOKENS_MAX })}
+        help={t("generation.maxTokensHelp", { min: limits.MAX_TOKENS_MIN, max: limits.MAX_TOKENS_MAX })}
         value={fields.maxTokens}
         onChange={set("maxTokens")}
-        min={MAX_TOKENS_MIN}
-        max={MAX_TOKENS_MAX}
+        min={limits.MAX_TOKENS_MIN}
+        max={limits.MAX_TOKENS_MAX}
         step={1}
       />
       <NumberInput
         label={t("generation.temperature")}
-        help={t("generation.temperatureHelp", { min: TEMPERATURE_MIN, max: TEMPERATURE_MAX })}
+        help={t("generation.temperatureHelp", { min: limits.TEMPERATURE_MIN, max: limits.TEMPERATURE_MAX })}
         value={fields.temperature}
         onChange={set("temperature")}
-        min={TEMPERATURE_MIN}
-        max={TEMPERATURE_MAX}
+        min={limits.TEMPERATURE_MIN}
+        max={limits.TEMPERATURE_MAX}
         step={0.05}
       />
       <CountedTextArea
@@ -95,16 +88,16 @@ export function GenerationSection({
         placeholder={t("generation.authorsNoteHelp")}
         value={fields.authorsNote}
         onChange={set("authorsNote")}
-        maxLength={AUTHORS_NOTE_MAX_LENGTH}
+        maxLength={limits.AUTHORS_NOTE_MAX_LENGTH}
         rows={3}
       />
       <NumberInput
         label={t("generation.depth")}
-        help={t("generation.depthHelp", { max: AUTHORS_NOTE_DEPTH_MAX })}
+        help={t("generation.depthHelp", { max: limits.AUTHORS_NOTE_DEPTH_MAX })}
         value={fields.authorsNoteDepth}
         onChange={set("authorsNoteDepth")}
         min={0}
-        max={AUTHORS_NOTE_DEPTH_MAX}
+        max={limits.AUTHORS_NOTE_DEPTH_MAX}
         step={1}
       />
     </details>
