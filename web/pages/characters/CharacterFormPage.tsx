@@ -1,3 +1,4 @@
+// The /characters/add and /characters/update screen (product.md §2): loads the character to edit and shows the form.
 import { useTranslation } from "react-i18next";
 import { Link, Navigate, useLocation } from "react-router";
 import { Spinner } from "../../components/Spinner";

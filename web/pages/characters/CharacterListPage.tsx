@@ -1,3 +1,4 @@
+// The /characters/list screen (product.md §2 "Characters and Groups"): the two tabs and the Create Character dropdown.
 import { type KeyboardEvent, useId, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Spinner } from "../../components/Spinner";

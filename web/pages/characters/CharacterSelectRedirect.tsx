@@ -1,3 +1,4 @@
+// The /character-select/:id route (product.md §2): redirects to /chat with the id as navigation state.
 import { Navigate, useParams } from "react-router";
 
 /** `/character-select/:id` (product.md §2): goes to /chat with the id as navigation state. */

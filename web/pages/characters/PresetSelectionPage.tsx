@@ -1,3 +1,4 @@
+// The /characters/selection screen (product.md §2 "Preset selection"): preset cards, details, confirm, create.
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 import type { PresetCharacter } from "../../../common/api";

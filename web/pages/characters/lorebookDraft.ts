@@ -1,3 +1,4 @@
+// The lorebook editor's drafts: entries as typed text, read from a stored book and turned back into the lorebook field.
 import type { CharacterBook, CharacterBookEntry } from "../../../common/api";
 import { LOREBOOK_LIMITS } from "../../../common/constants";
 

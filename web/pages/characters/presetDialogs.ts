@@ -1,3 +1,4 @@
+// The preset dialogs (product.md §2, §8): a preset's details popup and the 'Great choice!' confirmation.
 import type { PresetCharacter } from "../../../common/api";
 import i18n from "../../i18n";
 import { contentUrl, FALLBACK_PICTURE_URL } from "../../lib/content";

@@ -1,3 +1,4 @@
+// The character form (product.md §2 "Character form", §5): fields, voice preview, lorebook, Generation section, Save.
 import { useTranslation } from "react-i18next";
 import { RULES } from "../../../../common/validation";
 import type { CharacterDetail } from "../../../api/characters";

@@ -1,3 +1,4 @@
+// The Characters tab's table (product.md §2): photo and name, backstory, unread check-in badge, chat/edit/export/delete.
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import type { CharacterListItem } from "../../../../common/api";

@@ -1,3 +1,4 @@
+// The Create Character dropdown (product.md §2, §4): new, preset, random character and character card import.
 import { useId, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";

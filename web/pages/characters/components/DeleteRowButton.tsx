@@ -1,3 +1,4 @@
+// A list row's Delete button (product.md §2, §8): asks for confirmation first, disabled while the delete runs.
 import type { UseMutationResult } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import { confirmDelete } from "../../../components/signedInDialogs";

@@ -1,3 +1,4 @@
+// The Groups tab's table (product.md §2): member avatars, 'Start Chatting' and delete with confirmation.
 import type { TFunction } from "i18next";
 import { useTranslation } from "react-i18next";
 import type { CharacterGroup } from "../../../api/characters";

@@ -1,3 +1,4 @@
+// The characters page's list table and a row's Actions cell (product.md §2), shared by the Characters and Groups tabs.
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { StartChatLink } from "./StartChatLink";

@@ -1,3 +1,4 @@
+// The character form's lorebook editor: the list of entries with keys, content, switches and position.
 import { useId } from "react";
 import { useTranslation } from "react-i18next";
 import { CountedTextArea } from "../../../components/CountedTextArea";

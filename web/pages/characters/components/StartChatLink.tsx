@@ -1,3 +1,4 @@
+// The 'Start Chatting' link of a character or group list row (product.md §4).
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 

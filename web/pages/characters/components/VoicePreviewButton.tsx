@@ -1,3 +1,4 @@
+// The voice preview button's look (product.md §4): play image while idle, stop image while loading or playing.
 import { useTranslation } from "react-i18next";
 import type { VoicePreviewState } from "../hooks/useVoicePreview";
 

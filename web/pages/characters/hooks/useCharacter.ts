@@ -1,3 +1,4 @@
+// Loading one character for the edit form (GET /characters/?id=), always fresh.
 import { type UseQueryResult, useQuery } from "@tanstack/react-query";
 import { type CharacterDetail, getCharacter } from "../../../api/characters";
 

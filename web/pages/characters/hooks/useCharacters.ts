@@ -1,3 +1,4 @@
+// Loading the signed-in user's character list (GET /characters/list).
 import { type UseQueryResult, useQuery } from "@tanstack/react-query";
 import type { CharacterListItem } from "../../../../common/api";
 import { listCharacters } from "../../../api/characters";

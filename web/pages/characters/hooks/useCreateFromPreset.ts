@@ -1,3 +1,4 @@
+// Creating a character from a preset (POST /characters/create-preselect), then refreshing the character list.
 import { type UseMutationResult, useMutation, useQueryClient } from "@tanstack/react-query";
 import type { Envelope } from "../../../../common/api";
 import { createFromPreset } from "../../../api/characters";

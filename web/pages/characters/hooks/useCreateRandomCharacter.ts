@@ -1,3 +1,4 @@
+// Creating a random character (product.md §4, POST /characters/create-random), then reloading the character list.
 import { type UseMutationResult, useMutation, useQueryClient } from "@tanstack/react-query";
 import type { Envelope } from "../../../../common/api";
 import { createRandomCharacter } from "../../../api/characters";

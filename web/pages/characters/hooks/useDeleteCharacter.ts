@@ -1,3 +1,4 @@
+// Deleting a character (product.md §4): dropped from the cached list only once the server confirms; groups reloaded.
 import { type UseMutationResult, useMutation, useQueryClient } from "@tanstack/react-query";
 import type { CharacterListItem, Envelope } from "../../../../common/api";
 import { deleteCharacter } from "../../../api/characters";

@@ -1,3 +1,4 @@
+// Deleting a group (product.md §4): dropped from the cached group list only once the server confirms.
 import { type UseMutationResult, useMutation, useQueryClient } from "@tanstack/react-query";
 import type { Envelope } from "../../../../common/api";
 import { type CharacterGroup, deleteGroup } from "../../../api/characters";

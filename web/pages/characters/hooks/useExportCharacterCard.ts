@@ -1,3 +1,4 @@
+// Exporting a character as a PNG character card and saving it as a download.
 import { type UseMutationResult, useMutation } from "@tanstack/react-query";
 import { exportCharacterCard } from "../../../api/characters";
 import { saveBlob } from "../../../lib/saveBlob";

@@ -1,3 +1,4 @@
+// Loading the signed-in user's groups (GET /characters/group/list).
 import { type UseQueryResult, useQuery } from "@tanstack/react-query";
 import { type CharacterGroup, listGroups } from "../../../api/characters";
 

@@ -1,3 +1,4 @@
+// Importing a character card file (.png or .json, POST /characters/import), then reloading the character list.
 import { type UseMutationResult, useMutation, useQueryClient } from "@tanstack/react-query";
 import type { Envelope } from "../../../../common/api";
 import { importCharacterCard } from "../../../api/characters";

@@ -1,3 +1,4 @@
+// Loading the preset characters to choose from (GET /characters/selection).
 import { type UseQueryResult, useQuery } from "@tanstack/react-query";
 import type { PresetCharacter } from "../../../../common/api";
 import { listPresets } from "../../../api/characters";

@@ -1,3 +1,4 @@
+// Saving a character, new or edited (POST /characters/create or /update, multipart), then refreshing the lists.
 import { type UseMutationResult, useMutation, useQueryClient } from "@tanstack/react-query";
 import type { Envelope } from "../../../../common/api";
 import { type CharacterInput, saveCharacter } from "../../../api/characters";

@@ -1,3 +1,4 @@
+// Unseen check-in counts per character for the list's badges; marks those chats' cached history stale.
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect } from "react";
 import { listUnreadCheckins } from "../../../api/checkins";

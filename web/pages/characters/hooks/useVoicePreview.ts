@@ -1,3 +1,4 @@
+// The character form's voice preview (product.md §4): play → stop while the sample loads and plays → play again.
 import { useMutation } from "@tanstack/react-query";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { previewVoice } from "../../../api/characters";
