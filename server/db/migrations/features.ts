@@ -1,3 +1,4 @@
+// The schema changes each feature added after the first schema (NNNN_feature migrations), in any order.
 import { type Kysely, type Migration, sql } from "kysely";
 
 /**

@@ -1,3 +1,4 @@
+// The first schema migration: plans, users, tokens, characters, groups and chat history.
 import type { Kysely, Migration } from "kysely";
 
 /** The first schema: plans, users, tokens, characters, groups, chat history. */

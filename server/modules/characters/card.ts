@@ -1,3 +1,4 @@
+// Character cards (V1/V2/V3): reading an imported card safely into character fields, and building a character's cards for export.
 import {
   APPEARANCE_MAX_LENGTH,
   BACKSTORY_MAX_LENGTH,

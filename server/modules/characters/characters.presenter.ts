@@ -1,3 +1,4 @@
+// The characters module's answers (product.md §3): list items, presets, groups and a character's detail.
 import type { CharacterListItem, PresetCharacter } from "../../../common/api";
 import type { Character, PresetCharacterRow } from "../../db/schema";
 import { alternateGreetings } from "../conversation/chats.service";

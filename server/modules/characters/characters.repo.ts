@@ -1,3 +1,4 @@
+// Database access for characters, preset characters and groups.
 import type { Insertable, Updateable } from "kysely";
 import type { Db } from "../../db/index";
 import type { Character, CharactersTable, PresetCharacterRow } from "../../db/schema";

@@ -1,3 +1,4 @@
+// The characters routes (product.md §7 "Characters and profile"): lists, presets, voices, one character, card export, and the writes.
 import type { FastifyInstance, onRequestAsyncHookHandler } from "fastify";
 import { assertSelf, currentUser, signedIn } from "../../http/auth";
 import { ok } from "../../http/envelope";

@@ -1,3 +1,4 @@
+// Request schemas of the characters routes (zod, product.md §5 form rules), beside characters.routes.ts.
 import { z } from "zod";
 import { GREETING_MAX_LENGTH, REPLY_SWIPES_MAX } from "../../../common/constants";
 import {

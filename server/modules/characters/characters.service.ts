@@ -1,3 +1,4 @@
+// Characters, presets, voices and cards of the signed-in user: create, update, delete, import, export (product.md §7).
 import { randomUUID } from "node:crypto";
 import { renderAvatarJpeg, renderDefaultPictureJpeg } from "../../db/avatars";
 import type { Character, CharacterProfile, User } from "../../db/schema";

@@ -1,3 +1,4 @@
+// Reading and writing a PNG's tEXt chunks, where character cards keep their JSON (checked signature, lengths, CRCs).
 import { badRequest } from "../../errors";
 
 const SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);

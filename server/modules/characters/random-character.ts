@@ -1,3 +1,4 @@
+// Random characters (product.md §4): a new companion asked of the language model, or composed from curated parts.
 import { randomInt } from "node:crypto";
 import type { LlmProvider } from "../../providers/llm/llm";
 
