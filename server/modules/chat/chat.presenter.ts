@@ -1,3 +1,4 @@
+// The chat's answers (product.md §3): chat profile characters, message replies (live or stored), pictures, group replies.
 import type { ChatProfileCharacter, MessageReply } from "../../../common/api";
 import type { Character, ChatHistoryRow } from "../../db/schema";
 import { presentHistoryEntry } from "../conversation/conversation.presenter";

@@ -1,3 +1,4 @@
+// The chat engine's database access beyond the entries: who spoke last, continuations of a reply, group membership.
 import type { Db } from "../../db/index";
 import { InspectionsRepo } from "./inspections.repo";
 

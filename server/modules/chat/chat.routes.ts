@@ -1,3 +1,4 @@
+// The chat routes (product.md §7 "Chat"): sending (plain or streamed), continue, stop, New Chat and audio messages.
 import type { FastifyInstance, onRequestAsyncHookHandler } from "fastify";
 import { assertSelf, currentUser, signedIn } from "../../http/auth";
 import { ok } from "../../http/envelope";

@@ -1,3 +1,4 @@
+// Request schemas of the chat routes (zod, product.md §5, §7), beside chat.routes.ts.
 import { z } from "zod";
 import { HISTORY_PAGE_SIZE, MESSAGE_MAX_LENGTH, REPLY_SWIPES_MAX } from "../../../common/constants";
 import { RULES } from "../../../common/validation";

@@ -1,3 +1,4 @@
+// Characters' replies (product.md §4 "Sending"): a message, a group turn, a continuation, Stop and New Chat, charged to the quota.
 import { CONTINUE_MAX_PER_REPLY, FIRST_MESSAGE_MARKER } from "../../../common/constants";
 import type { ChatHistoryRow, User } from "../../db/schema";
 import { badRequest, notFound } from "../../errors";

@@ -1,3 +1,4 @@
+// The routes of swipes, edits and rewind: regenerate (plain or streamed), swipe, edit, delete and rewind.
 import type { FastifyInstance, onRequestAsyncHookHandler } from "fastify";
 import type { RemovedEntries, SwipeReply } from "../../../common/api";
 import { currentUser, signedIn } from "../../http/auth";

@@ -1,3 +1,4 @@
+// Swipes, edits, deletes and rewinds of a chat: regenerated replies kept as swipes, edited texts, removed entries.
 import type { ChatHistoryEntry } from "../../../common/api";
 import { FIRST_MESSAGE_MARKER, REPLY_SWIPES_MAX } from "../../../common/constants";
 import type { ChatHistoryRow, User } from "../../db/schema";

@@ -1,3 +1,4 @@
+// The group chat routes (product.md §7): new group, add or remove a member, and the group reply (plain or streamed).
 import type { FastifyInstance, onRequestAsyncHookHandler } from "fastify";
 import { currentUser, signedIn } from "../../http/auth";
 import { ok } from "../../http/envelope";

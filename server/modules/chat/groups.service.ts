@@ -1,3 +1,4 @@
+// Group chats' membership (product.md §6, §7): only the user's own characters, at most GROUP_MAX_MEMBERS.
 import { randomUUID } from "node:crypto";
 import { GROUP_MAX_MEMBERS } from "../../../common/constants";
 import type { User } from "../../db/schema";

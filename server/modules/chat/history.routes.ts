@@ -1,3 +1,4 @@
+// The chat's read routes (product.md §7 "Chat"): the chat profile and the history pages.
 import type { FastifyInstance, onRequestAsyncHookHandler } from "fastify";
 import type { ChatProfileInfo } from "../../../common/api";
 import { assertSelf, currentUser, signedIn } from "../../http/auth";

@@ -1,3 +1,4 @@
+// Reply ownership in the database: each server process's renewed lease, so a dead process's pending replies get settled.
 import { randomUUID } from "node:crypto";
 import type { Db } from "../../db/index";
 

@@ -1,3 +1,4 @@
+// Live replies: a streamed reply's numbered events any instance can replay and follow, and the registry of running generations.
 /**
  * Live replies ("replies that live in the cluster, not in one process"): the events of a
  * streamed reply (`entry`, `token`, `audio`, then `done` or `error`), numbered 1, 2, 3… per reply,

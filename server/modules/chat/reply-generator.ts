@@ -1,3 +1,4 @@
+// One character's reply generated and stored (product.md §4 "Sending"): the model run with Stop, timeout, partial replies, give-back.
 import { REPLY_SWIPES_MAX } from "../../../common/constants";
 import { storedTemperature } from "../../../common/generation";
 import type { PromptInspection } from "../../../common/prompt-inspection";

@@ -1,3 +1,4 @@
+// The server-sent events of a streamed reply or group turn, also appended to each entry's live reply for resuming.
 import type { FastifyBaseLogger } from "fastify";
 import type { MessageReply } from "../../../common/api";
 import type { ChatHistoryRow } from "../../db/schema";

@@ -1,3 +1,4 @@
+// The GET /api/chat/stream route: following an entry's live reply as server-sent events after a reload, from any instance.
 import type { FastifyInstance } from "fastify";
 import { currentUser } from "../../http/auth";
 import { openEventStream } from "../../http/sse";

@@ -1,3 +1,4 @@
+// Settling the replies a dead instance left pending ("never stuck replying"): partial or failed, message given back.
 import type { User } from "../../db/schema";
 import * as metrics from "../../observability/metrics";
 import { displayName } from "../conversation/chats.service";

@@ -1,3 +1,4 @@
+// Batching a streamed reply's tokens into fewer `token` events (held at most TOKEN_FLUSH_MS), one timer for all replies.
 /**
  * The tokens of a streamed reply leave in batches: a model sends a token every 20-50 ms, and each
  * `token` event costs the server a socket write to the client (and an append to the live reply,

@@ -1,3 +1,4 @@
+// Group chat turn order: who answers a user message (named first, then by talkativeness), at most 3 speakers.
 /** A group member as the turn order sees it. */
 export interface TurnCandidate {
   id: string;

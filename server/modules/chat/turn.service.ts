@@ -1,3 +1,4 @@
+// What one user message sets off (product.md §4 "Sending"): the reply, streamed or not, its speech and its picture.
 import type { MessageReply } from "../../../common/api";
 import { FIRST_MESSAGE_MARKER } from "../../../common/constants";
 import { LISTENING_PLACEHOLDER } from "../../../common/speech";
