@@ -1,3 +1,4 @@
+// The owned-character reads shared by the conversation and the characters module: a user's characters, one owned character.
 import type { Db } from "../../db/index";
 import { firstRow, preparedQuery } from "../../db/prepared";
 import type { Character } from "../../db/schema";

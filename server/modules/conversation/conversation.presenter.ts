@@ -1,3 +1,4 @@
+// A chat history entry as the client gets it (product.md §3 "Chat history entry"), with its swipes.
 import type { ChatHistoryEntry } from "../../../common/api";
 import type { ChatHistoryRow } from "../../db/schema";
 

@@ -1,3 +1,4 @@
+// Shared request fields of a send: the client message id (a retry makes no second entry) and the `mute` flag.
 import { z } from "zod";
 
 /**

@@ -1,3 +1,4 @@
+// Splitting a long reply into several messages at sentence boundaries (product.md §4 "Split replies").
 /** A reply longer than this many characters is sent as several messages (product.md §4 "Split replies"). */
 export const SPLIT_THRESHOLD = 180;
 /** Most messages a reply is split into; the rest stays in the last one. */

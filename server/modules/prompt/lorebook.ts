@@ -1,3 +1,4 @@
+// Lorebooks (world info): a card's character_book parsed defensively, and which entries a reply's prompt gets (SillyTavern semantics).
 import type { CharacterBookEntry } from "../../../common/api";
 import { LOREBOOK_LIMITS } from "../../../common/constants";
 

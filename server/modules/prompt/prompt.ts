@@ -1,3 +1,4 @@
+// The prompt of a character's reply: card, lorebook, memory, history and the new message, laid out for prefix caches.
 import { FIRST_MESSAGE_MARKER } from "../../../common/constants";
 import type { PromptInspection } from "../../../common/prompt-inspection";
 import type { ChatMessage } from "../../providers/llm/llm";
