@@ -1,17 +1,29 @@
 // Whether a CSS media query matches, live; the reduced-motion and mouse-pointer queries of the public pages.
 import { useCallback, useSyncExternalStore } from "react";
 
+/** One MediaQueryList per query: `matchMedia` is costly to call on every render. */
+const lists = new Map<string, MediaQueryList>();
+
+function mediaList(query: string): MediaQueryList {
+  let list = lists.get(query);
+  if (list === undefined) {
+    list = window.matchMedia(query);
+    lists.set(query, list);
+  }
+  return list;
+}
+
 /** Whether the CSS media query `query` matches now, re-rendering when that changes. */
 export function useMediaQuery(query: string): boolean {
   const subscribe = useCallback(
     (onChange: () => void) => {
-      const list = window.matchMedia(query);
+      const list = mediaList(query);
       list.addEventListener("change", onChange);
       return () => list.removeEventListener("change", onChange);
     },
     [query],
   );
-  return useSyncExternalStore(subscribe, () => window.matchMedia(query).matches);
+  return useSyncExternalStore(subscribe, () => mediaList(query).matches);
 }
 
 /** product.md §2 custom cursor and particles: the visitor asked the system for reduced motion. */

@@ -1,11 +1,12 @@
 import { useState } from "react";
 import type { ChatProfileInfo } from "../../../common/api";
 import { AppSwal } from "../../lib/dialogs";
-import { ChatBanner } from "./components/ChatBanner";
-import { ChatHeader } from "./components/ChatHeader";
-import { ChatSidebar } from "./components/ChatSidebar";
-import { Composer } from "./components/Composer";
+import { ChatBanner as ChatBannerNow } from "./components/ChatBanner";
+import { ChatHeader as ChatHeaderNow } from "./components/ChatHeader";
+import { ChatSidebar as ChatSidebarNow } from "./components/ChatSidebar";
+import { Composer as ComposerNow } from "./components/Composer";
 import { MessageList } from "./components/MessageList";
+import { memoSubtree } from "./components/memoSubtree";
 import { PhotoListSidebar } from "./components/PhotoListSidebar";
 import { SearchPanel } from "./components/SearchPanel";
 import { SettingsDialog } from "./components/SettingsDialog";
@@ -14,6 +15,12 @@ import { type MessageJump, useMessageJump } from "./hooks/useMessageJump";
 import { chatTexts } from "./texts";
 import { useChatConversation } from "./useChatConversation";
 import { useSidebarDrawer } from "./useSidebarDrawer";
+
+// A streamed token re-renders the message list's streaming bubble, not these (see memoSubtree).
+const ChatSidebar = memoSubtree(ChatSidebarNow);
+const ChatHeader = memoSubtree(ChatHeaderNow);
+const ChatBanner = memoSubtree(ChatBannerNow);
+const Composer = memoSubtree(ComposerNow);
 
 interface ChatConversationProps {
   userId: string;

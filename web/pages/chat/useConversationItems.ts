@@ -51,13 +51,16 @@ export function useConversationItems({
           }),
     [laidOut, greetingAudio],
   );
+  // One identity while the audios' owners stay the same (a streamed token does not change them),
+  // so the bubbles reading it through a context are not re-rendered for each token.
+  const owned = items
+    .filter((item) => item.entry.chatHistoryReplyAudioUrl !== "")
+    .map((item) => [item.entry.chatHistoryReplyAudioUrl, item.entry.chatHistoryUUID] as const);
+  const ownedKey = JSON.stringify(owned);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: ownedKey stands for `owned`
   const ownerOfAudio = useMemo(() => {
-    const owners = new Map(
-      items
-        .filter((item) => item.entry.chatHistoryReplyAudioUrl !== "")
-        .map((item) => [item.entry.chatHistoryReplyAudioUrl, item.entry.chatHistoryUUID]),
-    );
+    const owners = new Map(owned);
     return (url: string) => owners.get(url) ?? "";
-  }, [items]);
+  }, [ownedKey]);
   return { items, ownerOfAudio };
 }

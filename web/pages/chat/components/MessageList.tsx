@@ -9,6 +9,7 @@ import { chatTexts } from "../texts";
 import { IconButton } from "./IconButton";
 import { ReplyBubble, UserBubble } from "./MessageRow";
 import { lastReplyIndex, toRows } from "./messageRows";
+import { useStableCallback, useStableEditing } from "./stableRowProps";
 import { TypingIndicator } from "./TypingIndicator";
 import { useMessageListScroll } from "./useMessageListScroll";
 import "../edits.css";
@@ -50,7 +51,11 @@ interface MessageListProps {
  * bounded however much history is loaded.
  */
 export function MessageList(props: MessageListProps) {
-  const { items, characters, isLoading, isLoadingEarlier, editing } = props;
+  const { items, characters, isLoading, isLoadingEarlier } = props;
+  // Props of one identity for the memoized rows: a token re-renders only the streaming bubble.
+  const editing = useStableEditing(props.editing);
+  const onRetry = useStableCallback(props.onRetry);
+  const onContinue = useStableCallback(props.onContinue);
   const rows = useMemo(() => toRows(items), [items]);
   const scroll = useMessageListScroll({ ...props, rows });
   const { hidden, end } = scroll;
@@ -94,7 +99,7 @@ export function MessageList(props: MessageListProps) {
                 row={row}
                 picture={userPictureUrl}
                 chatId={chatId}
-                onRetry={props.onRetry}
+                onRetry={onRetry}
                 editing={editing}
               />
             ) : (
@@ -104,7 +109,7 @@ export function MessageList(props: MessageListProps) {
                 character={characterFor(row.characterId)}
                 chatId={chatId}
                 mayContinue={props.canContinue && index === newestReply}
-                onContinue={props.onContinue}
+                onContinue={onContinue}
                 regenerable={regenerable.has(row.entry.chatHistoryUUID)}
                 editing={editing}
               />

@@ -1,4 +1,5 @@
 // One bubble of the message list: the user's message or a reply part, with its editor and its tools (swipes, regenerate, edit, delete, rewind).
+import { memo } from "react";
 import type { ChatHistoryEntry, ChatProfileCharacter } from "../../../../common/api";
 import { chatImageUrl, contentUrl } from "../../../lib/content";
 import { editTexts } from "../editTexts";
@@ -10,6 +11,7 @@ import { ReplyMessage, UserMessage } from "./MessageBubble";
 import { MessageEditor } from "./MessageEditor";
 import { offersContinue, type ReplyRow, type UserRow } from "./messageRows";
 import { SwipeControls } from "./SwipeControls";
+import { sameRowProps } from "./stableRowProps";
 
 /** Regenerate's circular arrow (24-unit grid). */
 const REGENERATE_ICON =
@@ -49,8 +51,17 @@ interface UserBubbleProps {
   editing: MessageEditing | undefined;
 }
 
-/** A user's message (product.md §2, 4): Retry when it failed; edit, delete and rewind once stored. */
-export function UserBubble({ row, picture, chatId, onRetry, editing }: UserBubbleProps) {
+/**
+ * A user's message (product.md §2, 4): Retry when it failed; edit, delete and rewind once stored.
+ * Memoized: it re-renders only when its row or a prop changes (never for another bubble's token).
+ */
+export const UserBubble = memo(function UserBubble({
+  row,
+  picture,
+  chatId,
+  onRetry,
+  editing,
+}: UserBubbleProps) {
   return (
     <UserMessage
       text={row.text}
@@ -72,7 +83,7 @@ export function UserBubble({ row, picture, chatId, onRetry, editing }: UserBubbl
       }
     />
   );
-}
+}, sameRowProps);
 
 interface ReplyBubbleProps {
   row: ReplyRow;
@@ -90,8 +101,9 @@ interface ReplyBubbleProps {
 /**
  * A reply bubble (product.md §2, 4): streaming text, its picture and audio on the last part, Continue
  * on the newest reply, and on a stored reply's last part its swipes, regenerate, edit, delete and rewind.
+ * Memoized: a streamed token re-renders only the streaming bubble.
  */
-export function ReplyBubble({
+export const ReplyBubble = memo(function ReplyBubble({
   row,
   character,
   chatId,
@@ -166,4 +178,4 @@ export function ReplyBubble({
       onSwipe={swipeTo}
     />
   );
-}
+}, sameRowProps);

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { LISTEN_RESUME_DELAY_MS, LISTENING_PLACEHOLDER } from "../../../../common/speech";
 import type { Capability } from "../../../api/capabilities";
 import { useVoices } from "../../../hooks/useVoices";
@@ -115,5 +115,10 @@ export function useChatVoice(options: ChatVoiceOptions): ChatVoice {
     if (optionsRef.current.voiceChat) cue();
   }, [cue]);
 
-  return { available: input.available, state: input.state, stream: input.stream, active, toggle };
+  // One identity while nothing changes, so the memoized composer is not re-rendered for each token.
+  const { available, state, stream } = input;
+  return useMemo(
+    () => ({ available, state, stream, active, toggle }),
+    [available, state, stream, active, toggle],
+  );
 }
