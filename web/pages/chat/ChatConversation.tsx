@@ -1,3 +1,4 @@
+// One chat on screen (product.md §4): sidebar, header and top menu, paged history with the messages sent here, and the composer.
 import { useState } from "react";
 import type { ChatProfileInfo } from "../../../common/api";
 import { AppSwal } from "../../lib/dialogs";

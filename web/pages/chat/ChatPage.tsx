@@ -1,3 +1,4 @@
+// The /chat screen (product.md §2, §4 "Chat loading"): the session id from navigation state, the chat profile, one-to-one or group.
 import { Link, useLocation } from "react-router";
 import { Spinner } from "../../components/Spinner";
 import { useDarkMode } from "../../hooks/useDarkMode";

@@ -1,3 +1,4 @@
+// Texts of swipes, regenerate, edit, delete and rewind on the chat screen, from the "chat" catalogue's `edits` section.
 import i18n, { lookups } from "../../i18n";
 
 /**

@@ -1,3 +1,4 @@
+// Changes to the cached chat history pages (replace, remove entries), and which entries are greetings, pictures or may be regenerated.
 import type { InfiniteData } from "@tanstack/react-query";
 import type { ChatHistoryEntry } from "../../../common/api";
 import { FIRST_MESSAGE_MARKER } from "../../../common/constants";

@@ -1,3 +1,4 @@
+// Texts of pictures and photos on the chat screen (product.md §2, §8), from the "chat" catalogue's `images` section.
 import i18n, { lookups } from "../../i18n";
 
 /**

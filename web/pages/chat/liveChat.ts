@@ -1,3 +1,4 @@
+// The live items of one chat screen and the send state machine (product.md §4 "Sending", §8), as one pure reducer.
 import type { ChatHistoryEntry, MessageReply } from "../../../common/api";
 import { type EditAction, editReducer } from "./liveChatEdits";
 import { type GroupAction, groupReducer } from "./liveChatGroup";

@@ -1,3 +1,4 @@
+// The hidden repeat feature (product.md §5): '.. N.' in a message sends it N times, at most 5.
 /** product.md §5: the hidden repeat feature sends a message at most this many times (issue cap). */
 export const MAX_REPEAT = 5;
 

@@ -1,3 +1,4 @@
+// The chat screen's user-facing texts (product.md §2, §4, §8) from the "chat" catalogue, and the header's status texts.
 import i18n, { lookups } from "../../i18n";
 
 /**

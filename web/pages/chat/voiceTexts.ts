@@ -1,3 +1,4 @@
+// Texts of voice replies and speech input on the chat screen, from the "chat" catalogue's `voice` section.
 import i18n, { lookups } from "../../i18n";
 
 /**

@@ -1,3 +1,4 @@
+// A picture inside a message bubble (product.md §2): the user's photo or the reply's picture, or a spinner while it is made.
 import { useState } from "react";
 import { Spinner } from "../../../components/Spinner";
 import { imageTexts } from "../imageTexts";

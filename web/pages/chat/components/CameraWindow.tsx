@@ -1,3 +1,4 @@
+// The camera window (product.md §2, §9): front or back camera, Rotate, Capture as JPEG, Close, and the capture failure message.
 import { useEffect, useRef, useState } from "react";
 import { CAMERA_HEIGHT, CAMERA_WIDTH } from "../../../../common/constants";
 import { warn } from "../../../lib/notify";

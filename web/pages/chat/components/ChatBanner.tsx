@@ -1,3 +1,4 @@
+// The chat's status banner: why it cannot answer now (no model, downloading with progress, server unreachable), admin link.
 import { Link } from "react-router";
 import type { ModelDownloadProgress } from "../../../../common/api";
 import i18n, { currentLanguage } from "../../../i18n";

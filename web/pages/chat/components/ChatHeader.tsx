@@ -1,3 +1,4 @@
+// The chat header (product.md §2): sidebar toggle, character or member photos, status, and the top menu (New Chat, Settings…).
 import { type ReactNode, useState } from "react";
 import { Link } from "react-router";
 import type { ChatProfileCharacter } from "../../../../common/api";

@@ -1,3 +1,4 @@
+// A chat control's 22 px icon on a 24-unit grid, hidden from assistive technology.
 import type { ReactNode } from "react";
 
 /**

@@ -1,3 +1,4 @@
+// The icon button that opens and closes a chat menu (the header's top menu, the footer's request menu).
 import type { ReactNode } from "react";
 import type { ChatMenu } from "../hooks/useChatMenu";
 

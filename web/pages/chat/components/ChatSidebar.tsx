@@ -1,3 +1,4 @@
+// The chat's left sidebar (product.md §2, §6): the user, the character list, or a group's members with add and remove.
 import type { ReactNode } from "react";
 import { Link } from "react-router";
 import type { CharacterListItem, ChatProfileCharacter } from "../../../../common/api";

@@ -1,3 +1,4 @@
+// The chat footer (product.md §2, §5): emoji picker, message box with 150-character counter, Send or microphone, request menu.
 import { type FormEvent, type KeyboardEvent, useId, useRef, useState } from "react";
 import { PHOTO_TYPE_PORTRAIT, type PhotoType } from "../../../../common/constants";
 import { RULES } from "../../../../common/validation";

@@ -1,3 +1,4 @@
+// The footer's emoji picker (product.md §2, §9): emoji-mart with bundled data, our search from 2 characters, skin tones, errors.
 import { useEffect, useId, useRef, useState } from "react";
 import { chatTexts } from "../texts";
 

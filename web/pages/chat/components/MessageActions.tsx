@@ -1,3 +1,4 @@
+// A message's small menu: Edit, Delete, Rewind to here, and on a reply the prompt inspector.
 import { useId, useState } from "react";
 import { usePopup } from "../../../hooks/usePopup";
 import { editTexts } from "../editTexts";

@@ -1,3 +1,4 @@
+// The message bubbles (product.md §2): the user's message on the right with its delivery state, a character's reply on the left.
 import type { ReactNode } from "react";
 import { Avatar } from "../../../components/Avatar";
 import { Spinner } from "../../../components/Spinner";

@@ -1,3 +1,4 @@
+// The inline editor of a message or a reply: text box with Save and Cancel, and the refusal's sentence under it.
 import { type FormEvent, useEffect, useId, useRef, useState } from "react";
 import { Spinner } from "../../../components/Spinner";
 import { editTexts } from "../editTexts";

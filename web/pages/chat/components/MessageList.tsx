@@ -1,3 +1,4 @@
+// The message list (product.md §2, §4, §9): user messages and replies, typing indicator, scrolling and paging up.
 import { useMemo } from "react";
 import type { ChatHistoryEntry, ChatProfileCharacter } from "../../../../common/api";
 import { Spinner } from "../../../components/Spinner";

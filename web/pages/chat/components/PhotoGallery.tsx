@@ -1,3 +1,4 @@
+// The photo gallery (product.md §2, §9): a modal with Previous/Next, zoom between 1 and 2, keyboard moves and Close.
 import { useState } from "react";
 import { IMAGE_VIEWER_MAX_SCALE, IMAGE_VIEWER_MIN_SCALE } from "../../../../common/constants";
 import { useModalDialog } from "../hooks/useModalDialog";

@@ -1,3 +1,4 @@
+// The right sidebar 'Photo List' (product.md §2): the chat's photos and generated pictures, each opening the gallery.
 import { useState } from "react";
 import { Spinner } from "../../../components/Spinner";
 import { chatImageUrl } from "../../../lib/content";

@@ -1,3 +1,4 @@
+// The chosen or captured photo above the message box, with Remove (product.md §2, §4 "Photo flow").
 import { useEffect, useState } from "react";
 import { imageTexts } from "../imageTexts";
 

@@ -1,3 +1,4 @@
+// A photo shown full size in a modal dialog with Close (product.md §2).
 import { useModalDialog } from "../hooks/useModalDialog";
 import { chatTexts } from "../texts";
 

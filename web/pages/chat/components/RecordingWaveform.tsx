@@ -1,3 +1,4 @@
+// The recording waveform (product.md §2 footer): the microphone's signal drawn on a canvas from a Web Audio analyser.
 import { useEffect, useRef } from "react";
 import { voiceTexts } from "../voiceTexts";
 

@@ -1,3 +1,4 @@
+// A reply's play/stop button on the chat's one audio player (product.md §2, §4), native audio control on Apple devices.
 import { audioPlayer } from "../../../lib/audioPlayer";
 import { isAppleDevice } from "../../../lib/device";
 import { useReplyPlaying } from "../hooks/useAudioPlayer";

@@ -1,3 +1,4 @@
+// The footer's request menu (product.md §2, §6, §9): Attach, Camera, portrait and landscape requests, canned photo captions.
 import { type ChangeEvent, useRef } from "react";
 import {
   PHOTO_ACCEPT,

@@ -1,3 +1,4 @@
+// The chat Settings popup (product.md §2): voice, dark mode, Bluetooth, screen wake, notifications, silence, About you, memories.
 import { useId, useState } from "react";
 import { RULES } from "../../../../common/validation";
 import type { Capability } from "../../../api/capabilities";

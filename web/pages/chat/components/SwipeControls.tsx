@@ -1,3 +1,4 @@
+// The arrows of a reply with swipes: "‹ 2/3 ›" with Previous reply and Next reply.
 import { editTexts } from "../editTexts";
 import { IconButton } from "./IconButton";
 

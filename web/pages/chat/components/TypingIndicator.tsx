@@ -1,3 +1,4 @@
+// Three animated dots beside the character's picture while a reply is pending (product.md §2).
 import { Avatar } from "../../../components/Avatar";
 import { chatTexts } from "../texts";
 

@@ -1,3 +1,4 @@
+// The 'Let {name} write first' switch of the chat settings (check-ins), off with its reason while no language model is ready.
 import { useId } from "react";
 import { chatTexts } from "../texts";
 
