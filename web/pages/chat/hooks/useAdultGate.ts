@@ -1,3 +1,4 @@
+// The chat's 18+ gate: asks once per visit until the account confirms; a refusal goes back to the characters list.
 import { useEffect } from "react";
 import { useNavigate } from "react-router";
 import { confirmAdult } from "../../../api/users";

@@ -1,3 +1,4 @@
+// The chat's one audio player as React state: the URL playing, and whether a reply's audio is playing or queued.
 import { createContext, useContext, useSyncExternalStore } from "react";
 import { audioPlayer } from "../../../lib/audioPlayer";
 

@@ -1,3 +1,4 @@
+// What the chat screen may offer (GET /chat/capabilities), asked again every 5 s while the chat is off or unreachable.
 import { type UseQueryResult, useQuery } from "@tanstack/react-query";
 import { type ChatCapabilities, getChatCapabilities } from "../../../api/capabilities";
 

@@ -1,3 +1,4 @@
+// The user's characters for the chat sidebar (GET /characters/list/chat, product.md §4 "Chat loading").
 import { type UseQueryResult, useQuery } from "@tanstack/react-query";
 import type { CharacterListItem } from "../../../../common/api";
 import { listChatCharacters } from "../../../api/characters";

@@ -1,3 +1,4 @@
+// The paged chat history of one chat (GET /chat/history/paginated, product.md §4, §9): paging up, live follow, jumps.
 import { type InfiniteData, type QueryClient, useInfiniteQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useMemo, useState } from "react";
 import type { ChatHistoryEntry } from "../../../../common/api";

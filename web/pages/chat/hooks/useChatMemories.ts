@@ -1,3 +1,4 @@
+// What the characters of a chat remember (GET /chat/memories) and deleting one, for the Settings popup.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type ChatMemory, deleteMemory, listMemories } from "../../../api/memory";
 

@@ -1,3 +1,4 @@
+// A chat menu's state (product.md §2): the header's menu and the footer's request menu, a popup whose entries close it.
 import { useId } from "react";
 import { type Popup, usePopup } from "../../../hooks/usePopup";
 

@@ -1,3 +1,4 @@
+// The chat's photos for the Photo List (GET /chat/history/photos, product.md §2), fetched each time the list opens.
 import { type UseQueryResult, useQuery } from "@tanstack/react-query";
 import type { PhotoHistoryEntry } from "../../../../common/api";
 import { listChatPhotos } from "../../../api/images";

@@ -1,3 +1,4 @@
+// Pictures and photos of one chat (product.md §6): the request menu's actions and the history refreshed while a picture is made.
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useMemo, useRef } from "react";
 import type { ChatCapabilities } from "../../../api/capabilities";

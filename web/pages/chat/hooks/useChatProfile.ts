@@ -1,3 +1,4 @@
+// The chat profile for a session id (GET /chat/profile, product.md §4 "Chat loading").
 import { type UseQueryResult, useQuery } from "@tanstack/react-query";
 import type { ChatProfileInfo } from "../../../../common/api";
 import { getChatProfile } from "../../../api/chat";

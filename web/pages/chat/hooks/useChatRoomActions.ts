@@ -1,3 +1,4 @@
+// Actions that change which chat is shown (product.md §4 "New chat", "Group chat"): new chat, start group, add or remove members.
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useNavigate } from "react-router";
 import { isOutageCode } from "../../../../common/errors";

@@ -1,3 +1,4 @@
+// Sending chat messages (product.md §4 "Sending", "Split replies", "Group chat"): requests, streaming, sounds and toasts.
 import { type Dispatch, useCallback, useEffect, useReducer, useRef } from "react";
 import type { ChatHistoryEntry } from "../../../../common/api";
 import { stopReply } from "../../../api/chat";

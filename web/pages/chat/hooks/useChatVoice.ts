@@ -1,3 +1,4 @@
+// The chat's microphone and hands-free voice chat (product.md §4 "Voice chat", §5, §9): speech sent as messages, listening resumed.
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { LISTEN_RESUME_DELAY_MS, LISTENING_PLACEHOLDER } from "../../../../common/speech";
 import type { Capability } from "../../../api/capabilities";

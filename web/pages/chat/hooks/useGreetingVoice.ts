@@ -1,3 +1,4 @@
+// Speaking the chat's greeting (product.md §4 "Greeting"): asks its audio once per greeting and autoplays it in order.
 import { useEffect, useRef, useState } from "react";
 import type { ChatHistoryEntry } from "../../../../common/api";
 import { FIRST_MESSAGE_MARKER } from "../../../../common/constants";

@@ -1,3 +1,4 @@
+// Touch swipes between a reply's swipes: the direction of a horizontal move and pointer handlers for it.
 import { type PointerEvent, useRef } from "react";
 
 /** How far a finger travels sideways before it is a swipe, CSS pixels. */

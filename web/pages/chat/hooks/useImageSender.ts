@@ -1,3 +1,4 @@
+// Photos from the user and pictures on request (product.md §4 "Photo flow", "Image generation", §8): sending, failures, quota.
 import { useCallback, useEffect, useRef, useState } from "react";
 import type { PhotoType } from "../../../../common/constants";
 import { localEntry } from "../liveChat";

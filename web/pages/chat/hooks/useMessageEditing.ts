@@ -1,3 +1,4 @@
+// Swipes, regenerate, edit, delete and rewind on the chat screen, applied to the cached history and the live items.
 import { useCallback, useRef, useState } from "react";
 import type { ChatHistoryEntry } from "../../../../common/api";
 import { RULES } from "../../../../common/validation";

@@ -1,3 +1,4 @@
+// The ref that opens a chat dialog (photo viewer, gallery, camera, settings) as a native modal <dialog> on mount.
 import { type RefObject, useEffect, useRef } from "react";
 
 /**

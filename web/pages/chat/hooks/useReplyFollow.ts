@@ -1,3 +1,4 @@
+// Following a reply still being written (GET /chat/stream) after a reload or in another tab, polling when it cannot be followed.
 import { type InfiniteData, type QueryKey, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef } from "react";
 import type { ChatHistoryEntry } from "../../../../common/api";

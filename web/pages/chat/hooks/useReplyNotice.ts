@@ -1,3 +1,4 @@
+// Settings 'notifications' (product.md §2, §4): a system notification for a reply that arrives while the tab is hidden.
 import { useEffect, useRef } from "react";
 import { showReplyNotification } from "../../../lib/replySound";
 import type { LiveChatItem } from "../liveChat";

@@ -1,3 +1,4 @@
+// The setting 'screen wake' (product.md §2): holds a screen Wake Lock while the chat is shown and visible.
 import { useEffect } from "react";
 
 /**

@@ -1,3 +1,4 @@
+// Speech input (product.md §2, §5): the mobile app's listener, the Web Speech API, or recording sent to POST /chat/transcribe.
 import { useCallback, useEffect, useRef, useState } from "react";
 import { uncensorTranscript } from "../../../../common/speech";
 import type { Capability } from "../../../api/capabilities";
