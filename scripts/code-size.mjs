@@ -1,4 +1,4 @@
-// Size limits of the source (docs/architecture.md, "Sizes"): files, route files and functions.
+// Size limits of the source (docs/architecture.md, "Sizes"): files, route files and functions; and each file's header line.
 // Usage: node scripts/code-size.mjs   prints each file or function over its limit; exits 1 if any.
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
@@ -50,6 +50,10 @@ for (const file of sourceFiles()) {
   const lines = text.split("\n").length - (text.endsWith("\n") ? 1 : 0);
   const limit = file.endsWith(".routes.ts") ? ROUTE_FILE_LINES : FILE_LINES;
   if (lines > limit) problems.push(`${file}: ${lines} lines (limit ${limit})`);
+  // A source file opens with one comment line saying what it holds (type declarations excepted).
+  if (!file.endsWith(".d.ts") && !text.startsWith("// ")) {
+    problems.push(`${file}: no header line (a first line "// <what this file holds>")`);
+  }
   const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
   const visit = (node) => {
     if (ts.isFunctionLike(node) && "body" in node && node.body) {
@@ -66,4 +70,4 @@ for (const file of sourceFiles()) {
 }
 for (const problem of problems) console.log(problem);
 if (problems.length > 0) process.exit(1);
-console.log("code size: every file and function within its limit");
+console.log("code size: every file and function within its limit, every file with its header line");
