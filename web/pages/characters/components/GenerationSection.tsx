@@ -6,6 +6,13 @@ import type { GenerationFields } from "../../../api/characters";
 import { CountedTextArea } from "../../../components/CountedTextArea";
 import { hasGeneration } from "../generationDraft";
 
+/** The section's number fields: their bounds (common/generation.ts) and the step of their arrows. */
+const NUMBER_FIELDS = {
+  maxTokens: { min: limits.MAX_TOKENS_MIN, max: limits.MAX_TOKENS_MAX, step: 1 },
+  temperature: { min: limits.TEMPERATURE_MIN, max: limits.TEMPERATURE_MAX, step: 0.05 },
+  authorsNoteDepth: { min: 0, max: limits.AUTHORS_NOTE_DEPTH_MAX, step: 1 },
+} as const;
+
 /** A labelled number input with a line of help under it (blank allowed: the default). */
 function NumberInput({
   label,
@@ -61,28 +68,25 @@ export function GenerationSection({
   const { t } = useTranslation("characters");
   const [open] = useState(() => hasGeneration(fields));
   const set = (name: keyof GenerationFields) => (value: string) => onChange({ ...fields, [name]: value });
+  const number = (field: keyof typeof NUMBER_FIELDS, label: string, help: string) => (
+    <NumberInput
+      label={label}
+      help={help}
+      value={fields[field]}
+      onChange={set(field)}
+      {...NUMBER_FIELDS[field]}
+    />
+  );
   return (
     <details className="generation" open={open}>
       <summary>{t("generation.title")}</summary>
       <p className="generation__hint">{t("generation.hint")}</p>
-      <NumberInput
-        label={t("generation.maxTokens")}
-        help={t("generation.maxTokensHelp", { min: limits.MAX_TOKENS_MIN, max: limits.MAX_TOKENS_MAX })}
-        value={fields.maxTokens}
-        onChange={set("maxTokens")}
-        min={limits.MAX_TOKENS_MIN}
-        max={limits.MAX_TOKENS_MAX}
-        step={1}
-      />
-      <NumberInput
-        label={t("generation.temperature")}
-        help={t("generation.temperatureHelp", { min: limits.TEMPERATURE_MIN, max: limits.TEMPERATURE_MAX })}
-        value={fields.temperature}
-        onChange={set("temperature")}
-        min={limits.TEMPERATURE_MIN}
-        max={limits.TEMPERATURE_MAX}
-        step={0.05}
-      />
+      {number("maxTokens", t("generation.maxTokens"), t("generation.maxTokensHelp", NUMBER_FIELDS.maxTokens))}
+      {number(
+        "temperature",
+        t("generation.temperature"),
+        t("generation.temperatureHelp", NUMBER_FIELDS.temperature),
+      )}
       <CountedTextArea
         label={t("generation.authorsNote")}
         placeholder={t("generation.authorsNoteHelp")}
@@ -91,15 +95,11 @@ export function GenerationSection({
         maxLength={limits.AUTHORS_NOTE_MAX_LENGTH}
         rows={3}
       />
-      <NumberInput
-        label={t("generation.depth")}
-        help={t("generation.depthHelp", { max: limits.AUTHORS_NOTE_DEPTH_MAX })}
-        value={fields.authorsNoteDepth}
-        onChange={set("authorsNoteDepth")}
-        min={0}
-        max={limits.AUTHORS_NOTE_DEPTH_MAX}
-        step={1}
-      />
+      {number(
+        "authorsNoteDepth",
+        t("generation.depth"),
+        t("generation.depthHelp", NUMBER_FIELDS.authorsNoteDepth),
+      )}
     </details>
   );
 }
