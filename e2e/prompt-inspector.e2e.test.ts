@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CharacterListItem, Envelope } from "../common/api";
 import { type CompletionsRequest, startScriptedCompletions } from "../server/testing/completions-server";
+import { DESKTOP, PHONE } from "./chat.helpers";
 import { closePage, demoSession, hasChromium } from "./support/browser";
 import { useBrowserSuite } from "./support/suite";
 
@@ -50,52 +51,62 @@ describe.skipIf(!hasChromium)("prompt inspector in Chromium", () => {
     env: () => ({ LLM_PROVIDER: "openai", LLM_BASE_URL: `${llm?.baseUrl}`, LLM_MODEL: "scripted" }),
   });
 
-  it("a reply's menu → Prompt shows the parts adding up to the prompt's tokens and the entry fired", async () => {
-    const session = await demoSession(suite.url);
-    const form = new FormData();
-    form.append("card", new Blob([JSON.stringify(card)], { type: "application/json" }), "card.json");
-    const imported = await fetch(`${suite.url}/api/characters/import`, {
-      method: "POST",
-      headers: { Authorization: `Bearer ${session.token}` },
-      body: form,
+  for (const [label, viewport] of [
+    ["phone", PHONE],
+    ["desktop", DESKTOP],
+  ] as const) {
+    it(`${label}: a reply's menu → Prompt shows the parts adding up to the prompt's tokens and the entry fired`, async () => {
+      const phone = viewport === PHONE;
+      const session = await demoSession(suite.url);
+      const form = new FormData();
+      form.append("card", new Blob([JSON.stringify(card)], { type: "application/json" }), "card.json");
+      const imported = await fetch(`${suite.url}/api/characters/import`, {
+        method: "POST",
+        headers: { Authorization: `Bearer ${session.token}` },
+        body: form,
+      });
+      const character = ((await imported.json()) as Envelope<CharacterListItem>).data!;
+      const page = await suite.openSignedIn(session, `/character-select/${character.characterUUID}`, {
+        context: { viewport, isMobile: phone, hasTouch: phone },
+      });
+      try {
+        await page.waitForURL("**/chat");
+        const log = page.getByRole("log", { name: "Messages" });
+        await log.waitFor();
+        await page.getByRole("textbox", { name: "Type a message" }).fill(WORDS);
+        await page.getByRole("button", { name: "Send" }).click();
+        const reply = log.getByRole("article", { name: "Reply from Ysolde" }).filter({ hasText: REPLY });
+        await reply.waitFor({ timeout: 20_000 });
+        await expect
+          .poll(() => page.locator('article[aria-busy="true"]').count(), { timeout: 20_000 })
+          .toBe(0);
+
+        await reply.getByRole("button", { name: "Message actions" }).click();
+        await page.getByRole("menuitem", { name: "Prompt" }).click();
+        const dialog = page.getByRole("dialog", { name: "What this reply's prompt was made of" });
+        const total = dialog.locator("[data-total]");
+        await total.waitFor();
+        const shown = Number(await total.textContent());
+        const parts = (await dialog.locator("tbody .prompt-inspector__tokens").allTextContents()).map(Number);
+        expect(parts.length).toBeGreaterThanOrEqual(5);
+        expect(parts.reduce((n, p) => n + p, 0)).toBe(shown);
+
+        // What the model was sent: the system prompt, the greeting, the words with the turn's note.
+        const [system, greeting, user] = chatPrompts.at(-1)!.messages;
+        expect(user!.content.startsWith(`${WORDS}\n\n[`)).toBe(true);
+        const note = user!.content.slice(WORDS.length + 2);
+        const expected =
+          tokens(system!.content) + 8 + tokens(greeting!.content) + 8 + tokens(WORDS) + 8 + tokens(note) + 1;
+        expect(shown).toBe(expected);
+
+        const text = await dialog.textContent();
+        expect(text).toContain("Eldoria: always in (constant)");
+        expect(text).toContain("Amulet: key “amulet” in the newest message");
+        await dialog.getByRole("button", { name: "Close" }).click();
+        await dialog.waitFor({ state: "detached" });
+      } finally {
+        await closePage(page);
+      }
     });
-    const character = ((await imported.json()) as Envelope<CharacterListItem>).data!;
-    const page = await suite.openSignedIn(session, `/character-select/${character.characterUUID}`);
-    try {
-      await page.waitForURL("**/chat");
-      const log = page.getByRole("log", { name: "Messages" });
-      await log.waitFor();
-      await page.getByRole("textbox", { name: "Type a message" }).fill(WORDS);
-      await page.getByRole("button", { name: "Send" }).click();
-      const reply = log.getByRole("article", { name: "Reply from Ysolde" }).filter({ hasText: REPLY });
-      await reply.waitFor({ timeout: 20_000 });
-      await expect.poll(() => page.locator('article[aria-busy="true"]').count(), { timeout: 20_000 }).toBe(0);
-
-      await reply.getByRole("button", { name: "Message actions" }).click();
-      await page.getByRole("menuitem", { name: "Prompt" }).click();
-      const dialog = page.getByRole("dialog", { name: "What this reply's prompt was made of" });
-      const total = dialog.locator("[data-total]");
-      await total.waitFor();
-      const shown = Number(await total.textContent());
-      const parts = (await dialog.locator("tbody .prompt-inspector__tokens").allTextContents()).map(Number);
-      expect(parts.length).toBeGreaterThanOrEqual(5);
-      expect(parts.reduce((n, p) => n + p, 0)).toBe(shown);
-
-      // What the model was sent: the system prompt, the greeting, the words with the turn's note.
-      const [system, greeting, user] = chatPrompts.at(-1)!.messages;
-      expect(user!.content.startsWith(`${WORDS}\n\n[`)).toBe(true);
-      const note = user!.content.slice(WORDS.length + 2);
-      const expected =
-        tokens(system!.content) + 8 + tokens(greeting!.content) + 8 + tokens(WORDS) + 8 + tokens(note) + 1;
-      expect(shown).toBe(expected);
-
-      const text = await dialog.textContent();
-      expect(text).toContain("Eldoria: always in (constant)");
-      expect(text).toContain("Amulet: key “amulet” in the newest message");
-      await dialog.getByRole("button", { name: "Close" }).click();
-      await dialog.waitFor({ state: "detached" });
-    } finally {
-      await closePage(page);
-    }
-  });
+  }
 });
