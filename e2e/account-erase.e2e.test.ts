@@ -131,6 +131,21 @@ describe.skipIf(!hasChromium)("erase my account in Chromium", () => {
       await submit(page, "Yes, delete my account");
       await section.getByText("Please type your user name exactly as shown to confirm.").waitFor();
       expect(await usersWithId(session.user.id)).toBe(1);
+      // The refusal's warning toast is still showing (held by the pointer) when the dialog opens
+      // again: the dialog is above it, so the toast cannot cover the dialog's buttons.
+      const refusal = toastWith(page, "Please type your user name exactly as shown to confirm.").first();
+      await refusal.hover();
+      await panel(page).getByRole("button", { name: "Delete my account" }).press("Enter");
+      await page.getByRole("dialog").getByRole("heading", { name: "Delete your account?" }).waitFor();
+      expect(await refusal.isVisible()).toBe(true);
+      const onTop = await refusal.evaluate((toast) => {
+        const box = toast.getBoundingClientRect();
+        const top = document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2);
+        return top?.closest(".swal2-container") !== null && toast.contains(top) === false;
+      });
+      expect(onTop).toBe(true);
+      await page.getByRole("dialog").getByRole("button", { name: "Cancel" }).click();
+      await page.getByRole("dialog").waitFor({ state: "detached" });
       await field.fill(session.user.userName);
       await submit(page, "Yes, delete my account");
       await page.waitForURL((url) => url.pathname === "/", { timeout: 20_000 });
