@@ -218,18 +218,32 @@ describe.skipIf(!hasChromium)("chat history paging in Chromium", () => {
       let last = await lastText();
       while (last !== `answer ${total - 1}`) {
         const lastBefore = last;
-        const anchor = await log.evaluate((element) => {
-          element.scrollTop = element.scrollHeight - element.clientHeight - 100;
-          const top = element.getBoundingClientRect().top;
-          const article = [...element.querySelectorAll("article")].find(
-            (candidate) => candidate.getBoundingClientRect().bottom > top,
-          );
-          return {
-            text: article?.querySelector(".bubble__text")?.textContent ?? "",
-            top: article?.getBoundingClientRect().top ?? Number.NaN,
-          };
-        });
-        await expect.poll(lastText, { timeout: 10_000 }).not.toBe(lastBefore);
+        // Near the rendered end, as a reader keeps scrolling down: each try scrolls there again
+        // (one scroll can land while the previous reveal is still being laid out) and notes the
+        // bubble at the top of the view, which must not move when newer bubbles come in.
+        let anchor = { text: "", top: Number.NaN };
+        await expect
+          .poll(
+            async () => {
+              anchor = await log.evaluate(async (element) => {
+                element.scrollTop = element.scrollHeight - element.clientHeight - 100;
+                const top = element.getBoundingClientRect().top;
+                const article = [...element.querySelectorAll("article")].find(
+                  (candidate) => candidate.getBoundingClientRect().bottom > top,
+                );
+                const noted = {
+                  text: article?.querySelector(".bubble__text")?.textContent ?? "",
+                  top: article?.getBoundingClientRect().top ?? Number.NaN,
+                };
+                // The scroll's event and the render it causes come within the next frames.
+                await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+                return noted;
+              });
+              return lastText();
+            },
+            { timeout: 10_000, interval: 300 },
+          )
+          .not.toBe(lastBefore);
         const moved = await log.evaluate((element, text) => {
           const article = [...element.querySelectorAll("article")].find(
             (candidate) => candidate.querySelector(".bubble__text")?.textContent === text,
