@@ -1,4 +1,6 @@
 // The prompt inspector's storage: what each reply version's prompt was made of, as bounded JSON beside the reply.
+
+import { sql } from "kysely";
 import type { PromptInspection } from "../../../common/prompt-inspection";
 import type { Db } from "../../db/index";
 
@@ -37,19 +39,24 @@ export class InspectionsRepo {
   /**
    * Stores the inspection of the reply version `swipeIndex` of entry `entryId`, replacing
    * one stored before (a continuation's prompt replaces the one it continued). Nothing is stored
-   * when the entry was deleted meanwhile.
+   * when the entry was deleted meanwhile: one statement inserts from the entry's row when it exists.
    */
   async save(entryId: string, swipeIndex: number, inspection: PromptInspection, now: number): Promise<void> {
-    const exists = await this.db
-      .selectFrom("chat_history")
-      .select("id")
-      .where("id", "=", entryId)
-      .executeTakeFirst();
-    if (!exists) return;
     const row = { inspection: boundedInspection(inspection), created_at: now };
     await this.db
       .insertInto("prompt_inspections")
-      .values({ entry_id: entryId, swipe_index: swipeIndex, ...row })
+      .columns(["entry_id", "swipe_index", "inspection", "created_at"])
+      .expression(
+        this.db
+          .selectFrom("chat_history")
+          .select([
+            "id",
+            sql<number>`cast(${swipeIndex} as integer)`.as("swipe_index"),
+            sql<string>`cast(${row.inspection} as text)`.as("inspection"),
+            sql<number>`cast(${now} as bigint)`.as("created_at"),
+          ])
+          .where("id", "=", entryId),
+      )
       .onConflict((oc) => oc.columns(["entry_id", "swipe_index"]).doUpdateSet(row))
       .execute();
   }

@@ -5,7 +5,7 @@ import type { PromptInspection } from "../../../common/prompt-inspection";
 import { call, callMultipart, demoLogin, describeEachDatabase } from "../../testing/api";
 import { ScriptedLlm } from "../../testing/fake-llm";
 import { createTestApp, type TestApp } from "../../testing/server";
-import { boundedInspection } from "./inspections.repo";
+import { boundedInspection, InspectionsRepo } from "./inspections.repo";
 
 /**
  * The prompt inspector: each reply keeps what its prompt was made of (GET /api/chat/prompt),
@@ -165,6 +165,34 @@ describeEachDatabase("prompt inspector", (dialect) => {
     const deleted = await call(t.app, "DELETE", `/api/characters/delete/?id=${id}`, { token });
     expect(deleted.status).toBe(200);
     expect(await stored([four])).toBe(0);
+  });
+
+  it("stores one row per reply version, a second save replacing it, and none for an entry gone", async () => {
+    const { token, id } = await chatWithLore();
+    const entry = await say(token, id, "one");
+    const repo = new InspectionsRepo(t.db.db);
+    const inspection = (promptTokens: number): PromptInspection => ({
+      parts: [{ kind: "history", tokens: promptTokens }],
+      promptTokens,
+      contextWindow: 4096,
+      replyTokens: 256,
+      history: { exchanges: 1, kept: 1 },
+      lore: [],
+      memory: { settledFacts: 0, recentFacts: 0, summaryChars: 0 },
+    });
+    await repo.save(entry, 3, inspection(7), 1_000);
+    await repo.save(entry, 3, inspection(9), 2_000);
+    expect((await repo.find(entry, 3))?.promptTokens).toBe(9);
+    const rows = await t.db.db
+      .selectFrom("prompt_inspections")
+      .select(["swipe_index", "created_at"])
+      .where("entry_id", "=", entry)
+      .where("swipe_index", "=", 3)
+      .execute();
+    expect(rows.map((row) => [row.swipe_index, Number(row.created_at)])).toEqual([[3, 2_000]]);
+    const gone = randomUUID();
+    await repo.save(gone, 0, inspection(5), 3_000);
+    expect(await stored([gone])).toBe(0);
   });
 
   it("bounds the stored inspection, keeping the counts", () => {
