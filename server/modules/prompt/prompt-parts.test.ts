@@ -1,3 +1,4 @@
+// The prompt inspector's account of buildChatPrompt's prompt: parts that add up exactly, per-section shares, what it costs to count.
 import { describe, expect, it } from "vitest";
 import { parseLorebook } from "./lorebook";
 import { buildChatPrompt, type ChatState } from "./prompt";
@@ -130,5 +131,67 @@ describe("prompt inspector's parts", () => {
       countQuarters(messages[0]!.content) + 8 + countQuarters("hello") + 8,
     );
     expect(inspection.lore).toEqual([]);
+  });
+});
+
+describe("prompt inspector's sections", () => {
+  const words = (t: string) => t.split(/\s+/).filter(Boolean).length;
+
+  it("gives each section its own count when the counter adds up (words: sections join at whitespace)", () => {
+    const s: ChatState = { ...state(), lorebook: null, countTokens: words };
+    const { messages, inspection } = buildChatPrompt(s);
+    const part = (kind: string) => inspection.parts.find((p) => p.kind === kind)?.tokens;
+    expect(part("summary")).toBe(
+      words("What happened earlier in this conversation: They met at the observatory."),
+    );
+    expect(part("sender")).toBe(
+      words("[Sam goes by Sammy. Sammy's local time: Friday, 22:41. Sammy about themself: a night nurse"),
+    );
+    expect(part("facts_recent")).toBeGreaterThan(0);
+    const systemKinds = ["character", "facts_settled", "summary", "group", "rules"];
+    const system = inspection.parts.filter((p) => systemKinds.includes(p.kind));
+    expect(system.reduce((n, p) => n + p.tokens, 0)).toBe(words(messages[0]!.content));
+  });
+
+  it("keeps every part non-negative and the sum exact when pieces round up far more than the whole", () => {
+    const coarse = (t: string) => Math.ceil(t.length / 200);
+    const { messages, kept, inspection } = buildChatPrompt({ ...state(), countTokens: coarse });
+    for (const part of inspection.parts) expect(part.tokens).toBeGreaterThanOrEqual(0);
+    expect(inspection.parts.reduce((n, p) => n + p.tokens, 0)).toBe(inspection.promptTokens);
+    const systemKinds = ["character", "lore_constant", "facts_settled", "summary", "group", "rules"];
+    const system = inspection.parts.filter((p) => systemKinds.includes(p.kind));
+    expect(system.reduce((n, p) => n + p.tokens, 0)).toBe(coarse(messages[0]!.content));
+    expect(inspection.history.kept).toBe(kept);
+  });
+});
+
+describe("prompt inspector's cost", () => {
+  it("tokenizes the prompt's texts about once each: no prefix counts, no second count of the history", () => {
+    let countedChars = 0;
+    const counting = (t: string) => {
+      countedChars += t.length;
+      return countQuarters(t);
+    };
+    const history = Array.from({ length: 10 }, (_, i) => ({
+      userMessage: `question ${i} ${"about the weather ".repeat(8)}`,
+      reply: `answer ${i} ${"sunny and warm ".repeat(6)}`,
+    }));
+    // No lorebook: its selection counts entries of its own, which is not the inspector's cost.
+    const s: ChatState = {
+      ...state(),
+      lorebook: null,
+      history,
+      contextWindow: 100_000,
+      countTokens: counting,
+    };
+    const { messages, kept, inspection } = buildChatPrompt(s);
+    expect(kept).toBe(history.length);
+    expect(messages.length).toBe(1 + 2 * history.length);
+    expect(inspection.parts.filter((p) => p.kind !== "template").length).toBeGreaterThanOrEqual(7);
+    expect(inspection.parts.reduce((n, p) => n + p.tokens, 0)).toBe(inspection.promptTokens);
+    // The prompt's texts: the system prompt, the 20 messages with the note and author's note appended.
+    const promptChars = messages.reduce((n, m) => n + m.content.length, 0);
+    expect(countedChars).toBeGreaterThanOrEqual(promptChars);
+    expect(countedChars).toBeLessThan(1.5 * promptChars);
   });
 });

@@ -242,13 +242,17 @@ export function buildChatPrompt(state: ChatState): ChatPrompt {
     pair.reduce((n, m) => n + state.countTokens(m.content) + TEMPLATE_TOKENS_PER_MESSAGE, 0),
   );
   const authorsNote = authorsNoteText(state);
+  // Counted once: the budget and the inspector's account (prompt-parts.ts) share these counts.
+  const systemTokens = state.countTokens(system);
+  const noteTokens = note ? state.countTokens(note) : 0;
+  const authorsNoteTokens = authorsNote ? state.countTokens(authorsNote) : null;
   const budget =
     state.contextWindow -
     state.replyTokens -
-    state.countTokens(system) -
+    systemTokens -
     TEMPLATE_TOKENS_PER_MESSAGE -
-    (note ? state.countTokens(note) + 1 : 0) -
-    (authorsNote ? state.countTokens(authorsNote) + 1 : 0);
+    (note ? noteTokens + 1 : 0) -
+    (authorsNoteTokens !== null ? authorsNoteTokens + 1 : 0);
   const chunk = Math.floor(state.contextWindow / DROP_CHUNK_SHARE);
   const { start, nextCut } = historyStart(costs, budget, chunk);
   const keptMessages = pairs.slice(start).flat();
@@ -259,11 +263,16 @@ export function buildChatPrompt(state: ChatState): ChatPrompt {
   }
   if (authorsNote) placeAuthorsNote(messages, authorsNote, state.authorsNote!.depth);
   const kept = pairs.length - start;
+  const keptCost = costs.slice(start).reduce((n, c) => n + c, 0);
   const inspection = inspectPrompt({
     system: systemSections,
+    systemTokens,
     note: noteSections,
-    authorsNote,
-    historyTexts: keptMessages.map((m) => m.content),
+    noteTokens,
+    authorsNoteTokens,
+    historyMessages: keptMessages.length,
+    // The kept exchanges' costs less their messages' template overhead (counted as "template").
+    historyTokens: keptCost - keptMessages.length * TEMPLATE_TOKENS_PER_MESSAGE,
     exchanges: pairs.length,
     kept,
     contextWindow: state.contextWindow,
