@@ -5,8 +5,8 @@ import { type RouteObject, useNavigate, useRoutes } from "react-router";
 import { PublicLayout } from "./components/public/PublicLayout";
 import { RequireSession } from "./components/RequireSession";
 import { Spinner } from "./components/Spinner";
-import { readChatSettings } from "./hooks/useChatSettings";
 import { APP_NAMESPACES, loadNamespaces } from "./i18n";
+import { readStoredDarkMode } from "./lib/chatSettingsStorage";
 import { setNavigator } from "./lib/navigation";
 import { CharacterSelectRedirect } from "./pages/characters/CharacterSelectRedirect";
 import { HomePage } from "./pages/home/HomePage";
@@ -87,9 +87,10 @@ export function preloadRoute(pathname: string): void {
   if (chat) void loadChatPage();
   else if (SIGNED_IN_FRAME.test(pathname)) void loadSignedInLayout();
   // The stored dark mode (product.md §2) at once, not after the lazy frame arrives (no light flash);
-  // useDarkMode keeps it in step from then on.
+  // useDarkMode keeps it in step from then on. A light read: the settings module stays out of the
+  // entry chunk the public pages load.
   if (chat || SIGNED_IN_FRAME.test(pathname)) {
-    document.documentElement.classList.toggle("theme-dark", readChatSettings().darkMode);
+    document.documentElement.classList.toggle("theme-dark", readStoredDarkMode());
   }
 }
 const CharacterFormPage = lazy(() =>

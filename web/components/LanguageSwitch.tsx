@@ -2,7 +2,6 @@
 import { useId } from "react";
 import { useTranslation } from "react-i18next";
 import "./language-switch.css";
-import { saveUiLanguage } from "../api/users";
 import { useSessionUser } from "../hooks/useSessionUser";
 import { currentLanguage, SUPPORTED_LANGUAGES, setLanguage } from "../i18n";
 import { readUser, saveUser } from "../lib/session";
@@ -10,8 +9,8 @@ import { readUser, saveUser } from "../lib/session";
 /**
  * The language switch of the menus: the six languages by their own names. The
  * choice applies at once and is kept in local storage; signed in, also with the account
- * (POST /users/ui-language), so another device or a new session opens in it. A failed save is
- * only logged: the switch still applies here.
+ * (POST /users/ui-language, its code fetched with the first save), so another device or a new
+ * session opens in it. A failed save is only logged: the switch still applies here.
  */
 export function LanguageSwitch() {
   const { t, i18n } = useTranslation("common");
@@ -20,7 +19,9 @@ export function LanguageSwitch() {
   const onChange = (lng: string) => {
     setLanguage(lng);
     if (!signedIn) return;
-    saveUiLanguage(lng)
+    // The account calls are fetched with this first save, not carried by the entry chunk.
+    import("../api/users")
+      .then(({ saveUiLanguage }) => saveUiLanguage(lng))
       .then((user) => {
         if (readUser()?.id === user.id) saveUser(user);
       })

@@ -1,6 +1,9 @@
 // The chat Settings (product.md §3 "Settings"): their defaults, the silence choices, kept in local storage under one key.
 import { useCallback, useSyncExternalStore } from "react";
 import { SENDER_ABOUT_MAX_LENGTH, SENDER_NAME_MAX_LENGTH } from "../../common/constants";
+import { CHAT_SETTINGS_KEY } from "../lib/chatSettingsStorage";
+
+export { CHAT_SETTINGS_KEY };
 
 /** product.md §3 "Settings", kept in local storage under one key. */
 export interface ChatSettings {
@@ -33,9 +36,6 @@ export interface ChatSettings {
 
 /** The settings that hold text rather than a switch. */
 export type TextSetting = "audioOutputId" | "senderName" | "senderAbout";
-
-/** The local storage key of the chat settings. */
-export const CHAT_SETTINGS_KEY = "chatSettings";
 
 /** product.md §9: silence 1, 2, 3, 5 or 10 s. */
 export const SILENCE_OPTIONS_MS = [1000, 2000, 3000, 5000, 10000] as const;

@@ -6,19 +6,21 @@ import { PRODUCT_NAME } from "../../../common/constants";
 import { BrandMark } from "../BrandMark";
 import { LanguageSwitch } from "../LanguageSwitch";
 import { PUBLIC_MENU, SiteMenu } from "../SiteMenu";
-import { CustomCursor } from "./CustomCursor";
 import { LoadingOverlay } from "./LoadingOverlay";
 import { SocialLinks } from "./SocialLinks";
 import "./public-layout.css";
 
 // The particle engine is the biggest piece of the public pages: load it after the first paint.
 const ParticleBackground = lazy(() => import("./ParticleBackground"));
+// The custom cursor is decoration too: its code is fetched once the first frame is painted, not
+// carried by the entry chunk every public page downloads (the bundle-size targets).
+const CustomCursor = lazy(() => import("./CustomCursor").then((m) => ({ default: m.CustomCursor })));
 
 /**
  * Frame of every public page (product.md §2 "Shared public layout"): a header with the loading
  * overlay (shown on first paint, while a page's code loads and while its data loads: one overlay,
- * never two) and the slide-in menu, the custom cursor, the particle background, the page, and a
- * footer with the social links. The menu holds the language switch.
+ * never two) and the slide-in menu, the custom cursor (loaded after the first paint), the particle
+ * background, the page, and a footer with the social links. The menu holds the language switch.
  */
 export function PublicLayout() {
   const fetching = useIsFetching();
@@ -34,7 +36,11 @@ export function PublicLayout() {
       <Suspense fallback={null}>
         <ParticleBackground />
       </Suspense>
-      <CustomCursor />
+      {painted && (
+        <Suspense fallback={null}>
+          <CustomCursor />
+        </Suspense>
+      )}
       <header className="site-header public-header">
         <BrandMark />
         <SiteMenu items={PUBLIC_MENU} variant="drawer" extra={<LanguageSwitch />} />
