@@ -132,6 +132,8 @@ describe.skipIf(!hasChromium)("public site in Chromium", () => {
       const page = await open();
       await page.goto(`${base()}/faq`);
       await page.getByRole("heading", { name: "Frequently Asked Questions" }).waitFor();
+      // The cursor's code is fetched after the first paint.
+      await page.locator(".custom-cursor").waitFor({ state: "attached" });
       await page.mouse.move(300, 300);
       await page.mouse.move(320, 340);
       const dot = page.locator(".custom-cursor__dot");
@@ -144,8 +146,16 @@ describe.skipIf(!hasChromium)("public site in Chromium", () => {
 
       for (const options of [{ reducedMotion: "reduce" as const }, { hasTouch: true, isMobile: true }]) {
         const other = await open(options);
+        // Checked once the cursor's code has arrived and rendered (nothing, here).
+        const cursorCode = other.waitForResponse((response) =>
+          /\/CustomCursor-[\w-]+\.js$/.test(new URL(response.url()).pathname),
+        );
         await other.goto(`${base()}/faq`);
         await other.getByRole("heading", { name: "Frequently Asked Questions" }).waitFor();
+        await cursorCode;
+        await other.evaluate(
+          () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))),
+        );
         expect(await other.locator(".custom-cursor").count(), JSON.stringify(options)).toBe(0);
         expect(await other.evaluate(() => getComputedStyle(document.body).cursor)).toBe("auto");
         await closePage(other);
