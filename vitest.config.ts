@@ -36,15 +36,13 @@ export default defineConfig({
     expect: { poll: { timeout: 10_000 } },
     // Two cores: run files one or two at a time so the model and argon2 do not starve each other.
     maxWorkers: 2,
+    // In CI a test that fails is run once more: a 2-core runner under the whole suite can miss a
+    // frame or a timer (browser tests most of all). A failure that repeats still fails the run, and
+    // every retry is printed ("retry x1"). Locally there is no retry, so a flaky test shows.
+    retry: process.env.CI ? 1 : 0,
     projects: [
       { extends: true as const, test: { name: "embedded", include: EMBEDDED } },
-      // In CI a browser test that fails is run once more (a 2-core runner under the whole suite
-      // can miss a frame); a failure that repeats still fails the run, and every retry is printed.
-      // Locally there is no retry, so a flaky test shows.
-      {
-        extends: true as const,
-        test: { name: "browser", include: BROWSER, retry: process.env.CI ? 1 : 0 },
-      },
+      { extends: true as const, test: { name: "browser", include: BROWSER } },
       ...(sharedStack
         ? [
             {
