@@ -17,6 +17,7 @@ export type PromptPartKind =
   | "sender"
   | "facts_recent"
   | "lore_triggered"
+  | "recalled"
   | "authors_note"
   | "template";
 
@@ -62,8 +63,48 @@ export interface PromptInspection {
   lore: LoreFired[];
   /** What memory gave: facts settled at the summary point, recent ones, the summary's length. */
   memory: { settledFacts: number; recentFacts: number; summaryChars: number };
+  /** Recall: the earlier messages of the chat searched for this reply and put in the turn's note. */
+  recall?: RecallInspection;
   /** Set when texts were cut to keep the stored inspection small (counts are kept). */
   truncated?: boolean;
+}
+
+/** Why an earlier message was recalled into a reply's prompt. */
+export type RecallReason = "match" | "neighbour";
+
+/** One earlier message recalled into a reply's prompt (in the order the prompt gives them: oldest first). */
+export interface RecalledMessage {
+  /** The history entry that holds it (a jump target: the chat's message id). */
+  entryId: string;
+  /** "user": the user's message of the entry; "reply": the character's reply. */
+  side: "user" | "reply";
+  /** When it was sent, epoch ms. */
+  time: number;
+  /** Who said it, as the prompt names them. */
+  speaker: string;
+  /** Its text as the prompt carries it (cut for storage when long; see `truncated`). */
+  text: string;
+  /** Tokens it adds to the prompt (its line, date and speaker included). */
+  tokens: number;
+  /** "match": found by the search; "neighbour": next to a match, for its context. */
+  why: RecallReason;
+  /** The query's words it holds (stemmed forms as searched); empty for a neighbour. */
+  terms: string[];
+  /** Ranked by: "words" (full-text search), "meaning" (embeddings), or both (fused). */
+  by: Array<"words" | "meaning">;
+}
+
+/** Recall's account of one reply's prompt. */
+export interface RecallInspection {
+  /** False when the chat's recall setting is off (then nothing is recalled). */
+  enabled: boolean;
+  /** The search's words, as built from the new message and the recent exchanges. */
+  query: string[];
+  /** Tokens recall was allowed (it scales with the context window). */
+  budget: number;
+  /** Milliseconds the search and the choice took on the server. */
+  ms: number;
+  messages: RecalledMessage[];
 }
 
 /**
