@@ -26,6 +26,14 @@ export const inspectorTexts = lookups(
     "memoryTitle",
     "memoryNoSummary",
     "truncated",
+    "recallTitle",
+    "recallOff",
+    "recallNoQuery",
+    "recallNone",
+    "recallMatchedPlain",
+    "recallNeighbour",
+    "recallByMeaning",
+    "recallJump",
   ],
   {
     part: (kind: PromptPartKind) => i18n.t(`chat:inspector.parts.${kind}`),
@@ -42,5 +50,9 @@ export const inspectorTexts = lookups(
     memoryFacts: (settled: number, recent: number) =>
       i18n.t("chat:inspector.memoryFacts", { settled, recent }),
     memorySummary: (chars: number) => i18n.t("chat:inspector.memorySummary", { chars }),
+    recallQuery: (words: string) => i18n.t("chat:inspector.recallQuery", { words }),
+    recallBudget: (used: number, budget: number, ms: number) =>
+      i18n.t("chat:inspector.recallBudget", { used, budget, ms }),
+    recallMatched: (terms: string) => i18n.t("chat:inspector.recallMatched", { terms }),
   },
 );

@@ -29,7 +29,7 @@ export interface ChatHistory {
 }
 
 /** The most entries a jump to a found message loads. */
-const JUMP_MAX_ENTRIES = 3000;
+export const JUMP_MAX_ENTRIES = 3000;
 /** Entries per request while loading through a found message (the paginated route's most). */
 const JUMP_REQUEST_SIZE = 100;
 
