@@ -1,4 +1,4 @@
-// The server's Prometheus metrics (GET /metrics): requests, reply outcomes, first-token time, prompt tokens, model errors, streams and queues.
+// The server's Prometheus metrics (GET /metrics): requests, reply outcomes, first-token time, prompt tokens, model errors, background waits, streams and queues.
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 import { LlmUnavailableError } from "../providers/llm/llm";
@@ -73,6 +73,18 @@ const activeStreams = new Gauge({
 const quotaRefusals = counter(
   "companion_quota_refusals_total",
   "Model runs refused because the user's message quota was used up (product.md §9).",
+);
+
+const backgroundWait = new Histogram({
+  name: "companion_background_wait_seconds",
+  help: "How long background model work (memory jobs, check-ins) waited for the embedded model's replies before the run that finished it.",
+  buckets: [0, 0.5, 1, 2, 5, 10, 20, 30, 60, 120],
+  registers: [registry],
+});
+
+const backgroundCuts = counter(
+  "companion_background_cuts_total",
+  "Background model runs on the embedded model cut short by a reply (each runs again after a pause).",
 );
 
 /** Where each queue's depth is read when the metrics are scraped, by queue name. */
@@ -155,6 +167,16 @@ export function modelError(error: unknown): void {
 export function streamOpened(stream: { once(event: "close", listener: () => void): unknown }): void {
   activeStreams.inc();
   stream.once("close", () => activeStreams.dec());
+}
+
+/** Records how long a background model call waited for replies before its finishing run, ms. */
+export function backgroundWaited(ms: number): void {
+  backgroundWait.observe(ms / 1000);
+}
+
+/** Counts a background model run cut short by a reply on the embedded model. */
+export function backgroundCut(): void {
+  backgroundCuts.inc();
 }
 
 /** Counts a model run refused at the user's message quota (429 "quota_reached"). */

@@ -18,6 +18,7 @@ describe.skipIf(!hasModel)("llama provider with the tiny real GGUF (stories260K)
       parallel: 2,
       cachedSequences: 3,
       gpu: "off",
+      backgroundYield: { quietMs: 50, maxWaitMs: 30_000 },
     });
     await provider.load();
   });
@@ -143,6 +144,72 @@ describe.skipIf(!hasModel)("llama provider with the tiny real GGUF (stories260K)
     expect(keys.has("chat:b")).toBe(false);
     expect(keys.get("chat:a")).toBe(home);
     expect(fresh(await ask("chat:b", "Tom", 2))).toBe(true);
+  });
+
+  it("starts a background request issued during a reply only after the reply ended", async () => {
+    const events: string[] = [];
+    let background: Promise<unknown> | undefined;
+    const reply = provider.generate({
+      messages: [{ role: "user", content: "Tell a long story" }],
+      maxTokens: 60,
+      temperature: 0,
+      onTextChunk: () => {
+        events.push("reply");
+        background ??= provider.generate({
+          messages: [{ role: "user", content: "The dog" }],
+          maxTokens: 12,
+          temperature: 0,
+          cacheKey: "memory:facts",
+          background: true,
+          onTextChunk: () => events.push("background"),
+        });
+      },
+    });
+    await reply;
+    events.push("reply ended");
+    await background;
+    expect(events.filter((e) => e === "reply").length).toBeGreaterThan(5);
+    expect(events.indexOf("background")).toBeGreaterThan(events.indexOf("reply ended"));
+  });
+
+  it("cuts a background request short when a reply starts, and runs it again from its start after it", async () => {
+    const events: string[] = [];
+    let reply: Promise<unknown> | undefined;
+    let backgroundChunks = 0;
+    const background = provider.generate({
+      messages: [{ role: "user", content: "Tell a long story" }],
+      maxTokens: 120,
+      temperature: 0,
+      cacheKey: "memory:summary",
+      background: true,
+      onTextChunk: (chunk) => {
+        events.push(`background:${chunk}`);
+        backgroundChunks += 1;
+        if (backgroundChunks === 3) {
+          reply = provider
+            .generate({
+              messages: [{ role: "user", content: "Once upon a time" }],
+              maxTokens: 60,
+              temperature: 0,
+              onTextChunk: () => events.push("reply"),
+            })
+            .then(() => events.push("reply ended"));
+        }
+      },
+    });
+    const result = await background;
+    await reply;
+    const firstReply = events.indexOf("reply");
+    const replyEnded = events.indexOf("reply ended");
+    expect(firstReply).toBeGreaterThan(0);
+    expect(replyEnded).toBeLessThan(events.length - 1);
+    // While the reply generated, the background request stood still (one token may have been under way).
+    const during = events.slice(firstReply, replyEnded).filter((e) => e.startsWith("background:"));
+    expect(during.length).toBeLessThanOrEqual(1);
+    // What it returns is a run of its own after the reply, not the cut run continued.
+    const after = events.slice(replyEnded + 1).map((e) => e.slice("background:".length));
+    expect(after.join("")).toBe(result.text);
+    expect(result.text.length).toBeGreaterThan(0);
   });
 
   it("says why when the model file cannot be loaded", async () => {

@@ -6,6 +6,7 @@ import type {
   LlamaContextSequence,
   LlamaModel,
 } from "node-llama-cpp";
+import { backgroundCut, backgroundWaited } from "../../observability/metrics";
 import {
   type ChatMessage,
   type GenerateRequest,
@@ -14,6 +15,7 @@ import {
   LlmUnavailableError,
   type ProviderStatus,
 } from "./llm";
+import { ReplyFirst, type ReplyFirstOptions } from "./reply-first";
 import { SlotPool } from "./semaphore";
 
 /** Where llama.cpp runs: `auto` picks a GPU backend when one works (else the CPU), `off` the CPU. */
@@ -35,9 +37,20 @@ export interface LlamaOptions {
   cachedSequences?: number;
   /** LLM_GPU; `auto` when absent. */
   gpu?: LlamaGpu;
+  /**
+   * How background requests yield to replies (ReplyFirst): a pause of `quietMs` without replies
+   * before they start, `maxWaitMs` at most in all. BACKGROUND_YIELD by default.
+   */
+  backgroundYield?: Pick<ReplyFirstOptions, "quietMs" | "maxWaitMs">;
   /** Loads node-llama-cpp (a seam: tests wrap the real library to see what it is asked). */
   library?: () => Promise<typeof import("node-llama-cpp")>;
 }
+
+/**
+ * Background requests wait for a second without replies (the user's next message, sent as soon
+ * as a reply ends, arrives well within it), and at most a minute in all.
+ */
+export const BACKGROUND_YIELD = { quietMs: 1000, maxWaitMs: 60_000 } as const;
 
 /** One context sequence and the prompt cache it holds. */
 interface CachedSequence {
@@ -59,9 +72,12 @@ interface CachedSequence {
  * most of the new prompt, as llama.cpp server picks a slot, was measured and dropped: chats with
  * the same character then took each other's sequences turn after turn, and each re-read its
  * history; docs/benchmarks.md.) At most `parallel` replies generate at once (the
- * others wait), and beside them one background request (memory jobs, check-ins) at a time in a
- * slot of its own: llama.cpp evaluates it in the same batches, so a reply never waits for it.
- * The prompt is formatted with the model's own chat template (resolved from the GGUF).
+ * others wait), and one background request (memory jobs, check-ins) at a time in a slot of its
+ * own, so a reply never queues behind it. Both share the CPU, so background work yields
+ * (ReplyFirst): it starts only after a pause without replies, and a reply that starts cuts a
+ * running one short (it runs again from its start after the next pause; node-llama-cpp stops
+ * between tokens, so a prompt batch under way is finished first), until it has waited
+ * `backgroundYield.maxWaitMs`; then it runs to its end. The prompt is formatted with the model's own chat template (resolved from the GGUF).
  */
 export class LlamaProvider implements LlmProvider {
   readonly name = "llama";
@@ -71,6 +87,8 @@ export class LlamaProvider implements LlmProvider {
   private pool?: SlotPool;
   /** The background requests' one slot. */
   private backgroundPool = new SlotPool(1);
+  /** Replies before background work: both share this model's CPU (or GPU). */
+  private readonly replyFirst: ReplyFirst;
   private uses = 0;
   private loading?: Promise<void>;
   private failure?: string;
@@ -80,7 +98,13 @@ export class LlamaProvider implements LlmProvider {
   /** The model's chat template, resolved once from the GGUF (generation and renderPrompt share it). */
   private wrapper?: ChatWrapper;
 
-  constructor(private readonly options: LlamaOptions) {}
+  constructor(private readonly options: LlamaOptions) {
+    this.replyFirst = new ReplyFirst({
+      ...(options.backgroundYield ?? BACKGROUND_YIELD),
+      onWaited: backgroundWaited,
+      onCut: backgroundCut,
+    });
+  }
 
   /** Loads the model and creates its context. Idempotent. @throws when the file cannot be loaded. */
   load(): Promise<void> {
@@ -170,6 +194,10 @@ export class LlamaProvider implements LlmProvider {
     return this.sequences.flatMap((s, i) => (s.key === undefined ? [] : [[s.key, i] as [string, number]]));
   }
 
+  /**
+   * Generates one request: a reply at once (in its turn for a slot), a background request after
+   * the replies (ReplyFirst; the background slot is held while it waits, so they run one by one).
+   */
   async generate(request: GenerateRequest): Promise<GenerateResult> {
     const started = performance.now();
     try {
@@ -177,8 +205,31 @@ export class LlamaProvider implements LlmProvider {
     } catch {
       throw new LlmUnavailableError(this.status().message);
     }
-    const pool = request.background ? this.backgroundPool : this.pool!;
-    const permit = await pool.acquire();
+    if (!request.background) {
+      return this.replyFirst.reply(() => this.run(this.pool!, request, request.signal, started));
+    }
+    const permit = await this.backgroundPool.acquire();
+    try {
+      return await this.replyFirst.background(
+        (signal) => this.run(undefined, request, signal, started),
+        request.signal,
+      );
+    } finally {
+      this.backgroundPool.release(permit);
+    }
+  }
+
+  /**
+   * One generation in a context sequence: takes a slot of `pool` first (none: the caller holds
+   * one), then the free sequence that holds the request's cache key (takeSequence).
+   */
+  private async run(
+    pool: SlotPool | undefined,
+    request: GenerateRequest,
+    signal: AbortSignal | undefined,
+    started: number,
+  ): Promise<GenerateResult> {
+    const permit = await pool?.acquire();
     const history = toChatHistory(request.messages);
     const cached = this.takeSequence(request.cacheKey);
     const sequence = cached.sequence;
@@ -189,7 +240,7 @@ export class LlamaProvider implements LlmProvider {
       const result = await chat.generateResponse(history, {
         maxTokens: request.maxTokens,
         temperature: request.temperature,
-        signal: request.signal,
+        signal,
         stopOnAbortSignal: true,
         customStopTriggers: request.stop,
         onTextChunk: request.onTextChunk,
@@ -213,7 +264,7 @@ export class LlamaProvider implements LlmProvider {
       }
       cached.busy = false;
       cached.lastUsed = ++this.uses;
-      pool.release(permit);
+      if (pool && permit !== undefined) pool.release(permit);
     }
   }
 

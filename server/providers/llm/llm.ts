@@ -33,8 +33,9 @@ export interface GenerateRequest {
   cacheKey?: string;
   /**
    * Work no one waits on (memory jobs, check-ins): the embedded model runs it in a slot of its
-   * own beside the replies (llama.cpp evaluates both in one batch), so a reply never queues
-   * behind it; endpoints ignore it.
+   * own, so a reply never queues behind it, and only while no reply generates: it waits for a
+   * pause between replies and is cut short (then run again) when one starts (llama.ts,
+   * reply-first.ts). Endpoints ignore it: their machine is not ours.
    */
   background?: boolean;
   /**

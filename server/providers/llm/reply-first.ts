@@ -1,0 +1,149 @@
+// Replies first on a model that shares the CPU: background generation waits for a pause between replies, and a reply cuts it short.
+
+/** How long background work waits for replies, milliseconds. */
+export interface ReplyFirstOptions {
+  /**
+   * How long no reply must have run before background work starts: the pause between one reply's
+   * end and the user's next message, so that back-to-back messages do not let it in between.
+   */
+  quietMs: number;
+  /**
+   * The longest a background call waits in all, its cut-short runs included; after it, it runs
+   * even beside replies and is no longer cut short, so it is never starved.
+   */
+  maxWaitMs: number;
+  /** Told how long each background call waited before the run that finished it, ms. */
+  onWaited?: (ms: number) => void;
+  /** Told each time a reply cut a background run short (it runs again after the next pause). */
+  onCut?: () => void;
+}
+
+/** The abort reason of a background run cut short by a reply. */
+export class CutForReply extends Error {
+  constructor() {
+    super("A reply started: background generation stops and runs again later.");
+    this.name = "CutForReply";
+  }
+}
+
+/**
+ * Puts replies before background work on one model. `reply` runs a reply at once, always; while
+ * any reply runs (queued for a slot or generating), and for `quietMs` after the last one ended,
+ * `background` holds its call back. A background run that started is cut short when a reply
+ * starts (its signal aborts with CutForReply) and is started again from the beginning after the
+ * next pause, until `maxWaitMs` have passed since the call came: then it runs to its end whatever
+ * replies do. The embedded model uses it (llama.ts): replies and background work share its CPU.
+ */
+export class ReplyFirst {
+  private replies = 0;
+  private lastReplyEnd = Number.NEGATIVE_INFINITY;
+  /** The background runs a reply may still cut short. */
+  private readonly cuttable = new Set<AbortController>();
+  /** Background calls waiting: woken when a reply starts or ends. */
+  private wakers = new Set<() => void>();
+
+  constructor(
+    private readonly options: ReplyFirstOptions,
+    private readonly now: () => number = () => performance.now(),
+  ) {}
+
+  /** Replies running now (queued for a slot or generating). */
+  get running(): number {
+    return this.replies;
+  }
+
+  /**
+   * Runs a reply at once, cutting short the background runs that may still be cut; background
+   * calls wait until it and the pause after it are over. @returns what `run` returns.
+   */
+  async reply<T>(run: () => Promise<T>): Promise<T> {
+    this.replies += 1;
+    for (const controller of this.cuttable) controller.abort(new CutForReply());
+    this.wake();
+    try {
+      return await run();
+    } finally {
+      this.replies -= 1;
+      this.lastReplyEnd = this.now();
+      this.wake();
+    }
+  }
+
+  /**
+   * Runs background work once replies leave room for it. `run` gets the signal to generate with:
+   * `signal` joined with the cut a reply makes, until the bounded wait is over. A run whose cut
+   * fired is thrown away (its result or error) and run again after the next pause.
+   * @returns what the run that was not cut returns. @throws what it throws, or `signal`'s reason
+   *   when `signal` aborts while waiting.
+   */
+  async background<T>(
+    run: (signal: AbortSignal | undefined) => Promise<T>,
+    signal?: AbortSignal,
+  ): Promise<T> {
+    const started = this.now();
+    const deadline = started + this.options.maxWaitMs;
+    for (;;) {
+      const late = await this.waitForPause(deadline, signal);
+      const cut = late ? undefined : new AbortController();
+      if (cut) this.cuttable.add(cut);
+      const joined = cut ? (signal ? AbortSignal.any([signal, cut.signal]) : cut.signal) : signal;
+      const waited = this.now() - started;
+      try {
+        const result = await run(joined);
+        if (!this.wasCut(cut, signal)) {
+          this.options.onWaited?.(waited);
+          return result;
+        }
+      } catch (error) {
+        if (!this.wasCut(cut, signal)) {
+          this.options.onWaited?.(waited);
+          throw error;
+        }
+      } finally {
+        if (cut) this.cuttable.delete(cut);
+      }
+      this.options.onCut?.();
+    }
+  }
+
+  private wasCut(cut: AbortController | undefined, signal: AbortSignal | undefined): boolean {
+    return Boolean(cut?.signal.aborted) && !signal?.aborted;
+  }
+
+  /**
+   * Waits until no reply runs and none ended in the last `quietMs`, or until `deadline`.
+   * @returns true when the deadline came first.
+   */
+  private async waitForPause(deadline: number, signal: AbortSignal | undefined): Promise<boolean> {
+    for (;;) {
+      signal?.throwIfAborted();
+      const now = this.now();
+      const quietAt = this.lastReplyEnd + this.options.quietMs;
+      if (this.replies === 0 && now >= quietAt) return false;
+      if (now >= deadline) return true;
+      const until = this.replies === 0 ? Math.min(quietAt, deadline) : deadline;
+      await this.sleep(until - now, signal);
+    }
+  }
+
+  /** Sleeps `ms`, or less when a reply starts or ends or `signal` aborts. */
+  private sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.wakers.delete(done);
+        signal?.removeEventListener("abort", done);
+        resolve();
+      };
+      const timer = setTimeout(done, Math.max(0, ms));
+      this.wakers.add(done);
+      signal?.addEventListener("abort", done, { once: true });
+    });
+  }
+
+  private wake(): void {
+    const wakers = this.wakers;
+    this.wakers = new Set();
+    for (const waker of wakers) waker();
+  }
+}
