@@ -12,8 +12,11 @@ interface MessageActionsProps {
   onEdit?: () => void;
   onDelete: () => void;
   onRewind: () => void;
-  /** A reply's stored version: the menu has "Prompt", which opens the prompt inspector on it. */
-  prompt?: { entryId: string; index: number };
+  /**
+   * A reply's stored version and its chat (a character or group id): the menu has "Prompt", which
+   * opens the prompt inspector on it.
+   */
+  prompt?: { chatId: string; entryId: string; index: number };
 }
 
 /**
@@ -70,7 +73,12 @@ export function MessageActions({ disabled, onEdit, onDelete, onRewind, prompt }:
         </div>
       )}
       {prompt && inspecting && (
-        <PromptInspector entryId={prompt.entryId} index={prompt.index} onClose={() => setInspecting(false)} />
+        <PromptInspector
+          chatId={prompt.chatId}
+          entryId={prompt.entryId}
+          index={prompt.index}
+          onClose={() => setInspecting(false)}
+        />
       )}
     </div>
   );

@@ -147,7 +147,7 @@ export const ReplyBubble = memo(function ReplyBubble({
         }
         onDelete={() => editing.remove(entry)}
         onRewind={() => editing.rewind(entry)}
-        prompt={{ entryId: entry.chatHistoryUUID, index: chosen }}
+        prompt={{ chatId, entryId: entry.chatHistoryUUID, index: chosen }}
       />
     </span>
   );

@@ -1,9 +1,12 @@
 // The prompt inspector's dialog: what a reply's prompt was made of, part by part, against the context window.
-import type { LoreFired, PromptInspection } from "../../../../common/prompt-inspection";
+import { useNavigate } from "react-router";
+import type { LoreFired, PromptInspection, RecalledMessage } from "../../../../common/prompt-inspection";
 import { usePromptInspection } from "../../../api/inspector";
 import { useModalDialog } from "../hooks/useModalDialog";
 import { inspectorTexts } from "../inspectorTexts";
+import { recallJump } from "../recallLines";
 import { ChatModal } from "./ChatModal";
+import { RecallSection } from "./RecallSection";
 import "../inspector.css";
 
 /** Why a lorebook entry fired, in words. */
@@ -92,20 +95,31 @@ function LoreAndMemory({ inspection }: { inspection: PromptInspection }) {
 /**
  * The "Prompt" dialog of a reply (the message menu's item): the parts of the prompt the reply
  * was written from, in order, with their tokens and total, a bar of the prompt and the reply's
- * reserve against the context window, the lorebook entries fired and why, and memory's share.
+ * reserve against the context window, the lorebook entries fired and why, memory's share, and
+ * the earlier messages recall put in the prompt (RecallSection), each with a jump to it: the
+ * dialog closes and the chat opens at that message (navigation state `{id, jump}`, the search
+ * panel's way, see useMessageJump).
+ * @param chatId the chat on screen (a character or group id), where a jump goes.
  * @param index the reply version shown (the entry's chosen swipe).
  */
 export function PromptInspector({
+  chatId,
   entryId,
   index,
   onClose,
 }: {
+  chatId: string;
   entryId: string;
   index: number;
   onClose: () => void;
 }) {
   const dialog = useModalDialog();
   const query = usePromptInspection(entryId, index);
+  const navigate = useNavigate();
+  const jump = (message: RecalledMessage) => {
+    dialog.current?.close();
+    navigate("/chat", { state: { id: chatId, jump: recallJump(message) } });
+  };
   return (
     <ChatModal dialog={dialog} className="prompt-inspector" label={inspectorTexts.title} onClose={onClose}>
       <h2>{inspectorTexts.title}</h2>
@@ -119,6 +133,7 @@ export function PromptInspector({
         <>
           <PromptParts inspection={query.data} />
           <LoreAndMemory inspection={query.data} />
+          {query.data.recall && <RecallSection recall={query.data.recall} onJump={jump} />}
         </>
       )}
       <button type="button" className="button" onClick={() => dialog.current?.close()}>
