@@ -130,6 +130,25 @@ async function runChat(api: ChatApi, model: RecordingModel, pid: number, chat: L
   return { imported, importMs, asked };
 }
 
+/** The first chat's questions again with recall off (the plain window), then recall on again. */
+async function baseline(
+  api: ChatApi,
+  model: RecordingModel,
+  chat: LocomoChat,
+): Promise<EngineRun["baseline"]> {
+  try {
+    await api.setRecall(false);
+  } catch (error) {
+    console.log(`  baseline skipped: ${error instanceof Error ? error.message : String(error)}`);
+    return undefined;
+  }
+  const plain: Asked[] = [];
+  for (const question of chat.questions.slice(0, QUESTIONS))
+    plain.push(await ask(api, model, chat, question));
+  await api.setRecall(true);
+  return { chat: chat.id, recall: mean(plain.map((a) => a.recall)) };
+}
+
 /** The long chat: imported, then LONG_QUESTIONS questions (drawn from every conversation). */
 async function runLong(api: ChatApi, model: RecordingModel, pid: number, chats: LocomoChat[]) {
   const jsonl = generatedChat(chats, LONG_MESSAGES);
@@ -178,14 +197,7 @@ async function runEngine(engine: string, model: RecordingModel, chats: LocomoCha
         `  ${engine} chat ${chat.id}: ${imported} messages imported in ${(importMs / 1000).toFixed(1)} s, ` +
           `${asked.length} questions, recall ${fixed(mean(asked.map((a) => a.recall)))}`,
       );
-      if (index === 0 && BASELINE && engine === ENGINES[0]) {
-        await api.setRecall(false);
-        const plain: Asked[] = [];
-        for (const question of chat.questions.slice(0, QUESTIONS))
-          plain.push(await ask(api, model, chat, question));
-        await api.setRecall(true);
-        run.baseline = { chat: chat.id, recall: mean(plain.map((a) => a.recall)) };
-      }
+      if (index === 0 && BASELINE && engine === ENGINES[0]) run.baseline = await baseline(api, model, chat);
     }
     if (LONG_QUESTIONS > 0) {
       run.long = await runLong(api, model, pid, chats);
