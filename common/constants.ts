@@ -45,6 +45,19 @@ export const CONTINUE_MAX_PER_REPLY = 3;
 export const REPLY_SWIPES_MAX = 10;
 /** Ours ("Edit"): the longest reply text a user can write into a reply, characters. */
 export const REPLY_EDIT_MAX_LENGTH = 4000;
+/**
+ * Ours ("Import a SillyTavern chat"): the largest chat file imported, bytes (20 MB). A larger
+ * upload is refused whole (413) before anything is stored.
+ */
+export const CHAT_IMPORT_MAX_BYTES = 20 * 1024 * 1024;
+/** Ours ("Import a SillyTavern chat"): the most message lines one imported chat file may hold. */
+export const CHAT_IMPORT_MAX_MESSAGES = 20_000;
+/**
+ * Ours ("Import a SillyTavern chat"): the longest imported message (or swipe), characters.
+ * Imported messages are not held to MESSAGE_MAX_LENGTH, the rule of typed messages: a chat
+ * written elsewhere is kept as it was said.
+ */
+export const CHAT_IMPORT_MESSAGE_MAX_LENGTH = 20_000;
 /** product.md §4: marker of the automatic first greeting; never shown as a user message. */
 export const FIRST_MESSAGE_MARKER = "##first-message##";
 /** product.md §3: the fallback picture. */

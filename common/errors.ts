@@ -24,6 +24,9 @@ export const ERROR_STATUS = {
   bad_image: 400,
   image_too_large: 413,
   recording_too_large: 413,
+  // A chat file to import (SillyTavern JSONL) that cannot be read, or is too large.
+  bad_chat_file: 400,
+  chat_file_too_large: 413,
 
   // Sign-in, devices and sessions (product.md §6). The two refusals of a sign-in form answer
   // HTTP 200 with success 0, as the spec's login does: the SPA shows the message on the form.

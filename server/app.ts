@@ -18,6 +18,8 @@ import { chatRoutes } from "./modules/chat/chat.routes";
 import { editsRoutes } from "./modules/chat/edits.routes";
 import { groupsRoutes } from "./modules/chat/groups.routes";
 import { historyRoutes } from "./modules/chat/history.routes";
+import { importRoutes } from "./modules/chat/import.routes";
+import { ChatImportService } from "./modules/chat/import.service";
 import { InspectionsRepo } from "./modules/chat/inspections.repo";
 import { inspectionsRoutes } from "./modules/chat/inspections.routes";
 import { checkinsRoutes } from "./modules/checkins/checkins.routes";
@@ -169,6 +171,7 @@ async function registerRoutes(app: FastifyInstance, config: AppConfig, c: Contai
   await historyRoutes(app, c.conversation, auth);
   await chatRoutes(app, c, chatAuth);
   await editsRoutes(app, { edits: c.edits, live: c.chat.live }, auth);
+  await importRoutes(app, new ChatImportService(c.conversation, c.memory, c.storage), auth);
   await inspectionsRoutes(
     app,
     { inspections: new InspectionsRepo(c.db.db), conversation: c.conversation },

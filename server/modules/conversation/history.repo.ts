@@ -14,6 +14,14 @@ export function nextSeq(now: number): number {
 }
 
 /**
+ * Makes this process's next order key come after `seq` (entries stored with order keys of their
+ * own, an imported chat's), so a message sent next is ordered after them.
+ */
+export function seqAfter(seq: number): void {
+  lastSeq = Math.max(lastSeq, seq);
+}
+
+/**
  * A new history entry of `sessionId`: the user's `message` to `characterId`, sent at `now` (epoch
  * ms), pending its reply. Not stored yet.
  * @param owner the lease id of the process that will generate its reply (ChatHistoryTable.owner);
@@ -247,6 +255,54 @@ export class HistoryRepo {
       .execute();
   }
 
+  /**
+   * Replaces a session's history with `entries` (and their reply swipes) in one transaction, as
+   * New Chat deletes it: the summary is emptied and the greeting is not stored again. The memory
+   * points (order keys, µs) say where the summary and the extraction of facts start.
+   * @param entries in order, at most a few tens of thousands (inserted in batches).
+   */
+  async replaceSession(
+    sessionId: string,
+    entries: ChatHistoryRow[],
+    swipes: ReadonlyMap<string, string[]>,
+    points: { summaryUntilSeq: number; factsUntilSeq: number },
+  ): Promise<void> {
+    const swipeRows = entries.flatMap((entry) =>
+      (swipes.get(entry.id) ?? []).map((reply_message, position) => ({
+        id: randomUUID(),
+        entry_id: entry.id,
+        position,
+        reply_message,
+        reply_audio_url: "",
+        created_at: entry.reply_time ?? entry.send_time,
+      })),
+    );
+    await this.db.transaction().execute(async (trx) => {
+      await trx.deleteFrom("chat_history").where("session_id", "=", sessionId).execute();
+      // Well under PostgreSQL's 65535 parameters per statement.
+      for (let i = 0; i < entries.length; i += INSERT_BATCH)
+        await trx
+          .insertInto("chat_history")
+          .values(entries.slice(i, i + INSERT_BATCH))
+          .execute();
+      for (let i = 0; i < swipeRows.length; i += INSERT_BATCH)
+        await trx
+          .insertInto("chat_reply_swipes")
+          .values(swipeRows.slice(i, i + INSERT_BATCH))
+          .execute();
+      await trx
+        .updateTable("chat_sessions")
+        .set({
+          summary: "",
+          summary_until_seq: points.summaryUntilSeq,
+          facts_until_seq: points.factsUntilSeq,
+          greeted: 1,
+        })
+        .where("id", "=", sessionId)
+        .execute();
+    });
+  }
+
   /** Deletes a session's history and its summary; the greeting comes again on the next load. */
   async clearSession(sessionId: string): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
@@ -259,6 +315,9 @@ export class HistoryRepo {
     });
   }
 }
+
+/** Rows per INSERT statement of a replaced history (18 columns each). */
+const INSERT_BATCH = 500;
 
 // The queries of every chat message, built and compiled once (server/db/prepared.ts).
 const recentTexts = preparedQuery((db, p: { sessionId: string; afterSeq: number; limit: number }) =>

@@ -318,6 +318,22 @@ export class HistoryService {
   }
 
   /**
+   * Replaces a session's history with imported entries (and their swipes) in one transaction, as
+   * New Chat clears it (summary emptied, caches of the session and its prompt window dropped); the
+   * greeting is not stored again. The caller has checked the chat is the user's.
+   * @param points where memory's summary and extraction of facts start (order keys, µs).
+   */
+  async replaceHistory(
+    session: ChatSession,
+    imported: { entries: ChatHistoryRow[]; swipes: ReadonlyMap<string, string[]> },
+    points: { summaryUntilSeq: number; factsUntilSeq: number },
+  ): Promise<void> {
+    await this.repo.replaceSession(session.id, imported.entries, imported.swipes, points);
+    this.chats.forgetSession(session);
+    this.windows.drop(session.id);
+  }
+
+  /**
    * New chat (product.md §4): deletes the chat's history and summary; the greeting comes again on the
    * next load. @returns the chat. @throws as resolveChat.
    */
