@@ -1,13 +1,12 @@
 import type { ChildProcess } from "node:child_process";
-import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { getLlama } from "node-llama-cpp";
 import { demoChatUser } from "../e2e/support/demo";
+import { type Chat, seeded, sendTurn } from "./support/long-chat-turns";
 import { cpuMs, percentile } from "./support/measure";
 import { liftLimits, requireBuild, serverEntry, startServer } from "./support/server";
-import { multipartBody } from "./support/stream-client";
 import { timingModel } from "./support/timing-model";
 
 /**
@@ -28,7 +27,13 @@ import { timingModel } from "./support/timing-model";
  * - the turn's new tokens: the previous reply, the new message, and this turn's `pname`, `ptext`
  *   and local time ("Friday, 22:41"), counted with the timing model's tokenizer: what a server
  *   that kept the conversation's tokens in the model's cache would have to read.
- * Phase 2 (LLM_PARALLEL=2, a restarted server): 4 chats (4 demo users) at once, each sending its
+ * Phase 2, the next message at once (LLM_PARALLEL=1, a restarted server): the same 30 turns,
+ * each message sent as soon as the previous reply has ended, the server's memory jobs never
+ * waited for. Printed for each turn: time to first token and reply time; then how long the
+ * memory jobs went on after the last reply, and what the server's background work waited for
+ * replies and how often a reply cut it short (`companion_background_wait_seconds`,
+ * `companion_background_cuts_total`, "n/a" on a server without them).
+ * Phase 3 (LLM_PARALLEL=2, a restarted server): 4 chats (4 demo users) at once, each sending its
  * next message 1 to 3 s (seeded) after its previous reply ended, 8 turns each; printed: p50/p90
  * time to first token over turns 2..8 of all chats, beside the single chat's p50 (turns 2..30).
  *
@@ -36,9 +41,12 @@ import { timingModel } from "./support/timing-model";
  * - time to first token at the last turn at most 1.3 × turn 2's, and under 2000 ms;
  * - the median over turns 2..30 of (prompt tokens evaluated − new tokens) at most 64 (skipped
  *   without the counter);
+ * - the next message at once: no turn after the second takes more than 1.5 × the median turn
+ *   (turns 2..30), so background work never lands on a reply;
  * - 4 interleaved chats: p50 time to first token at most 2 × the single chat's p50.
  * BENCH_TURNS: turns of the single chat (30); BENCH_LLM_THREADS: the server's LLM_THREADS (its
- * default otherwise); BENCH_SKIP_PARALLEL=1 skips phase 2; BENCH_SERVER_ENTRY: another compiled
+ * default otherwise); BENCH_SKIP_IDLE=1 skips phase 1 (then phase 3 compares with phase 2's p50);
+ * BENCH_SKIP_AT_ONCE=1 skips phase 2; BENCH_SKIP_PARALLEL=1 skips phase 3; BENCH_SERVER_ENTRY: another compiled
  * server (e.g. an older commit's `dist/server/main.js`).
  */
 
@@ -47,8 +55,18 @@ const PARALLEL_CHATS = 4;
 const PARALLEL_TURNS = 8;
 const IDLE_CAP_MS = 120_000;
 const MODEL_READY_CAP_MS = 180_000;
-const TARGETS = { lastVsSecond: 1.3, lastTtftMs: 2000, extraTokens: 64, parallelVsSingle: 2 };
-const SENDER = { pname: "Sam", ptext: "a night nurse, just off shift" };
+const TARGETS = {
+  lastVsSecond: 1.3,
+  lastTtftMs: 2000,
+  extraTokens: 64,
+  atOnceVsMedian: 1.5,
+  parallelVsSingle: 2,
+};
+/**
+ * 300 ms windows without CPU that count as idle: 1.5 s, longer than the pause without replies
+ * the server waits for before its background work (llama.ts BACKGROUND_YIELD, 1 s).
+ */
+const IDLE_WINDOWS = 5;
 
 const MESSAGES = [
   "Hi! Long night. How are you doing?",
@@ -142,14 +160,14 @@ async function waitForModel(base: string, token: string): Promise<void> {
 }
 
 /**
- * Waits until the process has used no CPU for two 300 ms windows in a row (background memory
- * jobs done), at most `capMs`. @returns ms waited.
+ * Waits until the process has used no CPU for IDLE_WINDOWS 300 ms windows in a row (background
+ * memory jobs done), at most `capMs`. @returns ms waited.
  */
 async function waitIdle(pid: number, capMs = IDLE_CAP_MS): Promise<number> {
   const started = Date.now();
   let last = cpuMs(pid);
   let quiet = 0;
-  while (quiet < 2 && Date.now() - started < capMs) {
+  while (quiet < IDLE_WINDOWS && Date.now() - started < capMs) {
     await new Promise((resolve) => setTimeout(resolve, 300));
     const now = cpuMs(pid);
     quiet = now === last ? quiet + 1 : 0;
@@ -180,101 +198,6 @@ async function promptCounters(base: string): Promise<PromptCounters | undefined>
     return total;
   };
   return { evaluated: sum("evaluated"), reused: sum("reused") };
-}
-
-/** A chat's sender: its session, its character, and its local clock (advanced each turn). */
-interface Chat {
-  token: string;
-  characterId: string;
-  /** The sender's wall clock, as epoch ms of a UTC+01:00 local time. */
-  clock: number;
-  /** The previous reply's text ("" before the first). */
-  previousReply: string;
-}
-
-/** `time` as the SPA sends it: ISO 8601 with the sender's UTC offset (+01:00 here). */
-function isoLocal(clock: number): string {
-  return `${new Date(clock + 3_600_000).toISOString().slice(0, -1)}+01:00`;
-}
-
-/** The local time as the server writes it into the prompt, e.g. "Friday, 22:41". */
-function localTimeWords(clock: number): string {
-  const local = new Date(clock + 3_600_000);
-  const weekday = local.toLocaleDateString("en-GB", { weekday: "long", timeZone: "UTC" });
-  return `${weekday}, ${local.toISOString().slice(11, 16)}`;
-}
-
-/** Mulberry32: a seeded pseudo-random number generator, [0, 1). */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-interface TurnResult {
-  ttftMs: number;
-  endMs: number;
-  reply: string;
-  /** What this turn tells the model that it has not seen (see the file's comment). */
-  newText: string;
-}
-
-/** One streamed message (multipart, as the SPA sends it); reads the answer to its `done`. */
-async function sendTurn(base: string, chat: Chat, message: string): Promise<TurnResult> {
-  const form = multipartBody({
-    message,
-    id: chat.characterId,
-    cId: chat.characterId,
-    mute: "1",
-    stream: "1",
-    clientMessageId: randomUUID(),
-    time: isoLocal(chat.clock),
-    ...SENDER,
-  });
-  const started = performance.now();
-  const answer = await fetch(`${base}/api/chat/message`, {
-    method: "POST",
-    headers: {
-      authorization: `Bearer ${chat.token}`,
-      accept: "text/event-stream",
-      "content-type": form.contentType,
-    },
-    body: new Uint8Array(form.body),
-  });
-  const reader = answer.body!.getReader();
-  const decoder = new TextDecoder();
-  let text = "";
-  let ttftMs = Number.NaN;
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    text += decoder.decode(value, { stream: true });
-    if (Number.isNaN(ttftMs) && text.includes("event: token")) ttftMs = performance.now() - started;
-  }
-  const endMs = performance.now() - started;
-  const events = text.split("\n\n").map((block) => ({
-    event: /^event: (.*)$/m.exec(block)?.[1],
-    data: /^data: (.*)$/m.exec(block)?.[1],
-  }));
-  const last = events.findLast((e) => e.event === "done" || e.event === "error");
-  if (answer.status !== 200 || last?.event !== "done" || Number.isNaN(ttftMs)) {
-    throw new Error(`HTTP ${answer.status}, no reply: ${text.slice(0, 400)}`);
-  }
-  const streamed = events
-    .filter((e) => e.event === "token")
-    .map((e) => (JSON.parse(e.data ?? "{}") as { text?: string }).text ?? "")
-    .join("");
-  const reply = (JSON.parse(last.data ?? "{}") as { text?: string }).text ?? streamed;
-  const newText = [chat.previousReply, message, SENDER.pname, SENDER.ptext, localTimeWords(chat.clock)].join(
-    "\n",
-  );
-  chat.previousReply = reply;
-  return { ttftMs, endMs, reply, newText };
 }
 
 const failures: string[] = [];
@@ -351,7 +274,75 @@ async function singleChat(): Promise<number[]> {
   }
 }
 
-/** Phase 2: interleaved chats. @returns time to first token of turns 2.. of every chat. */
+/**
+ * The server's background model work so far: calls finished, seconds they waited for replies,
+ * runs cut short by a reply; undefined when the server has no such metrics.
+ */
+async function backgroundCounters(
+  base: string,
+): Promise<{ calls: number; waitedS: number; cuts: number } | undefined> {
+  const text = await (await fetch(`${base}/metrics`)).text();
+  const value = (name: string) =>
+    Number(new RegExp(`^${name}\\s+(\\S+)$`, "m").exec(text)?.[1] ?? Number.NaN);
+  const calls = value("companion_background_wait_seconds_count");
+  if (Number.isNaN(calls)) return undefined;
+  return {
+    calls,
+    waitedS: value("companion_background_wait_seconds_sum"),
+    cuts: value("companion_background_cuts_total"),
+  };
+}
+
+/** Phase 2: one chat, each message sent as soon as the previous reply ended. @returns TTFT by turn. */
+async function atOnceChat(): Promise<number[]> {
+  const server = await startBenchServer(modelPath, 1);
+  const pid = server.child.pid!;
+  try {
+    const user = await demoChatUser(server.base);
+    await liftLimits({ sqliteFile: path.join(server.dataDir, "app.db") });
+    await waitForModel(server.base, user.token);
+    await waitIdle(pid);
+    const chat: Chat = { ...user, clock: startClock, previousReply: "" };
+    const random = seeded(1);
+    console.log(`
+One chat, ${TURNS} turns, the next message at once (LLM_PARALLEL=1)`);
+    console.log("turn | TTFT ms | reply ms");
+    const ttft: number[] = [];
+    const started = performance.now();
+    for (let turn = 1; turn <= TURNS; turn += 1) {
+      const result = await sendTurn(server.base, chat, MESSAGES[(turn - 1) % MESSAGES.length]!);
+      ttft.push(result.ttftMs);
+      console.log(
+        `${String(turn).padStart(4)} | ${result.ttftMs.toFixed(0).padStart(7)} | ${result.endMs.toFixed(0).padStart(8)}`,
+      );
+      chat.clock += (2 + Math.floor(random() * 5)) * 60_000;
+    }
+    const chatS = (performance.now() - started) / 1000;
+    const during = await backgroundCounters(server.base);
+    const afterMs = await waitIdle(pid, 300_000);
+    const all = await backgroundCounters(server.base);
+    const mid = median(ttft.slice(1));
+    const worst = Math.max(...ttft.slice(2));
+    const worstTurn = ttft.indexOf(worst) + 1;
+    console.log(
+      `${TURNS} turns in ${chatS.toFixed(1)} s; TTFT p50 turns 2..${TURNS} ${mid.toFixed(0)} ms, worst after turn 2: turn ${worstTurn} ${worst.toFixed(0)} ms (${(worst / mid).toFixed(2)}x)`,
+    );
+    console.log(
+      all && during
+        ? `background model calls: ${during.calls} finished during the chat, ${all.calls} in all (waited ${all.waitedS.toFixed(1)} s in all for replies, ${all.cuts} runs cut short by a reply); the server was busy ${((afterMs - IDLE_WINDOWS * 300) / 1000).toFixed(1)} s after the last reply`
+        : `background model calls: n/a (no such metrics); the server was busy ${((afterMs - IDLE_WINDOWS * 300) / 1000).toFixed(1)} s after the last reply`,
+    );
+    check(
+      worst <= TARGETS.atOnceVsMedian * mid,
+      `next message at once: no turn after the second over ${TARGETS.atOnceVsMedian} x the median turn (worst: turn ${worstTurn}, ${worst.toFixed(0)} ms; median ${mid.toFixed(0)} ms)`,
+    );
+    return ttft;
+  } finally {
+    await server.stop();
+  }
+}
+
+/** Phase 3: interleaved chats. @returns time to first token of turns 2.. of every chat. */
 async function interleavedChats(): Promise<number[]> {
   const server = await startBenchServer(modelPath, 2);
   try {
@@ -387,8 +378,9 @@ async function interleavedChats(): Promise<number[]> {
 }
 
 try {
-  const single = await singleChat();
-  const singleP50 = median(single.slice(1));
+  const single = process.env.BENCH_SKIP_IDLE === "1" ? undefined : await singleChat();
+  const atOnce = process.env.BENCH_SKIP_AT_ONCE === "1" ? undefined : await atOnceChat();
+  const singleP50 = median((single ?? atOnce ?? []).slice(1));
   if (process.env.BENCH_SKIP_PARALLEL === "1") {
     console.log("\nInterleaved chats: skipped (BENCH_SKIP_PARALLEL=1)");
   } else {
