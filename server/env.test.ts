@@ -33,6 +33,28 @@ describe("loadConfig: rules between variables, checked at boot", () => {
     expect(refused({ LLM_PROVIDER: "llama" })).toThrow(/LLM_MODEL_PATH: required with LLM_PROVIDER=llama/);
   });
 
+  it("leaves embeddings off by default and refuses half an embedding setting", () => {
+    const cfg = loadConfig(base);
+    expect([cfg.EMBEDDING_MODEL_PATH, cfg.EMBEDDING_BASE_URL, cfg.EMBEDDING_MODEL]).toEqual(["", "", ""]);
+    expect(cfg.EMBEDDING_TIMEOUT_MS).toBe(15_000);
+    expect(
+      loadConfig({ ...base, EMBEDDING_BASE_URL: "http://x/v1", EMBEDDING_MODEL: "e" }).EMBEDDING_MODEL,
+    ).toBe("e");
+    expect(refused({ EMBEDDING_BASE_URL: "http://x/v1" })).toThrow(
+      /EMBEDDING_MODEL: required with EMBEDDING_BASE_URL/,
+    );
+    expect(refused({ EMBEDDING_MODEL: "e" })).toThrow(/EMBEDDING_BASE_URL: required with EMBEDDING_MODEL/);
+    expect(refused({ EMBEDDING_API_KEY: "k" })).toThrow(
+      /EMBEDDING_BASE_URL: required with EMBEDDING_API_KEY/,
+    );
+    expect(refused({ EMBEDDING_BASE_URL: "localhost:8080/v1", EMBEDDING_MODEL: "e" })).toThrow(
+      /EMBEDDING_BASE_URL: must be an http\(s\) URL/,
+    );
+    expect(
+      refused({ EMBEDDING_MODEL_PATH: "/m/e.gguf", EMBEDDING_BASE_URL: "http://x/v1", EMBEDDING_MODEL: "e" }),
+    ).toThrow(/EMBEDDING_MODEL_PATH: set it or EMBEDDING_BASE_URL, not both/);
+  });
+
   it("refuses a Stripe key without the webhook secret", () => {
     expect(refused({ STRIPE_SECRET_KEY: "sk_test_x" })).toThrow(/STRIPE_WEBHOOK_SECRET: required/);
   });

@@ -49,6 +49,22 @@ const schema = z.object({
   LLM_API_KEY: z.string().default(""),
   LLM_MODEL: z.string().default(""),
   LLM_TIMEOUT_MS: z.coerce.number().int().positive().default(120_000),
+  // Text embeddings for recall (ranking a chat's earlier messages by meaning); off when none is set.
+  /** A GGUF embedding model run in process (node-llama-cpp); empty: none. */
+  EMBEDDING_MODEL_PATH: z.string().default(""),
+  /** An OpenAI-compatible endpoint up to /v1 that answers POST /embeddings; empty: none. */
+  EMBEDDING_BASE_URL: z
+    .string()
+    .refine(
+      (v) => v === "" || /^https?:\/\/[^/]/.test(v),
+      "must be an http(s) URL, e.g. http://localhost:8080/v1",
+    )
+    .default(""),
+  /** The embedding model's name at that endpoint (required with EMBEDDING_BASE_URL). */
+  EMBEDDING_MODEL: z.string().default(""),
+  EMBEDDING_API_KEY: z.string().default(""),
+  /** Time limit of one request to the endpoint (at most 64 texts), milliseconds. */
+  EMBEDDING_TIMEOUT_MS: z.coerce.number().int().min(100).default(15_000),
   PUBLIC_URL: z.string().default(""),
   SMTP_URL: z.string().default(""),
   MAIL_FROM: z.string().default("Companion <no-reply@companion.local>"),
@@ -267,6 +283,17 @@ export function crossFieldProblems(cfg: Settings): string[] {
   }
   if (cfg.LLM_PROVIDER === "llama" && !cfg.LLM_MODEL_PATH) {
     problems.push("LLM_MODEL_PATH: required with LLM_PROVIDER=llama");
+  }
+  if (cfg.EMBEDDING_BASE_URL && !cfg.EMBEDDING_MODEL) {
+    problems.push("EMBEDDING_MODEL: required with EMBEDDING_BASE_URL");
+  }
+  for (const name of ["EMBEDDING_MODEL", "EMBEDDING_API_KEY"] as const) {
+    if (cfg[name] && !cfg.EMBEDDING_BASE_URL) problems.push(`EMBEDDING_BASE_URL: required with ${name}`);
+  }
+  if (cfg.EMBEDDING_MODEL_PATH && cfg.EMBEDDING_BASE_URL) {
+    problems.push(
+      "EMBEDDING_MODEL_PATH: set it or EMBEDDING_BASE_URL, not both (one embedding model at a time)",
+    );
   }
   if (cfg.STRIPE_SECRET_KEY && !cfg.STRIPE_WEBHOOK_SECRET) {
     problems.push("STRIPE_WEBHOOK_SECRET: required with STRIPE_SECRET_KEY (webhooks could not be verified)");
