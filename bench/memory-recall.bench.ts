@@ -80,7 +80,7 @@ interface EngineRun {
   engine: string;
   asked: Asked[];
   baseline?: { chat: string; recall: number };
-  long?: { imported: number; importMs: number; ms: number[]; recalled: number };
+  long?: { imported: number; importMs: number; asked: number; ms: number[]; recalled: number };
 }
 
 const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
@@ -164,7 +164,9 @@ async function runLong(api: ChatApi, model: RecordingModel, pid: number, chats: 
   const step = Math.max(1, Math.floor(pool.length / LONG_QUESTIONS));
   const ms: number[] = [];
   let recalled = 0;
+  let asked = 0;
   for (let i = 0; i < LONG_QUESTIONS && i * step < pool.length; i += 1) {
+    asked += 1;
     const entryId = await api.send(pool[i * step]!.question, "Sam");
     const account = (await api.inspection(entryId))?.recall;
     await api.remove(entryId);
@@ -173,7 +175,7 @@ async function runLong(api: ChatApi, model: RecordingModel, pid: number, chats: 
       recalled += account.messages.length;
     }
   }
-  return { imported, importMs, ms, recalled: recalled / Math.max(1, ms.length) };
+  return { imported, importMs, asked, ms, recalled: recalled / Math.max(1, ms.length) };
 }
 
 /** One database's whole run on a fresh server. */
@@ -261,7 +263,7 @@ function report(run: EngineRun, chats: LocomoChat[]): boolean {
     const p50 = percentile(run.long.ms, 50);
     const p95 = percentile(run.long.ms, 95);
     console.log(
-      `${run.long.imported}-message chat: ${run.long.ms.length} questions, the search's ms p50 ${fixed(p50, 1)}, ` +
+      `${run.long.imported}-message chat: ${run.long.asked} questions (${run.long.ms.length} with recall's account), the search's ms p50 ${fixed(p50, 1)}, ` +
         `p95 ${fixed(p95, 1)}; ${fixed(run.long.recalled, 1)} messages recalled a reply`,
     );
     results.push([
