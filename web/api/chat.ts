@@ -153,3 +153,24 @@ export async function startNewChat(chatId: string, userId: string): Promise<stri
   const answer = ensureSuccess(await apiRequest("/chat/new", { query: { id: chatId, uid: userId } }));
   return answer.page ?? "";
 }
+
+/** What POST /chat/import answered: its sentence and the messages imported. */
+export interface ChatImportAnswer {
+  message: string;
+  imported: number;
+}
+
+/**
+ * POST /chat/import (ours), multipart `id` (a character of the user's) and `file` (a SillyTavern
+ * .jsonl chat): the file replaces the chat's history, as New Chat deletes it. Throws `ApiError`
+ * with the server's sentence when refused (e.g. "Line 7 is not valid JSON.", a file over 20 MB).
+ */
+export async function importChat(characterId: string, file: File): Promise<ChatImportAnswer> {
+  const body = new FormData();
+  body.append("id", characterId);
+  body.append("file", file, file.name);
+  const answer = ensureSuccess(
+    await apiRequest<Envelope<{ imported: number }>>("/chat/import", { method: "POST", body }),
+  );
+  return { message: answer.message, imported: answer.data?.imported ?? 0 };
+}

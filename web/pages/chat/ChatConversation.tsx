@@ -12,6 +12,7 @@ import { PhotoListSidebar } from "./components/PhotoListSidebar";
 import { SearchPanel } from "./components/SearchPanel";
 import { SettingsDialog } from "./components/SettingsDialog";
 import { ReplyOwnerContext } from "./hooks/useAudioPlayer";
+import { useChatImport } from "./hooks/useChatImport";
 import { type MessageJump, useMessageJump } from "./hooks/useMessageJump";
 import { chatTexts } from "./texts";
 import { useChatConversation } from "./useChatConversation";
@@ -58,6 +59,7 @@ export function ChatConversation({ userId, info, chatId, isGroup, jump }: ChatCo
   const { editing, voice, items, ownerOfAudio, status, streamingText } = chat;
   const sidebar = useSidebarDrawer();
   const [settingsOpen, setSettingsOpen] = useState(false);
+  const importing = useChatImport(chatId);
   const [photoListOpen, setPhotoListOpen] = useState(false);
   const [focusSignal, setFocusSignal] = useState(0);
   const [searchOpen, setSearchOpen] = useState(false);
@@ -141,6 +143,7 @@ export function ChatConversation({ userId, info, chatId, isGroup, jump }: ChatCo
       {settingsOpen && (
         <SettingsDialog
           chatId={chatId}
+          onImportFile={isGroup ? undefined : (file) => void importing.start(file)}
           speechInput={voice.available}
           serverSpeech={capabilities?.speechInput}
           modelReady={capabilities?.chat.enabled ?? true}

@@ -91,6 +91,15 @@ export const chatTexts = lookups(
     "memoryDeleted",
     "writeFirstNote",
     "writeFirstFailed",
+    "recall",
+    "recallHint",
+    "recallFailed",
+    "importTitle",
+    "importFile",
+    "importHint",
+    "importConfirmTitle",
+    "importConfirm",
+    "importFailed",
   ] as const,
   {
     groupFull: (max: number) => i18n.t("chat:main.groupFull", { max }),
@@ -106,6 +115,10 @@ export const chatTexts = lookups(
     writeFirst: (name: string) => i18n.t("chat:main.writeFirst", { name }),
     /** Why the character cannot write first: no language model is ready. */
     writeFirstNoModel: (name: string) => i18n.t("chat:main.writeFirstNoModel", { name }),
+    /** The confirmation of an import: the chosen file's name. */
+    importConfirmText: (file: string) => i18n.t("chat:main.importConfirmText", { file }),
+    /** A chat file over the import's limit, in MB. */
+    importTooLarge: (max: number) => i18n.t("chat:main.importTooLarge", { max }),
     /** A header status (product.md §3) in the current language. */
     status: (status: ChatStatus) => i18n.t(`chat:status.${STATUS_KEYS[status]}`),
   },

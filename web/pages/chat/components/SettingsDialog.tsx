@@ -1,4 +1,4 @@
-// The chat Settings popup (product.md §2): voice, dark mode, Bluetooth, screen wake, notifications, silence, About you, memories.
+// The chat Settings popup (product.md §2): voice, dark mode, Bluetooth, screen wake, notifications, silence, recall, About you, memories, import.
 import { useId, useState } from "react";
 import { RULES } from "../../../../common/validation";
 import type { Capability } from "../../../api/capabilities";
@@ -8,10 +8,11 @@ import { succeed, warn } from "../../../lib/notify";
 import { askNotificationPermission, notificationsSupported } from "../../../lib/replySound";
 import { firstLocalProblem } from "../../../lib/validationText";
 import { useAudioOutputs } from "../hooks/useAudioOutputs";
+import { useChatServerSettings } from "../hooks/useChatRecall";
 import { useModalDialog } from "../hooks/useModalDialog";
-import { useWriteFirst } from "../hooks/useWriteFirst";
 import { chatTexts } from "../texts";
 import { voiceTexts } from "../voiceTexts";
+import { ImportChatSection, RecallSwitch } from "./ChatHistorySettings";
 import { AudioOutputPicker, MemoriesSection, SenderFields, SilenceSelect } from "./SettingsSections";
 import { WriteFirstSwitch } from "./WriteFirstSwitch";
 
@@ -19,6 +20,11 @@ type Flag = Exclude<keyof ChatSettings, "silenceDuration" | TextSetting>;
 
 interface SettingsDialogProps {
   chatId: string;
+  /**
+   * 'Import a SillyTavern chat' chose a file (the popup has closed): the chat screen asks and
+   * imports (useChatImport). Absent in a group chat: an import is one to one.
+   */
+  onImportFile?: (file: File) => void;
   /** Speech input: voice chat needs it; off shows the toggle disabled with the reason. */
   speechInput: Capability | undefined;
   /** transcription on the server (STT_BASE_URL); off disables its toggle with the reason. */
@@ -80,9 +86,14 @@ function settingToggles(
  * In a one-to-one chat, 'Let {name} write first' (the server's setting, sent on Save
  * with the browser's time zone) lets the character check in after a quiet period; while no
  * language model is ready it cannot be turned on, and says why (WriteFirstSwitch).
+ * 'Recall earlier messages' (the server's setting, sent on Save; one-to-one and group chats) lets
+ * the character look up earlier parts of the chat. In a one-to-one chat, 'Import a SillyTavern
+ * chat' takes a .jsonl file: the popup closes, the import asks for confirmation as New Chat does
+ * and replaces the chat's history (`onImportFile`, useChatImport).
  */
 export function SettingsDialog({
   chatId,
+  onImportFile,
   speechInput,
   serverSpeech,
   modelReady,
@@ -91,7 +102,7 @@ export function SettingsDialog({
   const dialog = useModalDialog();
   const [stored, save] = useChatSettings();
   const [draft, setDraft] = useState<ChatSettings>(stored);
-  const writeFirst = useWriteFirst(chatId);
+  const { writeFirst, recall, save: saveOnServer } = useChatServerSettings(chatId);
   const titleId = useId();
   const baseId = useId();
   const outputs = useAudioOutputs();
@@ -127,7 +138,7 @@ export function SettingsDialog({
       return;
     }
     save({ ...draft, senderName: draft.senderName.trim(), senderAbout: draft.senderAbout.trim() });
-    writeFirst.save();
+    saveOnServer();
     succeed(chatTexts.settingsSaved);
     dialog.current?.close();
   };
@@ -180,12 +191,14 @@ export function SettingsDialog({
               />
             </li>
           )}
+          {recall.state && <RecallSwitch on={recall.on} onChange={recall.setChoice} />}
           <li>
             <SilenceSelect baseId={baseId} draft={draft} setDraft={setDraft} />
           </li>
         </ul>
         <SenderFields baseId={baseId} draft={draft} setDraft={setDraft} />
         <MemoriesSection baseId={baseId} chatId={chatId} />
+        {onImportFile && <ImportChatSection baseId={baseId} onFile={onImportFile} dialog={dialog} />}
         <div className="chat-settings__actions">
           <button type="button" className="button button--ghost" onClick={() => dialog.current?.close()}>
             {chatTexts.cancel}
