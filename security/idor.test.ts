@@ -243,6 +243,20 @@ describeEachDatabase("IDOR, user B with user A's ids on every id-taking route", 
       form: { id: A.group, message: "hi all" },
     },
     // Chat
+    ...(["character", "group"] as const).map((kind) => ({
+      name: `chat import (replaces the history) into A's ${kind}`,
+      method: "POST" as const,
+      url: "/api/chat/import",
+      parts: [
+        { name: "id", value: kind === "character" ? A.char : A.group },
+        {
+          name: "file",
+          value: `${JSON.stringify({ user_name: "B", character_name: "A", create_date: "", chat_metadata: {} })}\n${JSON.stringify({ name: "B", is_user: true, is_system: false, send_date: 0, mes: "mine now", extra: {} })}\n`,
+          filename: "chat.jsonl",
+          type: "application/jsonl",
+        },
+      ],
+    })),
     { name: "chat profile of A's character", method: "GET", url: `/api/chat/profile/?id=${A.char}` },
     { name: "chat profile of A's group", method: "GET", url: `/api/chat/profile/?id=${A.group}` },
     {
