@@ -21,6 +21,8 @@ import { ImagesRepo } from "../modules/images/images.repo";
 import { ImagesService } from "../modules/images/images.service";
 import { MemoryRepo } from "../modules/memory/memory.repo";
 import { MemoryService } from "../modules/memory/memory.service";
+import { RecallRepo } from "../modules/memory/recall.repo";
+import { RecallService } from "../modules/memory/recall.service";
 import { QuotaRepo } from "../modules/quota/quota.repo";
 import { QuotaService } from "../modules/quota/quota.service";
 import { VoiceRepo } from "../modules/voice/voice.repo";
@@ -61,6 +63,7 @@ export function buildChat(config: AppConfig, deps: ContainerDeps, jobs: JobQueue
     logError,
     (sessionId) => conversation.chats.sessionChanged(sessionId),
     caches,
+    new RecallService(new RecallRepo(db)),
   );
   const quota = new QuotaService(new QuotaRepo(kysely));
   // A conversation: its chats (which chat an id names, members, sessions) and their history

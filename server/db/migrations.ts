@@ -6,6 +6,7 @@ import { featureMigrations } from "./migrations/features";
 import { initialMigrations } from "./migrations/initial";
 import { inspectionMigrations } from "./migrations/inspections";
 import { modelMigrations } from "./migrations/models";
+import { recallMigrations } from "./migrations/recall";
 import { searchMigrations } from "./migrations/search";
 import { swipeNameMigrations } from "./migrations/swipe-names";
 
@@ -22,6 +23,7 @@ const migrations: Record<string, Migration> = {
   ...searchMigrations,
   ...characterGenerationMigrations,
   ...swipeNameMigrations,
+  ...recallMigrations,
 };
 
 class InlineProvider implements MigrationProvider {

@@ -31,6 +31,8 @@ export interface ChatSessionsTable {
    */
   facts_until_seq: Generated<number>;
   greeted: number;
+  /** Recall: 1 when a reply's prompt may be given earlier messages of this chat (the default), 0 when off. */
+  recall: Generated<number>;
   created_at: number;
   updated_at: number;
 }

@@ -7,8 +7,14 @@ import * as metrics from "../../observability/metrics";
 import { type LlmProvider, LlmUnavailableError, routedModel } from "../../providers/llm/llm";
 import { displayName, type ResolvedChat } from "../conversation/chats.service";
 import type { Conversation } from "../conversation/conversation";
-import { replyPrompt } from "../conversation/reply-prompt";
-import { type AfterReplyInput, cleanReply, type RememberedFacts, type SenderContext } from "../prompt/prompt";
+import { type RecallQuery, replyPrompt } from "../conversation/reply-prompt";
+import {
+  type AfterReplyInput,
+  cleanReply,
+  type RecallFound,
+  type RememberedFacts,
+  type SenderContext,
+} from "../prompt/prompt";
 import { encodeReservation, type QuotaService, type Reservation } from "../quota/quota.service";
 import type { ReplyOutcome } from "./chat.presenter";
 import type { ChatRepo } from "./chat.repo";
@@ -48,6 +54,8 @@ export interface ReplyMemory {
    * 19), the summary.
    */
   afterReply(input: AfterReplyInput): void;
+  /** Recall: the chat's earlier messages that match the user's newest words, for the reply's prompt. */
+  recall?(query: RecallQuery): Promise<RecallFound>;
   /**
    * Before a chat's history is deleted (New Chat): the facts of its messages not extracted yet
    * are extracted in the background. Never throws.
@@ -260,6 +268,7 @@ export class ReplyGenerator {
       model,
       replyTokens,
       facts: (words, chatSession) => this.deps.memory.promptFacts(user.id, character.id, words, chatSession),
+      recall: this.deps.memory.recall && ((query) => this.deps.memory.recall!(query)),
       sender: stream.sender,
       regenerating: stream.regenerate ? entry : undefined,
     });

@@ -5,9 +5,30 @@ import type { PromptInspection } from "../../../common/prompt-inspection";
 import type { Character, ChatHistoryRow, ChatSession, User } from "../../db/schema";
 import type { ChatMessage } from "../../providers/llm/llm";
 import { storedLorebook } from "../prompt/lorebook";
-import { buildChatPrompt, type RememberedFacts, type SenderContext, stopStrings } from "../prompt/prompt";
+import {
+  buildChatPrompt,
+  type RecallFound,
+  type RememberedFacts,
+  recallBudget,
+  type SenderContext,
+  stopStrings,
+} from "../prompt/prompt";
 import { displayName, type ResolvedChat } from "./chats.service";
 import type { Conversation } from "./conversation";
+
+/** What recall is asked for one reply (the recall module's RecallService.find takes it as it is). */
+export interface RecallQuery {
+  session: ChatSession;
+  /** The user's newest words. */
+  newMessage: string;
+  /** The recent exchanges' texts, newest first. */
+  recent: string[];
+  /** The chat's speakers: the user's name, each member's id and name. */
+  speakers: { user: string; characters: Array<{ id: string; name: string }> };
+}
+
+/** Exchanges before the newest whose words may fill a short message's recall query. */
+const RECALL_RECENT_EXCHANGES = 2;
 
 /** What a prompt for a character's reply is built with (the model's budget). */
 export interface PromptModel {
@@ -41,6 +62,8 @@ export async function replyPrompt(
     model: PromptModel;
     replyTokens: number;
     facts?: (lastUserMessage: string, session: ChatSession) => Promise<RememberedFacts>;
+    /** Recall (the recall module's find): earlier messages of the chat for this reply. */
+    recall?: (query: RecallQuery) => Promise<RecallFound>;
     lastUserMessage?: string;
     /** The sender's name, words about themself and local time for this reply (product.md §7 pname, ptext, time). */
     sender?: SenderContext;
@@ -77,7 +100,19 @@ export async function replyPrompt(
     : read;
   const history = since > 0 ? upTo.filter((h) => h.seq >= since) : upTo;
   const lastWords = [...history].reverse().find((h) => h.message && h.message !== FIRST_MESSAGE_MARKER);
-  const facts = input.facts ? await input.facts(lastWords?.message ?? "", session) : undefined;
+  const recent = history
+    .slice(-1 - RECALL_RECENT_EXCHANGES, -1)
+    .reverse()
+    .flatMap((h) => [h.reply_message, h.message !== FIRST_MESSAGE_MARKER ? h.message : ""]);
+  const [facts, found] = await Promise.all([
+    input.facts ? input.facts(lastWords?.message ?? "", session) : undefined,
+    input.recall?.({
+      session,
+      newMessage: input.lastUserMessage ?? lastWords?.message ?? "",
+      recent,
+      speakers: { user: profileName, characters: chat.members.map((m) => ({ id: m.id, name: m.name })) },
+    }),
+  ]);
   const userWords = (h: (typeof history)[number], index: number) =>
     input.lastUserMessage !== undefined && index === history.length - 1 ? input.lastUserMessage : h.message;
   const prompt = buildChatPrompt({
@@ -93,6 +128,7 @@ export async function replyPrompt(
     sender: input.sender,
     summary: session.summary,
     history: history.map((h, index) => ({
+      id: h.id,
       userMessage: userWords(h, index),
       // A reply being continued is sent as the assistant's last, unfinished message.
       reply: h.reply_message,
@@ -109,6 +145,11 @@ export async function replyPrompt(
     authorsNote: {
       text: character.authors_note,
       depth: character.authors_note_depth ?? AUTHORS_NOTE_DEFAULT_DEPTH,
+    },
+    recall: found && {
+      found,
+      budget: recallBudget(input.model.contextWindow()),
+      speaker: (m) => (m.side === "user" ? profileName : (names.get(m.characterId) ?? character.name)),
     },
   });
   return {

@@ -2,10 +2,12 @@
 import { CACHE_TTL_MS, type CacheGroup, ShortCache } from "../../db/short-cache";
 import type { JobData, JobQueue } from "../../jobs/queue";
 import type { LlmProvider } from "../../providers/llm/llm";
-import type { AfterReplyInput, RememberedFacts } from "../prompt/prompt";
+import type { RecallQuery } from "../conversation/reply-prompt";
+import type { AfterReplyInput, RecallFound, RememberedFacts } from "../prompt/prompt";
 import { type FactRow, groupByCharacter, holdsFacts, keywords, splitPromptFacts } from "./facts";
 import type { MemoryRepo } from "./memory.repo";
 import { askFacts, askSummary } from "./memory-model";
+import type { RecallService } from "./recall.service";
 
 /** Exchanges beyond the summary before a refresh is queued. */
 export const SUMMARY_TRIGGER = 30;
@@ -73,6 +75,8 @@ export class MemoryService {
      * at once when this process adds or deletes facts); without it nothing is cached.
      */
     caches?: CacheGroup,
+    /** Recall: the earlier messages of a chat for a reply's prompt; without it nothing is recalled. */
+    private readonly recaller?: RecallService,
   ) {
     if (caches) this.factsCache = new ShortCache({ ttlMs: CACHE_TTL_MS, max: CACHED_FACT_LISTS_MAX }, caches);
     jobs.define<{ userId: string; userName: string; sessionId: string; need: number }>(
@@ -217,6 +221,16 @@ export class MemoryService {
     session: { id: string; summary_until_seq: number; created_at: number },
   ): Promise<RememberedFacts> {
     return splitPromptFacts(await this.factsOf(userId, characterId), message, session);
+  }
+
+  /**
+   * Recall for a reply's prompt (recall.service.ts): the chat's earlier messages that match the
+   * user's newest words, best first. Nothing (and `enabled` false when the chat switched it off)
+   * without a recall service.
+   */
+  recall(query: RecallQuery): Promise<RecallFound> {
+    if (!this.recaller) return Promise.resolve({ enabled: false, query: [], matches: [], ms: 0 });
+    return this.recaller.find(query);
   }
 
   /** The facts of the prompt (at most MAX_FACTS, newest first): from the cache, else read (and cached). */

@@ -41,7 +41,7 @@ describeEachDatabase("memory: long-term facts and the rolling summary", (dialect
   const send = (token: string, id: string, message: string) =>
     call(t.app, "POST", "/api/chat/message", { token, form: { message, id } });
 
-  it("recalls a fact told 40 messages earlier, long out of the context window", async () => {
+  it("remembers a fact told 40 messages earlier, long out of the context window, and recalls its message", async () => {
     const s = await demoWithCharacter(t.app);
     await t.db.db.updateTable("users").set({ chat_limit: 1000 }).where("id", "=", s.userId).execute();
     await send(s.token, s.characterId, "By the way, my dog is called Biscuit and he loves the beach.");
@@ -52,9 +52,13 @@ describeEachDatabase("memory: long-term facts and the rolling summary", (dialect
     llm.requests.length = 0;
     await send(s.token, s.characterId, "Do you remember my dog?");
     const chatPrompt = llm.requests.find((r) => r.messages[0]!.content.startsWith("You are"))!;
-    const all = chatPrompt.messages.map((m) => m.content).join("\n");
-    expect(all).not.toContain("my dog is called Biscuit");
+    const history = chatPrompt.messages.slice(1, -1).map((m) => m.content);
+    expect(history.join("\n")).not.toContain("my dog is called Biscuit");
     expect(chatPrompt.messages[0]!.content).toContain("- Guest has a dog called Biscuit.");
+    // Recall brings the message itself back, in the turn's note after the newest message.
+    const newest = chatPrompt.messages.at(-1)!.content;
+    expect(newest).toMatch(/^Do you remember my dog\?\n\n\[Earlier in this chat \(recalled\):\n/);
+    expect(newest).toContain("Guest: By the way, my dog is called Biscuit and he loves the beach.");
   });
 
   it("refreshes the summary in the background and sends it instead of the old messages", async () => {
@@ -77,7 +81,8 @@ describeEachDatabase("memory: long-term facts and the rolling summary", (dialect
     );
     const userTurns = chatPrompt.messages.filter((m) => m.role === "user").map((m) => m.content);
     expect(userTurns).not.toContain("Message 0");
-    expect(userTurns.at(-1)).toBe("And now?");
+    // A short message's recall query takes words of the recent exchanges: the note follows it.
+    expect(userTurns.at(-1)).toMatch(/^And now\?(\n\n\[Earlier in this chat \(recalled\):\n[\s\S]*\])?$/);
   });
 
   it("shows the facts in Settings and deletes one for its owner only", async () => {

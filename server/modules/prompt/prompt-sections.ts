@@ -131,11 +131,13 @@ export interface TurnNoteInput {
   facts?: string[];
   /** Lorebook entries triggered by the newest messages, in prompt order. */
   lore?: string[];
+  /** Recall's lines: earlier messages of the chat by date and speaker (recall-prompt.ts). */
+  recalled?: string[];
 }
 
 /**
- * The turn's note: the sender's local time, the name they go by and their words about themself,
- * recent facts and triggered lorebook entries, in square brackets (the system prompt's last rule
+ * The turn's note: the earlier messages recalled, the sender's local time, the name they go by
+ * and their words about themself, recent facts and triggered lorebook entries, in square brackets (the system prompt's last rule
  * says what it is). @returns "" when there is nothing to note.
  */
 export function turnNote(input: TurnNoteInput): string {
@@ -161,6 +163,7 @@ export function turnNoteSections(input: TurnNoteInput): PromptSection[] {
   const facts = (input.facts ?? []).map((fact) => `${characterName} remembers: ${fact}`);
   const lore = (input.lore ?? []).map(fill).filter(Boolean);
   const sections: PromptSection[] = [
+    { kind: "recalled", lines: input.recalled ?? [] },
     { kind: "sender", lines },
     { kind: "facts_recent", lines: facts },
     { kind: "lore_triggered", lines: lore },

@@ -18,6 +18,8 @@ import {
   systemPromptSections,
   turnNoteSections,
 } from "./prompt-sections";
+import type { RecallFound, RecallMessage } from "./recall-port";
+import { packRecall } from "./recall-prompt";
 
 export { localTimeText } from "./local-time";
 export type { AfterReplyInput, RememberedFacts } from "./memory-port";
@@ -31,6 +33,8 @@ export {
   type TurnNoteInput,
   turnNote,
 } from "./prompt-sections";
+export type { RecallFound, RecallMatch, RecallMessage } from "./recall-port";
+export { recallBudget } from "./recall-prompt";
 export { cleanReply, stopStrings } from "./reply-text";
 
 /**
@@ -56,6 +60,8 @@ export { cleanReply, stopStrings } from "./reply-text";
 
 /** One exchange of the stored history: the user's message and the character's reply. */
 export interface Exchange {
+  /** The history entry's id (recall never repeats an entry the prompt carries). */
+  id?: string;
   userMessage: string;
   reply: string;
   /** In a group: the name of the character who wrote `reply` (another member's reply is shown by name). */
@@ -87,6 +93,17 @@ export interface ChatState {
   lorebook?: Lorebook | null;
   /** The character's author's note and its depth (see `placeAuthorsNote`); absent or blank: none. */
   authorsNote?: AuthorsNote;
+  /** Recall: the earlier messages found for this reply, its token budget and who said what. */
+  recall?: RecallInput;
+}
+
+/** What recall found for a reply, and how the prompt may use it. */
+export interface RecallInput {
+  found: RecallFound;
+  /** Tokens recall may take (recallBudget); kept free in the history's budget while recall is on. */
+  budget: number;
+  /** The name the prompt gives a recalled message's author. */
+  speaker: (message: RecallMessage) => string;
 }
 
 /**
@@ -228,15 +245,14 @@ export function buildChatPrompt(state: ChatState): ChatPrompt {
     },
   });
   const system = systemSections.flatMap((s) => s.lines).join("\n");
-  const noteSections = turnNoteSections({
+  const noteInput = {
     characterName: name,
     userName: state.userName,
     sender: state.sender,
     facts: state.facts?.recent,
     lore: lore.triggered.filter((e) => e.content.trim()).map((e) => e.content),
-  });
-  const noteLines = noteSections.flatMap((s) => s.lines);
-  const note = noteLines.length === 0 ? "" : `[${noteLines.join("\n")}]`;
+  };
+  const baseNote = noteText(turnNoteSections(noteInput));
   const pairs = state.history.map((h) => exchangeMessages(h, name));
   const costs = pairs.map((pair) =>
     pair.reduce((n, m) => n + state.countTokens(m.content) + TEMPLATE_TOKENS_PER_MESSAGE, 0),
@@ -244,18 +260,33 @@ export function buildChatPrompt(state: ChatState): ChatPrompt {
   const authorsNote = authorsNoteText(state);
   // Counted once: the budget and the inspector's account (prompt-parts.ts) share these counts.
   const systemTokens = state.countTokens(system);
-  const noteTokens = note ? state.countTokens(note) : 0;
+  const baseNoteTokens = baseNote ? state.countTokens(baseNote) : 0;
   const authorsNoteTokens = authorsNote ? state.countTokens(authorsNote) : null;
+  // While recall is on its budget stays free whatever it finds, so the history's start (and the
+  // prefix caches) does not move with what each turn recalls.
+  const recallReserve = state.recall?.found.enabled ? state.recall.budget + 2 : 0;
   const budget =
     state.contextWindow -
     state.replyTokens -
     systemTokens -
     TEMPLATE_TOKENS_PER_MESSAGE -
-    (note ? noteTokens + 1 : 0) -
-    (authorsNoteTokens !== null ? authorsNoteTokens + 1 : 0);
+    (baseNote ? baseNoteTokens + 1 : 0) -
+    (authorsNoteTokens !== null ? authorsNoteTokens + 1 : 0) -
+    recallReserve;
   const chunk = Math.floor(state.contextWindow / DROP_CHUNK_SHARE);
   const { start, nextCut } = historyStart(costs, budget, chunk);
   const keptMessages = pairs.slice(start).flat();
+  const recalled = state.recall
+    ? packRecall(state.recall.found, {
+        budget: state.recall.budget,
+        exclude: new Set(state.history.slice(start).flatMap((h) => (h.id ? [h.id] : []))),
+        countTokens: state.countTokens,
+        speaker: state.recall.speaker,
+      })
+    : undefined;
+  const noteSections = turnNoteSections({ ...noteInput, recalled: recalled?.lines });
+  const note = recalled?.lines.length ? noteText(noteSections) : baseNote;
+  const noteTokens = recalled?.lines.length ? state.countTokens(note) : baseNoteTokens;
   const messages: ChatMessage[] = [{ role: "system", content: system }, ...mergeSameRole(keptMessages)];
   if (note) {
     const target = messages.findLast((m) => m.role === "user") ?? messages[0]!;
@@ -283,7 +314,23 @@ export function buildChatPrompt(state: ChatState): ChatPrompt {
     facts: state.facts,
     summary: state.summary,
   });
+  if (state.recall) {
+    const { found, budget: recallTokens } = state.recall;
+    inspection.recall = {
+      enabled: found.enabled,
+      query: found.query,
+      budget: recallTokens,
+      ms: Math.round(found.ms * 100) / 100,
+      messages: recalled?.messages ?? [],
+    };
+  }
   return { messages, kept, keptAfterNextDrop: pairs.length - nextCut || kept, inspection };
+}
+
+/** The turn's note of its sections: their lines inside square brackets; "" when there are none. */
+function noteText(sections: ReadonlyArray<{ lines: string[] }>): string {
+  const lines = sections.flatMap((s) => s.lines);
+  return lines.length === 0 ? "" : `[${lines.join("\n")}]`;
 }
 
 /** The author's note as the prompt carries it (placeholders filled, bracketed); "" when blank. */

@@ -1,0 +1,148 @@
+// Database access of recall: the stemmed full-text ranking of one chat's messages (SQLite FTS5 bm25, PostgreSQL ts_rank), their neighbours, and the chat's switch.
+import { sql } from "kysely";
+import { FIRST_MESSAGE_MARKER } from "../../../common/constants";
+import type { DbHandle } from "../../db/index";
+import { PG_RECALL_COLUMNS } from "../../db/migrations/recall";
+import type { RecallMessage } from "../prompt/recall-port";
+
+/** One side of an entry the word search ranked, best first. */
+export interface RankedSide {
+  entryId: string;
+  side: "user" | "reply";
+  /** The database's relevance, higher is better (BM25 on SQLite, ts_rank on PostgreSQL: not comparable across the two). */
+  score: number;
+}
+
+/** A ranked row as the caller takes it. */
+const ranked = (row: { entry_id: string; side: number; score: number }): RankedSide => ({
+  entryId: row.entry_id,
+  side: Number(row.side) === 0 ? "user" : "reply",
+  score: Number(row.score),
+});
+
+/** An entry as recall reads it, with the ids of the entries just before and after it. */
+interface EntryRow {
+  id: string;
+  seq: number;
+  message: string;
+  reply_message: string;
+  send_time: number;
+  reply_time: number | null;
+  character_id: string;
+  prev_id?: string | null;
+  next_id?: string | null;
+}
+
+/** An entry's two sides as recall messages (the greeting marker is no one's words: no user side). */
+export function entrySides(row: EntryRow): { user?: RecallMessage; reply?: RecallMessage } {
+  const base = { entryId: row.id, seq: Number(row.seq), characterId: row.character_id };
+  const sendTime = Number(row.send_time);
+  return {
+    user:
+      row.message && row.message !== FIRST_MESSAGE_MARKER
+        ? { ...base, side: "user", text: row.message, time: sendTime }
+        : undefined,
+    reply: row.reply_message
+      ? { ...base, side: "reply", text: row.reply_message, time: Number(row.reply_time ?? sendTime) }
+      : undefined,
+  };
+}
+
+/**
+ * Recall's queries. Every query is limited to one chat session, whose id the caller took from a
+ * chat it resolved for the signed-in user (so another user's messages can never be read).
+ */
+export class RecallRepo {
+  constructor(private readonly handle: DbHandle) {}
+
+  /**
+   * The sides of the session's entries holding any of `terms` (stemmed by the database), best
+   * first by BM25 (SQLite FTS5) or ts_rank normalised by length (PostgreSQL), at most `limit`;
+   * only entries sent in `period` (epoch ms, `to` excluded) when given.
+   * @param terms letters and digits only (recall-terms.ts), at least one.
+   */
+  async rank(
+    sessionId: string,
+    terms: readonly string[],
+    limit: number,
+    period?: { from: number; to: number },
+  ): Promise<RankedSide[]> {
+    if (terms.length === 0) return [];
+    const db = this.handle.db;
+    const within = period ? sql`and h.send_time >= ${period.from} and h.send_time < ${period.to}` : sql``;
+    if (this.handle.dialect === "sqlite") {
+      const chat = `s${sessionId.replaceAll("-", "")}`.replace(/[^\p{L}\p{N}]/gu, "");
+      const words = terms.map((t) => `"${t.replaceAll('"', '""')}"`).join(" OR ");
+      const match = `chat : "${chat}" AND text : (${words})`;
+      const { rows } = await sql<{ entry_id: string; side: number; score: number }>`select r.entry_id,
+          m.rowid % 2 as side, -bm25(message_recall, 0.0, 1.0) as score
+        from message_recall m join message_search_rows r on r.row = m.rowid / 2
+        ${period ? sql`join chat_history h on h.id = r.entry_id` : sql``}
+        where message_recall match ${match} ${within}
+        order by score desc limit ${limit}`.execute(db);
+      return rows.map(ranked);
+    }
+    const query = terms.map((t) => `'${t.replaceAll("'", "''").replaceAll("\\", "\\\\")}'`).join(" | ");
+    const user = sql.raw(PG_RECALL_COLUMNS.user);
+    const reply = sql.raw(PG_RECALL_COLUMNS.reply);
+    const { rows } = await sql<{
+      entry_id: string;
+      side: number;
+      score: number;
+    }>`with q as (select to_tsquery('english', ${query}) as query)
+      select entry_id, side, score from (
+        select h.id as entry_id, 0 as side, ts_rank(h.${user}, q.query, 1) as score
+          from chat_history h, q where h.session_id = ${sessionId} and h.${user} @@ q.query ${within}
+        union all
+        select h.id as entry_id, 1 as side, ts_rank(h.${reply}, q.query, 1) as score
+          from chat_history h, q where h.session_id = ${sessionId} and h.${reply} @@ q.query ${within}
+      ) ranked order by score desc, entry_id limit ${limit}`.execute(db);
+    return rows.map(ranked);
+  }
+
+  /**
+   * The session's entries of `ids` with the ids of the entries just before and after each (by
+   * order key), and those neighbouring entries too. @returns entries by id.
+   */
+  async entriesAround(sessionId: string, ids: readonly string[]): Promise<Map<string, EntryRow>> {
+    const found = new Map<string, EntryRow>();
+    if (ids.length === 0) return found;
+    const db = this.handle.db;
+    const columns = sql`h.id, h.seq, h.message, h.reply_message, h.send_time, h.reply_time, h.character_id`;
+    const { rows } = await sql<EntryRow>`select ${columns},
+        (select p.id from chat_history p where p.session_id = h.session_id and p.seq < h.seq
+          order by p.seq desc limit 1) as prev_id,
+        (select n.id from chat_history n where n.session_id = h.session_id and n.seq > h.seq
+          order by n.seq asc limit 1) as next_id
+      from chat_history h where h.session_id = ${sessionId} and h.id in (${sql.join([...ids])})`.execute(db);
+    for (const row of rows) found.set(row.id, row);
+    const more = [...new Set(rows.flatMap((r) => [r.prev_id, r.next_id]))].filter(
+      (id): id is string => typeof id === "string" && !found.has(id),
+    );
+    if (more.length > 0) {
+      const { rows: around } = await sql<EntryRow>`select ${columns} from chat_history h
+        where h.session_id = ${sessionId} and h.id in (${sql.join(more)})`.execute(db);
+      for (const row of around) found.set(row.id, row);
+    }
+    return found;
+  }
+
+  /** Whether recall is on for the session (on when the session is unknown: it has no messages to recall). */
+  async enabled(sessionId: string): Promise<boolean> {
+    const row = await this.handle.db
+      .selectFrom("chat_sessions")
+      .select("recall")
+      .where("id", "=", sessionId)
+      .executeTakeFirst();
+    return row === undefined || Number(row.recall) !== 0;
+  }
+
+  /** Switches recall on or off for the session. */
+  async setEnabled(sessionId: string, enabled: boolean): Promise<void> {
+    await this.handle.db
+      .updateTable("chat_sessions")
+      .set({ recall: enabled ? 1 : 0 })
+      .where("id", "=", sessionId)
+      .execute();
+  }
+}

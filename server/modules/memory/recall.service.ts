@@ -1,0 +1,105 @@
+// Recall: for each reply, the earlier messages of the chat that share the new message's words, ranked, with their neighbours.
+import type { RecallFound, RecallMatch, RecallMessage } from "../prompt/recall-port";
+import { entrySides, type RankedSide, type RecallRepo } from "./recall.repo";
+import { matchedTerms, namedPeriod, recallQuery } from "./recall-terms";
+
+/** A chat's speakers: the user's name, and each character's id and name. */
+export interface Speakers {
+  user: string;
+  characters: ReadonlyArray<{ id: string; name: string }>;
+}
+
+/**
+ * How much more a message sent in the period the new message names weighs ("what did Nate win in
+ * November 2022?": the messages of that month first, then the rest).
+ */
+const PERIOD_WEIGHT = 3;
+
+/** The ranking with the sides found in the named period weighted up (PERIOD_WEIGHT), best first. */
+function favourPeriod(ranked: readonly RankedSide[], inPeriod: readonly RankedSide[]): RankedSide[] {
+  const key = (r: RankedSide) => `${r.entryId}:${r.side}`;
+  const merged = new Map(ranked.map((r) => [key(r), r]));
+  for (const r of inPeriod) merged.set(key(r), { ...r, score: r.score * PERIOD_WEIGHT });
+  return [...merged.values()].sort((a, b) => b.score - a.score).slice(0, RECALL_CANDIDATES);
+}
+
+/** Sides ranked by the search per reply: enough for the budget after the prompt's own history is left out. */
+export const RECALL_CANDIDATES = 80;
+
+/**
+ * Recall (docs/features.md "Memory"): searches a chat's earlier messages for the reply being
+ * written, so that what was said weeks ago can reach the prompt beyond the newest messages and
+ * the rolling summary. Word search only here (the database's stemmed full-text index, kept in step
+ * with every edit and deletion by the database itself): nothing is cached, so a deleted or
+ * edited-away word is never found again.
+ */
+export class RecallService {
+  constructor(
+    private readonly repo: RecallRepo,
+    private readonly now: () => number = () => performance.now(),
+  ) {}
+
+  /**
+   * The earlier messages of the session that match the reply's query, best first, each with the
+   * messages before and after it.
+   * @param input.session the chat's session as resolved for its owner (`recall` 0: switched off).
+   * @param input.newMessage the user's newest words (the message answered).
+   * @param input.recent the recent exchanges' texts, newest first (they fill a short message's query).
+   * @returns the matches (none when off or when the query has no words) and the time taken, ms.
+   */
+  async find(input: {
+    session: { id: string; recall?: number | null };
+    newMessage: string;
+    recent: readonly string[];
+    /** The chat's speakers: the user's name and the characters' (by id). */
+    speakers?: Speakers;
+  }): Promise<RecallFound> {
+    const started = this.now();
+    const enabled = Number(input.session.recall ?? 1) !== 0;
+    const speakers = input.speakers ?? { user: "", characters: [] };
+    const names = [speakers.user, ...speakers.characters.map((c) => c.name)];
+    const period = enabled ? namedPeriod(input.newMessage) : undefined;
+    const query = enabled ? recallQuery(input.newMessage, input.recent, names, period?.words) : [];
+    if (query.length === 0) return { enabled, query, matches: [], ms: this.now() - started };
+    let ranked = await this.repo.rank(input.session.id, query, RECALL_CANDIDATES);
+    if (period)
+      ranked = favourPeriod(ranked, await this.repo.rank(input.session.id, query, RECALL_CANDIDATES, period));
+    const matches = await this.withNeighbours(input.session.id, ranked, query);
+    return { enabled, query, matches, ms: this.now() - started };
+  }
+
+  /** The ranked sides as messages with their neighbours (a side whose entry is gone meanwhile is left out). */
+  private async withNeighbours(
+    sessionId: string,
+    ranked: RankedSide[],
+    query: string[],
+  ): Promise<RecallMatch[]> {
+    const entries = await this.repo.entriesAround(sessionId, [...new Set(ranked.map((r) => r.entryId))]);
+    const sides = (id: string | null | undefined) => {
+      const row = id ? entries.get(id) : undefined;
+      return row ? entrySides(row) : {};
+    };
+    const matches: RecallMatch[] = [];
+    for (const { entryId, side } of ranked) {
+      const row = entries.get(entryId);
+      if (!row) continue;
+      const own = entrySides(row);
+      const message: RecallMessage | undefined = own[side];
+      if (!message) continue;
+      const before = side === "reply" ? own.user : sides(row.prev_id).reply;
+      const after = side === "user" ? own.reply : sides(row.next_id).user;
+      matches.push({ ...message, terms: matchedTerms(message.text, query), by: ["words"], before, after });
+    }
+    return matches;
+  }
+
+  /** Whether recall is on for the session. */
+  enabled(sessionId: string): Promise<boolean> {
+    return this.repo.enabled(sessionId);
+  }
+
+  /** Switches recall on or off for the session (the caller resolved it for its owner). */
+  setEnabled(sessionId: string, enabled: boolean): Promise<void> {
+    return this.repo.setEnabled(sessionId, enabled);
+  }
+}
