@@ -6,6 +6,7 @@ import { FIRST_MESSAGE_MARKER, REPLY_SWIPES_MAX } from "../../../common/constant
 import { call, callMultipart, demoWithCharacter, describeEachDatabase } from "../../testing/api";
 import { StreamingLlm } from "../../testing/fake-llm";
 import { createTestApp, type TestApp } from "../../testing/server";
+import { sillyTavernTime } from "../conversation/sillytavern";
 import { IMPORT_FACTS_MESSAGES, IMPORT_SUMMARY_EXCHANGES } from "./import.service";
 
 /**
@@ -216,6 +217,27 @@ describeEachDatabase("import a SillyTavern chat", (dialect) => {
     const next = await stored(s.userId, s.characterId);
     expect(next.at(-1)!.message).toBe("And now?");
     expect(next.at(-1)!.seq).toBeGreaterThan(rows.at(-1)!.seq);
+  });
+
+  it("reads SillyTavern's other date forms, and nothing it would have to guess", () => {
+    expect(sillyTavernTime("December 31, 2024 11:59 PM")).toBe(Date.UTC(2024, 11, 31, 23, 59));
+    expect(sillyTavernTime("Jan 2, 2024 12:05am")).toBe(Date.UTC(2024, 0, 2, 0, 5));
+    expect(sillyTavernTime("May 8, 2023 13:56")).toBe(Date.UTC(2023, 4, 8, 13, 56));
+    expect(sillyTavernTime("2023-05-08@13h56m07s")).toBe(Date.UTC(2023, 4, 8, 13, 56, 7));
+    expect(sillyTavernTime("2023-5-8 @13h 56m 07s 123ms")).toBe(Date.UTC(2023, 4, 8, 13, 56, 7));
+    expect(sillyTavernTime("2023-05-08T13:56:00+02:00")).toBe(Date.UTC(2023, 4, 8, 11, 56));
+    expect(sillyTavernTime("2023-05-08 13:56")).toBe(Date.UTC(2023, 4, 8, 13, 56));
+    for (const unreadable of [
+      "",
+      "yesterday",
+      "8/5/2023",
+      "Smarch 8, 2023 1:56pm",
+      "May 8, 2023 25:00",
+      -5,
+      null,
+    ]) {
+      expect(sillyTavernTime(unreadable), String(unreadable)).toBeUndefined();
+    }
   });
 
   it("keeps a reply's swipes and the shown one, at most REPLY_SWIPES_MAX", async () => {

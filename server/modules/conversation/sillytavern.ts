@@ -103,10 +103,14 @@ const MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "
 const HUMANIZED_DATE =
   /^([A-Za-z]{3})[a-z]*\.? (\d{1,2}), (\d{4}),? (\d{1,2}):(\d{2})(?::(\d{2}))? ?([ap]m)?$/i;
 
+/** SillyTavern's file-name form, also found in `send_date`: "2023-05-08@13h56m00s" or "2023-5-8 @13h 56m 00s 123ms". */
+const FILE_NAME_DATE = /^(\d{4})-(\d{1,2})-(\d{1,2}) ?@(\d{1,2})h ?(\d{1,2})m ?(\d{1,2})s(?: ?\d{1,3}ms)?$/;
+
 /**
- * A message's `send_date` as epoch ms: SillyTavern's "May 8, 2023 1:56pm" form (read as UTC: the
- * file names no zone), ISO 8601, or epoch ms (a number or a numeric string; SillyTavern wrote
- * `Date.now()` in older versions). @returns undefined when it cannot be read.
+ * A message's `send_date` as epoch ms: SillyTavern's "May 8, 2023 1:56pm" form (month names in
+ * English, full or short; 12- or 24-hour), its file-name form "2023-05-08@13h56m00s" (both read
+ * as UTC: the file names no zone), ISO 8601, or epoch ms (a number or a numeric string;
+ * SillyTavern wrote `Date.now()` in older versions). @returns undefined when it cannot be read.
  */
 export function sillyTavernTime(sendDate: unknown): number | undefined {
   if (typeof sendDate === "number") return Number.isFinite(sendDate) && sendDate > 0 ? sendDate : undefined;
@@ -122,9 +126,17 @@ export function sillyTavernTime(sendDate: unknown): number | undefined {
     if (monthIndex < 0 || hours > 23) return undefined;
     return Date.UTC(Number(year), monthIndex, Number(day), hours, Number(minute), Number(second ?? 0));
   }
-  // ISO 8601 only (Date.parse would guess at anything else).
-  if (!/^\d{4}-\d\d-\d\d([T ]\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:?\d\d)?)?$/.test(text)) return undefined;
-  const ms = Date.parse(text);
+  const fileName = FILE_NAME_DATE.exec(text);
+  if (fileName) {
+    const [year, month, day, hours, minutes, seconds] = fileName.slice(1).map(Number) as number[];
+    if (month! < 1 || month! > 12 || hours! > 23) return undefined;
+    return Date.UTC(year!, month! - 1, day, hours, minutes, seconds);
+  }
+  // ISO 8601 only (Date.parse would guess at anything else); without a zone, UTC like the rest.
+  const iso = /^(\d{4}-\d\d-\d\d)(?:[T ](\d\d:\d\d(?::\d\d(?:\.\d+)?)?)(Z|[+-]\d\d:?\d\d)?)?$/.exec(text);
+  if (!iso) return undefined;
+  const [, date, time, zone] = iso;
+  const ms = Date.parse(time ? `${date}T${time}${zone ?? "Z"}` : `${date}`);
   return Number.isNaN(ms) ? undefined : ms;
 }
 
@@ -142,7 +154,8 @@ export interface ImportedMessage {
 /**
  * Reads a SillyTavern chat file whole, checking every line before anything is stored: the
  * header line, then the messages. `is_system` lines (SillyTavern's own notes, not said by
- * anyone) and messages with blank `mes` are left out. Each message's text is at most
+ * anyone) and messages with blank `mes` are left out; pictures (`extra.image`, paths inside an
+ * export's ZIP or SillyTavern's own folders) are not imported, only the words. Each message's text is at most
  * CHAT_IMPORT_MESSAGE_MAX_LENGTH characters (not the 150 of typed messages: a chat written
  * elsewhere is kept as it is), the file at most CHAT_IMPORT_MAX_MESSAGES messages; swipes beyond
  * REPLY_SWIPES_MAX are dropped (the shown one is kept).
