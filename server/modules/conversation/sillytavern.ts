@@ -153,12 +153,13 @@ export interface ImportedMessage {
 
 /**
  * Reads a SillyTavern chat file whole, checking every line before anything is stored: the
- * header line, then the messages. `is_system` lines (SillyTavern's own notes, not said by
- * anyone) and messages with blank `mes` are left out; pictures (`extra.image`, paths inside an
- * export's ZIP or SillyTavern's own folders) are not imported, only the words. Each message's text is at most
- * CHAT_IMPORT_MESSAGE_MAX_LENGTH characters (not the 150 of typed messages: a chat written
- * elsewhere is kept as it is), the file at most CHAT_IMPORT_MAX_MESSAGES messages; swipes beyond
- * REPLY_SWIPES_MAX are dropped (the shown one is kept).
+ * header line (a first line without `mes`), then the messages. `is_system` lines (SillyTavern's
+ * own notes, not said by anyone) and messages with blank `mes` are left out; pictures
+ * (`extra.image`, paths inside an export's ZIP or SillyTavern's own folders) are not imported,
+ * only the words. Each message's text is at most CHAT_IMPORT_MESSAGE_MAX_LENGTH characters (not
+ * the 150 of typed messages: a chat written elsewhere is kept as it is), the file at most
+ * CHAT_IMPORT_MAX_MESSAGES message lines (system lines count); swipes beyond REPLY_SWIPES_MAX are
+ * dropped (the shown one is kept). Blank lines are skipped; line numbers count them.
  * @param bytes the file (its size is bounded by the route).
  * @param now epoch ms: the time of a message whose date cannot be read.
  * @returns the messages in the file's order (at least one).
