@@ -423,6 +423,14 @@ function eraseSuite(dialect: "sqlite" | "postgres", onS3: boolean): void {
       [
         "instance_leases",
         "languages",
+        // Recall's stemmed index of the same texts (SQLite), kept by the same triggers; its rows
+        // are numbered from message_search_rows (server/modules/memory/recall.test.ts checks erasure empties it).
+        "message_recall",
+        "message_recall_config",
+        "message_recall_content",
+        "message_recall_data",
+        "message_recall_docsize",
+        "message_recall_idx",
         // SQLite's search index (copies of chat_history's texts, removed with them by triggers:
         // server/modules/search/search.test.ts checks erasure empties it; its id table
         // message_search_rows names the entries, so the erasure test below checks it too).

@@ -5,12 +5,12 @@ import { currentUser, signedIn } from "../../http/auth";
 import { ok } from "../../http/envelope";
 import { parseInput } from "../../http/validate";
 import type { Conversation } from "../conversation/conversation";
-import { DeleteQuery, ListQuery } from "./memory.schemas";
+import { DeleteQuery, ListQuery, RecallBody, RecallQuery } from "./memory.schemas";
 import type { MemoryService } from "./memory.service";
 
 /**
  * Ours: what the characters of a chat remember about the user, for the chat screen's
- * Settings, where each fact can be deleted.
+ * Settings, where each fact can be deleted; and the chat's recall switch.
  */
 export async function memoryRoutes(
   app: FastifyInstance,
@@ -34,6 +34,28 @@ export async function memoryRoutes(
         }
       }
       return ok("Memories.", { data });
+    });
+
+    // Recall (docs/features.md "Memory"): whether a chat's replies may be given its earlier messages.
+    app.get("/api/chat/recall", async (request) => {
+      const user = currentUser(request);
+      const chat = await conversation.chats.resolveChat(user, parseInput(RecallQuery, request.query).id);
+      const session = await conversation.chats.session(user, chat);
+      const enabled = await memory.recallEnabled(session.id);
+      return ok(enabled ? "Recall is on for this chat." : "Recall is off for this chat.", {
+        data: { enabled },
+      });
+    });
+
+    app.post("/api/chat/recall", async (request) => {
+      const user = currentUser(request);
+      const body = parseInput(RecallBody, request.body);
+      const chat = await conversation.chats.resolveChat(user, body.id);
+      const session = await conversation.chats.session(user, chat);
+      await memory.setRecall(session.id, body.enabled);
+      conversation.chats.sessionChanged(session.id);
+      const message = body.enabled ? "Recall is on for this chat." : "Recall is off for this chat.";
+      return ok(message, { data: { enabled: body.enabled } });
     });
 
     app.delete("/api/chat/memories/", async (request) => {

@@ -6,3 +6,10 @@ import { uuidField } from "../../http/validate";
 export const ListQuery = z.object({ id: z.string().max(100).default("") });
 /** DELETE /api/chat/memories/?id=: the memory to delete. */
 export const DeleteQuery = z.object({ id: uuidField("the memory id") });
+/** GET /api/chat/recall?id=: the chat (a character or group id) whose recall setting is read. */
+export const RecallQuery = z.object({ id: z.string().max(100).default("") });
+/** POST /api/chat/recall {id, enabled}: switches a chat's recall on or off. */
+export const RecallBody = z.object({
+  id: z.string().max(100).default(""),
+  enabled: z.boolean({ error: "Choose on or off." }),
+});

@@ -233,6 +233,16 @@ export class MemoryService {
     return this.recaller.find(query);
   }
 
+  /** Whether recall is on for the chat session (on without a recall service's say: its default). */
+  recallEnabled(sessionId: string): Promise<boolean> {
+    return this.recaller ? this.recaller.enabled(sessionId) : Promise.resolve(true);
+  }
+
+  /** Switches recall on or off for the chat session (the caller resolved it for its owner). */
+  async setRecall(sessionId: string, enabled: boolean): Promise<void> {
+    await this.recaller?.setEnabled(sessionId, enabled);
+  }
+
   /** The facts of the prompt (at most MAX_FACTS, newest first): from the cache, else read (and cached). */
   private async factsOf(userId: string, characterId: string): Promise<FactRow[]> {
     const read = async () =>
