@@ -8,16 +8,33 @@ import type { Db } from "../../db/index";
 export const INSPECTION_MAX_CHARS = 64 * 1024;
 /** Longest lorebook key kept in an inspection, characters. */
 const KEY_CHARS = 40;
+/** Longest text of a recalled message kept in an inspection, characters (the inspector shows a few lines). */
+const RECALLED_TEXT_CHARS = 300;
 
 const cut = (text: string | undefined, max: number) =>
   text === undefined || text.length <= max ? text : `${text.slice(0, max - 1)}…`;
 
 /**
- * The inspection as stored: JSON of at most `max` characters. Long keys are cut; when it is still
- * too long, lorebook entries are left out from the end (`truncated` set); the parts, token counts
- * and memory's counts are always kept.
+ * The inspection as stored: JSON of at most `max` characters. Long keys and recalled texts are
+ * cut; when it is still too long, recalled messages are left out from the end, then lorebook
+ * entries (`truncated` set); the parts, token counts and memory's counts are always kept.
  */
 export function boundedInspection(inspection: PromptInspection, max = INSPECTION_MAX_CHARS): string {
+  if (inspection.recall) {
+    const messages = inspection.recall.messages.map((m) => ({
+      ...m,
+      text: cut(m.text, RECALLED_TEXT_CHARS)!,
+    }));
+    let recalled = messages.length;
+    inspection = { ...inspection, recall: { ...inspection.recall, messages } };
+    while (JSON.stringify(inspection).length > max && recalled > 0) {
+      recalled = Math.floor(recalled / 2);
+      inspection = {
+        ...inspection,
+        recall: { ...inspection.recall!, messages: messages.slice(0, recalled) },
+      };
+    }
+  }
   const lore = inspection.lore.map((fired) => ({
     ...fired,
     ...(fired.key === undefined ? {} : { key: cut(fired.key, KEY_CHARS) }),

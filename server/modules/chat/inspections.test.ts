@@ -217,4 +217,42 @@ describeEachDatabase("prompt inspector", (dialect) => {
     expect(back.lore.length).toBeGreaterThan(0);
     expect(back.lore[0]!.key!.length).toBeLessThanOrEqual(40);
   });
+
+  it("bounds recall's messages: long texts cut, then messages left out from the end", () => {
+    const message = (i: number) => ({
+      entryId: `e${i}`,
+      side: "user" as const,
+      time: i,
+      speaker: "Guest",
+      text: `${i} ${"y".repeat(5000)}`,
+      tokens: 1250,
+      why: "match" as const,
+      terms: ["y"],
+      by: ["words" as const],
+    });
+    const inspection: PromptInspection = {
+      parts: [{ kind: "recalled", tokens: 50_000 }],
+      promptTokens: 50_000,
+      contextWindow: 131_072,
+      replyTokens: 256,
+      history: { exchanges: 1, kept: 1 },
+      lore: [],
+      memory: { settledFacts: 0, recentFacts: 0, summaryChars: 0 },
+      recall: {
+        enabled: true,
+        query: ["y"],
+        budget: 32_000,
+        ms: 3,
+        messages: Array.from({ length: 400 }, (_, i) => message(i)),
+      },
+    };
+    const json = boundedInspection(inspection, 16_000);
+    expect(json.length).toBeLessThanOrEqual(16_000);
+    const back = JSON.parse(json) as PromptInspection;
+    expect(back.recall!.messages.length).toBeGreaterThan(0);
+    expect(back.recall!.messages.length).toBeLessThan(400);
+    expect(back.recall!.messages[0]!.text.length).toBeLessThanOrEqual(300);
+    expect(back.recall!.messages[0]!.entryId).toBe("e0");
+    expect(back.recall!.budget).toBe(32_000);
+  });
 });

@@ -13,9 +13,15 @@ const NEIGHBOUR_CHARS = 240;
 
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
 
-/** Recall's token budget for a context window: RECALL_WINDOW_SHARE of it, rounded down. */
+/**
+ * Most tokens recall takes whatever the window: past a few thousand tokens of old messages a
+ * prompt grows slower to read (and to cache) faster than it gains (a 16 384-token window reaches it).
+ */
+export const RECALL_MAX_TOKENS = 4000;
+
+/** Recall's token budget for a context window: RECALL_WINDOW_SHARE of it, rounded down, at most RECALL_MAX_TOKENS. */
 export function recallBudget(contextWindow: number): number {
-  return Math.floor(contextWindow * RECALL_WINDOW_SHARE);
+  return Math.min(RECALL_MAX_TOKENS, Math.floor(contextWindow * RECALL_WINDOW_SHARE));
 }
 
 /** A day as the prompt tells it: "8 May 2023" (UTC). */
