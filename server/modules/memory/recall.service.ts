@@ -1,7 +1,17 @@
 // Recall: for each reply, the earlier messages of the chat that share the new message's words, ranked, with their neighbours.
 import type { RecallFound, RecallMatch, RecallMessage } from "../prompt/recall-port";
+import { reciprocalRankFusion } from "./fusion";
 import { entrySides, type RankedSide, type RecallRepo } from "./recall.repo";
 import { matchedTerms, namedPeriod, recallQuery } from "./recall-terms";
+
+/**
+ * Ranking by meaning: the sides of a session's entries nearest to a text, best first (embeddings of
+ * the messages, stored as they are written; off unless an embedding model is configured).
+ */
+export interface MeaningRanker {
+  /** @throws when the embedding model fails; recall then ranks by words alone. */
+  rank(sessionId: string, text: string, limit: number): Promise<RankedSide[]>;
+}
 
 /** A chat's speakers: the user's name, and each character's id and name. */
 export interface Speakers {
@@ -37,6 +47,8 @@ export class RecallService {
   constructor(
     private readonly repo: RecallRepo,
     private readonly now: () => number = () => performance.now(),
+    /** Ranking by meaning (embeddings), fused with the word search; absent: words only (the default). */
+    private readonly meaning?: MeaningRanker,
   ) {}
 
   /**
@@ -60,12 +72,40 @@ export class RecallService {
     const names = [speakers.user, ...speakers.characters.map((c) => c.name)];
     const period = enabled ? namedPeriod(input.newMessage) : undefined;
     const query = enabled ? recallQuery(input.newMessage, input.recent, names, period?.words) : [];
-    if (query.length === 0) return { enabled, query, matches: [], ms: this.now() - started };
+    if (query.length === 0 && !(enabled && this.meaning && input.newMessage.trim())) {
+      return { enabled, query, matches: [], ms: this.now() - started };
+    }
     let ranked = await this.repo.rank(input.session.id, query, RECALL_CANDIDATES);
     if (period)
       ranked = favourPeriod(ranked, await this.repo.rank(input.session.id, query, RECALL_CANDIDATES, period));
-    const matches = await this.withNeighbours(input.session.id, ranked, query);
+    const byMeaning = new Set<string>();
+    if (this.meaning) ranked = await this.fuseMeaning(input.session.id, input.newMessage, ranked, byMeaning);
+    const matches = await this.withNeighbours(input.session.id, ranked, query, byMeaning);
     return { enabled, query, matches, ms: this.now() - started };
+  }
+
+  /**
+   * The word ranking fused with the ranking by meaning (reciprocal rank fusion, fusion.ts); the
+   * sides the meaning ranking found go into `byMeaning` (`${entryId}:${side}`). When the meaning
+   * ranker fails (its model is down or slow), the words' ranking is kept as it was.
+   */
+  private async fuseMeaning(
+    sessionId: string,
+    text: string,
+    words: RankedSide[],
+    byMeaning: Set<string>,
+  ): Promise<RankedSide[]> {
+    const key = (r: { entryId: string; side: string }) => `${r.entryId}:${r.side}`;
+    let meant: RankedSide[];
+    try {
+      meant = await this.meaning!.rank(sessionId, text, RECALL_CANDIDATES);
+    } catch {
+      return words;
+    }
+    const sides = new Map([...words, ...meant].map((r) => [key(r), r]));
+    for (const r of meant) byMeaning.add(key(r));
+    const fused = reciprocalRankFusion([words.map(key), meant.map(key)]);
+    return fused.slice(0, RECALL_CANDIDATES).map((f) => sides.get(f.id)!);
   }
 
   /** The ranked sides as messages with their neighbours (a side whose entry is gone meanwhile is left out). */
@@ -73,6 +113,7 @@ export class RecallService {
     sessionId: string,
     ranked: RankedSide[],
     query: string[],
+    byMeaning: ReadonlySet<string> = new Set(),
   ): Promise<RecallMatch[]> {
     const entries = await this.repo.entriesAround(sessionId, [...new Set(ranked.map((r) => r.entryId))]);
     const sides = (id: string | null | undefined) => {
@@ -88,7 +129,11 @@ export class RecallService {
       if (!message) continue;
       const before = side === "reply" ? own.user : sides(row.prev_id).reply;
       const after = side === "user" ? own.reply : sides(row.next_id).user;
-      matches.push({ ...message, terms: matchedTerms(message.text, query), by: ["words"], before, after });
+      const terms = matchedTerms(message.text, query);
+      const by: RecallMatch["by"] = [];
+      if (terms.length > 0) by.push("words");
+      if (byMeaning.has(`${entryId}:${side}`)) by.push("meaning");
+      matches.push({ ...message, terms, by, before, after });
     }
     return matches;
   }
