@@ -39,18 +39,20 @@ export interface LlamaOptions {
   gpu?: LlamaGpu;
   /**
    * How background requests yield to replies (ReplyFirst): a pause of `quietMs` without replies
-   * before they start, `maxWaitMs` at most in all. BACKGROUND_YIELD by default.
+   * before they start (held out for `quietForMs`), `maxWaitMs` at most in all.
+   * BACKGROUND_YIELD by default.
    */
-  backgroundYield?: Pick<ReplyFirstOptions, "quietMs" | "maxWaitMs">;
+  backgroundYield?: Pick<ReplyFirstOptions, "quietMs" | "quietForMs" | "maxWaitMs">;
   /** Loads node-llama-cpp (a seam: tests wrap the real library to see what it is asked). */
   library?: () => Promise<typeof import("node-llama-cpp")>;
 }
 
 /**
  * Background requests wait for a second without replies (the user's next message, sent as soon
- * as a reply ends, arrives well within it), and at most a minute in all.
+ * as a reply ends, arrives well within it); after half a minute of waiting, for any moment
+ * without a reply; after a minute, for nothing.
  */
-export const BACKGROUND_YIELD = { quietMs: 1000, maxWaitMs: 60_000 } as const;
+export const BACKGROUND_YIELD = { quietMs: 1000, quietForMs: 30_000, maxWaitMs: 60_000 } as const;
 
 /** One context sequence and the prompt cache it holds. */
 interface CachedSequence {
@@ -74,10 +76,11 @@ interface CachedSequence {
  * history; docs/benchmarks.md.) At most `parallel` replies generate at once (the
  * others wait), and one background request (memory jobs, check-ins) at a time in a slot of its
  * own, so a reply never queues behind it. Both share the CPU, so background work yields
- * (ReplyFirst): it starts only after a pause without replies, and a reply that starts cuts a
- * running one short (it runs again from its start after the next pause; node-llama-cpp stops
- * between tokens, so a prompt batch under way is finished first), until it has waited
- * `backgroundYield.maxWaitMs`; then it runs to its end. The prompt is formatted with the model's own chat template (resolved from the GGUF).
+ * (ReplyFirst): it starts only after a pause without replies, and a reply that starts pauses a
+ * running one (its generation is cut short, and after the next pause continued from its text so
+ * far, the tokens read back from the sequence's cache; node-llama-cpp stops between tokens, so a
+ * prompt batch under way is finished first), until it has waited `backgroundYield.maxWaitMs`;
+ * then it runs to its end. The prompt is formatted with the model's own chat template (resolved from the GGUF).
  */
 export class LlamaProvider implements LlmProvider {
   readonly name = "llama";
@@ -209,11 +212,16 @@ export class LlamaProvider implements LlmProvider {
       return this.replyFirst.reply(() => this.run(this.pool!, request, request.signal, started));
     }
     const permit = await this.backgroundPool.acquire();
+    // The text of runs a reply cut short: the next run continues it.
+    let done = "";
     try {
-      return await this.replyFirst.background(
-        (signal) => this.run(undefined, request, signal, started),
-        request.signal,
-      );
+      return await this.replyFirst.background(async (signal) => {
+        const messages = done ? continuing(request.messages, done) : request.messages;
+        const maxTokens = Math.max(1, request.maxTokens - (done ? this.countTokens(done) : 0));
+        const result = await this.run(undefined, { ...request, messages, maxTokens }, signal, started);
+        done += result.text;
+        return { ...result, text: done };
+      }, request.signal);
     } finally {
       this.backgroundPool.release(permit);
     }
@@ -284,6 +292,16 @@ export class LlamaProvider implements LlmProvider {
     await this.context?.dispose();
     await this.model?.dispose();
   }
+}
+
+/**
+ * `messages` with `text` added to the model's answer: as an unfinished assistant message, or
+ * after the one they end with (the model continues it either way).
+ */
+function continuing(messages: ChatMessage[], text: string): ChatMessage[] {
+  const last = messages.at(-1);
+  if (last?.role !== "assistant") return [...messages, { role: "assistant", content: text }];
+  return [...messages.slice(0, -1), { ...last, content: last.content + text }];
 }
 
 /**

@@ -33,6 +33,7 @@ describe("ReplyFirst: background work yields to replies", () => {
     gate = new ReplyFirst(
       {
         quietMs: 1000,
+        quietForMs: 30_000,
         maxWaitMs: 60_000,
         onWaited: (ms) => waits.push(ms),
         onCut: () => {
@@ -65,33 +66,50 @@ describe("ReplyFirst: background work yields to replies", () => {
     expect(waits).toEqual([6000]);
   });
 
-  it("keeps waiting while replies keep coming, and runs anyway once the bounded wait is over", async () => {
+  it("holds out for a pause for quietForMs, then takes any gap between replies", async () => {
     let ran = false;
     let reply = openReply(gate);
     const job = gate.background(async () => {
       ran = true;
     });
-    // Back-to-back replies: each a few seconds, the next 200 ms after the last one ended.
-    let elapsed = 0;
-    for (;;) {
+    // Back-to-back replies: each 3 s, the next message 200 ms after the last reply ended.
+    for (let turn = 1; !ran; turn += 1) {
       await vi.advanceTimersByTimeAsync(3000);
-      if (ran) {
-        expect(reply.started()).toBe(true);
-        reply.end();
-        await reply.done;
-        break;
-      }
+      expect(ran).toBe(false);
       reply.end();
       await reply.done;
       await vi.advanceTimersByTimeAsync(200);
-      elapsed += 3200;
-      expect(ran).toBe(false);
-      expect(elapsed).toBeLessThan(70_000);
+      expect(ran).toBe(turn * 3200 >= 30_000);
       reply = openReply(gate);
     }
+    reply.end();
+    await reply.done;
     await job;
-    expect(waits).toHaveLength(1);
-    expect(waits[0]).toBe(60_000);
+    // 30 s came during the tenth reply: it ran in the gap after it (3.2 s a turn).
+    expect(waits).toEqual([31_800]);
+  });
+
+  it("runs anyway once the bounded wait is over, while replies overlap without a gap", async () => {
+    let ran = false;
+    let reply = openReply(gate);
+    const job = gate.background(async () => {
+      ran = true;
+    });
+    for (let elapsed = 0; elapsed < 60_000; elapsed += 2000) {
+      expect(ran).toBe(false);
+      const next = openReply(gate);
+      await vi.advanceTimersByTimeAsync(2000);
+      reply.end();
+      await reply.done;
+      reply = next;
+    }
+    await vi.advanceTimersByTimeAsync(0);
+    expect(ran).toBe(true);
+    expect(gate.running).toBe(1);
+    reply.end();
+    await reply.done;
+    await job;
+    expect(waits).toEqual([60_000]);
   });
 
   it("never delays a reply: it starts at once beside a waiting or running background call", async () => {

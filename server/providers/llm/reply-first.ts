@@ -1,4 +1,4 @@
-// Replies first on a model that shares the CPU: background generation waits for a pause between replies, and a reply cuts it short.
+// Replies first on a model that shares the CPU: background generation waits for a pause between replies, and a reply that starts pauses it.
 
 /** How long background work waits for replies, milliseconds. */
 export interface ReplyFirstOptions {
@@ -8,11 +8,16 @@ export interface ReplyFirstOptions {
    */
   quietMs: number;
   /**
-   * The longest a background call waits in all, its cut-short runs included; after it, it runs
-   * even beside replies and is no longer cut short, so it is never starved.
+   * How long a background call holds out for such a pause, in all; after it, any moment without
+   * a reply will do (the gap between one reply and the next message).
+   */
+  quietForMs: number;
+  /**
+   * The longest a background call waits in all; after it, it runs even beside replies and is no
+   * longer paused, so it is never starved.
    */
   maxWaitMs: number;
-  /** Told how long each background call waited before the run that finished it, ms. */
+  /** Told how long each background call waited in all, ms. */
   onWaited?: (ms: number) => void;
   /** Told each time a reply cut a background run short (it runs again after the next pause). */
   onCut?: () => void;
@@ -30,9 +35,11 @@ export class CutForReply extends Error {
  * Puts replies before background work on one model. `reply` runs a reply at once, always; while
  * any reply runs (queued for a slot or generating), and for `quietMs` after the last one ended,
  * `background` holds its call back. A background run that started is cut short when a reply
- * starts (its signal aborts with CutForReply) and is started again from the beginning after the
- * next pause, until `maxWaitMs` have passed since the call came: then it runs to its end whatever
- * replies do. The embedded model uses it (llama.ts): replies and background work share its CPU.
+ * starts (its signal aborts with CutForReply) and run again after the next pause (the caller
+ * continues where the cut run stopped: llama.ts), so it makes progress in the pauses. Once it has
+ * waited `quietForMs` in all, any moment without a reply will do; once it has waited `maxWaitMs`,
+ * it runs to its end whatever replies do. The embedded model uses it (llama.ts): replies and
+ * background work share its CPU.
  */
 export class ReplyFirst {
   private replies = 0;
@@ -72,7 +79,7 @@ export class ReplyFirst {
   /**
    * Runs background work once replies leave room for it. `run` gets the signal to generate with:
    * `signal` joined with the cut a reply makes, until the bounded wait is over. A run whose cut
-   * fired is thrown away (its result or error) and run again after the next pause.
+   * fired is set aside (its result or error) and `run` is called again after the next pause.
    * @returns what the run that was not cut returns. @throws what it throws, or `signal`'s reason
    *   when `signal` aborts while waiting.
    */
@@ -80,14 +87,14 @@ export class ReplyFirst {
     run: (signal: AbortSignal | undefined) => Promise<T>,
     signal?: AbortSignal,
   ): Promise<T> {
-    const started = this.now();
-    const deadline = started + this.options.maxWaitMs;
+    let waited = 0;
     for (;;) {
-      const late = await this.waitForPause(deadline, signal);
+      const from = this.now();
+      const late = await this.waitForPause(waited, signal);
+      waited += this.now() - from;
       const cut = late ? undefined : new AbortController();
       if (cut) this.cuttable.add(cut);
       const joined = cut ? (signal ? AbortSignal.any([signal, cut.signal]) : cut.signal) : signal;
-      const waited = this.now() - started;
       try {
         const result = await run(joined);
         if (!this.wasCut(cut, signal)) {
@@ -111,18 +118,23 @@ export class ReplyFirst {
   }
 
   /**
-   * Waits until no reply runs and none ended in the last `quietMs`, or until `deadline`.
-   * @returns true when the deadline came first.
+   * Waits until no reply runs and none ended in the last `quietMs` (after `quietForMs` of waiting
+   * in all: until no reply runs), or until the wait reaches `maxWaitMs` in all.
+   * @param before ms this call waited already. @returns true when `maxWaitMs` came first.
    */
-  private async waitForPause(deadline: number, signal: AbortSignal | undefined): Promise<boolean> {
+  private async waitForPause(before: number, signal: AbortSignal | undefined): Promise<boolean> {
+    const from = this.now();
+    const { quietMs, quietForMs, maxWaitMs } = this.options;
     for (;;) {
       signal?.throwIfAborted();
       const now = this.now();
-      const quietAt = this.lastReplyEnd + this.options.quietMs;
+      const waited = before + now - from;
+      const quietAt = this.lastReplyEnd + (waited < quietForMs ? quietMs : 0);
       if (this.replies === 0 && now >= quietAt) return false;
-      if (now >= deadline) return true;
-      const until = this.replies === 0 ? Math.min(quietAt, deadline) : deadline;
-      await this.sleep(until - now, signal);
+      if (waited >= maxWaitMs) return true;
+      const wakes = [from + maxWaitMs - before];
+      if (this.replies === 0) wakes.push(quietAt, from + quietForMs - before);
+      await this.sleep(Math.min(...wakes.filter((at) => at > now)) - now, signal);
     }
   }
 
