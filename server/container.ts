@@ -94,7 +94,7 @@ export function buildContainer(config: AppConfig, deps: ContainerDeps) {
 
   // Characters, chat, voice, memory and pictures.
   const chatting = buildChat(config, deps, jobs, caches);
-  const { tts, characters, instanceLease, chat } = chatting;
+  const { tts, characters, instanceLease, chat, embedder } = chatting;
   const { images, imageWorker } = buildImages(config, deps, chatting);
   const { turns, edits, checkins } = buildTurns(config, deps, chatting, images);
 
@@ -170,6 +170,7 @@ export function buildContainer(config: AppConfig, deps: ContainerDeps) {
       await llm.close();
       await tts.close();
       await jobs.close();
+      await embedder?.close();
       await db.db.destroy();
       await redis?.close();
     },

@@ -23,10 +23,12 @@ import { MemoryRepo } from "../modules/memory/memory.repo";
 import { MemoryService } from "../modules/memory/memory.service";
 import { RecallRepo } from "../modules/memory/recall.repo";
 import { RecallService } from "../modules/memory/recall.service";
+import { RecallVectors } from "../modules/memory/recall-vectors";
 import { QuotaRepo } from "../modules/quota/quota.repo";
 import { QuotaService } from "../modules/quota/quota.service";
 import { VoiceRepo } from "../modules/voice/voice.repo";
 import { VoiceService } from "../modules/voice/voice.service";
+import { createEmbedder } from "../providers/embeddings/index";
 import { createImageProvider, parseSize } from "../providers/image/index";
 import { createStt } from "../providers/stt/index";
 import { createTts } from "../providers/tts/index";
@@ -45,7 +47,10 @@ function replySettings(config: AppConfig) {
 /**
  * Characters, memory, the quota, a conversation (its chats and their history), chat and voice.
  * @param caches the per-process caches of the chat path (server/db/short-cache.ts).
- * @returns the services, and this process's lease (the owner of the entries it stores).
+ * @returns the services, this process's lease (the owner of the entries it stores), and the
+ *   embedding model of recall by meaning (null when EMBEDDING_* are unset, the default), which the
+ *   caller closes at shutdown.
+ * @throws Error "Invalid configuration:" from createEmbedder.
  */
 export function buildChat(config: AppConfig, deps: ContainerDeps, jobs: JobQueue, caches: CacheGroup) {
   const { db, storage, llm, logError, redis } = deps;
@@ -55,6 +60,9 @@ export function buildChat(config: AppConfig, deps: ContainerDeps, jobs: JobQueue
   const characters = new CharactersService(charactersRepo, storage, llm, {
     preview: (voiceName) => voice.preview(voiceName),
   });
+  // Recall by meaning, when an embedding model is configured: fused with the word search.
+  const embedder = createEmbedder(config);
+  const vectors = embedder ? new RecallVectors(db, embedder) : undefined;
   const memory = new MemoryService(
     new MemoryRepo(kysely),
     llm,
@@ -63,7 +71,8 @@ export function buildChat(config: AppConfig, deps: ContainerDeps, jobs: JobQueue
     logError,
     (sessionId) => conversation.chats.sessionChanged(sessionId),
     caches,
-    new RecallService(new RecallRepo(db)),
+    new RecallService(new RecallRepo(db), undefined, vectors),
+    vectors,
   );
   const quota = new QuotaService(new QuotaRepo(kysely));
   // A conversation: its chats (which chat an id names, members, sessions) and their history
@@ -95,7 +104,7 @@ export function buildChat(config: AppConfig, deps: ContainerDeps, jobs: JobQueue
     { maxRecordingBytes: config.STT_MAX_BYTES },
     logError,
   );
-  return { tts, characters, memory, quota, instanceLease, conversation, chat, groups, voice };
+  return { tts, characters, memory, quota, instanceLease, conversation, chat, groups, voice, embedder };
 }
 
 /** What buildChat built. */

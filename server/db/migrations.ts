@@ -7,6 +7,7 @@ import { initialMigrations } from "./migrations/initial";
 import { inspectionMigrations } from "./migrations/inspections";
 import { modelMigrations } from "./migrations/models";
 import { recallMigrations } from "./migrations/recall";
+import { recallVectorMigrations } from "./migrations/recall-vectors";
 import { searchMigrations } from "./migrations/search";
 import { swipeNameMigrations } from "./migrations/swipe-names";
 
@@ -24,6 +25,7 @@ const migrations: Record<string, Migration> = {
   ...characterGenerationMigrations,
   ...swipeNameMigrations,
   ...recallMigrations,
+  ...recallVectorMigrations,
 };
 
 class InlineProvider implements MigrationProvider {

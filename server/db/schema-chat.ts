@@ -162,6 +162,20 @@ export interface CheckinsTable {
   created_at: number;
 }
 
+/**
+ * The embedding of one side of a history entry (recall by meaning, migration 0036): dropped with
+ * its entry (foreign key) and when that side's text changes (a trigger).
+ */
+export interface MessageVectorsTable {
+  entry_id: string;
+  /** 0 the user's message, 1 the reply shown. */
+  side: number;
+  /** The Embedder's id ("gguf:<file>", "openai:<model>"): vectors of other models are not compared. */
+  model: string;
+  /** Unit-length float32 values, little-endian (vectorToBuffer), 4 bytes a dimension. */
+  vector: Uint8Array;
+}
+
 /** The tables above, as the `Database` interface of server/db/schema.ts includes them. */
 export interface ChatTables {
   chat_groups: ChatGroupsTable;
@@ -174,4 +188,5 @@ export interface ChatTables {
   image_jobs: ImageJobsTable;
   checkin_settings: CheckinSettingsTable;
   checkins: CheckinsTable;
+  message_vectors: MessageVectorsTable;
 }

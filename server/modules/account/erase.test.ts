@@ -143,6 +143,11 @@ function eraseSuite(dialect: "sqlite" | "postgres", onS3: boolean): void {
       .insertInto("prompt_inspections")
       .values({ entry_id: entryId, swipe_index: 0, inspection: "{}", created_at: now })
       .execute();
+    // the embedding of the entry's message (recall by meaning).
+    await db()
+      .insertInto("message_vectors")
+      .values({ entry_id: entryId, side: 0, model: "test", vector: new Uint8Array(8) })
+      .execute();
     // an export of the user's data is ready.
     await db()
       .insertInto("data_exports")
@@ -405,6 +410,7 @@ function eraseSuite(dialect: "sqlite" | "postgres", onS3: boolean): void {
       "checkins",
       "chat_reply_swipes",
       "prompt_inspections",
+      "message_vectors",
       "data_exports",
       "image_jobs",
       "free_subscriptions",

@@ -8,6 +8,7 @@ import { type FactRow, groupByCharacter, holdsFacts, keywords, splitPromptFacts 
 import type { MemoryRepo } from "./memory.repo";
 import { askFacts, askSummary } from "./memory-model";
 import type { RecallService } from "./recall.service";
+import { EMBED_BATCH, type RecallVectors } from "./recall-vectors";
 
 /** Exchanges beyond the summary before a refresh is queued. */
 export const SUMMARY_TRIGGER = 30;
@@ -77,6 +78,8 @@ export class MemoryService {
     caches?: CacheGroup,
     /** Recall: the earlier messages of a chat for a reply's prompt; without it nothing is recalled. */
     private readonly recaller?: RecallService,
+    /** Recall by meaning: the messages' embeddings, kept by "memory.embed" jobs; absent: none (the default). */
+    private readonly vectors?: Pick<RecallVectors, "embedPending">,
   ) {
     if (caches) this.factsCache = new ShortCache({ ttlMs: CACHE_TTL_MS, max: CACHED_FACT_LISTS_MAX }, caches);
     jobs.define<{ userId: string; userName: string; sessionId: string; need: number }>(
@@ -89,6 +92,31 @@ export class MemoryService {
       (input) => this.refreshSummary(input).finally(() => this.queued.delete(`summary:${input.sessionId}`)),
       MEMORY_JOB,
     );
+    if (vectors)
+      jobs.define<{ sessionId: string }>("memory.embed", (input) => this.embedBatch(input), MEMORY_JOB);
+  }
+
+  /**
+   * The "memory.embed" job: embeds one batch (EMBED_BATCH, recall-vectors.ts) of the chat's sides
+   * without a vector, oldest first, and queues itself again after storing any (more may wait: a
+   * long or imported chat, or the sides of replies sent while it ran, which the guard did not
+   * queue), so a chat is embedded a batch per job, other jobs running between them; a job that
+   * stores none ends it. Cost: one read of the
+   * chat's sides without a vector, up to EMBED_BATCH texts embedded (in calls of a few texts: the
+   * in-process model runs one call at a time, and a reply's query waits behind at most one call)
+   * and one insert per side; after a reply, usually its two sides, then a job that finds none.
+   * @throws the embedder's error (the job is retried, then given up; the next reply queues it again).
+   */
+  private async embedBatch(input: { sessionId: string }): Promise<void> {
+    const key = `embed:${input.sessionId}`;
+    let more = false;
+    try {
+      const done = await this.vectors!.embedPending(input.sessionId, EMBED_BATCH);
+      more = done.embedded > 0;
+    } finally {
+      this.queued.delete(key);
+    }
+    if (more) this.queueOnce("memory.embed", { sessionId: input.sessionId }, key);
   }
 
   /** Job key → when this process queued it (QUEUED_GUARD_MS). */
@@ -113,10 +141,12 @@ export class MemoryService {
    * prompt is `full` and the oldest is within FACTS_DROP_MARGIN of leaving it. The summary: once more
    * than SUMMARY_TRIGGER exchanges lie beyond it (one waiting refresh per session). Neither is
    * queued again while this process's last one for the chat waits or runs (QUEUED_GUARD_MS).
+   * With recall by meaning, a "memory.embed" job for the chat too (embedBatch), guarded alike.
    * Returns at once; a job that cannot be queued is logged by the queue.
    */
   afterReply(input: AfterReplyInput): void {
     const { userId, userName, sessionId, window } = input;
+    if (this.vectors) this.queueOnce("memory.embed", { sessionId }, `embed:${sessionId}`);
     let pending = 0;
     let oldest = -1;
     for (let i = window.length - 1; i >= 0; i--) {
