@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { DESKTOP, ensureCharacters, openChat, signedInPage, withoutBrowserSpeech } from "./chat.helpers";
+import {
+  callApi,
+  DESKTOP,
+  ensureCharacters,
+  openChat,
+  signedInPage,
+  withoutBrowserSpeech,
+} from "./chat.helpers";
 import { closePage, hasChromium, toastWith } from "./support/browser";
 import { useBrowserSuite } from "./support/suite";
 
@@ -78,7 +85,13 @@ describe.skipIf(!hasChromium)("chat import in Chromium", () => {
         .getByRole("button", { name: "Import" })
         .click();
       await toastWith(page, "Line 2 is not valid JSON.").waitFor();
-      expect(await log.getByText("Do you remember the lighthouse?").count()).toBe(1);
+      const kept = await callApi<{ data: Array<{ chatHistoryMessage: string }> }>(
+        page,
+        "GET",
+        `/api/chat/history/paginated?id=${character.characterUUID}&offset=0&limit=50`,
+      );
+      expect(kept.data.map((entry) => entry.chatHistoryMessage)).toEqual(["Do you remember the lighthouse?"]);
+      await log.getByText("Do you remember the lighthouse?").waitFor();
     } finally {
       await closePage(page);
     }
