@@ -42,8 +42,9 @@ import { engineData, requireBuild, settle, startServer } from "./support/server"
  *    /api/chat/delete removes the question again so the chat is as imported;
  * 2. once, for the first conversation, recall off (POST /api/chat/recall) for the plain window's
  *    figure (the baseline), then on again;
- * 3. a generated chat of 10 000 messages (LoCoMo messages with words swapped, support/locomo.ts)
- *    is imported and 50 questions asked: the search's `ms` on a chat that size.
+ * 3. a generated chat of 10 000 messages (messages of all seven conversations, whatever
+ *    BENCH_CHATS says, with words swapped: support/locomo.ts) is imported and 50 questions asked:
+ *    the search's `ms` on a chat that size.
  * All of it on SQLite, then on PostgreSQL (a scratch database; skipped with the reason when no
  * server answers).
  *
@@ -149,8 +150,12 @@ async function baseline(
   return { chat: chat.id, recall: mean(plain.map((a) => a.recall)) };
 }
 
-/** The long chat: imported, then LONG_QUESTIONS questions (drawn from every conversation). */
-async function runLong(api: ChatApi, model: RecordingModel, pid: number, chats: LocomoChat[]) {
+/**
+ * The long chat: made from all seven conversations whatever BENCH_CHATS says (the same chat every
+ * run), imported, then LONG_QUESTIONS questions drawn evenly from all of theirs.
+ */
+async function runLong(api: ChatApi, model: RecordingModel, pid: number) {
+  const chats = locomoChatIds(true).map(loadLocomoChat);
   const jsonl = generatedChat(chats, LONG_MESSAGES);
   const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "memory-recall-")), "long.jsonl");
   fs.writeFileSync(file, jsonl);
@@ -202,7 +207,7 @@ async function runEngine(engine: string, model: RecordingModel, chats: LocomoCha
       if (index === 0 && BASELINE && engine === ENGINES[0]) run.baseline = await baseline(api, model, chat);
     }
     if (LONG_QUESTIONS > 0) {
-      run.long = await runLong(api, model, pid, chats);
+      run.long = await runLong(api, model, pid);
       console.log(
         `  ${engine} long chat: ${run.long.imported} messages imported in ${(run.long.importMs / 1000).toFixed(1)} s`,
       );

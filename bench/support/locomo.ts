@@ -46,14 +46,17 @@ export interface LocomoChat {
   questions: LocomoQuestion[];
 }
 
-/** The conversations in the folder ("26", "41", …), sorted; BENCH_CHATS=26,41 keeps those only. */
-export function locomoChatIds(): string[] {
+/**
+ * The conversations in the folder ("26", "41", …), sorted; BENCH_CHATS=26,41 keeps those only
+ * (unless `every`).
+ */
+export function locomoChatIds(every = false): string[] {
   const all = fs
     .readdirSync(LOCOMO_DIR)
     .map((name) => /^locomo-(\d+)\.jsonl$/.exec(name)?.[1])
     .filter((id): id is string => id !== undefined)
     .sort();
-  const wanted = (process.env.BENCH_CHATS ?? "")
+  const wanted = (every ? "" : (process.env.BENCH_CHATS ?? ""))
     .split(",")
     .map((id) => id.trim())
     .filter(Boolean);
