@@ -20,6 +20,8 @@ export interface EmbeddingsBehaviour {
   hang?: boolean;
   /** Answers this body, with status 200, instead of the embeddings. */
   rawBody?: string;
+  /** The vector of a text, instead of `scriptedVector` (e.g. one that encodes its meaning). */
+  vectorOf?: (text: string) => number[];
 }
 
 /** A running double: where it listens, what it was asked, and how it answers next. */
@@ -77,7 +79,7 @@ export async function startEmbeddingsDouble(behaviour: EmbeddingsBehaviour = {})
       const data = input.map((text, index) => ({
         object: "embedding",
         index,
-        embedding: scriptedVector(text),
+        embedding: (now.vectorOf ?? scriptedVector)(text),
       }));
       if (now.reverse) data.reverse();
       res.end(
