@@ -74,12 +74,12 @@ export class RecallRepo {
       const chat = `s${sessionId.replaceAll("-", "")}`.replace(/[^\p{L}\p{N}]/gu, "");
       const words = terms.map((t) => `"${t.replaceAll('"', '""')}"`).join(" OR ");
       const match = `chat : "${chat}" AND text : (${words})`;
+      const best = sql`select m.rowid as row, -bm25(message_recall, 0.0, 1.0) as score from message_recall m
+        ${period ? sql`join message_search_rows r on r.row = m.rowid / 2 join chat_history h on h.id = r.entry_id` : sql``}
+        where message_recall match ${match} ${within} order by score desc limit ${limit}`;
       const { rows } = await sql<{ entry_id: string; side: number; score: number }>`select r.entry_id,
-          m.rowid % 2 as side, -bm25(message_recall, 0.0, 1.0) as score
-        from message_recall m join message_search_rows r on r.row = m.rowid / 2
-        ${period ? sql`join chat_history h on h.id = r.entry_id` : sql``}
-        where message_recall match ${match} ${within}
-        order by score desc limit ${limit}`.execute(db);
+          x.row % 2 as side, x.score from (${best}) x join message_search_rows r on r.row = x.row / 2
+        order by x.score desc`.execute(db);
       return rows.map(ranked);
     }
     const query = terms.map((t) => `'${t.replaceAll("'", "''").replaceAll("\\", "\\\\")}'`).join(" | ");
@@ -101,28 +101,38 @@ export class RecallRepo {
   }
 
   /**
-   * The session's entries of `ids` with the ids of the entries just before and after each (by
-   * order key), and those neighbouring entries too. @returns entries by id.
+   * The session's entries of `ids`; for those also in `around`, the ids of the entries just before
+   * and after each (by order key), and those neighbouring entries too. @returns entries by id.
    */
-  async entriesAround(sessionId: string, ids: readonly string[]): Promise<Map<string, EntryRow>> {
+  async entriesAround(
+    sessionId: string,
+    ids: readonly string[],
+    around: ReadonlySet<string> = new Set(ids),
+  ): Promise<Map<string, EntryRow>> {
     const found = new Map<string, EntryRow>();
     if (ids.length === 0) return found;
     const db = this.handle.db;
     const columns = sql`h.id, h.seq, h.message, h.reply_message, h.send_time, h.reply_time, h.character_id`;
+    const near = ids.filter((id) => around.has(id));
+    const isNear = near.length > 0 ? sql`h.id in (${sql.join(near)})` : sql`1 = 0`;
+    // Found by id (the primary key); `session_id || ''` keeps the planner from scanning the
+    // session's index instead, while every row is still checked to be the session's.
     const { rows } = await sql<EntryRow>`select ${columns},
-        (select p.id from chat_history p where p.session_id = h.session_id and p.seq < h.seq
-          order by p.seq desc limit 1) as prev_id,
-        (select n.id from chat_history n where n.session_id = h.session_id and n.seq > h.seq
-          order by n.seq asc limit 1) as next_id
-      from chat_history h where h.session_id = ${sessionId} and h.id in (${sql.join([...ids])})`.execute(db);
+        case when ${isNear} then (select p.id from chat_history p where p.session_id = h.session_id
+          and p.seq < h.seq order by p.seq desc limit 1) end as prev_id,
+        case when ${isNear} then (select n.id from chat_history n where n.session_id = h.session_id
+          and n.seq > h.seq order by n.seq asc limit 1) end as next_id
+      from chat_history h where h.id in (${sql.join([...ids])}) and h.session_id || '' = ${sessionId}`.execute(
+      db,
+    );
     for (const row of rows) found.set(row.id, row);
     const more = [...new Set(rows.flatMap((r) => [r.prev_id, r.next_id]))].filter(
       (id): id is string => typeof id === "string" && !found.has(id),
     );
     if (more.length > 0) {
-      const { rows: around } = await sql<EntryRow>`select ${columns} from chat_history h
-        where h.session_id = ${sessionId} and h.id in (${sql.join(more)})`.execute(db);
-      for (const row of around) found.set(row.id, row);
+      const { rows: neighbours } = await sql<EntryRow>`select ${columns} from chat_history h
+        where h.id in (${sql.join(more)}) and h.session_id || '' = ${sessionId}`.execute(db);
+      for (const row of neighbours) found.set(row.id, row);
     }
     return found;
   }

@@ -1,5 +1,6 @@
 // Recall: for each reply, the earlier messages of the chat that share the new message's words, ranked, with their neighbours.
 import type { RecallFound, RecallMatch, RecallMessage } from "../prompt/recall-port";
+import { NEIGHBOURS_OF_BEST } from "../prompt/recall-prompt";
 import { reciprocalRankFusion } from "./fusion";
 import { entrySides, type RankedSide, type RecallRepo } from "./recall.repo";
 import { matchedTerms, namedPeriod, recallQuery } from "./recall-terms";
@@ -115,7 +116,13 @@ export class RecallService {
     query: string[],
     byMeaning: ReadonlySet<string> = new Set(),
   ): Promise<RecallMatch[]> {
-    const entries = await this.repo.entriesAround(sessionId, [...new Set(ranked.map((r) => r.entryId))]);
+    const ids = [...new Set(ranked.map((r) => r.entryId))];
+    // Only the best matches' neighbours can reach the prompt (packRecall), so only theirs are read.
+    const entries = await this.repo.entriesAround(
+      sessionId,
+      ids,
+      new Set(ids.slice(0, NEIGHBOURS_OF_BEST + 4)),
+    );
     const sides = (id: string | null | undefined) => {
       const row = id ? entries.get(id) : undefined;
       return row ? entrySides(row) : {};

@@ -7,7 +7,7 @@ export const RECALL_WINDOW_SHARE = 1000 / 4096;
 /** A recalled message longer than this many characters is cut (an imported 20 000-character one would fill the budget). */
 export const RECALL_MESSAGE_CHARS = 700;
 /** The best matches whose neighbours are added where they carry the context. */
-const NEIGHBOURS_OF_BEST = 20;
+export const NEIGHBOURS_OF_BEST = 20;
 /** A neighbour is context: it is cut to this many characters (its start tells what it was about). */
 const NEIGHBOUR_CHARS = 240;
 
