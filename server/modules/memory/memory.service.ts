@@ -99,12 +99,11 @@ export class MemoryService {
   /**
    * The "memory.embed" job: embeds one batch (EMBED_BATCH, recall-vectors.ts) of the chat's sides
    * without a vector, oldest first, and queues itself again after storing any (more may wait: a
-   * long or imported chat, or the sides of replies sent while it ran, which the guard did not
-   * queue), so a chat is embedded a batch per job, other jobs running between them; a job that
-   * stores none ends it. Cost: one read of the
-   * chat's sides without a vector, up to EMBED_BATCH texts embedded (in calls of a few texts: the
-   * in-process model runs one call at a time, and a reply's query waits behind at most one call)
-   * and one insert per side; after a reply, usually its two sides, then a job that finds none.
+   * long or imported chat, or replies sent while it ran), so a chat is embedded a batch per job,
+   * other jobs running between them; a job that stores none ends it. Cost: one read of the sides
+   * without a vector, up to EMBED_BATCH texts embedded (calls of a few texts: the in-process model
+   * runs one call at a time, a reply's query waits behind at most one) and an insert per side;
+   * after a reply, usually its two sides, then a job that finds none.
    * @throws the embedder's error (the job is retried, then given up; the next reply queues it again).
    */
   private async embedBatch(input: { sessionId: string }): Promise<void> {
