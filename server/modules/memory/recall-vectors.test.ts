@@ -5,13 +5,14 @@ import fs from "node:fs";
 import { sql } from "kysely";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { MessageReply } from "../../../common/api";
+import { FIRST_MESSAGE_MARKER } from "../../../common/constants";
 import type { PromptInspectionReply } from "../../../common/prompt-inspection";
 import { LlamaEmbedder } from "../../providers/embeddings/llama";
-import { call, demoWithCharacter, describeEachDatabase } from "../../testing/api";
+import { call, callMultipart, demoWithCharacter, describeEachDatabase } from "../../testing/api";
 import { type EmbeddingsDouble, startEmbeddingsDouble } from "../../testing/embeddings-server";
 import { ScriptedLlm } from "../../testing/fake-llm";
 import { createTestApp, type TestApp, TINY_MODEL_PATH } from "../../testing/server";
-import { RecallVectors } from "./recall-vectors";
+import { EMBED_BATCH, RecallVectors } from "./recall-vectors";
 
 /**
  * The double's vector of a text by meaning: one dimension per topic, counting the text's words of
@@ -126,6 +127,48 @@ describeEachDatabase("recall by meaning: embeddings fused with the word search",
     await t.jobs.idle();
     expect(await vectorsOf(t, entry)).toEqual([0, 1]);
     expect(double.calls.some((c) => c.input.includes("I have a cat called Tom."))).toBe(true);
+  });
+
+  it("embeds an imported chat a batch per job, until every side has its vector", async () => {
+    const s = await demoWithCharacter(t.app);
+    const line = (isUser: boolean, mes: string, minute: number) => ({
+      name: isUser ? "Ada" : "Mira",
+      is_user: isUser,
+      is_system: false,
+      send_date: `May 8, 2023 1:${String(minute % 60).padStart(2, "0")}pm`,
+      mes,
+      extra: {},
+    });
+    const exchanges = 100;
+    const lines = Array.from({ length: exchanges }, (_, i) => [
+      line(true, `Question ${i} about the weather.`, i),
+      line(false, `Answer ${i}: sunny.`, i),
+    ]).flat();
+    const header = {
+      user_name: "Ada",
+      character_name: "Mira",
+      create_date: "2023-05-08@13h56m00s",
+      chat_metadata: {},
+    };
+    const file = Buffer.from(`${[header, ...lines].map((v) => JSON.stringify(v)).join("\n")}\n`);
+    const imported = await callMultipart(t.app, "/api/chat/import", {
+      token: s.token,
+      fields: { id: s.characterId },
+      files: { file: { bytes: file, filename: "chat.jsonl" } },
+    });
+    expect(imported.status).toBe(200);
+    const entry = await say(t, s.token, s.characterId, "And today?");
+    await t.jobs.idle();
+    const { rows } = await sql<{ sides: number | string; vectors: number | string }>`select
+        (select count(*) from chat_history where session_id = h.session_id and message <> ''
+          and message <> ${FIRST_MESSAGE_MARKER}) +
+        (select count(*) from chat_history where session_id = h.session_id and reply_message <> '') as sides,
+        (select count(*) from message_vectors v join chat_history e on e.id = v.entry_id
+          where e.session_id = h.session_id) as vectors
+      from chat_history h where h.id = ${entry}`.execute(t.db.db);
+    expect(Number(rows[0]!.sides)).toBeGreaterThan(3 * EMBED_BATCH);
+    expect(Number(rows[0]!.vectors)).toBe(Number(rows[0]!.sides));
+    for (const c of double.calls) expect(c.input.length).toBeLessThanOrEqual(EMBED_BATCH);
   });
 
   it("drops the vectors of a deleted entry", async () => {
