@@ -24,6 +24,7 @@ import { MemoryService } from "../modules/memory/memory.service";
 import { RecallRepo } from "../modules/memory/recall.repo";
 import { RecallService } from "../modules/memory/recall.service";
 import { RecallVectors } from "../modules/memory/recall-vectors";
+import { recallBudget } from "../modules/prompt/prompt";
 import { QuotaRepo } from "../modules/quota/quota.repo";
 import { QuotaService } from "../modules/quota/quota.service";
 import { VoiceRepo } from "../modules/voice/voice.repo";
@@ -63,6 +64,7 @@ export function buildChat(config: AppConfig, deps: ContainerDeps, jobs: JobQueue
   // Recall by meaning, when an embedding model is configured: fused with the word search.
   const embedder = createEmbedder(config);
   const vectors = embedder ? new RecallVectors(db, embedder) : undefined;
+  const recall = new RecallService(new RecallRepo(db), undefined, vectors);
   const memory = new MemoryService(
     new MemoryRepo(kysely),
     llm,
@@ -71,7 +73,7 @@ export function buildChat(config: AppConfig, deps: ContainerDeps, jobs: JobQueue
     logError,
     (sessionId) => conversation.chats.sessionChanged(sessionId),
     caches,
-    new RecallService(new RecallRepo(db), undefined, vectors),
+    recall,
     vectors,
   );
   const quota = new QuotaService(new QuotaRepo(kysely));
@@ -104,7 +106,19 @@ export function buildChat(config: AppConfig, deps: ContainerDeps, jobs: JobQueue
     { maxRecordingBytes: config.STT_MAX_BYTES },
     logError,
   );
-  return { tts, characters, memory, quota, instanceLease, conversation, chat, groups, voice, embedder };
+  return {
+    tts,
+    characters,
+    memory,
+    recall,
+    quota,
+    instanceLease,
+    conversation,
+    chat,
+    groups,
+    voice,
+    embedder,
+  };
 }
 
 /** What buildChat built. */
@@ -174,6 +188,14 @@ export function buildTurns(
     },
     Date.now,
     logError,
+    // Recall for a check-in: what the user last spoke of, from earlier in the chat (half recall's budget).
+    (due, userName) =>
+      chat.recall.checkInLines({
+        sessionId: due.sessionId,
+        speakers: { user: userName, characters: [{ id: due.characterId, name: due.characterName }] },
+        budget: Math.floor(recallBudget(llm.contextWindow()) / 2),
+        countTokens: (text) => llm.countTokens(text),
+      }),
   );
   return { turns, edits, checkins };
 }

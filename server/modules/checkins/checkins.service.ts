@@ -92,6 +92,11 @@ export class CheckinsService {
     private readonly options: CheckinsOptions,
     private readonly now: () => number = Date.now,
     private readonly logError: (error: unknown) => void = () => {},
+    /**
+     * Recall (the memory module's port): earlier messages of the chat that match the user's last
+     * words, as lines for the check-in's prompt; none when absent.
+     */
+    private readonly recalled: (chat: DueChat, userName: string) => Promise<string[]> = async () => [],
   ) {}
 
   /**
@@ -195,7 +200,9 @@ export class CheckinsService {
       facts.length > 0
         ? `ask about something ${userName} mentioned, from what ${name} remembers about them`
         : `ask how ${userName} is doing`;
-    const instruction = `(${userName} has not written for a while. Write ${name}'s one short message that checks in on ${userName} first: ${about}. Write only the message.)`;
+    const recalled = await this.recalled(chat, userName);
+    const background = recalled.length > 0 ? `\n\n[${recalled.join("\n")}]` : "";
+    const instruction = `(${userName} has not written for a while. Write ${name}'s one short message that checks in on ${userName} first: ${about}. Write only the message.)${background}`;
     const result = await this.llm.generate({
       messages: [
         { role: "system", content: system },

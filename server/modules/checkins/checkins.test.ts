@@ -123,6 +123,31 @@ describeEachDatabase("check-ins: characters that write first", (dialect) => {
     expect(page.at(-1)).toMatchObject({ chatHistoryMessage: "", chatHistoryReplyMessage: CHECK_IN });
   });
 
+  it("recalls what the user last spoke of into the check-in's prompt, unless the chat's recall is off", async () => {
+    const s = await chatting();
+    const due = s.last + 8 * HOUR;
+    expect((await choose(s.token, s.characterId, true, zoneWhere(due, 12))).body.success).toBe(1);
+    llm.requests.length = 0;
+    await t.checkins.sendDue(due);
+    const prompt = llm.requests.find((r) => r.messages.at(-1)!.content.includes("checks in on"))!;
+    const instruction = prompt.messages.at(-1)!.content;
+    expect(instruction).toContain("\n\n[Earlier in this chat (recalled):\n");
+    expect(instruction).toMatch(/\n\w+: Wish me luck for Thursday!\n/);
+
+    const quiet = await chatting();
+    await t.db.db
+      .updateTable("chat_sessions")
+      .set({ recall: 0 })
+      .where("user_id", "=", quiet.userId)
+      .execute();
+    const later = quiet.last + 8 * HOUR;
+    expect((await choose(quiet.token, quiet.characterId, true, zoneWhere(later, 12))).body.success).toBe(1);
+    llm.requests.length = 0;
+    await t.checkins.sendDue(later);
+    const off = llm.requests.find((r) => r.messages.at(-1)!.content.includes("checks in on"))!;
+    expect(off.messages.at(-1)!.content).not.toContain("Earlier in this chat");
+  });
+
   it("waits for the user's waking hours in their time zone", async () => {
     const s = await chatting();
     const due = s.last + 9 * HOUR;

@@ -137,6 +137,20 @@ export class RecallRepo {
     return found;
   }
 
+  /** The user's newest words in the session ("" when they never wrote; the greeting marker is no one's words). */
+  async lastUserWords(sessionId: string): Promise<string> {
+    const row = await this.handle.db
+      .selectFrom("chat_history")
+      .select("message")
+      .where("session_id", "=", sessionId)
+      .where("message", "!=", "")
+      .where("message", "!=", FIRST_MESSAGE_MARKER)
+      .orderBy("seq", "desc")
+      .limit(1)
+      .executeTakeFirst();
+    return row?.message ?? "";
+  }
+
   /** Whether recall is on for the session (on when the session is unknown: it has no messages to recall). */
   async enabled(sessionId: string): Promise<boolean> {
     const row = await this.handle.db

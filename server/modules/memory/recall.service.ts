@@ -1,6 +1,6 @@
 // Recall: for each reply, the earlier messages of the chat that share the new message's words, ranked, with their neighbours.
 import type { RecallFound, RecallMatch, RecallMessage } from "../prompt/recall-port";
-import { NEIGHBOURS_OF_BEST } from "../prompt/recall-prompt";
+import { NEIGHBOURS_OF_BEST, packRecall } from "../prompt/recall-prompt";
 import { reciprocalRankFusion } from "./fusion";
 import { entrySides, type RankedSide, type RecallRepo } from "./recall.repo";
 import { matchedTerms, namedPeriod, recallQuery } from "./recall-terms";
@@ -143,6 +143,36 @@ export class RecallService {
       matches.push({ ...message, terms, by, before, after });
     }
     return matches;
+  }
+
+  /**
+   * Recall for a check-in (a message the character writes first, after a quiet while, whose
+   * prompt carries no history): the earlier messages that match the user's last words in the chat,
+   * as the turn note's lines (packRecall), within `budget` tokens. None when the chat's recall is
+   * off or the user never wrote.
+   */
+  async checkInLines(input: {
+    sessionId: string;
+    speakers: Speakers;
+    budget: number;
+    countTokens: (text: string) => number;
+  }): Promise<string[]> {
+    const lastWords = await this.repo.lastUserWords(input.sessionId);
+    if (!lastWords) return [];
+    const enabled = await this.repo.enabled(input.sessionId);
+    const found = await this.find({
+      session: { id: input.sessionId, recall: enabled ? 1 : 0 },
+      newMessage: lastWords,
+      recent: [],
+      speakers: input.speakers,
+    });
+    const names = new Map(input.speakers.characters.map((c) => [c.id, c.name]));
+    return packRecall(found, {
+      budget: input.budget,
+      exclude: new Set(),
+      countTokens: input.countTokens,
+      speaker: (m) => (m.side === "user" ? input.speakers.user : (names.get(m.characterId) ?? "")),
+    }).lines;
   }
 
   /** Whether recall is on for the session. */
