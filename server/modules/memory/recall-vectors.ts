@@ -70,7 +70,7 @@ export class RecallVectors implements MeaningRanker {
 
   /**
    * The session's sides without a vector of this model, oldest first, at most `max`: non-empty
-   * texts only, and never the greeting's marker (no one's words).
+   * texts only, never the greeting's marker (no one's words), nor a reply still being written.
    */
   async pending(sessionId: string, max: number): Promise<PendingSide[]> {
     const model = this.embedder.id;
@@ -81,7 +81,7 @@ export class RecallVectors implements MeaningRanker {
           and not exists (select 1 from message_vectors v where v.entry_id = h.id and v.side = 0 and v.model = ${model})
         union all
         select h.id as entry_id, 1 as side, h.reply_message as text, h.seq as seq from chat_history h
-          where h.session_id = ${sessionId} and h.reply_message <> ''
+          where h.session_id = ${sessionId} and h.reply_message <> '' and h.status <> 'pending'
           and not exists (select 1 from message_vectors v where v.entry_id = h.id and v.side = 1 and v.model = ${model})
       ) waiting order by seq, side limit ${Math.max(0, Math.floor(max))}`.execute(this.handle.db);
     return rows.map((r) => ({ entryId: r.entry_id, side: Number(r.side) === 0 ? 0 : 1, text: r.text }));
