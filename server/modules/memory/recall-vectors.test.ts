@@ -12,7 +12,7 @@ import { call, callMultipart, demoWithCharacter, describeEachDatabase } from "..
 import { type EmbeddingsDouble, startEmbeddingsDouble } from "../../testing/embeddings-server";
 import { ScriptedLlm } from "../../testing/fake-llm";
 import { createTestApp, type TestApp, TINY_MODEL_PATH } from "../../testing/server";
-import { EMBED_BATCH, RecallVectors } from "./recall-vectors";
+import { EMBED_BATCH, QUERY_EMBED_TIMEOUT_MS, RecallVectors } from "./recall-vectors";
 
 /**
  * The double's vector of a text by meaning: one dimension per topic, counting the text's words of
@@ -195,6 +195,15 @@ describeEachDatabase("recall by meaning: embeddings fused with the word search",
     } finally {
       double.behaviour.failWith = undefined;
     }
+  });
+
+  it("stops waiting for a model that never answers the query after QUERY_EMBED_TIMEOUT_MS", async () => {
+    const never = { id: "never", embed: () => new Promise<Float32Array[]>(() => {}), close: async () => {} };
+    const started = performance.now();
+    await expect(new RecallVectors(plain.db, never).rank(randomUUID(), "my pet", 10)).rejects.toThrow();
+    const waited = performance.now() - started;
+    expect(waited).toBeGreaterThanOrEqual(QUERY_EMBED_TIMEOUT_MS - 50);
+    expect(waited).toBeLessThan(QUERY_EMBED_TIMEOUT_MS + 2000);
   });
 
   it("is off by default: nothing stored, recall by words only", async () => {

@@ -25,6 +25,20 @@ const TEXTS_PER_CALL = 8;
  */
 export const MAX_COMPARED_SIDES = 5000;
 
+/**
+ * `work`, or the signal's reason as soon as it aborts: the caller stops waiting even where the
+ * work checks the signal only now and then (the in-process model checks it between texts, not
+ * while it loads or waits its turn).
+ */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const abort = () => reject(signal.reason);
+    if (signal.aborted) return abort();
+    signal.addEventListener("abort", abort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener("abort", abort));
+  });
+}
+
 /** A side of an entry waiting for its embedding. */
 export interface PendingSide {
   entryId: string;
@@ -47,12 +61,14 @@ export class RecallVectors implements MeaningRanker {
   /**
    * The session's sides nearest `text` by cosine similarity, best first, at most `limit` (score
    * −1 to 1), among the newest MAX_COMPARED_SIDES sides with a vector of this model. One
-   * embedding call (at most QUERY_EMBED_TIMEOUT_MS) and one read.
+   * embedding call (waited for at most QUERY_EMBED_TIMEOUT_MS, the model's loading and its turn
+   * included) and one read.
    * @throws the embedder's error, or the timeout's (recall then ranks by words alone).
    */
   async rank(sessionId: string, text: string, limit: number): Promise<RankedSide[]> {
     if (!text.trim() || limit < 1) return [];
-    const [query] = await this.embedder.embed([text], AbortSignal.timeout(QUERY_EMBED_TIMEOUT_MS));
+    const signal = AbortSignal.timeout(QUERY_EMBED_TIMEOUT_MS);
+    const [query] = await untilAborted(this.embedder.embed([text], signal), signal);
     if (!query) return [];
     const { rows } = await sql<{ entry_id: string; side: number; vector: Uint8Array }>`select v.entry_id,
         v.side, v.vector from message_vectors v join chat_history h on h.id = v.entry_id
