@@ -158,6 +158,9 @@ describeEachDatabase("recall: earlier messages in a reply's prompt", (dialect) =
     });
     const read = await call(t.app, "GET", `/api/chat/recall?id=${s.characterId}`, { token: s.token });
     expect(read.body).toMatchObject({ success: 1, data: { enabled: false } });
+    // A form body, as the spec's other switches, works too.
+    const form = await post(s.token, "/api/chat/recall", { id: s.characterId, enabled: "0" });
+    expect(form.body).toMatchObject({ success: 1, data: { enabled: false } });
     // Off, the history's share of the window is larger (recall's budget is not kept free), so
     // only the note is checked: nothing is recalled into it.
     const off = await ask(s, word);
