@@ -50,7 +50,7 @@ export interface LlamaOptions {
 /**
  * Background requests wait for a second without replies (the user's next message, sent as soon
  * as a reply ends, arrives well within it); after half a minute of waiting, for any moment
- * without a reply; after a minute, for nothing.
+ * without a reply; after a minute without one, for nothing.
  */
 export const BACKGROUND_YIELD = { quietMs: 1000, quietForMs: 30_000, maxWaitMs: 60_000 } as const;
 
@@ -79,8 +79,8 @@ interface CachedSequence {
  * (ReplyFirst): it starts only after a pause without replies, and a reply that starts pauses a
  * running one (its generation is cut short, and after the next pause continued from its text so
  * far, the tokens read back from the sequence's cache; node-llama-cpp stops between tokens, so a
- * prompt batch under way is finished first), until it has waited `backgroundYield.maxWaitMs`;
- * then it runs to its end. The prompt is formatted with the model's own chat template (resolved from the GGUF).
+ * prompt batch under way is finished first), until it has waited `backgroundYield.maxWaitMs`
+ * at a stretch; then it runs to its end. The prompt is formatted with the model's own chat template (resolved from the GGUF).
  */
 export class LlamaProvider implements LlmProvider {
   readonly name = "llama";

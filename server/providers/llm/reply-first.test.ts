@@ -112,6 +112,39 @@ describe("ReplyFirst: background work yields to replies", () => {
     expect(waits).toEqual([60_000]);
   });
 
+  it("counts the bounded wait from the last run a reply cut short", async () => {
+    let runs = 0;
+    const first = openReply(gate);
+    const job = gate.background(async (signal) => {
+      runs += 1;
+      if (runs === 1) await new Promise((resolve) => signal?.addEventListener("abort", resolve));
+      return runs;
+    });
+    await vi.advanceTimersByTimeAsync(19_000);
+    first.end();
+    await first.done;
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(runs).toBe(1);
+    // Replies overlapping without a gap from 50 s on: the cut run waits 60 s from the cut, not
+    // 60 s in all (20 s before its first run, 40 s after the cut).
+    await vi.advanceTimersByTimeAsync(30_000);
+    let reply = openReply(gate);
+    for (let elapsed = 0; elapsed < 58_000; elapsed += 2000) {
+      const next = openReply(gate);
+      await vi.advanceTimersByTimeAsync(2000);
+      reply.end();
+      await reply.done;
+      reply = next;
+    }
+    expect(runs).toBe(1);
+    await vi.advanceTimersByTimeAsync(2000);
+    expect(runs).toBe(2);
+    reply.end();
+    await reply.done;
+    await expect(job).resolves.toBe(2);
+    expect(waits).toEqual([80_000]);
+  });
+
   it("never delays a reply: it starts at once beside a waiting or running background call", async () => {
     const first = openReply(gate);
     let ran = false;

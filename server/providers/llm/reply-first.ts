@@ -13,8 +13,9 @@ export interface ReplyFirstOptions {
    */
   quietForMs: number;
   /**
-   * The longest a background call waits in all; after it, it runs even beside replies and is no
-   * longer paused, so it is never starved.
+   * The longest a background call waits at a stretch (since it came, or since a reply cut its
+   * last run); after it, it runs even beside replies and is no longer paused, so it is never
+   * starved.
    */
   maxWaitMs: number;
   /** Told how long each background call waited in all, ms. */
@@ -37,8 +38,9 @@ export class CutForReply extends Error {
  * `background` holds its call back. A background run that started is cut short when a reply
  * starts (its signal aborts with CutForReply) and run again after the next pause (the caller
  * continues where the cut run stopped: llama.ts), so it makes progress in the pauses. Once it has
- * waited `quietForMs` in all, any moment without a reply will do; once it has waited `maxWaitMs`,
- * it runs to its end whatever replies do. The embedded model uses it (llama.ts): replies and
+ * waited `quietForMs` in all, any moment without a reply will do (the gaps between back-to-back
+ * messages: it advances a little in each); once it has waited `maxWaitMs` at a stretch (no gap at
+ * all), it runs to its end whatever replies do. The embedded model uses it (llama.ts): replies and
  * background work share its CPU.
  */
 export class ReplyFirst {
@@ -119,7 +121,7 @@ export class ReplyFirst {
 
   /**
    * Waits until no reply runs and none ended in the last `quietMs` (after `quietForMs` of waiting
-   * in all: until no reply runs), or until the wait reaches `maxWaitMs` in all.
+   * in all: until no reply runs), or for `maxWaitMs` at most.
    * @param before ms this call waited already. @returns true when `maxWaitMs` came first.
    */
   private async waitForPause(before: number, signal: AbortSignal | undefined): Promise<boolean> {
@@ -131,8 +133,8 @@ export class ReplyFirst {
       const waited = before + now - from;
       const quietAt = this.lastReplyEnd + (waited < quietForMs ? quietMs : 0);
       if (this.replies === 0 && now >= quietAt) return false;
-      if (waited >= maxWaitMs) return true;
-      const wakes = [from + maxWaitMs - before];
+      if (now - from >= maxWaitMs) return true;
+      const wakes = [from + maxWaitMs];
       if (this.replies === 0) wakes.push(quietAt, from + quietForMs - before);
       await this.sleep(Math.min(...wakes.filter((at) => at > now)) - now, signal);
     }
