@@ -57,7 +57,7 @@ export class RecallRepo {
 
   /**
    * The sides of the session's entries holding any of `terms` (stemmed by the database), best
-   * first by BM25 (SQLite FTS5) or ts_rank normalised by length (PostgreSQL), at most `limit`;
+   * first by BM25 (SQLite FTS5's; on PostgreSQL rankPostgres's), at most `limit`;
    * only entries sent in `period` (epoch ms, `to` excluded) when given.
    * @param terms letters and digits only (recall-terms.ts), at least one.
    */
@@ -82,21 +82,48 @@ export class RecallRepo {
         order by x.score desc`.execute(db);
       return rows.map(ranked);
     }
-    const query = terms.map((t) => `'${t.replaceAll("'", "''").replaceAll("\\", "\\\\")}'`).join(" | ");
+    return this.rankPostgres(sessionId, terms, limit, within);
+  }
+
+  /**
+   * PostgreSQL's ranking: BM25 over the sides matching any term (ts_rank knows no inverse document
+   * frequency, so a name said all through a chat would outweigh the rare word a question is about).
+   * Each term's document frequency and N are counted among the session's sides that match any
+   * term (the whole session's count cost a scan of it; among the matches a term found in most of
+   * them weighs nearly nothing, as it should), a side's length is its lexemes; a term counts once
+   * per side (k1 1.2, b 0.75).
+   */
+  private async rankPostgres(
+    sessionId: string,
+    terms: readonly string[],
+    limit: number,
+    within: ReturnType<typeof sql>,
+  ): Promise<RankedSide[]> {
+    const quoted = (t: string) => `'${t.replaceAll("'", "''").replaceAll("\\", "\\\\")}'`;
+    const any = terms.map(quoted).join(" | ");
     const user = sql.raw(PG_RECALL_COLUMNS.user);
     const reply = sql.raw(PG_RECALL_COLUMNS.reply);
-    const { rows } = await sql<{
-      entry_id: string;
-      side: number;
-      score: number;
-    }>`with q as (select to_tsquery('english', ${query}) as query)
-      select entry_id, side, score from (
-        select h.id as entry_id, 0 as side, ts_rank(h.${user}, q.query, 1) as score
-          from chat_history h, q where h.session_id = ${sessionId} and h.${user} @@ q.query ${within}
+    // Each term's tsquery is made once (in q), not once per row.
+    const tsqueries = terms.map((t, i) => sql`to_tsquery('english', ${quoted(t)}) as ${sql.raw(`t${i}`)}`);
+    const has = terms.map((_, i) => sql`(v @@ q.${sql.raw(`t${i}`)})::int as ${sql.raw(`m${i}`)}`);
+    const df = terms.map((_, i) => sql`sum(${sql.raw(`m${i}`)}) over () as ${sql.raw(`d${i}`)}`);
+    const idf = terms.map(
+      (_, i) =>
+        sql`${sql.raw(`m${i}`)} * ln(1 + (c.n - ${sql.raw(`d${i}`)} + 0.5) / (${sql.raw(`d${i}`)} + 0.5))`,
+    );
+    const { rows } = await sql<{ entry_id: string; side: number; score: number }>`with q as (
+        select to_tsquery('english', ${any}) as query, ${sql.join(tsqueries)}),
+      matched as (
+        select h.id as entry_id, 0 as side, h.${user} as v from chat_history h, q
+          where h.session_id = ${sessionId} and h.${user} @@ q.query ${within}
         union all
-        select h.id as entry_id, 1 as side, ts_rank(h.${reply}, q.query, 1) as score
-          from chat_history h, q where h.session_id = ${sessionId} and h.${reply} @@ q.query ${within}
-      ) ranked order by score desc, entry_id limit ${limit}`.execute(db);
+        select h.id as entry_id, 1 as side, h.${reply} as v from chat_history h, q
+          where h.session_id = ${sessionId} and h.${reply} @@ q.query ${within}),
+      marked as (select entry_id, side, greatest(length(v), 1) as len, ${sql.join(has)} from matched, q),
+      counted as (select *, ${sql.join(df)}, avg(len) over () as avglen, count(*) over () as n from marked)
+      select entry_id, side, (${sql.join(idf, sql` + `)}) * 2.2 / (1 + 1.2 * (0.25 + 0.75 * len / avglen)) as score
+      from counted c
+      order by score desc, entry_id limit ${limit}`.execute(this.handle.db);
     return rows.map(ranked);
   }
 
