@@ -29,6 +29,12 @@ export interface RecallQuery {
 
 /** Exchanges before the newest whose words may fill a short message's recall query. */
 const RECALL_RECENT_EXCHANGES = 2;
+/**
+ * A chat read whole (no summary point, fewer exchanges than the history limit) with at most this
+ * many exchanges has nothing earlier to recall: recall is not asked (a new chat's first messages
+ * would pay its queries for nothing).
+ */
+const RECALL_MIN_EXCHANGES = 4;
 
 /** What a prompt for a character's reply is built with (the model's budget). */
 export interface PromptModel {
@@ -104,14 +110,20 @@ export async function replyPrompt(
     .slice(-1 - RECALL_RECENT_EXCHANGES, -1)
     .reverse()
     .flatMap((h) => [h.reply_message, h.message !== FIRST_MESSAGE_MARKER ? h.message : ""]);
+  const wholeAndShort =
+    session.summary_until_seq === 0 &&
+    read.length < input.historyLimit &&
+    read.length <= RECALL_MIN_EXCHANGES;
   const [facts, found] = await Promise.all([
     input.facts ? input.facts(lastWords?.message ?? "", session) : undefined,
-    input.recall?.({
-      session,
-      newMessage: input.lastUserMessage ?? lastWords?.message ?? "",
-      recent,
-      speakers: { user: profileName, characters: chat.members.map((m) => ({ id: m.id, name: m.name })) },
-    }),
+    wholeAndShort
+      ? undefined
+      : input.recall?.({
+          session,
+          newMessage: input.lastUserMessage ?? lastWords?.message ?? "",
+          recent,
+          speakers: { user: profileName, characters: chat.members.map((m) => ({ id: m.id, name: m.name })) },
+        }),
   ]);
   const userWords = (h: (typeof history)[number], index: number) =>
     input.lastUserMessage !== undefined && index === history.length - 1 ? input.lastUserMessage : h.message;
