@@ -370,7 +370,10 @@ describeEachDatabase("import a SillyTavern chat", (dialect) => {
     const rows = await stored(s.userId, s.characterId);
     const points = await session(s.userId, s.characterId);
     expect(Number(points.summary_until_seq)).toBe(rows[exchanges - IMPORT_SUMMARY_EXCHANGES - 1]!.seq);
-    expect(Number(points.facts_until_seq)).toBe(rows[exchanges - IMPORT_FACTS_MESSAGES - 1]!.seq);
+    // The facts job the import queues may already have moved it on (never back before that point).
+    expect(Number(points.facts_until_seq)).toBeGreaterThanOrEqual(
+      rows[exchanges - IMPORT_FACTS_MESSAGES - 1]!.seq,
+    );
     await t.jobs.idle();
     // The summary job ran on the newest exchanges only; no prompt carried the whole history.
     const prompts = llm.requests.slice(before).map((r) => r.messages.map((m) => m.content).join("\n"));
