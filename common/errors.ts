@@ -86,6 +86,8 @@ export const ERROR_STATUS = {
   continue_limit: 400,
   // A character cannot be let write first (check-ins) while no language model is ready.
   checkins_no_model: 409,
+  // Admin: "Back up now" while a backup is running.
+  backup_running: 409,
 
   // Engines that are not configured answer 200 with success 0 (the SPA shows the reason in
   // place); engines that fail answer 502.

@@ -5,8 +5,8 @@ import { build } from "esbuild";
 /**
  * Compiles the API server to plain JavaScript in `dist/server/` (production runs
  * compiled JS; `npm start` loads no TypeScript compiler and builds nothing). One ES module per
- * entry point (the server, the job worker of `npm run worker`, and the users and make-admin
- * commands), our code bundled, every npm package left as an import (native modules such as
+ * entry point (the server, the job worker of `npm run worker`, and the users, make-admin,
+ * backup and restore commands), our code bundled, every npm package left as an import (native modules such as
  * better-sqlite3 and node-llama-cpp load as installed).
  * Files the server opens next to its own code at run time are copied beside the bundle.
  */
@@ -22,6 +22,8 @@ await build({
     worker: "server/worker.ts",
     "make-admin": "server/cli/make-admin.ts",
     users: "server/cli/users.ts",
+    backup: "server/cli/backup.ts",
+    restore: "server/cli/restore.ts",
   },
   outdir,
   bundle: true,

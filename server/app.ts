@@ -13,6 +13,7 @@ import { type AccountsServices, accountsRoutes } from "./modules/accounts/accoun
 import { adminRoutes } from "./modules/admin/admin.routes";
 import { authRoutes } from "./modules/auth/auth.routes";
 import type { AuthService } from "./modules/auth/auth.service";
+import { backupRoutes } from "./modules/backups/backups.routes";
 import { characterRoutes } from "./modules/characters/characters.routes";
 import { chatRoutes } from "./modules/chat/chat.routes";
 import { editsRoutes } from "./modules/chat/edits.routes";
@@ -160,6 +161,9 @@ async function registerRoutes(app: FastifyInstance, config: AppConfig, c: Contai
   siteRoutes(app, c.site);
   await paymentsRoutes(app, c.payments, auth, (token) => c.auth.authenticate(token));
   await adminRoutes(app, c.admin, auth);
+  await backupRoutes(app, c.backups, auth, (admin, action, target, details) =>
+    c.admin.audit(admin, action, target, details),
+  );
   await modelsRoutes(app, c.models, auth);
   await accountsRoutes(app, c.accounts, auth);
   oauthRoutes(app, c.oauth);

@@ -1,16 +1,17 @@
 // The composition root: opens the server's dependencies and builds every service once.
 
+import { backupSource, buildBackups } from "./container/backups";
 import { buildChat, buildImages, buildTurns } from "./container/chat";
 import type { ContainerDeps } from "./container/deps";
 import { buildModels } from "./container/models";
 import { buildPeople } from "./container/people";
 import { schedulePeriodicJobs } from "./container/schedules";
 import { openDatabase } from "./db/index";
-import { migrateToLatest } from "./db/migrations";
 import { seed } from "./db/seed";
 import { CacheGroup } from "./db/short-cache";
 import type { AppConfig } from "./env";
 import { createJobQueue } from "./jobs/index";
+import { migrateSafely } from "./modules/backups/safe-migrate";
 import { createLlm, wrap } from "./providers/llm/index";
 import type { LlmProvider } from "./providers/llm/llm";
 import { openRedis } from "./providers/redis/redis";
@@ -47,7 +48,14 @@ export async function openDependencies(
 ): Promise<ContainerDeps & { llmReady: Promise<void> }> {
   const { log, logError } = options;
   const db = openDatabase(config.DATABASE_URL, config.dataDir);
-  await migrateToLatest(db.db as never);
+  // An existing SQLite database is backed up before pending migrations, and put back if one fails.
+  await migrateSafely(db, {
+    source: backupSource(config),
+    dir: config.backupDir,
+    passphrase: config.BACKUP_PASSPHRASE,
+    keep: config.BACKUP_KEEP,
+    log,
+  });
   const storage = createStorage(config);
   await seed(db.db, storage);
   const configured = options.llm ? undefined : createLlm(config, log);
@@ -98,10 +106,12 @@ export function buildContainer(config: AppConfig, deps: ContainerDeps) {
   const { images, imageWorker } = buildImages(config, deps, chatting);
   const { turns, edits, checkins } = buildTurns(config, deps, chatting, images);
 
+  const backups = buildBackups(config, log);
+
   schedulePeriodicJobs(
     config,
     jobs,
-    { auth, payments, account, instanceLease, chat, checkins, subscribe },
+    { auth, payments, account, instanceLease, chat, checkins, subscribe, backups },
     log,
   );
 
@@ -138,6 +148,8 @@ export function buildContainer(config: AppConfig, deps: ContainerDeps) {
     checkins,
     /** The admin console's model connections. */
     models: models.service,
+    /** Backups of this instance's database and files (BACKUP_*). */
+    backups,
 
     /**
      * Takes this process's lease (the owner of the entries it stores, renewed every few seconds),

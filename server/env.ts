@@ -2,6 +2,7 @@
 import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
+import { type BackupConfig, backupProblems, backupSettings, resolveBackups } from "./env-backups";
 
 /**
  * Every environment variable the server reads, validated in one place (house style: outline's
@@ -208,20 +209,22 @@ const schema = z.object({
    */
   JOB_WORKERS: z.enum(["0", "1"]).default("1"),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  ...backupSettings,
 });
 
-export type AppConfig = z.infer<typeof schema> & {
-  /** Absolute directory of uploaded and generated files served under /content/. */
-  contentDir: string;
-  /** Origin used in links sent by e-mail (e.g. https://companion.example). */
-  publicUrl: string;
-  /** Absolute data directory (SQLite file, downloaded models, content by default). */
-  dataDir: string;
-  /** TRUST_PROXY as Fastify takes it. */
-  trustProxy: boolean | number | string[];
-  /** The S3_* variables, grouped; undefined when S3_BUCKET is empty (content on local disk). */
-  s3: S3Config | undefined;
-};
+export type AppConfig = z.infer<typeof schema> &
+  BackupConfig & {
+    /** Absolute directory of uploaded and generated files served under /content/. */
+    contentDir: string;
+    /** Origin used in links sent by e-mail (e.g. https://companion.example). */
+    publicUrl: string;
+    /** Absolute data directory (SQLite file, downloaded models, content by default). */
+    dataDir: string;
+    /** TRUST_PROXY as Fastify takes it. */
+    trustProxy: boolean | number | string[];
+    /** The S3_* variables, grouped; undefined when S3_BUCKET is empty (content on local disk). */
+    s3: S3Config | undefined;
+  };
 
 /** Where S3-compatible object storage is and how to reach it. */
 export interface S3Config {
@@ -364,14 +367,17 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     throw invalidConfiguration(parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`));
   }
   const cfg = parsed.data;
-  const problems = crossFieldProblems(cfg);
-  if (problems.length > 0) throw invalidConfiguration(problems);
   const dataDir = path.resolve(cfg.DATA_DIR);
+  const contentDir = cfg.CONTENT_DIR ? path.resolve(cfg.CONTENT_DIR) : path.join(dataDir, "content");
+  const backups = resolveBackups(cfg, dataDir);
+  const problems = [...crossFieldProblems(cfg), ...backupProblems(cfg, backups, contentDir)];
+  if (problems.length > 0) throw invalidConfiguration(problems);
   return {
     ...cfg,
+    ...backups,
     dataDir,
     publicUrl: (cfg.PUBLIC_URL || `http://localhost:${cfg.PORT}`).replace(/\/+$/, ""),
-    contentDir: cfg.CONTENT_DIR ? path.resolve(cfg.CONTENT_DIR) : path.join(dataDir, "content"),
+    contentDir,
     trustProxy: parseTrustProxy(cfg.TRUST_PROXY),
     s3: s3Config(cfg),
   };

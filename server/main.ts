@@ -16,7 +16,14 @@ async function main(): Promise<void> {
     console.error(String(error instanceof Error ? error.message : error));
     process.exit(1);
   }
-  const server = await buildApp(config);
+  let server: App;
+  try {
+    server = await buildApp(config);
+  } catch (error) {
+    // One line an operator can act on (a failed migration names its backup and the restore command).
+    console.error(error instanceof Error ? error.message : String(error));
+    process.exit(1);
+  }
   const address = await server.app.listen({ port: config.PORT, host: config.HOST });
   console.log(`Companion is running at ${address.replace("0.0.0.0", "localhost")}`);
   console.log(`Demo: open ${address.replace("0.0.0.0", "localhost")}/login/${config.DEMO_LOGIN_ID}`);

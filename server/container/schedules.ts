@@ -4,6 +4,7 @@ import { type JobQueue, periodic } from "../jobs/index";
 import type { AccountService } from "../modules/account/account.service";
 import { EXPORT_CLEANUP_MS } from "../modules/account/export.service";
 import type { AuthService } from "../modules/auth/auth.service";
+import { BACKUP_CHECK_MS, type BackupsService } from "../modules/backups/backups.service";
 import type { ChatService } from "../modules/chat/chat.service";
 import type { InstanceLease } from "../modules/chat/instance-lease";
 import { CHECKIN_JOB_MS, type CheckinsService } from "../modules/checkins/checkins.service";
@@ -22,6 +23,7 @@ export interface ScheduledServices {
   chat: ChatService;
   checkins: CheckinsService;
   subscribe: SubscribeService;
+  backups: BackupsService;
 }
 
 /**
@@ -35,7 +37,7 @@ export function schedulePeriodicJobs(
   services: ScheduledServices,
   log: (line: string) => void,
 ): void {
-  const { auth, payments, account, instanceLease, chat, checkins, subscribe } = services;
+  const { auth, payments, account, instanceLease, chat, checkins, subscribe, backups } = services;
   periodic(jobs, "auth.remove-expired-demo-users", 3_600_000, async () => {
     const removed = await auth.removeExpired();
     if (removed) log(`Removed ${removed} expired demo users`);
@@ -52,6 +54,9 @@ export function schedulePeriodicJobs(
     const sent = await checkins.sendDue();
     if (sent) log(`Sent ${sent} check-ins`);
   });
+  // BACKUP_SCHEDULE: each check looks whether a time of the cron expression fell since the last one.
+  if (config.backupSchedule)
+    periodic(jobs, "backups.scheduled", BACKUP_CHECK_MS, () => backups.runIfDue().then(() => undefined));
   if (subscribe.checksComments) {
     const every = Math.min(config.FREE_SUBSCRIBE_POLL_SECONDS * 1000, 10_000);
     periodic(jobs, "subscribe.check-comments", every, () => subscribe.runDue());

@@ -29,20 +29,30 @@ const migrations: Record<string, Migration> = {
 };
 
 class InlineProvider implements MigrationProvider {
+  constructor(private readonly extra: Record<string, Migration>) {}
   async getMigrations(): Promise<Record<string, Migration>> {
-    return migrations;
+    return { ...migrations, ...this.extra };
   }
+}
+
+/** The names of every migration this code has, sorted (a backup made by a newer version has others). */
+export function knownMigrationNames(): string[] {
+  return Object.keys(migrations).sort();
 }
 
 /**
  * Brings the schema up to date. Safe to call at every start and from several processes
  * (Kysely's migrator takes a lock).
+ * @param extra migrations run besides this code's (tests: one that fails).
  * @throws Error with the failing migration's name when one fails.
  */
-export async function migrateToLatest(db: Kysely<unknown>): Promise<void> {
+export async function migrateToLatest(
+  db: Kysely<unknown>,
+  extra: Record<string, Migration> = {},
+): Promise<void> {
   // Migrations of separate features are independent: a database that ran a later one first (a
   // build of one feature) still takes an earlier-named one added after it.
-  const migrator = new Migrator({ db, provider: new InlineProvider(), allowUnorderedMigrations: true });
+  const migrator = new Migrator({ db, provider: new InlineProvider(extra), allowUnorderedMigrations: true });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === "Error");
   if (error || failed) {

@@ -184,6 +184,17 @@ export function quotaRefused(): void {
   quotaRefusals.inc();
 }
 
+const backupLastSuccess = new Gauge({
+  name: "companion_backup_last_success_timestamp_seconds",
+  help: "When the newest complete backup archive of this instance's BACKUP_DIR began, Unix seconds (0: none yet).",
+  registers: [registry],
+});
+
+/** Records the time (epoch ms) of the newest complete backup archive. */
+export function backupSucceeded(atMs: number): void {
+  backupLastSuccess.set(Math.floor(atMs / 1000));
+}
+
 /**
  * Reports a background queue's depth (jobs waiting or running) under `queue`, read at each
  * scrape; a later call with the same name replaces the earlier source (an app built again).

@@ -138,6 +138,8 @@ export function testConfig(
     LLM_THREADS: "1",
     // No GPU here: "auto" would test-load each GPU build of llama.cpp at every test app's start.
     LLM_GPU: "off",
+    // No test app backs up on a clock (the backup tests take theirs when they say).
+    BACKUP_SCHEDULE: "off",
     ...env,
   });
 }

@@ -1,6 +1,7 @@
-// The admin console's calls under /api/admin: plans, presets, users and their actions, contact messages, free subscriptions, audit.
+// The admin console's calls under /api/admin: plans, presets, users and their actions, contact messages, free subscriptions, audit, backups.
 import type { Envelope } from "../../common/api";
 import { apiRequest, ensureSuccess } from "./client";
+import { apiDownload } from "./download";
 import { ApiError } from "./errors";
 
 /**
@@ -206,3 +207,58 @@ export function approveFreeSubscription(id: string): Promise<Envelope> {
 }
 
 export const listAdminAudit = () => getList<AdminAuditEntry>("/audit");
+
+/** One backup archive in the server's backup folder. */
+export interface AdminBackup {
+  /** The archive's file name; also names it in its download address. */
+  name: string;
+  /** When it was made, ms since the epoch. */
+  createdAt: number;
+  /** Its size in bytes. */
+  size: number;
+  /** The app version that made it. */
+  version: string;
+  encrypted: boolean;
+}
+
+/** GET /admin/backups: the archives and the state of the backups. */
+export interface AdminBackups {
+  /** Newest first. */
+  backups: AdminBackup[];
+  /** Whether a backup is being made right now. */
+  running: boolean;
+  /** When the last backup succeeded, ms since the epoch; null when none has. */
+  lastSuccessAt: number | null;
+  /** The last failed backup (ms since the epoch and the server's sentence); null when none failed. */
+  lastFailure: { at: number; message: string } | null;
+  /** The cron expression of the scheduled backups; "" when none are scheduled. */
+  schedule: string;
+  /** How many of the newest archives are kept. */
+  keep: number;
+  /** The folder on the server the archives are written to. */
+  dir: string;
+}
+
+/** GET /admin/backups: the archives (newest first), whether one is running, the schedule and the last outcomes. */
+export async function getAdminBackups(): Promise<AdminBackups> {
+  const answer = ensureSuccess(await apiRequest<Envelope<AdminBackups>>("/admin/backups"));
+  if (answer.data === undefined) throw new ApiError("No data in the answer", "network");
+  return answer.data;
+}
+
+/**
+ * POST /admin/backups: starts a backup in the background ("Backup started."). Throws
+ * `ApiError('envelope')` with the server's sentence when one is already running (HTTP 409).
+ */
+export function startAdminBackup(): Promise<Envelope> {
+  return post("/backups");
+}
+
+/**
+ * GET /admin/backups/:name/download with the bearer token (the API client's `apiDownload`): the
+ * archive's bytes and its file name. Throws `ApiError` when refused (e.g. 404 for an archive
+ * that is gone).
+ */
+export function downloadAdminBackup(name: string): Promise<{ blob: Blob; fileName: string }> {
+  return apiDownload(`/admin/backups/${encodeURIComponent(name)}/download`, undefined, name);
+}

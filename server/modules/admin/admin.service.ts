@@ -80,7 +80,8 @@ export class AdminService {
     private readonly now: () => number = Date.now,
   ) {}
 
-  private async audit(admin: User, action: string, target: string, details: unknown): Promise<void> {
+  /** Writes one audit row: the admin, the action ("plan.update", "backup.download"…), its target and details. */
+  async audit(admin: User, action: string, target: string, details: unknown): Promise<void> {
     await this.repo.insertAudit({
       id: randomUUID(),
       admin_id: admin.id,

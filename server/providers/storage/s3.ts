@@ -1,4 +1,5 @@
 // File storage on an S3-compatible bucket (AWS S3, MinIO, Cloudflare R2, Garage), every call with a time limit.
+import fs from "node:fs";
 import { Readable } from "node:stream";
 import type { S3Client } from "@aws-sdk/client-s3";
 import type { S3Config } from "../../env";
@@ -83,6 +84,22 @@ export class S3Storage implements FileStorage {
       ContentType: contentTypeOf(key),
     });
     await this.call("PutObject", (abortSignal) => this.client.send(command, { abortSignal }));
+  }
+
+  /**
+   * Uploads the local file `file` at `key`, streamed (a backup archive may be larger than memory);
+   * bounded by the connection's idle timeouts, not by one call's time limit.
+   */
+  async putFile(key: string, file: string): Promise<void> {
+    const { size } = await fs.promises.stat(file);
+    const command = new this.sdk.PutObjectCommand({
+      Bucket: this.settings.bucket,
+      Key: this.objectKey(key),
+      Body: fs.createReadStream(file),
+      ContentLength: size,
+      ContentType: "application/octet-stream",
+    });
+    await this.client.send(command);
   }
 
   async copy(from: string, to: string): Promise<void> {

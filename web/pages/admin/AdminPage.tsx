@@ -1,4 +1,4 @@
-// The admin console (/admin): its tabs (plans, presets, users, contact, free, audit, models), shown once the server confirms the role.
+// The admin console (/admin): its tabs (plans, presets, users, contact, free, audit, models, backups), shown once the server confirms the role.
 import { lazy, Suspense, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Navigate, useLocation } from "react-router";
@@ -6,6 +6,7 @@ import { Spinner } from "../../components/Spinner";
 import { useSessionUser } from "../../hooks/useSessionUser";
 import { loadNamespaces } from "../../i18n";
 import { AuditSection } from "./components/AuditSection";
+import { BackupsSection } from "./components/BackupsSection";
 import { ContactSection } from "./components/ContactSection";
 import { FreeSubscriptionsSection } from "./components/FreeSubscriptionsSection";
 import { PlansSection } from "./components/PlansSection";
@@ -39,6 +40,7 @@ const TABS = [
   { id: "free", Panel: FreeSubscriptionsSection },
   { id: "audit", Panel: AuditSection },
   { id: "models", Panel: ModelsPanel },
+  { id: "backups", Panel: BackupsSection },
 ] as const;
 
 type TabId = (typeof TABS)[number]["id"];

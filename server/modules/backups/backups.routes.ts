@@ -1,0 +1,50 @@
+// The admin console's Backups section under /api/admin/backups: the list and state, "Back up now", and the archive's download (admin only, audited, streamed).
+import fs from "node:fs";
+import type { FastifyInstance, onRequestAsyncHookHandler } from "fastify";
+import type { User } from "../../db/schema";
+import { AppError, notFound } from "../../errors";
+import { adminScope, currentUser } from "../../http/auth";
+import { ok } from "../../http/envelope";
+import { BackupRunningError, type BackupsService } from "./backups.service";
+
+/** Writes one admin audit row (the admin console's audit log). */
+export type AuditWriter = (admin: User, action: string, target: string, details: unknown) => Promise<void>;
+
+/**
+ * The Backups routes, in the admin scope (no session → 401, a non-admin → 403; listed in
+ * ADMIN_ROUTES). Archives are read from BACKUP_DIR by a checked file name only, never under
+ * /content/.
+ */
+export async function backupRoutes(
+  app: FastifyInstance,
+  backups: BackupsService,
+  auth: onRequestAsyncHookHandler,
+  audit: AuditWriter,
+): Promise<void> {
+  await adminScope(app, auth, "/api/admin/backups", (scope) => {
+    scope.get("/", async () => ok("Backups.", { data: backups.status() }));
+
+    scope.post("/", async (request) => {
+      try {
+        backups.start("manual");
+      } catch (error) {
+        if (error instanceof BackupRunningError) throw new AppError("backup_running", error.message);
+        throw error;
+      }
+      await audit(currentUser(request), "backup.create", "", {});
+      return ok("Backup started.", { data: backups.status() });
+    });
+
+    scope.get<{ Params: { name: string } }>("/:name/download", async (request, reply) => {
+      const archive = backups.archive(request.params.name);
+      if (!archive) throw notFound("No such backup.");
+      await audit(currentUser(request), "backup.download", request.params.name, { size: archive.size });
+      reply.header("Content-Type", "application/octet-stream");
+      reply.header("Content-Length", archive.size);
+      reply.header("Content-Disposition", `attachment; filename="${request.params.name}"`);
+      reply.header("Cache-Control", "private, no-store");
+      reply.header("X-Content-Type-Options", "nosniff");
+      return reply.send(fs.createReadStream(archive.file));
+    });
+  });
+}
