@@ -3,7 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { CronExpressionParser } from "cron-parser";
 import { backupSucceeded } from "../../observability/metrics";
-import { type BackupResult, type BackupSource, createBackup } from "./create-backup";
+import { type BackupOptions, type BackupResult, type BackupSource, createBackup } from "./create-backup";
 import { parseArchiveName } from "./manifest";
 import { PgToolMissingError } from "./snapshot";
 
@@ -38,6 +38,8 @@ export interface BackupsSettings {
   schedule: string;
   /** Copies a finished archive elsewhere (the S3 bucket under BACKUP_S3_PREFIX); none: no copy. */
   copy?: (file: string, name: string) => Promise<void>;
+  /** Opens an archive's temporary file (tests inject a full disk). */
+  openWrite?: BackupOptions["openWrite"];
 }
 
 /** The file in BACKUP_DIR that keeps the last failure across restarts (removed by a success). */
@@ -127,8 +129,8 @@ export class BackupsService {
    */
   async run(reason: string): Promise<BackupResult> {
     if (this.running) throw new BackupRunningError();
-    const { source, dir, passphrase, keep } = this.settings;
-    this.running = createBackup(source, { dir, passphrase, keep, reason });
+    const { source, dir, passphrase, keep, openWrite } = this.settings;
+    this.running = createBackup(source, { dir, passphrase, keep, reason, openWrite });
     try {
       const result = await this.running;
       fs.rmSync(path.join(dir, FAILURE_FILE), { force: true });

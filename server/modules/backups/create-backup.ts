@@ -106,6 +106,18 @@ async function addFileEntry(
   files[name] = { size, sha256: hash.digest("hex") };
 }
 
+/** Temporary files a killed backup or restore left behind, removed after this long, milliseconds. */
+const LEFTOVER_MS = 6 * 3_600_000;
+
+/** Removes the temporary files and folders (dot-names) of backups or restores killed more than LEFTOVER_MS ago. */
+function removeLeftovers(dir: string, now: number): void {
+  for (const name of fs.readdirSync(dir)) {
+    if (!/^\.(companion-backup-.*\.partial|staging-.*|restore-.*|rollback-.*)$/.test(name)) continue;
+    const file = path.join(dir, name);
+    if (now - fs.statSync(file).mtimeMs > LEFTOVER_MS) fs.rmSync(file, { recursive: true, force: true });
+  }
+}
+
 /**
  * Removes all but the `keep` newest complete archives of `dir` (names of ARCHIVE_NAME only).
  * @returns the names removed.
@@ -134,6 +146,7 @@ export async function createBackup(source: BackupSource, options: BackupOptions)
   const at = (options.now ?? (() => new Date()))();
   const version = options.version ?? APP_VERSION;
   fs.mkdirSync(options.dir, { recursive: true, mode: 0o700 });
+  removeLeftovers(options.dir, at.getTime());
   const name = archiveName(at, version, Boolean(options.passphrase));
   const final = path.join(options.dir, name);
   const temporary = path.join(options.dir, `.${name}.${randomUUID().slice(0, 8)}.partial`);

@@ -13,14 +13,17 @@ export { ArchiveRefusedError } from "./encryption";
 /** Unpacks the plain .tar.gz `file` into `dest`, hashing each entry; refuses unexpected entries. */
 async function unpack(file: string, dest: string): Promise<Map<string, { size: number; sha256: string }>> {
   const seen = new Map<string, { size: number; sha256: string }>();
+  let refused: ArchiveRefusedError | undefined;
   const extract = tar.extract();
   extract.on("entry", (header, stream, next) => {
     const name = header.name;
-    if (header.type !== "file" || !isAllowedEntry(name) || seen.has(name)) {
-      stream.resume();
-      extract.destroy(
-        new ArchiveRefusedError(`The archive holds an entry no backup has: ${JSON.stringify(name)}.`),
+    if (refused || header.type !== "file" || !isAllowedEntry(name) || seen.has(name)) {
+      // Nothing more is written once one entry is refused; the rest is read through and dropped.
+      refused ??= new ArchiveRefusedError(
+        `The archive holds an entry no backup has: ${JSON.stringify(name)}.`,
       );
+      stream.on("end", () => next());
+      stream.resume();
       return;
     }
     const target = path.join(dest, name);
@@ -42,6 +45,7 @@ async function unpack(file: string, dest: string): Promise<Map<string, { size: n
     if (error instanceof ArchiveRefusedError) throw error;
     throw new ArchiveRefusedError(`The archive is damaged and cannot be read (${(error as Error).message}).`);
   }
+  if (refused) throw refused;
   return seen;
 }
 
