@@ -9,11 +9,14 @@ import { createGunzip, createGzip } from "node:zlib";
 import { sql } from "kysely";
 import tar from "tar-stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { backupSource } from "../../container/backups";
+import { backupSource, buildBackups } from "../../container/backups";
 import { openDatabase } from "../../db/index";
+import { migrateToLatest } from "../../db/migrations";
 import { loadConfig } from "../../env";
+import { S3Storage } from "../../providers/storage/s3";
 import { call, demoLogin } from "../../testing/api";
-import { createTestApp, type TestApp } from "../../testing/server";
+import { startTestS3 } from "../../testing/s3-server";
+import { createTestApp, type TestApp, testConfig } from "../../testing/server";
 import { BackupsService } from "./backups.service";
 import { createBackup } from "./create-backup";
 import { parseArchiveName } from "./manifest";
@@ -325,7 +328,6 @@ describe("migrating with a backup first", () => {
   it("a migration that fails leaves the database as it was, and the error names the backup and the restore command", async () => {
     const dataDir = scratch();
     const handle = openDatabase("", dataDir);
-    const { migrateToLatest } = await import("../../db/migrations");
     await migrateToLatest(handle.db as never);
     await sql`insert into admin_audit (id, admin_id, admin_email, action, target, details, created_at)
       values ('a1', 'u1', 'a@example.com', 'kept', '', '{}', 1)`.execute(handle.db);
@@ -379,4 +381,25 @@ describe("backup settings", () => {
     expect(loadConfig({ DATA_DIR: "/tmp/x", DATABASE_URL: "postgres://a@b/c" }).backupSchedule).toBe("");
     expect(loadConfig({ DATA_DIR: "/tmp/x", BACKUP_SCHEDULE: "off" }).backupSchedule).toBe("");
   });
+});
+
+describe("a backup with S3 storage", () => {
+  it("leaves the stored files in the bucket and puts a copy of the archive under BACKUP_S3_PREFIX", async () => {
+    const s3 = await startTestS3({ bucket: "backups-test" });
+    const dataDir = scratch();
+    try {
+      const config = testConfig(dataDir, "", { ...s3.env, BACKUP_S3_PREFIX: "nightly/" });
+      const handle = openDatabase("", dataDir);
+      await migrateToLatest(handle.db as never);
+      await handle.db.destroy();
+      const service = buildBackups(config, () => {});
+      const result = await service.run("manual");
+      expect(result.manifest.storage).toBe("s3");
+      expect(Object.keys(result.manifest.files).some((n) => n.startsWith("content/"))).toBe(false);
+      const bucket = new S3Storage({ ...s3.config, prefix: "nightly" });
+      expect(await bucket.read(result.name)).toEqual(fs.readFileSync(result.file));
+    } finally {
+      await s3.close();
+    }
+  }, 60_000);
 });
