@@ -1,18 +1,12 @@
 // `npm run backup`: writes one backup archive of the server's DATABASE_URL / DATA_DIR into BACKUP_DIR (the server may be running); its path is the last line printed.
 import { backupSource } from "../container/backups";
-import { type AppConfig, loadConfig } from "../env";
 import { plainFailure } from "../modules/backups/backups.service";
 import { createBackup } from "../modules/backups/create-backup";
+import { configOrExit } from "./cli-config";
 
 /** Reads the configuration as the server does, writes the archive, prints its path last; exit 1 on failure. */
 async function runBackup(): Promise<void> {
-  let config: AppConfig;
-  try {
-    config = loadConfig();
-  } catch (error) {
-    console.error(error instanceof Error ? error.message : String(error));
-    process.exit(2);
-  }
+  const config = configOrExit(2);
   try {
     const result = await createBackup(backupSource(config), {
       dir: config.backupDir,

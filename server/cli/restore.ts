@@ -1,7 +1,7 @@
 // `npm run restore -- FILE [--force]`: restores a backup archive into the server's (stopped) DATABASE_URL / DATA_DIR.
 import { backupSource } from "../container/backups";
-import { type AppConfig, loadConfig } from "../env";
 import { restoreBackup } from "../modules/backups/restore-backup";
+import { configOrExit } from "./cli-config";
 
 const USAGE =
   "Usage: npm run restore -- <archive> [--force]   (--force replaces data already there, after backing it up)";
@@ -14,13 +14,7 @@ async function runRestore(argv: string[]): Promise<void> {
     console.error(USAGE);
     process.exit(2);
   }
-  let config: AppConfig;
-  try {
-    config = loadConfig();
-  } catch (error) {
-    console.error(error instanceof Error ? error.message : String(error));
-    process.exit(2);
-  }
+  const config = configOrExit(2);
   try {
     const result = await restoreBackup(files[0]!, backupSource(config), {
       passphrase: config.BACKUP_PASSPHRASE,
