@@ -39,7 +39,7 @@ async function targetContents(target: BackupSource): Promise<{ tables: number; f
   } else {
     const file = sqliteFile(target.databaseUrl, target.dataDir);
     if (fs.existsSync(file) && fs.statSync(file).size > 0)
-      tables = Object.keys(sqliteFacts(file).rowCounts).length;
+      tables = Object.keys((await sqliteFacts(file)).rowCounts).length;
   }
   const dir = target.contentDir;
   const files =
@@ -91,7 +91,7 @@ function checkCompatible(manifest: Manifest, postgres: boolean): void {
 async function checkCounts(target: BackupSource, manifest: Manifest): Promise<void> {
   const facts = isPostgresUrl(target.databaseUrl)
     ? await postgresFacts(target.databaseUrl)
-    : sqliteFacts(sqliteFile(target.databaseUrl, target.dataDir));
+    : await sqliteFacts(sqliteFile(target.databaseUrl, target.dataDir));
   for (const [table, expected] of Object.entries(manifest.database.rowCounts)) {
     if (facts.rowCounts[table] !== expected) {
       throw new RestoreRefusedError(

@@ -1,7 +1,9 @@
 // A consistent copy of the database for a backup: SQLite's online backup API, or pg_dump on one exported PostgreSQL snapshot; with the row counts and migration level of that same copy.
 import { execFile } from "node:child_process";
+import { once } from "node:events";
+import { createRequire } from "node:module";
 import { promisify } from "node:util";
-import SQLite from "better-sqlite3";
+import { Worker } from "node:worker_threads";
 import { lazyModule } from "../../lazy-module";
 
 const run = promisify(execFile);
@@ -31,60 +33,93 @@ export function isPostgresUrl(url: string): boolean {
   return /^postgres(ql)?:\/\//.test(url);
 }
 
-/** The tables of a SQLite database (its internal sqlite_* tables left out), sorted. */
-function sqliteTables(db: SQLite.Database): string[] {
-  const rows = db
-    .prepare("select name from sqlite_master where type = 'table' and name not like 'sqlite_%' order by name")
-    .all() as Array<{ name: string }>;
-  return rows.map((r) => r.name);
-}
-
 /**
- * Row counts and migration level of the SQLite database file `file` (opened read-only).
- * @returns empty counts and migrations for a database with no tables.
+ * The SQLite side of a backup, run in a worker thread (CommonJS, `eval`): off the server's event
+ * loop, on its own connection. "copy" takes one read transaction on the source and copies every
+ * page in one step of SQLite's online backup API (the server's commits from its own connection
+ * would restart a copy made in steps, forever under steady chatting), then counts; "facts" only
+ * counts. Answers { rowCounts, migrations } or { error, code }.
  */
-export function sqliteFacts(file: string): DatabaseFacts {
+const SQLITE_WORKER = `
+const { parentPort, workerData } = require("node:worker_threads");
+const SQLite = require(workerData.module);
+function facts(file) {
   const db = new SQLite(file, { readonly: true, fileMustExist: true });
   try {
-    const tables = sqliteTables(db);
-    const rowCounts: Record<string, number> = {};
-    for (const table of tables) {
-      const row = db.prepare(`select count(*) as n from "${table.replaceAll('"', '""')}"`).get() as {
-        n: number;
-      };
-      rowCounts[table] = row.n;
-    }
-    const migrations = tables.includes("kysely_migration")
-      ? (db.prepare("select name from kysely_migration order by name").all() as Array<{ name: string }>).map(
-          (r) => r.name,
-        )
-      : [];
+    const tables = db.prepare("select name from sqlite_master where type = 'table' and name not like 'sqlite_%' order by name").all().map((r) => r.name);
+    const rowCounts = {};
+    for (const table of tables) rowCounts[table] = db.prepare('select count(*) as n from "' + table.replaceAll('"', '""') + '"').get().n;
+    const migrations = tables.includes("kysely_migration") ? db.prepare("select name from kysely_migration order by name").all().map((r) => r.name) : [];
     return { rowCounts, migrations };
   } finally {
     db.close();
   }
 }
-
-/**
- * Copies the live SQLite database `source` to `dest` with SQLite's online backup API: the copy is
- * one consistent state even while the server writes (WAL), and the server's writers are not
- * blocked (the copy proceeds in steps, yielding to the event loop between them).
- * @returns the copy's row counts and migration level.
- */
-export async function snapshotSqlite(source: string, dest: string): Promise<DatabaseFacts> {
-  const db = new SQLite(source, { readonly: true, fileMustExist: true });
-  try {
-    await db.backup(dest);
-  } finally {
-    db.close();
+(async () => {
+  if (workerData.op === "copy") {
+    const db = new SQLite(workerData.source, { readonly: true, fileMustExist: true });
+    try {
+      db.exec("begin");
+      db.prepare("select count(*) from sqlite_master").get();
+      await db.backup(workerData.dest, { progress: () => 0x7fffffff });
+      db.exec("commit");
+    } finally {
+      db.close();
+    }
   }
-  return sqliteFacts(dest);
+  parentPort.postMessage(facts(workerData.dest));
+})().catch((error) => parentPort.postMessage({ error: String(error && error.message), code: error && error.code }));
+`;
+
+/** Runs SQLITE_WORKER once. @throws Error (with the worker's `code`, e.g. ENOSPC) when it fails. */
+async function inSqliteWorker(data: {
+  op: "copy" | "facts";
+  source?: string;
+  dest: string;
+}): Promise<DatabaseFacts> {
+  const module = createRequire(import.meta.url).resolve("better-sqlite3");
+  const worker = new Worker(SQLITE_WORKER, { eval: true, workerData: { ...data, module } });
+  try {
+    const [answer] = (await once(worker, "message")) as [DatabaseFacts & { error?: string; code?: string }];
+    if (answer.error !== undefined) throw Object.assign(new Error(answer.error), { code: answer.code });
+    return answer;
+  } finally {
+    await worker.terminate();
+  }
 }
 
-/** Runs a PostgreSQL client tool; a missing tool becomes PgToolMissingError. */
-async function pgTool(tool: string, args: string[]): Promise<void> {
+/**
+ * Row counts (every table but SQLite's own, the migration bookkeeping included) and migration
+ * level of the SQLite database file `file`, read in a worker thread.
+ * @returns empty counts and migrations for a database with no tables.
+ */
+export function sqliteFacts(file: string): Promise<DatabaseFacts> {
+  return inSqliteWorker({ op: "facts", dest: file });
+}
+
+/**
+ * Copies the live SQLite database `source` to `dest` with SQLite's online backup API, in a worker
+ * thread: one consistent state even while the server writes (WAL), the server's event loop free
+ * meanwhile (see SQLITE_WORKER).
+ * @returns the copy's row counts and migration level.
+ * @throws Error with the worker's code (ENOSPC on a full disk).
+ */
+export function snapshotSqlite(source: string, dest: string): Promise<DatabaseFacts> {
+  return inSqliteWorker({ op: "copy", source, dest });
+}
+
+/**
+ * Runs a PostgreSQL client tool on the database at `url`: the URL goes in `--dbname` without its
+ * password, which travels in PGPASSWORD (another local user could read a command line in ps).
+ * A missing tool becomes PgToolMissingError.
+ */
+async function pgTool(tool: string, args: string[], url: string): Promise<void> {
+  const parsed = new URL(url);
+  const password = decodeURIComponent(parsed.password);
+  parsed.password = "";
+  const env = password ? { ...process.env, PGPASSWORD: password } : process.env;
   try {
-    await run(tool, args, { maxBuffer: 16 * 1024 * 1024 });
+    await run(tool, [`--dbname=${parsed.toString()}`, ...args], { maxBuffer: 16 * 1024 * 1024, env });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") throw new PgToolMissingError(tool);
     const stderr = String((error as { stderr?: string }).stderr ?? "").trim();
@@ -149,14 +184,17 @@ export async function snapshotPostgres(url: string, dest: string): Promise<Datab
     await client.query("begin isolation level repeatable read read only");
     const { rows } = await client.query<{ snapshot: string }>("select pg_export_snapshot() as snapshot");
     const facts = await pgFacts(client);
-    await pgTool("pg_dump", [
-      "--format=custom",
-      `--snapshot=${rows[0]!.snapshot}`,
-      "--no-owner",
-      "--no-privileges",
-      `--file=${dest}`,
-      `--dbname=${url}`,
-    ]);
+    await pgTool(
+      "pg_dump",
+      [
+        "--format=custom",
+        `--snapshot=${rows[0]!.snapshot}`,
+        "--no-owner",
+        "--no-privileges",
+        `--file=${dest}`,
+      ],
+      url,
+    );
     await client.query("commit");
     return facts;
   } finally {
@@ -169,5 +207,5 @@ export async function snapshotPostgres(url: string, dest: string): Promise<Datab
  * @throws PgToolMissingError when pg_restore is not on PATH; Error with its message when it fails.
  */
 export async function loadPostgresDump(url: string, dump: string): Promise<void> {
-  await pgTool("pg_restore", ["--no-owner", "--no-privileges", "--exit-on-error", `--dbname=${url}`, dump]);
+  await pgTool("pg_restore", ["--no-owner", "--no-privileges", "--exit-on-error", dump], url);
 }
