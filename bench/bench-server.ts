@@ -20,6 +20,7 @@ const config = loadConfig({
   LLM_MODEL: "bench",
   // The benchmark signs in many demo users from one address.
   RATE_LIMIT_ENABLED: "0",
+  DEMO_LOGIN: "1",
   // Spoken replies have their own benchmark (bench/voice.bench.ts); here only the chat is timed.
   TTS_PROVIDER: "none",
 });

@@ -76,7 +76,13 @@ async function firstSentenceToAudio(): Promise<void> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "companion-voice-bench-"));
   const llm = new SlowStreamingLlm();
   const app = await buildApp(
-    loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: "silent", RATE_LIMIT_ENABLED: "0", TTS_PROVIDER: "espeak" }),
+    loadConfig({
+      DATA_DIR: dataDir,
+      LOG_LEVEL: "silent",
+      RATE_LIMIT_ENABLED: "0",
+      TTS_PROVIDER: "espeak",
+      DEMO_LOGIN: "1",
+    }),
     { llm },
   );
   await app.db.db.updateTable("plans").set({ message_limit: 1_000_000_000 }).execute();

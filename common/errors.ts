@@ -34,6 +34,7 @@ export const ERROR_STATUS = {
   invalid_device: 200,
   account_blocked: 403,
   demo_unknown: 404,
+  demo_off: 403,
   demo_device: 403,
   device_unknown: 404,
   wrong_password: 400,

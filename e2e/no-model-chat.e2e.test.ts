@@ -43,7 +43,7 @@ describe.skipIf(!hasChromium)("chat screen with no language model, in Chromium",
     }
   }, 90_000);
 
-  it("an admin gets a link to the admin console, where models are set", async () => {
+  it("an admin is told to connect one and gets a link to the admin console, where models are set", async () => {
     const admin = await suite.member("no-model-admin@example.com", "no model e2e password", async (id) => {
       await suite.server.db
         .updateTable("users")
@@ -56,6 +56,12 @@ describe.skipIf(!hasChromium)("chat screen with no language model, in Chromium",
       const [character] = await ensureCharacters(page, 1);
       if (!character) throw new Error("no character");
       await openChat(page, suite.server.url, character.characterUUID);
+      // The admin is told to connect one, not to ask the administrator.
+      const banner = page.getByRole("status").filter({ hasText: "No language model is connected yet." });
+      await banner
+        .getByText("As an administrator, connect one in Admin → Models.", { exact: false })
+        .waitFor();
+      expect(await banner.getByText("ask the site's administrator", { exact: false }).count()).toBe(0);
       const link = page
         .getByRole("status")
         .getByRole("link", { name: "Connect a model in the admin console" });

@@ -89,6 +89,8 @@ async function main() {
       LLM_BASE_URL: "",
       LLM_AUTO_DOWNLOAD: "0",
       LOG_LEVEL: "warn",
+      // The picture is a guest's chat.
+      DEMO_LOGIN: "1",
     },
     stdio: ["ignore", "inherit", "inherit"],
   });

@@ -37,6 +37,7 @@ import type { PaymentsService } from "./modules/payments/payments.service";
 import { SearchRepo } from "./modules/search/search.repo";
 import { searchRoutes } from "./modules/search/search.routes";
 import { SearchService } from "./modules/search/search.service";
+import type { SiteSettingsService } from "./modules/site/settings.service";
 import { siteRoutes } from "./modules/site/site.routes";
 import { subscribeRoutes } from "./modules/subscribe/subscribe.routes";
 import type { SubscribeService } from "./modules/subscribe/subscribe.service";
@@ -58,6 +59,13 @@ export interface App {
   account: AccountService;
   /** Self-hosted accounts (owner set-up, members, invitations, sign-up); tests make set-up links. */
   accounts: AccountsServices;
+  /**
+   * `/setup/<token>`: the owner's set-up link made at this start while no admin exists, which
+   * server/main.ts prints once it listens; undefined once an admin exists.
+   */
+  setupPath: string | undefined;
+  /** The site's switches (the guest demo), read by server/main.ts for its start-up lines. */
+  siteSettings: SiteSettingsService;
   subscribe: SubscribeService;
   /** Plans and payments; tests call `expireEndedPlans`. */
   payments: PaymentsService;
@@ -97,9 +105,10 @@ export async function buildApp(config: AppConfig, options: { llm?: LlmProvider }
   await registerPlugins(app, config, redis);
   await registerRoutes(app, config, c);
   await c.startWorkers();
+  // The guest demo's first value, from the environment, on the first start only.
+  await c.siteSettings.seed();
   // product.md §2 "Owner set-up": a one-time link while no admin account exists.
-  const setupLine = await c.accounts.setup.startupLine();
-  if (setupLine) log(setupLine);
+  const setupPath = await c.accounts.setup.startupPath();
 
   return {
     app,
@@ -110,6 +119,8 @@ export async function buildApp(config: AppConfig, options: { llm?: LlmProvider }
     llmReady,
     account: c.account,
     accounts: c.accounts,
+    setupPath,
+    siteSettings: c.siteSettings,
     subscribe: c.subscribe,
     payments: c.payments,
     mailer: c.mailer,
@@ -158,7 +169,7 @@ async function registerRoutes(app: FastifyInstance, config: AppConfig, c: Contai
   const contentAccess = guardChatContent(app, c.db.db, contentSecret(config.CONTENT_SECRET, config.dataDir));
   await authRoutes(app, c.auth, auth);
   accountRoutes(app, c.account);
-  siteRoutes(app, c.site);
+  await siteRoutes(app, { site: c.site, settings: c.siteSettings }, auth);
   await paymentsRoutes(app, c.payments, auth, (token) => c.auth.authenticate(token));
   await adminRoutes(app, c.admin, auth);
   await backupRoutes(app, c.backups, auth, (admin, action, target, details) =>

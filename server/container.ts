@@ -6,14 +6,16 @@ import type { ContainerDeps } from "./container/deps";
 import { buildModels } from "./container/models";
 import { buildPeople } from "./container/people";
 import { schedulePeriodicJobs } from "./container/schedules";
-import { openDatabase } from "./db/index";
+import { type Db, openDatabase } from "./db/index";
 import { seed } from "./db/seed";
 import { CacheGroup } from "./db/short-cache";
 import type { AppConfig } from "./env";
 import { createJobQueue } from "./jobs/index";
+import { AccountsRepo } from "./modules/accounts/accounts.repo";
 import { migrateSafely } from "./modules/backups/safe-migrate";
+import { ModelsRepo } from "./modules/models/models.repo";
 import { createLlm, wrap } from "./providers/llm/index";
-import type { LlmProvider } from "./providers/llm/llm";
+import type { FirstRunState, LlmProvider } from "./providers/llm/llm";
 import { openRedis } from "./providers/redis/redis";
 import { createStorage } from "./providers/storage/index";
 
@@ -58,7 +60,9 @@ export async function openDependencies(
   });
   const storage = createStorage(config);
   await seed(db.db, storage);
-  const configured = options.llm ? undefined : createLlm(config, log);
+  const configured = options.llm
+    ? undefined
+    : createLlm(config, log, { firstRun: await firstRunState(db.db) });
   const llm = configured?.llm ?? wrap(options.llm!);
   const redis = config.REDIS_URL ? openRedis(config.REDIS_URL, config.REDIS_PREFIX) : undefined;
   return {
@@ -71,6 +75,18 @@ export async function openDependencies(
     llmInjected: Boolean(options.llm),
     llmReady: configured?.ready ?? Promise.resolve(),
   };
+}
+
+/**
+ * Whether an admin account exists and an admin has made a model connection the default, read at
+ * start for the line that says how to connect a model (server/providers/llm/index.ts).
+ */
+async function firstRunState(db: Db): Promise<FirstRunState> {
+  const [adminExists, assignments] = await Promise.all([
+    new AccountsRepo(db).adminExists(),
+    new ModelsRepo(db).assignments(),
+  ]);
+  return { adminExists, modelConnected: assignments.some((a) => a.scope === "default") };
 }
 
 /** Every repository, provider and service of the server, each built once. */

@@ -73,6 +73,8 @@ const schema = z.object({
   PASSWORD_RESET_TTL_MINUTES: z.coerce.number().positive().default(15),
   /** Who may create an account on the sign-up page: nobody ("closed"), invited people, or anyone. */
   REGISTRATION: z.enum(["closed", "invite", "open"]).default("closed"),
+  /** The guest demo at first start ("1" on, "0" off); empty: on only with REGISTRATION=open. */
+  DEMO_LOGIN: z.enum(["", "0", "1"]).default(""),
   OAUTH_YOUTUBE_CLIENT_ID: z.string().default(""),
   OAUTH_YOUTUBE_CLIENT_SECRET: z.string().default(""),
   OAUTH_YOUTUBE_AUTHORIZE_URL: z.string().default("https://accounts.google.com/o/oauth2/v2/auth"),
@@ -218,6 +220,8 @@ export type AppConfig = z.infer<typeof schema> &
     contentDir: string;
     /** Origin used in links sent by e-mail (e.g. https://companion.example). */
     publicUrl: string;
+    /** Whether the guest demo starts open: the site setting's first value (DEMO_LOGIN, else REGISTRATION=open). */
+    demoLogin: boolean;
     /** Absolute data directory (SQLite file, downloaded models, content by default). */
     dataDir: string;
     /** TRUST_PROXY as Fastify takes it. */
@@ -377,6 +381,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     ...backups,
     dataDir,
     publicUrl: (cfg.PUBLIC_URL || `http://localhost:${cfg.PORT}`).replace(/\/+$/, ""),
+    demoLogin: cfg.DEMO_LOGIN ? cfg.DEMO_LOGIN === "1" : cfg.REGISTRATION === "open",
     contentDir,
     trustProxy: parseTrustProxy(cfg.TRUST_PROXY),
     s3: s3Config(cfg),

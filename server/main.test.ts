@@ -53,6 +53,7 @@ async function startServer(env: Record<string, string> = {}): Promise<Running> {
     TTS_PROVIDER: "none",
     RATE_LIMIT_ENABLED: "0",
     WEB_DIST_DIR: path.join(dataDir, "no-web"),
+    DEMO_LOGIN: "1",
     ...env,
   });
   children.push(running.child);
@@ -174,5 +175,46 @@ describe("the request log", () => {
     server.child.kill("SIGTERM");
     expect(await server.exited).toBe(0);
     expect(server.output()).toContain('"url":"/api/health?last=1"');
+  }, 90_000);
+});
+
+describe("the start-up lines", () => {
+  /** The lines of `server`'s output once the guest demo's line (the last start-up line) is there. */
+  const startupOutput = (server: Running) =>
+    waitFor(
+      () =>
+        /^(Demo: open|Guest demo: off)/m.test(server.output()) ? server.output().split("\n") : undefined,
+      10_000,
+      server.output,
+    );
+
+  it("listening on every address, give the set-up link once per address (localhost and each LAN one), each working; no demo link while it is off", async () => {
+    const server = await startServer({ HOST: "0.0.0.0", DEMO_LOGIN: "0" });
+    const lines = await startupOutput(server);
+    const links = lines.filter((l) => l.startsWith("Set up the owner account: ")).map((l) => l.slice(26));
+    const lan = Object.values(os.networkInterfaces())
+      .flatMap((list) => list ?? [])
+      .filter((a) => a.family === "IPv4" && !a.internal)
+      .map((a) => `http://${a.address}:${server.port}`);
+    const origins = links.map((link) => link.replace(/\/setup\/[\w-]+$/, ""));
+    expect(origins).toEqual([`http://localhost:${server.port}`, ...lan]);
+    // One token for all of them; each address reaches this server and finds it valid.
+    expect(new Set(links.map((link) => link.split("/setup/")[1])).size).toBe(1);
+    for (const link of links.filter((l) => !l.startsWith("http://localhost"))) {
+      const token = link.split("/setup/")[1]!;
+      const answer = await fetch(`${new URL(link).origin}/api/setup/${token}`);
+      expect(((await answer.json()) as { data: unknown }).data).toEqual({ valid: true });
+    }
+    expect(lines.some((l) => l.startsWith("Demo: open"))).toBe(false);
+    expect(lines).toContain("Guest demo: off (an admin can turn it on in Admin → Site).");
+  }, 90_000);
+
+  it("with PUBLIC_URL, give the set-up link and the open demo's link there alone", async () => {
+    const server = await startServer({ PUBLIC_URL: "https://chat.example.org/", DEMO_LOGIN: "1" });
+    const lines = await startupOutput(server);
+    const links = lines.filter((l) => l.startsWith("Set up the owner account: "));
+    expect(links).toHaveLength(1);
+    expect(links[0]).toMatch(/^Set up the owner account: https:\/\/chat\.example\.org\/setup\/[\w-]{40,}$/);
+    expect(lines).toContain("Demo: open https://chat.example.org/login/demo");
   }, 90_000);
 });

@@ -1,8 +1,10 @@
 // The web server's entry point (`npm start`): reads the configuration, builds the app, listens, and shuts down gracefully on SIGTERM or SIGINT.
 import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import { type App, buildApp } from "./app";
 import { type AppConfig, loadConfig } from "./env";
 import { onStopSignals } from "./modules/system/stop-signals";
+import { reachableOrigins, startupLines } from "./startup-lines";
 
 /** How often idle keep-alive connections are closed while draining, milliseconds. */
 const DRAIN_POLL_MS = 200;
@@ -25,9 +27,20 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   const address = await server.app.listen({ port: config.PORT, host: config.HOST });
-  console.log(`Companion is running at ${address.replace("0.0.0.0", "localhost")}`);
-  console.log(`Demo: open ${address.replace("0.0.0.0", "localhost")}/login/${config.DEMO_LOGIN_ID}`);
   stopOnSignals(server, { graceMs: config.SHUTDOWN_GRACE_MS, log: (line) => console.log(line) });
+  console.log(`Companion is running at ${address.replace("0.0.0.0", "localhost")}`);
+  const { port } = server.app.server.address() as AddressInfo;
+  const origins = reachableOrigins({
+    publicUrl: config.PUBLIC_URL ? config.publicUrl : "",
+    host: config.HOST,
+    port,
+  });
+  const lines = startupLines(origins, {
+    setupPath: server.setupPath,
+    demoOpen: await server.siteSettings.demoOpen(),
+    demoPath: `/login/${config.DEMO_LOGIN_ID}`,
+  });
+  for (const line of lines) console.log(line);
 }
 
 /**

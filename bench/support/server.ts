@@ -55,7 +55,8 @@ export async function startServer(
   if (process.env.BENCH_HEAP_SNAPSHOT) extra.push("--heapsnapshot-signal=SIGUSR2");
   const child = spawn(process.execPath, [...profile, ...extra, entry], {
     stdio: ["ignore", "pipe", "inherit"],
-    env: { ...inherited, ...env },
+    // Benchmark users are guests: the demo is open unless `env` says otherwise.
+    env: { ...inherited, DEMO_LOGIN: "1", ...env },
   });
   for await (const line of createInterface({ input: child.stdout! })) {
     const match = /running at (http:\/\/[^\s]+)/.exec(line);

@@ -351,6 +351,8 @@ export const PUBLIC_ROUTES = new Set([
   "GET /api/users/free/subscribe",
   "POST /api/users/free/subscribe/process",
   "POST /api/contact",
+  // Whether the guest demo is open and the sign-up mode (no secrets), for the public pages' buttons.
+  "GET /api/site",
   "GET /api/payment/pricing",
   "POST /api/payment/webhook",
   "GET /api/auth/oauth/:platform/start",

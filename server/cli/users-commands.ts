@@ -1,4 +1,4 @@
-// The commands of `npm run users` (server/cli/users.ts): add, list, admin, password, setup-link.
+// The commands of `npm run users` (server/cli/users.ts): add, list, admin, password, setup-link, invite.
 import { checkText, RULES } from "../../common/validation";
 import { openDatabase } from "../db/index";
 import { migrateToLatest } from "../db/migrations";
@@ -6,11 +6,15 @@ import { seed } from "../db/seed";
 import type { AppConfig } from "../env";
 import { AppError } from "../errors";
 import { AccountsRepo } from "../modules/accounts/accounts.repo";
+import { INVITATION_DAYS, InvitationsService, type Inviter } from "../modules/accounts/invitations";
 import { MembersService } from "../modules/accounts/members.service";
 import { SetupService } from "../modules/accounts/setup.service";
 import { AuthRepo } from "../modules/auth/auth.repo";
 import { AuthService } from "../modules/auth/auth.service";
+import { contentSecret } from "../modules/content/content-access";
+import { createMailer } from "../providers/mail/index";
 import { createStorage } from "../providers/storage/index";
+import { reachableOrigins } from "../startup-lines";
 
 /** Exit codes: done, not found or conflict, wrong usage. */
 export const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
@@ -20,7 +24,21 @@ const USAGE = `Usage: npm run users -- <command>
   list                                              list the accounts
   admin <email> [--revoke]                          give (or take back) the admin role
   password <email>                                  set a new random password and end every session
-  setup-link                                        print a fresh owner set-up link (while no admin exists)`;
+  setup-link                                        print a fresh owner set-up link (while no admin exists)
+  invite [--email E] [--days N]                     print an invitation link (N days, 1-30, 7 by default); with
+                                                    --email only that e-mail may use it, and it is mailed there`;
+
+/** Who the audit log names for an invitation made here. */
+const CLI_INVITER: Inviter = { id: "cli", email: "npm run users" };
+
+/** The services the commands use, on the server's database. */
+interface Services {
+  members: MembersService;
+  setup: SetupService;
+  invitations: InvitationsService;
+  /** Where a browser reaches the server (PUBLIC_URL, else every address it listens on). */
+  origins: string[];
+}
 
 /** Where the commands write: standard output and standard error (tests pass their own). */
 export interface Output {
@@ -36,7 +54,7 @@ interface Parsed {
 
 /** Splits `args` into the command, its positional arguments and `--flag [value]` options. */
 function parse(args: string[]): Parsed {
-  const valued = new Set(["--name", "--password"]);
+  const valued = new Set(["--name", "--password", "--email", "--days"]);
   const positional: string[] = [];
   const flags = new Map<string, string | true>();
   for (let i = 0; i < args.length; i++) {
@@ -55,14 +73,42 @@ function emailArg(parsed: Parsed): { email: string } | { problem: string } {
   return problem ? { problem } : { email };
 }
 
+/**
+ * `invite`: makes an invitation (the accounts module's service: audited, mailed to `--email`)
+ * and prints its link once per origin the server is reached at. The mailed link starts with
+ * PUBLIC_URL, else the first address of this machine another one can reach.
+ */
+async function invite(parsed: Parsed, services: Services, io: Output): Promise<number> {
+  const given = parsed.flags.get("--email");
+  const email = typeof given === "string" ? given.trim().toLowerCase() : undefined;
+  const daysText = parsed.flags.get("--days") ?? "7";
+  const days = typeof daysText === "string" && /^\d+$/.test(daysText) ? Number(daysText) : Number.NaN;
+  const emailProblem =
+    given === true ? "--email needs a value." : email === undefined ? null : checkText(RULES.email, email);
+  const problem =
+    emailProblem ??
+    (days >= INVITATION_DAYS.min && days <= INVITATION_DAYS.max
+      ? null
+      : "--days is a whole number from 1 to 30.");
+  if (problem) {
+    io.err(`${problem}\n${USAGE}`);
+    return EXIT.usage;
+  }
+  const { origins } = services;
+  const origin = origins.find((o) => !o.startsWith("http://localhost:")) ?? origins[0]!;
+  const view = await services.invitations.create(CLI_INVITER, { email, days }, origin);
+  const path = view.link.slice(origin.length);
+  const lock = view.email ? ` for ${view.email} (mailed there)` : " for anyone";
+  io.out(`Invitation${lock}, ${days} day${days === 1 ? "" : "s"}, one use:`);
+  for (const each of origins) io.out(`${each}${path}`);
+  return EXIT.ok;
+}
+
 /** Runs one command with the services on an open database. @returns the exit code. */
-async function run(
-  parsed: Parsed,
-  members: MembersService,
-  setup: SetupService,
-  io: Output,
-): Promise<number> {
+async function run(parsed: Parsed, services: Services, io: Output): Promise<number> {
+  const { members, setup } = services;
   const { command, flags } = parsed;
+  if (command === "invite") return invite(parsed, services, io);
   if (command === "list") {
     for (const u of await members.list()) {
       const flagsText = [u.role === "admin" ? "admin" : "", u.blocked ? "blocked" : ""]
@@ -73,12 +119,12 @@ async function run(
     return EXIT.ok;
   }
   if (command === "setup-link") {
-    const line = await setup.startupLine();
-    if (!line) {
+    const setupPath = await setup.startupPath();
+    if (!setupPath) {
       io.err("An admin account exists already: no set-up link. Use `add <email> --admin` instead.");
       return EXIT.failed;
     }
-    io.out(line);
+    for (const origin of services.origins) io.out(`Set up the owner account: ${origin}${setupPath}`);
     return EXIT.ok;
   }
   const arg = emailArg(parsed);
@@ -123,7 +169,7 @@ async function run(
  */
 export async function main(args: string[], config: AppConfig, io: Output): Promise<number> {
   const parsed = parse(args);
-  const known = ["add", "list", "admin", "password", "setup-link"];
+  const known = ["add", "list", "admin", "password", "setup-link", "invite"];
   if (!known.includes(parsed.command)) {
     io.err(USAGE);
     return EXIT.usage;
@@ -136,11 +182,33 @@ export async function main(args: string[], config: AppConfig, io: Output): Promi
     const auth = new AuthService(new AuthRepo(db), storage, {
       demoLoginId: config.DEMO_LOGIN_ID,
       demoTtlMs: config.DEMO_USER_TTL_HOURS * 3_600_000,
+      // No guest signs in here.
+      demoOpen: async () => false,
       sessionMaxAgeMs: config.SESSION_MAX_AGE_DAYS * 86_400_000,
     });
     const repo = new AccountsRepo(db);
     const members = new MembersService(repo, auth);
-    return await run(parsed, members, new SetupService(repo, members, config.publicUrl), io);
+    const publicUrl = config.PUBLIC_URL ? config.publicUrl : "";
+    const invitations = new InvitationsService(
+      repo,
+      {
+        secret: contentSecret(config.CONTENT_SECRET, config.dataDir),
+        publicUrl,
+        defaultOrigin: config.publicUrl,
+      },
+      {
+        mailer: createMailer(config, io.out),
+        logError: (error) =>
+          io.err(`The invitation mail could not be sent (${String(error)}); give the link yourself.`),
+      },
+    );
+    const services: Services = {
+      members,
+      setup: new SetupService(repo, members, config.publicUrl),
+      invitations,
+      origins: reachableOrigins({ publicUrl, host: config.HOST, port: config.PORT }),
+    };
+    return await run(parsed, services, io);
   } catch (error) {
     if (!(error instanceof AppError)) throw error;
     io.err(error.message);

@@ -4,6 +4,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
+import PostalMime from "postal-mime";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../app";
 import type { AppConfig } from "../env";
@@ -86,6 +87,50 @@ describe("npm run users", () => {
     } finally {
       await app.close();
     }
+  });
+
+  it("invite prints a link that signs the e-mail up, mails it there, and checks its options", async () => {
+    const res = await users("invite", "--email", "Friend@Example.com", "--days", "3");
+    expect(res.code).toBe(0);
+    expect(res.out).toMatch(/^Invitation for friend@example\.com \(mailed there\), 3 days, one use:$/m);
+    const link = /^(http:\/\/cli\.test\/signup\?invite=\S+)$/m.exec(res.out)?.[1];
+    expect(link).toBeDefined();
+    const token = decodeURIComponent(link!.split("invite=")[1]!);
+
+    // The mail (the outbox, no SMTP here) carries the same link.
+    const outbox = path.join(dataDir, "outbox");
+    const file = fs.readdirSync(outbox).find((f) => f.endsWith("-friend@example.com.eml"));
+    expect(fs.readFileSync(path.join(outbox, file!), "utf8")).toContain(
+      "You are invited to create an account",
+    );
+    expect((await PostalMime.parse(fs.readFileSync(path.join(outbox, file!)))).text).toContain(link);
+
+    // The accounts module's invitation: REGISTRATION is closed, yet it admits that e-mail only.
+    const app = await buildApp(config);
+    try {
+      const start = (email: string) =>
+        call(app.app, "POST", "/api/auth/signup/start", { form: { email, invite: token } });
+      expect((await start("other@example.com")).body.code).toBe("invitation_invalid");
+      expect((await start("friend@example.com")).body.success).toBe(1);
+      const audit = await app.db.db.selectFrom("admin_audit").selectAll().execute();
+      expect(audit.find((a) => a.action === "invitation.create")?.admin_email).toBe("npm run users");
+    } finally {
+      await app.close();
+    }
+
+    const open = await users("invite");
+    expect(open.code).toBe(0);
+    expect(open.out).toMatch(
+      /^Invitation for anyone, 7 days, one use:\nhttp:\/\/cli\.test\/signup\?invite=\S+$/,
+    );
+    for (const bad of [
+      ["--days", "0"],
+      ["--days", "31"],
+      ["--days", "two"],
+      ["--email", "not-an-address"],
+      ["--email"],
+    ])
+      expect((await users("invite", ...bad)).code, bad.join(" ")).toBe(2);
   });
 
   it("answers usage errors with 2, from the command line too", async () => {

@@ -21,6 +21,8 @@ import { OAuthService } from "../modules/oauth/oauth.service";
 import { PaymentsRepo } from "../modules/payments/payments.repo";
 import { PaymentsService } from "../modules/payments/payments.service";
 import { PlansRepo } from "../modules/plans/plans.repo";
+import { SiteSettingsRepo } from "../modules/site/settings.repo";
+import { SiteSettingsService } from "../modules/site/settings.service";
 import { SiteRepo } from "../modules/site/site.repo";
 import { SiteService } from "../modules/site/site.service";
 import { SubscribeRepo } from "../modules/subscribe/subscribe.repo";
@@ -47,10 +49,15 @@ function buildAccounts(
 ) {
   const repo = new AccountsRepo(deps.db.db);
   const members = new MembersService(repo, auth);
-  const invitations = new InvitationsService(repo, {
-    secret: contentSecret(config.CONTENT_SECRET, config.dataDir),
-    publicUrl: config.publicUrl,
-  });
+  const invitations = new InvitationsService(
+    repo,
+    {
+      secret: contentSecret(config.CONTENT_SECRET, config.dataDir),
+      publicUrl: config.PUBLIC_URL ? config.publicUrl : "",
+      defaultOrigin: config.publicUrl,
+    },
+    { mailer, jobs, logError: deps.logError },
+  );
   const signup = new SignupService(repo, members, invitations, mailer, jobs, {
     mode: config.REGISTRATION,
     publicUrl: config.publicUrl,
@@ -119,9 +126,17 @@ export function buildPeople(
   const { db, storage, log, logError } = deps;
   const kysely = db.db;
   const plansRepo = new PlansRepo(kysely);
+  // The site's switches: the guest demo is open only while the owner says so.
+  const siteSettings = new SiteSettingsService(new SiteSettingsRepo(kysely), {
+    demoAtFirstStart: config.demoLogin,
+    registration: config.REGISTRATION,
+    demoLoginId: config.DEMO_LOGIN_ID,
+    publicUrl: config.PUBLIC_URL ? config.publicUrl : "",
+  });
   const auth = new AuthService(new AuthRepo(kysely), storage, {
     demoLoginId: config.DEMO_LOGIN_ID,
     demoTtlMs: config.DEMO_USER_TTL_HOURS * 3_600_000,
+    demoOpen: () => siteSettings.demoOpen(),
     sessionMaxAgeMs: config.SESSION_MAX_AGE_DAYS * 86_400_000,
     cache: new ShortCache({ ttlMs: CACHE_TTL_MS, max: HOT_CACHE_ENTRIES }, caches),
   });
@@ -161,6 +176,8 @@ export function buildPeople(
     /** Self-hosted accounts: owner set-up, members, invitations, sign-up. */
     accounts,
     site,
+    /** The site's switches (the guest demo), changed in the admin console. */
+    siteSettings,
     oauth,
     subscribe,
     admin: new AdminService(new AdminRepo(kysely), plansRepo, storage, subscribe),

@@ -9,6 +9,7 @@ import { modelMigrations } from "./migrations/models";
 import { recallMigrations } from "./migrations/recall";
 import { recallVectorMigrations } from "./migrations/recall-vectors";
 import { searchMigrations } from "./migrations/search";
+import { siteSettingsMigrations } from "./migrations/site-settings";
 import { swipeNameMigrations } from "./migrations/swipe-names";
 
 /**
@@ -26,6 +27,7 @@ const migrations: Record<string, Migration> = {
   ...swipeNameMigrations,
   ...recallMigrations,
   ...recallVectorMigrations,
+  ...siteSettingsMigrations,
 };
 
 class InlineProvider implements MigrationProvider {

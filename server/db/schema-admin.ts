@@ -1,4 +1,4 @@
-// The tables of the admin console's own records: messages sent through the contact form and the audit log of admin actions.
+// The tables of the admin console's own records: messages sent through the contact form, the audit log of admin actions and the site-wide settings.
 
 export interface ContactMessagesTable {
   id: string;
@@ -23,8 +23,19 @@ export interface AdminAuditTable {
   created_at: number;
 }
 
+/**
+ * One site-wide setting an admin changes in the console (server/modules/site/settings.service.ts):
+ * key "demo" holds "1" or "0", whether the guest demo (/login/{id}) is open.
+ */
+export interface SiteSettingsTable {
+  key: string;
+  value: string;
+  updated_at: number;
+}
+
 /** The tables above, as the `Database` interface of server/db/schema.ts includes them. */
 export interface AdminTables {
   contact_messages: ContactMessagesTable;
   admin_audit: AdminAuditTable;
+  site_settings: SiteSettingsTable;
 }

@@ -71,10 +71,11 @@ function sourceFiles(): string[] {
   };
   walk(path.join(ROOT, "server"));
   walk(path.join(ROOT, "common"));
-  // server/env.ts speaks to the operator at boot (English), not to users.
+  // server/env.ts and env-backups.ts speak to the operator at boot (English), not to users.
   const skip = [
     path.join(ROOT, "server/i18n"),
     path.join(ROOT, "server/env.ts"),
+    path.join(ROOT, "server/env-backups.ts"),
     path.join(ROOT, "server/cli"),
   ];
   return out.filter((f) => !skip.some((s) => f.startsWith(s)));

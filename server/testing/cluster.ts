@@ -313,6 +313,8 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
           TTS_PROVIDER: "none",
           TRUST_PROXY: "1",
           RATE_LIMIT_ENABLED: "0",
+          // The cluster's clients are guests.
+          DEMO_LOGIN: "1",
           SHUTDOWN_GRACE_MS: "2000",
           LOG_LEVEL: "warn",
           ...options.env,

@@ -114,8 +114,8 @@ export async function createTestDatabase(prefix: string): Promise<ScratchDatabas
 
 /**
  * The settings every test app starts from: data in `dataDir`, the database at `databaseUrl`
- * (empty: SQLite in `dataDir`), silent logs, no model, no speech, no rate limits, any free port;
- * `env` on top.
+ * (empty: SQLite in `dataDir`), silent logs, no model, no speech, no rate limits, any free port,
+ * the guest demo open; `env` on top.
  * @throws Error (from loadConfig) when `env` holds an invalid setting.
  */
 export function testConfig(
@@ -140,6 +140,8 @@ export function testConfig(
     LLM_GPU: "off",
     // No test app backs up on a clock (the backup tests take theirs when they say).
     BACKUP_SCHEDULE: "off",
+    // Most suites sign guests in; the demo's own tests set DEMO_LOGIN (or "" for its default).
+    DEMO_LOGIN: "1",
     ...env,
   });
 }

@@ -1,4 +1,4 @@
-// The admin console's calls under /api/admin: plans, presets, users and their actions, contact messages, free subscriptions, audit, backups.
+// The admin console's calls under /api/admin: plans, presets, users and their actions, contact messages, free subscriptions, audit, backups, site settings.
 import type { Envelope } from "../../common/api";
 import { apiRequest, ensureSuccess } from "./client";
 import { apiDownload } from "./download";
@@ -261,4 +261,26 @@ export function startAdminBackup(): Promise<Envelope> {
  */
 export function downloadAdminBackup(name: string): Promise<{ blob: Blob; fileName: string }> {
   return apiDownload(`/admin/backups/${encodeURIComponent(name)}/download`, undefined, name);
+}
+
+/** GET /admin/site: the site's switches as the console shows them. */
+export interface AdminSiteSettings {
+  /** Whether the guest demo (/login/<id>) is open. */
+  demo: boolean;
+  /** Who may sign up (the server's REGISTRATION, set in its environment). */
+  registration: "closed" | "invite" | "open";
+  /** The guest demo's address, on this browser's origin (or PUBLIC_URL). */
+  demoLink: string;
+}
+
+/** GET /admin/site: whether the guest demo is open, the sign-up mode and the demo's link. */
+export async function getAdminSite(): Promise<AdminSiteSettings> {
+  const answer = ensureSuccess(await apiRequest<Envelope<AdminSiteSettings>>("/admin/site"));
+  if (answer.data === undefined) throw new ApiError("No data in the answer", "network");
+  return answer.data;
+}
+
+/** POST /admin/site with `demo` 1 or 0: opens or closes the guest demo at once; the server's sentence. */
+export function setAdminDemo(open: boolean): Promise<Envelope> {
+  return post("/site", form({ demo: open }));
 }

@@ -27,6 +27,7 @@ const ENTRIES = {
   pricing: ["PRICING", "/pricing"],
   contact: ["CONTACT", "/contact"],
   terms: ["TERMS OF SERVICE", "/terms"],
+  signIn: ["SIGN IN", "/login"],
 } as const satisfies Record<string, readonly [label: string, to: string]>;
 
 /** The menu entry of `key`. */
@@ -59,6 +60,16 @@ export function signedInMenuFor(user: { isAdmin?: boolean } | null): MenuItem[] 
 
 /** product.md §2 "Shared public layout": the public menu's entries. */
 export const PUBLIC_MENU = menu("home", "chat", "pricing", "faq", "contact", "terms");
+
+/**
+ * The public menu for the stored session user: signed out, SIGN IN after the public entries;
+ * signed in, the way back into the app instead: CHARACTERS, ADMIN for an admin (`isAdmin`), LOGOUT.
+ */
+export function publicMenuFor(user: { isAdmin?: boolean } | null): MenuItem[] {
+  if (user === null) return [...PUBLIC_MENU, entry("signIn")];
+  const admin = user.isAdmin === true ? [ADMIN_MENU_ITEM] : [];
+  return [...PUBLIC_MENU, entry("characters"), ...admin, entry("logout")];
+}
 
 interface SiteMenuProps {
   items: MenuItem[];

@@ -424,7 +424,7 @@ function eraseSuite(dialect: "sqlite" | "postgres", onS3: boolean): void {
     const unnamed = all.filter((table) => !naming.has(table)).sort();
     // The rest hold no person: plans, languages, voices, presets, OAuth states (no user yet),
     // the server processes' leases, owner set-up tokens, sign-up codes (no account yet), the model
-    // connections and which plan or preset character uses which.
+    // connections and which plan or preset character uses which, the site's switches.
     expect(unnamed).toEqual(
       [
         "instance_leases",
@@ -454,6 +454,7 @@ function eraseSuite(dialect: "sqlite" | "postgres", onS3: boolean): void {
         "preset_characters",
         "setup_tokens",
         "signup_codes",
+        "site_settings",
         "voices",
       ].filter((x) => all.includes(x)),
     );

@@ -2,6 +2,7 @@
 import type { FastifyInstance, onRequestAsyncHookHandler } from "fastify";
 import { adminScope, currentUser } from "../../http/auth";
 import { ok } from "../../http/envelope";
+import { requestOrigin } from "../../http/origin";
 import { rateLimit } from "../../http/rate-limit";
 import { parseInput } from "../../http/validate";
 import { presentSignIn } from "../auth/auth.presenter";
@@ -106,10 +107,14 @@ async function adminAccountsRoutes(
         data: { id: user.id, email: user.email, name: user.full_name, password: generatedPassword },
       });
     });
-    scope.get("/invitations", async () => ok("Invitations.", { data: await invitations.listOpen() }));
+    // Links start with PUBLIC_URL, else with the origin this browser used (so they open there).
+    scope.get("/invitations", async (request) =>
+      ok("Invitations.", { data: await invitations.listOpen(requestOrigin(request)) }),
+    );
     scope.post("/invitations", async (request) => {
       const body = parseInput(InvitationBody, request.body);
-      return ok("Invitation created.", { data: await invitations.create(currentUser(request), body) });
+      const view = await invitations.create(currentUser(request), body, requestOrigin(request));
+      return ok("Invitation created.", { data: view });
     });
     scope.post("/invitations/:id/revoke", async (request) => {
       await invitations.revoke(currentUser(request), parseInput(InvitationParams, request.params).id);

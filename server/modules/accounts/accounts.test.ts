@@ -1,23 +1,25 @@
-// Tests of the owner set-up link, the admin console's "Add user" and invitations (product.md §2).
-import { afterAll, beforeAll, expect, it, vi } from "vitest";
+// Tests of the owner set-up link, the admin console's "Add user" and invitations (product.md §2), their mails and the origin of their links.
+import fs from "node:fs";
+import path from "node:path";
+import PostalMime from "postal-mime";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, describeEachDatabase } from "../../testing/api";
 import { createTestApp, createTestStack, type TestApp } from "../../testing/server";
 
+/** The parsed mails in the app's outbox (no SMTP_URL) whose file names end with `-<to>.eml`. */
+async function outboxMailsTo(t: TestApp, to: string) {
+  await t.jobs.idle();
+  const dir = path.join(t.dataDir, "outbox");
+  const files = fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.endsWith(`-${to}.eml`)) : [];
+  return Promise.all(files.map((f) => PostalMime.parse(fs.readFileSync(path.join(dir, f)))));
+}
+
 describeEachDatabase("owner set-up link", (dialect) => {
-  it("is printed at each start while no admin exists, works once, and never after", async () => {
-    const stack = await createTestStack({
-      dialect,
-      env: { LOG_LEVEL: "warn", PUBLIC_URL: "http://owner.test" },
-    });
-    const lines: string[] = [];
-    const spy = vi.spyOn(console, "log").mockImplementation((line: unknown) => void lines.push(String(line)));
+  it("is made at each start while no admin exists, works once, and never after", async () => {
+    const stack = await createTestStack({ dialect, env: { PUBLIC_URL: "http://owner.test" } });
     try {
       const first = await stack.start();
-      const printed = lines.filter((l) => l.startsWith("Set up the owner account: "));
-      expect(printed).toHaveLength(1);
-      const token = /^Set up the owner account: http:\/\/owner\.test\/setup\/([\w-]{40,})$/.exec(
-        printed[0]!,
-      )?.[1];
+      const token = /^\/setup\/([\w-]{40,})$/.exec(first.setupPath ?? "")?.[1];
       expect(token).toBeDefined();
       // only the hash is stored
       const stored = await first.db.db.selectFrom("setup_tokens").select("token_hash").execute();
@@ -46,12 +48,10 @@ describeEachDatabase("owner set-up link", (dialect) => {
       expect((await call(first.app, "GET", `/api/setup/${token}`)).body.data).toEqual({ valid: false });
       await first.close();
 
-      lines.length = 0;
       const second = await stack.start();
-      expect(lines.filter((l) => l.includes("Set up the owner account"))).toEqual([]);
+      expect(second.setupPath).toBeUndefined();
       await second.close();
     } finally {
-      spy.mockRestore();
       await stack.dispose();
     }
   }, 60_000);
@@ -165,5 +165,139 @@ describeEachDatabase("admin accounts and invitations", (dialect) => {
       form: { days: "31" },
     });
     expect(tooLong.status).toBe(400);
+  });
+});
+
+describe("invitations made for an e-mail", () => {
+  let t: TestApp;
+  let admin: string;
+  beforeAll(async () => {
+    t = await createTestApp({ env: { PUBLIC_URL: "http://companion.test" } });
+    const { user } = await t.accounts.members.add({
+      email: "boss@example.com",
+      password: "boss-password-1",
+      admin: true,
+    });
+    admin = (await t.auth.signInAs(user)).token;
+  });
+  afterAll(async () => {
+    await t?.dispose();
+  });
+
+  it("are mailed to that address (the outbox without SMTP) with the link; one for anyone is mailed nowhere", async () => {
+    const made = await call(t.app, "POST", "/api/admin/invitations", {
+      token: admin,
+      form: { email: "Invitee@Example.com", days: "3" },
+    });
+    const { link } = made.body.data as { link: string };
+    const mails = await outboxMailsTo(t, "invitee@example.com");
+    expect(mails).toHaveLength(1);
+    expect(mails[0]!.to?.[0]?.address).toBe("invitee@example.com");
+    expect(mails[0]!.subject).toBe("You are invited to create an account");
+    expect(mails[0]!.text).toContain(link);
+    expect(mails[0]!.text).toContain("for 3 days");
+
+    const before = fs.readdirSync(path.join(t.dataDir, "outbox")).length;
+    await call(t.app, "POST", "/api/admin/invitations", { token: admin, form: { days: "3" } });
+    await t.jobs.idle();
+    expect(fs.readdirSync(path.join(t.dataDir, "outbox"))).toHaveLength(before);
+  });
+});
+
+describe("links shown in the browser, without PUBLIC_URL", () => {
+  let t: TestApp;
+  let admin: string;
+  beforeAll(async () => {
+    t = await createTestApp({ env: { PUBLIC_URL: "", PORT: "3000" } });
+    const { user } = await t.accounts.members.add({
+      email: "boss@example.com",
+      password: "boss-password-1",
+      admin: true,
+    });
+    admin = (await t.auth.signInAs(user)).token;
+  });
+  afterAll(async () => {
+    await t?.dispose();
+  });
+
+  /** An admin call with these request headers (Host, X-Forwarded-*). */
+  const adminCall = async (
+    method: "GET" | "POST",
+    url: string,
+    headers: Record<string, string>,
+    form?: object,
+  ) => {
+    const response = await t.app.inject({
+      method,
+      url,
+      headers: {
+        authorization: `Bearer ${admin}`,
+        ...headers,
+        ...(form ? { "content-type": "application/x-www-form-urlencoded" } : {}),
+      },
+      payload: form ? new URLSearchParams(form as Record<string, string>).toString() : undefined,
+    });
+    return response.json() as { data: unknown };
+  };
+
+  it("start with the origin the browser used, in the console's list and in the mail made then", async () => {
+    const lan = { host: "192.168.1.50:3000" };
+    const made = (
+      await adminCall("POST", "/api/admin/invitations", lan, { email: "far@example.com", days: "2" })
+    ).data as { id: string; link: string };
+    expect(made.link).toMatch(/^http:\/\/192\.168\.1\.50:3000\/signup\?invite=[\w.%-]+$/);
+    const mails = await outboxMailsTo(t, "far@example.com");
+    expect(mails[0]!.text).toContain(made.link);
+
+    // The same invitation listed from another name of the server: its link follows that browser.
+    const listed = (await adminCall("GET", "/api/admin/invitations", { host: "companion.lan:8080" }))
+      .data as Array<{
+      id: string;
+      link: string;
+    }>;
+    const path = made.link.slice("http://192.168.1.50:3000".length);
+    expect(listed.find((i) => i.id === made.id)?.link).toBe(`http://companion.lan:8080${path}`);
+
+    const site = (await adminCall("GET", "/api/admin/site", { host: "[fd00::5]:3000" })).data as {
+      demoLink: string;
+    };
+    expect(site.demoLink).toBe("http://[fd00::5]:3000/login/demo");
+  });
+
+  it("ignore X-Forwarded-Host and -Proto unless the proxy is trusted (TRUST_PROXY); a bad Host falls back", async () => {
+    const forged = {
+      host: "companion.lan",
+      "x-forwarded-host": "evil.example",
+      "x-forwarded-proto": "https",
+    };
+    const listed = (await adminCall("POST", "/api/admin/invitations", forged, { days: "1" })).data as {
+      link: string;
+    };
+    expect(listed.link).toMatch(/^http:\/\/companion\.lan\/signup\?invite=/);
+    const bad = (await adminCall("POST", "/api/admin/invitations", { host: "a b<c>" }, { days: "1" }))
+      .data as {
+      link: string;
+    };
+    expect(bad.link).toMatch(/^http:\/\/localhost:3000\/signup\?invite=/);
+
+    const proxied = await createTestApp({ env: { PUBLIC_URL: "", TRUST_PROXY: "1" } });
+    try {
+      const { user } = await proxied.accounts.members.add({
+        email: "boss@example.com",
+        password: "boss-password-1",
+        admin: true,
+      });
+      const token = (await proxied.auth.signInAs(user)).token;
+      const response = await proxied.app.inject({
+        method: "GET",
+        url: "/api/admin/site",
+        headers: { authorization: `Bearer ${token}`, ...forged },
+      });
+      expect((response.json() as { data: { demoLink: string } }).data.demoLink).toBe(
+        "https://evil.example/login/demo",
+      );
+    } finally {
+      await proxied.dispose();
+    }
   });
 });

@@ -18,9 +18,10 @@ const invalidSetupLink = () =>
 
 /**
  * product.md §2 "Owner set-up": while no admin account exists the server prints a link at start
- * (`Set up the owner account: <url>/setup/<token>`); the token is random, only its SHA-256 hash is
- * stored (any instance on the database accepts it), it lasts 24 h and works once. Once an admin
- * exists no link is printed and every set-up request is refused.
+ * (`Set up the owner account: <url>/setup/<token>`, one line per address it answers on, see
+ * server/startup-lines.ts); the token is random, only its SHA-256 hash is stored (any instance on
+ * the database accepts it), it lasts 24 h and works once. Once an admin exists no link is
+ * printed and every set-up request is refused.
  */
 export class SetupService {
   constructor(
@@ -31,24 +32,29 @@ export class SetupService {
   ) {}
 
   /**
-   * The line to log at start: a fresh link while no admin exists; undefined otherwise (and then
-   * every stored set-up token is removed).
+   * The path of the link to print at start (`/setup/<token>`, fresh) while no admin exists;
+   * undefined otherwise (and then every stored set-up token is removed).
    */
-  async startupLine(): Promise<string | undefined> {
+  async startupPath(): Promise<string | undefined> {
     if (await this.repo.adminExists()) {
       await this.repo.deleteSetupTokens();
       return undefined;
     }
-    return `Set up the owner account: ${await this.freshLink()}`;
+    return this.freshPath();
   }
 
-  /** Makes and stores a new set-up token (expired ones are removed). @returns its link. */
-  async freshLink(): Promise<string> {
+  /** Makes and stores a new set-up token (expired ones are removed). @returns its path, `/setup/<token>`. */
+  async freshPath(): Promise<string> {
     const now = this.now();
     await this.repo.deleteSetupTokens(now);
     const token = randomBytes(32).toString("base64url");
     await this.repo.insertSetupToken(secretHash(token), now + SETUP_TOKEN_TTL_MS, now);
-    return `${this.publicUrl}/setup/${token}`;
+    return `/setup/${token}`;
+  }
+
+  /** A fresh set-up link on PUBLIC_URL (else http://localhost:PORT), as `freshPath` makes it. */
+  async freshLink(): Promise<string> {
+    return `${this.publicUrl}${await this.freshPath()}`;
   }
 
   /** Whether `token` can still set up the owner (known, unexpired, and no admin yet). */

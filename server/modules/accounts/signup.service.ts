@@ -115,9 +115,10 @@ export class SignupService {
       tries: 0,
       created_at: now,
     });
+    // The code stays out of the subject: the outbox logs each mail's recipient and subject.
     await this.mailer.send({
       to: email,
-      subject: `Your sign-up code: ${code}`,
+      subject: "Your sign-up code",
       text: [
         "Hello,",
         "",

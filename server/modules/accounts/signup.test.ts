@@ -1,6 +1,9 @@
 // Tests of sign-up by e-mail code in each REGISTRATION mode, with invitations (product.md §2 "Sign-up").
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import fs from "node:fs";
+import path from "node:path";
+import PostalMime from "postal-mime";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { call, describeEachDatabase } from "../../testing/api";
 import { startMailCatcher } from "../../testing/mail";
 import { createTestApp, type TestApp } from "../../testing/server";
@@ -19,7 +22,7 @@ function helpers(get: () => { t: TestApp; mail: Catcher }) {
     const message = await get().mail.waitFor(
       (m) => m.to === email && m.subject.startsWith("Your sign-up code"),
     );
-    return /(\d{6})/.exec(message.subject)![1]!;
+    return /\b(\d{6})\b/.exec(message.text)![1]!;
   };
   const invite = async (email?: string) => {
     const { t } = get();
@@ -158,5 +161,30 @@ describe("sign-up codes", () => {
       .where("email", "=", email)
       .execute();
     expect((await h.finish(email, code)).body).toMatchObject({ success: 0, code: "signup_code" });
+  });
+});
+
+describe("the sign-up code and the server log", () => {
+  it("is read in the outbox's .eml file only: the logged line names the recipient and subject, never the code", async () => {
+    const lines: string[] = [];
+    const spy = vi.spyOn(console, "log").mockImplementation((line: unknown) => void lines.push(String(line)));
+    // LOG_LEVEL above silent, no SMTP_URL: the outbox mailer logs each mail's recipient and subject.
+    const t = await createTestApp({ env: { REGISTRATION: "open", LOG_LEVEL: "warn" } });
+    try {
+      const email = fresh();
+      expect((await call(t.app, "POST", "/api/auth/signup/start", { form: { email } })).body.success).toBe(1);
+      await t.jobs.idle();
+      const outbox = path.join(t.dataDir, "outbox");
+      const file = fs.readdirSync(outbox).find((f) => f.endsWith(`-${email}.eml`));
+      const mail = await PostalMime.parse(fs.readFileSync(path.join(outbox, file!)));
+      const code = /\b(\d{6})\b/.exec(mail.text ?? "")![1]!;
+      expect(lines.filter((l) => l.includes(email))).toEqual([
+        expect.stringMatching(/^Mail to .*: "Your sign-up code" written to /),
+      ]);
+      expect(lines.join("\n")).not.toContain(code);
+    } finally {
+      spy.mockRestore();
+      await t.dispose();
+    }
   });
 });

@@ -24,6 +24,13 @@ const blockedAccount = () => new AppError("account_blocked", "This account is bl
 
 const hashToken = secretHash;
 
+/** The refusal of a demo sign-in while the owner has the guest demo turned off. */
+const demoOff = () =>
+  forbidden(
+    "The guest demo is turned off on this site. Sign in, or ask the site's owner for an account.",
+    "demo_off",
+  );
+
 /** A bearer session as the per-process cache keeps it. */
 export interface CachedSession {
   user: User;
@@ -47,6 +54,8 @@ export class AuthService {
     private readonly options: {
       demoLoginId: string;
       demoTtlMs: number;
+      /** Whether the guest demo is open now (the site setting an admin changes; read at each demo sign-in). */
+      demoOpen: () => Promise<boolean>;
       /** Absolute session lifetime from the sign-in, ms; `extend` never goes past it. */
       sessionMaxAgeMs: number;
       /**
@@ -82,10 +91,13 @@ export class AuthService {
 
   /**
    * Demo sign-in (product.md §2: /login/{id}). Each call creates a fresh demo user on the Free plan that
-   * is removed with its data after the demo lifetime (24 h by default).
-   * @throws AppError 404 when `id` is not the configured demo id.
+   * is removed with its data after the demo lifetime (24 h by default). The only way a guest
+   * account is made, so the owner's switch (Admin → Site, DEMO_LOGIN) closes every way in.
+   * @throws AppError 403 "demo_off" while the guest demo is turned off (whatever `id`, nothing is
+   * created); 404 "demo_unknown" when `id` is not the configured demo id.
    */
   async demoLogin(id: string): Promise<SignIn> {
+    if (!(await this.options.demoOpen())) throw demoOff();
     if (id !== this.options.demoLoginId) throw notFound("This demo link is not valid.", "demo_unknown");
     const userId = randomUUID();
     const user = await this.insertUserOnPlan("Free", {

@@ -175,12 +175,21 @@ export class ModelsService {
     return { ...common, base_url: input.baseUrl.replace(/\/+$/, ""), api_key_encrypted: key };
   }
 
-  /** Stores a new connection. @throws AppError 400 as `columns`. */
+  /**
+   * Stores a new connection. When no connection is the default (a fresh install), it becomes the
+   * default, with the model it names, so the first connection an owner saves answers at once
+   * (audit "model.assign" too); an existing default stays as it is.
+   * @throws AppError 400 as `columns`.
+   */
   async create(admin: User, input: ConnectionInput): Promise<ModelConnection> {
     const now = Date.now();
     const row = { id: randomUUID(), ...this.columns(input, ""), created_at: now, updated_at: now };
     await this.repo.insert(row);
     await this.audit(admin, "model.create", row.id, auditable(input));
+    if (!(await this.repo.assignments()).some((a) => a.scope === "default")) {
+      await this.repo.assign("default", "", row.id);
+      await this.audit(admin, "model.assign", row.id, { scope: "default", targetId: "", first: true });
+    }
     await this.registry.reload();
     return presentConnection((await this.repo.find(row.id))!);
   }

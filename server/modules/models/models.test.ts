@@ -279,4 +279,31 @@ describeEachDatabase("model connections API", (dialect) => {
     expect((await chat(t, s.token, s.characterId, "six")).text).toBe("Injected reply.");
     await api(t, admin, "/delete", { id: a.id });
   });
+
+  it("makes the first connection saved the default, with its chosen model; a later one leaves the default alone", async () => {
+    const s = await demoWithCharacter(t.app);
+    const before = (await api(t, admin, "")).body.data as ModelsOverview;
+    expect(before.assignments.defaultId).toBeNull();
+    expect((await chat(t, s.token, s.characterId, "before")).text).toBe("Injected reply.");
+
+    const first = (await api(t, admin, "/create", input(beta.baseUrl, { name: "First", model: "z" }))).body
+      .data as ModelConnection;
+    const after = (await api(t, admin, "")).body.data as ModelsOverview;
+    expect(after.assignments.defaultId).toBe(first.id);
+    expect((await chat(t, s.token, s.characterId, "first")).text).toBe("Beta answers.");
+    expect(beta.chats.at(-1)).toMatchObject({ model: "z" });
+
+    const second = (await api(t, admin, "/create", input(alpha.baseUrl, { name: "Second" }))).body
+      .data as ModelConnection;
+    expect(((await api(t, admin, "")).body.data as ModelsOverview).assignments.defaultId).toBe(first.id);
+    const audit = await t.db.db
+      .selectFrom("admin_audit")
+      .select(["action", "target"])
+      .where("action", "=", "model.assign")
+      .execute();
+    expect(audit.filter((a) => a.target === first.id)).toHaveLength(1);
+    expect(audit.filter((a) => a.target === second.id)).toHaveLength(0);
+    await api(t, admin, "/delete", { id: first.id });
+    await api(t, admin, "/delete", { id: second.id });
+  });
 });

@@ -10,3 +10,8 @@ export const ContactBody = z.object({
   subject: textField(RULES.contactSubject),
   message: textField(RULES.contactMessage),
 });
+
+/** POST /api/admin/site: the guest demo on ("1") or off ("0"). */
+export const SiteSettingsBody = z.object({
+  demo: z.enum(["0", "1"]).transform((v) => v === "1"),
+});

@@ -7,7 +7,11 @@ import type { User } from "../../db/schema";
 import { currentUser, signedIn } from "../../http/auth";
 import { fail, ok } from "../../http/envelope";
 import { renderMetrics } from "../../observability/metrics";
-import type { LlmProvider } from "../../providers/llm/llm";
+import {
+  type LlmProvider,
+  NOT_CONFIGURED_ADMIN_STATUS,
+  NOT_CONFIGURED_MESSAGE,
+} from "../../providers/llm/llm";
 import type { FileStorage } from "../../providers/storage/storage";
 import type { TtsProvider } from "../../providers/tts/tts";
 import { Lifecycle } from "./lifecycle";
@@ -105,7 +109,12 @@ export async function systemRoutes(
 function capabilityRoutes(app: FastifyInstance, deps: SystemDeps): void {
   app.get("/api/chat/capabilities", async (request) => {
     const user = currentUser(request);
-    const llm = deps.llm.status();
+    const status = deps.llm.status();
+    // An admin is the one who connects a model: told where, not to ask the administrator.
+    const llm =
+      user.role === "admin" && status.message === NOT_CONFIGURED_MESSAGE
+        ? { ...status, message: NOT_CONFIGURED_ADMIN_STATUS.message }
+        : status;
     const off = (reason: string) => ({ enabled: false, reason });
     return ok("Capabilities.", {
       data: {

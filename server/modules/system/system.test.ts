@@ -6,6 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type DbHandle, openDatabase } from "../../db/index";
 import { loadConfig } from "../../env";
 import { createLlm, type ModelDownloadRequest } from "../../providers/llm/index";
+import { NOT_CONFIGURED_MESSAGE } from "../../providers/llm/llm";
 import { LocalStorage } from "../../providers/storage/local";
 import { NoTts } from "../../providers/tts/tts";
 import { call, demoLogin, demoWithCharacter } from "../../testing/api";
@@ -198,6 +199,31 @@ describe("chat capabilities while the default model downloads", () => {
       expect(after.chat).toEqual({
         enabled: false,
         reason: expect.stringMatching(/No language model is connected/),
+      });
+    } finally {
+      await t.dispose();
+    }
+  });
+});
+
+describe("chat capabilities while no model is connected", () => {
+  it("tell a user to ask the administrator, and an admin to connect one in Admin → Models", async () => {
+    // No model configured and none injected (LLM_PROVIDER=none).
+    const t = await createTestApp();
+    try {
+      const chatOf = async (token: string) =>
+        ((await call(t.app, "GET", "/api/chat/capabilities", { token })).body.data as { chat: unknown }).chat;
+      const guest = await demoLogin(t.app);
+      expect(await chatOf(guest.token)).toEqual({ enabled: false, reason: NOT_CONFIGURED_MESSAGE });
+      const { user } = await t.accounts.members.add({
+        email: "owner@example.com",
+        password: "owner-password-1",
+        admin: true,
+      });
+      const admin = (await t.auth.signInAs(user)).token;
+      expect(await chatOf(admin)).toEqual({
+        enabled: false,
+        reason: "No language model is connected yet. As an administrator, connect one in Admin → Models.",
       });
     } finally {
       await t.dispose();

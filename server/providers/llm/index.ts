@@ -5,13 +5,14 @@ import type { AppConfig } from "../../env";
 import { LlamaProvider } from "./llama";
 import {
   downloadProgress,
+  type FirstRunState,
   type GenerateRequest,
   type GenerateResult,
   type LlmProvider,
   type LlmRoute,
   type ModelDownloadProgress,
-  NOT_CONFIGURED_INSTRUCTION,
   NOT_CONFIGURED_MESSAGE,
+  notConfiguredInstruction,
   type ProviderStatus,
   type RoutedLlm,
 } from "./llm";
@@ -69,6 +70,11 @@ export const NODE_LLAMA_FETCHER: ModelFetcher = {
 export interface CreateLlmOptions {
   /** How the default model is fetched; NODE_LLAMA_FETCHER by default. */
   fetcher?: ModelFetcher;
+  /**
+   * Where the site stands (read from the database at start), for the line that says how to
+   * connect a model; by default an admin exists and none is connected.
+   */
+  firstRun?: FirstRunState;
 }
 
 /**
@@ -238,12 +244,18 @@ export function createLlm(
   }
   const unavailable = new DownloadingProvider(NOT_CONFIGURED_MESSAGE);
   const llm = new ManagedLlm(unavailable);
+  const firstRun = options.firstRun ?? { adminExists: true, modelConnected: false };
+  // One line saying how to connect a model; none when an admin has connected one already.
+  const noModel: NoModelLog = (why = "") => {
+    if (!firstRun.modelConnected)
+      log(`No language model: ${why}${notConfiguredInstruction(config.publicUrl, firstRun)}`);
+  };
   if (config.LLM_PROVIDER === "none") {
-    log(`No language model: ${NOT_CONFIGURED_INSTRUCTION}`);
+    noModel();
     return { llm, ready: Promise.resolve() };
   }
   const fetcher = options.fetcher ?? NODE_LLAMA_FETCHER;
-  const ready = findOrDownloadDefaultModel(config, log, unavailable, fetcher).then(async (modelPath) => {
+  const ready = findOrDownloadDefaultModel(config, noModel, unavailable, fetcher).then(async (modelPath) => {
     if (!modelPath) return;
     const provider = new LlamaProvider(llamaOptions(modelPath));
     try {
@@ -258,6 +270,9 @@ export function createLlm(
   return { llm, ready };
 }
 
+/** Logs the line that no model is there (`why` first, e.g. "the download failed. ") and how to connect one. */
+type NoModelLog = (why?: string) => void;
+
 /**
  * Finds the default GGUF in <dataDir>/models, or downloads it with `fetcher` (the real one draws
  * a console progress bar); while it runs `unavailable` reports the progress.
@@ -265,7 +280,7 @@ export function createLlm(
  */
 async function findOrDownloadDefaultModel(
   config: AppConfig,
-  log: Log,
+  noModel: NoModelLog,
   unavailable: DownloadingProvider,
   fetcher: ModelFetcher,
 ): Promise<string | undefined> {
@@ -274,14 +289,12 @@ async function findOrDownloadDefaultModel(
   const target = path.join(dir, fileName);
   if (fs.existsSync(target)) return target;
   if (config.LLM_AUTO_DOWNLOAD !== "1") {
-    log(`No language model: ${NOT_CONFIGURED_INSTRUCTION}`);
+    noModel();
     return undefined;
   }
   // The downloader retries for minutes when offline; a quick probe keeps start-up honest.
   if (!(await fetcher.reachable())) {
-    log(
-      `No language model: the default model could not be downloaded (offline?). ${NOT_CONFIGURED_INSTRUCTION}`,
-    );
+    noModel("the default model could not be downloaded (offline?). ");
     return undefined;
   }
   unavailable.setMessage(DOWNLOADING_MESSAGE);
@@ -299,9 +312,7 @@ async function findOrDownloadDefaultModel(
   } catch (error) {
     unavailable.setProgress(null);
     unavailable.setMessage(NOT_CONFIGURED_MESSAGE);
-    log(
-      `No language model: downloading ${config.LLM_DEFAULT_MODEL_URI} failed (${String(error)}). ${NOT_CONFIGURED_INSTRUCTION}`,
-    );
+    noModel(`downloading ${config.LLM_DEFAULT_MODEL_URI} failed (${String(error)}). `);
     return undefined;
   }
 }

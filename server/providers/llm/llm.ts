@@ -144,7 +144,7 @@ export function estimateTokens(text: string): number {
  * The status while no model is configured. Its message is what users read: someone else (the
  * site's administrator) has to connect one; translated like every server sentence (a `message`
  * property, so the catalogues' key check finds it). The operator's instruction is
- * `NOT_CONFIGURED_INSTRUCTION`, logged at start.
+ * `notConfiguredInstruction`, logged at start.
  */
 export const NOT_CONFIGURED_STATUS = {
   ready: false,
@@ -154,6 +154,33 @@ export const NOT_CONFIGURED_STATUS = {
 /** What users read while no model is configured (`NOT_CONFIGURED_STATUS`'s message). */
 export const NOT_CONFIGURED_MESSAGE: string = NOT_CONFIGURED_STATUS.message;
 
-/** The operator's instruction while no model is configured, for the server log (English). */
-export const NOT_CONFIGURED_INSTRUCTION =
-  "The language model is not configured: set LLM_MODEL_PATH to a GGUF file, or LLM_BASE_URL (and LLM_MODEL) to an OpenAI-compatible endpoint, then restart the server.";
+/**
+ * What an admin reads instead of NOT_CONFIGURED_MESSAGE on the chat's banner: they are the one
+ * who connects a model, in Admin → Models (`/admin#models`, which the banner links to).
+ */
+export const NOT_CONFIGURED_ADMIN_STATUS = {
+  ready: false,
+  message: "No language model is connected yet. As an administrator, connect one in Admin → Models.",
+} as const satisfies ProviderStatus;
+
+/** Where the site stands at start, for the operator's instruction while no model is configured. */
+export interface FirstRunState {
+  /** Whether an admin account exists (else the owner's set-up link comes first). */
+  adminExists: boolean;
+  /** Whether an admin has made a connection the default (then no instruction is needed). */
+  modelConnected: boolean;
+}
+
+/**
+ * The operator's instruction while no model is configured, for the server log (English): connect
+ * one in the admin console at `<origin>/admin#models` (no restart), after the owner's set-up link
+ * while no admin exists; or name one in the environment before the start.
+ * @param origin PUBLIC_URL, else http://localhost:PORT.
+ */
+export function notConfiguredInstruction(origin: string, state: Pick<FirstRunState, "adminExists">): string {
+  const connect = `connect one in the admin console at ${origin}/admin#models (no restart needed)`;
+  const first = state.adminExists
+    ? `An admin can ${connect}.`
+    : `Open the owner set-up link ("Set up the owner account: …", printed at start) first, then ${connect}.`;
+  return `${first} Or set LLM_MODEL_PATH to a GGUF file, or LLM_BASE_URL (and LLM_MODEL) to an OpenAI-compatible endpoint, before the start.`;
+}

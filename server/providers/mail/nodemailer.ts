@@ -50,11 +50,25 @@ export class OutboxMailer implements Mailer {
     this.transport ??= loadNodemailer().createTransport({ streamTransport: true, buffer: true });
     const info = await this.transport.sendMail({ from: this.from, ...message });
     await fs.mkdir(this.dir, { recursive: true });
-    const file = path.join(
-      this.dir,
-      `${new Date().toISOString().replace(/[:.]/g, "-")}-${info.messageId.replace(/[^\w.-]/g, "")}.eml`,
-    );
+    const file = path.join(this.dir, outboxFileName(new Date(), info.messageId, message.to));
     await fs.writeFile(file, info.message as Buffer);
     this.log(`Mail to ${message.to}: "${message.subject}" written to ${file}`);
   }
+}
+
+/** A part of a file name: letters, digits, `.`, `_`, `@` and `-` kept, anything else dropped. */
+const namePart = (text: string) => text.replace(/[^\w.@-]/g, "").replace(/^\.+/, "");
+
+/**
+ * An outbox file's name: `<time>-<message id>-<recipient>.eml`, e.g.
+ * `2026-03-05T03-30-00-000Z-1b2c3d4e-…-ana@example.com.eml`. The time sorts the folder; the
+ * message id's own part (before its `@host`) keeps names apart; the recipient says at a glance
+ * whose mail it is. Only file-name-safe characters are kept.
+ * @param messageId as nodemailer makes it, `<id@host>`.
+ */
+export function outboxFileName(time: Date, messageId: string, to: string): string {
+  const stamp = time.toISOString().replace(/[:.]/g, "-");
+  const id = namePart(messageId.replace(/^<|>$/g, "").split("@")[0] ?? "") || "mail";
+  const recipient = namePart(to).slice(0, 100) || "unknown";
+  return `${stamp}-${id}-${recipient}.eml`;
 }

@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import PostalMime from "postal-mime";
 import { afterAll, describe, expect, it } from "vitest";
-import { OutboxMailer } from "./nodemailer";
+import { OutboxMailer, outboxFileName } from "./nodemailer";
 
 describe("the outbox mailer (no SMTP configured)", () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "outbox-"));
@@ -27,5 +27,19 @@ describe("the outbox mailer (no SMTP configured)", () => {
     expect(lines[0]).toContain("ana@example.com");
     expect(lines[0]).toContain(files[0]!);
     expect(lines[0]).not.toContain("abc123");
+    // <time>-<message id>-<recipient>.eml, each part set apart by a dash.
+    expect(files[0]).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-\d{3}Z-[\w.-]+-ana@example\.com\.eml$/);
+    expect(files[0]).not.toContain("companion.local");
+  });
+
+  it("names a file <time>-<message id>-<recipient>.eml with only safe characters", () => {
+    const time = new Date("2026-03-05T03:30:00.123Z");
+    expect(outboxFileName(time, "<1b2c3d4e-aaaa-bbbb@companion.local>", "ana@example.com")).toBe(
+      "2026-03-05T03-30-00-123Z-1b2c3d4e-aaaa-bbbb-ana@example.com.eml",
+    );
+    expect(outboxFileName(time, "<x/../y@host>", "../../etc/passwd")).toBe(
+      "2026-03-05T03-30-00-123Z-x..y-etcpasswd.eml",
+    );
+    expect(outboxFileName(time, "", "")).toBe("2026-03-05T03-30-00-123Z-mail-unknown.eml");
   });
 });

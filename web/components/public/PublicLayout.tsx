@@ -3,9 +3,10 @@ import { useIsFetching } from "@tanstack/react-query";
 import { lazy, Suspense, useEffect, useState } from "react";
 import { Outlet } from "react-router";
 import { PRODUCT_NAME } from "../../../common/constants";
+import { useSessionUser } from "../../hooks/useSessionUser";
 import { BrandMark } from "../BrandMark";
 import { LanguageSwitch } from "../LanguageSwitch";
-import { PUBLIC_MENU, SiteMenu } from "../SiteMenu";
+import { publicMenuFor, SiteMenu } from "../SiteMenu";
 import { LoadingOverlay } from "./LoadingOverlay";
 import { SocialLinks } from "./SocialLinks";
 import "./public-layout.css";
@@ -20,10 +21,12 @@ const CustomCursor = lazy(() => import("./CustomCursor").then((m) => ({ default:
  * Frame of every public page (product.md §2 "Shared public layout"): a header with the loading
  * overlay (shown on first paint, while a page's code loads and while its data loads: one overlay,
  * never two) and the slide-in menu, the custom cursor (loaded after the first paint), the particle
- * background, the page, and a footer with the social links. The menu holds the language switch.
+ * background, the page, and a footer with the social links. The menu holds the language switch,
+ * and SIGN IN for a visitor, or the way back into the app for a signed-in user (`publicMenuFor`).
  */
 export function PublicLayout() {
   const fetching = useIsFetching();
+  const user = useSessionUser();
   const [painted, setPainted] = useState(false);
   const [pageLoading, setPageLoading] = useState(false);
   useEffect(() => {
@@ -43,7 +46,7 @@ export function PublicLayout() {
       )}
       <header className="site-header public-header">
         <BrandMark />
-        <SiteMenu items={PUBLIC_MENU} variant="drawer" extra={<LanguageSwitch />} />
+        <SiteMenu items={publicMenuFor(user)} variant="drawer" extra={<LanguageSwitch />} />
         <LoadingOverlay active={!painted || fetching > 0 || pageLoading} />
       </header>
       <main className="public-main">

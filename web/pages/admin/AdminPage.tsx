@@ -11,6 +11,7 @@ import { ContactSection } from "./components/ContactSection";
 import { FreeSubscriptionsSection } from "./components/FreeSubscriptionsSection";
 import { PlansSection } from "./components/PlansSection";
 import { PresetsSection } from "./components/PresetsSection";
+import { SiteSection } from "./components/SiteSection";
 import { UsersSection } from "./components/UsersSection";
 import { useAdminAccess } from "./hooks/useAdminAccess";
 import "./admin.css";
@@ -41,6 +42,7 @@ const TABS = [
   { id: "audit", Panel: AuditSection },
   { id: "models", Panel: ModelsPanel },
   { id: "backups", Panel: BackupsSection },
+  { id: "site", Panel: SiteSection },
 ] as const;
 
 type TabId = (typeof TABS)[number]["id"];

@@ -6,10 +6,10 @@ import { RULES } from "../../../common/validation";
 import { EmailField } from "../../components/AccountFields";
 import { SubmitButton } from "../../components/AuthForm";
 import { formReady } from "../../components/formChecks";
+import { useFreeSubscribeOffered } from "../../hooks/useFreeSubscribeOffered";
 import { useRequiredFields } from "../../hooks/useRequiredFields";
 import { warnPublic } from "../../lib/notify";
 import { useFreeSubscribe } from "./hooks/useFreeSubscribe";
-import { useFreeSubscribeOffered } from "./hooks/useFreeSubscribeOffered";
 
 /**
  * `/free-chat` and `/Free-chat` (product.md §2 "Free chat subscribe"): how the free tier works

@@ -20,13 +20,14 @@ type Mode = "signin" | "recover";
  * `CompanionDevice/<id>` user agent on `/login` or `/login/:id` (device) and any other
  * `/login/:id` (demo); while it runs the forms are hidden and a busy 'Enjoy..' button shows.
  * Below the sign-in form, "Create an account" when the server's sign-up is open (REGISTRATION).
+ * A demo link while the owner has the guest demo off shows the server's sentence above the form.
  */
 export function LoginPage() {
   const { t } = useTranslation("auth");
   const { id } = useParams();
   const [search] = useSearchParams();
   const [mode, setMode] = useState<Mode>("signin");
-  const { state, signIn, signInAutomatically } = useLogin();
+  const { state, notice, signIn, signInAutomatically } = useLogin();
   const forgot = useForgotPassword(() => setMode("signin"));
   const query = search.toString();
   const automatic = useMemo(
@@ -67,6 +68,11 @@ export function LoginPage() {
           </button>
         ) : mode === "signin" ? (
           <>
+            {notice && (
+              <p className="login-card__notice" role="alert">
+                {notice}
+              </p>
+            )}
             <SignInForm
               busy={state === "busy"}
               onSubmit={({ email, password }) => signIn(email, password)}

@@ -2,6 +2,7 @@
 import { type FormEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { RULES, type TextRule } from "../../../../common/validation";
+import { CopyableText } from "../../../components/CopyableText";
 import { succeed, warn } from "../../../lib/notify";
 import {
   useAddUser,
@@ -14,17 +15,6 @@ import { ActionButton } from "./ActionButton";
 import { AdminField } from "./AdminField";
 import { AdminTable } from "./AdminTable";
 import { sendChecked } from "./adminFormParts";
-
-/** Copies `text` to the clipboard and says so; a refused clipboard shows a warning. */
-function useCopy(): (text: string) => void {
-  const { t } = useTranslation("admin");
-  return (text) => {
-    navigator.clipboard.writeText(text).then(
-      () => succeed(t("accounts.copied")),
-      () => warn(t("accounts.copyFailed")),
-    );
-  };
-}
 
 /** "Add user" and "Invitation links", above the users' search. */
 export function AccountsSection() {
@@ -40,7 +30,6 @@ export function AccountsSection() {
 function AddUserForm() {
   const { t } = useTranslation("admin");
   const add = useAddUser();
-  const copy = useCopy();
   const form = useAdminForm({ email: "", name: "", password: "", generate: true, admin: false });
   const { values } = form;
   const [shown, setShown] = useState<{ email: string; password: string } | null>(null);
@@ -81,9 +70,12 @@ function AddUserForm() {
       {shown && (
         <div className="admin-accounts__secret" role="status">
           <p>{t("accounts.generated", { email: shown.email })}</p>
-          <code>{shown.password}</code>
+          <CopyableText
+            value={shown.password}
+            label={t("accounts.passwordOf", { email: shown.email })}
+            copyLabel={t("accounts.copyPassword")}
+          />
           <div className="row-actions">
-            <ActionButton onClick={() => copy(shown.password)}>{t("accounts.copyPassword")}</ActionButton>
             <ActionButton onClick={() => setShown(null)}>{t("accounts.hide")}</ActionButton>
           </div>
         </div>
@@ -98,7 +90,6 @@ function InvitationsPanel() {
   const invitations = useInvitations();
   const create = useCreateInvitation();
   const revoke = useRevokeInvitation();
-  const copy = useCopy();
   const [email, setEmail] = useState("");
   const [days, setDays] = useState("7");
   const onSubmit = (event: FormEvent) => {
@@ -135,10 +126,19 @@ function InvitationsPanel() {
           { label: t("common.email"), cell: (invitation) => invitation.email || t("accounts.anyEmail") },
           { label: t("accounts.expires"), cell: (invitation) => date(invitation.expiresAt) },
           {
+            label: t("accounts.link"),
+            cell: (invitation) => (
+              <CopyableText
+                value={invitation.link}
+                label={t("accounts.linkFor", { email: invitation.email || t("accounts.anyEmail") })}
+                copyLabel={t("accounts.copyLink")}
+              />
+            ),
+          },
+          {
             label: t("common.actions"),
             cell: (invitation) => (
               <div className="row-actions">
-                <ActionButton onClick={() => copy(invitation.link)}>{t("accounts.copyLink")}</ActionButton>
                 <ActionButton
                   disabled={revoke.isPending}
                   onClick={() =>

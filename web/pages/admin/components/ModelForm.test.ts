@@ -123,10 +123,16 @@ describe("the Models form", () => {
     expect(inputOfType(html, "password")).not.toBeNull();
     expect(html).toMatch(/<label for="[^"]+">API key<\/label>/);
 
-    // custom has no usual address: the one typed so far stays, and the key field shows.
+    // custom has no usual address: another preset's is cleared (not left for a server it is not),
+    // one typed by hand stays; the key field shows.
     const custom = run(router, { type: "preset", preset: "custom", presets: PRESETS });
-    expect(custom.values.baseUrl).toBe("https://openrouter.ai/api/v1");
+    expect(custom.values.baseUrl).toBe("");
     expect(inputOfType(render(custom), "password")).not.toBeNull();
+    expect(run(start, { type: "preset", preset: "custom", presets: PRESETS }).values.baseUrl).toBe("");
+    const typed = run(start, { type: "set", field: "baseUrl", value: "http://gpu-box:8000/v1" });
+    expect(run(typed, { type: "preset", preset: "custom", presets: PRESETS }).values.baseUrl).toBe(
+      "http://gpu-box:8000/v1",
+    );
     const openai = run(start, { type: "preset", preset: "openai", presets: PRESETS });
     expect(inputOfType(render(openai), "password")).not.toBeNull();
   });

@@ -98,7 +98,25 @@ export function initialModelForm(
   };
 }
 
-/** The form's reducer: a preset fills its usual address; another endpoint forgets the loaded ids. */
+/**
+ * The address after choosing the preset `info`: its usual address; for one without (Custom),
+ * an empty field when the address was another preset's usual one (it would not be this server's),
+ * else the address typed so far.
+ */
+function presetBaseUrl(
+  current: string,
+  info: ModelPresetInfo | undefined,
+  presets: readonly ModelPresetInfo[],
+): string {
+  if (info !== undefined && info.baseUrl !== "") return info.baseUrl;
+  const presetsAddress = presets.some((item) => item.baseUrl !== "" && item.baseUrl === current.trim());
+  return presetsAddress ? "" : current;
+}
+
+/**
+ * The form's reducer: a preset fills its usual address (Custom clears another preset's); another
+ * endpoint forgets the loaded ids.
+ */
 export function modelFormReducer(state: ModelFormState, action: ModelFormAction): ModelFormState {
   const values = state.values;
   switch (action.type) {
@@ -114,8 +132,15 @@ export function modelFormReducer(state: ModelFormState, action: ModelFormAction)
       return { ...state, values: { ...values, removeKey: action.value, apiKey: "" } };
     case "preset": {
       const info = action.presets.find((item) => item.preset === action.preset);
-      const baseUrl = info === undefined || info.baseUrl === "" ? values.baseUrl : info.baseUrl;
-      return { ...state, values: { ...values, preset: action.preset, baseUrl }, loadedModels: null };
+      return {
+        ...state,
+        values: {
+          ...values,
+          preset: action.preset,
+          baseUrl: presetBaseUrl(values.baseUrl, info, action.presets),
+        },
+        loadedModels: null,
+      };
     }
     case "kind": {
       const model =

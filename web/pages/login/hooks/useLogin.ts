@@ -24,6 +24,11 @@ type LoginRequest = { kind: "password"; email: string; password: string } | Auto
 
 export interface Login {
   state: LoginState;
+  /**
+   * A refusal the screen keeps showing above the sign-in form, not as a passing toast: the
+   * server's sentence when the owner has turned the guest demo off (code `demo_off`); else null.
+   */
+  notice: string | null;
   /** POST /auth/login with the form's email and password. */
   signIn: (email: string, password: string) => void;
   /**
@@ -53,23 +58,27 @@ function send(request: LoginRequest): Promise<LoginEnvelope> {
  * one hour) and user are stored, the state turns `success` (the video replaces the picture), a
  * 4 s success toast shows top-right and, when it goes away, the app opens the page the server
  * named. On failure the server message (or the error's) shows as a warning toast bottom-right
- * for 3 s and the state turns `forbidden`.
+ * for 3 s and the state turns `forbidden`; a demo sign-in refused because the owner turned the
+ * guest demo off keeps its sentence on the screen instead (`notice`).
  */
 export function useLogin(): Login {
   const { t } = useTranslation("auth");
   const navigate = useNavigate();
   const [state, setState] = useState<LoginState>("idle");
+  const [notice, setNotice] = useState<string | null>(null);
 
   const { mutate } = useMutation({ mutationFn: send, meta: { silent: true } });
 
   const run = useCallback(
     (request: LoginRequest) => {
       setState("busy");
+      setNotice(null);
       mutate(request, {
         onSuccess: (answer) => {
           if (answer.success !== 1 || answer.data === undefined) {
             setState("forbidden");
-            warnPublic(answer.message || t("login.failed"));
+            if (answer.code === "demo_off" && answer.message) setNotice(answer.message);
+            else warnPublic(answer.message || t("login.failed"));
             return;
           }
           saveSession(answer.data);
@@ -91,5 +100,5 @@ export function useLogin(): Login {
     (email: string, password: string) => run({ kind: "password", email, password }),
     [run],
   );
-  return { state, signIn, signInAutomatically: run };
+  return { state, notice, signIn, signInAutomatically: run };
 }
