@@ -181,6 +181,6 @@ export function notConfiguredInstruction(origin: string, state: Pick<FirstRunSta
   const connect = `connect one in the admin console at ${origin}/admin#models (no restart needed)`;
   const first = state.adminExists
     ? `An admin can ${connect}.`
-    : `Open the owner set-up link ("Set up the owner account: …", printed at start) first, then ${connect}.`;
+    : `Open the owner set-up link (printed once the server listens) first, then ${connect}.`;
   return `${first} Or set LLM_MODEL_PATH to a GGUF file, or LLM_BASE_URL (and LLM_MODEL) to an OpenAI-compatible endpoint, before the start.`;
 }
