@@ -188,6 +188,8 @@ export async function snapshotPostgres(url: string, dest: string): Promise<Datab
       "pg_dump",
       [
         "--format=custom",
+        // Uncompressed: the archive's gzip compresses it once, with the files.
+        "--compress=0",
         `--snapshot=${rows[0]!.snapshot}`,
         "--no-owner",
         "--no-privileges",
