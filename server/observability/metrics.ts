@@ -184,15 +184,24 @@ export function quotaRefused(): void {
   quotaRefusals.inc();
 }
 
-const backupLastSuccess = new Gauge({
+/** Where the newest backup's time is read at each scrape (epoch ms, or undefined for none). */
+let newestBackup: () => number | undefined = () => undefined;
+
+new Gauge({
   name: "companion_backup_last_success_timestamp_seconds",
   help: "When the newest complete backup archive of this instance's BACKUP_DIR began, Unix seconds (0: none yet).",
   registers: [registry],
+  collect() {
+    this.set(Math.floor((newestBackup() ?? 0) / 1000));
+  },
 });
 
-/** Records the time (epoch ms) of the newest complete backup archive. */
-export function backupSucceeded(atMs: number): void {
-  backupLastSuccess.set(Math.floor(atMs / 1000));
+/**
+ * Reports the newest complete backup's time (epoch ms) from `newest`, read at each scrape, so a
+ * backup written by `npm run backup` beside the server counts too; a later call replaces it.
+ */
+export function watchBackups(newest: () => number | undefined): void {
+  newestBackup = newest;
 }
 
 /**

@@ -2,7 +2,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { CronExpressionParser } from "cron-parser";
-import { backupSucceeded } from "../../observability/metrics";
+import { watchBackups } from "../../observability/metrics";
 import { type BackupOptions, type BackupResult, type BackupSource, createBackup } from "./create-backup";
 import { parseArchiveName } from "./manifest";
 import { PgToolMissingError } from "./snapshot";
@@ -80,8 +80,7 @@ export class BackupsService {
     private readonly log: (line: string) => void,
     private readonly now: () => number = Date.now,
   ) {
-    const newest = this.list()[0];
-    if (newest) backupSucceeded(newest.createdAt);
+    watchBackups(() => this.list()[0]?.createdAt);
   }
 
   /** The complete archives of BACKUP_DIR, newest first (temporary and other files are not listed). */
@@ -134,7 +133,6 @@ export class BackupsService {
     try {
       const result = await this.running;
       fs.rmSync(path.join(dir, FAILURE_FILE), { force: true });
-      backupSucceeded(parseArchiveName(result.name)!.createdAt);
       this.log(`Backup written: ${result.file} (${result.size} bytes)`);
       if (this.settings.copy) await this.settings.copy(result.file, result.name);
       return result;
