@@ -44,7 +44,10 @@ import { engineData, requireBuild, settle, startServer } from "./support/server"
  *    figure (the baseline), then on again;
  * 3. a generated chat of 10 000 messages (messages of all seven conversations, whatever
  *    BENCH_CHATS says, with words swapped: support/locomo.ts) is imported and 50 questions asked:
- *    the search's `ms` on a chat that size.
+ *    the search's `ms` on a chat that size. Eight other guests' generated chats, 40 000 messages
+ *    in all, are imported first, so the database holds other people's chats as a server in use
+ *    does (PostgreSQL plans a search by how much of the table the chat is: alone in the table it
+ *    is read whole, whatever the indexes).
  * All of it on SQLite, then on PostgreSQL (a scratch database; skipped with the reason when no
  * server answers).
  *
@@ -54,7 +57,8 @@ import { engineData, requireBuild, settle, startServer } from "./support/server"
  * multi-hop; the long chat's p95 <= 20 ms.
  * Knobs: BENCH_CHATS=26,41 (conversations), BENCH_QUESTIONS=N (the first N of each),
  * BENCH_ENGINES=sqlite,postgres, BENCH_BASELINE=0 (no baseline), BENCH_LONG_MESSAGES (10000),
- * BENCH_LONG_QUESTIONS (50; 0 skips the long chat).
+ * BENCH_LONG_QUESTIONS (50; 0 skips the long chat), BENCH_LONG_OTHERS (40000; other guests'
+ * messages in the database beside the long chat, 0: the long chat alone).
  */
 
 const QUESTIONS = Number(process.env.BENCH_QUESTIONS ?? Number.POSITIVE_INFINITY);
@@ -62,6 +66,9 @@ const ENGINES = (process.env.BENCH_ENGINES ?? "sqlite,postgres").split(",").map(
 const BASELINE = process.env.BENCH_BASELINE !== "0";
 const LONG_MESSAGES = Number(process.env.BENCH_LONG_MESSAGES ?? 10_000);
 const LONG_QUESTIONS = Number(process.env.BENCH_LONG_QUESTIONS ?? 50);
+const LONG_OTHERS = Number(process.env.BENCH_LONG_OTHERS ?? 40_000);
+/** How many other guests' chats hold LONG_OTHERS. */
+const OTHER_CHATS = 8;
 const TARGETS = { recall: 0.8, multiHop: 0.6, longP95Ms: 20 };
 
 /** One question's outcome. */
@@ -154,8 +161,17 @@ async function baseline(
  * The long chat: made from all seven conversations whatever BENCH_CHATS says (the same chat every
  * run), imported, then LONG_QUESTIONS questions drawn evenly from all of theirs.
  */
-async function runLong(api: ChatApi, model: RecordingModel, pid: number) {
+async function runLong(api: ChatApi, model: RecordingModel, pid: number, base: string) {
   const chats = locomoChatIds(true).map(loadLocomoChat);
+  // Other people's chats first (each guest's own generated chat, seeded apart from the long one).
+  for (let i = 0; i < OTHER_CHATS && LONG_OTHERS > 0; i += 1) {
+    const other = await demoChatUser(base);
+    const otherApi = new ChatApi(base, other.token, other.characterId);
+    await otherApi.importChat(
+      `other-${i}.jsonl`,
+      generatedChat(chats, Math.ceil(LONG_OTHERS / OTHER_CHATS), 100 + i),
+    );
+  }
   const jsonl = generatedChat(chats, LONG_MESSAGES);
   const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "memory-recall-")), "long.jsonl");
   fs.writeFileSync(file, jsonl);
@@ -207,9 +223,10 @@ async function runEngine(engine: string, model: RecordingModel, chats: LocomoCha
       if (index === 0 && BASELINE && engine === ENGINES[0]) run.baseline = await baseline(api, model, chat);
     }
     if (LONG_QUESTIONS > 0) {
-      run.long = await runLong(api, model, pid);
+      run.long = await runLong(api, model, pid, server.base);
       console.log(
-        `  ${engine} long chat: ${run.long.imported} messages imported in ${(run.long.importMs / 1000).toFixed(1)} s`,
+        `  ${engine} long chat: ${run.long.imported} messages imported in ${(run.long.importMs / 1000).toFixed(1)} s` +
+          ` (other guests' messages in the database: ${LONG_OTHERS})`,
       );
     }
   } finally {

@@ -76,9 +76,12 @@ export class RecallService {
     if (query.length === 0 && !(enabled && this.meaning && input.newMessage.trim())) {
       return { enabled, query, matches: [], ms: this.now() - started };
     }
-    let ranked = await this.repo.rank(input.session.id, query, RECALL_CANDIDATES);
-    if (period)
-      ranked = favourPeriod(ranked, await this.repo.rank(input.session.id, query, RECALL_CANDIDATES, period));
+    // The whole chat's ranking and the named period's run side by side (two connections on PostgreSQL).
+    const [all, inPeriod] = await Promise.all([
+      this.repo.rank(input.session.id, query, RECALL_CANDIDATES),
+      period ? this.repo.rank(input.session.id, query, RECALL_CANDIDATES, period) : undefined,
+    ]);
+    let ranked = inPeriod ? favourPeriod(all, inPeriod) : all;
     const byMeaning = new Set<string>();
     if (this.meaning) ranked = await this.fuseMeaning(input.session.id, input.newMessage, ranked, byMeaning);
     const matches = await this.withNeighbours(input.session.id, ranked, query, byMeaning);
