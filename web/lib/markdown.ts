@@ -1,4 +1,4 @@
-// The rules of message Markdown that are not React: which link targets are allowed, and the chat's own text rules (line breaks, dialogue).
+// The rules of message Markdown that are not React: which link targets are allowed, and the chat's own text rule (dialogue).
 
 /** Link targets a message may open: web pages and e-mail addresses only. */
 const SAFE_URL = /^(?:https?:\/\/|mailto:)/i;
@@ -26,23 +26,20 @@ interface MdNode {
 /** Speech between straight or curly double quotes on one line, quotes included. */
 const DIALOGUE = /"[^"\n]+"|“[^”\n]+”/g;
 
-/** `value` as phrasing nodes: dialogue in a span of class markdown__quote, a line break as a break. */
+/** `value` as phrasing nodes: dialogue in a span of class markdown__quote. */
 function chatPhrasing(value: string): MdNode[] {
   const nodes: MdNode[] = [];
-  value.split("\n").forEach((line, index) => {
-    if (index > 0) nodes.push({ type: "break" });
-    let at = 0;
-    for (const match of line.matchAll(DIALOGUE)) {
-      if (match.index > at) nodes.push({ type: "text", value: line.slice(at, match.index) });
-      nodes.push({
-        type: "emphasis",
-        data: { hName: "span", hProperties: { className: ["markdown__quote"] } },
-        children: [{ type: "text", value: match[0] }],
-      });
-      at = match.index + match[0].length;
-    }
-    if (at < line.length) nodes.push({ type: "text", value: line.slice(at) });
-  });
+  let at = 0;
+  for (const match of value.matchAll(DIALOGUE)) {
+    if (match.index > at) nodes.push({ type: "text", value: value.slice(at, match.index) });
+    nodes.push({
+      type: "emphasis",
+      data: { hName: "span", hProperties: { className: ["markdown__quote"] } },
+      children: [{ type: "text", value: match[0] }],
+    });
+    at = match.index + match[0].length;
+  }
+  if (at < value.length) nodes.push({ type: "text", value: value.slice(at) });
   return nodes;
 }
 
@@ -57,10 +54,10 @@ function rewriteText(node: MdNode): void {
 }
 
 /**
- * A remark plugin for chat text (pass as `remarkPlugins: [remarkChatText]`): a single line break
- * inside a paragraph is kept as a break, as the chat always showed it (a model writes role-play
- * lines one under another), and speech in double quotes gets a span of class `markdown__quote`
- * so it can be told apart from narration, as role-play apps do. Mutates the mdast tree.
+ * A remark plugin for chat text (pass after remark-breaks, which keeps a single line break inside a
+ * paragraph as a break, as the chat always showed it: a model writes role-play lines one under
+ * another): speech in double quotes gets a span of class `markdown__quote` so it can be told
+ * apart from narration, as role-play apps do. Mutates the mdast tree.
  */
 export function remarkChatText() {
   return (tree: MdNode) => rewriteText(tree);

@@ -1,21 +1,10 @@
 // Reading and writing a PNG's tEXt chunks, where character cards keep their JSON (checked signature, lengths, CRCs).
+import { crc32 } from "node:zlib";
 import { badRequest } from "../../errors";
 
 const SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 /** Largest metadata chunk we read from a card, bytes ("a metadata chunk over a few MB"). */
 export const MAX_TEXT_CHUNK_BYTES = 4 * 1024 * 1024;
-
-const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
-  let c = n;
-  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-  return c >>> 0;
-});
-
-function crc32(bytes: Buffer): number {
-  let c = 0xffffffff;
-  for (const b of bytes) c = CRC_TABLE[(c ^ b) & 0xff]! ^ (c >>> 8);
-  return (c ^ 0xffffffff) >>> 0;
-}
 
 /**
  * Reads the tEXt chunks of a PNG (keyword → Latin-1 text), checking the signature, lengths and

@@ -1,6 +1,7 @@
 // A chat message's text as Markdown: split into blocks, each rendered once and kept while a reply streams.
 import { type ComponentProps, memo, type ReactNode, useDeferredValue, useMemo } from "react";
 import Markdown, { type Components, type ExtraProps } from "react-markdown";
+import remarkBreaks from "remark-breaks";
 import remarkGfm from "remark-gfm";
 import { remarkChatText, safeMessageUrl } from "../../../lib/markdown";
 import { splitMarkdownBlocks } from "../../../lib/markdownBlocks";
@@ -45,7 +46,7 @@ function MessageTable({ children }: ComponentProps<"table"> & ExtraProps) {
 }
 
 const COMPONENTS: Components = { a: MessageLink, img: MessageImage, pre: MarkdownCode, table: MessageTable };
-const REMARK_PLUGINS = [remarkGfm, remarkChatText];
+const REMARK_PLUGINS = [remarkGfm, remarkBreaks, remarkChatText];
 const urlTransform = (url: string) => safeMessageUrl(url);
 
 /** How many rendered blocks are kept for reuse (a long reply has a few hundred). */
