@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { ApiError } from "./errors";
-import { apiStream, followStream, parseEventBlocks, RESUME_ATTEMPTS, type StreamEvent } from "./stream";
+import { apiStream, eventParser, followStream, RESUME_ATTEMPTS, type StreamEvent } from "./stream";
 import { block, events, json, scriptFetch } from "./stream.fakes";
 
 afterEach(() => {
@@ -8,31 +8,50 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-describe("parseEventBlocks: event ids", () => {
-  it("gives each event its id, keeps the last id for events without one, and returns the rest", () => {
-    const cursor = { lastId: "" };
+describe("eventParser: events and their ids", () => {
+  /** The events of `chunks` fed one by one. */
+  const parse = (chunks: string[], cursor = { lastId: "" }) => {
+    const parsed: StreamEvent[] = [];
+    const parser = eventParser(cursor, (event) => parsed.push(event));
+    for (const chunk of chunks) parser.feed(chunk);
+    return { parsed, cursor };
+  };
+
+  it("gives each event its id, keeps the last id for events without one, and holds an unfinished block", () => {
     const text = `${block("entry", { a: 1 })}${block("token", { text: "Hi" }, 1)}event: token\ndata: "x"\n\nid: 3\nevent: tok`;
-    const { events: parsed, rest } = parseEventBlocks(text, cursor);
+    const { parsed, cursor } = parse([text]);
     expect(parsed).toEqual([
       { event: "entry", data: { a: 1 }, id: "" },
       { event: "token", data: { text: "Hi" }, id: "1" },
       { event: "token", data: "x", id: "1" },
     ]);
     // The unfinished block has not moved the cursor yet.
-    expect(rest).toBe("id: 3\nevent: tok");
     expect(cursor.lastId).toBe("1");
   });
 
-  it("moves the cursor on a block with an id and no data, ignores comments and ids with NUL", () => {
-    const cursor = { lastId: "4" };
-    const { events: parsed } = parseEventBlocks(": keep-alive\n\nid: 7\n\nid: 8\0\ndata: 1\n\n", cursor);
-    expect(parsed).toEqual([{ event: "message", data: 1, id: "7" }]);
-    expect(cursor.lastId).toBe("7");
+  it("ignores comments and ids holding NUL", () => {
+    const { parsed, cursor } = parse([": keep-alive\n\nid: 8\0\ndata: 1\n\n"], { lastId: "4" });
+    expect(parsed).toEqual([{ event: "message", data: 1, id: "4" }]);
+    expect(cursor.lastId).toBe("4");
   });
 
-  it("joins several data lines and keeps non-JSON text as the string", () => {
-    const { events: parsed } = parseEventBlocks("id:2\ndata: a\ndata: b\n\n", { lastId: "" });
-    expect(parsed).toEqual([{ event: "message", data: "a\nb", id: "2" }]);
+  it("joins several data lines, keeps non-JSON text as the string, and drops only one leading space", () => {
+    const { parsed } = parse(["id:2\ndata: a\ndata:   b\n\n"]);
+    expect(parsed).toEqual([{ event: "message", data: "a\n  b", id: "2" }]);
+  });
+
+  it("reads CRLF line ends, also when a CR and its LF arrive in two chunks", () => {
+    const text =
+      'id: 5\r\nevent: token\r\ndata: {"text":"Hi"}\r\n\r\nid: 6\r\nevent: done\r\ndata: {}\r\n\r\n';
+    const whole = parse([text]).parsed;
+    expect(whole).toEqual([
+      { event: "token", data: { text: "Hi" }, id: "5" },
+      { event: "done", data: {}, id: "6" },
+    ]);
+    // Split at every position, the CR of a line end often at the end of one chunk and its LF in the next.
+    for (let at = 1; at < text.length; at += 1) {
+      expect(parse([text.slice(0, at), text.slice(at)]).parsed).toEqual(whole);
+    }
   });
 });
 

@@ -1,4 +1,5 @@
 // Server-sent events over POST for chat replies (product.md §4), and following a dropped reply again with GET /chat/stream.
+import { createParser, type EventSourceParser } from "eventsource-parser";
 import { buildUrl, handleSessionStatus, isEnvelope, rememberAnswer, send } from "./client";
 import { ApiError } from "./errors";
 
@@ -29,35 +30,23 @@ export const RESUME_DELAY_MS = 250;
 const EVENT_STREAM = "text/event-stream";
 
 /**
- * Parses the complete blocks of `buffer` (lines `event:`, `data:`, `id:`; comments and other
- * fields ignored); returns their events and the unfinished rest. An `id:` line moves
- * `cursor.lastId` (even in a block without data, as EventSource does) and every event carries
- * the id current when it ends. `data` that is not JSON is kept as the string.
+ * A parser of an event stream fed chunk by chunk (eventsource-parser: CR, LF and CRLF line ends,
+ * also when one is split between chunks; one space after `data:` dropped, as the SSE standard
+ * says). Each event goes to `onEvent` with its `data:` parsed as JSON (kept as the string when it
+ * is not JSON) and the id current when it ends: its own `id:`, which moves `cursor.lastId`, or
+ * the last one before it. Comments and other fields are ignored; an `id:` holding NUL is too.
  */
-export function parseEventBlocks(
-  buffer: string,
-  cursor: StreamCursor,
-): { events: StreamEvent[]; rest: string } {
-  const blocks = buffer.split("\n\n");
-  const rest = blocks.pop() ?? "";
-  const events: StreamEvent[] = [];
-  for (const block of blocks) {
-    let event = "message";
-    const data: string[] = [];
-    for (const line of block.split("\n")) {
-      if (line.startsWith("event:")) event = line.slice(6).trim();
-      else if (line.startsWith("data:")) data.push(line.slice(5).trimStart());
-      else if (line.startsWith("id:") && !line.includes("\0")) cursor.lastId = line.slice(3).trim();
-    }
-    if (data.length === 0) continue;
-    const text = data.join("\n");
-    let parsed: unknown = text;
-    try {
-      parsed = JSON.parse(text);
-    } catch {}
-    events.push({ event, data: parsed, id: cursor.lastId });
-  }
-  return { events, rest };
+export function eventParser(cursor: StreamCursor, onEvent: (event: StreamEvent) => void): EventSourceParser {
+  return createParser({
+    onEvent(message) {
+      if (message.id !== undefined) cursor.lastId = message.id;
+      let data: unknown = message.data;
+      try {
+        data = JSON.parse(message.data);
+      } catch {}
+      onEvent({ event: message.event ?? "message", data, id: cursor.lastId });
+    },
+  });
 }
 
 const isFinal = (event: StreamEvent) => event.event === "done" || event.event === "error";
@@ -73,7 +62,8 @@ async function readEvents(
   cursor: StreamCursor,
 ): Promise<StreamEvent | null> {
   const reader = body.pipeThrough(new TextDecoderStream()).getReader();
-  let buffer = "";
+  const events: StreamEvent[] = [];
+  const parser = eventParser(cursor, (event) => events.push(event));
   for (;;) {
     let chunk: ReadableStreamReadResult<string>;
     try {
@@ -82,9 +72,8 @@ async function readEvents(
       throw new ApiError(error instanceof Error ? error.message : "Stream interrupted", "network");
     }
     if (chunk.done) return null;
-    const parsed = parseEventBlocks(buffer + chunk.value.replace(/\r\n/g, "\n"), cursor);
-    buffer = parsed.rest;
-    for (const event of parsed.events) {
+    parser.feed(chunk.value);
+    for (const event of events.splice(0)) {
       onEvent(event);
       // The server ends the stream right after its final event: nothing to cancel (cancelling
       // would abort a response that has just finished).
