@@ -7,6 +7,7 @@ import { ChatApi } from "./support/chat-api";
 import {
   CATEGORIES,
   type Category,
+  evidenceNeedle,
   evidenceRecall,
   generatedChat,
   type LocomoChat,
@@ -58,7 +59,8 @@ import { engineData, requireBuild, settle, startServer } from "./support/server"
  * Knobs: BENCH_CHATS=26,41 (conversations), BENCH_QUESTIONS=N (the first N of each),
  * BENCH_ENGINES=sqlite,postgres, BENCH_BASELINE=0 (no baseline), BENCH_LONG_MESSAGES (10000),
  * BENCH_LONG_QUESTIONS (50; 0 skips the long chat), BENCH_LONG_OTHERS (40000; other guests'
- * messages in the database beside the long chat, 0: the long chat alone).
+ * messages in the database beside the long chat, 0: the long chat alone), BENCH_DUMP=<file> (one
+ * JSON line per question: its category, recall, and the evidence messages found and missed).
  */
 
 const QUESTIONS = Number(process.env.BENCH_QUESTIONS ?? Number.POSITIVE_INFINITY);
@@ -119,6 +121,17 @@ async function ask(
     .findLast((messages) => messages.at(-1)?.content.includes(question.question));
   if (!prompt) throw new Error(`the double saw no prompt for ${JSON.stringify(question.question)}`);
   const recall = evidenceRecall(question, chat.byId, promptText(prompt));
+  if (process.env.BENCH_DUMP) {
+    const text = promptText(prompt);
+    const missed = question.evidence.filter((id) => {
+      const m = chat.byId.get(id);
+      return m !== undefined && !text.includes(evidenceNeedle(m));
+    });
+    fs.appendFileSync(
+      process.env.BENCH_DUMP,
+      `${JSON.stringify({ chat: chat.id, category: question.category, question: question.question, recall, missed: missed.map((id) => chat.byId.get(id)), found: question.evidence.filter((id) => !missed.includes(id)).map((id) => chat.byId.get(id)) })}\n`,
+    );
+  }
   const account = (await api.inspection(entryId))?.recall;
   await api.remove(entryId);
   const tokens = account ? account.messages.reduce((sum, m) => sum + m.tokens, 0) : Number.NaN;
