@@ -5,9 +5,9 @@ import { z } from "zod";
 import { type BackupConfig, backupProblems, backupSettings, resolveBackups } from "./env-backups";
 
 /**
- * Every environment variable the server reads, validated in one place (house style: outline's
+ * Every environment variable the server reads, validated in one place (after outline's
  * server/env.ts). Bad configuration stops the process at boot with a clear message.
- * README.md's configuration table lists the same variables; keep the two in step.
+ * docs/configuration.md's tables list the same variables; keep the two in step.
  */
 const schema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),

@@ -58,7 +58,7 @@ export function openDatabase(databaseUrl: string, dataDir: string): DbHandle {
 const STATEMENT_CACHE_SIZE = 500;
 
 /**
- * The SQLite connection as Kysely's dialect sees it, with each SQL text prepared once (* preparing a statement for every query was a tenth of the CPU of a chat message). Kysely runs
+ * The SQLite connection as Kysely's dialect sees it, with each SQL text prepared once (preparing a statement for every query was a tenth of the CPU of a chat message). Kysely runs
  * one query at a time on the connection and never iterates two results of one statement at once,
  * so a statement can serve every query with the same text.
  */

@@ -24,7 +24,7 @@ export function bearerToken(request: FastifyRequest): string | undefined {
 
 /**
  * Builds the hook that requires a valid session (product.md §6: protected calls). Routes register it as
- * `onRequest`, so a request without a valid token is refused before its body is read (* an unauthenticated 2 GB upload is answered 401 at once).
+ * `onRequest`, so a request without a valid token is refused before its body is read (an unauthenticated 2 GB upload is answered 401 at once).
  * @param authenticate resolves a token to its user, or undefined when unknown or expired.
  * @throws AppError 401 when the token is missing, unknown, expired or revoked.
  */

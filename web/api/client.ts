@@ -12,7 +12,7 @@ import type { Failure } from "./failureAction";
 import { queryClient } from "./queryClient";
 
 /**
- * The one HTTP client of the SPA (house style 7). Every call goes to `/api`, carries
+ * The one HTTP client of the SPA: no page calls fetch itself. Every call goes to `/api`, carries
  * `Authorization: Bearer <token>` when a token is stored (product.md §7), and maps HTTP 401 and 503
  * once, here (product.md §8).
  */

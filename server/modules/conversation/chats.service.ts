@@ -60,7 +60,7 @@ export class ChatsService {
     private readonly repo: ChatsRepo,
     private readonly now: () => number = Date.now,
     /**
-     * Where the per-process caches of the user's characters and chat sessions join (* two reads less per message). How stale they may be is the rule of server/db/short-cache.ts:
+     * Where the per-process caches of the user's characters and chat sessions join (two reads less per message). How stale they may be is the rule of server/db/short-cache.ts:
      * a few seconds at most, dropped at once by this service's own writes (greeting, New Chat)
      * and by the user's write requests; without it nothing is cached.
      */

@@ -121,7 +121,7 @@ export class VersionsRepo {
   }
 
   /**
-   * Writes a continued reply into the entry's chosen swipe, if it has swipes (* a swipe away and back keeps the continuation); its audio no longer matches and is dropped.
+   * Writes a continued reply into the entry's chosen swipe, if it has swipes (a swipe away and back keeps the continuation); its audio no longer matches and is dropped.
    */
   async continueChosenSwipe(entryId: string, index: number, reply: string): Promise<void> {
     await this.db
