@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { type BrowserContext, chromium } from "playwright-core";
 import { build } from "vite";
 import type { LoginData } from "../common/api";
+import { CHROMIUM } from "../e2e/support/chromium";
 import { demoSession } from "../e2e/support/demo";
 import { storeHistory } from "../e2e/support/history";
 import { startTestServer } from "../server/testing/server";
@@ -66,7 +67,7 @@ async function main(): Promise<void> {
   }
   const server = await startTestServer();
   const browser = await chromium.launch({
-    executablePath: "/usr/bin/chromium",
+    executablePath: CHROMIUM,
     args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
   });
   try {

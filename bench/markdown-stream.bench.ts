@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { chromium } from "playwright-core";
 import { build } from "vite";
 import type { LoginData } from "../common/api";
+import { CHROMIUM } from "../e2e/support/chromium";
 import { demoSession } from "../e2e/support/demo";
 import { startScriptedCompletions } from "../server/testing/completions-server";
 import { startTestServer } from "../server/testing/server";
@@ -100,7 +101,7 @@ async function main(): Promise<void> {
     env: { LLM_PROVIDER: "openai", LLM_BASE_URL: llm.baseUrl, LLM_MODEL: "scripted" },
   });
   const browser = await chromium.launch({
-    executablePath: "/usr/bin/chromium",
+    executablePath: CHROMIUM,
     args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
   });
   try {

@@ -10,7 +10,7 @@ import { passwordLogin, useBrowserSuite } from "./support/suite";
  * and the public home page shows a toast.
  */
 
-if (!hasChromium) console.warn("account-erase e2e skipped: /usr/bin/chromium does not exist");
+if (!hasChromium) console.warn("account-erase e2e skipped: no Chromium found (set CHROMIUM_PATH)");
 
 const TIMEOUT = 120_000;
 const PHONE = { width: 375, height: 812 };

@@ -10,7 +10,7 @@ import { useBrowserSuite } from "./support/suite";
  * from the admin API.
  */
 
-if (!hasChromium) console.warn("admin e2e skipped: /usr/bin/chromium does not exist");
+if (!hasChromium) console.warn("admin e2e skipped: no Chromium found (set CHROMIUM_PATH)");
 
 const TIMEOUT = 90_000;
 

@@ -21,7 +21,7 @@ import { useBrowserSuite } from "./support/suite";
  * button and its toast; create, edit, cancel and a server refusal.
  */
 
-if (!hasChromium) console.warn("character form e2e skipped: /usr/bin/chromium does not exist");
+if (!hasChromium) console.warn("character form e2e skipped: no Chromium found (set CHROMIUM_PATH)");
 
 const NO_TTS = "Voices are not available yet: no text-to-speech engine is configured on this server.";
 const TIMEOUT = 90_000;

@@ -22,7 +22,7 @@ import { useBrowserSuite } from "./support/suite";
  * confirmation and its refusal, card import and export, and groups.
  */
 
-if (!hasChromium) console.warn("characters e2e skipped: /usr/bin/chromium does not exist");
+if (!hasChromium) console.warn("characters e2e skipped: no Chromium found (set CHROMIUM_PATH)");
 
 /** product.md §8: warnings in the signed-in area sit bottom-right for 2 s. */
 const SIGNED_IN_WARNING: ToastRule = { type: "warning", x: "right", y: "bottom", durationMs: 2000 };

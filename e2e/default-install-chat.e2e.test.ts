@@ -16,7 +16,7 @@ import { useBrowserSuite } from "./support/suite";
  * (a text or a photo) is not 'Failed'; a group of 4 offers no add button.
  */
 
-if (!hasChromium) console.warn("default-install chat e2e skipped: /usr/bin/chromium does not exist");
+if (!hasChromium) console.warn("default-install chat e2e skipped: no Chromium found (set CHROMIUM_PATH)");
 
 const TIMEOUT = 150_000;
 const VIEWPORTS = [

@@ -25,7 +25,7 @@ import { useBrowserSuite } from "./support/suite";
  * ADMIN in the menu and uploads a plan's picture that the pricing page then shows.
  */
 
-if (!hasChromium) console.warn("default-install e2e skipped: /usr/bin/chromium does not exist");
+if (!hasChromium) console.warn("default-install e2e skipped: no Chromium found (set CHROMIUM_PATH)");
 
 const TIMEOUT = 90_000;
 const VIEWPORTS = [

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { closePage, hasChromium, openPage, toastWith } from "./support/browser";
 import { useBrowserSuite } from "./support/suite";
 
-if (!hasChromium) console.warn("demo switch e2e skipped: /usr/bin/chromium does not exist");
+if (!hasChromium) console.warn("demo switch e2e skipped: no Chromium found (set CHROMIUM_PATH)");
 
 const REFUSAL = "The guest demo is turned off on this site. Sign in, or ask the site's owner for an account.";
 

@@ -11,7 +11,7 @@ import { useBrowserSuite } from "./support/suite";
  * account, the user's character as a card and a chat file.
  */
 
-if (!hasChromium) console.warn("export e2e skipped: /usr/bin/chromium does not exist");
+if (!hasChromium) console.warn("export e2e skipped: no Chromium found (set CHROMIUM_PATH)");
 
 const TIMEOUT = 120_000;
 const PHONE = { width: 375, height: 812 };

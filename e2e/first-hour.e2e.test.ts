@@ -16,7 +16,7 @@ import { passwordLogin, useBrowserSuite } from "./support/suite";
  * - a signed-in owner at `/` reaches the characters and the admin console.
  */
 
-if (!hasChromium) console.warn("first-hour e2e skipped: /usr/bin/chromium does not exist");
+if (!hasChromium) console.warn("first-hour e2e skipped: no Chromium found (set CHROMIUM_PATH)");
 
 /** A host name for the test server that Chromium resolves to 127.0.0.1 and that is not loopback. */
 const LAN_HOST = "lan-box.test";

@@ -22,7 +22,7 @@ import { createFirstPreset, openFirstChat } from "./support/first-chat.mjs";
  *    default; the second user's chat is answered by it, the server never restarted.
  */
 
-if (!hasChromium) console.warn("first-run e2e skipped: /usr/bin/chromium does not exist");
+if (!hasChromium) console.warn("first-run e2e skipped: no Chromium found (set CHROMIUM_PATH)");
 
 const TIMEOUT = 180_000;
 const REPLY = "Hello from the connected model, nice to meet you.";

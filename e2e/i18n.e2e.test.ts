@@ -16,7 +16,7 @@ import { useBrowserSuite } from "./support/suite";
  * a new session in an English browser opens in it.
  */
 
-if (!hasChromium) console.warn("i18n e2e skipped: /usr/bin/chromium does not exist");
+if (!hasChromium) console.warn("i18n e2e skipped: no Chromium found (set CHROMIUM_PATH)");
 
 const TIMEOUT = 240_000;
 /** How long a screen may take to show its known text. */

@@ -12,7 +12,7 @@ import { useBrowserSuite } from "./support/suite";
  * Chromium finds nothing stopping an install (no service worker needed: the app has none).
  */
 
-if (!hasChromium) console.warn(`install e2e skipped: ${CHROMIUM} does not exist`);
+if (!hasChromium) console.warn(`install e2e skipped: no Chromium found (set CHROMIUM_PATH)`);
 
 /** The manifest fields this test reads. */
 interface Manifest {

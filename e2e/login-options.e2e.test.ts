@@ -10,7 +10,7 @@ import { useBrowserSuite } from "./support/suite";
  * `CompanionDevice/<id>` marker (demo login otherwise).
  */
 
-if (!hasChromium) console.warn("login-options e2e skipped: /usr/bin/chromium does not exist");
+if (!hasChromium) console.warn("login-options e2e skipped: no Chromium found (set CHROMIUM_PATH)");
 
 const VIEWPORTS = [
   ["phone", { width: 375, height: 812 }],

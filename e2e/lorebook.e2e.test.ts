@@ -9,7 +9,7 @@ import { useBrowserSuite } from "./support/suite";
  * phone and on a desktop: add an entry, save, reopen the form and see it; the server stored it.
  */
 
-if (!hasChromium) console.warn("lorebook e2e skipped: /usr/bin/chromium does not exist");
+if (!hasChromium) console.warn("lorebook e2e skipped: no Chromium found (set CHROMIUM_PATH)");
 
 const PHONE = { width: 375, height: 812 };
 const DESKTOP = { width: 1280, height: 800 };

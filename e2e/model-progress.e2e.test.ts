@@ -14,7 +14,7 @@ import { useBrowserSuite } from "./support/suite";
  * follows the progress as the chat screen asks again (every 5 s while the chat is off).
  */
 
-if (!hasChromium) console.warn("model-progress e2e skipped: /usr/bin/chromium does not exist");
+if (!hasChromium) console.warn("model-progress e2e skipped: no Chromium found (set CHROMIUM_PATH)");
 
 const TIMEOUT = 90_000;
 const DOWNLOADING = "The default language model is being downloaded; please try again in a few minutes.";

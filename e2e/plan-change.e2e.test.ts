@@ -19,7 +19,7 @@ import { useBrowserSuite } from "./support/suite";
  * changed elsewhere (an admin) reaches the SPA on the next token extend.
  */
 
-if (!hasChromium) console.warn("plan-change e2e skipped: /usr/bin/chromium does not exist");
+if (!hasChromium) console.warn("plan-change e2e skipped: no Chromium found (set CHROMIUM_PATH)");
 
 const TIMEOUT = 90_000;
 const PRICE_BASIC = "price_basic_e2e";

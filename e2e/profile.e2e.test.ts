@@ -19,7 +19,7 @@ import { passwordLogin, useBrowserSuite } from "./support/suite";
  * the real server (product.md §2 "Profile", "Change password", "Signed-in menu and footer"; product.md §4, 5, 8).
  */
 
-if (!hasChromium) console.warn("profile e2e skipped: /usr/bin/chromium does not exist");
+if (!hasChromium) console.warn("profile e2e skipped: no Chromium found (set CHROMIUM_PATH)");
 
 const TIMEOUT = 90_000;
 

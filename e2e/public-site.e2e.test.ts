@@ -24,7 +24,7 @@ import { useBrowserSuite } from "./support/suite";
  * Playwright routes; the happy paths hit the server (mail goes to an in-process SMTP catcher).
  */
 
-if (!hasChromium) console.warn("public site e2e skipped: /usr/bin/chromium does not exist");
+if (!hasChromium) console.warn("public site e2e skipped: no Chromium found (set CHROMIUM_PATH)");
 
 /** The public look-ups of a signed-out home page: where Try for Free leads (demo, sign-up; free subscription). */
 const TRY_FREE_LOOKUPS = ["GET /api/site", "GET /api/users/free/subscribe"];

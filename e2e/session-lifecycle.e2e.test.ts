@@ -4,7 +4,6 @@ import { TOKEN_CHECK_INTERVAL_MS, TOKEN_LIFETIME_MS, TOKEN_REFRESH_MARGIN_MS } f
 import { DESKTOP, PHONE } from "./chat.helpers";
 import {
   appErrors,
-  CHROMIUM,
   closePage,
   demoSession,
   hasChromium,
@@ -21,7 +20,7 @@ import { useBrowserSuite } from "./support/suite";
  * session (product.md §4, 8, 9), and a signed-in request failure that is only logged (product.md §8).
  */
 
-if (!hasChromium) console.warn(`session-lifecycle e2e skipped: ${CHROMIUM} does not exist`);
+if (!hasChromium) console.warn(`session-lifecycle e2e skipped: no Chromium found (set CHROMIUM_PATH)`);
 
 describe.skipIf(!hasChromium)("session rules, in Chromium", () => {
   const suite = useBrowserSuite();

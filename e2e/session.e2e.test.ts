@@ -1,14 +1,7 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import type { ChatHistoryEntry, ChatProfileInfo, LoginData } from "../common/api";
-import {
-  CHROMIUM,
-  demoSession,
-  expectToast,
-  hasChromium,
-  installToastRecorder,
-  json,
-} from "./support/browser";
+import { demoSession, expectToast, hasChromium, installToastRecorder, json } from "./support/browser";
 import { useBrowserSuite } from "./support/suite";
 
 /**
@@ -17,7 +10,7 @@ import { useBrowserSuite } from "./support/suite";
  * paging. Error answers and long histories are injected with Playwright routes.
  */
 
-if (!hasChromium) console.warn(`session e2e skipped: ${CHROMIUM} does not exist`);
+if (!hasChromium) console.warn(`session e2e skipped: no Chromium found (set CHROMIUM_PATH)`);
 
 describe.skipIf(!hasChromium)("session and errors in Chromium", () => {
   const suite = useBrowserSuite();

@@ -25,7 +25,7 @@ import { useBrowserSuite } from "./support/suite";
  * that a browser route forwards to the test server.
  */
 
-if (!hasChromium) console.warn("sign-in e2e skipped: /usr/bin/chromium does not exist");
+if (!hasChromium) console.warn("sign-in e2e skipped: no Chromium found (set CHROMIUM_PATH)");
 
 const PUBLIC_URL = "http://companion.test";
 

@@ -12,7 +12,7 @@ import { useBrowserSuite } from "./support/suite";
  * subscription shows no form, since no video is configured.
  */
 
-if (!hasChromium) console.warn("signed-in console e2e skipped: /usr/bin/chromium does not exist");
+if (!hasChromium) console.warn("signed-in console e2e skipped: no Chromium found (set CHROMIUM_PATH)");
 
 const TIMEOUT = 120_000;
 

@@ -1,7 +1,7 @@
 import { mkdirSync } from "node:fs";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { CHROMIUM, hasChromium } from "./support/browser";
+import { hasChromium } from "./support/browser";
 import { useBrowserSuite } from "./support/suite";
 
 /**
@@ -10,7 +10,7 @@ import { useBrowserSuite } from "./support/suite";
  * that survives a reload.
  */
 
-if (!hasChromium) console.warn(`skeleton e2e skipped: ${CHROMIUM} does not exist`);
+if (!hasChromium) console.warn(`skeleton e2e skipped: no Chromium found (set CHROMIUM_PATH)`);
 
 const REPLY_TIMEOUT_MS = 60_000;
 const SCREENSHOT = "test-results/chat.png";

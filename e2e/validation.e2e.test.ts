@@ -11,7 +11,7 @@ import { useBrowserSuite } from "./support/suite";
  * on a phone and on a desktop.
  */
 
-if (!hasChromium) console.warn("validation e2e skipped: /usr/bin/chromium does not exist");
+if (!hasChromium) console.warn("validation e2e skipped: no Chromium found (set CHROMIUM_PATH)");
 
 const TIMEOUT = 120_000;
 const VIEWPORTS = [

@@ -1,4 +1,3 @@
-import { existsSync } from "node:fs";
 import {
   type Browser,
   type BrowserContext,
@@ -10,14 +9,14 @@ import {
 } from "playwright-core";
 import { afterEach, expect } from "vitest";
 import type { LoginData } from "../../common/api";
+import { CHROMIUM } from "./chromium";
 
 /**
  * Shared pieces of the browser tests: one Chromium per test file, pages that log their
  * errors, JSON route answers, an API sign-in, and the toast checks of product.md §8.
  */
 
-export const CHROMIUM = "/usr/bin/chromium";
-export const hasChromium = existsSync(CHROMIUM);
+export { CHROMIUM, hasChromium } from "./chromium";
 
 /**
  * Content-Security-Policy violations reported by pages of this test file: every page
