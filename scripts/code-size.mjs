@@ -11,7 +11,7 @@ const ROUTE_FILE_LINES = 150;
 /** Lines one function may span, from its first line to its last. */
 const FUNCTION_LINES = 120;
 
-/** Source files: server, web and common code that ships, not tests, test support or migrations. */
+/** Source files: server, web and common code that ships (migrations included), not tests or test support. */
 function sourceFiles() {
   const tracked = execFileSync("git", ["ls-files", "server", "web", "common"], { encoding: "utf8" }).split(
     "\n",
@@ -28,7 +28,6 @@ function sourceFiles() {
       /\.(ts|tsx)$/.test(file) &&
       !/\.test\.tsx?$/.test(file) &&
       !file.includes("/testing/") &&
-      !file.includes("/migrations/") &&
       fs.existsSync(file),
   );
 }

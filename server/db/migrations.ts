@@ -1,8 +1,26 @@
 // The schema migrations registry: every area's migrations, run at start on SQLite and PostgreSQL, and dropping all tables for tests.
 import { type Kysely, type Migration, type MigrationProvider, Migrator, sql } from "kysely";
+import { signInMigrations } from "./migrations/0002-accounts";
+import { characterCardMigrations } from "./migrations/0003-character-cards";
+import { clientMessageIdMigrations } from "./migrations/0004-client-message-ids";
+import { memoryMigrations } from "./migrations/0005-memory";
+import { quotaMigrations } from "./migrations/0006-quotas";
+import { imageJobMigrations } from "./migrations/0008-images-jobs";
+import { paymentsAdminMigrations } from "./migrations/0009-payments-admin";
+import { ageConfirmationMigrations } from "./migrations/0010-age-confirmation";
+import { sessionSecurityMigrations } from "./migrations/0011-session-security";
+import { quotaAccountingMigrations } from "./migrations/0012-quota-accounting";
+import { pendingReplyMigrations } from "./migrations/0013-pending-replies";
+import { factBatchMigrations } from "./migrations/0014-fact-batches";
+import { lorebookMigrations } from "./migrations/0015-lorebooks";
+import { checkinMigrations } from "./migrations/0016-checkins";
+import { memberSinceMigrations } from "./migrations/0017-member-since";
+import { swipesAndEditsMigrations } from "./migrations/0018-swipes-and-edits";
+import { dataExportMigrations } from "./migrations/0019-data-exports";
+import { uiLanguageMigrations } from "./migrations/0020-ui-language";
+import { replyOwnerMigrations } from "./migrations/0021-reply-owner";
 import { accountsMigrations } from "./migrations/accounts";
 import { characterGenerationMigrations } from "./migrations/character-generation";
-import { featureMigrations } from "./migrations/features";
 import { initialMigrations } from "./migrations/initial";
 import { inspectionMigrations } from "./migrations/inspections";
 import { modelMigrations } from "./migrations/models";
@@ -18,7 +36,25 @@ import { swipeNameMigrations } from "./migrations/swipe-names";
  */
 const migrations: Record<string, Migration> = {
   ...initialMigrations,
-  ...featureMigrations,
+  ...signInMigrations,
+  ...characterCardMigrations,
+  ...clientMessageIdMigrations,
+  ...memoryMigrations,
+  ...quotaMigrations,
+  ...imageJobMigrations,
+  ...paymentsAdminMigrations,
+  ...ageConfirmationMigrations,
+  ...sessionSecurityMigrations,
+  ...quotaAccountingMigrations,
+  ...pendingReplyMigrations,
+  ...factBatchMigrations,
+  ...lorebookMigrations,
+  ...checkinMigrations,
+  ...memberSinceMigrations,
+  ...swipesAndEditsMigrations,
+  ...dataExportMigrations,
+  ...uiLanguageMigrations,
+  ...replyOwnerMigrations,
   ...accountsMigrations,
   ...modelMigrations,
   ...inspectionMigrations,
