@@ -20,8 +20,6 @@ import { editsRoutes } from "./modules/chat/edits.routes";
 import { groupsRoutes } from "./modules/chat/groups.routes";
 import { historyRoutes } from "./modules/chat/history.routes";
 import { importRoutes } from "./modules/chat/import.routes";
-import { ChatImportService } from "./modules/chat/import.service";
-import { InspectionsRepo } from "./modules/chat/inspections.repo";
 import { inspectionsRoutes } from "./modules/chat/inspections.routes";
 import { checkinsRoutes } from "./modules/checkins/checkins.routes";
 import type { CheckinsService } from "./modules/checkins/checkins.service";
@@ -34,9 +32,7 @@ import { modelsRoutes } from "./modules/models/models.routes";
 import { oauthRoutes } from "./modules/oauth/oauth.routes";
 import { paymentsRoutes } from "./modules/payments/payments.routes";
 import type { PaymentsService } from "./modules/payments/payments.service";
-import { SearchRepo } from "./modules/search/search.repo";
 import { searchRoutes } from "./modules/search/search.routes";
-import { SearchService } from "./modules/search/search.service";
 import type { SiteSettingsService } from "./modules/site/settings.service";
 import { siteRoutes } from "./modules/site/site.routes";
 import { subscribeRoutes } from "./modules/subscribe/subscribe.routes";
@@ -186,17 +182,13 @@ async function registerRoutes(app: FastifyInstance, config: AppConfig, c: Contai
   await historyRoutes(app, c.conversation, auth);
   await chatRoutes(app, c, chatAuth);
   await editsRoutes(app, { edits: c.edits, live: c.chat.live }, auth);
-  await importRoutes(app, new ChatImportService(c.conversation, c.memory, c.storage), auth);
-  await inspectionsRoutes(
-    app,
-    { inspections: new InspectionsRepo(c.db.db), conversation: c.conversation },
-    auth,
-  );
+  await importRoutes(app, c.chatImport, auth);
+  await inspectionsRoutes(app, { inspections: c.inspections, conversation: c.conversation }, auth);
   await groupsRoutes(app, c, auth);
   await imagesRoutes(app, c.images, c.conversation, auth, c.voice);
   await voiceRoutes(app, c.voice, auth);
   await memoryRoutes(app, c.memory, c.conversation, auth);
-  await searchRoutes(app, new SearchService(new SearchRepo(c.db)), auth);
+  await searchRoutes(app, c.search, auth);
   await systemRoutes(
     app,
     {

@@ -1,17 +1,14 @@
 // The commands of `npm run users` (server/cli/users.ts): add, list, admin, password, setup-link, invite.
 import { checkText, RULES } from "../../common/validation";
+import { buildAuth, buildMembers } from "../container/people";
 import { openDatabase } from "../db/index";
 import { migrateToLatest } from "../db/migrations";
 import { seed } from "../db/seed";
 import type { AppConfig } from "../env";
 import { AppError } from "../errors";
-import { AccountsRepo } from "../modules/accounts/accounts.repo";
-import { INVITATION_DAYS, InvitationsService, type Inviter } from "../modules/accounts/invitations";
-import { MembersService } from "../modules/accounts/members.service";
-import { SetupService } from "../modules/accounts/setup.service";
-import { AuthRepo } from "../modules/auth/auth.repo";
-import { AuthService } from "../modules/auth/auth.service";
-import { contentSecret } from "../modules/content/content-access";
+import { INVITATION_DAYS, type InvitationsService, type Inviter } from "../modules/accounts/invitations";
+import type { MembersService } from "../modules/accounts/members.service";
+import type { SetupService } from "../modules/accounts/setup.service";
 import { createMailer } from "../providers/mail/index";
 import { createStorage } from "../providers/storage/index";
 import { reachableOrigins } from "../startup-lines";
@@ -179,32 +176,17 @@ export async function main(args: string[], config: AppConfig, io: Output): Promi
     await migrateToLatest(db as never);
     const storage = createStorage(config);
     await seed(db, storage);
-    const auth = new AuthService(new AuthRepo(db), storage, {
-      demoLoginId: config.DEMO_LOGIN_ID,
-      demoTtlMs: config.DEMO_USER_TTL_HOURS * 3_600_000,
-      // No guest signs in here.
-      demoOpen: async () => false,
-      sessionMaxAgeMs: config.SESSION_MAX_AGE_DAYS * 86_400_000,
+    // No guest signs in here.
+    const auth = buildAuth(config, db, storage, async () => false);
+    const { members, setup, invitations } = buildMembers(config, db, auth, {
+      mailer: createMailer(config, io.out),
+      logError: (error) =>
+        io.err(`The invitation mail could not be sent (${String(error)}); give the link yourself.`),
     });
-    const repo = new AccountsRepo(db);
-    const members = new MembersService(repo, auth);
     const publicUrl = config.PUBLIC_URL ? config.publicUrl : "";
-    const invitations = new InvitationsService(
-      repo,
-      {
-        secret: contentSecret(config.CONTENT_SECRET, config.dataDir),
-        publicUrl,
-        defaultOrigin: config.publicUrl,
-      },
-      {
-        mailer: createMailer(config, io.out),
-        logError: (error) =>
-          io.err(`The invitation mail could not be sent (${String(error)}); give the link yourself.`),
-      },
-    );
     const services: Services = {
       members,
-      setup: new SetupService(repo, members, config.publicUrl),
+      setup,
       invitations,
       origins: reachableOrigins({ publicUrl, host: config.HOST, port: config.PORT }),
     };

@@ -8,14 +8,12 @@ import { ChatRepo } from "../modules/chat/chat.repo";
 import { ChatService } from "../modules/chat/chat.service";
 import { EditsService } from "../modules/chat/edits.service";
 import { GroupsService } from "../modules/chat/groups.service";
+import { ChatImportService } from "../modules/chat/import.service";
+import { InspectionsRepo } from "../modules/chat/inspections.repo";
 import { InstanceLease } from "../modules/chat/instance-lease";
 import { TurnService } from "../modules/chat/turn.service";
 import { CheckinsRepo } from "../modules/checkins/checkins.repo";
 import { CheckinsService } from "../modules/checkins/checkins.service";
-import { ChatsRepo } from "../modules/conversation/chats.repo";
-import { ChatsService } from "../modules/conversation/chats.service";
-import { HistoryRepo } from "../modules/conversation/history.repo";
-import { HistoryService } from "../modules/conversation/history.service";
 import { ImageWorker } from "../modules/images/image-worker";
 import { ImagesRepo } from "../modules/images/images.repo";
 import { ImagesService } from "../modules/images/images.service";
@@ -27,6 +25,8 @@ import { RecallVectors } from "../modules/memory/recall-vectors";
 import { recallBudget } from "../modules/prompt/prompt";
 import { QuotaRepo } from "../modules/quota/quota.repo";
 import { QuotaService } from "../modules/quota/quota.service";
+import { SearchRepo } from "../modules/search/search.repo";
+import { SearchService } from "../modules/search/search.service";
 import { VoiceRepo } from "../modules/voice/voice.repo";
 import { VoiceService } from "../modules/voice/voice.service";
 import { createEmbedder } from "../providers/embeddings/index";
@@ -34,6 +34,7 @@ import { createImageProvider, parseSize } from "../providers/image/index";
 import { createStt } from "../providers/stt/index";
 import { createTts } from "../providers/tts/index";
 import { createVision } from "../providers/vision/index";
+import { openConversation } from "./conversation";
 import type { ContainerDeps } from "./deps";
 
 /** The model settings every reply of a character is asked with (LLM_MAX_TOKENS, LLM_TEMPERATURE, LLM_TIMEOUT_MS). */
@@ -81,10 +82,9 @@ export function buildChat(config: AppConfig, deps: ContainerDeps, jobs: JobQueue
   // (the entries and their rules, swipes, edits).
   // This process's lease: the owner of the entries it stores (settled by another if it stops).
   const instanceLease = new InstanceLease(kysely, Date.now, logError);
-  const chats = new ChatsService(new ChatsRepo(kysely), Date.now, caches);
-  const history = new HistoryService(new HistoryRepo(kysely), chats, Date.now, caches, instanceLease.id);
-  const conversation = { chats, history };
-  const chatRepo = new ChatRepo(kysely);
+  const conversation = openConversation(kysely, { caches, owner: instanceLease.id });
+  const inspections = new InspectionsRepo(kysely);
+  const chatRepo = new ChatRepo(kysely, inspections);
   const chat = new ChatService(
     chatRepo,
     conversation,
@@ -118,6 +118,12 @@ export function buildChat(config: AppConfig, deps: ContainerDeps, jobs: JobQueue
     groups,
     voice,
     embedder,
+    /** "Import a SillyTavern chat". */
+    chatImport: new ChatImportService(conversation, memory, storage),
+    /** What each reply's prompt was made of (the prompt inspector's reads). */
+    inspections,
+    /** Searching the user's chats. */
+    search: new SearchService(new SearchRepo(db)),
   };
 }
 

@@ -1,4 +1,5 @@
 // The composition root's builders of sign-in, accounts, plans, payments and the site's mail.
+import type { Db } from "../db/index";
 import { CACHE_TTL_MS, type CacheGroup, ShortCache } from "../db/short-cache";
 import type { AppConfig } from "../env";
 import type { JobQueue } from "../jobs/index";
@@ -33,11 +34,59 @@ import { createMailer } from "../providers/mail/index";
 import type { Mailer } from "../providers/mail/mail";
 import { OAuthClient } from "../providers/oauth/oauth";
 import { createPayments } from "../providers/payments/index";
+import type { FileStorage } from "../providers/storage/storage";
 import { YouTubeComments } from "../providers/video/youtube";
 import type { ContainerDeps } from "./deps";
 
+/** The per-process cache of sign-in sessions (AuthService's). */
+type AuthCache = NonNullable<ConstructorParameters<typeof AuthService>[2]["cache"]>;
+
 /** Most entries of each per-process cache of the chat path: sessions, characters, chats. */
 const HOT_CACHE_ENTRIES = 10_000;
+
+/**
+ * Sign-in on a database (the server, and `npm run users`, where `demoOpen` is never true).
+ * @param cache the per-process cache of sessions (none: every check reads the database).
+ */
+export function buildAuth(
+  config: AppConfig,
+  db: Db,
+  storage: FileStorage,
+  demoOpen: () => Promise<boolean>,
+  cache?: AuthCache,
+): AuthService {
+  return new AuthService(new AuthRepo(db), storage, {
+    demoLoginId: config.DEMO_LOGIN_ID,
+    demoTtlMs: config.DEMO_USER_TTL_HOURS * 3_600_000,
+    demoOpen,
+    sessionMaxAgeMs: config.SESSION_MAX_AGE_DAYS * 86_400_000,
+    cache,
+  });
+}
+
+/**
+ * The members of a self-hosted site, its first-admin setup and its invitations (the server, and
+ * `npm run users`, which sends invitations without a job queue).
+ */
+export function buildMembers(
+  config: AppConfig,
+  db: Db,
+  auth: AuthService,
+  delivery: { mailer: Mailer; jobs?: JobQueue; logError: (error: unknown) => void },
+) {
+  const repo = new AccountsRepo(db);
+  const members = new MembersService(repo, auth);
+  const invitations = new InvitationsService(
+    repo,
+    {
+      secret: contentSecret(config.CONTENT_SECRET, config.dataDir),
+      publicUrl: config.PUBLIC_URL ? config.publicUrl : "",
+      defaultOrigin: config.publicUrl,
+    },
+    delivery,
+  );
+  return { repo, members, invitations, setup: new SetupService(repo, members, config.publicUrl) };
+}
 
 /** The services of self-hosted accounts (server/modules/accounts). */
 function buildAccounts(
@@ -47,22 +96,16 @@ function buildAccounts(
   mailer: Mailer,
   jobs: JobQueue,
 ) {
-  const repo = new AccountsRepo(deps.db.db);
-  const members = new MembersService(repo, auth);
-  const invitations = new InvitationsService(
-    repo,
-    {
-      secret: contentSecret(config.CONTENT_SECRET, config.dataDir),
-      publicUrl: config.PUBLIC_URL ? config.publicUrl : "",
-      defaultOrigin: config.publicUrl,
-    },
-    { mailer, jobs, logError: deps.logError },
-  );
+  const { repo, members, invitations, setup } = buildMembers(config, deps.db.db, auth, {
+    mailer,
+    jobs,
+    logError: deps.logError,
+  });
   const signup = new SignupService(repo, members, invitations, mailer, jobs, {
     mode: config.REGISTRATION,
     publicUrl: config.publicUrl,
   });
-  return { setup: new SetupService(repo, members, config.publicUrl), members, invitations, signup };
+  return { setup, members, invitations, signup };
 }
 
 /** Sign-in with YouTube (server/modules/oauth): its OAuth client from the OAUTH_YOUTUBE_* settings. */
@@ -133,13 +176,13 @@ export function buildPeople(
     demoLoginId: config.DEMO_LOGIN_ID,
     publicUrl: config.PUBLIC_URL ? config.publicUrl : "",
   });
-  const auth = new AuthService(new AuthRepo(kysely), storage, {
-    demoLoginId: config.DEMO_LOGIN_ID,
-    demoTtlMs: config.DEMO_USER_TTL_HOURS * 3_600_000,
-    demoOpen: () => siteSettings.demoOpen(),
-    sessionMaxAgeMs: config.SESSION_MAX_AGE_DAYS * 86_400_000,
-    cache: new ShortCache({ ttlMs: CACHE_TTL_MS, max: HOT_CACHE_ENTRIES }, caches),
-  });
+  const auth = buildAuth(
+    config,
+    kysely,
+    storage,
+    () => siteSettings.demoOpen(),
+    new ShortCache({ ttlMs: CACHE_TTL_MS, max: HOT_CACHE_ENTRIES }, caches),
+  );
   const mailer = createMailer(config, log);
   const payments = new PaymentsService(new PaymentsRepo(kysely), plansRepo, createPayments(config), {
     publicUrl: config.publicUrl,

@@ -1,18 +1,17 @@
 // The chat engine's database access beyond the entries: who spoke last, continuations of a reply, group membership.
 import type { Db } from "../../db/index";
-import { InspectionsRepo } from "./inspections.repo";
+import type { InspectionsRepo } from "./inspections.repo";
 
 /**
  * Database access of the chat engine beyond the conversation's entries: who spoke last, the
  * bound on continuations of one reply, and group membership.
  */
 export class ChatRepo {
-  constructor(private readonly db: Db) {
-    this.inspections = new InspectionsRepo(db);
-  }
-
-  /** What each reply's prompt was made of (the prompt inspector). */
-  readonly inspections: InspectionsRepo;
+  constructor(
+    private readonly db: Db,
+    /** What each reply's prompt was made of (the prompt inspector). */
+    readonly inspections: InspectionsRepo,
+  ) {}
 
   /** The character who wrote the newest reply in the user's chat `chatKey`, if any. */
   async lastReplyCharacterId(chatKey: string, userId: string): Promise<string | undefined> {

@@ -1,17 +1,18 @@
 import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { openConversation } from "../../container/conversation";
 import { MemoryJobQueue } from "../../jobs/memory-queue";
 import { LocalStorage } from "../../providers/storage/local";
 import { demoWithCharacter, describeEachDatabase } from "../../testing/api";
 import { ScriptedLlm } from "../../testing/fake-llm";
 import { createTestApp, type TestApp } from "../../testing/server";
-import { openConversation } from "../conversation/conversation";
 import { MemoryRepo } from "../memory/memory.repo";
 import { MemoryService } from "../memory/memory.service";
 import { QuotaRepo } from "../quota/quota.repo";
 import { QuotaService } from "../quota/quota.service";
 import { ChatRepo } from "./chat.repo";
 import { ChatService } from "./chat.service";
+import { InspectionsRepo } from "./inspections.repo";
 import { MemoryLiveReplies } from "./live-replies";
 
 /**
@@ -34,7 +35,7 @@ describeEachDatabase("a failed reply across midnight", (dialect) => {
     const db = t.db.db;
     const quota = new QuotaService(new QuotaRepo(db));
     chat = new ChatService(
-      new ChatRepo(db),
+      new ChatRepo(db, new InspectionsRepo(db)),
       openConversation(db, { now: () => clock }),
       quota,
       llm,

@@ -1,16 +1,17 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openConversation } from "../../container/conversation";
 import type { ChatHistoryRow } from "../../db/schema";
 import type { LlmProvider } from "../../providers/llm/llm";
 import { openRedis, type RedisHandle } from "../../providers/redis/redis";
 import type { FileStorage } from "../../providers/storage/storage";
 import { demoWithCharacter } from "../../testing/api";
 import { createTestApp, TEST_REDIS_URL, type TestApp } from "../../testing/server";
-import { openConversation } from "../conversation/conversation";
 import { QuotaRepo } from "../quota/quota.repo";
 import { QuotaService } from "../quota/quota.service";
 import { ChatRepo } from "./chat.repo";
 import { ChatService } from "./chat.service";
+import { InspectionsRepo } from "./inspections.repo";
 import { INSTANCE_LEASE_MS, InstanceLease } from "./instance-lease";
 import { type LiveReplies, type LiveReplyWriter, MemoryLiveReplies } from "./live-replies";
 import { RedisLiveReplies } from "./live-replies.redis";
@@ -81,7 +82,7 @@ describe("settling replies left pending", () => {
     const db = t.db.db;
     const quota = new QuotaService(new QuotaRepo(db));
     return new ChatService(
-      new ChatRepo(db),
+      new ChatRepo(db, new InspectionsRepo(db)),
       openConversation(db, { now, owner }),
       quota,
       llm,

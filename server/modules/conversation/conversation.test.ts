@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { FIRST_MESSAGE_MARKER } from "../../../common/constants";
+import { openConversation } from "../../container/conversation";
 import type { User } from "../../db/schema";
 import { AppError } from "../../errors";
 import { demoLogin, demoWithCharacter, describeEachDatabase } from "../../testing/api";
@@ -7,7 +8,7 @@ import { createTestApp, type TestApp } from "../../testing/server";
 import { QuotaRepo } from "../quota/quota.repo";
 import { QuotaService, type Reservation } from "../quota/quota.service";
 import { SESSION_TOUCH_MS } from "./chats.service";
-import { type Conversation, openConversation } from "./conversation";
+import type { Conversation } from "./conversation";
 import type { EntryCharge } from "./history.service";
 
 /**

@@ -4,7 +4,7 @@ import type { Db } from "../../db/index";
 import { firstRow, preparedQuery } from "../../db/prepared";
 import type { ChatHistoryRow } from "../../db/schema";
 import { touchSession } from "./chats.repo";
-import { VersionsRepo } from "./versions.repo";
+import type { VersionsRepo } from "./versions.repo";
 
 let lastSeq = 0;
 /** Order key of a new history entry: epoch microseconds, strictly increasing in this process. */
@@ -75,11 +75,11 @@ export type PhotoRow = Pick<ChatHistoryRow, "id" | "message_image" | "reply_imag
  * entry at a time.
  */
 export class HistoryRepo {
-  /** The swipes of the entries' replies (swipes) and the edits of entries. */
-  readonly versions: VersionsRepo;
-  constructor(private readonly db: Db) {
-    this.versions = new VersionsRepo(db);
-  }
+  constructor(
+    private readonly db: Db,
+    /** The swipes of the entries' replies (swipes) and the edits of entries. */
+    readonly versions: VersionsRepo,
+  ) {}
 
   /**
    * Stores the greetings of a chat whose history is empty, once: the session's `greeted` flag is

@@ -11,6 +11,7 @@ import type { Conversation } from "./conversation";
 import { HistoryRepo, newHistoryEntry } from "./history.repo";
 import { HistoryService } from "./history.service";
 import { replyPrompt } from "./reply-prompt";
+import { VersionsRepo } from "./versions.repo";
 
 /**
  * The prompt window kept per chat: what this process stores is appended without a
@@ -26,7 +27,7 @@ describeEachDatabase("prompt window cache", (dialect) => {
 
   beforeAll(async () => {
     t = await createTestApp({ dialect });
-    repo = new HistoryRepo(t.db.db);
+    repo = new HistoryRepo(t.db.db, new VersionsRepo(t.db.db));
     const read = repo.recentTexts.bind(repo);
     repo.recentTexts = (...args) => {
       reads += 1;

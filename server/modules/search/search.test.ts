@@ -7,6 +7,7 @@ import { call, demoWithCharacter, describeEachDatabase } from "../../testing/api
 import { createTestApp, type TestApp } from "../../testing/server";
 import { AccountRepo } from "../account/account.repo";
 import { HistoryRepo, newHistoryEntry } from "../conversation/history.repo";
+import { VersionsRepo } from "../conversation/versions.repo";
 import { ftsMatch, parseMarked, searchTerms, tsQuery } from "./search.query";
 
 describe("search query text", () => {
@@ -44,7 +45,7 @@ describeEachDatabase("message search", (dialect) => {
   let repo: HistoryRepo;
   beforeAll(async () => {
     t = await createTestApp({ dialect });
-    repo = new HistoryRepo(t.db.db);
+    repo = new HistoryRepo(t.db.db, new VersionsRepo(t.db.db));
   });
   afterAll(async () => {
     await t?.dispose();
