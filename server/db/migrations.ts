@@ -19,6 +19,7 @@ import { swipesAndEditsMigrations } from "./migrations/0018-swipes-and-edits";
 import { dataExportMigrations } from "./migrations/0019-data-exports";
 import { uiLanguageMigrations } from "./migrations/0020-ui-language";
 import { replyOwnerMigrations } from "./migrations/0021-reply-owner";
+import { recallByChatMigrations } from "./migrations/0038-recall-by-chat";
 import { accountsMigrations } from "./migrations/accounts";
 import { characterGenerationMigrations } from "./migrations/character-generation";
 import { initialMigrations } from "./migrations/initial";
@@ -62,6 +63,7 @@ const migrations: Record<string, Migration> = {
   ...characterGenerationMigrations,
   ...swipeNameMigrations,
   ...recallMigrations,
+  ...recallByChatMigrations,
   ...recallVectorMigrations,
   ...siteSettingsMigrations,
 };
