@@ -1,6 +1,7 @@
 // The Fastify server and what every route shares: the request log, plugins, rate limiter, error handler, file sending and the SPA fallback.
 import fs from "node:fs";
 import path from "node:path";
+import cookie from "@fastify/cookie";
 import formbody from "@fastify/formbody";
 import multipart from "@fastify/multipart";
 import rateLimit from "@fastify/rate-limit";
@@ -125,7 +126,9 @@ export function createServer(config: AppConfig): FastifyInstance {
 }
 
 /**
- * Everything every route shares, registered before the routes: the rate limiter (in Redis when
+ * Everything every route shares, registered before the routes: cookies (@fastify/cookie: parsed
+ * into `request.cookies` first thing on every request, written by `reply.setCookie`; the picture
+ * cookie signs its grants itself, with its own key), the rate limiter (in Redis when
  * `redis` is given, failing closed with 503 while Redis is down, else in memory; routes name their own limits; tests turn it off with RATE_LIMIT_ENABLED=0 except in the tests of the limits
  * themselves), security headers and input checks, form and multipart parsers with their limits,
  * the Server-Timing header, the request-duration metric and the error handler that answers the
@@ -136,6 +139,8 @@ export async function registerPlugins(
   config: AppConfig,
   redis?: RedisHandle,
 ): Promise<void> {
+  // First, so its onRequest hook has parsed the cookies before any other hook answers.
+  await app.register(cookie);
   if (config.RATE_LIMIT_ENABLED === "1") {
     await app.register(rateLimit, {
       global: false,

@@ -1,8 +1,10 @@
 // Who may read a chat's private pictures: the signed, HttpOnly picture cookie tied to the session, issued and checked.
-import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import type { FastifyInstance } from "fastify";
+import type { CookieSerializeOptions } from "@fastify/cookie";
+import { Signer, sign } from "@fastify/cookie";
+import type { FastifyInstance, FastifyReply } from "fastify";
 import type { Db } from "../../db/index";
 import { bearerToken } from "../../http/auth";
 import { secretHash } from "../../security/secret-hash";
@@ -45,9 +47,6 @@ export function contentSecret(configured: string, dataDir: string): string {
  */
 export const sessionHash = secretHash;
 
-const sign = (secret: string, payload: string) =>
-  createHmac("sha256", secret).update(payload).digest("base64url");
-
 /** The session lookup the cookie check needs (AuthRepo's: the one lookup by token hash). */
 export type SessionLookup = Pick<AuthRepo, "findSession">;
 
@@ -60,54 +59,64 @@ export interface ContentCookie {
   session: string;
 }
 
-/**
- * The cookie's value, `{userId}.{expiresAt}.{session}.{hmac}`: HMAC-SHA256 with `secret` over
- * the first three parts, so neither the user, the expiry nor the session can be changed.
- */
-export function contentCookieValue(secret: string, cookie: ContentCookie): string {
-  const payload = `${cookie.userId}.${cookie.expiresAt}.${cookie.session}`;
-  return `${payload}.${sign(secret, payload)}`;
+/** A grant read back from the cookie, and whether an older key (before a rotation) signed it. */
+interface Grant extends ContentCookie {
+  renew: boolean;
+}
+
+/** What the picture cookie is to hold: its value and its Max-Age, seconds. */
+export interface ContentCookieUpdate {
+  value: string;
+  maxAge: number;
 }
 
 /**
- * Reads the picture cookies of a Cookie header: every `chat_content` pair (a browser may still hold
- * the older one scoped to /content/ beside the current one), each a `~`-separated list of grants.
- * @returns the grants that are well formed, correctly signed and unexpired at `now` (epoch ms), at
- * most MAX_GRANTS, one per session, in header order; whether their sessions are still open is the
- * database's to say (ContentAccess).
+ * The cookie's attributes: HttpOnly, SameSite=Lax, Path=/ (so API requests show the server what
+ * it holds), Secure when the request came over https (directly or through a trusted proxy).
  */
-export function readContentCookies(secret: string, header: string | undefined, now: number): ContentCookie[] {
-  const grants: ContentCookie[] = [];
-  for (const part of (header ?? "").split(";")) {
-    const pair = part.trim();
-    if (!pair.startsWith(`${CONTENT_COOKIE}=`)) continue;
-    let value: string;
-    try {
-      value = decodeURIComponent(pair.slice(CONTENT_COOKIE.length + 1));
-    } catch {
-      continue;
-    }
-    for (const grant of value.split(GRANT_SEPARATOR).slice(0, MAX_GRANTS)) {
-      const read = readGrant(secret, grant, now);
-      if (read && !grants.some((g) => g.session === read.session)) grants.push(read);
-      if (grants.length >= MAX_GRANTS) return grants;
-    }
+const COOKIE_OPTIONS: CookieSerializeOptions = {
+  path: "/",
+  httpOnly: true,
+  sameSite: "lax",
+  secure: "auto",
+};
+
+const payloadOf = (cookie: ContentCookie) => `${cookie.userId}.${cookie.expiresAt}.${cookie.session}`;
+
+/**
+ * One grant of the cookie's value, `{userId}.{expiresAt}.{session}.{signature}`: @fastify/cookie's
+ * signature (HMAC-SHA256 with `secret`) over the first three parts, so neither the user, the
+ * expiry nor the session can be changed.
+ */
+export function contentCookieValue(secret: string, cookie: ContentCookie): string {
+  return sign(payloadOf(cookie), secret);
+}
+
+/**
+ * The grants of a picture cookie's value (as `request.cookies` decoded it): a `~`-separated list.
+ * @returns the grants that are well formed, signed by one of `signer`'s keys and unexpired at
+ * `now` (epoch ms), at most MAX_GRANTS, one per session, in the cookie's order; whether their
+ * sessions are still open is the database's to say (ContentAccess).
+ */
+function readGrants(signer: Signer, value: string | undefined, now: number): Grant[] {
+  const grants: Grant[] = [];
+  for (const signed of (value ?? "").split(GRANT_SEPARATOR).slice(0, MAX_GRANTS)) {
+    const grant = readGrant(signer, signed, now);
+    if (grant && !grants.some((g) => g.session === grant.session)) grants.push(grant);
   }
   return grants;
 }
 
-/** One grant `{userId}.{expiresAt}.{session}.{hmac}`, or undefined when forged or expired. */
-function readGrant(secret: string, value: string, now: number): ContentCookie | undefined {
-  const parts = value.split(".");
-  if (parts.length !== 4) return undefined;
-  const [userId, expires, session, mac] = parts as [string, string, string, string];
-  if (!userId || !session) return undefined;
-  const expected = Buffer.from(sign(secret, `${userId}.${expires}.${session}`));
-  const given = Buffer.from(mac);
-  if (expected.length !== given.length || !timingSafeEqual(expected, given)) return undefined;
+/** One grant, or undefined when forged, malformed or expired. */
+function readGrant(signer: Signer, signed: string, now: number): Grant | undefined {
+  const checked = signer.unsign(signed);
+  if (!checked.valid) return undefined;
+  const parts = checked.value.split(".");
+  if (parts.length !== 3) return undefined;
+  const [userId, expires, session] = parts as [string, string, string];
   const expiresAt = Number(expires);
-  if (!(expiresAt > now)) return undefined;
-  return { userId, expiresAt, session };
+  if (!userId || !session || !(expiresAt > now)) return undefined;
+  return { userId, expiresAt, session, renew: checked.renew };
 }
 
 /**
@@ -115,22 +124,30 @@ function readGrant(secret: string, value: string, now: number): ContentCookie | 
  * the cookie dies with its session).
  */
 export class ContentAccess {
+  private readonly signer: Signer;
+
+  /**
+   * @param secrets the key that signs the cookie, or a list: the first signs, the others (keys
+   * before a rotation) are still accepted, and their grants are re-signed on the next API answer.
+   */
   constructor(
     private readonly repo: ContentAccessRepo,
     private readonly sessions: SessionLookup,
-    private readonly secret: string,
+    secrets: string | string[],
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.signer = new Signer(secrets);
+  }
 
   /**
-   * Whether the browser sending `cookieHeader` may read the files of chat `chatKey`: one grant of
-   * its picture cookie is validly signed and unexpired, names a user who owns the character or
-   * group `chatKey`, and the session it was issued to is still open (not logged out, not revoked
-   * by a password change or reset, not expired) with that user not blocked. Any grant will do:
-   * a browser signed in to two accounts in two tabs sees each account's pictures.
+   * Whether the browser holding picture cookie `cookie` (its value) may read the files of chat
+   * `chatKey`: one grant of it is validly signed and unexpired, names a user who owns the
+   * character or group `chatKey`, and the session it was issued to is still open (not logged
+   * out, not revoked by a password change or reset, not expired) with that user not blocked. Any
+   * grant will do: a browser signed in to two accounts in two tabs sees each account's pictures.
    */
-  async mayRead(cookieHeader: string | undefined, chatKey: string): Promise<boolean> {
-    for (const grant of readContentCookies(this.secret, cookieHeader, this.now())) {
+  async mayRead(cookie: string | undefined, chatKey: string): Promise<boolean> {
+    for (const grant of readGrants(this.signer, cookie, this.now())) {
       if (!(await this.repo.ownsChat(grant.userId, chatKey))) continue;
       // Expired, logged out, revoked (password change or reset) or blocked: no session.
       const session = await this.sessions.findSession(grant.session, this.now());
@@ -141,80 +158,81 @@ export class ContentAccess {
 
   /**
    * The cookie to set on an API answer to `userId` signed in with `bearer`, or undefined when the
-   * browser's cookie already holds this user and session, younger than an hour. The grants of
-   * the browser's other sessions (another account in another tab) are kept, newest first, at most
-   * MAX_GRANTS; a grant of the same user from an older session is replaced.
-   * @returns the whole Set-Cookie value (Path=/, so API requests show the server what it holds).
+   * browser's cookie (`cookie`, its value) already holds this user and session, younger than an
+   * hour, all signed with the current key. The grants of the browser's other sessions (another
+   * account in another tab) are kept, newest first, at most MAX_GRANTS; a grant of the same user
+   * from an older session is replaced.
    */
-  cookieFor(userId: string, bearer: string, cookieHeader: string | undefined, secure: boolean) {
+  cookieFor(userId: string, bearer: string, cookie: string | undefined): ContentCookieUpdate | undefined {
     const now = this.now();
     const session = sessionHash(bearer);
-    const grants = readContentCookies(this.secret, cookieHeader, now);
+    const grants = readGrants(this.signer, cookie, now);
     const current = grants.find((g) => g.session === session);
-    if (current?.userId === userId && current.expiresAt - now > COOKIE_TTL_MS - RENEW_AFTER_MS)
-      return undefined;
+    const fresh = current?.userId === userId && current.expiresAt - now > COOKIE_TTL_MS - RENEW_AFTER_MS;
+    if (fresh && !grants.some((g) => g.renew)) return undefined;
     const others = grants.filter((g) => g.userId !== userId && g.session !== session);
-    return this.setCookie([{ userId, expiresAt: now + COOKIE_TTL_MS, session }, ...others], secure);
+    return this.update([{ userId, expiresAt: now + COOKIE_TTL_MS, session }, ...others]);
   }
 
   /**
-   * The Set-Cookie values for a logout with `bearer`: the browser's grant of that session goes,
-   * the grants of its other sessions stay; with none left the cookie is cleared. The older cookie
-   * scoped to /content/ is cleared too.
+   * The cookie after a logout with `bearer`: the browser's grant of that session goes, the
+   * grants of its other sessions stay. @returns undefined when none is left (clear the cookie).
    */
-  cookiesAfterLogout(
-    bearer: string | undefined,
-    cookieHeader: string | undefined,
-    secure: boolean,
-  ): string[] {
+  cookieAfterLogout(bearer: string | undefined, cookie: string | undefined): ContentCookieUpdate | undefined {
     const session = bearer ? sessionHash(bearer) : undefined;
-    const left = readContentCookies(this.secret, cookieHeader, this.now()).filter(
-      (g) => g.session !== session,
-    );
-    const flags = `HttpOnly; SameSite=Lax; Max-Age=0${secure ? "; Secure" : ""}`;
-    return [
-      `${CONTENT_COOKIE}=; Path=/content/; ${flags}`,
-      left.length > 0 ? this.setCookie(left, secure) : `${CONTENT_COOKIE}=; Path=/; ${flags}`,
-    ];
+    const left = readGrants(this.signer, cookie, this.now()).filter((g) => g.session !== session);
+    return left.length > 0 ? this.update(left) : undefined;
   }
 
-  private setCookie(grants: ContentCookie[], secure: boolean): string {
-    const value = grants
-      .slice(0, MAX_GRANTS)
-      .map((grant) => encodeURIComponent(contentCookieValue(this.secret, grant)))
-      .join(GRANT_SEPARATOR);
-    const maxAge = Math.max(0, Math.max(...grants.map((g) => g.expiresAt)) - this.now());
-    return `${CONTENT_COOKIE}=${value}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${Math.round(maxAge / 1000)}${secure ? "; Secure" : ""}`;
+  /** The value of `grants` (the first MAX_GRANTS), signed anew, and the Max-Age of the latest. */
+  private update(grants: ContentCookie[]): ContentCookieUpdate {
+    const kept = grants.slice(0, MAX_GRANTS);
+    const value = kept.map((grant) => this.signer.sign(payloadOf(grant))).join(GRANT_SEPARATOR);
+    const maxAgeMs = Math.max(0, Math.max(...kept.map((g) => g.expiresAt)) - this.now());
+    return { value, maxAge: Math.round(maxAgeMs / 1000) };
   }
+}
+
+/** Writes `update` into the picture cookie of `reply`, or clears the cookie when undefined. */
+function writeContentCookie(reply: FastifyReply, update: ContentCookieUpdate | undefined): void {
+  if (update) reply.setCookie(CONTENT_COOKIE, update.value, { ...COOKIE_OPTIONS, maxAge: update.maxAge });
+  else reply.clearCookie(CONTENT_COOKIE, COOKIE_OPTIONS);
 }
 
 /**
  * Issues the picture cookie. Images load through <img> tags, which carry no bearer token, so
  * every API answer to a signed-in user sets an HttpOnly, SameSite=Lax cookie naming the user and
  * the session (signed, 24 hours, renewed hourly), beside the grants of the browser's other
- * sessions (one browser, two accounts in two tabs); logout removes its session's grant. The files
- * themselves are served by `contentRoutes`, which asks the returned ContentAccess.
+ * sessions (one browser, two accounts in two tabs); logout removes its session's grant, and
+ * clears the older cookie scoped to /content/. Cookies are read and written by @fastify/cookie
+ * (registered in `registerPlugins`). The files themselves are served by `contentRoutes`, which
+ * asks the returned ContentAccess.
+ * @param secrets the signing key, or the current key then older ones still accepted (rotation).
  * @returns the access check for /content/{chat key}/ files.
  */
 export function guardChatContent(
   app: FastifyInstance,
   db: Db,
-  secret: string,
+  secrets: string | string[],
   now: () => number = Date.now,
 ): ContentAccess {
-  const access = new ContentAccess(new ContentAccessRepo(db), new AuthRepo(db), secret, now);
+  const access = new ContentAccess(new ContentAccessRepo(db), new AuthRepo(db), secrets, now);
   app.addHook("onSend", async (request, reply, payload) => {
-    const secure = request.protocol === "https";
+    // Parsed by the cookie plugin's onRequest hook; absent only when a request ended before it.
+    const held = request.cookies?.[CONTENT_COOKIE];
     if (request.url.startsWith("/api/auth/logout")) {
       const body = request.body as { token?: unknown } | undefined;
       const bearer = bearerToken(request) ?? (typeof body?.token === "string" ? body.token : undefined);
-      reply.header("set-cookie", access.cookiesAfterLogout(bearer, request.headers.cookie, secure));
+      // Cleared by a past Expires, not clearCookie's Max-Age=0, so the header still opens with
+      // `chat_content=; Path=/content/` (the serialiser writes Max-Age before Path).
+      reply.setCookie(CONTENT_COOKIE, "", { ...COOKIE_OPTIONS, path: "/content/", expires: new Date(0) });
+      writeContentCookie(reply, access.cookieAfterLogout(bearer, held));
       return payload;
     }
     const user = request.user;
     if (!user || !request.bearer || !request.url.startsWith("/api/")) return payload;
-    const cookie = access.cookieFor(user.id, request.bearer, request.headers.cookie, secure);
-    if (cookie) reply.header("set-cookie", cookie);
+    const update = access.cookieFor(user.id, request.bearer, held);
+    if (update) writeContentCookie(reply, update);
     return payload;
   });
   return access;

@@ -3,7 +3,7 @@ import path from "node:path";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { fail } from "../../http/envelope";
 import type { FileStorage } from "../../providers/storage/storage";
-import type { ContentAccess } from "./content-access";
+import { CONTENT_COOKIE, type ContentAccess } from "./content-access";
 import { type ContentPath, FALLBACK_PICTURE, resolveContentPath } from "./content-path";
 import { decideContentAnswer, validators } from "./content-send";
 
@@ -44,8 +44,8 @@ export function contentRoutes(app: FastifyInstance, storage: FileStorage, access
     handler: async (request, reply) => {
       const target = resolveContentPath(request.raw.url ?? "");
       if (!target) return notFound(reply);
-      if (target.area === "chat" && !(await access.mayRead(request.headers.cookie, target.chatKey)))
-        return notFound(reply);
+      const cookie = request.cookies[CONTENT_COOKIE];
+      if (target.area === "chat" && !(await access.mayRead(cookie, target.chatKey))) return notFound(reply);
       return sendContent(request, reply, storage, target);
     },
   });

@@ -1,4 +1,5 @@
 // OAuth sign-in routes: the start (redirect to the provider) and the spec's POST /{video-platform}/callback.
+import type { CookieSerializeOptions } from "@fastify/cookie";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { ok } from "../../http/envelope";
 import { rateLimit } from "../../http/rate-limit";
@@ -11,22 +12,25 @@ import { OAUTH_STATE_TTL_MS, type OAuthService } from "./oauth.service";
 const BINDING_COOKIE = "oauth_binding";
 
 /**
- * The binding cookie's header: HttpOnly, SameSite=Lax (it rides along the top-level return from
- * the provider and the SPA's same-origin callback post, never a cross-site post), only under
+ * The binding cookie's attributes: HttpOnly, SameSite=Lax (it rides along the top-level return
+ * from the provider and the SPA's same-origin callback post, never a cross-site post), only under
  * /api/, Secure when the request came over https (directly or through a trusted proxy).
+ */
+const BINDING_OPTIONS: CookieSerializeOptions = {
+  path: "/api/",
+  httpOnly: true,
+  sameSite: "lax",
+  secure: "auto",
+};
+
+/**
+ * The start's Set-Cookie for `value`, valid `maxAgeMs`: BINDING_OPTIONS in the attribute order
+ * `Path; HttpOnly; SameSite; Max-Age; Secure` that security/oauth.test.ts pins, which
+ * @fastify/cookie's serialiser (`Max-Age; Path; HttpOnly; Secure; SameSite`) cannot write.
  */
 function bindingCookie(request: FastifyRequest, value: string, maxAgeMs: number): string {
   const secure = request.protocol === "https" ? "; Secure" : "";
   return `${BINDING_COOKIE}=${value}; Path=/api/; HttpOnly; SameSite=Lax; Max-Age=${Math.round(maxAgeMs / 1000)}${secure}`;
-}
-
-/** The value of cookie `name` in a Cookie header, or undefined. */
-function readCookie(header: string | undefined, name: string): string | undefined {
-  for (const part of (header ?? "").split(";")) {
-    const at = part.indexOf("=");
-    if (at > 0 && part.slice(0, at).trim() === name) return part.slice(at + 1).trim() || undefined;
-  }
-  return undefined;
 }
 
 /** OAuth sign-in: start (redirect to the provider) and the spec's `POST /{video-platform}/callback`. */
@@ -53,9 +57,9 @@ export function oauthRoutes(app: FastifyInstance, oauth: OAuthService): void {
     "/api/:platform/callback",
     { config: rateLimit(20, 15 * 60_000) },
     async (request, reply) => {
-      const binding = readCookie(request.headers.cookie, BINDING_COOKIE);
+      const binding = request.cookies[BINDING_COOKIE] || undefined;
       // A binding serves one attempt, whatever its outcome.
-      reply.header("set-cookie", bindingCookie(request, "", 0));
+      reply.clearCookie(BINDING_COOKIE, BINDING_OPTIONS);
       const body = parseInput(CallbackBody, request.body);
       const result = await oauth.callback(request.params.platform, body.code, body.state, binding);
       return presentSignIn(result, "Login successful.");
