@@ -24,7 +24,7 @@ import { inspectionsRoutes } from "./modules/chat/inspections.routes";
 import { checkinsRoutes } from "./modules/checkins/checkins.routes";
 import type { CheckinsService } from "./modules/checkins/checkins.service";
 import { answerMissingContent, contentRoutes } from "./modules/content/content.routes";
-import { contentSecret, guardChatContent } from "./modules/content/content-access";
+import { guardChatContent } from "./modules/content/content-access";
 import type { ImageWorker } from "./modules/images/image-worker";
 import { imagesRoutes } from "./modules/images/images.routes";
 import { memoryRoutes } from "./modules/memory/memory.routes";
@@ -162,7 +162,7 @@ async function registerRoutes(app: FastifyInstance, config: AppConfig, c: Contai
   const chatAuth = requireUser((token) => c.auth.authenticate(token, { cached: true }));
   forgetAfterWrites(app, c.caches);
   // Before every route: its onSend hook must reach the routes of the plugin scopes too.
-  const contentAccess = guardChatContent(app, c.db.db, contentSecret(config.CONTENT_SECRET, config.dataDir));
+  const contentAccess = guardChatContent(app, c.contentAccess);
   await authRoutes(app, c.auth, auth);
   accountRoutes(app, c.account);
   await siteRoutes(app, { site: c.site, settings: c.siteSettings }, auth);

@@ -12,7 +12,10 @@ import { CacheGroup } from "./db/short-cache";
 import type { AppConfig } from "./env";
 import { createJobQueue } from "./jobs/index";
 import { AccountsRepo } from "./modules/accounts/accounts.repo";
+import { AuthRepo } from "./modules/auth/auth.repo";
 import { migrateSafely } from "./modules/backups/safe-migrate";
+import { ContentAccess, contentSecret } from "./modules/content/content-access";
+import { ContentAccessRepo } from "./modules/content/content-access.repo";
 import { ModelsRepo } from "./modules/models/models.repo";
 import { createLlm, wrap } from "./providers/llm/index";
 import type { FirstRunState, LlmProvider } from "./providers/llm/llm";
@@ -169,6 +172,12 @@ export function buildContainer(config: AppConfig, deps: ContainerDeps) {
     models: models.service,
     /** Backups of this instance's database and files (BACKUP_*). */
     backups,
+    /** Who may read a chat's pictures: the signed picture cookie (CONTENT_SECRET). */
+    contentAccess: new ContentAccess(
+      new ContentAccessRepo(db.db),
+      new AuthRepo(db.db),
+      contentSecret(config.CONTENT_SECRET, config.dataDir),
+    ),
 
     /**
      * Takes this process's lease (the owner of the entries it stores, renewed every few seconds),

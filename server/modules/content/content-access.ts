@@ -5,11 +5,10 @@ import path from "node:path";
 import type { CookieSerializeOptions } from "@fastify/cookie";
 import { Signer, sign } from "@fastify/cookie";
 import type { FastifyInstance, FastifyReply } from "fastify";
-import type { Db } from "../../db/index";
 import { bearerToken } from "../../http/auth";
 import { secretHash } from "../../security/secret-hash";
-import { AuthRepo } from "../auth/auth.repo";
-import { ContentAccessRepo } from "./content-access.repo";
+import type { AuthRepo } from "../auth/auth.repo";
+import type { ContentAccessRepo } from "./content-access.repo";
 
 /** The cookie that lets a browser's <img> tags load its own chat pictures. */
 export const CONTENT_COOKIE = "chat_content";
@@ -207,16 +206,10 @@ function writeContentCookie(reply: FastifyReply, update: ContentCookieUpdate | u
  * clears the older cookie scoped to /content/. Cookies are read and written by @fastify/cookie
  * (registered in `registerPlugins`). The files themselves are served by `contentRoutes`, which
  * asks the returned ContentAccess.
- * @param secrets the signing key, or the current key then older ones still accepted (rotation).
- * @returns the access check for /content/{chat key}/ files.
+ * @param access the access check (built by the container), which `contentRoutes` asks too.
+ * @returns `access`.
  */
-export function guardChatContent(
-  app: FastifyInstance,
-  db: Db,
-  secrets: string | string[],
-  now: () => number = Date.now,
-): ContentAccess {
-  const access = new ContentAccess(new ContentAccessRepo(db), new AuthRepo(db), secrets, now);
+export function guardChatContent(app: FastifyInstance, access: ContentAccess): ContentAccess {
   app.addHook("onSend", async (request, reply, payload) => {
     // Parsed by the cookie plugin's onRequest hook; absent only when a request ended before it.
     const held = request.cookies?.[CONTENT_COOKIE];
