@@ -22,9 +22,10 @@ describe("docs/security.md matches the code", () => {
     const text = bullet("Rate limits**");
     expect(text).toMatch(/in Redis when `REDIS_URL` is set/);
     expect(text).not.toMatch(/in memory per process today/);
-    // The code it describes: a Redis store for @fastify/rate-limit.
+    // The code it describes: a Redis store for @fastify/rate-limit (rate-limiter-flexible's RateLimiterRedis).
     const code = fs.readFileSync(path.resolve(import.meta.dirname, "../server/http/rate-limit.ts"), "utf8");
-    expect(code).toMatch(/FastifyRateLimitStore/);
+    expect(code).toMatch(/rate-limiter-flexible/);
+    expect(code).toMatch(/RateLimiterRedis/);
     expect(code).toMatch(/redis/i);
   });
 });

@@ -339,15 +339,15 @@ describe("the answer of an outage", () => {
 });
 
 describe("the rate limiter's Redis store fails closed", () => {
-  /** A stand-in for the ioredis client: the plugin's store defines its Lua commands on it. */
+  /** A stand-in for the ioredis client: rate-limiter-flexible defines its Lua command on it. */
   function fakeRedis(status: string) {
     const calls: string[] = [];
     const client = {
       status,
       defineCommand(name: string) {
-        (client as unknown as Record<string, unknown>)[name] = (key: string, ...rest: unknown[]) => {
+        (client as unknown as Record<string, unknown>)[name] = async ([key]: string[]) => {
           calls.push(`${name} ${key}`);
-          (rest.at(-1) as (error: Error | null, result: [number, number]) => void)(null, [1, 60_000]);
+          return [1, 60_000];
         };
       },
     };
@@ -367,7 +367,7 @@ describe("the rate limiter's Redis store fails closed", () => {
         route.incr("203.0.113.7", (error, result) => resolve({ error, result }), 60_000, 10),
       );
     expect(await incr()).toEqual({ error: null, result: { current: 1, ttl: 60_000 } });
-    expect(calls).toEqual(["rateLimit p:rate-limit:POST/api/auth/demo-login-203.0.113.7"]);
+    expect(calls).toEqual(["rlflxIncr p:rate-limit:POST/api/auth/demo-login-203.0.113.7"]);
     for (const status of ["reconnecting", "close", "end"]) {
       client.status = status;
       const { error } = await incr();

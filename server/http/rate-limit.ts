@@ -1,9 +1,9 @@
-// Rate limits on routes: per address, per address and e-mail, second limits by another key, and the Redis store shared by the cluster.
-import { createRequire } from "node:module";
-import type { FastifyRateLimitStore, FastifyRateLimitStoreCtor, RateLimitOptions } from "@fastify/rate-limit";
+// Rate limits on routes: per address, per address and e-mail, second limits by another key, and the Redis store (rate-limiter-flexible) shared by the cluster.
+import type { FastifyRateLimitStore, FastifyRateLimitStoreCtor } from "@fastify/rate-limit";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import type { Redis } from "ioredis";
+import type { RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
 import { AppError } from "../errors";
+import { lazyModule } from "../lazy-module";
 import type { RedisHandle } from "../providers/redis/redis";
 import { OutageError } from "./outages";
 
@@ -91,49 +91,104 @@ export function limitBy(
   ];
 }
 
-/** @fastify/rate-limit's own Redis store (store/RedisStore.js; the package does not type it). */
-type PluginRedisStore = new (
-  continueExceeding: boolean,
-  exponentialBackoff: boolean,
-  redis: Redis,
-  key: string,
-) => FastifyRateLimitStore;
+/** rate-limiter-flexible, loaded with the first Redis store (the embedded default never needs it). */
+const loadLimiters = lazyModule<typeof import("rate-limiter-flexible")>("rate-limiter-flexible");
 
 /** ioredis connection states in which Redis is known to be unreachable (waiting to reconnect, closed). */
 const REDIS_DOWN_STATES = new Set(["reconnecting", "close", "end"]);
 
+/** A call counted: calls on the key in its window so far, and milliseconds until the window ends. */
+type Count = { current: number; ttl: number };
+
 /**
- * A rate-limit store that refuses at once, with OutageError("redis"), while its Redis connection
- * is known to be down, and otherwise counts in `inner`.
+ * The counters of every rate-limited route on Redis, through rate-limiter-flexible's
+ * RateLimiterRedis on the cluster's command connection: one limiter per window and limit, keys
+ * `<REDIS_PREFIX>rate-limit:<key>`. A fixed window: the first call sets the key's expiry (the
+ * window, in whole seconds), later calls only add to it. No `insuranceLimiter`: while Redis fails
+ * nothing is counted in memory instead (see `redisLimitStore`).
  */
-class FailClosedStore implements FastifyRateLimitStore {
+class RedisCounters {
+  private readonly limiters = new Map<string, RateLimiterRedis>();
+
+  constructor(private readonly redis: RedisHandle) {}
+
+  /**
+   * Counts one call on `key` in a window of `windowMs` (rounded up to whole seconds) allowing `max`.
+   * @returns the count, also past the limit (the plugin decides to refuse).
+   * @throws OutageError("redis") at once while the connection is reconnecting or closed; ioredis's
+   *   error when the command fails (its command time limit, 5 s).
+   */
+  async count(key: string, windowMs: number, max: number): Promise<Count> {
+    const { status } = this.redis.client;
+    if (REDIS_DOWN_STATES.has(status)) {
+      throw new OutageError("redis", `the rate limiter's Redis connection is ${status}`);
+    }
+    const { RateLimiterRes } = loadLimiters();
+    let answer: RateLimiterRes;
+    try {
+      answer = await this.limiter(windowMs, max).consume(key);
+    } catch (outcome) {
+      // Past the limit the limiter rejects with the count itself; anything else is Redis failing.
+      if (!(outcome instanceof RateLimiterRes)) throw outcome;
+      answer = outcome;
+    }
+    return { current: answer.consumedPoints, ttl: answer.msBeforeNext };
+  }
+
+  /** The limiter of a window and limit, made on first use. */
+  private limiter(windowMs: number, max: number): RateLimiterRedis {
+    const name = `${windowMs}/${max}`;
+    let limiter = this.limiters.get(name);
+    if (!limiter) {
+      limiter = new (loadLimiters().RateLimiterRedis)({
+        storeClient: this.redis.client,
+        keyPrefix: `${this.redis.prefix}rate-limit`,
+        points: max,
+        duration: Math.max(1, Math.ceil(windowMs / 1000)),
+      });
+      this.limiters.set(name, limiter);
+    }
+    return limiter;
+  }
+}
+
+/**
+ * The plugin's custom store (README "Custom Store"): counts on `counters`, each route's keys
+ * starting with its method and URL (`POST/api/auth/demo-login-<address>`); a limit made by
+ * `app.createRateLimit` has no route, its keys are its own (`limitBy` prefixes its name).
+ */
+class RedisLimitStore implements FastifyRateLimitStore {
   constructor(
-    private readonly inner: FastifyRateLimitStore,
-    private readonly client: Redis,
+    private readonly counters: RedisCounters,
+    private readonly route = "",
   ) {}
 
   incr(
     key: string,
-    callback: (error: Error | null, result?: { current: number; ttl: number }) => void,
+    callback: (error: Error | null, result?: Count) => void,
     timeWindow: number,
     max: number,
   ): void {
-    if (REDIS_DOWN_STATES.has(this.client.status)) {
-      callback(new OutageError("redis", `the rate limiter's Redis connection is ${this.client.status}`));
-      return;
-    }
-    this.inner.incr(key, callback, timeWindow, max);
+    this.counters.count(this.route + key, timeWindow, max).then(
+      (count) => callback(null, count),
+      (error: Error) => callback(error),
+    );
   }
 
   child(routeOptions: Parameters<FastifyRateLimitStore["child"]>[0]): FastifyRateLimitStore {
-    return new FailClosedStore(this.inner.child(routeOptions), this.client);
+    // The plugin passes the route as `routeInfo` (README "Custom Store"); `{}` for createRateLimit.
+    const route = (routeOptions as { routeInfo?: { method?: unknown; url?: unknown } }).routeInfo;
+    return new RedisLimitStore(
+      this.counters,
+      route?.method && route.url ? `${String(route.method)}${String(route.url)}-` : "",
+    );
   }
 }
 
 /**
  * The rate limiter's store on Redis (every instance counts on the same counters, so a limit holds
- * for the whole cluster), as the plugin's `store` option: its own Redis store under
- * `<REDIS_PREFIX>rate-limit:`, failing closed.
+ * for the whole cluster), as the plugin's `store` option: rate-limiter-flexible's RateLimiterRedis
+ * under `<REDIS_PREFIX>rate-limit:`, failing closed.
  *
  * Failing closed: while Redis is down a rate-limited route (the sign-ins, the demo sign-in,
  * password changes, data exports) answers 503 with `Retry-After` and "redis_unavailable"
@@ -141,28 +196,17 @@ class FailClosedStore implements FastifyRateLimitStore {
  * closed), else when the command fails (ioredis's command time limit, 5 s). Failing open would
  * lift the limits exactly when an outage happens, or when an attacker manages to cause one: the
  * limits stand against credential stuffing and sign-up floods, and an unlimited sign-in route
- * costs a password hash per request. Counting in memory meanwhile would multiply every limit by
- * the number of instances. Redis outages are short; a client told to come back in a few seconds
- * loses little.
- * @returns the store class the plugin instantiates with its options (continueExceeding and
- *   exponentialBackoff are taken from them).
- * @throws Error when @fastify/rate-limit no longer ships store/RedisStore.js (at the first call).
+ * costs a password hash per request. Counting in memory meanwhile (rate-limiter-flexible's
+ * `insuranceLimiter`, deliberately not used) would multiply every limit by the number of
+ * instances. Redis outages are short; a client told to come back in a few seconds loses little.
+ * @returns the store class the plugin instantiates (its options are not needed: the window and
+ *   limit come with each call).
  */
 export function redisLimitStore(redis: RedisHandle): FastifyRateLimitStoreCtor {
-  const RedisStore = createRequire(import.meta.url)(
-    "@fastify/rate-limit/store/RedisStore.js",
-  ) as PluginRedisStore;
-  return class extends FailClosedStore {
-    constructor(options: RateLimitOptions) {
-      super(
-        new RedisStore(
-          options.continueExceeding ?? false,
-          options.exponentialBackoff ?? false,
-          redis.client,
-          `${redis.prefix}rate-limit:`,
-        ),
-        redis.client,
-      );
+  const counters = new RedisCounters(redis);
+  return class extends RedisLimitStore {
+    constructor() {
+      super(counters);
     }
   };
 }
