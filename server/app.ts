@@ -180,11 +180,11 @@ async function registerRoutes(app: FastifyInstance, config: AppConfig, c: Contai
   // before the history routes (opening a chat clears its unread check-ins by a hook).
   await checkinsRoutes(app, c.checkins, auth, (error) => app.log.error(error));
   await historyRoutes(app, c.conversation, auth);
-  await chatRoutes(app, c, chatAuth);
+  await chatRoutes(app, { chat: c.chat, turns: c.turns }, chatAuth);
   await editsRoutes(app, { edits: c.edits, live: c.chat.live }, auth);
   await importRoutes(app, c.chatImport, auth);
   await inspectionsRoutes(app, { inspections: c.inspections, conversation: c.conversation }, auth);
-  await groupsRoutes(app, c, auth);
+  await groupsRoutes(app, { groups: c.groups, turns: c.turns, chat: c.chat }, auth);
   await imagesRoutes(app, c.images, c.conversation, auth, c.voice);
   await voiceRoutes(app, c.voice, auth);
   await memoryRoutes(app, c.memory, c.conversation, auth);
