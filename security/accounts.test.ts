@@ -1,6 +1,6 @@
 // Attack tests of self-hosted accounts: admin-only account routes, stale set-up links, code guessing.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ACCOUNTS_ADMIN_ROUTES } from "../server/modules/accounts/accounts.routes";
+import { MEMBERS_ADMIN_ROUTES } from "../server/modules/members/members.routes";
 import { call, demoLogin } from "../server/testing/api";
 import { startMailCatcher } from "../server/testing/mail";
 import { createTestApp, type TestApp } from "../server/testing/server";
@@ -28,7 +28,7 @@ describe("self-hosted accounts resist misuse", () => {
   it("lets no one but an admin create users or invitations", async () => {
     const guest = (await demoLogin(t.app)).token;
     const id = "00000000-0000-4000-8000-000000000000";
-    for (const route of ACCOUNTS_ADMIN_ROUTES) {
+    for (const route of MEMBERS_ADMIN_ROUTES) {
       const url = route.url.replace(":id", id);
       const form = { email: "mallory@example.com", password: "mallory-password-1", admin: "1", days: "30" };
       for (const token of [member, guest]) {

@@ -9,7 +9,6 @@ import { createServer, registerFileSending, registerPlugins, registerSpa } from 
 import type { JobQueue } from "./jobs/queue";
 import { accountRoutes } from "./modules/account/account.routes";
 import type { AccountService } from "./modules/account/account.service";
-import { type AccountsServices, accountsRoutes } from "./modules/accounts/accounts.routes";
 import { adminRoutes } from "./modules/admin/admin.routes";
 import { authRoutes } from "./modules/auth/auth.routes";
 import type { AuthService } from "./modules/auth/auth.service";
@@ -27,6 +26,7 @@ import { answerMissingContent, contentRoutes } from "./modules/content/content.r
 import { guardChatContent } from "./modules/content/content-access";
 import type { ImageWorker } from "./modules/images/image-worker";
 import { imagesRoutes } from "./modules/images/images.routes";
+import { type MembersServices, membersRoutes } from "./modules/members/members.routes";
 import { memoryRoutes } from "./modules/memory/memory.routes";
 import { modelsRoutes } from "./modules/models/models.routes";
 import { oauthRoutes } from "./modules/oauth/oauth.routes";
@@ -54,7 +54,7 @@ export interface App {
   auth: AuthService;
   account: AccountService;
   /** Self-hosted accounts (owner set-up, members, invitations, sign-up); tests make set-up links. */
-  accounts: AccountsServices;
+  accounts: MembersServices;
   /**
    * `/setup/<token>`: the owner's set-up link made at this start while no admin exists, which
    * server/main.ts prints once it listens; undefined once an admin exists.
@@ -172,7 +172,7 @@ async function registerRoutes(app: FastifyInstance, config: AppConfig, c: Contai
     c.admin.audit(admin, action, target, details),
   );
   await modelsRoutes(app, c.models, auth);
-  await accountsRoutes(app, c.accounts, auth);
+  await membersRoutes(app, c.accounts, auth);
   oauthRoutes(app, c.oauth);
   subscribeRoutes(app, c.subscribe);
   await usersRoutes(app, c.users, auth);

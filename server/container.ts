@@ -11,11 +11,11 @@ import { seed } from "./db/seed";
 import { CacheGroup } from "./db/short-cache";
 import type { AppConfig } from "./env";
 import { createJobQueue } from "./jobs/index";
-import { AccountsRepo } from "./modules/accounts/accounts.repo";
 import { AuthRepo } from "./modules/auth/auth.repo";
 import { migrateSafely } from "./modules/backups/safe-migrate";
 import { ContentAccess, contentSecret } from "./modules/content/content-access";
 import { ContentAccessRepo } from "./modules/content/content-access.repo";
+import { MembersRepo } from "./modules/members/members.repo";
 import { ModelsRepo } from "./modules/models/models.repo";
 import { createLlm, wrap } from "./providers/llm/index";
 import type { FirstRunState, LlmProvider } from "./providers/llm/llm";
@@ -86,7 +86,7 @@ export async function openDependencies(
  */
 async function firstRunState(db: Db): Promise<FirstRunState> {
   const [adminExists, assignments] = await Promise.all([
-    new AccountsRepo(db).adminExists(),
+    new MembersRepo(db).adminExists(),
     new ModelsRepo(db).assignments(),
   ]);
   return { adminExists, modelConnected: assignments.some((a) => a.scope === "default") };

@@ -7,16 +7,16 @@ import { AccountRepo } from "../modules/account/account.repo";
 import { AccountService } from "../modules/account/account.service";
 import { ExportRepo } from "../modules/account/export.repo";
 import { type CardExporter, ExportService } from "../modules/account/export.service";
-import { AccountsRepo } from "../modules/accounts/accounts.repo";
-import { InvitationsService } from "../modules/accounts/invitations";
-import { MembersService } from "../modules/accounts/members.service";
-import { SetupService } from "../modules/accounts/setup.service";
-import { SignupService } from "../modules/accounts/signup.service";
 import { AdminRepo } from "../modules/admin/admin.repo";
 import { AdminService } from "../modules/admin/admin.service";
 import { AuthRepo } from "../modules/auth/auth.repo";
 import { AuthService } from "../modules/auth/auth.service";
 import { contentSecret } from "../modules/content/content-access";
+import { InvitationsService } from "../modules/members/invitations";
+import { MembersRepo } from "../modules/members/members.repo";
+import { MembersService } from "../modules/members/members.service";
+import { SetupService } from "../modules/members/setup.service";
+import { SignupService } from "../modules/members/signup.service";
 import { OAuthRepo } from "../modules/oauth/oauth.repo";
 import { OAuthService } from "../modules/oauth/oauth.service";
 import { PaymentsRepo } from "../modules/payments/payments.repo";
@@ -74,7 +74,7 @@ export function buildMembers(
   auth: AuthService,
   delivery: { mailer: Mailer; jobs?: JobQueue; logError: (error: unknown) => void },
 ) {
-  const repo = new AccountsRepo(db);
+  const repo = new MembersRepo(db);
   const members = new MembersService(repo, auth);
   const invitations = new InvitationsService(
     repo,
@@ -88,7 +88,7 @@ export function buildMembers(
   return { repo, members, invitations, setup: new SetupService(repo, members, config.publicUrl) };
 }
 
-/** The services of self-hosted accounts (server/modules/accounts). */
+/** The services of self-hosted accounts (server/modules/members). */
 function buildAccounts(
   config: AppConfig,
   deps: ContainerDeps,

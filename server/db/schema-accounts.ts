@@ -9,7 +9,7 @@ export interface SetupTokensTable {
 
 /**
  * An invitation to sign up, made by an admin: one use, an expiry, optionally locked to one
- * e-mail. Its link's token is `<id>.<HMAC of the id>` (server/modules/accounts/invitations.ts),
+ * e-mail. Its link's token is `<id>.<HMAC of the id>` (server/modules/members/invitations.ts),
  * so no secret is stored and the console can show the link again.
  */
 export interface InvitationsTable {

@@ -4,8 +4,8 @@ import { AppError, forbidden } from "../../errors";
 import type { JobQueue } from "../../jobs/queue";
 import type { Mailer } from "../../providers/mail/mail";
 import type { SignIn } from "../auth/auth.service";
-import type { AccountsRepo } from "./accounts.repo";
 import { type InvitationsService, invalidInvitation } from "./invitations";
+import type { MembersRepo } from "./members.repo";
 import { emailTaken, type MembersService } from "./members.service";
 
 /** Who may sign up (REGISTRATION): nobody, invited people, anyone. */
@@ -40,7 +40,7 @@ const codeHash = (email: string, code: string) =>
  */
 export class SignupService {
   constructor(
-    private readonly repo: AccountsRepo,
+    private readonly repo: MembersRepo,
     private readonly members: MembersService,
     private readonly invitations: InvitationsService,
     private readonly mailer: Mailer,

@@ -3,7 +3,7 @@ import { randomBytes } from "node:crypto";
 import { AppError } from "../../errors";
 import { secretHash } from "../../security/secret-hash";
 import type { SignIn } from "../auth/auth.service";
-import type { AccountsRepo } from "./accounts.repo";
+import type { MembersRepo } from "./members.repo";
 import type { MembersService } from "./members.service";
 
 /** How long a set-up link works, ms (24 h). */
@@ -25,7 +25,7 @@ const invalidSetupLink = () =>
  */
 export class SetupService {
   constructor(
-    private readonly repo: AccountsRepo,
+    private readonly repo: MembersRepo,
     private readonly members: MembersService,
     private readonly publicUrl: string,
     private readonly now: () => number = Date.now,

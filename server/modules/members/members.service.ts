@@ -3,7 +3,7 @@ import { randomBytes } from "node:crypto";
 import type { User } from "../../db/schema";
 import { AppError, notFound } from "../../errors";
 import type { AuthService, SignIn } from "../auth/auth.service";
-import type { AccountSummary, AccountsRepo } from "./accounts.repo";
+import type { AccountSummary, MembersRepo } from "./members.repo";
 
 /** The plan of accounts made by an admin, an invitation or the sign-up page. */
 export const MEMBER_PLAN = "Free";
@@ -22,7 +22,7 @@ export const emailTaken = () => new AppError("email_taken", "An account with thi
  */
 export class MembersService {
   constructor(
-    private readonly repo: AccountsRepo,
+    private readonly repo: MembersRepo,
     private readonly auth: AuthService,
   ) {}
 

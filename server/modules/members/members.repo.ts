@@ -19,8 +19,8 @@ export interface AccountSummary {
   created_at: number;
 }
 
-/** Queries of the accounts module (the owner set-up, invitations, sign-up, the users CLI). */
-export class AccountsRepo {
+/** Queries of the members module (the owner set-up, invitations, sign-up, the users CLI). */
+export class MembersRepo {
   constructor(private readonly db: Kysely<Database>) {}
 
   /** Whether any account has the admin role. */

@@ -8,6 +8,7 @@ import { parseInput } from "../../http/validate";
 import { presentSignIn } from "../auth/auth.presenter";
 import { CREDENTIAL_LIMITS } from "../auth/credential-limit-table";
 import { limitPerAddressAndEmail } from "../auth/credential-limits";
+import type { InvitationsService } from "./invitations";
 import {
   AddUserBody,
   InvitationBody,
@@ -16,14 +17,13 @@ import {
   SetupParams,
   SignupFinishBody,
   SignupStartBody,
-} from "./accounts.schemas";
-import type { InvitationsService } from "./invitations";
+} from "./members.schemas";
 import type { MembersService } from "./members.service";
 import type { SetupService } from "./setup.service";
 import { SIGNUP_START_ANSWER, type SignupService } from "./signup.service";
 
 /** The services these routes call (built by the container). */
-export interface AccountsServices {
+export interface MembersServices {
   setup: SetupService;
   members: MembersService;
   invitations: InvitationsService;
@@ -31,7 +31,7 @@ export interface AccountsServices {
 }
 
 /** The admin routes of this module (method and path): the security tests check each answers 403. */
-export const ACCOUNTS_ADMIN_ROUTES = [
+export const MEMBERS_ADMIN_ROUTES = [
   { method: "POST", url: "/api/admin/accounts" },
   { method: "GET", url: "/api/admin/invitations" },
   { method: "POST", url: "/api/admin/invitations" },
@@ -44,9 +44,9 @@ export const ACCOUNTS_ADMIN_ROUTES = [
  * behind the admin check `POST /api/admin/accounts`, `GET|POST /api/admin/invitations`,
  * `POST /api/admin/invitations/:id/revoke`. The sign-ins answer as POST /api/auth/login does.
  */
-export async function accountsRoutes(
+export async function membersRoutes(
   app: FastifyInstance,
-  services: AccountsServices,
+  services: MembersServices,
   auth: onRequestAsyncHookHandler,
 ): Promise<void> {
   const { setup, signup } = services;
@@ -93,7 +93,7 @@ export async function accountsRoutes(
 /** The admin console's accounts and invitations, in the admin scope (the session and the admin check). */
 async function adminAccountsRoutes(
   app: FastifyInstance,
-  { members, invitations }: AccountsServices,
+  { members, invitations }: MembersServices,
   auth: onRequestAsyncHookHandler,
 ): Promise<void> {
   await adminScope(app, auth, "/api/admin", (scope) => {

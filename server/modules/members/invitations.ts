@@ -4,7 +4,7 @@ import type { User } from "../../db/schema";
 import { AppError, badRequest, notFound } from "../../errors";
 import type { JobQueue } from "../../jobs/queue";
 import type { Mailer } from "../../providers/mail/mail";
-import type { AccountsRepo, Invitation } from "./accounts.repo";
+import type { Invitation, MembersRepo } from "./members.repo";
 
 /** The days an invitation may last (the console's choice). */
 export const INVITATION_DAYS = { min: 1, max: 30 } as const;
@@ -46,7 +46,7 @@ export const invalidInvitation = () =>
  */
 export class InvitationsService {
   constructor(
-    private readonly repo: AccountsRepo,
+    private readonly repo: MembersRepo,
     private readonly options: {
       secret: string;
       /** PUBLIC_URL, or "" when it is not set (links then start with the caller's origin). */
