@@ -3,6 +3,7 @@ import type { CookieSerializeOptions } from "@fastify/cookie";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { ok } from "../../http/envelope";
 import { rateLimit } from "../../http/rate-limit";
+import { GET_WRITES } from "../../http/route-writes";
 import { parseInput } from "../../http/validate";
 import { presentSignIn } from "../auth/auth.presenter";
 import { CallbackBody } from "./oauth.schemas";
@@ -45,7 +46,7 @@ export function oauthRoutes(app: FastifyInstance, oauth: OAuthService): void {
 
   app.get<{ Params: { platform: string } }>(
     "/api/auth/oauth/:platform/start",
-    { config: rateLimit(30, 10 * 60_000) },
+    { config: { ...rateLimit(30, 10 * 60_000), ...GET_WRITES } },
     async (request, reply) => {
       const { url, binding } = await oauth.start(request.params.platform);
       reply.header("set-cookie", bindingCookie(request, binding, OAUTH_STATE_TTL_MS));
@@ -61,7 +62,11 @@ export function oauthRoutes(app: FastifyInstance, oauth: OAuthService): void {
       // A binding serves one attempt, whatever its outcome.
       reply.clearCookie(BINDING_COOKIE, BINDING_OPTIONS);
       const body = parseInput(CallbackBody, request.body);
-      const result = await oauth.callback(request.params.platform, body.code, body.state, binding);
+      const result = await oauth.callback(
+        request.params.platform,
+        { code: body.code, state: body.state, iss: body.iss },
+        binding,
+      );
       return presentSignIn(result, "Login successful.");
     },
   );

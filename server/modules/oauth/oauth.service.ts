@@ -2,7 +2,13 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import type { User } from "../../db/schema";
 import { AppError, badRequest } from "../../errors";
-import { createPkce, type OAuthClient } from "../../providers/oauth/oauth";
+import {
+  createPkce,
+  createState,
+  type OAuthCallbackParams,
+  type OAuthClient,
+  type OAuthIdentity,
+} from "../../providers/oauth/oauth";
 import type { AuthService, SignIn } from "../auth/auth.service";
 import type { OAuthRepo } from "./oauth.repo";
 
@@ -56,9 +62,9 @@ export class OAuthService {
    */
   async start(platform: string): Promise<{ url: string; binding: string }> {
     const client = this.client(platform);
-    const state = randomBytes(32).toString("base64url");
+    const state = createState();
     const binding = randomBytes(32).toString("base64url");
-    const pkce = createPkce();
+    const pkce = await createPkce();
     const now = this.now();
     await this.repo.deleteExpiredStates(now);
     await this.repo.insertState({
@@ -76,28 +82,29 @@ export class OAuthService {
    * (it is consumed here, so a replayed callback fails), and the browser posting it must carry
    * the binding cookie of the browser that started the flow (a state fetched by one
    * client cannot complete a sign-in posted by another); then the code is exchanged.
+   * @param params the provider's `code`, `state` and, when it sent one, `iss` (RFC 9207).
    * @param binding the value of the binding cookie, undefined when the request has none.
    * @throws AppError 400 "oauth_binding" without the cookie or with another flow's, "oauth_state"
-   * for a wrong, expired or replayed state, "oauth_code" for a code the provider refuses.
+   * for a wrong, expired or replayed state, "oauth_code" for a code the provider refuses or an
+   * answer naming another issuer or client (the `iss` parameter, the ID token's `iss` or `aud`).
    */
   async callback(
     platform: string,
-    code: string,
-    state: string,
+    params: OAuthCallbackParams,
     binding: string | undefined,
   ): Promise<SignIn> {
     const client = this.client(platform);
     if (!binding) throw otherBrowser();
-    const row = await this.repo.takeState(sha256(state), platform, this.now());
+    const row = await this.repo.takeState(sha256(params.state), platform, this.now());
     if (!row)
       throw badRequest(
         "This sign-in attempt has expired or was already used. Please try again.",
         "oauth_state",
       );
     if (!sameDigest(row.binding_hash, sha256(binding))) throw otherBrowser();
-    let identity: Awaited<ReturnType<OAuthClient["identify"]>>;
+    let identity: OAuthIdentity;
     try {
-      identity = await client.identify(code, row.code_verifier);
+      identity = await client.identify(params, row.code_verifier);
     } catch (error) {
       this.log(error);
       throw badRequest("The sign-in was refused by the provider. Please try again.", "oauth_code");
@@ -106,10 +113,7 @@ export class OAuthService {
     return this.auth.signInAs(user);
   }
 
-  private async findOrCreateUser(
-    platform: string,
-    identity: { subject: string; email: string; emailVerified: boolean; name: string },
-  ): Promise<User> {
+  private async findOrCreateUser(platform: string, identity: OAuthIdentity): Promise<User> {
     const linked = await this.repo.findLinkedUser(platform, identity.subject);
     if (linked) return linked;
     const taken = identity.email ? await this.repo.emailTaken(identity.email) : false;
