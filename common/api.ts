@@ -1,9 +1,29 @@
 // The API's wire shapes (product.md §3): the envelope, the session user and token, characters, chat history, swipes, photos, capabilities and check-ins.
 import type { ErrorCode } from "./errors";
 
+export type {
+  AdminAuditEntry,
+  AdminContactMessage,
+  AdminFreeSubscription,
+  AdminGrants,
+  AdminPlan,
+  AdminPreset,
+  AdminUser,
+} from "./api/admin";
+export type {
+  CharacterBook,
+  CharacterBookEntry,
+  CharacterDetail,
+  CharacterGroup,
+  CharacterGroupMember,
+  CharacterListItem,
+  PresetCharacter,
+} from "./api/characters";
+
 /**
- * Wire shapes of the API (spec sections 3 and 7). Field names here are exactly the spec's;
- * the server's presenters build them and the SPA reads them.
+ * Wire shapes of the API (spec sections 3 and 7), each declared once: here or in common/api/*.ts
+ * (re-exported above). Field names here are exactly the spec's; the server's presenters are typed
+ * against them and the SPA's web/api reads them (docs/architecture.md, "Where new code goes": wire types).
  */
 
 /**
@@ -47,6 +67,43 @@ export interface SessionToken {
   expirationTime: number;
 }
 
+/**
+ * product.md §3 "User profile" (`GET users/profile`): userPicture is a file name under
+ * /content/users/; chatLimit and chatCount are the messages of the current quota period.
+ */
+export interface UserProfile {
+  name: string;
+  userName: string;
+  /** "" for a guest (demo) account. */
+  userEmail: string;
+  pricingPlanName: string;
+  chatLimit: number;
+  chatCount: number;
+  userPicture: string;
+  /** Ours: whether the account has the admin role (the server's answer from the database). */
+  isAdmin: boolean;
+}
+
+/**
+ * product.md §3 "Pricing plan" (`GET /payment/pricing`, `data`): pricingImage is a file name under
+ * /content/pricing/, pricingPrice the monthly price in dollars as text ("9.99"), pricingDescription
+ * HTML. Ours besides: the plan's id and two flags, 0 or 1.
+ */
+export interface PricingPlan {
+  /** Where the card links to (the plan's own page). */
+  pricingUrl: string;
+  pricingImage: string;
+  pricingPrice: string;
+  pricingPlanName: string;
+  pricingDescription: string;
+  /** Ours: the plan's id, for checkout. */
+  pricingPlanUUID: string;
+  /** Ours: 1 when the plan is bought through checkout here, 0 when it is granted elsewhere. */
+  pricingCheckout: 0 | 1;
+  /** Ours: 1 for the signed-in user's current plan (0 without a session). */
+  pricingCurrent: 0 | 1;
+}
+
 /** Answer of login, demo-login and device-login: `data` of the envelope. */
 export interface LoginData {
   token: string;
@@ -83,54 +140,6 @@ export interface DataExport {
 /** Ours: the answer of `GET` and `POST /account/export`; `export` null when there is none. */
 export interface DataExportAnswer extends Envelope {
   export: DataExport | null;
-}
-
-/** product.md §3: a character in lists (`characters/list`, `characters/list/chat`). */
-export interface CharacterListItem {
-  characterUUID: string;
-  characterName: string;
-  characterPhoto: string;
-  characterDescription: string;
-  characterGreeting: string;
-}
-
-/**
- * One lorebook entry, as the Character Card V2 spec's `character_book.entries[]`
- * (server/modules/prompt/lorebook.ts has the rules that use it).
- */
-export interface CharacterBookEntry {
-  id?: number;
-  keys: string[];
-  secondary_keys: string[];
-  content: string;
-  enabled: boolean;
-  constant: boolean;
-  selective: boolean;
-  case_sensitive: boolean;
-  insertion_order: number;
-  position: "before_char" | "after_char";
-  name?: string;
-  comment?: string;
-  extensions?: Record<string, unknown>;
-}
-
-/** A character's lorebook, as the Character Card V2 spec's `character_book`. */
-export interface CharacterBook {
-  name?: string;
-  scan_depth?: number;
-  token_budget?: number;
-  recursive_scanning?: boolean;
-  extensions?: Record<string, unknown>;
-  entries: CharacterBookEntry[];
-}
-
-/** product.md §3: a preset character (`characters/selection`). characterSex '0' female, '1' male. */
-export interface PresetCharacter {
-  characterPreDefinedUUID: string;
-  characterName: string;
-  characterPhoto: string;
-  characterSex: "0" | "1";
-  characterDescription: string;
 }
 
 /** product.md §3: a member of the chat profile. gId is empty outside a group. */
@@ -235,6 +244,17 @@ export interface MessageReply extends Envelope {
 }
 
 /**
+ * product.md §3 "Message reply" of `chat/group/reply` (§7): the members that replied (their
+ * characterUUIDs, in turn order) and their entries, the user's message first. `genimage` 1 when
+ * one of them also draws a picture.
+ */
+export interface GroupReply extends Envelope {
+  whoReplies?: string[];
+  history?: ChatHistoryEntry[];
+  genimage?: 0 | 1;
+}
+
+/**
  * product.md §3 "Photo history entry" (GET chat/history/photos): groupUUID in a group chat, else
  * characterUUID; file names of the user's photo ({id}/user_photo/) and the generated picture ({id}/).
  */
@@ -264,6 +284,21 @@ export interface ModelDownloadProgress {
   totalBytes: number | null;
   /** Whole percent 0 to 100 (rounded down); null while the size is unknown. */
   percent: number | null;
+}
+
+/**
+ * Ours: `data` of GET /chat/capabilities, what this server and this plan allow on the chat
+ * screen; each control off comes with the reason to show.
+ */
+export interface ChatCapabilities {
+  chat: Capability;
+  voiceReplies: Capability;
+  /** The server's transcription path; the SPA adds the browser's own speech recognition. */
+  speechInput: Capability;
+  imageRequests: Capability;
+  photoUpload: Capability;
+  /** Only while the chat is off because the default model downloads: how far it has come. */
+  modelDownload?: ModelDownloadProgress;
 }
 
 /**

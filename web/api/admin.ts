@@ -1,5 +1,13 @@
 // The admin console's calls under /api/admin: plans, presets, users and their actions, contact messages, free subscriptions, audit, backups, site settings.
-import type { Envelope } from "../../common/api";
+import type {
+  AdminAuditEntry,
+  AdminContactMessage,
+  AdminFreeSubscription,
+  AdminPlan,
+  AdminPreset,
+  AdminUser,
+  Envelope,
+} from "../../common/api";
 import { apiRequest, ensureSuccess } from "./client";
 import { apiDownload } from "./download";
 import { ApiError } from "./errors";
@@ -9,91 +17,20 @@ import { ApiError } from "./errors";
  * on every call: anyone else gets 403 `{success: 0}`, which throws `ApiError('envelope')`.
  */
 
+/** The console's list shapes, declared once in common/api (server/modules/admin/admin.presenter.ts returns them). */
+export type {
+  AdminAuditEntry,
+  AdminContactMessage,
+  AdminFreeSubscription,
+  AdminPlan,
+  AdminPreset,
+  AdminUser,
+} from "../../common/api";
+
 export interface AdminMe {
   id: string;
   email: string;
   name: string;
-}
-
-export interface AdminPlan {
-  id: string;
-  name: string;
-  /** Dollars, e.g. "9.99". */
-  price: string;
-  description: string;
-  url: string;
-  image: string;
-  stripePriceId: string;
-  cl: number;
-  vl: number;
-  pl: boolean;
-  il: boolean;
-  messageLimit: number;
-  quotaPeriod: "day" | "month";
-  uncensored: boolean;
-  users: number;
-}
-
-export interface AdminPreset {
-  id: string;
-  name: string;
-  sex: "0" | "1";
-  voice: string;
-  languageId: string;
-  description: string;
-  greeting: string;
-  appearance: string;
-  photo: string;
-}
-
-export interface AdminUser {
-  id: string;
-  email: string;
-  name: string;
-  userName: string;
-  role: string;
-  blocked: boolean;
-  planId: string;
-  planName: string;
-  planEndsAt: string;
-  cl: number;
-  vl: number;
-  pl: boolean;
-  il: boolean;
-  chatLimit: number;
-  chatCount: number;
-  extraMessages: number;
-  subscribed: boolean;
-  createdAt: string;
-}
-
-export interface AdminContactMessage {
-  id: string;
-  name: string;
-  email: string;
-  subject: string;
-  message: string;
-  createdAt: string;
-}
-
-export interface AdminFreeSubscription {
-  id: string;
-  email: string;
-  code: string;
-  status: string;
-  checks: number;
-  lastError: string;
-  expiresAt: string;
-  createdAt: string;
-}
-
-export interface AdminAuditEntry {
-  id: string;
-  adminEmail: string;
-  action: string;
-  target: string;
-  details: string;
-  createdAt: string;
 }
 
 async function getList<T>(path: string, query?: Record<string, string>): Promise<T[]> {

@@ -1,38 +1,18 @@
 // Character and group calls (product.md §7 "Characters and profile"): list, detail, save, delete, presets, voices, card import and export.
-import type { CharacterBook, CharacterListItem, Envelope, PresetCharacter } from "../../common/api";
+import type {
+  CharacterDetail,
+  CharacterGroup,
+  CharacterListItem,
+  Envelope,
+  PresetCharacter,
+} from "../../common/api";
 import { apiRequest, ensureSuccess } from "./client";
 import { apiDownload } from "./download";
 
 /** Characters and groups calls (product.md §7, Characters and profile). */
 
-/** product.md §3: a group with its members (`characters/group/list`). Photos are file names under characters/. */
-export interface CharacterGroup {
-  groupUUID: string;
-  members: { memberUUID?: string; memberName: string; memberPhoto: string }[];
-}
-
-/** product.md §3 "Character (detail)" (`GET characters/?id=`). characterSex '0' female, '1' male. */
-export interface CharacterDetail {
-  characterUUID: string;
-  characterName: string;
-  characterSex: "0" | "1";
-  characterVoice: string;
-  languageUUID: string;
-  characterDescription: string;
-  characterGreeting: string;
-  characterAppearance?: string;
-  characterPhoto: string;
-  /** Ours: the lorebook as a Character Card V2 `character_book`, or null. */
-  characterLorebook?: CharacterBook | null;
-  /** Ours: the longest reply in tokens, or null for the model connection's. */
-  characterMaxTokens?: number | null;
-  /** Ours: the reply's temperature (0 to 2), or null for the model connection's. */
-  characterTemperature?: number | null;
-  /** Ours: the author's note ('' when none). */
-  characterAuthorsNote?: string;
-  /** Ours: the author's note's depth in messages from the end, or null for the default (4). */
-  characterAuthorsNoteDepth?: number | null;
-}
+/** The answers' shapes, declared once in common/api (the server's presenters return them). */
+export type { CharacterDetail, CharacterGroup } from "../../common/api";
 
 /** The Generation section as the form sends it: texts, '' for the model connection's default. */
 export interface GenerationFields {

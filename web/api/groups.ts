@@ -1,13 +1,10 @@
 // Group chat calls: the group send (streamed or not), starting a group and changing its members.
-import type { ChatHistoryEntry, Envelope } from "../../common/api";
+import type { GroupReply } from "../../common/api";
 import { apiRequest, ensureSuccess } from "./client";
 import { type ReplyStreamHandlers, streamReply } from "./replies";
 
-/** product.md §3 "Message reply" of `chat/group/reply`: the replying members and their entries in order. */
-export interface GroupReply extends Envelope {
-  whoReplies?: string[];
-  history?: ChatHistoryEntry[];
-}
+/** The group answer's shape, declared once in common/api (the server's presenter returns it). */
+export type { GroupReply } from "../../common/api";
 
 /** What a group send carries (product.md §7 `chat/group/reply`). */
 export interface GroupMessageInput {

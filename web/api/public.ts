@@ -1,5 +1,5 @@
 // Calls of the public pages (product.md §7 "Public pages"): pricing plans, free subscription, contact, password reset.
-import type { Envelope } from "../../common/api";
+import type { Envelope, PricingPlan } from "../../common/api";
 import { apiRequest, ensureSuccess } from "./client";
 
 /**
@@ -7,24 +7,8 @@ import { apiRequest, ensureSuccess } from "./client";
  * 401 here is an answer to show, not an expired session.
  */
 
-/** product.md §3: one plan of the pricing page (`GET /payment/pricing`, `data`). */
-export interface PricingPlan {
-  /** Where the card links to (the plan's own page). */
-  pricingUrl: string;
-  /** File name under `/content/pricing/`. */
-  pricingImage: string;
-  /** Monthly price in dollars, shown as given: 'Price: $X/mo'. */
-  pricingPrice: string | number;
-  pricingPlanName: string;
-  /** HTML; sanitized with DOMPurify before it is shown. */
-  pricingDescription: string;
-  /** Ours: the plan's id, for checkout. */
-  pricingPlanUUID?: string;
-  /** Ours: 1 when the plan is bought through checkout here, 0 when it is granted elsewhere. */
-  pricingCheckout?: 0 | 1;
-  /** Ours: 1 for the signed-in user's current plan. */
-  pricingCurrent?: 0 | 1;
-}
+/** A pricing plan's shape, declared once in common/api (the server's presenter returns it). */
+export type { PricingPlan } from "../../common/api";
 
 /** GET /payment/pricing: the plans in display order. Throws `ApiError` on success 0. */
 export async function listPricingPlans(): Promise<PricingPlan[]> {

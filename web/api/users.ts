@@ -1,21 +1,11 @@
 // Profile and password calls of the signed-in user (product.md §7): profile, update, password change, UI language, age gate.
-import type { Envelope, SessionUser } from "../../common/api";
+import type { Envelope, SessionUser, UserProfile } from "../../common/api";
 import { apiRequest, ensureSuccess } from "./client";
 
 /** Profile and password calls of the signed-in user (product.md §7, Characters and profile). */
 
-/** product.md §3 "User profile" (`users/profile`). userPicture is a file name under users/. */
-export interface UserProfile {
-  name: string;
-  userName: string;
-  userEmail: string;
-  pricingPlanName: string;
-  chatLimit: number;
-  chatCount: number;
-  userPicture: string;
-  /** Ours: whether the account has the admin role (the server's answer from the database). */
-  isAdmin?: boolean;
-}
+/** The profile's shape, declared once in common/api (the server's presenter returns it). */
+export type { UserProfile } from "../../common/api";
 
 /** What the profile form sends (product.md §7 `users/update`). `photo` only when one was chosen. */
 export interface ProfileInput {

@@ -1,5 +1,14 @@
 // How the admin console shows plans, preset characters, users, contact messages, free-subscription requests and audit lines.
 import type { Selectable } from "kysely";
+import type {
+  AdminAuditEntry,
+  AdminContactMessage,
+  AdminFreeSubscription,
+  AdminGrants,
+  AdminPlan,
+  AdminPreset,
+  AdminUser,
+} from "../../../common/api";
 import { dollars } from "../../../common/constants";
 import type {
   AdminAuditTable,
@@ -23,7 +32,7 @@ const iso = (ms: number | null) => (ms === null ? "" : new Date(ms).toISOString(
  */
 function presentGrants(
   grants: Pick<Plan, "character_limit" | "voice_limit" | "photo_upload" | "image_generation">,
-) {
+): AdminGrants {
   return {
     cl: grants.character_limit,
     vl: grants.voice_limit,
@@ -33,7 +42,7 @@ function presentGrants(
 }
 
 /** A plan with everything it grants and how many users are on it. */
-export function presentPlan(plan: Plan & { user_count: number | string | bigint }) {
+export function presentPlan(plan: Plan & { user_count: number | string | bigint }): AdminPlan {
   return {
     id: plan.id,
     name: plan.name,
@@ -44,18 +53,20 @@ export function presentPlan(plan: Plan & { user_count: number | string | bigint 
     stripePriceId: plan.stripe_price_id,
     ...presentGrants(plan),
     messageLimit: plan.message_limit,
-    quotaPeriod: plan.quota_period,
+    // Written only as "day" or "month" (PlanBody); the value is sent as stored.
+    quotaPeriod: plan.quota_period as AdminPlan["quotaPeriod"],
     uncensored: plan.uncensored === 1,
     users: Number(plan.user_count),
   };
 }
 
 /** A preset character; photo is a file name under /content/predefined-characters/. */
-export function presentPreset(preset: PresetCharacterRow) {
+export function presentPreset(preset: PresetCharacterRow): AdminPreset {
   return {
     id: preset.id,
     name: preset.name,
-    sex: preset.sex,
+    // Written only as "0" or "1" (PresetBody); the value is sent as stored.
+    sex: preset.sex as AdminPreset["sex"],
     voice: preset.voice,
     languageId: preset.language_id,
     description: preset.description,
@@ -66,7 +77,7 @@ export function presentPreset(preset: PresetCharacterRow) {
 }
 
 /** A user as the console lists them (never the password hash). */
-export function presentAdminUser(user: User & { plan_name: string }) {
+export function presentAdminUser(user: User & { plan_name: string }): AdminUser {
   return {
     id: user.id,
     email: user.email,
@@ -86,7 +97,8 @@ export function presentAdminUser(user: User & { plan_name: string }) {
   };
 }
 
-export function presentContact(message: Selectable<ContactMessagesTable>) {
+/** A message of the contact form. */
+export function presentContact(message: Selectable<ContactMessagesTable>): AdminContactMessage {
   return {
     id: message.id,
     name: message.name,
@@ -98,7 +110,7 @@ export function presentContact(message: Selectable<ContactMessagesTable>) {
 }
 
 /** A free-subscription request; the code is shown so an admin can look for it by hand. */
-export function presentFreeSubscription(row: Selectable<FreeSubscriptionsTable>) {
+export function presentFreeSubscription(row: Selectable<FreeSubscriptionsTable>): AdminFreeSubscription {
   return {
     id: row.id,
     email: row.email,
@@ -111,7 +123,8 @@ export function presentFreeSubscription(row: Selectable<FreeSubscriptionsTable>)
   };
 }
 
-export function presentAudit(row: Selectable<AdminAuditTable>) {
+/** One line of the admin audit. */
+export function presentAudit(row: Selectable<AdminAuditTable>): AdminAuditEntry {
   return {
     id: row.id,
     adminEmail: row.admin_email,

@@ -1,5 +1,10 @@
 // The characters module's answers (product.md §3): list items, presets, groups and a character's detail.
-import type { CharacterListItem, PresetCharacter } from "../../../common/api";
+import type {
+  CharacterDetail,
+  CharacterGroup,
+  CharacterListItem,
+  PresetCharacter,
+} from "../../../common/api";
 import type { Character, PresetCharacterRow } from "../../db/schema";
 import { alternateGreetings } from "../conversation/chats.service";
 import { storedLorebook, toCharacterBook } from "../prompt/lorebook";
@@ -40,7 +45,10 @@ export function presentPreset(p: PresetCharacterRow): PresetCharacter {
 }
 
 /** product.md §3 "Group": groupUUID and members with memberName and memberPhoto. */
-export function presentGroup(g: { id: string; members: Array<{ id: string; name: string; photo: string }> }) {
+export function presentGroup(g: {
+  id: string;
+  members: Array<{ id: string; name: string; photo: string }>;
+}): CharacterGroup {
   return {
     groupUUID: g.id,
     members: g.members.map((m) => ({ memberUUID: m.id, memberName: m.name, memberPhoto: m.photo })),
@@ -53,7 +61,7 @@ export function presentGroup(g: { id: string; members: Array<{ id: string; name:
  * generation settings `characterMaxTokens`, `characterTemperature`, `characterAuthorsNote` and
  * `characterAuthorsNoteDepth`.
  */
-export function presentCharacterDetail(c: Character) {
+export function presentCharacterDetail(c: Character): CharacterDetail {
   const lorebook = storedLorebook(c.lorebook);
   return {
     characterUUID: c.id,

@@ -1,5 +1,5 @@
 // The chat's answers (product.md §3): chat profile characters, message replies (live or stored), pictures, group replies.
-import type { ChatProfileCharacter, MessageReply } from "../../../common/api";
+import type { ChatProfileCharacter, GroupReply, MessageReply } from "../../../common/api";
 import type { Character, ChatHistoryRow } from "../../db/schema";
 import { presentHistoryEntry } from "../conversation/conversation.presenter";
 import { splitReply } from "../conversation/split-reply";
@@ -91,7 +91,7 @@ export function presentGroupReply(result: {
   message: string;
   whoReplies: string[];
   entries: ChatHistoryRow[];
-}) {
+}): GroupReply {
   return {
     success: result.success ? 1 : 0,
     message: result.message,

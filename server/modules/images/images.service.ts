@@ -1,5 +1,6 @@
 // Pictures on request and photos from the user (product.md §4 "Image generation", "Photo flow"): checks, quota, queuing and the photo history.
 import { randomUUID } from "node:crypto";
+import type { Capability } from "../../../common/api";
 import { MESSAGE_MAX_LENGTH, type PhotoType } from "../../../common/constants";
 import { RULES } from "../../../common/validation";
 import type { Character, ChatHistoryRow, ImageJob, User } from "../../db/schema";
@@ -30,12 +31,6 @@ import {
 import { IMAGE_PENDING_TEXT, type ImageWorker } from "./image-worker";
 import type { ImagesRepo } from "./images.repo";
 import { answerPhoto } from "./photo-answer";
-
-/** A capability of the chat screen: off comes with the reason to show. */
-export interface Capability {
-  enabled: boolean;
-  reason: string;
-}
 
 export interface ImagesOptions {
   portrait: { width: number; height: number };

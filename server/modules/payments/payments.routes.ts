@@ -1,10 +1,10 @@
 // Payment routes: the pricing plans (product.md §7), checkout, add-on, customer portal, the user's payment options and the provider's webhook.
 import type { FastifyInstance, onRequestAsyncHookHandler } from "fastify";
+import type { PricingPlan } from "../../../common/api";
 import { dollars } from "../../../common/constants";
 import type { User } from "../../db/schema";
 import { bearerToken, currentUser, signedIn } from "../../http/auth";
 import { ok } from "../../http/envelope";
-import { CHANGES_ANY_USER } from "../../http/invalidates";
 import { parseInput } from "../../http/validate";
 import { CheckoutBody } from "./payments.schemas";
 import type { PaymentsService, PricedPlan } from "./payments.service";
@@ -14,7 +14,7 @@ import type { PaymentsService, PricedPlan } from "./payments.service";
  * the plan's id, whether it is bought through checkout here, and whether it is the signed-in
  * user's plan.
  */
-export function presentPricingPlan({ plan, checkout, current }: PricedPlan) {
+export function presentPricingPlan({ plan, checkout, current }: PricedPlan): PricingPlan {
   return {
     pricingUrl: plan.url,
     pricingImage: plan.image,
@@ -62,18 +62,18 @@ export async function paymentsRoutes(
       });
     });
 
-    scope.post("/api/payment/checkout", { config: CHANGES_ANY_USER }, async (request) => {
+    scope.post("/api/payment/checkout", async (request) => {
       const body = parseInput(CheckoutBody, request.body);
       const url = await payments.checkout(currentUser(request), body.plan);
       return ok("Redirecting to the payment page.", { data: { url } });
     });
 
-    scope.post("/api/payment/addon", { config: CHANGES_ANY_USER }, async (request) => {
+    scope.post("/api/payment/addon", async (request) => {
       const url = await payments.addOn(currentUser(request));
       return ok("Redirecting to the payment page.", { data: { url } });
     });
 
-    scope.post("/api/payment/portal", { config: CHANGES_ANY_USER }, async (request) => {
+    scope.post("/api/payment/portal", async (request) => {
       const url = await payments.portal(currentUser(request));
       return ok("Redirecting to your subscription.", { data: { url } });
     });
@@ -82,7 +82,7 @@ export async function paymentsRoutes(
   await app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser("*", { parseAs: "buffer" }, (_request, body, done) => done(null, body));
-    scope.post("/api/payment/webhook", { config: CHANGES_ANY_USER }, async (request) => {
+    scope.post("/api/payment/webhook", async (request) => {
       const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
       const signature = request.headers["stripe-signature"];
       const result = await payments.handleWebhook(raw, typeof signature === "string" ? signature : "");

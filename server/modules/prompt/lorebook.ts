@@ -1,5 +1,5 @@
 // Lorebooks (world info): a card's character_book parsed defensively, and which entries a reply's prompt gets (SillyTavern semantics).
-import type { CharacterBookEntry } from "../../../common/api";
+import type { CharacterBook, CharacterBookEntry } from "../../../common/api";
 import { LOREBOOK_LIMITS } from "../../../common/constants";
 
 /**
@@ -282,7 +282,7 @@ export function selectLoreEntries(
 }
 
 /** A book back in `character_book` shape (for the card export and the form). */
-export function toCharacterBook(book: Lorebook): Record<string, unknown> {
+export function toCharacterBook(book: Lorebook): CharacterBook {
   return {
     name: book.name,
     ...(book.scan_depth === null ? {} : { scan_depth: book.scan_depth }),

@@ -14,6 +14,7 @@ import {
 } from "../../providers/llm/llm";
 import type { FileStorage } from "../../providers/storage/storage";
 import type { TtsProvider } from "../../providers/tts/tts";
+import { presentCapabilities } from "./capabilities.presenter";
 import { Lifecycle } from "./lifecycle";
 import { DEFAULT_METRICS_OPTIONS, type MetricsOptions, mayReadMetrics } from "./metrics-access";
 import { type ReadinessCheck, runChecks, standardChecks } from "./readiness";
@@ -115,26 +116,13 @@ function capabilityRoutes(app: FastifyInstance, deps: SystemDeps): void {
       user.role === "admin" && status.message === NOT_CONFIGURED_MESSAGE
         ? { ...status, message: NOT_CONFIGURED_ADMIN_STATUS.message }
         : status;
-    const off = (reason: string) => ({ enabled: false, reason });
     return ok("Capabilities.", {
-      data: {
-        chat: llm.ready ? { enabled: true, reason: "" } : off(llm.message),
-        voiceReplies:
-          deps.tts.name === "none"
-            ? off("Spoken replies are turned off on this server (TTS_PROVIDER=none).")
-            : { enabled: true, reason: "" },
-        // The server's transcription path; the SPA adds the browser's own speech recognition.
-        speechInput: deps.transcribes
-          ? { enabled: true, reason: "" }
-          : off("Speech input through the server is not configured on this server (no STT_BASE_URL)."),
-        ...(deps.images
-          ? deps.images(user)
-          : {
-              imageRequests: off("Pictures on request are not available on this server."),
-              photoUpload: off("Sending photos is not available on this server."),
-            }),
-        ...(!llm.ready && llm.download ? { modelDownload: llm.download } : {}),
-      },
+      data: presentCapabilities({
+        llm,
+        speaks: deps.tts.name !== "none",
+        transcribes: deps.transcribes === true,
+        images: deps.images?.(user),
+      }),
     });
   });
 }

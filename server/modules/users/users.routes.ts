@@ -3,7 +3,8 @@ import type { FastifyInstance, onRequestAsyncHookHandler } from "fastify";
 import { assertSelf, currentUser, signedIn } from "../../http/auth";
 import { ok } from "../../http/envelope";
 import { parseInput } from "../../http/validate";
-import { isAdmin, presentSessionUser } from "../auth/auth.presenter";
+import { presentSessionUser } from "../auth/auth.presenter";
+import { presentProfile } from "./users.presenter";
 import { ConfirmAgeBody, PasswordBody, SelfQuery, UiLanguageBody, UpdateBody } from "./users.schemas";
 import type { UsersService } from "./users.service";
 
@@ -20,19 +21,7 @@ function userRoutes(app: FastifyInstance, users: UsersService): void {
   app.get("/api/users/profile/", async (request) => {
     const user = currentUser(request);
     assertSelf(user.id, parseInput(SelfQuery, request.query).id);
-    const { planName, chatCount } = await users.profile(user);
-    return ok("Profile.", {
-      data: {
-        name: user.full_name,
-        userName: user.user_name,
-        userEmail: user.is_demo ? "" : user.email,
-        pricingPlanName: planName,
-        chatLimit: user.chat_limit,
-        chatCount,
-        userPicture: user.picture,
-        isAdmin: isAdmin(user),
-      },
-    });
+    return ok("Profile.", { data: presentProfile(user, await users.profile(user)) });
   });
 
   /** Ours: stores the 18+ confirmation; answers the fresh session user (`adult` '1'). */

@@ -9,7 +9,11 @@ import type { AuthService } from "../auth/auth.service";
 import { quotaPeriodKey } from "../quota/quota.service";
 import type { UsersRepo } from "./users.repo";
 
-/** The signed-in user's profile and password (product.md §2 Profile, Change password; product.md §7). */
+/**
+ * The signed-in user's profile and password (product.md §2 Profile, Change password; product.md §7).
+ * Each write of the user's row drops their cached sessions (`auth.userChanged`, the rule of
+ * server/db/short-cache.ts), so the chat routes use the new name, language or confirmation at once.
+ */
 export class UsersService {
   constructor(
     private readonly repo: UsersRepo,
@@ -44,6 +48,7 @@ export class UsersService {
       user_name: input.userName,
       picture,
     });
+    this.auth.userChanged(user.id);
     if (picture !== user.picture && user.picture) await this.storage.remove(`users/${user.picture}`);
     if (!updated) throw notFound("User not found.");
     return updated;
@@ -57,6 +62,7 @@ export class UsersService {
   async confirmAdult(user: User, now = Date.now()): Promise<User> {
     if (user.adult_confirmed_at) return user;
     await this.repo.confirmAdult(user.id, now);
+    this.auth.userChanged(user.id);
     return { ...user, adult_confirmed_at: now };
   }
 
@@ -66,6 +72,7 @@ export class UsersService {
    */
   async setUiLanguage(user: User, language: string): Promise<User> {
     await this.repo.setUiLanguage(user.id, language);
+    this.auth.userChanged(user.id);
     return { ...user, ui_language: language };
   }
 
