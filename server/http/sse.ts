@@ -1,5 +1,6 @@
 // Server-sent events for streamed replies: asking for a stream, opening one, heartbeats and the `error` event's data.
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from "fastify";
+import type { StreamFailure } from "../../common/stream-events";
 import { requestLanguage } from "../i18n/language";
 import { localiseEnvelope } from "../i18n/translate";
 import { observeRequest, streamOpened } from "../observability/metrics";
@@ -18,7 +19,12 @@ export function wantsStream(request: FastifyRequest, stream: string | undefined)
   return stream === "1" || (request.headers.accept ?? "").includes("text/event-stream");
 }
 
-/** An open server-sent events answer. */
+/**
+ * An open server-sent events answer: the transport, which writes any event name and JSON data it
+ * is handed. What a reply stream sends is declared in common/stream-events.ts and sent through the
+ * typed emitters of server/modules/chat/reply-stream.ts; a live reply's stored events are relayed
+ * through `send` as they were appended.
+ */
 export interface EventStream {
   /**
    * Sends one event, with `id: <id>` when given (the client resumes after the last id
@@ -42,7 +48,7 @@ export interface EventStream {
  * carries its code (e.g. "database_unavailable"), sentence and status 503, logged as one line
  * naming the engine (outages.ts); any other failure of 500 and more is logged, with status 500.
  */
-export function errorEventData(error: unknown, log: FastifyBaseLogger): Record<string, unknown> {
+export function errorEventData(error: unknown, log: FastifyBaseLogger): StreamFailure {
   const outage = outageEventData(error, log);
   if (outage) return { ...outage };
   const status = failStatus(error);

@@ -48,22 +48,19 @@ async function withFastTimers<T>(work: () => Promise<T>): Promise<T> {
 }
 
 describe("finalReply (product.md §3)", () => {
-  it("keeps a message reply, and makes a bare stored entry a successful reply", () => {
+  it("answers the final event's data as it came: a message reply, a failure, a plain refusal", () => {
     const reply = { success: 1 as const, message: "", text: "Yo", history: [entry("replied", "Yo")] };
     expect(finalReply({ event: "done", data: reply })).toBe(reply);
-    expect(finalReply({ event: "done", data: entry("stopped", "Y") })).toEqual({
-      success: 1,
-      message: "",
-      history: [entry("stopped", "Y")],
-    });
-    expect(finalReply({ event: "error", data: "oops" })).toEqual({ success: 0, message: "oops" });
+    const failure = { success: 0 as const, message: "oops", code: "internal" as const, status: 500 };
+    expect(finalReply({ event: "error", data: failure })).toBe(failure);
+    const limit = { success: 0 as const, message: "limit", code: "quota_reached" as const, page: "/pricing" };
+    expect(finalReply({ event: "error", data: limit })).toBe(limit);
   });
 
   it("throws ReplyLostError for a reply still pending (its server is gone), not for a refusal", () => {
-    expect(() => finalReply({ event: "done", data: entry("pending") })).toThrow(ReplyLostError);
     // GET /chat/stream's answer for a stored entry without a live reply (presentStoredReply).
     const stored = {
-      success: 0,
+      success: 0 as const,
       message: "This message is still being answered.",
       history: [entry("pending")],
     };
@@ -113,13 +110,20 @@ describe("sendMessageStream: resume, then hand over to the history", () => {
   });
 
   it("hands over when the resume finds no live reply and the entry still pending", async () => {
-    scriptFetch([
+    const stored = {
+      success: 0,
+      message: "This message is still being answered.",
+      history: [entry("pending")],
+    };
+    const calls = scriptFetch([
       events([block("entry", entry("pending"), 1)], true),
-      events([block("done", entry("pending"))]),
+      events([block("done", stored)]),
     ]);
     await expect(
       withFastTimers(() => sendMessageStream(input, { onToken: () => {} })),
     ).rejects.toBeInstanceOf(ReplyLostError);
+    // Lost by that `done`, not by resumes that ran out.
+    expect(calls).toHaveLength(2);
   });
 });
 

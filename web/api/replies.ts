@@ -1,7 +1,8 @@
 // Reply streams shared by the chat, group and edit calls: handlers, final reply, lost replies.
 import type { ChatHistoryEntry, MessageReply } from "../../common/api";
+import type { SentenceAudio } from "../../common/stream-events";
 import { ApiError } from "./errors";
-import { apiStream, type StreamEvent } from "./stream";
+import { apiStream, type StreamEnd, type StreamEvent } from "./stream";
 
 /** What a streamed reply reports while it is generated. */
 export interface ReplyStreamHandlers {
@@ -13,7 +14,7 @@ export interface ReplyStreamHandlers {
    * event `audio`: one sentence of the reply spoken, as soon as it is ready (in order,
    * index 0 first), so playback starts before the whole reply is synthesized.
    */
-  onAudio?: (audio: { index: number; text: string; audioUrl: string; chatHistoryUUID?: string }) => void;
+  onAudio?: (audio: SentenceAudio) => void;
 }
 
 /**
@@ -28,22 +29,14 @@ export class ReplyLostError extends ApiError {
   }
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null;
-
 /**
- * Turns the final event of a reply stream into the spec's message reply (product.md §3). A bare stored
- * entry becomes `{success: 1, history: [entry]}`.
+ * The spec's message reply (product.md §3) a reply stream ended with: the data of its `done` or
+ * `error` event (a refusal's envelope), or of the plain JSON answer given instead, as it came.
  * @throws ReplyLostError when a `done` event holds a reply still "pending" (GET /chat/stream found
  * no live reply: the server that wrote it is gone, the history settles it within a minute).
  */
-export function finalReply(last: StreamEvent): MessageReply {
-  const data = last.data;
-  let reply: MessageReply = { success: 0, message: typeof data === "string" ? data : "" };
-  if (isObject(data) && "success" in data) reply = data as unknown as MessageReply;
-  else if (isObject(data) && typeof data.chatHistoryUUID === "string") {
-    reply = { success: 1, message: "", history: [data as unknown as ChatHistoryEntry] };
-  }
+export function finalReply(last: StreamEnd): MessageReply {
+  const reply: MessageReply = last.data;
   // GET /chat/stream answers an entry without a live reply as stored: `done`, success 0 while pending.
   const entry = reply.history?.[0];
   if (last.event === "done" && entry?.chatHistoryStatus === "pending") {
@@ -52,17 +45,25 @@ export function finalReply(last: StreamEvent): MessageReply {
   return reply;
 }
 
-/** The `onEvent` of a reply stream: routes `entry`, `token` and `audio` events to `handlers`. */
+/**
+ * The `onEvent` of a reply stream: `entry`, `token` and `audio` events go to `handlers`; the final
+ * `done` or `error` is the stream's answer (`replyOf`).
+ */
 export function replyEvents(handlers: ReplyStreamHandlers) {
   return (event: StreamEvent) => {
-    const data = event.data;
-    if (!isObject(data)) return;
-    if (event.event === "token" && typeof data.text === "string") handlers.onToken(data.text);
-    else if (event.event === "entry") handlers.onEntry?.(data as unknown as ChatHistoryEntry);
-    else if (event.event === "audio" && "audioUrl" in data) {
-      handlers.onAudio?.(
-        data as unknown as { index: number; text: string; audioUrl: string; chatHistoryUUID?: string },
-      );
+    switch (event.event) {
+      case "entry":
+        handlers.onEntry?.(event.data);
+        break;
+      case "token":
+        handlers.onToken(event.data.text);
+        break;
+      case "audio":
+        handlers.onAudio?.(event.data);
+        break;
+      case "done":
+      case "error":
+        break;
     }
   };
 }
@@ -72,7 +73,7 @@ export function replyEvents(handlers: ReplyStreamHandlers) {
  * known becomes `ReplyLostError`; other errors pass through.
  */
 export async function replyOf(
-  stream: Promise<StreamEvent>,
+  stream: Promise<StreamEnd>,
   entryId: () => string,
   signal: AbortSignal | undefined,
 ): Promise<MessageReply> {

@@ -1,6 +1,15 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
+import type { ChatHistoryEntry } from "../../common/api";
 import { ApiError } from "./errors";
-import { apiStream, eventParser, followStream, RESUME_ATTEMPTS, type StreamEvent } from "./stream";
+import {
+  apiStream,
+  eventParser,
+  followStream,
+  parseStreamEvent,
+  RESUME_ATTEMPTS,
+  type SseMessage,
+  type StreamEvent,
+} from "./stream";
 import { block, events, json, scriptFetch } from "./stream.fakes";
 
 afterEach(() => {
@@ -11,7 +20,7 @@ afterEach(() => {
 describe("eventParser: events and their ids", () => {
   /** The events of `chunks` fed one by one. */
   const parse = (chunks: string[], cursor = { lastId: "" }) => {
-    const parsed: StreamEvent[] = [];
+    const parsed: SseMessage[] = [];
     const parser = eventParser(cursor, (event) => parsed.push(event));
     for (const chunk of chunks) parser.feed(chunk);
     return { parsed, cursor };
@@ -55,20 +64,140 @@ describe("eventParser: events and their ids", () => {
   });
 });
 
+describe("parseStreamEvent: each message read once into common/stream-events.ts's union", () => {
+  const entry: ChatHistoryEntry = {
+    chatHistoryUUID: "e1",
+    characterUUID: "c1",
+    chatHistoryMessage: "hi",
+    chatHistoryMessageImage: "",
+    chatHistorySendTime: "2026-01-01T00:00:00.000Z",
+    chatHistoryReplyMessage: "",
+    chatHistoryReplyImage: "",
+    chatHistoryReplyAudioUrl: "",
+    chatHistoryReplyTime: "",
+    chatHistoryImageLoading: 0,
+    chatHistoryStatus: "pending",
+  };
+  const audio = { chatHistoryUUID: "e1", index: 0, text: "Hi.", audioUrl: "/content/voice/a.mp3" };
+  const reply = {
+    success: 1,
+    message: "Reply.",
+    text: "Hi.",
+    history: [{ ...entry, chatHistoryReplyMessage: "Hi." }],
+  };
+  const group = { success: 1, message: "Replies.", whoReplies: ["c1"], history: [entry], genimage: 0 };
+  const failure = { success: 0, message: "Try again.", code: "internal", status: 500 };
+  const outage = {
+    success: 0,
+    message: "Briefly down.",
+    code: "database_unavailable",
+    status: 503,
+    page: "",
+  };
+
+  it("reads each event the server sends to its member, keeping its id and its data object", () => {
+    const known: Array<[string, unknown]> = [
+      ["entry", entry],
+      ["token", { text: "Hel" }],
+      ["audio", audio],
+      ["done", reply],
+      ["done", group],
+      ["done", { success: 0, message: "This message is still being answered.", history: [entry] }],
+      ["error", failure],
+      ["error", outage],
+    ];
+    for (const [event, data] of known) {
+      const parsed = parseStreamEvent({ event, data, id: "7" });
+      expect(parsed).toEqual({ event, data, id: "7" });
+      expect(parsed?.data).toBe(data);
+    }
+  });
+
+  it("lets handlers narrow on the event name, with no casts", () => {
+    const parsed = parseStreamEvent({ event: "audio", data: audio, id: "" });
+    const seen: string[] = [];
+    switch (parsed?.event) {
+      case "audio":
+        seen.push(`${parsed.data.chatHistoryUUID}:${parsed.data.index}:${parsed.data.audioUrl}`);
+        break;
+      case "token":
+        seen.push(parsed.data.text);
+        break;
+    }
+    expect(seen).toEqual(["e1:0:/content/voice/a.mp3"]);
+  });
+
+  it("drops events the union does not have: the SSE default `message`, others", () => {
+    for (const event of ["message", "status", "member", "heartbeat", "keep-alive", "Token", ""]) {
+      expect(parseStreamEvent({ event, data: { text: "x" }, id: "1" }), event).toBeUndefined();
+    }
+  });
+
+  it("drops known events whose data lacks the minimal shape", () => {
+    const malformed: Array<[string, unknown]> = [
+      ["entry", { characterUUID: "c1" }],
+      ["entry", "e1"],
+      ["token", "Hel"],
+      ["token", { text: 1 }],
+      ["token", null],
+      ["audio", { ...audio, audioUrl: undefined }],
+      ["audio", { ...audio, index: "0" }],
+      ["audio", { audioUrl: "/content/voice/a.mp3" }],
+      ["done", entry],
+      ["done", { success: true, message: "" }],
+      ["done", { success: 1 }],
+      ["done", "Reply."],
+      ["error", "oops"],
+      ["error", { success: 1, message: "ok", code: "internal", status: 500 }],
+      ["error", { success: 0, message: "no code", status: 500 }],
+      ["error", { success: 0, message: "no status", code: "internal" }],
+    ];
+    for (const [event, data] of malformed) {
+      expect(parseStreamEvent({ event, data, id: "1" }), `${event} ${JSON.stringify(data)}`).toBeUndefined();
+    }
+  });
+
+  it("reaches apiStream's onEvent only for what it reads; dropped messages still move the last id", async () => {
+    const calls = scriptFetch([
+      events(
+        [
+          block("status", { text: "thinking" }, 1),
+          block("entry", entry, 2),
+          block("token", "not an object", 3),
+          block("token", { text: "Hi." }, 4),
+        ],
+        true,
+      ),
+      events([block("done", reply, 5)]),
+    ]);
+    const seen: StreamEvent[] = [];
+    const last = await apiStream("/chat/message", new URLSearchParams(), (event) => seen.push(event), {
+      resumeId: () => "e1",
+      resume: { delayMs: 1 },
+    });
+    expect(seen.map((event) => `${event.id}:${event.event}`)).toEqual(["2:entry", "4:token", "5:done"]);
+    expect(last).toEqual({ event: "done", data: reply, id: "5" });
+    expect(calls[1]?.url).toBe("/api/chat/stream?id=e1&after=4");
+  });
+});
+
 describe("apiStream: a dropped stream is followed again", () => {
   const form = () => new URLSearchParams({ id: "entry-1", stream: "1" });
 
   it("resumes with GET /chat/stream after the last id, without repeating events, after a break", async () => {
     const calls = scriptFetch([
       events([block("entry", { chatHistoryUUID: "e1" }, 1), block("token", { text: "Hel" }, 2)], true),
-      events([block("token", { text: "lo" }, 3), block("done", { success: 1, text: "Hello" }, 4)]),
+      events([
+        block("token", { text: "lo" }, 3),
+        block("done", { success: 1, message: "", text: "Hello" }, 4),
+      ]),
     ]);
     const seen: StreamEvent[] = [];
     const last = await apiStream("/chat/message", form(), (event) => seen.push(event), {
       resumeId: () => "e1",
       resume: { delayMs: 1 },
     });
-    expect(last).toEqual({ event: "done", data: { success: 1, text: "Hello" }, id: "4" });
+    expect(last).toEqual({ event: "done", data: { success: 1, message: "", text: "Hello" }, id: "4" });
     expect(seen.map((event) => `${event.id}:${event.event}`)).toEqual([
       "1:entry",
       "2:token",
@@ -90,7 +219,7 @@ describe("apiStream: a dropped stream is followed again", () => {
   it("resumes when the stream ends cleanly before its final event (a proxy cut it)", async () => {
     const calls = scriptFetch([
       events([block("token", { text: "a" }, 5)]),
-      events([block("done", { success: 1 }, 6)]),
+      events([block("done", { success: 1, message: "" }, 6)]),
     ]);
     const last = await apiStream("/chat/continue-message", form(), () => {}, {
       resumeId: () => "e9",
@@ -145,7 +274,7 @@ describe("followStream: bounded attempts with a doubling back-off", () => {
       new TypeError("connection refused"),
       json(502, {}),
       events([block("token", { text: "b" }, 3)], true),
-      events([block("done", { success: 1 }, 4)]),
+      events([block("done", { success: 1, message: "" }, 4)]),
     ]);
     const tokens: string[] = [];
     const following = followStream("e1", (event) => tokens.push(String(event.id)), { after: "2" });

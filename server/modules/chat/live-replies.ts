@@ -8,7 +8,11 @@
  * (live-replies.redis.ts, when REDIS_URL is set).
  */
 
-/** One event of a live reply: its sequence id (1, 2, 3… per reply), name and JSON data. */
+/**
+ * One event of a live reply: its sequence id (1, 2, 3… per reply), name and JSON data. The store
+ * keeps and replays events as it was given them: the typed emitters of reply-stream.ts append only
+ * those of common/stream-events.ts.
+ */
 export interface LiveEvent {
   seq: number;
   event: string;

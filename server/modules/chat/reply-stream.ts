@@ -1,6 +1,7 @@
 // The server-sent events of a streamed reply or group turn, also appended to each entry's live reply for resuming.
 import type { FastifyBaseLogger } from "fastify";
-import type { MessageReply } from "../../../common/api";
+import type { GroupReply, MessageReply } from "../../../common/api";
+import type { ReplyStreamArgs, StreamEmit } from "../../../common/stream-events";
 import type { ChatHistoryRow } from "../../db/schema";
 import { type EventStream, errorEventData } from "../../http/sse";
 import type { LiveReplies, LiveReplyWriter } from "./live-replies";
@@ -8,8 +9,22 @@ import { TokenBatch } from "./token-batch";
 import type { TurnStream } from "./turn.service";
 
 /**
+ * Sends one reply stream event (common/stream-events.ts) on the event stream, with `id: <id>` when
+ * given: the typed way onto the wire for what is not a LiveReplyStream (the follow route's own
+ * `done`). The event stream itself writes any name and JSON it is handed (server/http/sse.ts).
+ */
+export function sendEvent(
+  events: EventStream,
+  id: number | undefined,
+  ...[event, data]: ReplyStreamArgs
+): void {
+  events.send(event, data, id);
+}
+
+/**
  * What both kinds of streamed request share: the event stream to the client and the
- * live reply of the entry being written, which a reload or another tab follows. `token` events
+ * live reply of the entry being written, which a reload or another tab follows. Its events are
+ * those of common/stream-events.ts, each with its own data (`emit` is typed by them). `token` events
  * leave in batches (token-batch.ts): the text of the tokens that came within a short window is
  * one `token` event, to the client and in the live reply; any other event sends the batch first.
  */
@@ -33,13 +48,13 @@ abstract class LiveReplyStream {
   }
 
   /** Sends one event of the reply: `token` ({text}) joins the batch, any other sends it first. */
-  readonly emit = (event: string, data: unknown): void => {
-    if (event === "token") {
-      this.tokens.push((data as { text: string }).text);
+  readonly emit: StreamEmit = (...event) => {
+    if (event[0] === "token") {
+      this.tokens.push(event[1].text);
       return;
     }
     this.tokens.flush();
-    this.deliver(event, data);
+    this.deliver(...event);
   };
 
   /** Sends the tokens held back, if any. */
@@ -48,7 +63,7 @@ abstract class LiveReplyStream {
   }
 
   /** Sends one event now, to the client and the live reply. */
-  protected abstract deliver(event: string, data: unknown): void;
+  protected abstract deliver(...event: ReplyStreamArgs): void;
 }
 
 /**
@@ -62,9 +77,9 @@ export class StreamedReply extends LiveReplyStream implements TurnStream {
   private seq = 0;
 
   /** Sends one event (and appends it to the live reply); `done` and `error` end both. */
-  protected deliver(event: string, data: unknown): void {
-    const id = this.writer ? this.writer.append(event, data) : ++this.seq;
-    this.events.send(event, data, id);
+  protected deliver(...event: ReplyStreamArgs): void {
+    const id = this.writer ? this.writer.append(event[0], event[1]) : ++this.seq;
+    sendEvent(this.events, id, ...event);
   }
 
   /** Ends with an `error` event: the failure envelope plus its HTTP status (see sse.ts). */
@@ -90,31 +105,36 @@ export class StreamedReply extends LiveReplyStream implements TurnStream {
  */
 export class GroupStreamedReply extends LiveReplyStream {
   /** Sends one event of the member speaking now (and appends it to its live reply). */
-  protected deliver(event: string, data: unknown): void {
-    this.writer?.append(event, data);
-    this.events.send(event, data);
+  protected deliver(...event: ReplyStreamArgs): void {
+    this.writer?.append(event[0], event[1]);
+    sendEvent(this.events, undefined, ...event);
   }
 
   /** The member's reply is over: its live reply ends with `reply` (not sent to the group's client). */
   settle(reply: MessageReply): void {
     this.flushTokens();
-    this.writer?.append("done", reply);
+    this.appendOnly("done", reply);
     this.close();
   }
 
   /** Ends the stream with the group answer (`done`). */
-  finish(answer: unknown): void {
+  finish(answer: GroupReply): void {
     this.close();
-    this.events.send("done", answer);
+    sendEvent(this.events, undefined, "done", answer);
   }
 
   /** Ends with an `error` event (also the end of the live reply of the member speaking). */
   fail(error: unknown, log: FastifyBaseLogger): void {
     this.flushTokens();
     const data = errorEventData(error, log);
-    this.writer?.append("error", data);
+    this.appendOnly("error", data);
     this.close();
-    this.events.send("error", data);
+    sendEvent(this.events, undefined, "error", data);
+  }
+
+  /** Appends one event to the live reply of the member speaking, without sending it to the client. */
+  private appendOnly(...event: ReplyStreamArgs): void {
+    this.writer?.append(event[0], event[1]);
   }
 
   /** Ends the live reply of the member speaking, if any (idempotent). */

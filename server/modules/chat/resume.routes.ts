@@ -6,6 +6,7 @@ import { parseInput } from "../../http/validate";
 import { presentStoredReply } from "./chat.presenter";
 import { ReplyStreamQuery } from "./chat.schemas";
 import type { ChatService } from "./chat.service";
+import { sendEvent } from "./reply-stream";
 
 /**
  * Ours: GET /api/chat/stream?id=<chatHistoryUUID>&after=<event id> (or the header
@@ -34,10 +35,11 @@ export function resumeRoute(app: FastifyInstance, chat: ChatService): void {
     }
     let last = input.after;
     const stored = async () =>
-      events.send("done", presentStoredReply(await chat.ownedEntry(user, entry.id)), last);
+      sendEvent(events, last, "done", presentStoredReply(await chat.ownedEntry(user, entry.id)));
     try {
       const following = await chat.live.follow(entry.id, input.after, (event) => {
         last = event.seq;
+        // Relayed as appended: the live reply holds what reply-stream.ts's typed emitters sent.
         events.send(event.event, event.data, event.seq);
       });
       if (!following) return await stored();

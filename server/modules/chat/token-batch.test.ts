@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import type { ChatHistoryEntry } from "../../../common/api";
 import type { ChatHistoryRow } from "../../db/schema";
 import type { EventStream } from "../../http/sse";
 import { MemoryLiveReplies } from "./live-replies";
@@ -71,14 +72,29 @@ function recordingStream(): EventStream & { sent: Array<{ event: string; data: u
 }
 
 describe("a streamed reply's token events", () => {
+  /** The `entry` event's data (a whole entry: the emitter takes only common/stream-events.ts shapes). */
+  const stored: ChatHistoryEntry = {
+    chatHistoryUUID: "entry-1",
+    characterUUID: "c1",
+    chatHistoryMessage: "Tell me a story",
+    chatHistoryMessageImage: "",
+    chatHistorySendTime: "2026-01-01T00:00:00.000Z",
+    chatHistoryReplyMessage: "",
+    chatHistoryReplyImage: "",
+    chatHistoryReplyAudioUrl: "",
+    chatHistoryReplyTime: "",
+    chatHistoryImageLoading: 0,
+    chatHistoryStatus: "pending",
+  };
+
   it("go out batched, before the event that follows them, with the same ids in the live reply", async () => {
     const live = new MemoryLiveReplies();
     const events = recordingStream();
     const reply = new StreamedReply(events, live);
     await reply.attach({ id: "entry-1" } as ChatHistoryRow, true);
-    reply.emit("entry", { chatHistoryUUID: "entry-1" });
+    reply.emit("entry", stored);
     for (const piece of ["Once", " upon", " a", " time"]) reply.emit("token", { text: piece });
-    reply.emit("done", { success: 1 });
+    reply.emit("done", { success: 1, message: "Reply." });
     expect(events.sent.map((e) => e.event)).toEqual(["entry", "token", "token", "done"]);
     expect(events.sent[1]!.data).toEqual({ text: "Once" });
     expect(events.sent[2]!.data).toEqual({ text: " upon a time" });
@@ -89,7 +105,7 @@ describe("a streamed reply's token events", () => {
     await live.follow("entry-1", 2, (e) => replayed.push(e));
     expect(replayed).toEqual([
       { seq: 3, event: "token", data: { text: " upon a time" } },
-      { seq: 4, event: "done", data: { success: 1 } },
+      { seq: 4, event: "done", data: { success: 1, message: "Reply." } },
     ]);
     await live.close();
   });

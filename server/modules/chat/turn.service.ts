@@ -2,24 +2,13 @@
 import type { MessageReply } from "../../../common/api";
 import { FIRST_MESSAGE_MARKER } from "../../../common/constants";
 import { LISTENING_PLACEHOLDER } from "../../../common/speech";
+import type { SentenceAudio, StreamEmit } from "../../../common/stream-events";
 import type { ChatHistoryRow, User } from "../../db/schema";
 import { AppError } from "../../errors";
 import type { Conversation } from "../conversation/conversation";
 import { presentHistoryEntry } from "../conversation/conversation.presenter";
 import { presentGroupReply, presentReply, withPicture } from "./chat.presenter";
 import type { ChatService, SendInput, SendResult } from "./chat.service";
-
-/** One sentence of a streamed reply, spoken (SSE event `audio`). */
-export interface SentenceAudio {
-  /** The entry the reply belongs to (chatHistoryUUID). */
-  chatHistoryUUID: string;
-  /** 0 for the first sentence. */
-  index: number;
-  /** The words spoken (narration dropped). */
-  text: string;
-  /** /content/voice/<hash>.mp3 */
-  audioUrl: string;
-}
 
 /** What a turn needs of voice, a port the composition root fills with the voice service. */
 export interface ReplyVoice {
@@ -54,8 +43,11 @@ export interface PictureOffer {
   ): Promise<{ picDesc: string; entry: ChatHistoryRow } | undefined>;
 }
 
-/** The events of a streamed turn (server-sent events): the stored entry, tokens, spoken sentences. */
-export type TurnEmit = (event: "entry" | "token" | "audio", data: unknown) => void;
+/**
+ * The events a streamed turn sends (common/stream-events.ts): the stored entry, tokens, spoken
+ * sentences, each with its own data. Its end (`done`, `error`) is the route's (reply-stream.ts).
+ */
+export type TurnEmit = StreamEmit<"entry" | "token" | "audio">;
 
 /** Where a streamed turn's events go (the client, and the entry's live reply). */
 export interface TurnStream {

@@ -1,6 +1,7 @@
 // Spoken replies, voice previews and transcripts: audio cached by engine, voice and text, spoken sentence by sentence.
 import { createHash } from "node:crypto";
 import { SentenceStream, speechSentences, uncensorTranscript } from "../../../common/speech";
+import type { SentenceAudio } from "../../../common/stream-events";
 import type { ChatHistoryRow, User } from "../../db/schema";
 import { AppError, badRequest } from "../../errors";
 import type { FileStorage } from "../../providers/storage/storage";
@@ -8,18 +9,6 @@ import type { SpeechAudio, SttProvider } from "../../providers/stt/stt";
 import type { TtsProvider, VoiceEntry } from "../../providers/tts/tts";
 import type { Conversation } from "../conversation/conversation";
 import type { VoiceRepo } from "./voice.repo";
-
-/** One sentence of a streamed reply, spoken (SSE event `audio`). */
-export interface SentenceAudio {
-  /** The entry the reply belongs to (chatHistoryUUID). */
-  chatHistoryUUID: string;
-  /** 0 for the first sentence. */
-  index: number;
-  /** The words spoken (narration dropped). */
-  text: string;
-  /** /content/voice/<hash>.mp3 */
-  audioUrl: string;
-}
 
 /** A short sample per seeded language for the voice preview (product.md §7 `voice/preview`). */
 const PREVIEW_TEXT: Record<string, string> = {
