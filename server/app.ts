@@ -5,6 +5,7 @@ import type { DbHandle } from "./db/index";
 import type { CacheGroup } from "./db/short-cache";
 import type { AppConfig } from "./env";
 import { requireUser } from "./http/auth";
+import { type RegisteredRoute, recordRoutes } from "./http/route-writes";
 import { createServer, registerFileSending, registerPlugins, registerSpa } from "./http/setup";
 import type { JobQueue } from "./jobs/queue";
 import { accountRoutes } from "./modules/account/account.routes";
@@ -77,6 +78,8 @@ export interface App {
    * app's back calls `caches.forgetAll()` (the app sees such writes within 5 s otherwise).
    */
   caches: CacheGroup;
+  /** Every route registered, with whether a GET declares that it writes (server/http/route-writes.ts). */
+  routes: ReadonlyArray<RegisteredRoute>;
   /** Resolves when the language model has loaded (or failed to, with a logged line). */
   llmReady: Promise<void>;
   close(): Promise<void>;
@@ -90,6 +93,7 @@ export interface App {
  */
 export async function buildApp(config: AppConfig, options: { llm?: LlmProvider } = {}): Promise<App> {
   const app = createServer(config);
+  const routes = recordRoutes(app);
   const log = (line: string) => {
     if (config.LOG_LEVEL !== "silent") console.log(line);
   };
@@ -124,6 +128,7 @@ export async function buildApp(config: AppConfig, options: { llm?: LlmProvider }
     images: c.imageWorker,
     checkins: c.checkins,
     caches: c.caches,
+    routes,
     async close() {
       await c.stopWorkers();
       await app.close();
@@ -132,35 +137,12 @@ export async function buildApp(config: AppConfig, options: { llm?: LlmProvider }
   };
 }
 
-/**
- * Drops cached rows after every request that may have changed them (the rule in
- * server/db/short-cache.ts): when a request other than GET, HEAD or OPTIONS ends, its route's
- * `config.invalidates` (server/http/invalidates.ts) says which: "none" (the chat sends), "all"
- * (the admin area, the payment calls: every entry of this process), unset the signed-in user's
- * entries (an admin's: every entry).
- */
-function forgetAfterWrites(app: FastifyInstance, caches: CacheGroup): void {
-  app.addHook("onResponse", (request, _reply, done) => {
-    const method = request.method;
-    if (method !== "GET" && method !== "HEAD" && method !== "OPTIONS") {
-      const invalidates = request.routeOptions.config?.invalidates;
-      if (invalidates !== "none") {
-        const user = request.user;
-        if (invalidates === "all" || user?.role === "admin") caches.forgetAll();
-        else if (user) caches.forgetUser(user.id);
-      }
-    }
-    done();
-  });
-}
-
 /** Every route of the API, then the content files and the SPA (product.md §7; the order matters only for the last two). */
 async function registerRoutes(app: FastifyInstance, config: AppConfig, c: Container): Promise<void> {
   const auth = requireUser((token) => c.auth.authenticate(token));
   // the chat routes (every message) take the session from the per-process cache; the
-  // rest read it afresh. How stale it may be: server/db/short-cache.ts.
+  // rest read it afresh. How stale it may be, and who drops it: server/db/short-cache.ts.
   const chatAuth = requireUser((token) => c.auth.authenticate(token, { cached: true }));
-  forgetAfterWrites(app, c.caches);
   // Before every route: its onSend hook must reach the routes of the plugin scopes too.
   const contentAccess = guardChatContent(app, c.contentAccess);
   await authRoutes(app, c.auth, auth);

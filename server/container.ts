@@ -109,8 +109,9 @@ export function buildContainer(config: AppConfig, deps: ContainerDeps) {
   // every background job goes through it (BullMQ on Redis when REDIS_URL is set).
   const jobs = createJobQueue(redis, logError);
 
-  // what every chat message reads (the session, the character, the chat session) is
-  // kept a few seconds per process; the rule of how stale it may be is in server/db/short-cache.ts.
+  // what every chat message reads (the session, the character, the chat session) is kept a few
+  // seconds per process; the services that write those rows drop them, each given its cache
+  // below. The rule of how stale it may be is in server/db/short-cache.ts.
   const caches = new CacheGroup();
 
   // Sign-in, accounts and plans. "Take my data" exports the cards of the characters (built below).
@@ -144,7 +145,7 @@ export function buildContainer(config: AppConfig, deps: ContainerDeps) {
   };
   return {
     engines,
-    /** The per-process caches of the chat path, dropped after write requests. */
+    /** The per-process caches of the chat path; each writer drops its rows (server/db/short-cache.ts). */
     caches,
     redis,
     db,

@@ -59,9 +59,17 @@ export function buildChat(config: AppConfig, deps: ContainerDeps, jobs: JobQueue
   const kysely = db.db;
   const charactersRepo = new CharactersRepo(kysely);
   const tts = createTts(config);
-  const characters = new CharactersService(charactersRepo, storage, llm, {
-    preview: (voiceName) => voice.preview(voiceName),
-  });
+  const characters = new CharactersService(
+    charactersRepo,
+    storage,
+    llm,
+    { preview: (voiceName) => voice.preview(voiceName) },
+    // its updates and deletions drop the chat path's cached rows of the character (built below).
+    {
+      characterChanged: (userId, characterId) => conversation.chats.characterChanged(userId, characterId),
+      chatRemoved: (userId, chatKey) => conversation.chats.chatRemoved(userId, chatKey),
+    },
+  );
   // Recall by meaning, when an embedding model is configured: fused with the word search.
   const embedder = createEmbedder(config);
   const vectors = embedder ? new RecallVectors(db, embedder) : undefined;

@@ -41,7 +41,7 @@ import type { ContainerDeps } from "./deps";
 /** The per-process cache of sign-in sessions (AuthService's). */
 type AuthCache = NonNullable<ConstructorParameters<typeof AuthService>[2]["cache"]>;
 
-/** Most entries of each per-process cache of the chat path: sessions, characters, chats. */
+/** Most entries of the per-process cache of sign-in sessions (server/db/short-cache.ts). */
 const HOT_CACHE_ENTRIES = 10_000;
 
 /**
@@ -184,9 +184,14 @@ export function buildPeople(
     new ShortCache({ ttlMs: CACHE_TTL_MS, max: HOT_CACHE_ENTRIES }, caches),
   );
   const mailer = createMailer(config, log);
-  const payments = new PaymentsService(new PaymentsRepo(kysely), plansRepo, createPayments(config), {
-    publicUrl: config.publicUrl,
-  });
+  // A plan or add-on it writes drops the user's cached sessions (`auth`).
+  const payments = new PaymentsService(
+    new PaymentsRepo(kysely),
+    plansRepo,
+    createPayments(config),
+    { publicUrl: config.publicUrl },
+    auth,
+  );
   const account = new AccountService(
     new AccountRepo(kysely),
     auth,
@@ -223,7 +228,8 @@ export function buildPeople(
     siteSettings,
     oauth,
     subscribe,
-    admin: new AdminService(new AdminRepo(kysely), plansRepo, storage, subscribe),
+    // A user's row it writes drops their cached sessions (`auth`).
+    admin: new AdminService(new AdminRepo(kysely), plansRepo, storage, subscribe, auth),
     users: new UsersService(new UsersRepo(kysely), storage, auth),
   };
 }

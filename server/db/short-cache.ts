@@ -1,17 +1,23 @@
-// Short-lived per-process caches of per-user rows (seconds), dropped together after each write request.
+// Short-lived per-process caches of per-user rows (seconds), each dropped by the code that writes its rows.
 /**
  * Per-process caches of the rows every chat message reads (the bearer session, the
- * owned character, the chat session), each entry owned by one user.
+ * owned character, the chat session, the prompt window, the character's facts), each entry owned
+ * by one user.
  *
- * The staleness rule (also in README, "Streamed chat under load"):
+ * The staleness rule (also in docs/benchmarks.md, "Third pass (per-process caches)"):
  * - an entry lives at most its cache's `ttlMs` (at most CACHE_TTL_MS, 5 s) and never past the
  *   `until` its owner gives (a token's expiry);
- * - a change made through this process drops what it touches at once: logout, a password change
- *   or a revoked device drop the user's sessions (AuthService), and every request that may write
- *   (any method but GET/HEAD/OPTIONS) drops the signed-in user's entries when it ends. A route
- *   declares otherwise in its config (server/http/invalidates.ts): `invalidates: "none"` (the chat
- *   sends) drops nothing, `"all"` (the admin area, the payment routes and their webhook) drops
- *   everyone's, as does any write by an admin (server/app.ts, `forgetAfterWrites`);
+ * - a change made through this process is dropped at once by the service or repository that
+ *   writes it, beside the write, and only what it changed: logout, a password change or a revoked
+ *   device drop the user's sessions and any change of a user's row (profile, language, plan,
+ *   limits, block, role, erasure) drops that user's sessions (AuthService.userChanged, called by
+ *   the users, account, members, payments and admin services; an admin's plan edit drops every
+ *   session); a character's update drops its cached row and its deletion (or a group's) its chat
+ *   session too (CharactersService); New Chat, the greeting, an import and the memory jobs drop
+ *   the chat's session (ChatsService), history changes other than an appended entry or a recorded
+ *   reply drop the chat's prompt window (HistoryService), new or deleted facts drop the fact list
+ *   (MemoryService). Nothing is dropped by HTTP method: a new writer of a cached row drops what
+ *   it wrote, and a GET that writes says so in its route config (`writes`, server/http/route-writes.ts);
  * - a change made by another instance, a worker process or a direct database write is seen
  *   within `ttlMs` at the latest. So with several instances a revoked token, a block or
  *   a plan change takes effect everywhere within 5 s.
@@ -107,11 +113,22 @@ export class ShortCache<V> {
   }
 }
 
-/** The caches of one process, dropped together (server/app.ts after each write request). */
-export class CacheGroup {
-  private readonly caches: Array<{ forgetUser(userId: string): void; forgetAll(): void }> = [];
+/** What a cache gives its group: dropping a user's entries, or all of them. */
+interface Forgettable {
+  forgetUser(userId: string): void;
+  forgetAll(): void;
+}
 
-  add(cache: { forgetUser(userId: string): void; forgetAll(): void }): void {
+/**
+ * The caches of one process, built once in server/container.ts: each cache joins it, so tests that
+ * write the database behind the app's back (and a restore) can drop every entry at once. The
+ * writers drop their own rows through the cache that holds them, not through the group.
+ */
+export class CacheGroup implements Forgettable {
+  private readonly caches: Forgettable[] = [];
+
+  /** Adds a cache to the group (ShortCache's constructor does). */
+  add(cache: Forgettable): void {
     this.caches.push(cache);
   }
 

@@ -2,7 +2,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from "fastify";
 import type { User } from "../db/schema";
 import { forbidden, notFound, unauthorized } from "../errors";
-import { CHANGES_ANY_USER } from "./invalidates";
 
 declare module "fastify" {
   interface FastifyRequest {
@@ -94,7 +93,7 @@ async function requireAdmin(request: FastifyRequest): Promise<void> {
  * Registers `routes` under `prefix` in their own plugin scope behind the session hook and the admin
  * check, so no admin route can be added without them: no session → 401, a signed-in non-admin →
  * 403 "not_admin" with the envelope (product.md §9). Each route of the scope is listed in
- * `ADMIN_ROUTES` and marked as changing any user's cached rows (`invalidates: "all"`).
+ * `ADMIN_ROUTES`.
  */
 export async function adminScope(
   app: FastifyInstance,
@@ -105,7 +104,6 @@ export async function adminScope(
   await app.register(
     async (scope) => {
       scope.addHook("onRoute", (route) => {
-        route.config = { ...route.config, ...CHANGES_ANY_USER };
         for (const method of [route.method].flat()) {
           if (method === "HEAD") continue;
           const entry = { method: method as AdminRoute["method"], url: route.url };

@@ -124,6 +124,8 @@ export class AccountService {
         "Your subscription still renews. Please cancel it under Manage subscription first, then delete the account.",
       );
     const content = await this.repo.eraseUser(user, { id: randomUUID(), createdAt: this.now() });
+    // Its tokens are gone: no cached session of it may answer (server/db/short-cache.ts).
+    this.auth.userChanged(user.id);
     // The user's data exports ("Take my data") go with the rest.
     const folders = [...content.folders, exportFolder(user.id)];
     await this.removeFiles([...content.files, ...content.voice], folders, false);

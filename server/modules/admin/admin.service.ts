@@ -5,6 +5,7 @@ import type { PlansTable, PresetCharactersTable, User, UsersTable } from "../../
 import { badRequest, forbidden, notFound } from "../../errors";
 import { normalisePicture } from "../../media/picture";
 import type { FileStorage } from "../../providers/storage/storage";
+import type { SessionDrops } from "../auth/auth.service";
 import type { PlansRepo } from "../plans/plans.repo";
 import type { AdminRepo } from "./admin.repo";
 
@@ -77,6 +78,12 @@ export class AdminService {
     private readonly plans: PlansRepo,
     private readonly storage: FileStorage,
     private readonly subscribe: FreeSubscriptionApproval,
+    /**
+     * The cached sessions, which hold the user's row: each write of a user's row drops that
+     * user's (a plan edit everyone's), so the change holds at once in this process, on the chat
+     * routes too (the rule of server/db/short-cache.ts).
+     */
+    private readonly sessions: SessionDrops,
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -127,6 +134,7 @@ export class AdminService {
     const updated = await this.plans.findById(id);
     if (!updated) throw notFound("This plan does not exist.");
     const users = await this.plans.syncUsersOfPlan(updated);
+    if (users > 0) this.sessions.everyUserChanged();
     await this.audit(admin, "plan.update", id, { ...changes, usersUpdated: users });
     return updated;
   }
@@ -244,6 +252,7 @@ export class AdminService {
     const plan = await this.plans.findById(planId);
     if (!plan) throw notFound("This plan does not exist.");
     await this.plans.setUserPlan(user.id, plan, this.now(), { plan_ends_at: null });
+    this.sessions.userChanged(user.id);
     await this.audit(admin, "user.plan", user.id, { plan: plan.name, from: user.plan_id });
     return this.user(userId);
   }
@@ -260,6 +269,7 @@ export class AdminService {
       extra_messages: limits.extraMessages,
     });
     if (Object.keys(fields).length > 0) await this.repo.updateUser(user.id, fields);
+    this.sessions.userChanged(user.id);
     await this.audit(admin, "user.limits", user.id, limits);
     return this.user(userId);
   }
@@ -280,6 +290,7 @@ export class AdminService {
       await this.repo.revokeAccessOfUser(user.id);
       await this.repo.turnOffCheckins(user.id, this.now());
     }
+    this.sessions.userChanged(user.id);
     await this.audit(admin, blocked ? "user.block" : "user.unblock", user.id, {});
     return this.user(userId);
   }
@@ -288,6 +299,7 @@ export class AdminService {
   async resetCount(admin: User, userId: string) {
     const user = await this.user(userId);
     await this.repo.updateUser(user.id, { chat_count: 0 });
+    this.sessions.userChanged(user.id);
     await this.audit(admin, "user.reset_count", user.id, { was: user.chat_count });
     return this.user(userId);
   }

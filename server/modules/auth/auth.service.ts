@@ -39,6 +39,12 @@ export interface CachedSession {
 }
 
 /**
+ * What a service that writes users' rows drops after the write: the cached sessions, which hold
+ * the row (the rule of server/db/short-cache.ts). AuthService is it.
+ */
+export type SessionDrops = Pick<AuthService, "userChanged" | "everyUserChanged">;
+
+/**
  * Sign-in, token lifetime, devices and demo accounts. Tokens are 256-bit random
  * strings, stored as sha256 hashes, valid one hour (product.md §9), extended an hour at a time up to an
  * absolute lifetime counted from the sign-in (SESSION_MAX_AGE_DAYS, 30 days by
@@ -241,8 +247,9 @@ export class AuthService {
   /**
    * The user of an unexpired, unrevoked token whose session is within its absolute lifetime.
    * With `options.cached` (the chat routes) it may come from the session cache (see
-   * the constructor's `options.cache` for how stale it may be); otherwise it is read afresh.
-   * What is read is cached until the token's expiry or the cache's ttl, whichever is sooner.
+   * the constructor's `options.cache` for how stale it may be), and what is read is cached until
+   * the token's expiry or the cache's ttl, whichever is sooner; otherwise it is read afresh and
+   * not stored (only the chat routes fill the cache they read).
    */
   async authenticate(token: string, options: { cached?: boolean } = {}): Promise<User | undefined> {
     const now = this.now();
@@ -253,7 +260,7 @@ export class AuthService {
     if (cached && cached.startedAt > startedAfter) return cached.user;
     const epoch = cache?.epoch() ?? 0;
     const session = await this.repo.findSession(tokenHash, now, startedAfter);
-    if (session) {
+    if (session && options.cached) {
       const { user, startedAt } = session;
       cache?.set(tokenHash, user.id, { user, startedAt }, now, epoch, session.expiresAt);
     }
@@ -279,6 +286,24 @@ export class AuthService {
     // The user as read now (a plan change shows at once).
     this.options.cache?.forgetUser(session.user.id);
     return { expiresAt, user: session.user };
+  }
+
+  /**
+   * Drops the cached sessions of a user whose row was just written (profile, language, plan,
+   * limits, block, role, erasure), so this process's next request of theirs reads the row as it is
+   * now (the rule of server/db/short-cache.ts). Called by the service that wrote the row, after
+   * the write; other instances see it within the cache's ttl.
+   */
+  userChanged(userId: string): void {
+    this.options.cache?.forgetUser(userId);
+  }
+
+  /**
+   * Drops every cached session: after a write that changed the rows of many users at once (an
+   * admin's edit of a plan rewrites the grants of everyone on it).
+   */
+  everyUserChanged(): void {
+    this.options.cache?.forgetAll();
   }
 
   /** Revokes the token (product.md §4: logout). Unknown tokens are ignored. */

@@ -5,6 +5,7 @@ import type { User } from "../../db/schema";
 import { AppError, notFound } from "../../errors";
 import { adminScope, currentUser } from "../../http/auth";
 import { ok } from "../../http/envelope";
+import { GET_WRITES } from "../../http/route-writes";
 import { BackupRunningError, type BackupsService } from "./backups.service";
 
 /** Writes one admin audit row (the admin console's audit log). */
@@ -35,7 +36,9 @@ export async function backupRoutes(
       return ok("Backup started.", { data: backups.status() });
     });
 
-    scope.get<{ Params: { name: string } }>("/:name/download", async (request, reply) => {
+    // Writes the audit row of the download (declared: GET_WRITES).
+    const download = { config: GET_WRITES };
+    scope.get<{ Params: { name: string } }>("/:name/download", download, async (request, reply) => {
       const archive = backups.archive(request.params.name);
       if (!archive) throw notFound("No such backup.");
       await audit(currentUser(request), "backup.download", request.params.name, { size: archive.size });

@@ -2,6 +2,7 @@
 import type { FastifyInstance, onRequestAsyncHookHandler } from "fastify";
 import { assertSelf, currentUser, signedIn } from "../../http/auth";
 import { ok } from "../../http/envelope";
+import { GET_WRITES } from "../../http/route-writes";
 import { parseInput } from "../../http/validate";
 import { displayName } from "../conversation/chats.service";
 import {
@@ -83,10 +84,9 @@ function characterReadRoutes(app: FastifyInstance, characters: CharactersService
   };
   app.get("/api/characters/voices", voicesHandler);
   app.get("/api/characters/voice", voicesHandler);
-
-  app.get("/api/characters/voice/preview/", async (request) => {
-    const query = parseInput(VoiceQuery, request.query);
-    const audioUrl = await characters.previewVoice(query.v);
+  // Stores the sample's audio the first time (GET_WRITES).
+  app.get("/api/characters/voice/preview/", { config: GET_WRITES }, async (request) => {
+    const audioUrl = await characters.previewVoice(parseInput(VoiceQuery, request.query).v);
     return { ...ok("Voice preview."), audioUrl };
   });
 

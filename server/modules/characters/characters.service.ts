@@ -6,6 +6,7 @@ import { badRequest, forbidden, notFound } from "../../errors";
 import { loadSharp, normalisePicture } from "../../media/picture";
 import type { LlmProvider } from "../../providers/llm/llm";
 import type { FileStorage } from "../../providers/storage/storage";
+import type { ChatsService } from "../conversation/chats.service";
 import { type Lorebook, parseLorebookJson, storedLorebook, toCharacterBook } from "../prompt/lorebook";
 import { assertAllowedContent } from "../safety/content-rules";
 import { buildCards, type CardData, cardLorebook, readCard } from "./card";
@@ -87,6 +88,11 @@ export class CharactersService {
     private readonly llm: LlmProvider,
     /** Voice samples (server/modules/voice, cached by voice and text). */
     private readonly voiceSamples: { preview(voiceName: string): Promise<string> },
+    /**
+     * The chat path's per-process caches of characters and chat sessions: an update drops the
+     * character's cached row, a deletion its chat's too (the rule of server/db/short-cache.ts).
+     */
+    private readonly cached: Pick<ChatsService, "characterChanged" | "chatRemoved">,
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -183,6 +189,7 @@ export class CharactersService {
         : { alternate_greetings: JSON.stringify(input.alternate_greetings) };
     const patch = { ...profileOf(input, photo), ...lorebook, ...greetings, ...generationPatch(input) };
     await this.repo.updateOwned(user.id, id, patch);
+    this.cached.characterChanged(user.id, id);
     if (photo !== character.photo) await this.storage.remove(`characters/${character.photo}`);
     return this.get(user, id);
   }
@@ -196,6 +203,7 @@ export class CharactersService {
     const result = await this.repo.deleteOwnedUnlessLast(user.id, id);
     if (result === "missing") throw notFound("Character not found.");
     if (result === "last") throw forbidden("You cannot delete your only character.", "last_character");
+    this.cached.chatRemoved(user.id, id);
     await this.storage.remove(`characters/${character.photo}`);
     // Its chat's pictures and the user's photos (product.md §3: under {character id}/).
     await this.storage.removeFolder(character.id);
@@ -204,6 +212,7 @@ export class CharactersService {
   /** Deletes a group of the user with its chat. @throws AppError 404 when not the user's. */
   async deleteGroup(user: User, id: string): Promise<void> {
     if (!(await this.repo.deleteOwnedGroup(user.id, id))) throw notFound("Group not found.");
+    this.cached.chatRemoved(user.id, id);
     await this.storage.removeFolder(id);
   }
 

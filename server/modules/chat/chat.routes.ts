@@ -1,9 +1,10 @@
 // The chat routes (product.md §7 "Chat"): sending (plain or streamed), continue, stop, New Chat and audio messages.
 import type { FastifyInstance, onRequestAsyncHookHandler } from "fastify";
+import type { MessageReply } from "../../../common/api";
 import { assertSelf, currentUser, signedIn } from "../../http/auth";
 import { ok } from "../../http/envelope";
-import { CHANGES_NO_CACHED_ROWS } from "../../http/invalidates";
 import { answerPlainOrStreamed, type StreamableTurn, type TurnResult } from "../../http/plain-or-streamed";
+import { GET_WRITES } from "../../http/route-writes";
 import { parseInput } from "../../http/validate";
 import { localTimeText } from "../prompt/prompt";
 import { AudioMessageBody, EntryBody, isMuted, MessageBody, NewChatQuery } from "./chat.schemas";
@@ -27,7 +28,7 @@ export async function chatRoutes(
   await signedIn(app, auth, (app) => {
     const { chat, turns } = services;
 
-    app.post("/api/chat/message", { config: CHANGES_NO_CACHED_ROWS }, async (request, reply) => {
+    app.post("/api/chat/message", async (request, reply) => {
       const user = currentUser(request);
       const body = parseInput(MessageBody, request.body);
       const input = {
@@ -44,7 +45,7 @@ export async function chatRoutes(
       return answerPlainOrStreamed(request, reply, body.stream, turn);
     });
 
-    app.post("/api/chat/continue-message", { config: CHANGES_NO_CACHED_ROWS }, async (request, reply) => {
+    app.post("/api/chat/continue-message", async (request, reply) => {
       const user = currentUser(request);
       const body = parseInput(EntryBody, request.body);
       const turn = oneToOneTurn(chat.live, (events) => turns.continueReply(user, body.id, events));
@@ -53,13 +54,14 @@ export async function chatRoutes(
 
     resumeRoute(app, chat);
 
-    app.post("/api/chat/stop", { config: CHANGES_NO_CACHED_ROWS }, async (request) => {
+    app.post("/api/chat/stop", async (request) => {
       const body = parseInput(EntryBody, request.body);
       const stopped = await chat.stop(currentUser(request), body.id);
       return ok(stopped ? "Stopped." : "Nothing is being generated for this message.");
     });
 
-    app.get("/api/chat/new", async (request) => {
+    // A GET by the spec that deletes the chat's history (it declares so: GET_WRITES).
+    app.get("/api/chat/new", { config: GET_WRITES }, async (request) => {
       const user = currentUser(request);
       const query = parseInput(NewChatQuery, request.query);
       assertSelf(user.id, query.uid);
@@ -68,7 +70,7 @@ export async function chatRoutes(
     });
 
     /** product.md §7 audio-message (path ours): the message-reply shape of `chat/message` with `audioUrl`. */
-    app.post("/api/chat/audio-message", { config: CHANGES_NO_CACHED_ROWS }, async (request) => {
+    app.post("/api/chat/audio-message", async (request) => {
       const body = parseInput(AudioMessageBody, request.body);
       const answer = await turns.audioMessage(currentUser(request), {
         message: body.message,
@@ -100,7 +102,7 @@ export function turnInput(body: { message: string; id: string; clientMessageId?:
  * A one-to-one turn (a message, a continuation, a regeneration) for `answerPlainOrStreamed`:
  * streamed as a StreamedReply on the entry's live reply, ending with `done` and the plain answer.
  */
-export function oneToOneTurn<R>(
+export function oneToOneTurn<R extends MessageReply>(
   live: LiveReplies,
   run: (events?: StreamedReply) => Promise<TurnResult<R>>,
 ): StreamableTurn<StreamedReply, R> {

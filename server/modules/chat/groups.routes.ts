@@ -2,8 +2,8 @@
 import type { FastifyInstance, onRequestAsyncHookHandler } from "fastify";
 import { currentUser, signedIn } from "../../http/auth";
 import { ok } from "../../http/envelope";
-import { CHANGES_NO_CACHED_ROWS } from "../../http/invalidates";
 import { answerPlainOrStreamed } from "../../http/plain-or-streamed";
+import { GET_WRITES } from "../../http/route-writes";
 import { parseInput } from "../../http/validate";
 import { turnInput } from "./chat.routes";
 import { GroupMemberQuery, GroupNewQuery, GroupReplyBody } from "./chat.schemas";
@@ -25,25 +25,26 @@ export async function groupsRoutes(
   await signedIn(app, auth, (app) => {
     const { groups, turns } = services;
 
-    app.get("/api/chat/group/new", async (request) => {
+    // GETs by the spec that change a group (they declare so: GET_WRITES).
+    app.get("/api/chat/group/new", { config: GET_WRITES }, async (request) => {
       const query = parseInput(GroupNewQuery, request.query);
       const page = await groups.newGroup(currentUser(request), query.cId);
       return ok("Group created.", { page });
     });
 
-    app.get("/api/chat/group/member/add", async (request) => {
+    app.get("/api/chat/group/member/add", { config: GET_WRITES }, async (request) => {
       const query = parseInput(GroupMemberQuery, request.query);
       const page = await groups.addMember(currentUser(request), query.gId, query.cId);
       return ok("Member added.", { page });
     });
 
-    app.get("/api/chat/group/member/remove", async (request) => {
+    app.get("/api/chat/group/member/remove", { config: GET_WRITES }, async (request) => {
       const query = parseInput(GroupMemberQuery, request.query);
       const page = await groups.removeMember(currentUser(request), query.gId, query.cId);
       return ok("Member removed.", { page });
     });
 
-    app.post("/api/chat/group/reply", { config: CHANGES_NO_CACHED_ROWS }, async (request, reply) => {
+    app.post("/api/chat/group/reply", async (request, reply) => {
       const user = currentUser(request);
       const body = parseInput(GroupReplyBody, request.body);
       // each member's answer is spoken in its own voice unless muted.

@@ -3,6 +3,7 @@ import type { FastifyInstance, onRequestAsyncHookHandler } from "fastify";
 import type { ChatProfileInfo } from "../../../common/api";
 import { assertSelf, currentUser, signedIn } from "../../http/auth";
 import { ok } from "../../http/envelope";
+import { GET_WRITES } from "../../http/route-writes";
 import { parseInput } from "../../http/validate";
 import { displayName } from "../conversation/chats.service";
 import type { Conversation } from "../conversation/conversation";
@@ -36,7 +37,8 @@ export async function historyRoutes(
       return { ...ok("Chat profile."), info };
     });
 
-    app.get("/api/chat/history/paginated", async (request) => {
+    // The history's reads store the greeting of a new chat and clear its unread check-ins (GET_WRITES).
+    app.get("/api/chat/history/paginated", { config: GET_WRITES }, async (request) => {
       const user = currentUser(request);
       const query = parseInput(HistoryQuery, request.query);
       assertSelf(user.id, query.uId);
@@ -51,7 +53,7 @@ export async function historyRoutes(
      * cut: at most HISTORY_CALL_MAX entries from `offset` (counted from the newest),
      * and data.more is 1 when older entries remain (ask again with offset + the entries shown).
      */
-    app.get("/api/chat/history", async (request) => {
+    app.get("/api/chat/history", { config: GET_WRITES }, async (request) => {
       const user = currentUser(request);
       const query = parseInput(HistoryCallQuery, request.query);
       assertSelf(user.id, query.uId);

@@ -60,9 +60,10 @@ export class ChatsService {
     private readonly repo: ChatsRepo,
     private readonly now: () => number = Date.now,
     /**
-     * Where the per-process caches of the user's characters and chat sessions join (two reads less per message). How stale they may be is the rule of server/db/short-cache.ts:
-     * a few seconds at most, dropped at once by this service's own writes (greeting, New Chat)
-     * and by the user's write requests; without it nothing is cached.
+     * Where the per-process caches of the user's characters and chat sessions join (two reads less
+     * per message). How stale they may be is the rule of server/db/short-cache.ts: a few seconds at
+     * most, dropped at once by the writers of those rows (`forgetSession`, `sessionChanged`,
+     * `characterChanged`, `chatRemoved`); without it nothing is cached.
      */
     caches?: CacheGroup,
   ) {
@@ -115,6 +116,20 @@ export class ChatsService {
   /** Drops a session from the cache (its row changed in this process: greeted, cleared). */
   forgetSession(session: ChatSession): void {
     this.sessions?.delete(`${session.user_id} ${session.chat_key}`);
+  }
+
+  /** Drops a character of the user from the cache after its row was updated in this process. */
+  characterChanged(userId: string, characterId: string): void {
+    this.characters?.delete(`${userId} ${characterId}`);
+  }
+
+  /**
+   * Drops a chat of the user from the caches after it was deleted in this process (a character or
+   * a group, with its session): its character, if any, and its session.
+   */
+  chatRemoved(userId: string, chatKey: string): void {
+    this.characters?.delete(`${userId} ${chatKey}`);
+    this.sessions?.delete(`${userId} ${chatKey}`);
   }
 
   /**

@@ -3,6 +3,7 @@ import type { FastifyInstance, onRequestAsyncHookHandler } from "fastify";
 import type { ChatHistoryRow, User } from "../../db/schema";
 import { assertSelf, currentUser, signedIn } from "../../http/auth";
 import { ok } from "../../http/envelope";
+import { GET_WRITES } from "../../http/route-writes";
 import { parseInput } from "../../http/validate";
 import type { Conversation } from "../conversation/conversation";
 import { presentHistoryEntry } from "../conversation/conversation.presenter";
@@ -70,7 +71,8 @@ export async function imagesRoutes(
       };
     });
 
-    app.get("/api/chat/history/photos", async (request) => {
+    // Creates the chat's session on first use (GET_WRITES).
+    app.get("/api/chat/history/photos", { config: GET_WRITES }, async (request) => {
       const user = currentUser(request);
       const query = parseInput(PhotosQuery, request.query);
       assertSelf(user.id, query.uId);

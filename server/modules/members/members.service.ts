@@ -83,6 +83,8 @@ export class MembersService {
     const user = await this.repo.findMember(email);
     if (!user) throw notFound(`No account with the e-mail ${email}.`);
     await this.repo.setRole(user.id, admin ? "admin" : "user");
+    // The role is in the cached sessions' user row (server/db/short-cache.ts).
+    this.auth.userChanged(user.id);
   }
 
   /**

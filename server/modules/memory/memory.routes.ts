@@ -3,6 +3,7 @@ import type { FastifyInstance, onRequestAsyncHookHandler } from "fastify";
 import { notFound } from "../../errors";
 import { currentUser, signedIn } from "../../http/auth";
 import { ok } from "../../http/envelope";
+import { GET_WRITES } from "../../http/route-writes";
 import { parseInput } from "../../http/validate";
 import type { Conversation } from "../conversation/conversation";
 import { DeleteQuery, ListQuery, RecallBody, RecallQuery } from "./memory.schemas";
@@ -37,7 +38,8 @@ export async function memoryRoutes(
     });
 
     // Recall (docs/features.md "Memory"): whether a chat's replies may be given its earlier messages.
-    app.get("/api/chat/recall", async (request) => {
+    // Creates the chat's session on first use (GET_WRITES).
+    app.get("/api/chat/recall", { config: GET_WRITES }, async (request) => {
       const user = currentUser(request);
       const chat = await conversation.chats.resolveChat(user, parseInput(RecallQuery, request.query).id);
       const session = await conversation.chats.session(user, chat);
@@ -53,7 +55,6 @@ export async function memoryRoutes(
       const chat = await conversation.chats.resolveChat(user, body.id);
       const session = await conversation.chats.session(user, chat);
       await memory.setRecall(session.id, body.enabled);
-      conversation.chats.sessionChanged(session.id);
       const message = body.enabled ? "Recall is on for this chat." : "Recall is off for this chat.";
       return ok(message, { data: { enabled: body.enabled } });
     });

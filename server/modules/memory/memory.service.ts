@@ -65,10 +65,7 @@ export class MemoryService {
     private readonly now: () => number = Date.now,
     /** Logs a failed background extraction that no job retries (beforeClear). */
     private readonly logError: (error: unknown) => void = () => {},
-    /**
-     * Told when a chat session's row was written here (its summary, how far facts were
-     * extracted), so a cached copy of it is dropped.
-     */
+    /** Told when a chat session's row was written here (summary, facts' progress, recall): its cached copy is dropped. */
     private readonly sessionChanged: (sessionId: string) => void = () => {},
     /**
      * Where the per-process cache of each character's facts about the user joins (one
@@ -267,9 +264,10 @@ export class MemoryService {
     return this.recaller ? this.recaller.enabled(sessionId) : Promise.resolve(true);
   }
 
-  /** Switches recall on or off for the chat session (the caller resolved it for its owner). */
+  /** Switches recall on or off for the chat session (the caller resolved it for its owner); drops its cached row. */
   async setRecall(sessionId: string, enabled: boolean): Promise<void> {
     await this.recaller?.setEnabled(sessionId, enabled);
+    this.sessionChanged(sessionId);
   }
 
   /** The facts of the prompt (at most MAX_FACTS, newest first): from the cache, else read (and cached). */

@@ -7,6 +7,7 @@ import {
   type PaymentsProvider,
   WebhookSignatureError,
 } from "../../providers/payments/payments";
+import type { SessionDrops } from "../auth/auth.service";
 import { FREE_PLAN_NAME, type PlansRepo } from "../plans/plans.repo";
 import type { PaymentsRepo, Tx } from "./payments.repo";
 
@@ -70,6 +71,11 @@ export class PaymentsService {
     private readonly plans: PlansRepo,
     private readonly provider: PaymentsProvider,
     private readonly options: { publicUrl: string },
+    /**
+     * The cached sessions, which hold the user's row: a plan or add-on written here drops that
+     * user's, so it holds at once in this process (the rule of server/db/short-cache.ts).
+     */
+    private readonly sessions: SessionDrops,
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -247,7 +253,9 @@ export class PaymentsService {
    * redelivery (same id) changes nothing and a failure leaves no row (the provider retries).
    */
   async apply(event: PaymentEvent, payload: string): Promise<WebhookResult> {
-    return this.repo.inTransaction(async (trx) => {
+    // The user whose row the event changed (set in the transaction).
+    let changed = null as string | null;
+    const result = await this.repo.inTransaction(async (trx): Promise<WebhookResult> => {
       const row = {
         id: event.id,
         provider: this.provider.name,
@@ -260,8 +268,12 @@ export class PaymentsService {
       }
       const { outcome, userId } = await this.effect(event, trx);
       await this.repo.setEventOutcome(trx, event.id, outcome, userId);
+      changed = userId;
       return { eventId: event.id, duplicate: false, outcome };
     });
+    // After the commit: a read before it would cache the row as it was.
+    if (changed !== null) this.sessions.userChanged(changed);
+    return result;
   }
 
   private async effect(event: PaymentEvent, trx: Tx): Promise<{ outcome: string; userId: string | null }> {
@@ -342,6 +354,7 @@ export class PaymentsService {
     const ended = await this.repo.usersWithEndedPlans(now);
     for (const id of ended) {
       await this.repo.inTransaction((trx) => this.toFree(id, now, trx));
+      this.sessions.userChanged(id);
     }
     return ended.length;
   }
