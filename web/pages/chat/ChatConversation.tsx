@@ -56,7 +56,7 @@ async function confirmNewChat(newChat: () => void): Promise<void> {
 export function ChatConversation({ userId, info, chatId, isGroup, jump }: ChatConversationProps) {
   const chat = useChatConversation(userId, info, chatId, isGroup);
   const { history, capabilities, availability, characters, adult, replier, sender, pictures, actions } = chat;
-  const { editing, voice, items, ownerOfAudio, status, streamingText } = chat;
+  const { editing, voice, items, ownerOfAudio, status, streamingText, streamingStore } = chat;
   const sidebar = useSidebarDrawer();
   const [settingsOpen, setSettingsOpen] = useState(false);
   const importing = useChatImport(chatId);
@@ -113,6 +113,7 @@ export function ChatConversation({ userId, info, chatId, isGroup, jump }: ChatCo
             chatId={chatId}
             editing={editing}
             jumpTo={jumpTo}
+            streamingText={streamingStore}
           />
         </ReplyOwnerContext.Provider>
         <ChatBanner

@@ -18,6 +18,7 @@ import { useMessageEditing } from "./hooks/useMessageEditing";
 import { useReplyNotice } from "./hooks/useReplyNotice";
 import { useScreenWake } from "./hooks/useScreenWake";
 import type { LiveChatItem } from "./liveChat";
+import { useAnyStreamingText } from "./streamingText";
 import { chatTexts, headerStatus } from "./texts";
 import { useConversationItems } from "./useConversationItems";
 
@@ -123,8 +124,10 @@ export function useChatConversation(userId: string, info: ChatProfileInfo, chatI
 
   const pictureLoading = items.some((item) => item.entry.chatHistoryImageLoading === 1);
   const status = headerStatus(sender.status, pictureLoading, capabilities?.chat.enabled);
-  const streamingText = live.state.items.some(
-    (item) => item.streaming && item.entry.chatHistoryReplyMessage !== "",
+  // Read once the answer changes (a reply's first token), not on every token.
+  const streamingText = useAnyStreamingText(
+    live.streaming,
+    live.state.items.some((item) => item.streaming && item.entry.chatHistoryReplyMessage !== ""),
   );
   return {
     history,
@@ -142,5 +145,7 @@ export function useChatConversation(userId: string, info: ChatProfileInfo, chatI
     ownerOfAudio,
     status,
     streamingText,
+    /** The text streaming into the replies, for the bubbles (see StreamingText). */
+    streamingStore: live.streaming,
   };
 }

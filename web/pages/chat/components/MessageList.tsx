@@ -1,11 +1,12 @@
 // The message list (product.md §2, §4, §9): user messages and replies, typing indicator, scrolling and paging up.
-import { useMemo } from "react";
+import { useDeferredValue, useMemo } from "react";
 import type { ChatHistoryEntry, ChatProfileCharacter } from "../../../../common/api";
 import { Spinner } from "../../../components/Spinner";
 import { contentUrl } from "../../../lib/content";
 import { regenerableIds } from "../historyEdits";
 import type { MessageEditing } from "../hooks/useMessageEditing";
 import type { LiveChatItem } from "../liveChat";
+import type { StreamingText } from "../streamingText";
 import { chatTexts } from "../texts";
 import { IconButton } from "./IconButton";
 import { ReplyBubble, UserBubble } from "./MessageRow";
@@ -17,6 +18,9 @@ import "../edits.css";
 
 /** One history entry to show, with its delivery state (history entries are 'sent'). */
 export type ChatItem = LiveChatItem;
+
+/** The items a list shows before its first deferred render. */
+const NO_ITEMS: ChatItem[] = [];
 
 interface MessageListProps {
   items: ChatItem[];
@@ -42,10 +46,13 @@ interface MessageListProps {
   editing?: MessageEditing;
   /** A message found by search to scroll to and highlight, once loaded. */
   jumpTo?: { entryId: string; side: "user" | "reply" };
+  /** The text streaming into the replies (read by the streaming bubble and the follow of the bottom). */
+  streamingText?: StreamingText;
 }
 
 /**
- * The message list (product.md §2, 4): user messages right, replies left (streaming text shown live),
+ * The message list (product.md §2, 4): user messages right, replies left (streaming text shown live
+ * by the streaming bubble alone: the list does not render on a token),
  * the typing indicator, and the scrolling rules of `useMessageListScroll`: a growing history
  * scrolls to the bottom unless the user scrolled up; reaching the top loads the previous page; a
  * scroll-to-bottom button appears beyond 800 px from the bottom (product.md §9); rendering stays
@@ -57,8 +64,11 @@ export function MessageList(props: MessageListProps) {
   const editing = useStableEditing(props.editing);
   const onRetry = useStableCallback(props.onRetry);
   const onContinue = useStableCallback(props.onContinue);
-  const rows = useMemo(() => toRows(items), [items]);
-  const scroll = useMessageListScroll({ ...props, rows });
+  // The bubbles render as a deferred update, in slices the browser can paint between: opening a
+  // long chat, a page of history or a send makes no long task (the bubbles show a frame later).
+  const shown = useDeferredValue(items, NO_ITEMS);
+  const rows = useMemo(() => toRows(shown), [shown]);
+  const scroll = useMessageListScroll({ ...props, rows, settled: shown === items });
   const { hidden, end } = scroll;
 
   const userPictureUrl = contentUrl("users", props.userPicture);
@@ -66,8 +76,8 @@ export function MessageList(props: MessageListProps) {
   const characterFor = (id: string) => characters.find((character) => character.id === id) ?? first;
   const typingCharacter = characterFor(props.typingCharacterId);
   const regenerable = useMemo(
-    () => regenerableIds(items, editing?.isGroup ?? false),
-    [items, editing?.isGroup],
+    () => regenerableIds(shown, editing?.isGroup ?? false),
+    [shown, editing?.isGroup],
   );
   const newestReply = lastReplyIndex(rows);
   const chatId = props.chatId ?? "";
@@ -113,6 +123,7 @@ export function MessageList(props: MessageListProps) {
                 onContinue={onContinue}
                 regenerable={regenerable.has(row.entry.chatHistoryUUID)}
                 editing={editing}
+                streamingText={props.streamingText}
               />
             );
           // The message search jumped to: highlighted (its wrapper takes no box of its own).

@@ -4,6 +4,7 @@ import type { ChatHistoryEntry, ChatProfileCharacter } from "../../../../common/
 import { chatImageUrl, contentUrl } from "../../../lib/content";
 import { editTexts } from "../editTexts";
 import type { MessageEditing } from "../hooks/useMessageEditing";
+import { type StreamingText, useStreamingTail } from "../streamingText";
 import { chatTexts } from "../texts";
 import { ChatIcon } from "./ChatIcon";
 import { MessageActions } from "./MessageActions";
@@ -96,12 +97,16 @@ interface ReplyBubbleProps {
   /** The entry's reply may be regenerated (see `regenerableIds`). */
   regenerable: boolean;
   editing: MessageEditing | undefined;
+  /** The text streamed since the row was made: a streaming bubble shows it after `row.text`. */
+  streamingText?: StreamingText;
 }
 
 /**
  * A reply bubble (product.md §2, 4): streaming text, its picture and audio on the last part, Continue
  * on the newest reply, and on a stored reply's last part its swipes, regenerate, edit, delete and rewind.
- * Memoized: a streamed token re-renders only the streaming bubble.
+ * Memoized: the list does not render it again on a token; a streaming bubble reads its tokens from
+ * `streamingText` itself, so a token renders this bubble alone. A streaming bubble with no text yet
+ * shows nothing (the typing indicator stands for it).
  */
 export const ReplyBubble = memo(function ReplyBubble({
   row,
@@ -111,7 +116,10 @@ export const ReplyBubble = memo(function ReplyBubble({
   onContinue,
   regenerable,
   editing,
+  streamingText,
 }: ReplyBubbleProps) {
+  const tail = useStreamingTail(streamingText, row.streaming ? row.itemKey : null);
+  const text = row.text + tail;
   const entry = row.entry;
   const continuable = offersContinue(row, mayContinue);
   const swipes = entry.chatHistorySwipes ?? [];
@@ -158,9 +166,11 @@ export const ReplyBubble = memo(function ReplyBubble({
           if (next >= 0 && next < swipes.length) editing?.swipe(entry, next);
         }
       : undefined;
+  const pictured = row.last && (entry.chatHistoryReplyImage !== "" || entry.chatHistoryImageLoading === 1);
+  if (row.streaming && text === "" && !pictured) return null;
   return (
     <ReplyMessage
-      text={row.text}
+      text={text}
       time={row.time}
       picture={contentUrl("characters", character?.photo)}
       name={character?.name ?? chatTexts.character}

@@ -21,6 +21,8 @@ export type Row =
   | {
       key: string;
       kind: "reply";
+      /** The live item the bubble shows: the key its streamed text is kept under (StreamingText). */
+      itemKey: string;
       text: string;
       time: string;
       characterId: string;
@@ -58,16 +60,20 @@ export function toRows(items: LiveChatItem[]): Row[] {
         entry,
       });
     }
-    // A reply that is only a picture (or one still being made) is a bubble too.
+    // A reply that is only a picture (or one still being made) is a bubble too, and so is a
+    // streaming one: its text so far may still be in the streaming store (it shows from its first token).
     const hasPicture = entry.chatHistoryImageLoading === 1 || Boolean(entry.chatHistoryReplyImage);
     const replies =
       replyParts ??
-      (entry.chatHistoryReplyMessage !== "" || hasPicture ? [entry.chatHistoryReplyMessage] : []);
+      (entry.chatHistoryReplyMessage !== "" || hasPicture || streaming
+        ? [entry.chatHistoryReplyMessage]
+        : []);
     const time = formatHourMinute(entry.chatHistoryReplyTime);
     replies.forEach((text, index) => {
       rows.push({
         key: `${key}:reply:${index}`,
         kind: "reply",
+        itemKey: key,
         text,
         time,
         characterId: entry.characterUUID,

@@ -1,6 +1,7 @@
 // The message list's scrolling (product.md §9): following the newest bubble, paging up, the scroll-to-bottom button and bounded rendering.
 import { type RefObject, useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
 import { SCROLL_BUTTON_THRESHOLD_PX } from "../../../../common/constants";
+import type { StreamingText } from "../streamingText";
 
 /** Within this many pixels of the bottom the list follows new messages. */
 const STICK_TO_BOTTOM_PX = 80;
@@ -31,10 +32,14 @@ interface ScrollInput {
   onLoadEarlier: () => void;
   /** The typing indicator shows (the list follows it like a new bubble). */
   showTyping: boolean;
+  /** The rows are the newest items (not a deferred render's older ones): only then is a page too short. */
+  settled?: boolean;
   /** Changes whenever the message box gains focus. */
   focusSignal: number;
   /** A message to show and highlight (search's jump), once its entry is loaded. */
   jumpTo?: { entryId: string; side: "user" | "reply" };
+  /** The streamed text: each token is followed, at most once a frame. */
+  streamingText?: StreamingText;
 }
 
 /** The list's scrolling: the bubbles to render (`hidden` ≤ index < `end`) and the handlers. */
@@ -74,6 +79,7 @@ export function useMessageListScroll(input: ScrollInput): MessageListScroll {
     showTyping: input.showTyping,
     focusSignal: input.focusSignal,
   });
+  useFollowTokens(container, followBottom, input.streamingText);
   const found = useJumpTo(container, followBottom, input.jumpTo, rows, view.showAround);
 
   const onScroll = () => {
@@ -185,6 +191,34 @@ function useFollowBottom(
 }
 
 /**
+ * Keeps the list at the bottom while text streams in, with no forced layout per token: a token
+ * asks for one follow at the next frame (`requestAnimationFrame`), which reads the height once
+ * for every token of that frame, when the browser lays the page out anyway.
+ */
+function useFollowTokens(
+  container: RefObject<HTMLDivElement | null>,
+  followBottom: RefObject<boolean>,
+  streamingText: StreamingText | undefined,
+) {
+  useEffect(() => {
+    if (streamingText === undefined) return;
+    let frame = 0;
+    const follow = () => {
+      frame = 0;
+      const element = container.current;
+      if (element !== null && followBottom.current) element.scrollTop = element.scrollHeight;
+    };
+    const unsubscribe = streamingText.subscribeAny(() => {
+      if (frame === 0) frame = requestAnimationFrame(follow);
+    });
+    return () => {
+      unsubscribe();
+      if (frame !== 0) cancelAnimationFrame(frame);
+    };
+  }, [container, followBottom, streamingText]);
+}
+
+/**
  * The window of bubbles rendered (bounded rendering, see `useMessageListScroll`) and the paging up:
  * bubbles hidden above come back before an earlier page is fetched, and the view stays still
  * while bubbles are added or dropped above it.
@@ -192,7 +226,7 @@ function useFollowBottom(
 function useRenderWindow(
   container: RefObject<HTMLDivElement | null>,
   followBottom: RefObject<boolean>,
-  { rows, isLoading, hasEarlier, isLoadingEarlier, onLoadEarlier }: ScrollInput,
+  { rows, isLoading, hasEarlier, isLoadingEarlier, onLoadEarlier, settled = true }: ScrollInput,
 ) {
   const restore = useRef<{ height: number; top: number } | null>(null);
   // Rows before `hidden` are loaded but not rendered (see MAX_RENDERED_AT_BOTTOM).
@@ -251,9 +285,9 @@ function useRenderWindow(
   // biome-ignore lint/correctness/useExhaustiveDependencies: re-check whenever the content changes
   useEffect(() => {
     const element = container.current;
-    if (element === null || isLoading) return;
+    if (element === null || isLoading || !settled) return;
     if (element.scrollHeight <= element.clientHeight + LOAD_EARLIER_PX) requestEarlier();
-  }, [bubbleCount, isLoading, requestEarlier]);
+  }, [bubbleCount, isLoading, settled, requestEarlier]);
 
   /**
    * Shows REVEAL_ROWS of the bubbles waiting below when the rendered end is within

@@ -1,5 +1,5 @@
 // Sending chat messages (product.md §4 "Sending", "Split replies", "Group chat"): requests, streaming, sounds and toasts.
-import { type Dispatch, useCallback, useEffect, useReducer, useRef } from "react";
+import { type Dispatch, startTransition, useCallback, useEffect, useReducer, useRef, useState } from "react";
 import type { ChatHistoryEntry } from "../../../../common/api";
 import { stopReply } from "../../../api/chat";
 import {
@@ -13,7 +13,9 @@ import {
   planRetry,
   planSend,
 } from "../liveChat";
+import { dispatchLive, StreamingText } from "../streamingText";
 import type { ChatStatus } from "../texts";
+import { wait } from "./sendContext";
 import { useReplyPaths } from "./useReplyPaths";
 import { useSendRefusals } from "./useSendRefusals";
 
@@ -21,14 +23,26 @@ export type { ChatStatus };
 
 /** The live items of one chat screen: one store shared by the text and the picture senders. */
 export interface LiveChat {
+  /** The items and the send's state, without the text streamed since its last change (`streaming`). */
   state: LiveChatState;
   dispatch: Dispatch<LiveChatAction>;
+  /** The text streamed into the replies since `state` last changed (see StreamingText). */
+  streaming: StreamingText;
 }
 
-/** One live-chat store (see `liveChatReducer`); mount under a `key` of the chat id. */
+/**
+ * One live-chat store (see `liveChatReducer`); mount under a `key` of the chat id. Its dispatch
+ * routes each action as `dispatchLive` says: tokens to `streaming`, the rest (text folded in first)
+ * to the reducer, as a transition except the starts of a stream.
+ */
 export function useLiveChat(): LiveChat {
-  const [state, dispatch] = useReducer(liveChatReducer, initialLiveChat);
-  return { state, dispatch };
+  const [state, reduce] = useReducer(liveChatReducer, initialLiveChat);
+  const [streaming] = useState(() => new StreamingText());
+  const dispatch = useCallback(
+    (action: LiveChatAction) => dispatchLive(action, streaming, reduce, startTransition),
+    [streaming],
+  );
+  return { state, dispatch, streaming };
 }
 
 export interface ChatSender {
@@ -129,6 +143,9 @@ export function useChatSender(target: ChatTarget | null, live: LiveChat): ChatSe
       busyRef.current = true;
       dispatch({ type: "started" });
       try {
+        // The tap's own task ends here (the composer cleared, the send's state scheduled): the
+        // request is built and sent in the next task, so sending makes no long task on a phone.
+        await wait(0);
         await work();
       } finally {
         busyRef.current = false;

@@ -1,0 +1,95 @@
+// Long tasks in a page, by phase of a streamed reply (sending, streaming, the end) or of opening a chat: the page-side recorder and the sorting of its records.
+
+/**
+ * What the page records (by its own clock, `performance.now()` ms): every long task (a main-thread
+ * task of 50 ms or more, `longtask` entries) as [start, duration], the click that sent the
+ * message, when the reply's bubble started streaming (an `article[aria-busy="true"]` appeared) and
+ * when it stopped (no such article any more), and when the first message bubble showed.
+ */
+export interface PageRecord {
+  tasks: Array<[number, number]>;
+  clickAt: number;
+  streamStart: number;
+  streamEnd: number;
+  firstBubble: number;
+}
+
+/**
+ * The recorder, run in the page before any of its scripts (`addInitScript`). It keeps its record
+ * in `window.__longTasks` and observes only what it needs (`aria-busy` and added or removed
+ * nodes), so that it adds little to the tasks it measures.
+ */
+export function recordLongTasks(): void {
+  const record: PageRecord = { tasks: [], clickAt: -1, streamStart: -1, streamEnd: -1, firstBubble: -1 };
+  (window as unknown as { __longTasks: PageRecord }).__longTasks = record;
+  new PerformanceObserver((entries) => {
+    for (const entry of entries.getEntries()) record.tasks.push([entry.startTime, entry.duration]);
+  }).observe({ type: "longtask", buffered: true });
+  document.addEventListener(
+    "click",
+    () => {
+      if (record.clickAt < 0) record.clickAt = performance.now();
+    },
+    true,
+  );
+  new MutationObserver(() => {
+    if (record.firstBubble < 0 && document.querySelector("article.message"))
+      record.firstBubble = performance.now();
+    if (record.clickAt < 0 || record.streamEnd >= 0) return;
+    const busy = document.querySelector('article[aria-busy="true"]') !== null;
+    if (busy && record.streamStart < 0) record.streamStart = performance.now();
+    else if (!busy && record.streamStart >= 0) record.streamEnd = performance.now();
+  }).observe(document, { childList: true, subtree: true, attributes: true, attributeFilter: ["aria-busy"] });
+}
+
+/** The long tasks of one phase: how many, the longest and their sum, ms. */
+export interface PhaseTasks {
+  count: number;
+  maxMs: number;
+  totalMs: number;
+}
+
+/** `durations` summed up as a phase's long tasks. */
+export function phaseTasks(durations: number[]): PhaseTasks {
+  return {
+    count: durations.length,
+    maxMs: Math.max(0, ...durations),
+    totalMs: durations.reduce((sum, duration) => sum + duration, 0),
+  };
+}
+
+/**
+ * A streamed reply's long tasks by phase:
+ * - sending: from the click to the reply's bubble streaming (tasks that start before it);
+ * - streaming: from then to its end (tasks that start after the bubble streams and end before
+ *   it stops);
+ * - the end: the task in which the bubble stopped streaming and every task after it (up to the
+ *   settle time the caller waited).
+ * A task that ended before the click (typing the message, opening the chat) counts in none.
+ * @throws Error when the record lacks the click or the stream's start or end.
+ */
+export function replyPhases(record: PageRecord): {
+  sending: PhaseTasks;
+  streaming: PhaseTasks;
+  end: PhaseTasks;
+} {
+  const { clickAt, streamStart, streamEnd } = record;
+  if (clickAt < 0 || streamStart < 0 || streamEnd < 0)
+    throw new Error(`incomplete record: click ${clickAt}, stream ${streamStart} to ${streamEnd}`);
+  const after = record.tasks.filter(([start, duration]) => start + duration > clickAt);
+  const sending = after.filter(([start]) => start < streamStart);
+  const streaming = after.filter(([start, duration]) => start >= streamStart && start + duration < streamEnd);
+  const end = after.filter(([start, duration]) => start >= streamStart && start + duration >= streamEnd);
+  const durations = (tasks: Array<[number, number]>) => tasks.map(([, duration]) => duration);
+  return {
+    sending: phaseTasks(durations(sending)),
+    streaming: phaseTasks(durations(streaming)),
+    end: phaseTasks(durations(end)),
+  };
+}
+
+/** The median of `values` (the lower middle one of an even count); NaN for none. */
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor((sorted.length - 1) / 2)] ?? Number.NaN;
+}
