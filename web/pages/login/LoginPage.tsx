@@ -1,18 +1,24 @@
 // The login screen (/login, product.md §2 "Login", §4): sign-in and recover modes, and the sign-ins it starts by itself.
-import { useEffect, useMemo, useRef, useState } from "react";
+import { lazy, Suspense, useEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useParams, useSearchParams } from "react-router";
 import { BrandMark } from "../../components/BrandMark";
 import { decideAutomaticLogin } from "../../lib/autoLogin";
-import { CreateAccountLink } from "./components/CreateAccountLink";
 import { LoginIllustration, type LoginVisual } from "./components/LoginIllustration";
-import { RecoverForm } from "./components/RecoverForm";
 import { SignInForm } from "./components/SignInForm";
-import { useForgotPassword } from "./hooks/useForgotPassword";
 import { useLogin } from "./hooks/useLogin";
 import "./login.css";
 
 type Mode = "signin" | "recover";
+
+// Loaded after the page shows (the public pages' script budget, bench/bundle-size.ts): the sign-up
+// link, which asks the server whether sign-up is open, and Recover Password, which a few open.
+const CreateAccountLink = lazy(() =>
+  import("./components/CreateAccountLink").then((module) => ({ default: module.CreateAccountLink })),
+);
+const RecoverPanel = lazy(() =>
+  import("./components/RecoverPanel").then((module) => ({ default: module.RecoverPanel })),
+);
 
 /**
  * `/login` and `/login/:id` (product.md §2 "Login", product.md §4): Member Sign in and Recover Password
@@ -28,7 +34,6 @@ export function LoginPage() {
   const [search] = useSearchParams();
   const [mode, setMode] = useState<Mode>("signin");
   const { state, notice, signIn, signInAutomatically } = useLogin();
-  const forgot = useForgotPassword(() => setMode("signin"));
   const query = search.toString();
   const automatic = useMemo(
     () => decideAutomaticLogin(id, new URLSearchParams(query), navigator.userAgent),
@@ -78,14 +83,14 @@ export function LoginPage() {
               onSubmit={({ email, password }) => signIn(email, password)}
               onForgotPassword={() => setMode("recover")}
             />
-            <CreateAccountLink />
+            <Suspense fallback={null}>
+              <CreateAccountLink />
+            </Suspense>
           </>
         ) : (
-          <RecoverForm
-            busy={forgot.isPending}
-            onSubmit={(email) => forgot.mutate(email)}
-            onBackToLogin={() => setMode("signin")}
-          />
+          <Suspense fallback={null}>
+            <RecoverPanel onBackToLogin={() => setMode("signin")} />
+          </Suspense>
         )}
       </div>
     </div>
