@@ -15,7 +15,6 @@ import {
 } from "../liveChat";
 import { dispatchLive, StreamingText } from "../streamingText";
 import type { ChatStatus } from "../texts";
-import { wait } from "./sendContext";
 import { useReplyPaths } from "./useReplyPaths";
 import { useSendRefusals } from "./useSendRefusals";
 
@@ -89,6 +88,21 @@ function newClientMessageId(): string {
   return `m-${Date.now().toString(36)}-${localCounter}-${Math.random().toString(36).slice(2, 10)}`;
 }
 
+/**
+ * Resolves in a new task: a MessageChannel message, which no timer clamps and no paused test clock
+ * holds back (a `setTimeout(0)` would be both).
+ */
+function nextTask(): Promise<void> {
+  return new Promise((resolve) => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => {
+      channel.port1.close();
+      resolve();
+    };
+    channel.port2.postMessage(null);
+  });
+}
+
 /** The state a plan sees: busy while a send is in flight here or a followed reply streams. */
 const planState = (state: LiveChatState, sending: boolean): LiveChatState => ({
   ...state,
@@ -145,7 +159,7 @@ export function useChatSender(target: ChatTarget | null, live: LiveChat): ChatSe
       try {
         // The tap's own task ends here (the composer cleared, the send's state scheduled): the
         // request is built and sent in the next task, so sending makes no long task on a phone.
-        await wait(0);
+        await nextTask();
         await work();
       } finally {
         busyRef.current = false;
