@@ -33,8 +33,8 @@ export function editReducer(state: LiveChatState, action: EditAction): LiveChatS
     case "continueStarted": {
       const next = replyingTo(state, action.entry);
       return hasItem(state, action.key)
-        ? update(next, action.key, () => ({ replyParts: undefined }))
-        : added(next, action.key, action.entry);
+        ? update(next, action.key, () => ({ replyParts: undefined, streaming: true }))
+        : update(added(next, action.key, action.entry), action.key, () => ({ streaming: true }));
     }
     case "continueEnded":
       return update(

@@ -66,6 +66,8 @@ export function streamReducer(state: LiveChatState, action: StreamAction): LiveC
         entry: { ...entry, chatHistoryReplyMessage: "" },
         delivery: "sent",
         source: "message",
+        // Streaming from the start: its tokens go to the streaming store, which its bubble reads.
+        streaming: true,
       };
       return {
         ...state,

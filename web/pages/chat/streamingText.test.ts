@@ -106,4 +106,17 @@ describe("the streaming text store", () => {
       false,
     );
   });
+
+  it("marks every stream start streaming, so its bubble reads the store from the first token", () => {
+    const followed = liveChatReducer(initialLiveChat, { type: "followStarted", key: "e1", entry: entry() });
+    const continued = liveChatReducer(initialLiveChat, {
+      type: "continueStarted",
+      key: "e1",
+      entry: entry({ chatHistoryReplyMessage: "Once" }),
+    });
+    for (const state of [followed, continued]) {
+      const reply = toRows(state.items).find((row) => row.kind === "reply");
+      expect(reply?.kind === "reply" && reply.streaming).toBe(true);
+    }
+  });
 });
