@@ -1,5 +1,5 @@
 // Swipes, regenerate, edit, delete and rewind on the chat screen, applied to the cached history and the live items.
-import { useCallback, useRef, useState } from "react";
+import { startTransition, useCallback, useRef, useState } from "react";
 import type { ChatHistoryEntry } from "../../../../common/api";
 import { RULES } from "../../../../common/validation";
 import { editEntry, removeEntries, swipeReply } from "../../../api/edits";
@@ -129,9 +129,14 @@ export function useMessageEditing(target: MessageEditingTarget, live: LiveChat):
       busyRef.current = true;
       setPending((count) => count + 1);
       try {
-        changed(await editEntry(entry.chatHistoryUUID, part, text.trim()));
+        const saved = await editEntry(entry.chatHistoryUUID, part, text.trim());
+        // The box closes in the same render as the list shows the new text (the list renders its
+        // items deferred: closing at once would show the old text for a moment).
+        startTransition(() => {
+          changed(saved);
+          setEditing(null);
+        });
         forgetMemories();
-        setEditing(null);
         return null;
       } catch (error) {
         console.error("chat/edit", error);
