@@ -1,7 +1,15 @@
 // Sessions on routes (product.md §6): the bearer token, the signed-in scope, refusing other users' ids with 404, and the admin scope (401/403).
-import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from "fastify";
+import type {
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  FastifySchema,
+  onRequestAsyncHookHandler,
+  RouteOptions,
+} from "fastify";
 import type { User } from "../db/schema";
 import { forbidden, notFound, unauthorized } from "../errors";
+import { type ZodApp, zodApp } from "./route-schemas";
 
 declare module "fastify" {
   interface FastifyRequest {
@@ -53,6 +61,15 @@ export function assertSelf(userId: string, id: string | undefined): void {
 }
 
 /**
+ * Writes who may call a route into its schema, for the OpenAPI document (server/http/route-schemas.ts):
+ * the bearer session, and `x-who` ("signed in", "admin") unless the route named its own.
+ */
+function documentWho(route: RouteOptions, who: string): void {
+  const schema = route.schema ?? {};
+  route.schema = { security: [{ session: [] }], "x-who": who, ...schema } as FastifySchema;
+}
+
+/**
  * Registers `routes` in their own plugin scope behind the session hook (`requireUser`), so every
  * route of the scope needs a valid session and none can be added without it (auth once
  * per route scope). The hook runs at `onRequest`, before any body is read.
@@ -60,11 +77,12 @@ export function assertSelf(userId: string, id: string | undefined): void {
 export async function signedIn(
   app: FastifyInstance,
   auth: onRequestAsyncHookHandler,
-  routes: (scope: FastifyInstance) => void | Promise<void>,
+  routes: (scope: ZodApp) => void | Promise<void>,
 ): Promise<void> {
   await app.register(async (scope) => {
     scope.addHook("onRequest", auth);
-    await routes(scope);
+    scope.addHook("onRoute", (route) => documentWho(route, "signed in"));
+    await routes(zodApp(scope));
   });
 }
 
@@ -99,7 +117,7 @@ export async function adminScope(
   app: FastifyInstance,
   auth: onRequestAsyncHookHandler,
   prefix: string,
-  routes: (scope: FastifyInstance) => void | Promise<void>,
+  routes: (scope: ZodApp) => void | Promise<void>,
 ): Promise<void> {
   await app.register(
     async (scope) => {
@@ -113,7 +131,8 @@ export async function adminScope(
       });
       scope.addHook("onRequest", auth);
       scope.addHook("onRequest", requireAdmin);
-      await routes(scope);
+      scope.addHook("onRoute", (route) => documentWho(route, "admin"));
+      await routes(zodApp(scope));
     },
     { prefix },
   );

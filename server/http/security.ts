@@ -100,7 +100,7 @@ export async function registerSecurity(app: FastifyInstance): Promise<void> {
   // PostgreSQL and answered 500).
   app.addHook("preHandler", (request, _reply, done) => {
     if (hasNul(request.query) || hasNul(request.params) || hasNul(request.body)) {
-      done(badRequest("The request contains a NUL character.", "bad_input"));
+      done(nulRefusal());
       return;
     }
     done();
@@ -166,8 +166,11 @@ export function helmetHeaders(options: HelmetOptions): Record<string, string> {
   return headers;
 }
 
+/** The refusal of a field holding a NUL character (400 `bad_input`), here and in a route's validator. */
+export const nulRefusal = () => badRequest("The request contains a NUL character.", "bad_input");
+
 /** Whether a parsed query, params or body (strings, arrays, objects; files skipped) holds "\u0000". */
-function hasNul(value: unknown, depth = 0): boolean {
+export function hasNul(value: unknown, depth = 0): boolean {
   if (typeof value === "string") return value.includes("\u0000");
   if (depth > 8 || value === null || typeof value !== "object" || Buffer.isBuffer(value)) return false;
   for (const [key, item] of Object.entries(value)) {

@@ -22,6 +22,7 @@ import type { RedisHandle } from "../providers/redis/redis";
 import { fail, failBody, failStatus } from "./envelope";
 import { classifyOutage, logOutage, outageBody } from "./outages";
 import { rateLimitError, redisLimitStore } from "./rate-limit";
+import { registerRouteSchemas } from "./route-schemas";
 import {
   registerSecurity,
   transportOptions,
@@ -151,6 +152,7 @@ export async function registerPlugins(
     });
   }
   await registerSecurity(app);
+  await registerRouteSchemas(app, config.API_CHECK_RESPONSES === "1");
   await app.register(formbody);
   await app.register(multipart, {
     attachFieldsToBody: "keyValues",

@@ -1,7 +1,7 @@
 // Checking request input with zod: text fields by common/validation.ts rules, e-mails, uuids, and the 400 with the first broken rule's sentence.
 import { z } from "zod";
 import { capitalize, RULES, type TextRule } from "../../common/validation";
-import { badRequest } from "../errors";
+import { type AppError, badRequest } from "../errors";
 
 /**
  * A string field checked by a rule of common/validation.ts, so the server refuses
@@ -154,8 +154,22 @@ function asSentence(issue: z.core.$ZodIssue): string {
  *   common/validation.ts), or one naming the field in words when the schema gave none.
  */
 export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.infer<S> {
+  const checked = checkInput(schema, input);
+  if ("error" in checked) throw checked.error;
+  return checked.value;
+}
+
+/**
+ * `parseInput` without the throw, for a route's validator (server/http/route-schemas.ts): a
+ * missing part (undefined or null) is checked as `{}`.
+ * @returns the parsed value, or the AppError 400 `parseInput` would throw.
+ */
+export function checkInput<S extends z.ZodType>(
+  schema: S,
+  input: unknown,
+): { value: z.infer<S> } | { error: AppError } {
   const result = schema.safeParse(input ?? {}, { error: fallbackSentence });
-  if (result.success) return result.data;
+  if (result.success) return { value: result.data };
   const issue = result.error.issues[0];
-  throw badRequest(issue ? asSentence(issue) : "The request is not valid.");
+  return { error: badRequest(issue ? asSentence(issue) : "The request is not valid.") };
 }

@@ -133,6 +133,8 @@ export function testConfig(
     PORT: "0",
     HOST: "127.0.0.1",
     RATE_LIMIT_ENABLED: "0",
+    // Every answer must match its route's declared response schema (a 500 the test sees otherwise).
+    API_CHECK_RESPONSES: "1",
     // The tiny model needs no second thread; test files, Chromium and servers share two cores,
     // where a llama.cpp thread per core spins against them (the default on a 2-core machine).
     LLM_THREADS: "1",

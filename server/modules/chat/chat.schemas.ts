@@ -53,13 +53,26 @@ export const SwipeBody = z.object({
  * `Chat/edit` replaces the user's message (`part` "message": the chat message's rules)
  * or the reply's text (`part` "reply": RULES.replyEdit); `text` is checked by the part's rule.
  */
-export const EditBody = z.object({
-  id: uuidField("the message id"),
-  part: z.enum(["message", "reply"], { error: 'The part must be "message" or "reply".' }),
-  text: z.string({ error: "The text must be text." }),
-});
-export const EditMessageText = z.object({ text: textField(RULES.chatMessage) });
-export const EditReplyText = z.object({ text: textField(RULES.replyEdit) });
+const EditMessageText = z.object({ text: textField(RULES.chatMessage) });
+const EditReplyText = z.object({ text: textField(RULES.replyEdit) });
+/**
+ * Ours: `chat/edit` names the entry, the part edited and its new text, checked by that part's rule
+ * (common/validation.ts: the chat message's, or `replyEdit`) and trimmed as the rule says.
+ */
+export const EditBody = z
+  .object({
+    id: uuidField("the message id"),
+    part: z.enum(["message", "reply"], { error: 'The part must be "message" or "reply".' }),
+    text: z.string({ error: "The text must be text." }),
+  })
+  .transform((body, context) => {
+    const checked = (body.part === "message" ? EditMessageText : EditReplyText).safeParse({ text: body.text });
+    if (checked.success) return { ...body, text: checked.data.text };
+    for (const { message, path } of checked.error.issues) {
+      context.issues.push({ code: "custom", message, path, input: body.text });
+    }
+    return z.NEVER;
+  });
 /** `Chat/delete` and `chat/rewind` name the entry. */
 export const RemoveBody = z.object({ id: uuidField("the message id") });
 /** product.md §7 `chat/group/reply`: message, id (the group), plus our client message id. */

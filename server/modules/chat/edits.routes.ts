@@ -4,12 +4,9 @@ import type { RemovedEntries, SwipeReply } from "../../../common/api";
 import { currentUser, signedIn } from "../../http/auth";
 import { ok } from "../../http/envelope";
 import { answerPlainOrStreamed } from "../../http/plain-or-streamed";
-import { parseInput } from "../../http/validate";
 import { oneToOneTurn } from "./chat.routes";
 import {
   EditBody,
-  EditMessageText,
-  EditReplyText,
   isMuted,
   RegenerateBody,
   RemoveBody,
@@ -31,37 +28,34 @@ export async function editsRoutes(
   await signedIn(app, auth, (app) => {
     const { edits, live } = services;
 
-    app.post("/api/chat/regenerate", async (request, reply) => {
+    app.post("/api/chat/regenerate", { schema: { body: RegenerateBody } }, async (request, reply) => {
       const user = currentUser(request);
-      const body = parseInput(RegenerateBody, request.body);
+      const { body } = request;
       const options = { speak: !isMuted(body.mute) };
       const turn = oneToOneTurn(live, (events) => edits.regenerate(user, body.id, options, events));
       return answerPlainOrStreamed(request, reply, body.stream, turn);
     });
 
-    app.post("/api/chat/swipe", async (request): Promise<SwipeReply> => {
-      const body = parseInput(SwipeBody, request.body);
+    app.post("/api/chat/swipe", { schema: { body: SwipeBody } }, async (request): Promise<SwipeReply> => {
+      const { body } = request;
       const entry = await edits.swipe(currentUser(request), body.id, body.index);
       return { ...ok("Reply chosen."), history: [entry] };
     });
 
-    app.post("/api/chat/edit", async (request): Promise<SwipeReply> => {
-      const body = parseInput(EditBody, request.body);
-      const { text } = parseInput(body.part === "message" ? EditMessageText : EditReplyText, {
-        text: body.text,
-      });
-      const entry = await edits.edit(currentUser(request), body.id, body.part, text);
+    app.post("/api/chat/edit", { schema: { body: EditBody } }, async (request): Promise<SwipeReply> => {
+      const { body } = request;
+      const entry = await edits.edit(currentUser(request), body.id, body.part, body.text);
       return { ...ok(body.part === "message" ? "Message edited." : "Reply edited."), history: [entry] };
     });
 
-    app.post("/api/chat/delete", async (request): Promise<RemovedEntries> => {
-      const body = parseInput(RemoveBody, request.body);
+    app.post("/api/chat/delete", { schema: { body: RemoveBody } }, async (request): Promise<RemovedEntries> => {
+      const { body } = request;
       const removed = await edits.remove(currentUser(request), body.id);
       return { ...ok("Message deleted."), removed };
     });
 
-    app.post("/api/chat/rewind", async (request): Promise<RemovedEntries> => {
-      const body = parseInput(RemoveBody, request.body);
+    app.post("/api/chat/rewind", { schema: { body: RemoveBody } }, async (request): Promise<RemovedEntries> => {
+      const { body } = request;
       const removed = await edits.rewind(currentUser(request), body.id);
       return { ...ok("Chat rewound."), removed };
     });
