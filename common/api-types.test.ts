@@ -1,4 +1,4 @@
-// The API's wire types (common/api.ts) checked three ways: each main server presenter returns one, the SPA's web/api reads the same one, and the two agree.
+// The API's wire types (common/api.ts) checked three ways: each main server presenter or service returns one, the SPA's web/api reads the same one, and the two agree.
 import { describe, expectTypeOf, it } from "vitest";
 import type {
   presentPreset as presentAdminPreset,
@@ -9,6 +9,7 @@ import type {
   presentPlan,
 } from "../server/modules/admin/admin.presenter";
 import type { presentDevice, presentSessionUser } from "../server/modules/auth/auth.presenter";
+import type { BackupsService } from "../server/modules/backups/backups.service";
 import type {
   presentCharacterDetail,
   presentCharacterListItem,
@@ -19,10 +20,16 @@ import type {
 import type { presentGroupReply, presentReply } from "../server/modules/chat/chat.presenter";
 import type { presentHistoryEntry } from "../server/modules/conversation/conversation.presenter";
 import type { presentPhoto } from "../server/modules/images/images.presenter";
+import type { InvitationsService } from "../server/modules/members/invitations";
 import type { presentPricingPlan } from "../server/modules/payments/payments.routes";
+import type { SiteSettingsService } from "../server/modules/site/settings.service";
 import type { presentCapabilities } from "../server/modules/system/capabilities.presenter";
 import type { presentProfile } from "../server/modules/users/users.presenter";
+import type { addUser, listInvitations } from "../web/api/accounts";
 import type {
+  getAdminBackups,
+  getAdminMe,
+  getAdminSite,
   listAdminAudit,
   listAdminContactMessages,
   listAdminFreeSubscriptions,
@@ -37,33 +44,51 @@ import type {
   listCharacters,
   listChatCharacters,
   listGroups,
+  listLanguages,
   listPresets,
 } from "../web/api/characters";
 import type { getHistoryPage, sendMessage } from "../web/api/chat";
 import type { sendGroupMessage } from "../web/api/groups";
-import type { listChatPhotos } from "../web/api/images";
+import type { listChatPhotos, sendPhoto } from "../web/api/images";
+import type { listMemories } from "../web/api/memory";
+import type { getPaymentOptions } from "../web/api/payments";
 import type { listPricingPlans } from "../web/api/public";
+import type { getRecall, setRecall } from "../web/api/recall";
+import type { getSiteInfo } from "../web/api/site";
 import type { confirmAdult, getProfile } from "../web/api/users";
+import type { listVoices } from "../web/api/voice";
 import type {
+  AddedUser,
   AdminAuditEntry,
+  AdminBackups,
   AdminContactMessage,
   AdminFreeSubscription,
+  AdminMe,
   AdminPlan,
   AdminPreset,
+  AdminSiteSettings,
   AdminUser,
   CharacterDetail,
   CharacterGroup,
   CharacterListItem,
   ChatCapabilities,
   ChatHistoryEntry,
+  ChatMemory,
   GroupReply,
+  Invitation,
+  Language,
   MessageReply,
+  PaymentOptions,
   PhotoHistoryEntry,
+  PhotoReply,
   PresetCharacter,
   PricingPlan,
+  RecallSetting,
   SessionUser,
   SignedInDevice,
+  SiteInfo,
   UserProfile,
+  Voice,
 } from "./api";
 
 /**
@@ -76,6 +101,8 @@ import type {
 type Answer<F extends (...args: never[]) => Promise<unknown>> = Awaited<ReturnType<F>>;
 /** One item of the list an SPA call resolves to. */
 type Item<F extends (...args: never[]) => Promise<unknown[]>> = Awaited<ReturnType<F>>[number];
+/** What a server service method resolves to. */
+type Resolved<F extends (...args: never[]) => unknown> = Awaited<ReturnType<F>>;
 
 describe("the wire types are one declaration shared by the presenters and the SPA", () => {
   it("characters: list item, preset, group and detail", () => {
@@ -151,5 +178,39 @@ describe("the wire types are one declaration shared by the presenters and the SP
 
     expectTypeOf<ReturnType<typeof presentAudit>>().toEqualTypeOf<AdminAuditEntry>();
     expectTypeOf<Item<typeof listAdminAudit>>().toEqualTypeOf<ReturnType<typeof presentAudit>>();
+  });
+
+  it("the admin console's accounts, backups and site settings, built by services", () => {
+    expectTypeOf<Resolved<InvitationsService["listOpen"]>[number]>().toEqualTypeOf<Invitation>();
+    expectTypeOf<Resolved<InvitationsService["create"]>>().toEqualTypeOf<Invitation>();
+    expectTypeOf<Item<typeof listInvitations>>().toEqualTypeOf<
+      Resolved<InvitationsService["listOpen"]>[number]
+    >();
+
+    expectTypeOf<ReturnType<BackupsService["status"]>>().toEqualTypeOf<AdminBackups>();
+    expectTypeOf<Answer<typeof getAdminBackups>>().toEqualTypeOf<ReturnType<BackupsService["status"]>>();
+
+    expectTypeOf<Resolved<SiteSettingsService["view"]>>().toEqualTypeOf<AdminSiteSettings>();
+    expectTypeOf<Answer<typeof getAdminSite>>().toEqualTypeOf<Resolved<SiteSettingsService["view"]>>();
+
+    expectTypeOf<Resolved<SiteSettingsService["info"]>>().toEqualTypeOf<SiteInfo>();
+    expectTypeOf<Answer<typeof getSiteInfo>>().toEqualTypeOf<Resolved<SiteSettingsService["info"]>>();
+  });
+
+  /*
+   * Answers their route files build inline (no presenter yet: characters.routes.ts languages and
+   * voices, memory.routes.ts memories and recall, payments.routes.ts options, admin.routes.ts me,
+   * members routes the added user, images.routes.ts the photo reply): the SPA reads the common type.
+   */
+  it("answers built in their routes: the SPA reads the common type", () => {
+    expectTypeOf<Item<typeof listLanguages>>().toEqualTypeOf<Language>();
+    expectTypeOf<Item<typeof listVoices>>().toEqualTypeOf<Voice>();
+    expectTypeOf<Item<typeof listMemories>>().toEqualTypeOf<ChatMemory>();
+    expectTypeOf<Answer<typeof getRecall>>().toEqualTypeOf<RecallSetting | null>();
+    expectTypeOf<Answer<typeof setRecall>>().toEqualTypeOf<RecallSetting>();
+    expectTypeOf<Answer<typeof getPaymentOptions>>().toEqualTypeOf<PaymentOptions>();
+    expectTypeOf<Answer<typeof getAdminMe>>().toEqualTypeOf<AdminMe>();
+    expectTypeOf<NonNullable<Answer<typeof addUser>["data"]>>().toEqualTypeOf<AddedUser>();
+    expectTypeOf<Answer<typeof sendPhoto>>().toEqualTypeOf<PhotoReply>();
   });
 });

@@ -1,4 +1,4 @@
-// The API's error codes (product.md §8): each stable code, its HTTP status, the outage codes and the failure envelope.
+// The API's error codes (product.md §8): each stable code, its HTTP status and the outage codes (the failure envelope `FailBody` is in common/api/envelope.ts).
 /**
  * The error contract of the API: every failure the server answers carries one of these
  * stable codes in its envelope (`{ success: 0, message, code, page? }`) and in the `error` event
@@ -159,12 +159,4 @@ export function codeForStatus(status: number): ErrorCode {
     default:
       return status >= 500 ? "internal" : "bad_request";
   }
-}
-
-/** The failure envelope every refusal answers (and a reply stream's `error` event carries). */
-export interface FailBody {
-  success: 0;
-  message: string;
-  code: ErrorCode;
-  page?: string;
 }

@@ -1,6 +1,5 @@
 // The events of a streamed reply (server-sent events): one union on the event name, each member with its data, and a typed emitter.
-import type { ChatHistoryEntry, GroupReply, MessageReply } from "./api";
-import type { FailBody } from "./errors";
+import type { ChatHistoryEntry, FailBody, GroupReply, MessageReply } from "./api";
 
 /*
  * Every event a reply stream sends, declared once: the server's emitters (reply-stream.ts, the
@@ -31,7 +30,7 @@ export interface SentenceAudio {
 }
 
 /**
- * The data of the `error` event: the failure envelope every refusal answers (common/errors.ts
+ * The data of the `error` event: the failure envelope every refusal answers (common/api/envelope.ts
  * FailBody: `success` 0, the message in the request's language, the stable `code`, `page` when
  * there is one to open) plus the HTTP `status` the plain (non-streamed) call would have had: 503
  * for an outage, at most 500 otherwise.

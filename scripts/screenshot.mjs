@@ -19,7 +19,7 @@ import { chromium } from "playwright-core";
 import { createFirstPreset, openFirstChat } from "../e2e/support/first-chat.mjs";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
-const CHROMIUM = "/usr/bin/chromium";
+const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
 const VIEWPORT = { width: 1280, height: 800 };
 const OUT = path.resolve(ROOT, process.env.SCREENSHOT_OUT ?? "docs/screenshot.png");
 const MESSAGE = "Hi! Tell me a short story about your day.";
@@ -66,7 +66,8 @@ async function waitForServer(url, child, timeoutMs = 60_000) {
 }
 
 async function main() {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install chromium`);
+  if (!existsSync(CHROMIUM))
+    throw new Error(`${CHROMIUM} is missing: apt-get install chromium, or set CHROMIUM_PATH`);
   if (!existsSync(path.join(ROOT, "dist/server/main.js"))) {
     console.log("dist/ is missing: npm run build");
     const built = spawnSync("npm", ["run", "build"], { cwd: ROOT, stdio: "inherit" });

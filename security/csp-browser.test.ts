@@ -12,7 +12,7 @@ import { startTestServer } from "../server/testing/server";
  * origin" is a second HTTP server on loopback, which counts the requests it gets.
  */
 
-if (!hasChromium) console.warn("CSP browser test skipped: /usr/bin/chromium does not exist");
+if (!hasChromium) console.warn("CSP browser test skipped: no Chromium found (set CHROMIUM_PATH)");
 
 describe.skipIf(!hasChromium)("CSP in Chromium", () => {
   let server: Awaited<ReturnType<typeof startTestServer>>;

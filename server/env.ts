@@ -129,8 +129,11 @@ const schema = z.object({
   STRIPE_ADDON_PRICE_ID: z.string().default(""),
   STRIPE_WEBHOOK_TOLERANCE_SECONDS: z.coerce.number().int().min(1).max(3600).default(300),
   RATE_LIMIT_ENABLED: z.enum(["0", "1"]).default("1"),
-  /** "1": every answer is checked against its route's response schema (server/http/route-schemas.ts); the tests set it. */
-  API_CHECK_RESPONSES: z.enum(["0", "1"]).default("0"),
+  /**
+   * "1": every answer is checked against its route's response schema, a difference answers 500;
+   * "log": the difference is logged and the answer sent (server/http/route-schemas.ts). The tests set it.
+   */
+  API_CHECK_RESPONSES: z.enum(["0", "1", "log"]).default("0"),
   // Voice: text to speech and speech to text.
   TTS_PROVIDER: z.enum(["auto", "espeak", "openai", "elevenlabs", "none"]).default("auto"),
   TTS_BASE_URL: z.string().default(""),

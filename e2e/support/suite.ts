@@ -70,7 +70,9 @@ export function useBrowserSuite(options: BrowserSuiteOptions = {}): BrowserSuite
     const env = typeof options.env === "function" ? options.env() : options.env;
     const args = typeof options.browserArgs === "function" ? options.browserArgs() : options.browserArgs;
     await Promise.all([
-      startTestServer({ env }).then((started) => {
+      // The screens are under test here: an answer that breaks its response schema is logged, not a 500
+      // (the API suites fail on it).
+      startTestServer({ env: { API_CHECK_RESPONSES: "log", ...env } }).then((started) => {
         server = started;
       }),
       launchBrowser(args).then((started) => {

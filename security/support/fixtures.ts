@@ -361,6 +361,8 @@ export const PUBLIC_ROUTES = new Set([
   "GET /api/health",
   "GET /api/ready",
   "GET /meta.json",
+  // The OpenAPI document: the routes' schemas, no data (the same as docs/openapi.json).
+  "GET /api/openapi.json",
   // Accounts: the owner's set-up link and sign-up by e-mail code (no account yet).
   "GET /api/setup/:token",
   "POST /api/setup",

@@ -1,6 +1,6 @@
 // The response envelope (product.md §3): building success and failure bodies, and the status and body any thrown value answers.
-import type { Envelope } from "../../common/api";
-import { codeForStatus, ERROR_STATUS, type ErrorCode, type FailBody } from "../../common/errors";
+import type { Envelope, FailBody } from "../../common/api";
+import { codeForStatus, ERROR_STATUS, type ErrorCode } from "../../common/errors";
 import { AppError } from "../errors";
 import { classifyOutage, outageBody } from "./outages";
 
@@ -10,7 +10,7 @@ export function ok<T>(message: string, extra: { data?: T; page?: string } = {}):
 }
 
 /** The failure envelope (product.md §3): what every refusal answers, stream errors included. */
-export type { FailBody } from "../../common/errors";
+export type { FailBody } from "../../common/api";
 
 /** Builds the failure envelope `{ success: 0, message, code, page? }` (product.md §3). */
 export function fail(message: string, code: ErrorCode, page?: string): FailBody {

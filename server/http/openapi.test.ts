@@ -3,9 +3,11 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../testing/server";
+import { renderRouteTables, withRouteTables } from "./api-reference";
 import { openApiText } from "./route-schemas";
 
 const COMMITTED = path.resolve(import.meta.dirname, "../../docs/openapi.json");
+const API_MD = path.resolve(import.meta.dirname, "../../docs/api.md");
 
 describe("the OpenAPI document", () => {
   let t: TestApp;
@@ -19,6 +21,12 @@ describe("the OpenAPI document", () => {
 
   it("matches docs/openapi.json (run `npm run api-docs` after changing a route's schema)", () => {
     expect(openApiText(t.app)).toBe(readFileSync(COMMITTED, "utf8"));
+  });
+
+  it("writes docs/api.md's route tables (run `npm run api-docs`)", () => {
+    const markdown = readFileSync(API_MD, "utf8");
+    const tables = renderRouteTables(t.app.swagger() as Parameters<typeof renderRouteTables>[0]);
+    expect(withRouteTables(markdown, tables)).toBe(markdown);
   });
 
   it("lists every API route but itself", () => {

@@ -1,6 +1,7 @@
 // Outages of the database, Redis or file storage: recognising them, answering 503 with Retry-After, and their one log line.
 import type { FastifyBaseLogger } from "fastify";
-import { ERROR_STATUS, type FailBody, type OutageCode } from "../../common/errors";
+import type { FailBody } from "../../common/api";
+import { ERROR_STATUS, type OutageCode } from "../../common/errors";
 import { isConnectionLost } from "../db/connection-errors";
 import { AppError } from "../errors";
 import { ProviderError } from "../providers/http";

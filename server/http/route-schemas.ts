@@ -1,4 +1,5 @@
 // Route schemas: each route's request parts checked by its declared zod schemas, its answers by its response schema in tests, and the OpenAPI document made from them.
+import { isDeepStrictEqual } from "node:util";
 import fastifySwagger from "@fastify/swagger";
 import type {
   FastifyBaseLogger,
@@ -14,8 +15,8 @@ import {
   jsonSchemaTransformObject,
   type ZodTypeProvider,
 } from "fastify-type-provider-zod";
-import { isDeepStrictEqual } from "node:util";
-import type { z } from "zod";
+import { z } from "zod";
+import { FailBody } from "../../common/api/envelope";
 import { hasNul, nulRefusal } from "./security";
 import { checkInput } from "./validate";
 
@@ -49,24 +50,40 @@ export const validatorCompiler: FastifySchemaCompiler<z.ZodType> =
   };
 
 /**
- * Writes a route's answer as JSON, exactly as Fastify does without a schema. With `check` on (the
- * test suites), the answer as the client reads it (after JSON) must parse by the route's response
- * schema and lose nothing to it: a field the schema does not declare, or one of another shape,
- * throws (a 500 the test sees), so a presenter and the declared contract cannot drift apart.
+ * A route's `schema.response`: its answer's schema at 200, or the failure envelope, which a few
+ * refusals answer at 200 too (the form shows them in place: docs/api.md, "Error envelope").
+ * Other statuses carry the failure envelope and are not declared.
  */
-export function responseSerializer(check: boolean): FastifySerializerCompiler<z.ZodType> {
+export function answers<S extends z.ZodType>(schema: S) {
+  return { 200: z.union([schema, FailBody]) };
+}
+
+/** What is done with an answer that differs from its route's response schema (API_CHECK_RESPONSES). */
+export type ResponseCheck = "off" | "throw" | "log";
+
+/**
+ * Writes a route's answer as JSON, exactly as Fastify does without a schema. With `check` on, the
+ * answer as the client reads it (after JSON) must parse by the route's response schema and lose
+ * nothing to it: a field the schema does not declare, or one of another shape, throws (a 500 the
+ * test sees: the API suites) or is logged to stderr and sent as it is (the browser suites, where
+ * the screens are under test), so a presenter and the declared contract cannot drift apart.
+ */
+export function responseSerializer(check: ResponseCheck): FastifySerializerCompiler<z.ZodType> {
   return ({ schema, method, url }) =>
     (data: unknown) => {
       const json = JSON.stringify(data);
-      if (!check) return json;
+      if (check === "off") return json;
       const wire: unknown = JSON.parse(json);
       const result = schema.safeParse(wire);
+      let problem: string | undefined;
       if (!result.success) {
-        throw new Error(`The answer of ${method} ${url} breaks its response schema: ${result.error.message}`);
+        problem = `The answer of ${method} ${url} breaks its response schema: ${result.error.message}`;
+      } else if (!isDeepStrictEqual(result.data, wire)) {
+        problem = `The answer of ${method} ${url} holds fields its response schema does not declare`;
       }
-      if (!isDeepStrictEqual(result.data, wire)) {
-        throw new Error(`The answer of ${method} ${url} holds fields its response schema does not declare`);
-      }
+      if (problem === undefined) return json;
+      if (check === "throw") throw new Error(problem);
+      console.error(`API_CHECK_RESPONSES: ${problem}`);
       return json;
     };
 }
@@ -75,9 +92,12 @@ export function responseSerializer(check: boolean): FastifySerializerCompiler<z.
  * Sets the zod compilers on `app` and registers @fastify/swagger, which collects every route
  * registered after it into the OpenAPI document (`app.swagger()`, served at /api/openapi.json
  * and committed as docs/openapi.json). Call before any route is registered.
- * @param checkResponses check each answer against its response schema (`responseSerializer`).
+ * @param checkResponses what to do with an answer that breaks its response schema (`responseSerializer`).
  */
-export async function registerRouteSchemas(app: FastifyInstance, checkResponses: boolean): Promise<void> {
+export async function registerRouteSchemas(
+  app: FastifyInstance,
+  checkResponses: ResponseCheck,
+): Promise<void> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(responseSerializer(checkResponses));
   await app.register(fastifySwagger, {
@@ -85,7 +105,8 @@ export async function registerRouteSchemas(app: FastifyInstance, checkResponses:
       openapi: "3.1.0",
       info: {
         title: "AI companion chat API",
-        description: "Generated from the routes' schemas (server/http/route-schemas.ts); docs/api.md explains it.",
+        description:
+          "Generated from the routes' schemas (server/http/route-schemas.ts); docs/api.md explains it.",
         version: "1",
       },
       components: {

@@ -152,7 +152,8 @@ export async function registerPlugins(
     });
   }
   await registerSecurity(app);
-  await registerRouteSchemas(app, config.API_CHECK_RESPONSES === "1");
+  const checks = { "0": "off", "1": "throw", log: "log" } as const;
+  await registerRouteSchemas(app, checks[config.API_CHECK_RESPONSES]);
   await app.register(formbody);
   await app.register(multipart, {
     attachFieldsToBody: "keyValues",

@@ -24,18 +24,26 @@ export function describeEachDatabase(name: string, suite: (dialect: Dialect) => 
   }
 }
 
-export interface CallResult {
+/**
+ * An answer of the API in a test: the status and the envelope, `data` typed as the caller says
+ * (`call<CharacterDetail>(...)`): a wire type of common/api.ts, never a cast at the call site.
+ */
+export interface CallResult<T = unknown> {
   status: number;
-  body: Record<string, unknown> & { success: number; message: string; page?: string; data?: unknown };
+  body: Record<string, unknown> & { success: number; message: string; page?: string; data?: T };
 }
 
-/** Calls the API in process with a form-encoded body (product.md §7: bodies are form-encoded). */
-export async function call(
+/**
+ * Calls the API in process with a form-encoded body (product.md §7: bodies are form-encoded).
+ * @returns the status and the parsed envelope, its `data` typed `T` (unchecked: the app checks
+ *   each answer against its route's response schema in tests, API_CHECK_RESPONSES).
+ */
+export async function call<T = unknown>(
   app: FastifyInstance,
   method: "GET" | "POST" | "DELETE" | "PATCH",
   url: string,
   options: { token?: string; form?: Record<string, string> } = {},
-): Promise<CallResult> {
+): Promise<CallResult<T>> {
   const response = await app.inject({
     method,
     url,
@@ -85,7 +93,7 @@ export async function demoWithCharacter(app: FastifyInstance) {
  * Calls the API with a multipart body (product.md §7: create/update and chat/message are multipart).
  * `files` values are sent as file parts with the given name (the server must not trust it).
  */
-export async function callMultipart(
+export async function callMultipart<T = unknown>(
   app: FastifyInstance,
   url: string,
   options: {
@@ -93,7 +101,7 @@ export async function callMultipart(
     fields?: Record<string, string>;
     files?: Record<string, { bytes: Buffer; filename: string; type?: string }>;
   },
-): Promise<CallResult> {
+): Promise<CallResult<T>> {
   const form = new FormData();
   for (const [k, v] of Object.entries(options.fields ?? {})) form.append(k, v);
   for (const [k, f] of Object.entries(options.files ?? {})) {

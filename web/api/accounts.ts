@@ -1,28 +1,13 @@
 // Calls of self-hosted accounts: owner set-up, sign-up, and the admin console's users and invitations.
-import type { Envelope } from "../../common/api";
+import type { AddedUser, Envelope, Invitation, SiteRegistration } from "../../common/api";
 import type { LoginEnvelope } from "./auth";
 import { apiRequest, ensureSuccess } from "./client";
 
 /** Who may sign up on this server (REGISTRATION). */
-export type RegistrationMode = "closed" | "invite" | "open";
+export type RegistrationMode = SiteRegistration;
 
-/** An open invitation as the console lists it. */
-export interface Invitation {
-  id: string;
-  /** The only e-mail that may use it; "" for any. */
-  email: string;
-  expiresAt: number;
-  createdAt: number;
-  link: string;
-}
-
-/** A user made in the console; `password` only when the server generated it (shown once). */
-export interface AddedUser {
-  id: string;
-  email: string;
-  name: string;
-  password?: string;
-}
+/** An open invitation as the console lists it, and a user made in the console (common/api). */
+export type { AddedUser, Invitation } from "../../common/api";
 
 /** A POST with form fields; `signedIn` calls (the console) end an expired session on 401. */
 const post = <T extends Envelope>(path: string, fields: Record<string, string>, signedIn = false) =>

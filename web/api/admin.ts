@@ -1,10 +1,13 @@
 // The admin console's calls under /api/admin: plans, presets, users and their actions, contact messages, free subscriptions, audit, backups, site settings.
 import type {
   AdminAuditEntry,
+  AdminBackups,
   AdminContactMessage,
   AdminFreeSubscription,
+  AdminMe,
   AdminPlan,
   AdminPreset,
+  AdminSiteSettings,
   AdminUser,
   Envelope,
 } from "../../common/api";
@@ -17,21 +20,22 @@ import { ApiError } from "./errors";
  * on every call: anyone else gets 403 `{success: 0}`, which throws `ApiError('envelope')`.
  */
 
-/** The console's list shapes, declared once in common/api (server/modules/admin/admin.presenter.ts returns them). */
+/**
+ * The console's shapes, declared once in common/api (server/modules/admin/admin.presenter.ts returns
+ * the lists; the backups and site services the others).
+ */
 export type {
   AdminAuditEntry,
+  AdminBackup,
+  AdminBackups,
   AdminContactMessage,
   AdminFreeSubscription,
+  AdminMe,
   AdminPlan,
   AdminPreset,
+  AdminSiteSettings,
   AdminUser,
 } from "../../common/api";
-
-export interface AdminMe {
-  id: string;
-  email: string;
-  name: string;
-}
 
 async function getList<T>(path: string, query?: Record<string, string>): Promise<T[]> {
   const answer = ensureSuccess(await apiRequest<Envelope<T[]>>(`/admin${path}`, { query }));
@@ -145,37 +149,6 @@ export function approveFreeSubscription(id: string): Promise<Envelope> {
 
 export const listAdminAudit = () => getList<AdminAuditEntry>("/audit");
 
-/** One backup archive in the server's backup folder. */
-export interface AdminBackup {
-  /** The archive's file name; also names it in its download address. */
-  name: string;
-  /** When it was made, ms since the epoch. */
-  createdAt: number;
-  /** Its size in bytes. */
-  size: number;
-  /** The app version that made it. */
-  version: string;
-  encrypted: boolean;
-}
-
-/** GET /admin/backups: the archives and the state of the backups. */
-export interface AdminBackups {
-  /** Newest first. */
-  backups: AdminBackup[];
-  /** Whether a backup is being made right now. */
-  running: boolean;
-  /** When the last backup succeeded, ms since the epoch; null when none has. */
-  lastSuccessAt: number | null;
-  /** The last failed backup (ms since the epoch and the server's sentence); null when none failed. */
-  lastFailure: { at: number; message: string } | null;
-  /** The cron expression of the scheduled backups; "" when none are scheduled. */
-  schedule: string;
-  /** How many of the newest archives are kept. */
-  keep: number;
-  /** The folder on the server the archives are written to. */
-  dir: string;
-}
-
 /** GET /admin/backups: the archives (newest first), whether one is running, the schedule and the last outcomes. */
 export async function getAdminBackups(): Promise<AdminBackups> {
   const answer = ensureSuccess(await apiRequest<Envelope<AdminBackups>>("/admin/backups"));
@@ -198,16 +171,6 @@ export function startAdminBackup(): Promise<Envelope> {
  */
 export function downloadAdminBackup(name: string): Promise<{ blob: Blob; fileName: string }> {
   return apiDownload(`/admin/backups/${encodeURIComponent(name)}/download`, undefined, name);
-}
-
-/** GET /admin/site: the site's switches as the console shows them. */
-export interface AdminSiteSettings {
-  /** Whether the guest demo (/login/<id>) is open. */
-  demo: boolean;
-  /** Who may sign up (the server's REGISTRATION, set in its environment). */
-  registration: "closed" | "invite" | "open";
-  /** The guest demo's address, on this browser's origin (or PUBLIC_URL). */
-  demoLink: string;
 }
 
 /** GET /admin/site: whether the guest demo is open, the sign-up mode and the demo's link. */

@@ -4,6 +4,7 @@ import type {
   CharacterGroup,
   CharacterListItem,
   Envelope,
+  Language,
   PresetCharacter,
 } from "../../common/api";
 import { apiRequest, ensureSuccess } from "./client";
@@ -12,7 +13,7 @@ import { apiDownload } from "./download";
 /** Characters and groups calls (product.md §7, Characters and profile). */
 
 /** The answers' shapes, declared once in common/api (the server's presenters return them). */
-export type { CharacterDetail, CharacterGroup } from "../../common/api";
+export type { CharacterDetail, CharacterGroup, Language } from "../../common/api";
 
 /** The Generation section as the form sends it: texts, '' for the model connection's default. */
 export interface GenerationFields {
@@ -20,12 +21,6 @@ export interface GenerationFields {
   temperature: string;
   authorsNote: string;
   authorsNoteDepth: string;
-}
-
-/** product.md §3: a language of the character form (`characters/languages`). */
-export interface Language {
-  languageUUID: string;
-  languageName: string;
 }
 
 /**

@@ -1,5 +1,5 @@
 // Picture calls (product.md §7): a picture on request, a photo from the user, and the chat's photo history.
-import type { Envelope, MessageReply, PhotoHistoryEntry } from "../../common/api";
+import type { Envelope, MessageReply, PhotoHistoryEntry, PhotoReply } from "../../common/api";
 import type { PhotoType } from "../../common/constants";
 import { apiRequest, ensureSuccess } from "./client";
 
@@ -40,12 +40,8 @@ export function requestPicture(
   return apiRequest<MessageReply>("/chat/request-photo", { method: "POST", body });
 }
 
-/** product.md §7 chat/photo-process reply: success, photo (file name), text (the character's answer), message. */
-export interface PhotoReply extends Envelope {
-  photo?: string;
-  text?: string;
-  history?: MessageReply["history"];
-}
+/** product.md §7 chat/photo-process reply: success, photo (file name), text (the character's answer), message (common/api). */
+export type { PhotoReply } from "../../common/api";
 
 /** POST /chat/photo-process (multipart: id, photo, plus our message and cid). Returns the reply whatever its `success`. */
 export function sendPhoto(input: ChatPictureInput & { photo: Blob }): Promise<PhotoReply> {

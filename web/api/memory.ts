@@ -1,14 +1,9 @@
 // What the chat's characters remember about the user (GET and DELETE /chat/memories).
-import type { Envelope } from "../../common/api";
+import type { ChatMemory, Envelope } from "../../common/api";
 import { apiRequest, ensureSuccess } from "./client";
 
-/** One remembered fact (ours): GET /chat/memories answers a list of these. */
-export interface ChatMemory {
-  memoryUUID: string;
-  characterUUID: string;
-  characterName: string;
-  fact: string;
-}
+/** One remembered fact (ours): GET /chat/memories answers a list of these (common/api). */
+export type { ChatMemory } from "../../common/api";
 
 /** GET /chat/memories?id=<chat id>: what the chat's characters remember about the user. */
 export async function listMemories(chatId: string): Promise<ChatMemory[]> {

@@ -1,5 +1,5 @@
 // Plan purchases: checkout of a plan or the add-on, the billing portal, and what the user can buy (/payment/*).
-import type { Envelope } from "../../common/api";
+import type { Envelope, PaymentOptions } from "../../common/api";
 import { apiRequest, ensureSuccess } from "./client";
 
 /**
@@ -36,19 +36,8 @@ export async function openBillingPortal(): Promise<string> {
   return urlOf(await apiRequest<UrlEnvelope>("/payment/portal", { method: "POST" }));
 }
 
-/** GET /payment/options: what the signed-in user can buy or manage here; flags 0 or 1. */
-export interface PaymentOptions {
-  /** Online payments are configured on this server. */
-  payments: 0 | 1;
-  /** The add-on can be bought now (a monthly plan at its limit, product.md §9). */
-  addOn: 0 | 1;
-  /** The subscription can be managed online (the user paid online before). */
-  manage: 0 | 1;
-  /** The plan counts messages per month. */
-  monthly: 0 | 1;
-  /** This period's messages are used up. */
-  atLimit: 0 | 1;
-}
+/** GET /payment/options: what the signed-in user can buy or manage here; flags 0 or 1 (common/api). */
+export type { PaymentOptions } from "../../common/api";
 
 /** GET /payment/options. @throws ApiError when the answer is not a success. */
 export async function getPaymentOptions(): Promise<PaymentOptions> {

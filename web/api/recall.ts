@@ -1,12 +1,9 @@
 // Recall of earlier messages (GET and POST /chat/recall): whether a chat's replies may look up its earlier parts.
-import type { Envelope } from "../../common/api";
+import type { Envelope, RecallSetting } from "../../common/api";
 import { apiRequest, ensureSuccess } from "./client";
 
-/** A chat's recall setting as the server answers it: `{enabled}`. */
-export interface RecallSetting {
-  /** Whether a reply's prompt may be given earlier messages of this chat (on by default). */
-  enabled: boolean;
-}
+/** A chat's recall setting as the server answers it: `{enabled}` (common/api). */
+export type { RecallSetting } from "../../common/api";
 
 /**
  * GET /chat/recall?id=<chat id> (ours): whether the chat's replies may recall its earlier messages

@@ -1,17 +1,9 @@
 // The site's public info (GET /site, ours): whether the guest demo is open and who may sign up.
-import type { Envelope } from "../../common/api";
+import type { Envelope, SiteInfo } from "../../common/api";
 import { apiRequest } from "./client";
 
-/** Who may sign up on this server (REGISTRATION). */
-export type SiteRegistration = "closed" | "invite" | "open";
-
-/** GET /site: `data` of the envelope. */
-export interface SiteInfo {
-  /** Whether the guest demo (/login/<id>) is open: the owner's switch in Admin → Site. */
-  demo: boolean;
-  /** Who may sign up: nobody ("closed"), invited people, or anyone. */
-  registration: SiteRegistration;
-}
+/** GET /site: `data` of the envelope, and who may sign up (REGISTRATION); declared in common/api. */
+export type { SiteInfo, SiteRegistration } from "../../common/api";
 
 /**
  * GET /site (public, no session): whether the guest demo is open and the sign-up mode, so public

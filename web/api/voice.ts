@@ -1,5 +1,5 @@
 // Voice calls: the voices of the character form and chat, transcribing a recording, and the spoken audio message.
-import type { Envelope, MessageReply } from "../../common/api";
+import type { Envelope, MessageReply, Voice } from "../../common/api";
 import { apiRequest, ensureSuccess } from "./client";
 
 /**
@@ -7,12 +7,8 @@ import { apiRequest, ensureSuccess } from "./client";
  * transcription.
  */
 
-/** product.md §3: a voice of the character form (`characters/voices`). voiceSex '0' female, '1' male. */
-export interface Voice {
-  voiceName: string;
-  voiceSex: string;
-  languageCode: string;
-}
+/** product.md §3: a voice of the character form (`characters/voices`), declared in common/api. */
+export type { Voice } from "../../common/api";
 
 /** GET /characters/voices: `voices` of the form's voice select. Throws on success 0. */
 export async function listVoices(): Promise<Voice[]> {

@@ -1,14 +1,17 @@
 // Routes of password recovery (forgot and reset, product.md §7) and of erasing one's account; the export routes are beside.
 import type { FastifyInstance } from "fastify";
+import { Envelope } from "../../../common/api";
 import { currentUser, requireUser } from "../../http/auth";
 import { ok } from "../../http/envelope";
 import { rateLimit } from "../../http/rate-limit";
-import { parseInput } from "../../http/validate";
+import { answers, zodApp } from "../../http/route-schemas";
 import { CREDENTIAL_LIMITS } from "../auth/credential-limit-table";
-import { limitPerAddressAndEmail } from "../auth/credential-limits";
-import { EraseBody, ForgotBody, ResetBody } from "./account.schemas";
+import { limitPerAddressAndEmailBeforeValidation } from "../auth/credential-limits";
+import { accountDoc, EraseBody, ForgotBody, ResetBody, sessionDoc } from "./account.schemas";
 import { type AccountService, FORGOT_PASSWORD_ANSWER } from "./account.service";
 import { exportRoutes } from "./export.routes";
+
+const FORGOT_ANSWERS = "the same sentence whether or not the address exists; mails a reset link";
 
 /**
  * product.md §7: forgot-password and the reset of `PATCH /users/change-password`; ours:
@@ -16,30 +19,53 @@ import { exportRoutes } from "./export.routes";
  * ("Take my data", export.routes.ts).
  */
 export function accountRoutes(app: FastifyInstance, account: AccountService): void {
+  const api = zodApp(app);
   const minute = 60_000;
-  app.post(
+  // every answer here is the bare envelope (`success`, `message`, maybe `page`).
+  const bare = answers(Envelope);
+  api.post(
     "/api/auth/forgot-password",
-    limitPerAddressAndEmail(app, ...CREDENTIAL_LIMITS.resetMail),
+    {
+      ...limitPerAddressAndEmailBeforeValidation(app, ...CREDENTIAL_LIMITS.resetMail),
+      schema: { ...accountDoc("Auth and accounts", FORGOT_ANSWERS, "§7"), body: ForgotBody, response: bare },
+    },
     async (request) => {
-      account.requestReset(parseInput(ForgotBody, request.body).email);
+      account.requestReset(request.body.email);
       return ok(FORGOT_PASSWORD_ANSWER);
     },
   );
 
-  app.patch("/api/users/change-password", { config: rateLimit(10, 15 * minute) }, async (request) => {
-    const body = parseInput(ResetBody, request.body);
-    await account.resetPassword(body.code, body.npassword, body.rtpassword);
-    return ok("Your password has been changed. Please sign in with the new password.", { page: "/login" });
-  });
+  const reset = {
+    ...accountDoc("Auth and accounts", '`page: "/login"`', "§7", "public (the reset code is the proof)"),
+    body: ResetBody,
+    response: bare,
+  };
+  api.patch(
+    "/api/users/change-password",
+    { config: rateLimit(10, 15 * minute), schema: reset },
+    async (request) => {
+      const { body } = request;
+      await account.resetPassword(body.code, body.npassword, body.rtpassword);
+      return ok("Your password has been changed. Please sign in with the new password.", { page: "/login" });
+    },
+  );
 
   // the session is checked at onRequest, before the body is read; the user comes from
   // the token only (the body names no user). Limited like the other password checks.
-  app.post(
+  const erase = {
+    ...sessionDoc('`page: "/"`; the account and its data are gone'),
+    body: EraseBody,
+    response: bare,
+  };
+  api.post(
     "/api/account/delete",
-    { onRequest: requireUser((token) => account.sessionUser(token)), config: rateLimit(5, 15 * minute) },
+    {
+      onRequest: requireUser((token) => account.sessionUser(token)),
+      config: rateLimit(5, 15 * minute),
+      schema: erase,
+    },
     async (request) => {
-      const body = parseInput(EraseBody, request.body);
-      await account.erase(currentUser(request), request.bearer ?? "", body);
+      await account.erase(currentUser(request), request.bearer ?? "", request.body);
       return ok("Your account has been deleted.", { page: "/" });
     },
   );

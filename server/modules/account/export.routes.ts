@@ -1,14 +1,13 @@
 // Routes of "Take my data": start an export, see the newest one, download its ZIP while it is ready (its owner only).
 import type { FastifyInstance } from "fastify";
-import type { DataExportAnswer } from "../../../common/api";
+import { DataExportAnswer } from "../../../common/api";
 import type { User } from "../../db/schema";
 import { currentUser, requireUser } from "../../http/auth";
 import { ok } from "../../http/envelope";
 import { rateLimit } from "../../http/rate-limit";
+import { answers, zodApp } from "../../http/route-schemas";
+import { ExportParams, sessionDoc } from "./account.schemas";
 import type { ExportService } from "./export.service";
-
-/** An export id as the server makes them (a lower-case uuid); anything else is unknown (404). */
-const EXPORT_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /**
  * "Take my data" (ours): `POST /api/account/export` starts an export,
@@ -21,20 +20,28 @@ export function exportRoutes(
   exports: ExportService,
   authenticate: (token: string) => Promise<User | undefined>,
 ): void {
+  const api = zodApp(app);
   const onRequest = requireUser(authenticate);
+  const exportAnswer = answers(DataExportAnswer);
 
-  app.post("/api/account/export", { onRequest, config: rateLimit(10, 60 * 60_000) }, async (request) => {
-    const started = await exports.start(currentUser(request));
-    const answer: DataExportAnswer = {
-      ...ok(
-        "We are preparing your data. The download link appears here, and we e-mail you, when it is ready.",
-      ),
-      export: started,
-    };
-    return answer;
-  });
+  const start = { ...sessionDoc("`export`: `DataExport` (status `queued`…)"), response: exportAnswer };
+  api.post(
+    "/api/account/export",
+    { onRequest, config: rateLimit(10, 60 * 60_000), schema: start },
+    async (request) => {
+      const started = await exports.start(currentUser(request));
+      const answer: DataExportAnswer = {
+        ...ok(
+          "We are preparing your data. The download link appears here, and we e-mail you, when it is ready.",
+        ),
+        export: started,
+      };
+      return answer;
+    },
+  );
 
-  app.get("/api/account/export", { onRequest }, async (request) => {
+  const latestSchema = { ...sessionDoc("`export`: the newest `DataExport` or null"), response: exportAnswer };
+  api.get("/api/account/export", { onRequest, schema: latestSchema }, async (request) => {
     const latest = await exports.latest(currentUser(request));
     const answer: DataExportAnswer = {
       ...ok(latest ? "Your data export." : "No export yet."),
@@ -43,14 +50,16 @@ export function exportRoutes(
     return answer;
   });
 
-  app.get<{ Params: { id: string } }>(
+  // The ZIP itself (application/zip), no JSON: no response schema.
+  const download = {
+    ...sessionDoc("the ZIP while ready, else 404", "signed in (its owner)"),
+    params: ExportParams,
+  };
+  api.get(
     "/api/account/export/:id/download",
-    { onRequest, config: rateLimit(30, 60 * 60_000) },
+    { onRequest, config: rateLimit(30, 60 * 60_000), schema: download },
     async (request, reply) => {
-      const id = EXPORT_ID.test(request.params.id)
-        ? request.params.id
-        : "00000000-0000-0000-0000-000000000000";
-      const file = await exports.download(currentUser(request), id);
+      const file = await exports.download(currentUser(request), request.params.id);
       reply.header("Content-Type", "application/zip");
       reply.header("Content-Length", file.size);
       reply.header("Content-Disposition", `attachment; filename="${file.fileName}"`);

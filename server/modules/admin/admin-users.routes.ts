@@ -1,39 +1,44 @@
 // The admin console's user management routes: search, plan, limits, blocking, message count.
-import type { FastifyRequest } from "fastify";
 import { currentUser } from "../../http/auth";
 import { ok } from "../../http/envelope";
-import { parseInput } from "../../http/validate";
+import type { ZodApp } from "../../http/route-schemas";
 import { presentAdminUser } from "./admin.presenter";
-import { BlockBody, LimitsBody, SearchQuery, UserPlanBody } from "./admin.schemas";
+import {
+  AdminAnswer,
+  adminDoc,
+  BlockBody,
+  IdParams,
+  LimitsBody,
+  SearchQuery,
+  UserPlanBody,
+} from "./admin.schemas";
 import type { AdminService } from "./admin.service";
 
-/** A route handler of the admin scope. */
-type AdminHandler = (request: FastifyRequest) => Promise<unknown>;
-
 /**
- * How admin.routes.ts registers a route in its admin scope (behind the session and the admin
- * check, listed in ADMIN_ROUTES), and reads the `:id` parameter.
+ * Registers the user management routes (/api/admin/users…) on the admin scope of admin.routes.ts
+ * (behind the session and the admin check, listed in ADMIN_ROUTES), each with its request schemas.
  */
-export interface AdminRouteHelpers {
-  get: (url: string, handler: AdminHandler) => void;
-  post: (url: string, handler: AdminHandler) => void;
-  id: (request: FastifyRequest) => string;
-}
+export function adminUserRoutes(scope: ZodApp, admin: AdminService): void {
+  scope.get(
+    "/users",
+    { schema: { ...adminDoc("`data`: users", AdminAnswer.users), querystring: SearchQuery } },
+    async (request) =>
+      ok("Users.", { data: (await admin.searchUsers(request.query.q)).map(presentAdminUser) }),
+  );
 
-/** Registers the user management routes (/api/admin/users…) through the admin scope's helpers. */
-export function adminUserRoutes({ get, post, id }: AdminRouteHelpers, admin: AdminService): void {
-  get("/users", async (request) => {
-    const { q } = parseInput(SearchQuery, request.query);
-    return ok("Users.", { data: (await admin.searchUsers(q)).map(presentAdminUser) });
-  });
-  post("/users/:id/plan", async (request) => {
-    const body = parseInput(UserPlanBody, request.body);
-    await admin.setUserPlan(currentUser(request), id(request), body.plan);
-    return ok("Plan changed.");
-  });
-  post("/users/:id/limits", async (request) => {
-    const body = parseInput(LimitsBody, request.body);
-    await admin.setUserLimits(currentUser(request), id(request), {
+  scope.post(
+    "/users/:id/plan",
+    { schema: { ...adminDoc("–", AdminAnswer.done), params: IdParams, body: UserPlanBody } },
+    async (request) => {
+      await admin.setUserPlan(currentUser(request), request.params.id, request.body.plan);
+      return ok("Plan changed.");
+    },
+  );
+
+  const limitsSchema = { ...adminDoc("–", AdminAnswer.done), params: IdParams, body: LimitsBody };
+  scope.post("/users/:id/limits", { schema: limitsSchema }, async (request) => {
+    const { body } = request;
+    await admin.setUserLimits(currentUser(request), request.params.id, {
       characterLimit: body.cl,
       voiceLimit: body.vl,
       photoUpload: body.pl,
@@ -43,13 +48,20 @@ export function adminUserRoutes({ get, post, id }: AdminRouteHelpers, admin: Adm
     });
     return ok("Limits saved.");
   });
-  post("/users/:id/block", async (request) => {
-    const body = parseInput(BlockBody, request.body);
-    await admin.setBlocked(currentUser(request), id(request), body.blocked);
-    return ok(body.blocked ? "User blocked." : "User unblocked.");
-  });
-  post("/users/:id/reset-count", async (request) => {
-    await admin.resetCount(currentUser(request), id(request));
+
+  scope.post(
+    "/users/:id/block",
+    { schema: { ...adminDoc("–", AdminAnswer.done), params: IdParams, body: BlockBody } },
+    async (request) => {
+      const { blocked } = request.body;
+      await admin.setBlocked(currentUser(request), request.params.id, blocked);
+      return ok(blocked ? "User blocked." : "User unblocked.");
+    },
+  );
+
+  const resetSchema = { ...adminDoc("resets the message count", AdminAnswer.done), params: IdParams };
+  scope.post("/users/:id/reset-count", { schema: resetSchema }, async (request) => {
+    await admin.resetCount(currentUser(request), request.params.id);
     return ok("Message count reset.");
   });
 }

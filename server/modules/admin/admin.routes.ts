@@ -1,8 +1,7 @@
 // The admin console's API under /api/admin, behind the session and admin check (401 without a session, 403 for a non-admin).
-import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler } from "fastify";
+import type { FastifyInstance, onRequestAsyncHookHandler } from "fastify";
 import { adminScope, currentUser } from "../../http/auth";
 import { ok } from "../../http/envelope";
-import { parseInput } from "../../http/validate";
 import {
   presentAudit,
   presentContact,
@@ -10,9 +9,9 @@ import {
   presentPlan,
   presentPreset,
 } from "./admin.presenter";
-import { IdParams, PlanBody, PlanImageBody, PresetBody } from "./admin.schemas";
+import { AdminAnswer, adminDoc, IdParams, PlanBody, PlanImageBody, PresetBody } from "./admin.schemas";
 import type { AdminService } from "./admin.service";
-import { type AdminRouteHelpers, adminUserRoutes } from "./admin-users.routes";
+import { adminUserRoutes } from "./admin-users.routes";
 
 /** Every admin route, as registered (method and path): the tests check each answers 403. */
 export { ADMIN_ROUTES } from "../../http/auth";
@@ -20,7 +19,8 @@ export { ADMIN_ROUTES } from "../../http/auth";
 /**
  * The admin console's API under /api/admin, in the admin scope (`adminScope`: the session and
  * the admin check, so a route cannot be registered without them): no session → 401, a signed-in
- * non-admin → 403 with the envelope.
+ * non-admin → 403 with the envelope. Each route declares its request schemas, checked after
+ * those hooks.
  */
 export async function adminRoutes(
   app: FastifyInstance,
@@ -28,19 +28,24 @@ export async function adminRoutes(
   auth: onRequestAsyncHookHandler,
 ): Promise<void> {
   await adminScope(app, auth, "/api/admin", (scope) => {
-    const get: AdminRouteHelpers["get"] = (url, handler) => void scope.get(url, handler);
-    const post: AdminRouteHelpers["post"] = (url, handler) => void scope.post(url, handler);
-    const id = (request: FastifyRequest) => parseInput(IdParams, request.params).id;
-
-    get("/me", async (request) => {
+    scope.get("/me", { schema: adminDoc("`data: { id, email, name }`", AdminAnswer.me) }, async (request) => {
       const user = currentUser(request);
       return ok("Admin.", { data: { id: user.id, email: user.email, name: user.full_name } });
     });
 
-    get("/plans", async () => ok("Plans.", { data: (await admin.plansList()).map(presentPlan) }));
-    post("/plans/:id", async (request) => {
-      const body = parseInput(PlanBody, request.body);
-      const plan = await admin.updatePlan(currentUser(request), id(request), {
+    scope.get(
+      "/plans",
+      { schema: adminDoc("`data`: plans with their user counts", AdminAnswer.plans) },
+      async () => ok("Plans.", { data: (await admin.plansList()).map(presentPlan) }),
+    );
+    const planSchema = {
+      ...adminDoc("`data`: the plan", AdminAnswer.plan),
+      params: IdParams,
+      body: PlanBody,
+    };
+    scope.post("/plans/:id", { schema: planSchema }, async (request) => {
+      const { body } = request;
+      const plan = await admin.updatePlan(currentUser(request), request.params.id, {
         name: body.name,
         priceCents: body.price,
         descriptionHtml: body.description,
@@ -58,38 +63,65 @@ export async function adminRoutes(
     });
 
     // the plan's picture on the pricing page (multipart field `image`, JPEG or PNG).
-    post("/plans/:id/image", async (request) => {
-      const planId = id(request);
-      const { image } = parseInput(PlanImageBody, request.body);
-      const plan = await admin.setPlanImage(currentUser(request), planId, image!);
+    const imageSchema = {
+      ...adminDoc("`data`: the plan", AdminAnswer.plan),
+      consumes: ["multipart/form-data"],
+      params: IdParams,
+      body: PlanImageBody,
+    };
+    scope.post("/plans/:id/image", { schema: imageSchema }, async (request) => {
+      const plan = await admin.setPlanImage(currentUser(request), request.params.id, request.body.image);
       return ok("Plan picture saved.", { data: presentPlan({ ...plan, user_count: 0 }) });
     });
 
-    get("/presets", async () => ok("Presets.", { data: (await admin.presetsList()).map(presentPreset) }));
-    post("/presets", async (request) => {
-      const preset = await admin.createPreset(currentUser(request), parseInput(PresetBody, request.body));
-      return ok("Preset character created.", { data: preset ? presentPreset(preset) : undefined });
-    });
-    post("/presets/:id", async (request) => {
-      const body = parseInput(PresetBody, request.body);
-      const preset = await admin.updatePreset(currentUser(request), id(request), body);
+    scope.get("/presets", { schema: adminDoc("`data`: preset characters", AdminAnswer.presets) }, async () =>
+      ok("Presets.", { data: (await admin.presetsList()).map(presentPreset) }),
+    );
+    scope.post(
+      "/presets",
+      { schema: { ...adminDoc("`data`: the preset", AdminAnswer.preset), body: PresetBody } },
+      async (request) => {
+        const preset = await admin.createPreset(currentUser(request), request.body);
+        return ok("Preset character created.", { data: preset ? presentPreset(preset) : undefined });
+      },
+    );
+    const presetSchema = {
+      ...adminDoc("`data`: the preset", AdminAnswer.preset),
+      params: IdParams,
+      body: PresetBody,
+    };
+    scope.post("/presets/:id", { schema: presetSchema }, async (request) => {
+      const preset = await admin.updatePreset(currentUser(request), request.params.id, request.body);
       return ok("Preset character saved.", { data: preset ? presentPreset(preset) : undefined });
     });
 
-    adminUserRoutes({ get, post, id }, admin);
+    adminUserRoutes(scope, admin);
 
-    get("/contact-messages", async () =>
-      ok("Contact messages.", { data: (await admin.contactMessages()).map(presentContact) }),
+    scope.get(
+      "/contact-messages",
+      {
+        schema: adminDoc("`data`: messages sent with `/api/contact`", AdminAnswer.contactMessages),
+      },
+      async () => ok("Contact messages.", { data: (await admin.contactMessages()).map(presentContact) }),
     );
 
-    get("/free-subscriptions", async () =>
-      ok("Free subscriptions.", { data: (await admin.freeSubscriptions()).map(presentFreeSubscription) }),
+    scope.get(
+      "/free-subscriptions",
+      { schema: adminDoc("`data`: requests", AdminAnswer.freeSubscriptions) },
+      async () =>
+        ok("Free subscriptions.", { data: (await admin.freeSubscriptions()).map(presentFreeSubscription) }),
     );
-    post("/free-subscriptions/:id/approve", async (request) => {
-      await admin.approveFreeSubscription(currentUser(request), id(request));
+    const approveSchema = {
+      ...adminDoc("creates the account, mails the login", AdminAnswer.done),
+      params: IdParams,
+    };
+    scope.post("/free-subscriptions/:id/approve", { schema: approveSchema }, async (request) => {
+      await admin.approveFreeSubscription(currentUser(request), request.params.id);
       return ok("Approved: the account was created and the login details sent.");
     });
 
-    get("/audit", async () => ok("Audit log.", { data: (await admin.auditLog()).map(presentAudit) }));
+    scope.get("/audit", { schema: adminDoc("`data`: the audit log", AdminAnswer.audit) }, async () =>
+      ok("Audit log.", { data: (await admin.auditLog()).map(presentAudit) }),
+    );
   });
 }

@@ -1,6 +1,18 @@
-// Request shapes of the admin console's routes (plans, presets, plan images, user search, plan, limits, blocking), checked with zod.
+// Request shapes of the admin console's routes (plans, presets, plan images, user search, plan, limits, blocking), checked with zod, and the answers they declare.
 import { z } from "zod";
+import {
+  AdminAuditEntry,
+  AdminContactMessage,
+  AdminFreeSubscription,
+  AdminMe,
+  AdminPlan,
+  AdminPreset,
+  AdminUser,
+  Envelope,
+  envelopeOf,
+} from "../../../common/api";
 import { RULES, SEX_INVALID, SEX_VALUES } from "../../../common/validation";
+import { answers } from "../../http/route-schemas";
 import { optionalUpload } from "../../http/uploads";
 import { textField, uuidField } from "../../http/validate";
 
@@ -44,10 +56,16 @@ export const PresetBody = z.object({
 });
 /** A plan's picture: a JPEG or PNG upload, re-encoded; the size is bounded by the multipart limit. */
 export const PlanImageBody = z.object({
-  image: optionalUpload.refine((bytes) => bytes !== undefined, "The image is required."),
+  image: optionalUpload
+    .transform((bytes, context) => {
+      if (bytes) return bytes;
+      context.issues.push({ code: "custom", message: "The image is required.", input: bytes });
+      return z.NEVER;
+    })
+    .describe("JPEG or PNG"),
 });
-export const SearchQuery = z.object({ q: z.string().max(200).default("") });
-export const UserPlanBody = z.object({ plan: uuidField("the plan") });
+export const SearchQuery = z.object({ q: z.string().max(200).default("").describe("search") });
+export const UserPlanBody = z.object({ plan: uuidField("the plan").describe("plan id") });
 export const LimitsBody = z.object({
   cl: count.optional(),
   vl: count.optional(),
@@ -56,4 +74,31 @@ export const LimitsBody = z.object({
   chatLimit: count.optional(),
   extraMessages: count.optional(),
 });
-export const BlockBody = z.object({ blocked: flag });
+export const BlockBody = z.object({ blocked: flag.describe("`0`/`1`") });
+
+/**
+ * The whole answers of the admin routes (given to `adminDoc`): the envelope with the console's
+ * shapes of common/api/admin.ts under `data`; `done` for a change that answers only its sentence.
+ */
+export const AdminAnswer = {
+  me: envelopeOf(AdminMe),
+  plans: envelopeOf(AdminPlan.array()),
+  plan: envelopeOf(AdminPlan),
+  presets: envelopeOf(AdminPreset.array()),
+  preset: envelopeOf(AdminPreset),
+  users: envelopeOf(AdminUser.array()),
+  contactMessages: envelopeOf(AdminContactMessage.array()),
+  freeSubscriptions: envelopeOf(AdminFreeSubscription.array()),
+  audit: envelopeOf(AdminAuditEntry.array()),
+  done: Envelope,
+};
+
+/**
+ * The documentation of an admin route for the OpenAPI document (docs/api.md "Admin"): every one is
+ * ours; who may call it ("admin") is written by `adminScope`.
+ * @param description what the route answers (docs/api.md's Answers cell, markdown kept).
+ * @param answer the whole answer's schema (the envelope with its `data`), its `response` at 200.
+ */
+export function adminDoc<S extends z.ZodType>(description: string, answer: S) {
+  return { tags: ["Admin"], description, "x-from": "ours", response: answers(answer) };
+}

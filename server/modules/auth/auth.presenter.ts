@@ -1,5 +1,5 @@
 // How sign-in answers look (product.md §3, §7): the session user, the sign-in answer with token and landing page, a device, the admin role.
-import type { SessionUser, SignedInDevice } from "../../../common/api";
+import type { SessionUser, SignedInDevice, SignInReply } from "../../../common/api";
 import type { Device, User } from "../../db/schema";
 import { ok } from "../../http/envelope";
 import type { SignIn } from "./auth.service";
@@ -28,7 +28,7 @@ export function presentSessionUser(user: User): SessionUser {
 }
 
 /** The answer of every sign-in route (product.md §7): token, expiry (epoch ms), session user, landing page. */
-export function presentSignIn(result: SignIn, message: string) {
+export function presentSignIn(result: SignIn, message: string): SignInReply {
   return ok(message, {
     page: result.page,
     data: { token: result.token, expirationTime: result.expiresAt, user: presentSessionUser(result.user) },

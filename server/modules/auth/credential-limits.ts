@@ -1,6 +1,7 @@
 // The two rate limits of a route that takes an e-mail: per client address and per e-mail (credential stuffing, mail flooding).
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import { emailOf, limitBy, rateLimit } from "../../http/rate-limit";
+import { hasNul, nulRefusal } from "../../http/security";
 
 /**
  * Route options of a route that takes an e-mail in its body (sign-in, reset mail): two limits
@@ -19,4 +20,25 @@ export function limitPerAddressAndEmail(
     config: rateLimit(perAddress.max, perAddress.windowMs),
     preHandler: limitBy(app, { ...perEmail, key: emailOf }),
   };
+}
+
+/** A NUL character anywhere in the request: 400 `bad_input` (as security.ts refuses it). */
+async function refuseNul(request: FastifyRequest): Promise<void> {
+  if (hasNul(request.query) || hasNul(request.params) || hasNul(request.body)) throw nulRefusal();
+}
+
+/**
+ * `limitPerAddressAndEmail` for a route whose body is checked by its schema: the per-e-mail limit
+ * runs in `preValidation`, on the e-mail as sent (trimmed, lower case), where it ran when the
+ * handler checked the body itself: after the NUL refusal and before the schema's refusals, so
+ * refused bodies still count and, past the limit, the 429 still comes first.
+ * @returns the route's `config` and `preValidation`.
+ */
+export function limitPerAddressAndEmailBeforeValidation(
+  app: FastifyInstance,
+  perAddress: { max: number; windowMs: number },
+  perEmail: { name: string; max: number; windowMs: number; message: string },
+) {
+  const { config, preHandler } = limitPerAddressAndEmail(app, perAddress, perEmail);
+  return { config, preValidation: [refuseNul, ...preHandler] };
 }

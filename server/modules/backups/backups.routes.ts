@@ -6,6 +6,7 @@ import { AppError, notFound } from "../../errors";
 import { adminScope, currentUser } from "../../http/auth";
 import { ok } from "../../http/envelope";
 import { GET_WRITES } from "../../http/route-writes";
+import { BackupParams, backupDoc, backupsAnswer } from "./backups.schemas";
 import { BackupRunningError, type BackupsService } from "./backups.service";
 
 /** Writes one admin audit row (the admin console's audit log). */
@@ -23,9 +24,17 @@ export async function backupRoutes(
   audit: AuditWriter,
 ): Promise<void> {
   await adminScope(app, auth, "/api/admin/backups", (scope) => {
-    scope.get("/", async () => ok("Backups.", { data: backups.status() }));
+    const list = backupDoc(
+      "`data: { backups: [{ name, createdAt, size, version, encrypted }], running, lastSuccessAt, lastFailure: { at, message } | null, schedule, keep, dir }`",
+    );
+    scope.get("/", { schema: { ...list, response: backupsAnswer } }, async () =>
+      ok("Backups.", { data: backups.status() }),
+    );
 
-    scope.post("/", async (request) => {
+    const start = backupDoc(
+      'starts a backup in the background ("Backup started."); 409 `backup_running` while one runs; audited `backup.create`',
+    );
+    scope.post("/", { schema: { ...start, response: backupsAnswer } }, async (request) => {
       try {
         backups.start("manual");
       } catch (error) {
@@ -37,8 +46,16 @@ export async function backupRoutes(
     });
 
     // Writes the audit row of the download (declared: GET_WRITES).
-    const download = { config: GET_WRITES };
-    scope.get<{ Params: { name: string } }>("/:name/download", download, async (request, reply) => {
+    const download = {
+      config: GET_WRITES,
+      schema: {
+        ...backupDoc(
+          "the archive, streamed as an attachment; 404 for any name that is not a complete archive of `BACKUP_DIR`; audited `backup.download`",
+        ),
+        params: BackupParams,
+      },
+    };
+    scope.get("/:name/download", download, async (request, reply) => {
       const archive = backups.archive(request.params.name);
       if (!archive) throw notFound("No such backup.");
       await audit(currentUser(request), "backup.download", request.params.name, { size: archive.size });

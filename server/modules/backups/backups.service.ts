@@ -2,33 +2,11 @@
 import fs from "node:fs";
 import path from "node:path";
 import { CronExpressionParser } from "cron-parser";
+import type { AdminBackup, AdminBackups } from "../../../common/api";
 import { watchBackups } from "../../observability/metrics";
 import { type BackupOptions, type BackupResult, type BackupSource, createBackup } from "./create-backup";
 import { parseArchiveName } from "./manifest";
 import { PgToolMissingError } from "./snapshot";
-
-/** One complete archive of BACKUP_DIR, as the admin console lists it. */
-export interface BackupEntry {
-  name: string;
-  /** When it began, epoch ms (from its name). */
-  createdAt: number;
-  /** Bytes. */
-  size: number;
-  version: string;
-  encrypted: boolean;
-}
-
-/** The backups' state: the archives (newest first), whether one runs, the last success and failure. */
-export interface BackupsStatus {
-  backups: BackupEntry[];
-  running: boolean;
-  lastSuccessAt: number | null;
-  lastFailure: { at: number; message: string } | null;
-  /** The cron expression in force, "" when off. */
-  schedule: string;
-  keep: number;
-  dir: string;
-}
 
 export interface BackupsSettings {
   source: BackupSource;
@@ -84,7 +62,7 @@ export class BackupsService {
   }
 
   /** The complete archives of BACKUP_DIR, newest first (temporary and other files are not listed). */
-  list(): BackupEntry[] {
+  list(): AdminBackup[] {
     if (!fs.existsSync(this.settings.dir)) return [];
     return fs
       .readdirSync(this.settings.dir)
@@ -98,7 +76,7 @@ export class BackupsService {
   }
 
   /** The last failure kept in BACKUP_DIR, or null. */
-  private lastFailure(): BackupsStatus["lastFailure"] {
+  private lastFailure(): AdminBackups["lastFailure"] {
     try {
       const saved = JSON.parse(fs.readFileSync(path.join(this.settings.dir, FAILURE_FILE), "utf8"));
       return typeof saved.at === "number" && typeof saved.message === "string" ? saved : null;
@@ -108,7 +86,7 @@ export class BackupsService {
   }
 
   /** The state the admin console shows. */
-  status(): BackupsStatus {
+  status(): AdminBackups {
     const backups = this.list();
     return {
       backups,

@@ -36,11 +36,18 @@ const optionalNumber = (rule: z.ZodNumber) =>
  * Request schemas of the characters routes (product.md §7 "Characters and profile"); rules and sentences
  * from common/validation.ts.
  */
-export const UserIdQuery = z.object({ id: z.string().max(100).optional() });
-export const IdQuery = z.object({ id: uuidField("the character id") });
+export const UserIdQuery = z.object({ id: z.string().max(100).optional().describe("own user id") });
+export const IdQuery = z.object({ id: uuidField("the character id").describe("character") });
+/** `?id` of a group (its refusal names "the character id", as it always did). */
+export const GroupIdQuery = z.object({ id: uuidField("the character id").describe("group") });
 /** Ours: the voice preview names a voice. */
 export const VoiceQuery = z.object({
-  v: z.string().trim().min(1, "The voice is required.").max(100, "The voice must be at most 100 characters."),
+  v: z
+    .string()
+    .trim()
+    .min(1, "The voice is required.")
+    .max(100, "The voice must be at most 100 characters.")
+    .describe("voice name"),
 });
 /** Alternate greetings as sent: a JSON array text, or an array (a JSON body). */
 const AlternateGreetings = z
@@ -139,6 +146,18 @@ export const CharacterBody = z.object({
 });
 export const UpdateBody = CharacterBody.extend({ id: uuidField("the character id") });
 export const CardBody = z.object({
-  card: z.instanceof(Buffer, { message: "The character card is required (a PNG or JSON file)." }),
+  card: z
+    .instanceof(Buffer, { message: "The character card is required (a PNG or JSON file)." })
+    .describe("Character Card PNG or JSON"),
 });
-export const PresetBody = z.object({ id: uuidField("the preset character id") });
+export const PresetBody = z.object({ id: uuidField("the preset character id").describe("preset") });
+
+/**
+ * The documentation of a characters route in its schema (the OpenAPI document): the "Characters"
+ * section of docs/api.md, what the route answers (the table's Answers cell) and where it comes from.
+ */
+export const characterDoc = (description: string, from = "§7") => ({
+  tags: ["Characters"],
+  description,
+  "x-from": from,
+});

@@ -5,9 +5,15 @@ import { assertSelf, currentUser, signedIn } from "../../http/auth";
 import { ok } from "../../http/envelope";
 import { answerPlainOrStreamed, type StreamableTurn, type TurnResult } from "../../http/plain-or-streamed";
 import { GET_WRITES } from "../../http/route-writes";
-import { parseInput } from "../../http/validate";
 import { localTimeText } from "../prompt/prompt";
-import { AudioMessageBody, EntryBody, isMuted, MessageBody, NewChatQuery } from "./chat.schemas";
+import {
+  AudioMessageRoute,
+  ContinueRoute,
+  isMuted,
+  MessageRoute,
+  NewChatRoute,
+  StopRoute,
+} from "./chat.schemas";
 import type { ChatService } from "./chat.service";
 import type { LiveReplies } from "./live-replies";
 import { StreamedReply } from "./reply-stream";
@@ -28,9 +34,9 @@ export async function chatRoutes(
   await signedIn(app, auth, (app) => {
     const { chat, turns } = services;
 
-    app.post("/api/chat/message", async (request, reply) => {
+    app.post("/api/chat/message", { schema: MessageRoute }, async (request, reply) => {
       const user = currentUser(request);
-      const body = parseInput(MessageBody, request.body);
+      const { body } = request;
       const input = {
         ...turnInput(body),
         characterId: body.cId,
@@ -45,33 +51,32 @@ export async function chatRoutes(
       return answerPlainOrStreamed(request, reply, body.stream, turn);
     });
 
-    app.post("/api/chat/continue-message", async (request, reply) => {
+    app.post("/api/chat/continue-message", { schema: ContinueRoute }, async (request, reply) => {
       const user = currentUser(request);
-      const body = parseInput(EntryBody, request.body);
+      const { body } = request;
       const turn = oneToOneTurn(chat.live, (events) => turns.continueReply(user, body.id, events));
       return answerPlainOrStreamed(request, reply, body.stream, turn);
     });
 
     resumeRoute(app, chat);
 
-    app.post("/api/chat/stop", async (request) => {
-      const body = parseInput(EntryBody, request.body);
-      const stopped = await chat.stop(currentUser(request), body.id);
+    app.post("/api/chat/stop", { schema: StopRoute }, async (request) => {
+      const stopped = await chat.stop(currentUser(request), request.body.id);
       return ok(stopped ? "Stopped." : "Nothing is being generated for this message.");
     });
 
     // A GET by the spec that deletes the chat's history (it declares so: GET_WRITES).
-    app.get("/api/chat/new", { config: GET_WRITES }, async (request) => {
+    app.get("/api/chat/new", { config: GET_WRITES, schema: NewChatRoute }, async (request) => {
       const user = currentUser(request);
-      const query = parseInput(NewChatQuery, request.query);
+      const { query } = request;
       assertSelf(user.id, query.uid);
       const page = await chat.newChat(user, query.id);
       return ok("Your chat history has been deleted.", { page });
     });
 
     /** product.md §7 audio-message (path ours): the message-reply shape of `chat/message` with `audioUrl`. */
-    app.post("/api/chat/audio-message", async (request) => {
-      const body = parseInput(AudioMessageBody, request.body);
+    app.post("/api/chat/audio-message", { schema: AudioMessageRoute }, async (request) => {
+      const { body } = request;
       const answer = await turns.audioMessage(currentUser(request), {
         message: body.message,
         chatId: body.id,

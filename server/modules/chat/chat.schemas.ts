@@ -1,7 +1,18 @@
 // Request schemas of the chat routes (zod, product.md §5, §7), beside chat.routes.ts.
 import { z } from "zod";
+import {
+  ChatHistoryPageReply,
+  ChatHistoryReply,
+  ChatProfileReply,
+  Envelope,
+  GroupReply,
+  MessageReply,
+  RemovedEntries,
+  SwipeReply,
+} from "../../../common/api";
 import { HISTORY_PAGE_SIZE, MESSAGE_MAX_LENGTH, REPLY_SWIPES_MAX } from "../../../common/constants";
 import { RULES } from "../../../common/validation";
+import { answers } from "../../http/route-schemas";
 import { textField, uuidField } from "../../http/validate";
 import { ClientMessageId } from "../conversation/inputs";
 
@@ -9,7 +20,7 @@ import { ClientMessageId } from "../conversation/inputs";
 
 export const ProfileQuery = z.object({
   uid: z.string().max(100).optional(),
-  id: z.string().max(100).default(""),
+  id: z.string().max(100).default("").describe("chat: character or group"),
 });
 export const HistoryQuery = z.object({
   uId: z.string().max(100).optional(),
@@ -37,9 +48,15 @@ export const MessageBody = z.object({
   clientMessageId: ClientMessageId,
 });
 /** Ours: `chat/continue-message` and `chat/stop` name the entry (chatHistoryUUID). */
-export const EntryBody = z.object({ id: uuidField("the message id"), stream: z.string().optional() });
+export const EntryBody = z.object({
+  id: uuidField("the message id").describe("chatHistoryUUID"),
+  stream: z.string().optional(),
+});
 /** `Chat/regenerate` names the entry; `stream` and `mute` as `chat/message`'s. */
-export const RegenerateBody = EntryBody.extend({ mute: z.string().optional() });
+export const RegenerateBody = EntryBody.extend({
+  id: uuidField("the message id"),
+  mute: z.string().optional(),
+});
 /** `Chat/swipe` chooses the entry's swipe `index` (0-based). */
 export const SwipeBody = z.object({
   id: uuidField("the message id"),
@@ -47,7 +64,8 @@ export const SwipeBody = z.object({
     .number({ error: "The version is not valid." })
     .int("The version is not valid.")
     .min(0, "The version is not valid.")
-    .max(REPLY_SWIPES_MAX - 1, "The version is not valid."),
+    .max(REPLY_SWIPES_MAX - 1, "The version is not valid.")
+    .describe("0-based"),
 });
 /**
  * `Chat/edit` replaces the user's message (`part` "message": the chat message's rules)
@@ -62,11 +80,15 @@ const EditReplyText = z.object({ text: textField(RULES.replyEdit) });
 export const EditBody = z
   .object({
     id: uuidField("the message id"),
-    part: z.enum(["message", "reply"], { error: 'The part must be "message" or "reply".' }),
+    part: z
+      .enum(["message", "reply"], { error: 'The part must be "message" or "reply".' })
+      .describe("`message` or `reply`"),
     text: z.string({ error: "The text must be text." }),
   })
   .transform((body, context) => {
-    const checked = (body.part === "message" ? EditMessageText : EditReplyText).safeParse({ text: body.text });
+    const checked = (body.part === "message" ? EditMessageText : EditReplyText).safeParse({
+      text: body.text,
+    });
     if (checked.success) return { ...body, text: checked.data.text };
     for (const { message, path } of checked.error.issues) {
       context.issues.push({ code: "custom", message, path, input: body.text });
@@ -82,20 +104,26 @@ export const GroupReplyBody = MessageBody.pick({
   clientMessageId: true,
   mute: true,
   stream: true,
-});
+}).extend({ id: MessageBody.shape.id.describe("group") });
 /**
  * Ours: GET /api/chat/stream follows an entry's live reply after the event id `after`
- * (the `Last-Event-ID` header, when sent, is read into `after`).
+ * (the `Last-Event-ID` header, when sent, is read into `after` by the route's preValidation hook).
  */
 export const ReplyStreamQuery = z.object({
-  id: uuidField("the message id"),
-  after: z.coerce.number().int("The event id is not valid.").min(0).max(1_000_000_000).default(0),
+  id: uuidField("the message id").describe("chatHistoryUUID"),
+  after: z.coerce
+    .number()
+    .int("The event id is not valid.")
+    .min(0)
+    .max(1_000_000_000)
+    .default(0)
+    .describe("or the `Last-Event-ID` header"),
 });
 export const NewChatQuery = z.object({
-  id: z.string().max(100).default(""),
+  id: z.string().max(100).default("").describe("chat"),
   uid: z.string().max(100).optional(),
 });
-export const GroupNewQuery = z.object({ cId: uuidField("the character id") });
+export const GroupNewQuery = z.object({ cId: uuidField("the character id").describe("a character") });
 export const GroupMemberQuery = z.object({
   gId: uuidField("the group id"),
   cId: uuidField("the character id"),
@@ -119,5 +147,139 @@ export const HISTORY_CALL_MAX = 100;
  * `offset` counts from the newest entry, `limit` is 1..HISTORY_CALL_MAX, by default the most.
  */
 export const HistoryCallQuery = HistoryQuery.extend({
-  limit: z.coerce.number().int().min(1).max(HISTORY_CALL_MAX).default(HISTORY_CALL_MAX),
+  limit: z.coerce.number().int().min(1).max(HISTORY_CALL_MAX).default(HISTORY_CALL_MAX).describe("≤ 100"),
 });
+
+/**
+ * The route schemas of the chat routes (chat.routes.ts, resume.routes.ts, groups.routes.ts,
+ * history.routes.ts, edits.routes.ts): the request parts checked before the handler, and each
+ * route's documentation (docs/api.md's "## Routes" tables: section, answers, origin).
+ */
+
+export const MessageRoute = {
+  tags: ["Chat"],
+  description: "`MessageReply` (text, history, audioUrl, genimage, options), or a stream",
+  "x-from": "§7 (stream, clientMessageId ours)",
+  body: MessageBody,
+  response: answers(MessageReply),
+};
+export const ContinueRoute = {
+  tags: ["Chat"],
+  description: "`MessageReply`, or a stream; `continue_limit` past the cap",
+  "x-from": "§7",
+  body: EntryBody,
+  response: answers(MessageReply),
+};
+export const StopRoute = {
+  tags: ["Chat"],
+  description: '"Stopped." or "Nothing is being generated…"',
+  "x-from": "ours",
+  body: EntryBody,
+  response: answers(Envelope),
+};
+export const ReplyStreamRoute = {
+  tags: ["Chat"],
+  description: "server-sent events (see above)",
+  "x-from": "ours",
+  querystring: ReplyStreamQuery,
+};
+export const NewChatRoute = {
+  tags: ["Chat"],
+  description: "deletes the chat's history; `page`",
+  "x-from": "§7",
+  querystring: NewChatQuery,
+  response: answers(Envelope),
+};
+export const AudioMessageRoute = {
+  tags: ["Chat"],
+  description: "`MessageReply` with `audioUrl`",
+  "x-from": "§7 (path ours)",
+  body: AudioMessageBody,
+  response: answers(MessageReply),
+};
+export const ProfileRoute = {
+  tags: ["Chat"],
+  description: "`info`: `ChatProfileInfo` (userPicture, userName, name, characters)",
+  "x-from": "§7",
+  querystring: ProfileQuery,
+  response: answers(ChatProfileReply),
+};
+export const HistoryRoute = {
+  tags: ["Chat"],
+  description: "`data: { data: ChatHistoryEntry[], more }`, oldest first",
+  "x-from": "§7",
+  querystring: HistoryCallQuery,
+  response: answers(ChatHistoryReply),
+};
+export const HistoryPageRoute = {
+  tags: ["Chat"],
+  description: "`data`: `ChatHistoryEntry[]`",
+  "x-from": "§7",
+  querystring: HistoryQuery,
+  response: answers(ChatHistoryPageReply),
+};
+
+export const GroupNewRoute = {
+  tags: ["Groups"],
+  description: "creates a group chat with it; `page`",
+  "x-from": "§7",
+  querystring: GroupNewQuery,
+  response: answers(Envelope),
+};
+export const GroupMemberAddRoute = {
+  tags: ["Groups"],
+  description: "`page`; `group_full` past 4 members",
+  "x-from": "§7",
+  querystring: GroupMemberQuery,
+  response: answers(Envelope),
+};
+export const GroupMemberRemoveRoute = {
+  tags: ["Groups"],
+  description: "`page`",
+  "x-from": "§7",
+  querystring: GroupMemberQuery,
+  response: answers(Envelope),
+};
+export const GroupReplyRoute = {
+  tags: ["Groups"],
+  description: "`{ whoReplies, history }` (entries in turn order), or a stream",
+  "x-from": "§7",
+  body: GroupReplyBody,
+  response: answers(GroupReply),
+};
+
+export const RegenerateRoute = {
+  tags: ["Edits and swipes"],
+  description: "`MessageReply` with a new swipe chosen, or a stream; counts one message",
+  "x-from": "ours",
+  body: RegenerateBody,
+  response: answers(MessageReply),
+};
+export const SwipeRoute = {
+  tags: ["Edits and swipes"],
+  description: "`history`: the changed entry",
+  "x-from": "ours",
+  body: SwipeBody,
+  response: answers(SwipeReply),
+};
+export const EditRoute = {
+  tags: ["Edits and swipes"],
+  description: "`history`: the changed entry",
+  "x-from": "ours",
+  body: EditBody,
+  response: answers(SwipeReply),
+};
+export const DeleteRoute = {
+  tags: ["Edits and swipes"],
+  description: "`removed`: the chatHistoryUUIDs removed",
+  "x-from": "ours",
+  body: RemoveBody,
+  response: answers(RemovedEntries),
+};
+export const RewindRoute = {
+  tags: ["Edits and swipes"],
+  description: "`removed`: every later entry of the chat",
+  "x-from": "ours",
+  body: RemoveBody,
+  response: answers(RemovedEntries),
+};

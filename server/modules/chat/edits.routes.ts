@@ -5,13 +5,7 @@ import { currentUser, signedIn } from "../../http/auth";
 import { ok } from "../../http/envelope";
 import { answerPlainOrStreamed } from "../../http/plain-or-streamed";
 import { oneToOneTurn } from "./chat.routes";
-import {
-  EditBody,
-  isMuted,
-  RegenerateBody,
-  RemoveBody,
-  SwipeBody,
-} from "./chat.schemas";
+import { DeleteRoute, EditRoute, isMuted, RegenerateRoute, RewindRoute, SwipeRoute } from "./chat.schemas";
 import type { EditsService } from "./edits.service";
 import type { LiveReplies } from "./live-replies";
 
@@ -28,7 +22,7 @@ export async function editsRoutes(
   await signedIn(app, auth, (app) => {
     const { edits, live } = services;
 
-    app.post("/api/chat/regenerate", { schema: { body: RegenerateBody } }, async (request, reply) => {
+    app.post("/api/chat/regenerate", { schema: RegenerateRoute }, async (request, reply) => {
       const user = currentUser(request);
       const { body } = request;
       const options = { speak: !isMuted(body.mute) };
@@ -36,25 +30,25 @@ export async function editsRoutes(
       return answerPlainOrStreamed(request, reply, body.stream, turn);
     });
 
-    app.post("/api/chat/swipe", { schema: { body: SwipeBody } }, async (request): Promise<SwipeReply> => {
+    app.post("/api/chat/swipe", { schema: SwipeRoute }, async (request): Promise<SwipeReply> => {
       const { body } = request;
       const entry = await edits.swipe(currentUser(request), body.id, body.index);
       return { ...ok("Reply chosen."), history: [entry] };
     });
 
-    app.post("/api/chat/edit", { schema: { body: EditBody } }, async (request): Promise<SwipeReply> => {
+    app.post("/api/chat/edit", { schema: EditRoute }, async (request): Promise<SwipeReply> => {
       const { body } = request;
       const entry = await edits.edit(currentUser(request), body.id, body.part, body.text);
       return { ...ok(body.part === "message" ? "Message edited." : "Reply edited."), history: [entry] };
     });
 
-    app.post("/api/chat/delete", { schema: { body: RemoveBody } }, async (request): Promise<RemovedEntries> => {
+    app.post("/api/chat/delete", { schema: DeleteRoute }, async (request): Promise<RemovedEntries> => {
       const { body } = request;
       const removed = await edits.remove(currentUser(request), body.id);
       return { ...ok("Message deleted."), removed };
     });
 
-    app.post("/api/chat/rewind", { schema: { body: RemoveBody } }, async (request): Promise<RemovedEntries> => {
+    app.post("/api/chat/rewind", { schema: RewindRoute }, async (request): Promise<RemovedEntries> => {
       const { body } = request;
       const removed = await edits.rewind(currentUser(request), body.id);
       return { ...ok("Chat rewound."), removed };

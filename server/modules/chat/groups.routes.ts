@@ -4,9 +4,8 @@ import { currentUser, signedIn } from "../../http/auth";
 import { ok } from "../../http/envelope";
 import { answerPlainOrStreamed } from "../../http/plain-or-streamed";
 import { GET_WRITES } from "../../http/route-writes";
-import { parseInput } from "../../http/validate";
 import { turnInput } from "./chat.routes";
-import { GroupMemberQuery, GroupNewQuery, GroupReplyBody } from "./chat.schemas";
+import { GroupMemberAddRoute, GroupMemberRemoveRoute, GroupNewRoute, GroupReplyRoute } from "./chat.schemas";
 import type { ChatService } from "./chat.service";
 import type { GroupsService } from "./groups.service";
 import { GroupStreamedReply } from "./reply-stream";
@@ -26,27 +25,34 @@ export async function groupsRoutes(
     const { groups, turns } = services;
 
     // GETs by the spec that change a group (they declare so: GET_WRITES).
-    app.get("/api/chat/group/new", { config: GET_WRITES }, async (request) => {
-      const query = parseInput(GroupNewQuery, request.query);
-      const page = await groups.newGroup(currentUser(request), query.cId);
+    app.get("/api/chat/group/new", { config: GET_WRITES, schema: GroupNewRoute }, async (request) => {
+      const page = await groups.newGroup(currentUser(request), request.query.cId);
       return ok("Group created.", { page });
     });
 
-    app.get("/api/chat/group/member/add", { config: GET_WRITES }, async (request) => {
-      const query = parseInput(GroupMemberQuery, request.query);
-      const page = await groups.addMember(currentUser(request), query.gId, query.cId);
-      return ok("Member added.", { page });
-    });
+    app.get(
+      "/api/chat/group/member/add",
+      { config: GET_WRITES, schema: GroupMemberAddRoute },
+      async (request) => {
+        const { query } = request;
+        const page = await groups.addMember(currentUser(request), query.gId, query.cId);
+        return ok("Member added.", { page });
+      },
+    );
 
-    app.get("/api/chat/group/member/remove", { config: GET_WRITES }, async (request) => {
-      const query = parseInput(GroupMemberQuery, request.query);
-      const page = await groups.removeMember(currentUser(request), query.gId, query.cId);
-      return ok("Member removed.", { page });
-    });
+    app.get(
+      "/api/chat/group/member/remove",
+      { config: GET_WRITES, schema: GroupMemberRemoveRoute },
+      async (request) => {
+        const { query } = request;
+        const page = await groups.removeMember(currentUser(request), query.gId, query.cId);
+        return ok("Member removed.", { page });
+      },
+    );
 
-    app.post("/api/chat/group/reply", async (request, reply) => {
+    app.post("/api/chat/group/reply", { schema: GroupReplyRoute }, async (request, reply) => {
       const user = currentUser(request);
-      const body = parseInput(GroupReplyBody, request.body);
+      const { body } = request;
       // each member's answer is spoken in its own voice unless muted.
       const input = turnInput(body);
       return answerPlainOrStreamed(request, reply, body.stream, {

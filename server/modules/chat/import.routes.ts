@@ -1,10 +1,10 @@
 // The chat import route: POST /api/chat/import, a SillyTavern chat file replacing a character's history.
 import type { FastifyInstance, onRequestAsyncHookHandler } from "fastify";
+import type { ChatImportReply } from "../../../common/api";
 import { CHAT_IMPORT_MAX_BYTES } from "../../../common/constants";
 import { currentUser, signedIn } from "../../http/auth";
 import { ok } from "../../http/envelope";
-import { parseInput } from "../../http/validate";
-import { ImportChatBody } from "./import.schemas";
+import { ImportChatRoute } from "./import.schemas";
 import type { ChatImportService } from "./import.service";
 
 /**
@@ -23,12 +23,13 @@ export async function importRoutes(
     app.post(
       "/api/chat/import",
       {
+        schema: ImportChatRoute,
         config: {
           multipartOptions: { limits: { fileSize: CHAT_IMPORT_MAX_BYTES + 1 }, throwFileSizeLimit: false },
         },
       },
-      async (request) => {
-        const body = parseInput(ImportChatBody, request.body);
+      async (request): Promise<ChatImportReply> => {
+        const { body } = request;
         const result = await imports.importSillyTavern(currentUser(request), body.id, body.file);
         return ok(`The chat has been imported: ${result.imported} messages.`, { data: result });
       },

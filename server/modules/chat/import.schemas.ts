@@ -1,8 +1,28 @@
 // Request shape of the chat import (POST /api/chat/import, multipart), checked with zod.
 import { z } from "zod";
+import { ChatImportReply } from "../../../common/api";
+import { answers } from "../../http/route-schemas";
 
 /** POST /api/chat/import (multipart): `id`, one of the user's characters; `file`, a SillyTavern chat (.jsonl). */
 export const ImportChatBody = z.object({
-  id: z.string().trim().min(1, "Choose the character whose chat to import.").max(100),
-  file: z.instanceof(Buffer, { message: "Choose a SillyTavern chat file (.jsonl) to import." }),
+  id: z
+    .string()
+    .trim()
+    .min(1, "Choose the character whose chat to import.")
+    .max(100)
+    .describe("one of the user's characters"),
+  file: z
+    .instanceof(Buffer, { message: "Choose a SillyTavern chat file (.jsonl) to import." })
+    .describe("a SillyTavern `.jsonl`, ≤ 20 MB, ≤ 20 000 messages, each ≤ 20 000 characters"),
 });
+
+/** The route schema of POST /api/chat/import: its multipart body and its documentation (docs/api.md). */
+export const ImportChatRoute = {
+  tags: ["Chat"],
+  description:
+    "replaces the character's history as New Chat deletes it; `data: { imported }` (messages imported); `bad_chat_file` (400, the sentence names the line), `chat_file_too_large` (413), 404 for another's character",
+  "x-from": "ours",
+  consumes: ["multipart/form-data"],
+  body: ImportChatBody,
+  response: answers(ChatImportReply),
+};

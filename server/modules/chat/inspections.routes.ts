@@ -4,10 +4,9 @@ import type { PromptInspectionReply } from "../../../common/prompt-inspection";
 import { notFound } from "../../errors";
 import { currentUser, signedIn } from "../../http/auth";
 import { ok } from "../../http/envelope";
-import { parseInput } from "../../http/validate";
 import type { Conversation } from "../conversation/conversation";
 import type { InspectionsRepo } from "./inspections.repo";
-import { PromptQuery } from "./inspections.schemas";
+import { PromptRoute } from "./inspections.schemas";
 
 /**
  * GET /api/chat/prompt?id=<entry id>[&index=<version>] (common/prompt-inspection.ts): the parts of
@@ -21,9 +20,9 @@ export async function inspectionsRoutes(
   auth: onRequestAsyncHookHandler,
 ): Promise<void> {
   await signedIn(app, auth, (app) => {
-    app.get("/api/chat/prompt", async (request): Promise<PromptInspectionReply> => {
+    app.get("/api/chat/prompt", { schema: PromptRoute }, async (request): Promise<PromptInspectionReply> => {
       const user = currentUser(request);
-      const query = parseInput(PromptQuery, request.query);
+      const { query } = request;
       const entry = await services.conversation.history.findOwnedEntry(user, query.id);
       if (!entry) throw notFound("Message not found.");
       const inspection = await services.inspections.find(entry.id, query.index ?? entry.swipe_index);

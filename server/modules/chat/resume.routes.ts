@@ -1,12 +1,23 @@
 // The GET /api/chat/stream route: following an entry's live reply as server-sent events after a reload, from any instance.
-import type { FastifyInstance } from "fastify";
+import type { preValidationHookHandler } from "fastify";
 import { currentUser } from "../../http/auth";
+import type { ZodApp } from "../../http/route-schemas";
 import { openEventStream } from "../../http/sse";
-import { parseInput } from "../../http/validate";
 import { presentStoredReply } from "./chat.presenter";
-import { ReplyStreamQuery } from "./chat.schemas";
+import { ReplyStreamRoute } from "./chat.schemas";
 import type { ChatService } from "./chat.service";
 import { sendEvent } from "./reply-stream";
+
+/**
+ * Reads the `Last-Event-ID` header, when sent and not empty, into the query's `after` (it wins over
+ * `?after`), before the query is checked by ReplyStreamQuery: an EventSource reconnecting sends it.
+ */
+const lastEventIdAsAfter: preValidationHookHandler = (request, _reply, done) => {
+  const header = request.headers["last-event-id"];
+  const query = typeof request.query === "object" ? request.query : {};
+  if (header) request.query = { ...query, after: header };
+  done();
+};
 
 /**
  * Ours: GET /api/chat/stream?id=<chatHistoryUUID>&after=<event id> (or the header
@@ -20,38 +31,40 @@ import { sendEvent } from "./reply-stream";
  * Registered inside the signed-in scope. @throws 400 for a bad id or event id; 404 "Message not
  * found." when the entry is not the user's (checked before anything else).
  */
-export function resumeRoute(app: FastifyInstance, chat: ChatService): void {
-  app.get("/api/chat/stream", async (request, reply) => {
-    const user = currentUser(request);
-    const query = (request.query ?? {}) as Record<string, unknown>;
-    const header = request.headers["last-event-id"];
-    const input = parseInput(ReplyStreamQuery, { id: query.id, after: header || query.after });
-    const entry = await chat.ownedEntry(user, input.id);
-    const events = openEventStream(reply, { flushHead: true });
-    const lifecycle = app.lifecycle;
-    if (lifecycle?.shuttingDown) {
-      events.end();
-      return;
-    }
-    let last = input.after;
-    const stored = async () =>
-      sendEvent(events, last, "done", presentStoredReply(await chat.ownedEntry(user, entry.id)));
-    try {
-      const following = await chat.live.follow(entry.id, input.after, (event) => {
-        last = event.seq;
-        // Relayed as appended: the live reply holds what reply-stream.ts's typed emitters sent.
-        events.send(event.event, event.data, event.seq);
-      });
-      if (!following) return await stored();
-      const leave = lifecycle?.onShutdown(() => following.close());
-      reply.raw.once("close", () => following.close());
-      const how = await following.ended;
-      leave?.();
-      if (how === "lost") await stored();
-      // "end": the last event was sent and ended the stream; "closed": a resumable end.
-      else if (how === "closed") events.end();
-    } catch (error) {
-      events.fail(error, request.log, last);
-    }
-  });
+export function resumeRoute(app: ZodApp, chat: ChatService): void {
+  app.get(
+    "/api/chat/stream",
+    { schema: ReplyStreamRoute, preValidation: lastEventIdAsAfter },
+    async (request, reply) => {
+      const user = currentUser(request);
+      const input = request.query;
+      const entry = await chat.ownedEntry(user, input.id);
+      const events = openEventStream(reply, { flushHead: true });
+      const lifecycle = app.lifecycle;
+      if (lifecycle?.shuttingDown) {
+        events.end();
+        return;
+      }
+      let last = input.after;
+      const stored = async () =>
+        sendEvent(events, last, "done", presentStoredReply(await chat.ownedEntry(user, entry.id)));
+      try {
+        const following = await chat.live.follow(entry.id, input.after, (event) => {
+          last = event.seq;
+          // Relayed as appended: the live reply holds what reply-stream.ts's typed emitters sent.
+          events.send(event.event, event.data, event.seq);
+        });
+        if (!following) return await stored();
+        const leave = lifecycle?.onShutdown(() => following.close());
+        reply.raw.once("close", () => following.close());
+        const how = await following.ended;
+        leave?.();
+        if (how === "lost") await stored();
+        // "end": the last event was sent and ended the stream; "closed": a resumable end.
+        else if (how === "closed") events.end();
+      } catch (error) {
+        events.fail(error, request.log, last);
+      }
+    },
+  );
 }

@@ -1,10 +1,9 @@
 // Routes of "Characters that write first": read and choose a character's check-ins, and the characters with unread check-ins.
-import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler } from "fastify";
-import type { CheckinStatus } from "../../../common/api";
+import type { FastifyInstance, onRequestAsyncHookHandler } from "fastify";
+import { CheckinStatus, envelopeOf, UnreadCheckins } from "../../../common/api";
 import { currentUser, signedIn } from "../../http/auth";
 import { ok } from "../../http/envelope";
-import { parseInput } from "../../http/validate";
-import { ChooseBody, StateQuery } from "./checkins.schemas";
+import { ChooseBody, checkinsDoc, OpeningReadQuery, StateQuery } from "./checkins.schemas";
 import type { CheckinsService } from "./checkins.service";
 
 /** The history reads that open a chat (its newest page): they clear the chat's unread check-ins. */
@@ -29,34 +28,41 @@ export async function checkinsRoutes(
 ): Promise<void> {
   // A callback hook that returns at once for every other request (no promise per request).
   app.addHook("onResponse", (request, reply, done) => {
-    const query = request.query as { id?: unknown; offset?: unknown };
-    if (
-      reply.statusCode !== 200 ||
-      !OPENING_READS.has(request.routeOptions.url ?? "") ||
-      (query.offset !== undefined && String(query.offset) !== "0")
-    ) {
+    if (reply.statusCode !== 200 || !OPENING_READS.has(request.routeOptions.url ?? "")) {
+      done();
+      return;
+    }
+    const query = OpeningReadQuery.parse(request.query);
+    if (query.offset !== undefined && String(query.offset) !== "0") {
       done();
       return;
     }
     (async () => {
-      await checkins.markRead(
-        currentUser(request as FastifyRequest),
-        typeof query.id === "string" ? query.id : "",
-      );
+      await checkins.markRead(currentUser(request), query.id);
     })()
       .catch(logError)
       .finally(() => done());
   });
 
   await signedIn(app, auth, (app) => {
-    app.get("/api/chat/checkins", async (request) => {
-      const query = parseInput(StateQuery, request.query);
-      const data: CheckinStatus = await checkins.state(currentUser(request), query.id);
+    const state = {
+      ...checkinsDoc("`data`: `CheckinStatus` (enabled, timeZone, characterName)", envelopeOf(CheckinStatus)),
+      querystring: StateQuery,
+    };
+    app.get("/api/chat/checkins", { schema: state }, async (request) => {
+      const data: CheckinStatus = await checkins.state(currentUser(request), request.query.id);
       return ok("Check-ins.", { data });
     });
 
-    app.post("/api/chat/checkins", async (request) => {
-      const body = parseInput(ChooseBody, request.body);
+    const choose = {
+      ...checkinsDoc(
+        "`data`: `CheckinStatus`; `checkins_no_model` without a model",
+        envelopeOf(CheckinStatus),
+      ),
+      body: ChooseBody,
+    };
+    app.post("/api/chat/checkins", { schema: choose }, async (request) => {
+      const { body } = request;
       const data: CheckinStatus = await checkins.choose(
         currentUser(request),
         body.id,
@@ -66,7 +72,8 @@ export async function checkinsRoutes(
       return ok(data.enabled ? "Check-ins on." : "Check-ins off.", { data });
     });
 
-    app.get("/api/chat/checkins/unread", async (request) => {
+    const unread = checkinsDoc("`data`: `UnreadCheckins[]`", envelopeOf(UnreadCheckins.array()));
+    app.get("/api/chat/checkins/unread", { schema: unread }, async (request) => {
       return ok("Unread check-ins.", { data: await checkins.unread(currentUser(request)) });
     });
   });

@@ -41,6 +41,13 @@ export function contentRoutes(app: FastifyInstance, storage: FileStorage, access
   app.route({
     method: ["GET", "HEAD"],
     url: "/content/*",
+    schema: {
+      tags: ["Site and public files"],
+      description:
+        "the file (ETag, ranges; HEAD: the headers only); a missing public picture is `user.jpg`; else 404",
+      "x-who": "public files: anyone; a chat's files: the `chat_content` cookie of its owner",
+      "x-from": "§3 (file locations)",
+    },
     handler: async (request, reply) => {
       const target = resolveContentPath(request.raw.url ?? "");
       if (!target) return notFound(reply);

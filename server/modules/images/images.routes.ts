@@ -1,16 +1,16 @@
 // Picture routes (product.md §7): chat/request-photo, chat/image, chat/photo-process and chat/history/photos.
 import type { FastifyInstance, onRequestAsyncHookHandler } from "fastify";
+import { envelopeOf, ImageReply, MessageReply, PhotoHistoryEntry, PhotoReply } from "../../../common/api";
 import type { ChatHistoryRow, User } from "../../db/schema";
 import { assertSelf, currentUser, signedIn } from "../../http/auth";
 import { ok } from "../../http/envelope";
 import { GET_WRITES } from "../../http/route-writes";
-import { parseInput } from "../../http/validate";
 import type { Conversation } from "../conversation/conversation";
 import { presentHistoryEntry } from "../conversation/conversation.presenter";
 import { isMuted } from "../conversation/inputs";
 import { photoType } from "./image-prompt";
 import { presentPhoto, presentPictureReply } from "./images.presenter";
-import { ImageBody, PhotoBody, PhotosQuery, RequestPhotoBody } from "./images.schemas";
+import { ImageBody, imagesDoc, PhotoBody, PhotosQuery, RequestPhotoBody } from "./images.schemas";
 import type { ImagesService } from "./images.service";
 
 /** product.md §7: chat/request-photo, chat/image, chat/photo-process, chat/history/photos. */
@@ -23,8 +23,12 @@ export async function imagesRoutes(
   speech?: { replyAudio(user: User, entry: ChatHistoryRow): Promise<string> },
 ): Promise<void> {
   await signedIn(app, auth, (app) => {
-    app.post("/api/chat/request-photo", async (request) => {
-      const body = parseInput(RequestPhotoBody, request.body);
+    const requestPhoto = {
+      ...imagesDoc("`MessageReply` with `genimage: 1`; the picture follows", "§7", MessageReply),
+      body: RequestPhotoBody,
+    };
+    app.post("/api/chat/request-photo", { schema: requestPhoto }, async (request) => {
+      const { body } = request;
       const user = currentUser(request);
       const { entry, picDesc } = await images.requestPhoto(user, {
         chatId: body.id,
@@ -38,23 +42,32 @@ export async function imagesRoutes(
       return presentPictureReply(entry, picDesc, "The picture is on its way.", audioUrl);
     });
 
-    app.post("/api/chat/image", async (request) => {
-      const body = parseInput(ImageBody, request.body);
-      const { entry } = await images.imageForEntry(currentUser(request), {
-        entryId: body.id,
-        description: body.description || body.message || "",
-        type: photoType(body.ratio),
-      });
-      const presented = presentHistoryEntry(entry);
-      return {
-        ...ok(entry.reply_image ? "Picture." : "The picture is on its way."),
-        image: entry.reply_image,
-        history: [presented],
-      };
-    });
+    app.post(
+      "/api/chat/image",
+      { schema: { ...imagesDoc("`image`, `history`", "§7", ImageReply), body: ImageBody } },
+      async (request) => {
+        const { body } = request;
+        const { entry } = await images.imageForEntry(currentUser(request), {
+          entryId: body.id,
+          description: body.description || body.message || "",
+          type: photoType(body.ratio),
+        });
+        const answer: ImageReply = {
+          ...ok(entry.reply_image ? "Picture." : "The picture is on its way."),
+          image: entry.reply_image,
+          history: [presentHistoryEntry(entry)],
+        };
+        return answer;
+      },
+    );
 
-    app.post("/api/chat/photo-process", async (request) => {
-      const body = parseInput(PhotoBody, request.body);
+    const photoProcess = {
+      ...imagesDoc("`photo`, `text`, `history`", "§7", PhotoReply),
+      consumes: ["multipart/form-data"],
+      body: PhotoBody,
+    };
+    app.post("/api/chat/photo-process", { schema: photoProcess }, async (request) => {
+      const { body } = request;
       const result = await images.photoProcess(currentUser(request), {
         chatId: body.id,
         characterId: body.cid || body.cId,
@@ -62,19 +75,24 @@ export async function imagesRoutes(
         message: body.message,
         clientMessageId: body.clientMessageId,
       });
-      return {
+      const answer: PhotoReply = {
         success: result.success ? 1 : 0,
         message: result.message,
         photo: result.entry.message_image,
         text: result.entry.reply_message,
         history: [presentHistoryEntry(result.entry)],
       };
+      return answer;
     });
 
     // Creates the chat's session on first use (GET_WRITES).
-    app.get("/api/chat/history/photos", { config: GET_WRITES }, async (request) => {
+    const photos = {
+      ...imagesDoc("`data`: `PhotoHistoryEntry[]`", "§7", envelopeOf(PhotoHistoryEntry.array())),
+      querystring: PhotosQuery,
+    };
+    app.get("/api/chat/history/photos", { config: GET_WRITES, schema: photos }, async (request) => {
       const user = currentUser(request);
-      const query = parseInput(PhotosQuery, request.query);
+      const { query } = request;
       assertSelf(user.id, query.uId);
       const { chat, rows } = await conversation.history.photoHistory(user, query.id);
       return ok("Photos.", {

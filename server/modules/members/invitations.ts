@@ -1,5 +1,6 @@
 // Invitation links made in the admin console or by `npm run users -- invite`: one use, an expiry, an optional e-mail lock, mailed to that e-mail.
 import { createHmac, randomUUID, timingSafeEqual } from "node:crypto";
+import type { Invitation as InvitationView } from "../../../common/api";
 import type { User } from "../../db/schema";
 import { AppError, badRequest, notFound } from "../../errors";
 import type { JobQueue } from "../../jobs/queue";
@@ -8,15 +9,6 @@ import type { Invitation, MembersRepo } from "./members.repo";
 
 /** The days an invitation may last (the console's choice). */
 export const INVITATION_DAYS = { min: 1, max: 30 } as const;
-
-/** An open invitation as the console lists it. */
-export interface InvitationView {
-  id: string;
-  email: string;
-  expiresAt: number;
-  createdAt: number;
-  link: string;
-}
 
 /** Who made an invitation: an admin, or the owner at the server's command line (`npm run users`). */
 export type Inviter = Pick<User, "id" | "email">;

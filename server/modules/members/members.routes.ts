@@ -1,24 +1,24 @@
-// Routes of self-hosted accounts: owner set-up, sign-up, and the admin console's accounts and invitations.
+// Routes of self-hosted accounts: owner set-up and sign-up; the admin console's accounts and invitations in members-admin.routes.ts.
 import type { FastifyInstance, onRequestAsyncHookHandler } from "fastify";
-import { adminScope, currentUser } from "../../http/auth";
+import { envelopeOf, RegistrationStatus, SetupLinkStatus } from "../../../common/api";
 import { ok } from "../../http/envelope";
-import { requestOrigin } from "../../http/origin";
 import { rateLimit } from "../../http/rate-limit";
-import { parseInput } from "../../http/validate";
+import { answers, zodApp } from "../../http/route-schemas";
 import { presentSignIn } from "../auth/auth.presenter";
 import { CREDENTIAL_LIMITS } from "../auth/credential-limit-table";
-import { limitPerAddressAndEmail } from "../auth/credential-limits";
+import { limitPerAddressAndEmailBeforeValidation } from "../auth/credential-limits";
 import type { InvitationsService } from "./invitations";
 import {
-  AddUserBody,
-  InvitationBody,
-  InvitationParams,
+  BARE_ANSWER,
+  membersDoc,
   SetupBody,
   SetupParams,
+  SIGN_IN_ANSWER,
   SignupFinishBody,
   SignupStartBody,
 } from "./members.schemas";
 import type { MembersService } from "./members.service";
+import { adminAccountsRoutes } from "./members-admin.routes";
 import type { SetupService } from "./setup.service";
 import { SIGNUP_START_ANSWER, type SignupService } from "./signup.service";
 
@@ -38,6 +38,12 @@ export const MEMBERS_ADMIN_ROUTES = [
   { method: "POST", url: "/api/admin/invitations/:id/revoke" },
 ] as const;
 
+/** The "From" of the owner set-up routes in docs/api.md. */
+const FROM_SETUP = "ours (§2, listed in §7)";
+/** The Answers cell of docs/api.md for the sign-up's end. */
+const FINISH_ANSWERS =
+  "sign-in; `signup_code`, `email_taken`, `registration_closed`, `invitation_invalid` on refusal";
+
 /**
  * product.md §2 "Owner set-up" and "Sign-up", product.md §7: `GET /api/setup/:token`,
  * `POST /api/setup`, `GET /api/auth/registration`, `POST /api/auth/signup/start|finish`, and
@@ -50,75 +56,79 @@ export async function membersRoutes(
   auth: onRequestAsyncHookHandler,
 ): Promise<void> {
   const { setup, signup } = services;
+  const api = zodApp(app);
   const minute = 60_000;
 
-  app.get("/api/setup/:token", { config: rateLimit(30, 15 * minute) }, async (request) => {
-    const { token } = parseInput(SetupParams, request.params);
-    const valid = await setup.isValid(token);
-    return ok(valid ? "The set-up link is valid." : "This set-up link is invalid or has expired.", {
-      data: { valid },
-    });
-  });
-
-  app.post("/api/setup", limitPerAddressAndEmail(app, ...CREDENTIAL_LIMITS.setup), async (request) => {
-    const body = parseInput(SetupBody, request.body);
-    const signIn = await setup.complete(body.token, body);
-    return presentSignIn(signIn, "Welcome! Your owner account is ready.");
-  });
-
-  app.get("/api/auth/registration", async () => ok("Registration.", { data: { mode: signup.mode } }));
-
-  app.post(
-    "/api/auth/signup/start",
-    limitPerAddressAndEmail(app, ...CREDENTIAL_LIMITS.signupStart),
+  const linkSchema = {
+    ...membersDoc("Auth and accounts", "`data.valid`: whether the owner set-up link still works", FROM_SETUP),
+    params: SetupParams,
+    response: answers(envelopeOf(SetupLinkStatus)),
+  };
+  api.get(
+    "/api/setup/:token",
+    { config: rateLimit(30, 15 * minute), schema: linkSchema },
     async (request) => {
-      const body = parseInput(SignupStartBody, request.body);
-      await signup.start(body.email, body.invite);
+      const valid = await setup.isValid(request.params.token);
+      return ok(valid ? "The set-up link is valid." : "This set-up link is invalid or has expired.", {
+        data: { valid },
+      });
+    },
+  );
+
+  const setupSchema = {
+    ...membersDoc("Auth and accounts", "sign-in as the owner (admin)", FROM_SETUP),
+    "x-who": "public (with the link's token)",
+    body: SetupBody,
+    response: SIGN_IN_ANSWER,
+  };
+  api.post(
+    "/api/setup",
+    { ...limitPerAddressAndEmailBeforeValidation(app, ...CREDENTIAL_LIMITS.setup), schema: setupSchema },
+    async (request) => {
+      const { body } = request;
+      const signIn = await setup.complete(body.token, body);
+      return presentSignIn(signIn, "Welcome! Your owner account is ready.");
+    },
+  );
+
+  const registrationSchema = {
+    ...membersDoc("Auth and accounts", "`data.mode`: `closed`, `invite` or `open`"),
+    response: answers(envelopeOf(RegistrationStatus)),
+  };
+  api.get("/api/auth/registration", { schema: registrationSchema }, async () =>
+    ok("Registration.", { data: { mode: signup.mode } }),
+  );
+
+  const startSchema = {
+    ...membersDoc("Auth and accounts", "mails a 6-digit code"),
+    body: SignupStartBody,
+    response: BARE_ANSWER,
+  };
+  api.post(
+    "/api/auth/signup/start",
+    {
+      ...limitPerAddressAndEmailBeforeValidation(app, ...CREDENTIAL_LIMITS.signupStart),
+      schema: startSchema,
+    },
+    async (request) => {
+      await signup.start(request.body.email, request.body.invite);
       return ok(SIGNUP_START_ANSWER);
     },
   );
 
-  app.post(
+  const finishSchema = {
+    ...membersDoc("Auth and accounts", FINISH_ANSWERS),
+    body: SignupFinishBody,
+    response: SIGN_IN_ANSWER,
+  };
+  api.post(
     "/api/auth/signup/finish",
-    limitPerAddressAndEmail(app, ...CREDENTIAL_LIMITS.signupFinish),
-    async (request) => {
-      const body = parseInput(SignupFinishBody, request.body);
-      return presentSignIn(await signup.finish(body), "Welcome! Your account is ready.");
+    {
+      ...limitPerAddressAndEmailBeforeValidation(app, ...CREDENTIAL_LIMITS.signupFinish),
+      schema: finishSchema,
     },
+    async (request) => presentSignIn(await signup.finish(request.body), "Welcome! Your account is ready."),
   );
 
   await adminAccountsRoutes(app, services, auth);
-}
-
-/** The admin console's accounts and invitations, in the admin scope (the session and the admin check). */
-async function adminAccountsRoutes(
-  app: FastifyInstance,
-  { members, invitations }: MembersServices,
-  auth: onRequestAsyncHookHandler,
-): Promise<void> {
-  await adminScope(app, auth, "/api/admin", (scope) => {
-    scope.post("/accounts", async (request) => {
-      const body = parseInput(AddUserBody, request.body);
-      const { user, generatedPassword } = await members.add(
-        { ...body, admin: body.admin === "1" },
-        currentUser(request),
-      );
-      return ok("User created.", {
-        data: { id: user.id, email: user.email, name: user.full_name, password: generatedPassword },
-      });
-    });
-    // Links start with PUBLIC_URL, else with the origin this browser used (so they open there).
-    scope.get("/invitations", async (request) =>
-      ok("Invitations.", { data: await invitations.listOpen(requestOrigin(request)) }),
-    );
-    scope.post("/invitations", async (request) => {
-      const body = parseInput(InvitationBody, request.body);
-      const view = await invitations.create(currentUser(request), body, requestOrigin(request));
-      return ok("Invitation created.", { data: view });
-    });
-    scope.post("/invitations/:id/revoke", async (request) => {
-      await invitations.revoke(currentUser(request), parseInput(InvitationParams, request.params).id);
-      return ok("Invitation revoked.");
-    });
-  });
 }

@@ -1,6 +1,8 @@
 // Request shapes of the accounts routes (owner set-up, sign-up, the admin's users and invitations), checked with zod.
 import { z } from "zod";
+import { AddedUser, Envelope, envelopeOf, Invitation, LoginData } from "../../../common/api";
 import { RULES } from "../../../common/validation";
+import { answers } from "../../http/route-schemas";
 import { EmailField, textField, uuidField } from "../../http/validate";
 import { INVITATION_DAYS } from "./invitations";
 
@@ -36,7 +38,7 @@ export const AddUserBody = z.object({
   email: EmailField,
   name: OptionalName,
   password: z.preprocess(blankAsAbsent, textField(RULES.newPassword).optional()),
-  admin: z.enum(["0", "1"]).default("0"),
+  admin: z.enum(["0", "1"]).default("0").describe("`0`/`1`"),
 });
 /** POST /api/admin/invitations: an optional e-mail the invitation is locked to, and its lifetime in days (1-30). */
 export const InvitationBody = z.object({
@@ -45,7 +47,39 @@ export const InvitationBody = z.object({
     .number()
     .int()
     .min(INVITATION_DAYS.min, "An invitation lasts from 1 to 30 days.")
-    .max(INVITATION_DAYS.max, "An invitation lasts from 1 to 30 days."),
+    .max(INVITATION_DAYS.max, "An invitation lasts from 1 to 30 days.")
+    .describe("1–30"),
 });
 /** POST /api/admin/invitations/:id/revoke: the invitation's id. */
 export const InvitationParams = z.object({ id: uuidField("the id") });
+
+/** The "From" of the accounts routes in docs/api.md: ours, listed in product.md §7. */
+const LISTED_OURS = "ours (listed in §7)";
+
+/**
+ * The documentation of an accounts route in its schema (the OpenAPI document): its `section` of
+ * docs/api.md's routes, what it answers (the table's Answers cell) and where it comes from.
+ */
+export const membersDoc = (
+  section: "Auth and accounts" | "Admin",
+  description: string,
+  from = LISTED_OURS,
+) => ({
+  tags: [section],
+  description,
+  "x-from": from,
+});
+
+/**
+ * The answer of the sign-ins here (owner set-up, sign-up), as `presentSignIn` (auth.presenter.ts)
+ * builds it and POST /api/auth/login answers: `page` and `data: { token, expirationTime, user }`.
+ */
+export const SIGN_IN_ANSWER = answers(envelopeOf(LoginData));
+/** The answer of POST /api/admin/accounts: the new user under `data`. */
+export const ADDED_USER_ANSWER = answers(envelopeOf(AddedUser));
+/** The answer of GET /api/admin/invitations: the open invitations under `data`. */
+export const INVITATIONS_ANSWER = answers(envelopeOf(Invitation.array()));
+/** The answer of POST /api/admin/invitations: the new invitation under `data`. */
+export const INVITATION_ANSWER = answers(envelopeOf(Invitation));
+/** An answer with nothing but the envelope (`success`, `message`). */
+export const BARE_ANSWER = answers(Envelope);

@@ -1,12 +1,12 @@
 // Routes of what a chat's characters remember about the user: list the facts and delete one (the chat screen's Settings).
 import type { FastifyInstance, onRequestAsyncHookHandler } from "fastify";
+import { ChatMemory, Envelope, envelopeOf, RecallSetting } from "../../../common/api";
 import { notFound } from "../../errors";
 import { currentUser, signedIn } from "../../http/auth";
 import { ok } from "../../http/envelope";
 import { GET_WRITES } from "../../http/route-writes";
-import { parseInput } from "../../http/validate";
 import type { Conversation } from "../conversation/conversation";
-import { DeleteQuery, ListQuery, RecallBody, RecallQuery } from "./memory.schemas";
+import { DeleteQuery, ListQuery, memoryDoc, RecallBody, RecallQuery } from "./memory.schemas";
 import type { MemoryService } from "./memory.service";
 
 /**
@@ -20,10 +20,17 @@ export async function memoryRoutes(
   auth: onRequestAsyncHookHandler,
 ): Promise<void> {
   await signedIn(app, auth, (app) => {
-    app.get("/api/chat/memories", async (request) => {
+    const list = {
+      ...memoryDoc(
+        "`data`: `[{ memoryUUID, characterUUID, characterName, fact }]`",
+        envelopeOf(ChatMemory.array()),
+      ),
+      querystring: ListQuery,
+    };
+    app.get("/api/chat/memories", { schema: list }, async (request) => {
       const user = currentUser(request);
-      const resolved = await conversation.chats.resolveChat(user, parseInput(ListQuery, request.query).id);
-      const data = [];
+      const resolved = await conversation.chats.resolveChat(user, request.query.id);
+      const data: ChatMemory[] = [];
       for (const member of resolved.members) {
         for (const fact of await memory.listFacts(user.id, member.id)) {
           data.push({
@@ -39,9 +46,16 @@ export async function memoryRoutes(
 
     // Recall (docs/features.md "Memory"): whether a chat's replies may be given its earlier messages.
     // Creates the chat's session on first use (GET_WRITES).
-    app.get("/api/chat/recall", { config: GET_WRITES }, async (request) => {
+    const recall = {
+      ...memoryDoc(
+        "`data: { enabled }`: whether replies recall the chat's earlier messages (on by default); 404 for another's chat",
+        envelopeOf(RecallSetting),
+      ),
+      querystring: RecallQuery,
+    };
+    app.get("/api/chat/recall", { config: GET_WRITES, schema: recall }, async (request) => {
       const user = currentUser(request);
-      const chat = await conversation.chats.resolveChat(user, parseInput(RecallQuery, request.query).id);
+      const chat = await conversation.chats.resolveChat(user, request.query.id);
       const session = await conversation.chats.session(user, chat);
       const enabled = await memory.recallEnabled(session.id);
       return ok(enabled ? "Recall is on for this chat." : "Recall is off for this chat.", {
@@ -49,9 +63,13 @@ export async function memoryRoutes(
       });
     });
 
-    app.post("/api/chat/recall", async (request) => {
+    const setRecall = {
+      ...memoryDoc("`data: { enabled }`; 404 for another's chat", envelopeOf(RecallSetting)),
+      body: RecallBody,
+    };
+    app.post("/api/chat/recall", { schema: setRecall }, async (request) => {
       const user = currentUser(request);
-      const body = parseInput(RecallBody, request.body);
+      const { body } = request;
       const chat = await conversation.chats.resolveChat(user, body.id);
       const session = await conversation.chats.session(user, chat);
       await memory.setRecall(session.id, body.enabled);
@@ -59,8 +77,9 @@ export async function memoryRoutes(
       return ok(message, { data: { enabled: body.enabled } });
     });
 
-    app.delete("/api/chat/memories/", async (request) => {
-      const query = parseInput(DeleteQuery, request.query);
+    const forget = { ...memoryDoc('"Forgotten."', Envelope), querystring: DeleteQuery };
+    app.delete("/api/chat/memories/", { schema: forget }, async (request) => {
+      const { query } = request;
       if (!(await memory.deleteFact(currentUser(request).id, query.id))) throw notFound("Memory not found.");
       return ok("Forgotten.");
     });

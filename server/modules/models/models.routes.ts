@@ -1,10 +1,19 @@
 // The model connections' API under /api/admin/models (common/models-api.ts), admin only.
 import type { FastifyInstance, onRequestAsyncHookHandler } from "fastify";
+import { z } from "zod";
+import {
+  envelopeOf,
+  ModelAssignments,
+  ModelConnection,
+  ModelList,
+  ModelsOverview,
+  ModelTestResult,
+} from "../../../common/api";
 import { MODEL_ROUTES } from "../../../common/models-api";
 import { adminScope, currentUser } from "../../http/auth";
 import { ok } from "../../http/envelope";
-import { parseInput } from "../../http/validate";
-import { AssignBody, ConnectionBody, IdBody, ListBody, UpdateBody } from "./models.schemas";
+import { answers } from "../../http/route-schemas";
+import { AssignBody, ConnectionBody, IdBody, ListBody, modelsDoc, UpdateBody } from "./models.schemas";
 import type { ModelsService } from "./models.service";
 
 /** Every route of this plugin (method and path): the tests check each answers 403 to a non-admin. */
@@ -28,35 +37,61 @@ export async function modelsRoutes(
   auth: onRequestAsyncHookHandler,
 ): Promise<void> {
   await adminScope(app, auth, MODEL_ROUTES, (scope) => {
-    scope.get("/", async () => ok("Model connections.", { data: await models.overview() }));
+    const overview = {
+      ...modelsDoc("`data`: `ModelsOverview` (connections, presets, assignments, embeddedFiles)"),
+      response: answers(envelopeOf(ModelsOverview)),
+    };
+    scope.get("/", { schema: overview }, async () =>
+      ok("Model connections.", { data: await models.overview() }),
+    );
 
-    scope.post("/create", async (request) => {
-      const input = parseInput(ConnectionBody, request.body);
-      return ok("Connection saved.", { data: await models.create(currentUser(request), input) });
-    });
+    const saved = answers(envelopeOf(ModelConnection));
+    const create = { ...modelsDoc("`data`: `ModelConnection`"), body: ConnectionBody, response: saved };
+    scope.post("/create", { schema: create }, async (request) =>
+      ok("Connection saved.", { data: await models.create(currentUser(request), request.body) }),
+    );
 
-    scope.post("/update", async (request) => {
-      const { id, ...input } = parseInput(UpdateBody, request.body);
+    const update = { ...modelsDoc("`data`: `ModelConnection`"), body: UpdateBody, response: saved };
+    scope.post("/update", { schema: update }, async (request) => {
+      const { id, ...input } = request.body;
       return ok("Connection saved.", { data: await models.update(currentUser(request), id, input) });
     });
 
-    scope.post("/delete", async (request) => {
-      await models.remove(currentUser(request), parseInput(IdBody, request.body).id);
+    const remove = {
+      ...modelsDoc("`data: null` (its assignments are cleared)"),
+      body: IdBody,
+      response: answers(envelopeOf(z.null())),
+    };
+    scope.post("/delete", { schema: remove }, async (request) => {
+      await models.remove(currentUser(request), request.body.id);
       return ok("Connection deleted.", { data: null });
     });
 
-    scope.post("/list", async (request) => {
-      const body = parseInput(ListBody, request.body);
-      return ok("Models listed.", { data: await models.listModels(body) });
-    });
+    const list = {
+      ...modelsDoc("`data: { models }`"),
+      body: ListBody,
+      response: answers(envelopeOf(ModelList)),
+    };
+    scope.post("/list", { schema: list }, async (request) =>
+      ok("Models listed.", { data: await models.listModels(request.body) }),
+    );
 
-    scope.post("/test", async (request) => {
-      const { id } = parseInput(IdBody, request.body);
-      return ok("Connection tested.", { data: await models.test(id) });
-    });
+    const test = {
+      ...modelsDoc("`data`: `ModelTestResult`"),
+      body: IdBody,
+      response: answers(envelopeOf(ModelTestResult)),
+    };
+    scope.post("/test", { schema: test }, async (request) =>
+      ok("Connection tested.", { data: await models.test(request.body.id) }),
+    );
 
-    scope.post("/assign", async (request) => {
-      const body = parseInput(AssignBody, request.body);
+    const assign = {
+      ...modelsDoc("`data`: `ModelAssignments`"),
+      body: AssignBody,
+      response: answers(envelopeOf(ModelAssignments)),
+    };
+    scope.post("/assign", { schema: assign }, async (request) => {
+      const { body } = request;
       const data = await models.assign(currentUser(request), body.scope, body.targetId, body.connectionId);
       return ok("Assignment saved.", { data });
     });

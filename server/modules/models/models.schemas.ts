@@ -57,12 +57,25 @@ export const ListBody = z.object({
 
 /** Which connection answers where (null clears). */
 export const AssignBody = z.object({
-  scope: z.enum(["default", "plan", "character"], {
-    error: "The scope must be 'default', 'plan' or 'character'.",
-  }),
+  scope: z
+    .enum(["default", "plan", "character"], {
+      error: "The scope must be 'default', 'plan' or 'character'.",
+    })
+    .describe("`default`, `plan`, `character`"),
   targetId: z
     .string({ error: "The target id is not valid." })
     .max(100, "The target id is not valid.")
     .default(""),
-  connectionId: connectionId.nullable(),
+  connectionId: connectionId.nullable().describe("null clears"),
+});
+
+/**
+ * The documentation of a model connections route in its schema (the OpenAPI document): docs/api.md's
+ * "Admin: model connections" section, what the route answers (the table's Answers cell), and where it
+ * comes from (the table has no From column: product.md §7 lists `/api/admin/models` under "Ours").
+ */
+export const modelsDoc = (description: string) => ({
+  tags: ["Admin: model connections"],
+  description,
+  "x-from": "ours (listed in §7)",
 });

@@ -1,12 +1,14 @@
 // OAuth sign-in routes: the start (redirect to the provider) and the spec's POST /{video-platform}/callback.
 import type { CookieSerializeOptions } from "@fastify/cookie";
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { envelopeOf, OAuthPlatforms } from "../../../common/api";
 import { ok } from "../../http/envelope";
 import { rateLimit } from "../../http/rate-limit";
+import { answers, zodApp } from "../../http/route-schemas";
 import { GET_WRITES } from "../../http/route-writes";
-import { parseInput } from "../../http/validate";
 import { presentSignIn } from "../auth/auth.presenter";
-import { CallbackBody } from "./oauth.schemas";
+import { SIGN_IN_ANSWER } from "../auth/auth.schemas";
+import { CallbackBody, oauthDoc, PlatformParams } from "./oauth.schemas";
 import { OAUTH_STATE_TTL_MS, type OAuthService } from "./oauth.service";
 
 /** The cookie binding a started sign-in to its browser (login CSRF). */
@@ -34,19 +36,37 @@ function bindingCookie(request: FastifyRequest, value: string, maxAgeMs: number)
   return `${BINDING_COOKIE}=${value}; Path=/api/; HttpOnly; SameSite=Lax; Max-Age=${Math.round(maxAgeMs / 1000)}${secure}`;
 }
 
+/**
+ * A binding serves one attempt, whatever its outcome: the callback clears the cookie before its
+ * input is checked, so a refused body clears it too (the request keeps the cookie it sent).
+ */
+async function clearBinding(_request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  reply.clearCookie(BINDING_COOKIE, BINDING_OPTIONS);
+}
+
 /** OAuth sign-in: start (redirect to the provider) and the spec's `POST /{video-platform}/callback`. */
 export function oauthRoutes(app: FastifyInstance, oauth: OAuthService): void {
+  const api = zodApp(app);
   /**
    * Public: which OAuth sign-ins this server offers, for the login screen's buttons.
    * Answers `{success: 1, message, data: {platforms: string[]}}`; names only, no configuration.
    */
-  app.get("/api/auth/oauth/platforms", { config: rateLimit(120, 60_000) }, async () =>
+  const platforms = {
+    ...oauthDoc("`data.platforms`: names of the configured OAuth sign-ins", "ours"),
+    response: answers(envelopeOf(OAuthPlatforms)),
+  };
+  api.get("/api/auth/oauth/platforms", { config: rateLimit(120, 60_000), schema: platforms }, async () =>
     ok("Sign-in platforms.", { data: { platforms: oauth.configuredPlatforms() } }),
   );
 
-  app.get<{ Params: { platform: string } }>(
+  // A redirect (302 with a Location), no JSON: no response schema.
+  const start = {
+    ...oauthDoc("redirect to the provider, with an `oauth_binding` cookie", "ours"),
+    params: PlatformParams,
+  };
+  api.get(
     "/api/auth/oauth/:platform/start",
-    { config: { ...rateLimit(30, 10 * 60_000), ...GET_WRITES } },
+    { config: { ...rateLimit(30, 10 * 60_000), ...GET_WRITES }, schema: start },
     async (request, reply) => {
       const { url, binding } = await oauth.start(request.params.platform);
       reply.header("set-cookie", bindingCookie(request, binding, OAUTH_STATE_TTL_MS));
@@ -54,16 +74,20 @@ export function oauthRoutes(app: FastifyInstance, oauth: OAuthService): void {
     },
   );
 
-  app.post<{ Params: { platform: string } }>(
+  const callback = {
+    ...oauthDoc("sign-in; `oauth_*` codes on refusal", "§7", "public (with that cookie)"),
+    params: PlatformParams,
+    body: CallbackBody,
+    response: SIGN_IN_ANSWER,
+  };
+  api.post(
     "/api/:platform/callback",
-    { config: rateLimit(20, 15 * 60_000) },
-    async (request, reply) => {
+    { config: rateLimit(20, 15 * 60_000), preValidation: clearBinding, schema: callback },
+    async (request) => {
+      const { params, body } = request;
       const binding = request.cookies[BINDING_COOKIE] || undefined;
-      // A binding serves one attempt, whatever its outcome.
-      reply.clearCookie(BINDING_COOKIE, BINDING_OPTIONS);
-      const body = parseInput(CallbackBody, request.body);
       const result = await oauth.callback(
-        request.params.platform,
+        params.platform,
         { code: body.code, state: body.state, iss: body.iss },
         binding,
       );

@@ -1,5 +1,8 @@
-// Request shapes of the OAuth sign-in routes (the provider's callback), checked with zod.
+// Request shapes of the OAuth sign-in routes (the start and the provider's callback), checked with zod, and their documentation.
 import { z } from "zod";
+
+/** The platform named in the path (`:platform`); the service refuses one it does not offer. */
+export const PlatformParams = z.object({ platform: z.string() });
 
 /** POST /api/:platform/callback: the provider's code, the state of the started sign-in and its `iss`. */
 export const CallbackBody = z.object({
@@ -10,5 +13,21 @@ export const CallbackBody = z.object({
     .min(1, "The sign-in state is missing.")
     .max(200, "The sign-in state is not valid."),
   /** The issuer the provider named in its answer (RFC 9207), forwarded when the provider sent one. */
-  iss: z.string().trim().max(2000, "The sign-in issuer is not valid.").optional(),
+  iss: z
+    .string()
+    .trim()
+    .max(2000, "The sign-in issuer is not valid.")
+    .optional()
+    .describe("when the provider sent one"),
+});
+
+/**
+ * The documentation of an OAuth route in its schema (the OpenAPI document): what it answers
+ * (docs/api.md's Answers cell), where it comes from (From) and, when not the default, who may call it.
+ */
+export const oauthDoc = (description: string, from: string, who?: string) => ({
+  tags: ["Auth and accounts"],
+  description,
+  "x-from": from,
+  ...(who ? { "x-who": who } : {}),
 });

@@ -1,12 +1,18 @@
 // Payment routes: the pricing plans (product.md §7), checkout, add-on, customer portal, the user's payment options and the provider's webhook.
 import type { FastifyInstance, onRequestAsyncHookHandler } from "fastify";
-import type { PricingPlan } from "../../../common/api";
+import {
+  envelopeOf,
+  PaymentOptions,
+  PaymentRedirect,
+  PricingPlan,
+  WebhookReceipt,
+} from "../../../common/api";
 import { dollars } from "../../../common/constants";
 import type { User } from "../../db/schema";
 import { bearerToken, currentUser, signedIn } from "../../http/auth";
 import { ok } from "../../http/envelope";
-import { parseInput } from "../../http/validate";
-import { CheckoutBody } from "./payments.schemas";
+import { answers, zodApp } from "../../http/route-schemas";
+import { CheckoutBody, PRICING_ANSWERS, paymentsDoc } from "./payments.schemas";
 import type { PaymentsService, PricedPlan } from "./payments.service";
 
 /**
@@ -40,7 +46,11 @@ export async function paymentsRoutes(
   authenticate: (token: string) => Promise<User | undefined>,
 ): Promise<void> {
   /** Public; with a valid bearer token the user's current plan is marked. */
-  app.get("/api/payment/pricing", async (request) => {
+  const pricing = {
+    ...paymentsDoc(PRICING_ANSWERS, "§7", "public (a bearer token marks the user's plan)"),
+    response: answers(envelopeOf(PricingPlan.array())),
+  };
+  zodApp(app).get("/api/payment/pricing", { schema: pricing }, async (request) => {
     const token = bearerToken(request);
     const user = token ? await authenticate(token) : undefined;
     const plans = await payments.pricing(user);
@@ -48,10 +58,15 @@ export async function paymentsRoutes(
   });
 
   await signedIn(app, auth, (scope) => {
+    const redirect = answers(envelopeOf(PaymentRedirect));
     /** what the user can buy or manage here, so the SPA offers no button that fails. */
-    scope.get("/api/payment/options", async (request) => {
+    const optionsSchema = {
+      ...paymentsDoc("`data`: payments, addOn, manage, monthly, atLimit (0/1 each)"),
+      response: answers(envelopeOf(PaymentOptions)),
+    };
+    scope.get("/api/payment/options", { schema: optionsSchema }, async (request) => {
       const options = payments.paymentOptions(currentUser(request));
-      return ok("Payment options.", {
+      return ok<PaymentOptions>("Payment options.", {
         data: {
           payments: options.payments ? 1 : 0,
           addOn: options.addOn ? 1 : 0,
@@ -62,18 +77,27 @@ export async function paymentsRoutes(
       });
     });
 
-    scope.post("/api/payment/checkout", async (request) => {
-      const body = parseInput(CheckoutBody, request.body);
-      const url = await payments.checkout(currentUser(request), body.plan);
+    const checkout = {
+      ...paymentsDoc("`data.url`: the payment page"),
+      body: CheckoutBody,
+      response: redirect,
+    };
+    scope.post("/api/payment/checkout", { schema: checkout }, async (request) => {
+      const url = await payments.checkout(currentUser(request), request.body.plan);
       return ok("Redirecting to the payment page.", { data: { url } });
     });
 
-    scope.post("/api/payment/addon", async (request) => {
-      const url = await payments.addOn(currentUser(request));
-      return ok("Redirecting to the payment page.", { data: { url } });
-    });
+    scope.post(
+      "/api/payment/addon",
+      { schema: { ...paymentsDoc("`data.url`"), response: redirect } },
+      async (request) => {
+        const url = await payments.addOn(currentUser(request));
+        return ok("Redirecting to the payment page.", { data: { url } });
+      },
+    );
 
-    scope.post("/api/payment/portal", async (request) => {
+    const portal = { ...paymentsDoc("`data.url`: manage the subscription"), response: redirect };
+    scope.post("/api/payment/portal", { schema: portal }, async (request) => {
       const url = await payments.portal(currentUser(request));
       return ok("Redirecting to your subscription.", { data: { url } });
     });
@@ -82,11 +106,21 @@ export async function paymentsRoutes(
   await app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser("*", { parseAs: "buffer" }, (_request, body, done) => done(null, body));
-    scope.post("/api/payment/webhook", async (request) => {
-      const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-      const signature = request.headers["stripe-signature"];
-      const result = await payments.handleWebhook(raw, typeof signature === "string" ? signature : "");
-      return ok(result.duplicate ? "Already received." : "Received.", { data: result });
-    });
+    // No body schema: the body is the raw bytes the signature covers (docs/api.md: "raw body").
+    const webhook = paymentsDoc(
+      "`data`: the result; `bad_signature`, `webhook_off`",
+      "ours",
+      "the payment provider (`Stripe-Signature` header)",
+    );
+    zodApp(scope).post(
+      "/api/payment/webhook",
+      { schema: { ...webhook, response: answers(envelopeOf(WebhookReceipt)) } },
+      async (request) => {
+        const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+        const signature = request.headers["stripe-signature"];
+        const result = await payments.handleWebhook(raw, typeof signature === "string" ? signature : "");
+        return ok(result.duplicate ? "Already received." : "Received.", { data: result });
+      },
+    );
   });
 }

@@ -3,8 +3,7 @@ import type { FastifyInstance, onRequestAsyncHookHandler } from "fastify";
 import { currentUser, signedIn } from "../../http/auth";
 import { ok } from "../../http/envelope";
 import { rateLimit } from "../../http/rate-limit";
-import { parseInput } from "../../http/validate";
-import { SearchQuery } from "./search.schemas";
+import { SearchDoc, SearchQuery } from "./search.schemas";
 import type { SearchService } from "./search.service";
 
 /**
@@ -19,8 +18,9 @@ export async function searchRoutes(
   auth: onRequestAsyncHookHandler,
 ): Promise<void> {
   await signedIn(app, auth, (app) => {
-    app.get("/api/search", { config: rateLimit(60, 60_000) }, async (request) => {
-      const query = parseInput(SearchQuery, request.query);
+    const schema = { ...SearchDoc, querystring: SearchQuery };
+    app.get("/api/search", { config: rateLimit(60, 60_000), schema }, async (request) => {
+      const { query } = request;
       const data = await search.search(currentUser(request).id, query.q, query.chat);
       return ok("Search.", { data });
     });

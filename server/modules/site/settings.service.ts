@@ -1,22 +1,11 @@
 // Site-wide settings an admin changes without a restart: whether the guest demo is open, first set from the environment.
+import type { AdminSiteSettings, SiteInfo } from "../../../common/api";
 import type { User } from "../../db/schema";
 import type { AppConfig } from "../../env";
 import type { SiteSettingsRepo } from "./settings.repo";
 
 /** Who may sign up (REGISTRATION), as the public site info tells it. */
 export type RegistrationMode = AppConfig["REGISTRATION"];
-
-/** What anyone may know of this site: whether the guest demo is open, and who may sign up. */
-export interface SiteInfo {
-  demo: boolean;
-  registration: RegistrationMode;
-}
-
-/** The console's view: the public info and the demo's link. */
-export interface SiteSettingsView extends SiteInfo {
-  /** The guest demo's address, e.g. https://companion.example/login/demo (works only while `demo`). */
-  demoLink: string;
-}
 
 /** The key of the guest demo's switch in `site_settings`. */
 const DEMO_KEY = "demo";
@@ -66,7 +55,7 @@ export class SiteSettingsService {
    * The console's view (GET /api/admin/site).
    * @param origin the caller's origin (e.g. http://192.168.1.5:3000), used when PUBLIC_URL is not set.
    */
-  async view(origin: string): Promise<SiteSettingsView> {
+  async view(origin: string): Promise<AdminSiteSettings> {
     const base = this.options.publicUrl || origin;
     return {
       ...(await this.info()),
@@ -75,7 +64,7 @@ export class SiteSettingsService {
   }
 
   /** Opens or closes the guest demo at once for every instance (audit "site.demo"). */
-  async setDemo(admin: User, open: boolean, origin: string): Promise<SiteSettingsView> {
+  async setDemo(admin: User, open: boolean, origin: string): Promise<AdminSiteSettings> {
     await this.repo.put(DEMO_KEY, open ? "1" : "0", this.now());
     await this.repo.audit(admin, "site.demo", DEMO_KEY, { demo: open });
     return this.view(origin);

@@ -1,6 +1,6 @@
 // System routes: /api/health, /api/ready, /metrics, /meta.json (product.md §4 cache busting) and the chat screen's capabilities.
 import type { FastifyInstance, onRequestAsyncHookHandler } from "fastify";
-import type { Capability } from "../../../common/api";
+import type { AppMeta, Capability, HealthStatus, ReadyReply } from "../../../common/api";
 import { APP_VERSION } from "../../../common/constants";
 import type { Db } from "../../db/index";
 import type { User } from "../../db/schema";
@@ -18,6 +18,7 @@ import { presentCapabilities } from "./capabilities.presenter";
 import { Lifecycle } from "./lifecycle";
 import { DEFAULT_METRICS_OPTIONS, type MetricsOptions, mayReadMetrics } from "./metrics-access";
 import { type ReadinessCheck, runChecks, standardChecks } from "./readiness";
+import { CapabilitiesDoc, HealthDoc, MetaDoc, MetricsDoc, ReadyDoc } from "./system.schemas";
 
 /** What the system routes read: the engines' status and the user's picture capabilities (ports). */
 export interface SystemDeps {
@@ -52,26 +53,30 @@ export async function systemRoutes(
   deps: SystemDeps,
   auth: onRequestAsyncHookHandler,
 ): Promise<void> {
-  app.get("/api/health", async () => {
+  app.get("/api/health", { schema: HealthDoc }, async () => {
     const status = deps.llm.status();
-    return ok("ok", {
-      data: { version: APP_VERSION, database: deps.dialect, llm: { provider: deps.llm.name, ...status } },
-    });
+    const data: HealthStatus = {
+      version: APP_VERSION,
+      database: deps.dialect,
+      llm: { provider: deps.llm.name, ...status },
+    };
+    return ok("ok", { data });
   });
 
   const lifecycle = new Lifecycle();
   app.decorate("lifecycle", lifecycle);
   const checks = [...standardChecks(deps), ...(deps.checks ?? [])];
-  app.get("/api/ready", async (request, reply) => {
+  app.get("/api/ready", { schema: ReadyDoc }, async (request, reply) => {
     reply.header("Cache-Control", "no-store");
     if (lifecycle.shuttingDown) {
-      return reply.status(503).send({ success: 0, message: "Shutting down.", data: { shuttingDown: true } });
+      const stopping: ReadyReply = { success: 0, message: "Shutting down.", data: { shuttingDown: true } };
+      return reply.status(503).send(stopping);
     }
     const result = await runChecks(checks, deps.readyTimeoutMs);
     const failed = Object.entries(result.checks).filter(([, check]) => !check.ok);
     for (const [name, check] of failed) request.log.warn({ check: name, reason: check.reason }, "not ready");
     // The reasons stay in the log: they may name hosts or accounts, and this answer is public.
-    const data = {
+    const data: ReadyReply["data"] = {
       shuttingDown: false,
       checks: Object.fromEntries(
         Object.entries(result.checks).map(([name, { ok, ms, failure }]) => [name, { ok, ms, failure }]),
@@ -79,12 +84,13 @@ export async function systemRoutes(
     };
     if (result.ready) return ok("Ready.", { data });
     const names = failed.map(([name, check]) => (check.failure === "timeout" ? `${name} (timed out)` : name));
-    return reply.status(503).send({ success: 0, message: `Not ready: ${names.join(", ")}.`, data });
+    const notReady: ReadyReply = { success: 0, message: `Not ready: ${names.join(", ")}.`, data };
+    return reply.status(503).send(notReady);
   });
 
   const metrics = deps.metrics ?? DEFAULT_METRICS_OPTIONS;
   if (metrics.enabled) {
-    app.get("/metrics", async (request, reply) => {
+    app.get("/metrics", { schema: MetricsDoc }, async (request, reply) => {
       reply.header("Cache-Control", "no-store");
       if (!mayReadMetrics(request, metrics)) {
         return reply.status(403).send(fail("The metrics are not available to this client.", "forbidden"));
@@ -94,9 +100,10 @@ export async function systemRoutes(
     });
   }
 
-  app.get("/meta.json", async (_request, reply) => {
+  app.get("/meta.json", { schema: MetaDoc }, async (_request, reply) => {
     reply.header("Cache-Control", "no-store");
-    return { version: APP_VERSION };
+    const meta: AppMeta = { version: APP_VERSION };
+    return meta;
   });
 
   await signedIn(app, auth, (scope) => capabilityRoutes(scope, deps));
@@ -108,7 +115,7 @@ export async function systemRoutes(
  * has come (the banner shows it); absent otherwise.
  */
 function capabilityRoutes(app: FastifyInstance, deps: SystemDeps): void {
-  app.get("/api/chat/capabilities", async (request) => {
+  app.get("/api/chat/capabilities", { schema: CapabilitiesDoc }, async (request) => {
     const user = currentUser(request);
     const status = deps.llm.status();
     // An admin is the one who connects a model: told where, not to ask the administrator.

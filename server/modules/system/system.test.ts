@@ -5,6 +5,7 @@ import Fastify, { type FastifyInstance } from "fastify";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type DbHandle, openDatabase } from "../../db/index";
 import { loadConfig } from "../../env";
+import { registerRouteSchemas } from "../../http/route-schemas";
 import { createLlm, type ModelDownloadRequest } from "../../providers/llm/index";
 import { NOT_CONFIGURED_MESSAGE } from "../../providers/llm/llm";
 import { LocalStorage } from "../../providers/storage/local";
@@ -253,6 +254,8 @@ describe("system routes with every check and the metrics settings", () => {
 
   async function build(deps: Partial<SystemDeps>): Promise<FastifyInstance> {
     app = Fastify();
+    // The zod compilers as the server sets them, answers checked against their schemas.
+    await registerRouteSchemas(app, "throw");
     await systemRoutes(
       app,
       { llm: new ScriptedLlm(), tts: new NoTts(), dialect: "sqlite", db: handle.db, storage, ...deps },
@@ -337,6 +340,7 @@ describe("system routes with every check and the metrics settings", () => {
 
   it("behind a trusted proxy judges the client's own address", async () => {
     app = Fastify({ trustProxy: true });
+    await registerRouteSchemas(app, "throw");
     await systemRoutes(app, { llm: new ScriptedLlm(), tts: new NoTts(), dialect: "sqlite" }, async () => {});
     const get = (client: string) =>
       app!.inject({

@@ -1,12 +1,25 @@
 // Profile routes (product.md §7): users/profile, users/update, users/update-password, and ours: the 18+ confirmation and UI language.
 import type { FastifyInstance, onRequestAsyncHookHandler } from "fastify";
+import { Envelope, envelopeOf, SessionUser, UserProfile } from "../../../common/api";
 import { assertSelf, currentUser, signedIn } from "../../http/auth";
 import { ok } from "../../http/envelope";
-import { parseInput } from "../../http/validate";
+import { answers, type ZodApp } from "../../http/route-schemas";
 import { presentSessionUser } from "../auth/auth.presenter";
 import { presentProfile } from "./users.presenter";
-import { ConfirmAgeBody, PasswordBody, SelfQuery, UiLanguageBody, UpdateBody } from "./users.schemas";
+import {
+  ConfirmAgeBody,
+  PasswordBody,
+  SelfQuery,
+  UiLanguageBody,
+  UpdateBody,
+  usersDoc,
+} from "./users.schemas";
 import type { UsersService } from "./users.service";
+
+const PROFILE =
+  "`data`: name, userName, userEmail, pricingPlanName, chatLimit, chatCount, userPicture, isAdmin";
+/** The answer of the routes that change the user: the fresh session user under `data`. */
+const SESSION_USER_ANSWER = answers(envelopeOf(SessionUser));
 
 /** product.md §7: users/profile, users/update, users/update-password; all behind the session. */
 export async function usersRoutes(
@@ -17,30 +30,54 @@ export async function usersRoutes(
   await signedIn(app, auth, (scope) => userRoutes(scope, users));
 }
 
-function userRoutes(app: FastifyInstance, users: UsersService): void {
-  app.get("/api/users/profile/", async (request) => {
-    const user = currentUser(request);
-    assertSelf(user.id, parseInput(SelfQuery, request.query).id);
-    return ok("Profile.", { data: presentProfile(user, await users.profile(user)) });
-  });
+function userRoutes(app: ZodApp, users: UsersService): void {
+  app.get(
+    "/api/users/profile/",
+    {
+      schema: {
+        ...usersDoc(PROFILE, "§7"),
+        querystring: SelfQuery,
+        response: answers(envelopeOf(UserProfile)),
+      },
+    },
+    async (request) => {
+      const user = currentUser(request);
+      assertSelf(user.id, request.query.id);
+      return ok("Profile.", { data: presentProfile(user, await users.profile(user)) });
+    },
+  );
 
   /** Ours: stores the 18+ confirmation; answers the fresh session user (`adult` '1'). */
-  app.post("/api/users/confirm-age", async (request) => {
-    parseInput(ConfirmAgeBody, request.body);
+  const confirmAge = {
+    ...usersDoc('`data`: the `SessionUser` with `adult: "1"` (chat needs it)', "ours"),
+    body: ConfirmAgeBody,
+    response: SESSION_USER_ANSWER,
+  };
+  app.post("/api/users/confirm-age", { schema: confirmAge }, async (request) => {
     const updated = await users.confirmAdult(currentUser(request));
     return ok("Thank you.", { data: presentSessionUser(updated) });
   });
 
   /** Ours: keeps the UI language with the account; answers the fresh session user. */
-  app.post("/api/users/ui-language", async (request) => {
-    const body = parseInput(UiLanguageBody, request.body);
-    const updated = await users.setUiLanguage(currentUser(request), body.language);
+  const uiLanguage = {
+    ...usersDoc("`data`: the fresh `SessionUser`", "ours"),
+    body: UiLanguageBody,
+    response: SESSION_USER_ANSWER,
+  };
+  app.post("/api/users/ui-language", { schema: uiLanguage }, async (request) => {
+    const updated = await users.setUiLanguage(currentUser(request), request.body.language);
     return ok("Language saved.", { data: presentSessionUser(updated) });
   });
 
-  app.post("/api/users/update", async (request) => {
+  const update = {
+    ...usersDoc("`data`: the fresh `SessionUser`, `page`", "§7"),
+    consumes: ["multipart/form-data"],
+    body: UpdateBody,
+    response: SESSION_USER_ANSWER,
+  };
+  app.post("/api/users/update", { schema: update }, async (request) => {
     const user = currentUser(request);
-    const body = parseInput(UpdateBody, request.body);
+    const { body } = request;
     assertSelf(user.id, body.id);
     const updated = await users.update(user, {
       fullName: body.fname,
@@ -50,9 +87,14 @@ function userRoutes(app: FastifyInstance, users: UsersService): void {
     return ok("Profile updated.", { page: "/characters/list", data: presentSessionUser(updated) });
   });
 
-  app.patch("/api/users/update-password", async (request) => {
+  const password = {
+    ...usersDoc("`page`; `wrong_password` on a wrong current one", "§7"),
+    body: PasswordBody,
+    response: answers(Envelope),
+  };
+  app.patch("/api/users/update-password", { schema: password }, async (request) => {
     const user = currentUser(request);
-    const body = parseInput(PasswordBody, request.body);
+    const { body } = request;
     assertSelf(user.id, body.id);
     await users.changePassword(user, body.cpassword, body.npassword, body.rtpassword, request.bearer ?? "");
     return ok("Your password has been changed.", { page: "/characters/list" });

@@ -1,4 +1,4 @@
-// Request shapes of the profile routes (profile, update, age, UI language, password change), checked with zod.
+// Request shapes of the profile routes (profile, update, age, UI language, password change), checked with zod, and their documentation.
 import { z } from "zod";
 import { UI_LANGUAGES } from "../../../common/constants";
 import { RULES } from "../../../common/validation";
@@ -6,7 +6,7 @@ import { optionalUpload } from "../../http/uploads";
 import { textField } from "../../http/validate";
 
 /** The user's own id, when the call names it (product.md §7). */
-export const SelfQuery = z.object({ id: z.string().max(100).optional() });
+export const SelfQuery = z.object({ id: z.string().max(100).optional().describe("must be one's own") });
 /** POST /api/users/update: full name, user name, an optional new photo and the old one. */
 export const UpdateBody = z.object({
   fname: textField(RULES.fullName),
@@ -21,7 +21,9 @@ export const ConfirmAgeBody = z.object({
 });
 /** Ours: the UI language kept with the account, one of the six codes. */
 export const UiLanguageBody = z.object({
-  language: z.enum(UI_LANGUAGES, "The language is not one of en, es, fr, de, it, pt."),
+  language: z
+    .enum(UI_LANGUAGES, "The language is not one of en, es, fr, de, it, pt.")
+    .describe("en, es, fr, de, it, pt"),
 });
 /** product.md §5 "Password change (signed in)": all three required (rules of common/validation.ts). */
 export const PasswordBody = z.object({
@@ -29,4 +31,14 @@ export const PasswordBody = z.object({
   npassword: textField(RULES.newPassword),
   rtpassword: textField(RULES.retypedPassword),
   id: z.string().max(100).optional(),
+});
+
+/**
+ * The documentation of a profile route in its schema (the OpenAPI document): what it answers
+ * (docs/api.md's Answers cell) and where it comes from (From).
+ */
+export const usersDoc = (description: string, from: string) => ({
+  tags: ["Users and profile"],
+  description,
+  "x-from": from,
 });

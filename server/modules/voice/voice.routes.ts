@@ -1,9 +1,9 @@
 // Voice route of the chat screen: POST /api/chat/transcribe, a recording's transcript with product.md §5's censored-word rule.
 import type { FastifyInstance, onRequestAsyncHookHandler } from "fastify";
+import type { TranscribeReply } from "../../../common/api";
 import { signedIn } from "../../http/auth";
 import { ok } from "../../http/envelope";
-import { parseInput } from "../../http/validate";
-import { TranscribeBody } from "./voice.schemas";
+import { TranscribeBody, TranscribeDoc } from "./voice.schemas";
 import type { VoiceService } from "./voice.service";
 
 /**
@@ -18,10 +18,15 @@ export async function voiceRoutes(
   auth: onRequestAsyncHookHandler,
 ): Promise<void> {
   await signedIn(app, auth, (app) => {
-    app.post("/api/chat/transcribe", async (request) => {
-      const body = parseInput(TranscribeBody, request.body);
-      const text = await voice.transcribe(body.audio, body.language || undefined);
-      return { ...ok(text ? "Transcript." : "Nothing was heard."), text };
-    });
+    app.post(
+      "/api/chat/transcribe",
+      { schema: { ...TranscribeDoc, body: TranscribeBody } },
+      async (request) => {
+        const { body } = request;
+        const text = await voice.transcribe(body.audio, body.language || undefined);
+        const answer: TranscribeReply = { ...ok(text ? "Transcript." : "Nothing was heard."), text };
+        return answer;
+      },
+    );
   });
 }

@@ -1,5 +1,7 @@
-// Request shapes of the voice routes (transcribing a recording), checked with zod.
+// Request shapes of the voice routes (transcribing a recording), checked with zod, and their documentation and answer.
 import { z } from "zod";
+import { TranscribeReply } from "../../../common/api";
+import { answers } from "../../http/route-schemas";
 
 /** POST /api/chat/transcribe: multipart `audio` (a recording), optional `language` ("en"). */
 export const TranscribeBody = z.object({
@@ -10,3 +12,12 @@ export const TranscribeBody = z.object({
     .optional()
     .or(z.literal("")),
 });
+
+/** The documentation of POST /api/chat/transcribe for the OpenAPI document (docs/api.md "Images and voice"): a multipart upload answered by `TranscribeReply`. */
+export const TranscribeDoc = {
+  tags: ["Images and voice"],
+  description: "`text`: the transcript; `stt_unavailable` without `STT_BASE_URL`",
+  "x-from": "ours",
+  consumes: ["multipart/form-data"],
+  response: answers(TranscribeReply),
+};

@@ -1,16 +1,15 @@
-import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { chromium } from "playwright-core";
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
+import { CHROMIUM, hasChromium } from "../../../../e2e/support/chromium";
 import { SEED_PLANS } from "../../../../server/db/seed-data";
 // The app's i18n instance (English catalogues), as in the browser.
 import "../../../i18n";
 import { DESCRIPTION_PURIFY_CONFIG, loadDescriptionSanitizer } from "../../../lib/sanitize";
 import { PlanDescription } from "./PlanDescription";
 
-const CHROMIUM = "/usr/bin/chromium";
 const MALICIOUS =
   '<p>Safe <b>bold</b> text</p><img src="x" onerror="window.__pwned=1"><script>window.__pwned=2</script><a href="javascript:window.__pwned=3">link text</a>';
 
@@ -36,7 +35,7 @@ describe("a plan's description", () => {
     expect(html).not.toMatch(/<script|onerror|javascript:|<a /);
   });
 
-  it.skipIf(!existsSync(CHROMIUM))(
+  it.skipIf(!hasChromium)(
     "in a browser, DOMPurify with the description settings drops the script, the handler and the link",
     async () => {
       const browser = await chromium.launch({
