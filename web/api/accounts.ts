@@ -1,5 +1,12 @@
 // Calls of self-hosted accounts: owner set-up, sign-up, and the admin console's users and invitations.
-import type { AddedUser, Envelope, Invitation, SiteRegistration } from "../../common/api";
+import type {
+  AddedUser,
+  Envelope,
+  Invitation,
+  RegistrationStatus,
+  SetupLinkStatus,
+  SiteRegistration,
+} from "../../common/api";
 import type { LoginEnvelope } from "./auth";
 import { apiRequest, ensureSuccess } from "./client";
 
@@ -15,7 +22,7 @@ const post = <T extends Envelope>(path: string, fields: Record<string, string>, 
 
 /** GET /auth/registration: the sign-up mode; "closed" when the answer is not usable. */
 export async function registrationMode(): Promise<RegistrationMode> {
-  const answer = await apiRequest<Envelope<{ mode?: string }>>("/auth/registration", {
+  const answer = await apiRequest<Envelope<RegistrationStatus>>("/auth/registration", {
     expireOn401: false,
     maintenanceOn503: false,
   });
@@ -25,7 +32,7 @@ export async function registrationMode(): Promise<RegistrationMode> {
 
 /** GET /setup/:token: whether the owner set-up link still works. */
 export async function setupLinkValid(token: string): Promise<boolean> {
-  const answer = await apiRequest<Envelope<{ valid?: boolean }>>(`/setup/${encodeURIComponent(token)}`, {
+  const answer = await apiRequest<Envelope<SetupLinkStatus>>(`/setup/${encodeURIComponent(token)}`, {
     expireOn401: false,
   });
   return answer.data?.valid === true;

@@ -1,5 +1,5 @@
 // Sign-in calls (product.md §7 "Authentication"): password, demo, device and OAuth sign-in, forgot password, token extend, devices.
-import type { Envelope, LoginData, SessionUser, SignedInDevice } from "../../common/api";
+import type { Envelope, OAuthPlatforms, SessionUser, SignedInDevice, SignInReply } from "../../common/api";
 import { apiRequest, ensureSuccess } from "./client";
 import { ApiError } from "./errors";
 
@@ -9,7 +9,7 @@ import { ApiError } from "./errors";
  * A 401 here means "wrong credentials", so it does not end a session.
  */
 
-export type LoginEnvelope = Envelope<LoginData>;
+export type LoginEnvelope = SignInReply;
 
 /** POST /auth/login with `id`, `email`, `password` (product.md §7). Returns the envelope as is. */
 export function loginWithPassword(input: {
@@ -60,7 +60,7 @@ export function youtubeCallback(code: string, state: string): Promise<LoginEnvel
  */
 export async function oauthPlatforms(): Promise<string[]> {
   const answer = ensureSuccess(
-    await apiRequest<Envelope<{ platforms?: unknown }>>("/auth/oauth/platforms", {
+    await apiRequest<Envelope<OAuthPlatforms>>("/auth/oauth/platforms", {
       expireOn401: false,
       maintenanceOn503: false,
     }),

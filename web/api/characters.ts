@@ -3,9 +3,12 @@ import type {
   CharacterDetail,
   CharacterGroup,
   CharacterListItem,
+  ChatCharactersReply,
   Envelope,
   Language,
+  LanguagesReply,
   PresetCharacter,
+  VoicePreviewReply,
 } from "../../common/api";
 import { apiRequest, ensureSuccess } from "./client";
 import { apiDownload } from "./download";
@@ -88,9 +91,7 @@ export async function getCharacter(id: string): Promise<CharacterDetail> {
 
 /** GET /characters/languages: `languages` of the form's language select. Throws on success 0. */
 export async function listLanguages(): Promise<Language[]> {
-  const answer = ensureSuccess(
-    await apiRequest<Envelope & { languages?: Language[] }>("/characters/languages"),
-  );
+  const answer = ensureSuccess(await apiRequest<LanguagesReply>("/characters/languages"));
   return answer.languages ?? [];
 }
 
@@ -101,7 +102,7 @@ export async function listLanguages(): Promise<Language[]> {
  */
 export async function previewVoice(voiceName: string): Promise<string> {
   const answer = ensureSuccess(
-    await apiRequest<Envelope & { audioUrl?: string }>("/characters/voice/preview/", {
+    await apiRequest<VoicePreviewReply>("/characters/voice/preview/", {
       query: { v: voiceName },
     }),
   );
@@ -176,8 +177,6 @@ export function exportCharacterCard(id: string): Promise<{ blob: Blob; fileName:
 
 /** GET /characters/list/chat: the user's characters with greetings (product.md §7). */
 export async function listChatCharacters(): Promise<CharacterListItem[]> {
-  const answer = ensureSuccess(
-    await apiRequest<Envelope & { characters?: CharacterListItem[] }>("/characters/list/chat"),
-  );
+  const answer = ensureSuccess(await apiRequest<ChatCharactersReply>("/characters/list/chat"));
   return answer.characters ?? [];
 }

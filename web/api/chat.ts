@@ -1,5 +1,12 @@
 // Chat calls of one-to-one chats: profile, history, sending, continuing, following and stopping replies.
-import type { ChatHistoryEntry, ChatProfileInfo, Envelope, MessageReply } from "../../common/api";
+import type {
+  ChatHistoryEntry,
+  ChatImportReply,
+  ChatProfileInfo,
+  ChatProfileReply,
+  Envelope,
+  MessageReply,
+} from "../../common/api";
 import { HISTORY_PAGE_SIZE } from "../../common/constants";
 import { apiRequest, ensureSuccess } from "./client";
 import { ApiError } from "./errors";
@@ -14,7 +21,7 @@ import { apiStream, followStream } from "./stream";
  */
 export async function getChatProfile(userId: string, sessionId: string): Promise<ChatProfileInfo> {
   const answer = ensureSuccess(
-    await apiRequest<Envelope & { info?: ChatProfileInfo }>("/chat/profile/", {
+    await apiRequest<ChatProfileReply>("/chat/profile/", {
       query: { uid: userId, id: sessionId },
     }),
   );
@@ -169,8 +176,6 @@ export async function importChat(characterId: string, file: File): Promise<ChatI
   const body = new FormData();
   body.append("id", characterId);
   body.append("file", file, file.name);
-  const answer = ensureSuccess(
-    await apiRequest<Envelope<{ imported: number }>>("/chat/import", { method: "POST", body }),
-  );
+  const answer = ensureSuccess(await apiRequest<ChatImportReply>("/chat/import", { method: "POST", body }));
   return { message: answer.message, imported: answer.data?.imported ?? 0 };
 }

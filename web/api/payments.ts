@@ -1,5 +1,5 @@
 // Plan purchases: checkout of a plan or the add-on, the billing portal, and what the user can buy (/payment/*).
-import type { Envelope, PaymentOptions } from "../../common/api";
+import type { Envelope, PaymentOptions, PaymentRedirect } from "../../common/api";
 import { apiRequest, ensureSuccess } from "./client";
 
 /**
@@ -8,7 +8,7 @@ import { apiRequest, ensureSuccess } from "./client";
  * account, a plan granted elsewhere) throws `ApiError('envelope')` with the server's message.
  */
 
-type UrlEnvelope = Envelope<{ url: string }>;
+type UrlEnvelope = Envelope<PaymentRedirect>;
 
 function urlOf(answer: UrlEnvelope): string {
   const url = ensureSuccess(answer).data?.url;

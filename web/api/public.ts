@@ -1,5 +1,5 @@
 // Calls of the public pages (product.md §7 "Public pages"): pricing plans, free subscription, contact, password reset.
-import type { Envelope, PricingPlan } from "../../common/api";
+import type { Envelope, FreeSubscribeOffer, PricingPlan } from "../../common/api";
 import { apiRequest, ensureSuccess } from "./client";
 
 /**
@@ -24,7 +24,7 @@ export async function listPricingPlans(): Promise<PricingPlan[]> {
  */
 export async function freeSubscriptionOffered(): Promise<boolean> {
   const answer = ensureSuccess(
-    await apiRequest<Envelope<{ offered?: unknown }>>("/users/free/subscribe", { expireOn401: false }),
+    await apiRequest<Envelope<FreeSubscribeOffer>>("/users/free/subscribe", { expireOn401: false }),
   );
   return answer.data?.offered === true;
 }

@@ -1,5 +1,5 @@
 // Voice calls: the voices of the character form and chat, transcribing a recording, and the spoken audio message.
-import type { Envelope, MessageReply, Voice } from "../../common/api";
+import type { MessageReply, TranscribeReply, Voice, VoicesReply } from "../../common/api";
 import { apiRequest, ensureSuccess } from "./client";
 
 /**
@@ -12,7 +12,7 @@ export type { Voice } from "../../common/api";
 
 /** GET /characters/voices: `voices` of the form's voice select. Throws on success 0. */
 export async function listVoices(): Promise<Voice[]> {
-  const answer = ensureSuccess(await apiRequest<Envelope & { voices?: Voice[] }>("/characters/voices"));
+  const answer = ensureSuccess(await apiRequest<VoicesReply>("/characters/voices"));
   return answer.voices ?? [];
 }
 
@@ -26,7 +26,7 @@ export async function transcribeRecording(audio: Blob, language = ""): Promise<s
   body.set("audio", audio, "speech");
   if (language) body.set("language", language);
   const answer = ensureSuccess(
-    await apiRequest<Envelope & { text?: string }>("/chat/transcribe", { method: "POST", body }),
+    await apiRequest<TranscribeReply>("/chat/transcribe", { method: "POST", body }),
   );
   return answer.text ?? "";
 }
