@@ -195,7 +195,13 @@ describe.skipIf(!redisServerInstalled)(
     const demo = () => postForm(t, "/api/auth/demo-login", { id: "demo" }, { "accept-language": "es" });
 
     it("answers 503 redis_unavailable with Retry-After while Redis is down, in Spanish, and signs in again once it is back", async () => {
-      expect((await demo()).statusCode).toBe(200);
+      // A retry (CI) starts where a failed try left Redis: running again, and the sign-in answering.
+      if (!redis.running) await redis.start();
+      await waitFor(
+        async () => ((await demo()).statusCode === 200 ? true : undefined),
+        15_000,
+        () => "the demo sign-in does not work while Redis is up",
+      );
       await redis.kill();
       let started = performance.now();
       const answer = await demo();

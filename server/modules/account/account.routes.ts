@@ -6,7 +6,7 @@ import { ok } from "../../http/envelope";
 import { rateLimit } from "../../http/rate-limit";
 import { answers, zodApp } from "../../http/route-schemas";
 import { CREDENTIAL_LIMITS } from "../auth/credential-limit-table";
-import { limitPerAddressAndEmailBeforeValidation } from "../auth/credential-limits";
+import { limitPerAddressAndEmail } from "../auth/credential-limits";
 import { accountDoc, EraseBody, ForgotBody, ResetBody, sessionDoc } from "./account.schemas";
 import { type AccountService, FORGOT_PASSWORD_ANSWER } from "./account.service";
 import { exportRoutes } from "./export.routes";
@@ -26,7 +26,7 @@ export function accountRoutes(app: FastifyInstance, account: AccountService): vo
   api.post(
     "/api/auth/forgot-password",
     {
-      ...limitPerAddressAndEmailBeforeValidation(app, ...CREDENTIAL_LIMITS.resetMail),
+      ...limitPerAddressAndEmail(app, ...CREDENTIAL_LIMITS.resetMail),
       schema: { ...accountDoc("Auth and accounts", FORGOT_ANSWERS, "§7"), body: ForgotBody, response: bare },
     },
     async (request) => {

@@ -23,7 +23,7 @@ import {
 } from "./auth.schemas";
 import type { AuthService } from "./auth.service";
 import { CREDENTIAL_LIMITS } from "./credential-limit-table";
-import { limitPerAddressAndEmailBeforeValidation } from "./credential-limits";
+import { limitPerAddressAndEmail } from "./credential-limits";
 
 const SIGN_IN = "sign-in (`data.token`, `data.user`, `page`); wrong details: 200 `invalid_credentials`";
 const DEMO =
@@ -51,7 +51,7 @@ export async function authRoutes(
 ): Promise<void> {
   const api = zodApp(app);
   const minute = 60_000;
-  const loginLimits = limitPerAddressAndEmailBeforeValidation(app, ...CREDENTIAL_LIMITS.signIn);
+  const loginLimits = limitPerAddressAndEmail(app, ...CREDENTIAL_LIMITS.signIn);
   api.post(
     "/api/auth/login",
     { ...loginLimits, schema: { ...authDoc(SIGN_IN, "§7"), body: LoginBody, response: SIGN_IN_ANSWER } },

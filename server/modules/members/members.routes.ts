@@ -6,7 +6,7 @@ import { rateLimit } from "../../http/rate-limit";
 import { answers, zodApp } from "../../http/route-schemas";
 import { presentSignIn } from "../auth/auth.presenter";
 import { CREDENTIAL_LIMITS } from "../auth/credential-limit-table";
-import { limitPerAddressAndEmailBeforeValidation } from "../auth/credential-limits";
+import { limitPerAddressAndEmail } from "../auth/credential-limits";
 import type { InvitationsService } from "./invitations";
 import {
   BARE_ANSWER,
@@ -83,7 +83,7 @@ export async function membersRoutes(
   };
   api.post(
     "/api/setup",
-    { ...limitPerAddressAndEmailBeforeValidation(app, ...CREDENTIAL_LIMITS.setup), schema: setupSchema },
+    { ...limitPerAddressAndEmail(app, ...CREDENTIAL_LIMITS.setup), schema: setupSchema },
     async (request) => {
       const { body } = request;
       const signIn = await setup.complete(body.token, body);
@@ -107,7 +107,7 @@ export async function membersRoutes(
   api.post(
     "/api/auth/signup/start",
     {
-      ...limitPerAddressAndEmailBeforeValidation(app, ...CREDENTIAL_LIMITS.signupStart),
+      ...limitPerAddressAndEmail(app, ...CREDENTIAL_LIMITS.signupStart),
       schema: startSchema,
     },
     async (request) => {
@@ -124,7 +124,7 @@ export async function membersRoutes(
   api.post(
     "/api/auth/signup/finish",
     {
-      ...limitPerAddressAndEmailBeforeValidation(app, ...CREDENTIAL_LIMITS.signupFinish),
+      ...limitPerAddressAndEmail(app, ...CREDENTIAL_LIMITS.signupFinish),
       schema: finishSchema,
     },
     async (request) => presentSignIn(await signup.finish(request.body), "Welcome! Your account is ready."),
