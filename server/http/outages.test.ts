@@ -351,7 +351,11 @@ describe("the rate limiter's Redis store fails closed", () => {
         };
       },
     };
-    return { handle: { client, prefix: "p:" } as unknown as RedisHandle, client, calls };
+    return {
+      handle: { client, transactions: client, prefix: "p:" } as unknown as RedisHandle,
+      client,
+      calls,
+    };
   }
 
   it("refuses at once with a Redis outage while the connection is reconnecting or closed, counts in Redis when it is ready", async () => {

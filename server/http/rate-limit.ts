@@ -102,7 +102,7 @@ type Count = { current: number; ttl: number };
 
 /**
  * The counters of every rate-limited route on Redis, through rate-limiter-flexible's
- * RateLimiterRedis on the cluster's command connection: one limiter per window and limit, keys
+ * RateLimiterRedis on its own connection (`RedisHandle.transactions`, not auto-pipelined): one limiter per window and limit, keys
  * `<REDIS_PREFIX>rate-limit:<key>`. A fixed window: the first call sets the key's expiry (the
  * window, in whole seconds), later calls only add to it. No `insuranceLimiter`: while Redis fails
  * nothing is counted in memory instead (see `redisLimitStore`).
@@ -119,7 +119,7 @@ class RedisCounters {
    *   error when the command fails (its command time limit, 5 s).
    */
   async count(key: string, windowMs: number, max: number): Promise<Count> {
-    const { status } = this.redis.client;
+    const { status } = this.redis.transactions;
     if (REDIS_DOWN_STATES.has(status)) {
       throw new OutageError("redis", `the rate limiter's Redis connection is ${status}`);
     }
@@ -141,7 +141,7 @@ class RedisCounters {
     let limiter = this.limiters.get(name);
     if (!limiter) {
       limiter = new (loadLimiters().RateLimiterRedis)({
-        storeClient: this.redis.client,
+        storeClient: this.redis.transactions,
         keyPrefix: `${this.redis.prefix}rate-limit`,
         points: max,
         duration: Math.max(1, Math.ceil(windowMs / 1000)),

@@ -17,6 +17,12 @@ const REDIS_TIMEOUT_MS = 5000;
 export interface RedisHandle {
   /** Commands (auto-pipelined: commands of one tick leave in one write). */
   readonly client: Redis;
+  /**
+   * Commands of the rate limiter's counters (rate-limiter-flexible's script command), not
+   * auto-pipelined: under load ioredis's auto-pipelining mixed their replies up, an uncaught
+   * "results[i] is not iterable" (ioredis issue 1931). Same time limits as `client`.
+   */
+  readonly transactions: Redis;
   /** REDIS_PREFIX, e.g. "companion:". */
   readonly prefix: string;
   /**
@@ -53,8 +59,10 @@ export function openRedis(url: string, prefix: string): RedisHandle {
     return redis;
   };
   const client = open("commands", { enableAutoPipelining: true });
+  const transactions = open("transactions");
   return {
     client,
+    transactions,
     prefix,
     // Subscribers and blocking readers wait longer than a command may take.
     connection: (purpose) => open(purpose, { commandTimeout: undefined, maxRetriesPerRequest: null }),
