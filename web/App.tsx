@@ -9,7 +9,6 @@ import { APP_NAMESPACES, loadNamespaces } from "./i18n";
 import { readStoredDarkMode } from "./lib/chatSettingsStorage";
 import { setNavigator } from "./lib/navigation";
 import { CharacterSelectRedirect } from "./pages/characters/CharacterSelectRedirect";
-import { HomePage } from "./pages/home/HomePage";
 import { LogoutPage } from "./pages/logout/LogoutPage";
 import { RootRedirect } from "./pages/root/RootRedirect";
 import { MaintenancePage } from "./pages/system/MaintenancePage";
@@ -32,6 +31,17 @@ function withAppTexts<T>(load: Promise<T>): Promise<T> {
 // Pages off the main path load on demand, to keep the first download small;
 // the login page too, since the pages that are not it do not need it. The public layout shows its
 // loading overlay while one loads. The FAQ and terms bring their own catalogues.
+let homeModule: typeof import("./pages/home/HomePage") | undefined;
+const loadHomePage = () => import("./pages/home/HomePage").then((m) => (homeModule = m));
+const LazyHomePage = lazy(() => loadHomePage().then((m) => ({ default: m.HomePage })));
+/**
+ * The landing page, a chunk of its own (the other public pages need none of it): rendered at once
+ * when the chunk is already here (the app opened on it: `preloadRoute` fetched it before the first
+ * render), lazily when a visitor comes to it from another page.
+ */
+function HomePage() {
+  return homeModule ? <homeModule.HomePage /> : <LazyHomePage />;
+}
 const LoginPage = lazy(() => import("./pages/login/LoginPage").then((m) => ({ default: m.LoginPage })));
 const FreeChatPage = lazy(() =>
   import("./pages/free-chat/FreeChatPage").then((m) => ({ default: m.FreeChatPage })),
@@ -81,8 +91,9 @@ const SIGNED_IN_FRAME = /^\/(characters|user)\/|^\/admin$/i;
  * chat (`/chat`, `/character-select/:id`), so it arrives while the entry chunk runs instead of
  * after (the chat-paint benchmark's critical path); likewise the signed-in frame for the pages
  * inside it, so it does not wait for the first render. Other paths load their page as they render.
+ * @returns what the first render waits for: the landing page's chunk on / and /home, else nothing.
  */
-export function preloadRoute(pathname: string): void {
+export function preloadRoute(pathname: string): Promise<unknown> {
   const chat = pathname === "/chat" || pathname.startsWith("/character-select/");
   if (chat) void loadChatPage();
   else if (SIGNED_IN_FRAME.test(pathname)) void loadSignedInLayout();
@@ -92,6 +103,10 @@ export function preloadRoute(pathname: string): void {
   if (chat || SIGNED_IN_FRAME.test(pathname)) {
     document.documentElement.classList.toggle("theme-dark", readStoredDarkMode());
   }
+  // The landing page's chunk is fetched beside the catalogues; the first render waits for it, so
+  // the page shows without a loading frame (a failed fetch leaves it to the lazy path).
+  if (/^\/(home)?$/i.test(pathname)) return loadHomePage().catch(() => undefined);
+  return Promise.resolve();
 }
 const CharacterFormPage = lazy(() =>
   withAppTexts(import("./pages/characters/CharacterFormPage")).then((m) => ({

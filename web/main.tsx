@@ -13,7 +13,7 @@ import { i18nReady } from "./i18n";
 import { runStartupChecks } from "./lib/appUpdate";
 
 document.title = PRODUCT_NAME;
-preloadRoute(window.location.pathname);
+const firstPage = preloadRoute(window.location.pathname);
 // product.md §4: unregister service workers and reload once when a newer version is deployed.
 runStartupChecks(fetchDeployedVersion);
 
@@ -38,8 +38,9 @@ const container = document.getElementById("root");
 if (container === null) throw new Error("#root is missing from index.html");
 
 // the first render waits for the current language's catalogues (English is bundled;
-// another language is one chunk per catalogue, fetched from our server).
-void i18nReady.then(() =>
+// another language is one chunk per catalogue, fetched from our server) and, on the landing page,
+// for its chunk (fetched meanwhile).
+void Promise.all([i18nReady, firstPage]).then(() =>
   createRoot(container).render(
     <StrictMode>
       <QueryClientProvider client={queryClient}>
