@@ -1,8 +1,8 @@
 // Long tasks in the browser on a phone profile: a long formatted reply streamed into the chat (sending, streaming, the end), and opening a long chat.
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type Browser, chromium, type Page } from "playwright-core";
+import { type Browser, type CDPSession, chromium, type Page } from "playwright-core";
 import { build } from "vite";
 import type { LoginData } from "../common/api";
 import { CHROMIUM } from "../e2e/support/chromium";
@@ -44,6 +44,9 @@ import {
  * unthrottled, and no task over 100 ms opening the long chat. Exit code 1 when one is missed.
  * MARKDOWN_BENCH_PLAIN=1 streams the same words with no Markdown marks (for comparison).
  * MARKDOWN_BENCH_TASKS=1 also prints every long task of each run (its start by the page's clock, and duration).
+ * For finding where opening from the list spends its time: MARKDOWN_BENCH_PROFILE=1 prints the
+ * functions with the most self time (V8's sampling profiler; MARKDOWN_BENCH_PROFILE_FILE=<file>
+ * also writes the .cpuprofile), MARKDOWN_BENCH_TRACE=<file> writes a Chromium trace of it.
  * Use TEST_WEB_DIST_DIR to reuse an existing build of the SPA.
  */
 
@@ -51,6 +54,43 @@ const TOKENS = Number(process.env.MARKDOWN_BENCH_TOKENS ?? 2000);
 const RATE = Number(process.env.MARKDOWN_BENCH_RATE ?? 50);
 const RUNS = Number(process.env.MARKDOWN_BENCH_RUNS ?? 5);
 const ONLY = (process.env.MARKDOWN_BENCH_ONLY ?? "").split(",").filter(Boolean);
+/** MARKDOWN_BENCH_PROFILE=1: a CPU profile of opening from the list, its functions by self time printed. */
+const PROFILE = process.env.MARKDOWN_BENCH_PROFILE === "1";
+
+/** MARKDOWN_BENCH_TRACE=<file>: a Chromium trace of opening from the list (chrome://tracing, Perfetto). */
+const TRACE = process.env.MARKDOWN_BENCH_TRACE;
+const TRACE_CATEGORIES = [
+  "devtools.timeline",
+  "disabled-by-default-devtools.timeline",
+  "v8.execute",
+  "blink.user_timing",
+];
+
+/** Starts V8's sampling profiler in the page (1 ms samples). */
+async function startProfile(cdp: CDPSession): Promise<void> {
+  await cdp.send("Profiler.enable");
+  await cdp.send("Profiler.setSamplingInterval", { interval: 1000 });
+  await cdp.send("Profiler.start");
+}
+
+/** Stops the profiler and prints the 25 functions with the most self time (ms, by the page's CPU). */
+async function printProfile(cdp: CDPSession): Promise<void> {
+  const { profile } = await cdp.send("Profiler.stop");
+  if (process.env.MARKDOWN_BENCH_PROFILE_FILE)
+    writeFileSync(process.env.MARKDOWN_BENCH_PROFILE_FILE, JSON.stringify(profile));
+  const self = new Map<string, number>();
+  const deltas = profile.timeDeltas ?? [];
+  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  (profile.samples ?? []).forEach((id, i) => {
+    const frame = byId.get(id)?.callFrame;
+    if (!frame) return;
+    const where = `${frame.functionName || "(anonymous)"} ${frame.url.split("/").pop()}:${frame.lineNumber}:${frame.columnNumber}`;
+    self.set(where, (self.get(where) ?? 0) + (deltas[i] ?? 0) / 1000);
+  });
+  const top = [...self].sort((a, b) => b[1] - a[1]).slice(0, 25);
+  for (const [where, ms] of top) console.log(`      ${ms.toFixed(0).padStart(6)} ms  ${where}`);
+}
+
 /** How long after the stream's end (or the first bubble) long tasks still count. */
 const SETTLE_MS = 3000;
 
@@ -255,6 +295,7 @@ async function openRun(bench: Bench, scenario: Scenario): Promise<RunResult> {
   await bench.store(scenario.history);
   const fromList = scenario.kind === "open";
   const { page, close } = await phonePage(bench, fromList ? 1 : scenario.cpuSlowdown);
+  let profiled: CDPSession | undefined;
   try {
     if (fromList) {
       await page.goto(`${bench.url}/characters/list`);
@@ -265,14 +306,19 @@ async function openRun(bench: Bench, scenario: Scenario): Promise<RunResult> {
       if (link === null) throw new Error("no Start Chatting link");
       const cdp = await page.context().newCDPSession(page);
       await cdp.send("Emulation.setCPUThrottlingRate", { rate: scenario.cpuSlowdown });
+      if (PROFILE) await startProfile(cdp);
+      if (TRACE) await bench.browser.startTracing(page, { path: TRACE, categories: TRACE_CATEGORIES });
       // A tap where the link is (see the reply's Send).
       await page.mouse.click(link.x + link.width / 2, link.y + link.height / 2);
+      profiled = cdp;
     } else await page.goto(`${bench.url}/character-select/${bench.characterId}`);
     const newest = page
       .getByRole("log", { name: "Messages" })
       .getByText(`question ${scenario.history - 1}`, { exact: true });
     await newest.waitFor();
     await page.waitForTimeout(SETTLE_MS);
+    if (PROFILE && profiled) await printProfile(profiled);
+    if (TRACE && fromList) await bench.browser.stopTracing();
     const measured = await record(page);
     const from = fromList ? measured.clickAt : 0;
     const until = measured.firstBubble + SETTLE_MS;

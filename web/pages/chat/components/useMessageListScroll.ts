@@ -258,7 +258,9 @@ function useRenderWindow(
   useLayoutEffect(() => {
     const element = container.current;
     const saved = restore.current;
-    if (element === null) return;
+    // Nothing to follow before the first page arrives (reading the height would lay out the
+    // freshly mounted screen inside its commit).
+    if (element === null || bubbleCount === 0) return;
     if (saved === null) {
       if (!followBottom.current && !trimmed.current) return;
       element.scrollTop = element.scrollHeight;
