@@ -5,34 +5,14 @@ import { type RouteObject, useNavigate, useRoutes } from "react-router";
 import { PublicLayout } from "./components/public/PublicLayout";
 import { RequireSession } from "./components/RequireSession";
 import { Spinner } from "./components/Spinner";
-import { APP_NAMESPACES, loadNamespaces } from "./i18n";
 import { readStoredDarkMode } from "./lib/chatSettingsStorage";
 import { setNavigator } from "./lib/navigation";
+import { loadChatPage, withAppTexts, withTexts } from "./pageChunks";
 import { CharacterSelectRedirect } from "./pages/characters/CharacterSelectRedirect";
 import { LogoutPage } from "./pages/logout/LogoutPage";
 import { RootRedirect } from "./pages/root/RootRedirect";
 import { MaintenancePage } from "./pages/system/MaintenancePage";
 import { NotFoundPage } from "./pages/system/NotFoundPage";
-
-/**
- * `load` (a page's chunk) together with the catalogues `namespaces` in the current language, so
- * the page renders with its texts (only the common, public and auth catalogues
- * are in the entry chunk).
- */
-function withTexts<T>(load: Promise<T>, namespaces: readonly string[]): Promise<T> {
-  return Promise.all([load, loadNamespaces(namespaces)]).then(([module]) => module);
-}
-
-/** Runs `task` once the page is idle (at most 3 s later; 1 s later where the browser has no idle callback). */
-function whenIdle(task: () => void): void {
-  if (typeof requestIdleCallback === "function") requestIdleCallback(task, { timeout: 3000 });
-  else setTimeout(task, 1000);
-}
-
-/** `load` (a signed-in page's chunk) with the catalogues of the signed-in pages (characters, chat, profile, admin). */
-function withAppTexts<T>(load: Promise<T>): Promise<T> {
-  return withTexts(load, APP_NAMESPACES);
-}
 
 // Pages off the main path load on demand, to keep the first download small;
 // the login page too, since the pages that are not it do not need it. The public layout shows its
@@ -73,12 +53,9 @@ const ResetPasswordPage = lazy(() =>
 const SetupPage = lazy(() => import("./pages/setup/SetupPage").then((m) => ({ default: m.SetupPage })));
 const SignupPage = lazy(() => import("./pages/signup/SignupPage").then((m) => ({ default: m.SignupPage })));
 const CharacterListPage = lazy(() =>
-  withAppTexts(import("./pages/characters/CharacterListPage")).then((m) => {
-    // The list's next step is a chat: its code is fetched and evaluated while the list is idle, so
-    // a tap on Start Chatting does not wait for it (docs/benchmarks.md: opening a long chat).
-    whenIdle(() => void loadChatPage());
-    return { default: m.CharacterListPage };
-  }),
+  withAppTexts(import("./pages/characters/CharacterListPage")).then((m) => ({
+    default: m.CharacterListPage,
+  })),
 );
 const PresetSelectionPage = lazy(() =>
   withAppTexts(import("./pages/characters/PresetSelectionPage")).then((m) => ({
@@ -89,7 +66,6 @@ const PresetSelectionPage = lazy(() =>
 //. Its catalogues load with it, in parallel.
 const loadSignedInLayout = () => withAppTexts(import("./components/SignedInLayout"));
 const SignedInLayout = lazy(() => loadSignedInLayout().then((m) => ({ default: m.SignedInLayout })));
-const loadChatPage = () => withAppTexts(import("./pages/chat/ChatPage"));
 const ChatPage = lazy(() => loadChatPage().then((m) => ({ default: m.ChatPage })));
 
 /** Paths of the pages inside the signed-in frame (`SignedInLayout`). */

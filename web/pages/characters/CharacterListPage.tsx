@@ -1,8 +1,9 @@
 // The /characters/list screen (product.md §2 "Characters and Groups"): the two tabs and the Create Character dropdown.
-import { type KeyboardEvent, useId, useState } from "react";
+import { type KeyboardEvent, useEffect, useId, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Spinner } from "../../components/Spinner";
 import { useSessionUser } from "../../hooks/useSessionUser";
+import { preloadChatPage } from "../../pageChunks";
 import { CharactersTable } from "./components/CharactersTable";
 import { CreateCharacterMenu } from "./components/CreateCharacterMenu";
 import { GroupsTable } from "./components/GroupsTable";
@@ -34,6 +35,11 @@ export function CharacterListPage() {
   const unread = useUnreadCheckins(user?.id);
   const count = characters.data?.length ?? 0;
   const canCreate = user !== null && count >= 1 && count < Number(user.cl);
+  // A character to start a chat with: the chat screen's code comes while the list is idle.
+  const hasChats = count > 0 || (groups.data?.length ?? 0) > 0;
+  useEffect(() => {
+    if (hasChats) preloadChatPage();
+  }, [hasChats]);
 
   const onTabKey = (event: KeyboardEvent) => {
     if (event.key !== "ArrowLeft" && event.key !== "ArrowRight") return;

@@ -1,4 +1,5 @@
 // The /chat screen (product.md §2, §4 "Chat loading"): the session id from navigation state, the chat profile, one-to-one or group.
+import { useDeferredValue } from "react";
 import { Link, useLocation } from "react-router";
 import { Spinner } from "../../components/Spinner";
 import { useDarkMode } from "../../hooks/useDarkMode";
@@ -32,16 +33,19 @@ export function ChatPage() {
   const sessionId = sessionIdFrom(location.state);
   const user = useSessionUser();
   const profile = useChatProfile(user?.id, sessionId);
+  // The conversation mounts in a deferred render, which React splits into short tasks: a query's
+  // answer is a synchronous update, and mounting the whole screen in one would block a phone's main
+  // thread for a long task (docs/benchmarks.md: opening a long chat). The spinner stays meanwhile.
+  const info = useDeferredValue(profile.data);
   useDarkMode();
 
-  if (profile.isLoading) {
+  if (profile.isLoading || (profile.data !== undefined && info === undefined)) {
     return (
       <div className="chat-screen chat-screen--center">
         <Spinner label={chatTexts.loadingChat} />
       </div>
     );
   }
-  const info = profile.data;
   const first = info?.characters[0];
   if (user === null || info === undefined || first === undefined) {
     return (

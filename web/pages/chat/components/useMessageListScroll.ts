@@ -176,12 +176,13 @@ function useFollowBottom(
     [container, followBottom],
   );
 
-  // Follow new messages and streaming text unless the user scrolled up.
+  // Follow new messages and streaming text unless the user scrolled up (an empty list has nothing
+  // to follow: reading its height would lay the freshly mounted screen out inside its commit).
   // biome-ignore lint/correctness/useExhaustiveDependencies: bubbleCount, lastLength and showTyping are the triggers
-  useLayoutEffect(
-    () => stickToBottom(SCROLL_DELAY_MS),
-    [triggers.bubbleCount, triggers.lastLength, triggers.showTyping, stickToBottom],
-  );
+  useLayoutEffect(() => {
+    if (triggers.bubbleCount === 0 && !triggers.showTyping) return;
+    return stickToBottom(SCROLL_DELAY_MS);
+  }, [triggers.bubbleCount, triggers.lastLength, triggers.showTyping, stickToBottom]);
 
   useEffect(() => {
     if (triggers.focusSignal === 0) return;
