@@ -164,24 +164,33 @@ function useFollowBottom(
   triggers: { bubbleCount: number; lastLength: number; showTyping: boolean; focusSignal: number },
 ) {
   const stickToBottom = useCallback(
-    (delay: number) => {
+    (delay: number, atNextFrame = false) => {
       const apply = () => {
         const element = container.current;
         if (element !== null && followBottom.current) element.scrollTop = element.scrollHeight;
       };
-      apply();
+      const frame = atNextFrame ? requestAnimationFrame(apply) : 0;
+      if (!atNextFrame) apply();
       const timer = window.setTimeout(apply, delay);
-      return () => window.clearTimeout(timer);
+      return () => {
+        window.clearTimeout(timer);
+        if (frame !== 0) cancelAnimationFrame(frame);
+      };
     },
     [container, followBottom],
   );
+  const hadBubbles = useRef(false);
 
   // Follow new messages and streaming text unless the user scrolled up (an empty list has nothing
-  // to follow: reading its height would lay the freshly mounted screen out inside its commit).
+  // to follow: reading its height would lay the freshly mounted screen out inside its commit). The
+  // first page follows at the next frame, where the browser lays the new bubbles out anyway, so
+  // their layout is not added to the task that commits them.
   // biome-ignore lint/correctness/useExhaustiveDependencies: bubbleCount, lastLength and showTyping are the triggers
   useLayoutEffect(() => {
     if (triggers.bubbleCount === 0 && !triggers.showTyping) return;
-    return stickToBottom(SCROLL_DELAY_MS);
+    const first = !hadBubbles.current;
+    hadBubbles.current = true;
+    return stickToBottom(SCROLL_DELAY_MS, first);
   }, [triggers.bubbleCount, triggers.lastLength, triggers.showTyping, stickToBottom]);
 
   useEffect(() => {
@@ -233,6 +242,8 @@ function useRenderWindow(
   // Rows before `hidden` are loaded but not rendered (see MAX_RENDERED_AT_BOTTOM).
   const [hiddenAbove, setHiddenAbove] = useState(0);
   const trimmed = useRef(false);
+  // Whether the list has shown its first page (see the layout effect below).
+  const opened = useRef(false);
   const hidden = Math.min(hiddenAbove, rows.length);
   // Rows from `end` on are loaded but not rendered either (while reading far up).
   const [hiddenBelow, setHiddenBelow] = useState(0);
@@ -262,8 +273,17 @@ function useRenderWindow(
     // Nothing to follow before the first page arrives (reading the height would lay out the
     // freshly mounted screen inside its commit).
     if (element === null || bubbleCount === 0) return;
+    const first = !opened.current;
+    opened.current = true;
     if (saved === null) {
       if (!followBottom.current && !trimmed.current) return;
+      if (first) {
+        // The first page: at the next frame (see useFollowBottom), not inside the commit's task.
+        const frame = requestAnimationFrame(() => {
+          if (followBottom.current) element.scrollTop = element.scrollHeight;
+        });
+        return () => cancelAnimationFrame(frame);
+      }
       element.scrollTop = element.scrollHeight;
       if (trimmed.current) {
         // The browser's scroll anchoring may move the view once more after a trim: back down.
