@@ -46,7 +46,8 @@ import {
  * MARKDOWN_BENCH_TASKS=1 also prints every long task of each run (its start by the page's clock, and duration).
  * For finding where opening from the list spends its time: MARKDOWN_BENCH_PROFILE=1 prints the
  * functions with the most self time (V8's sampling profiler; MARKDOWN_BENCH_PROFILE_FILE=<file>
- * also writes the .cpuprofile), MARKDOWN_BENCH_TRACE=<file> writes a Chromium trace of it.
+ * also writes the .cpuprofile), MARKDOWN_BENCH_TRACE=<file> writes a Chromium trace of it, and of a reply
+ * from the tap to 3 s after its end (each run overwrites the file: use MARKDOWN_BENCH_RUNS=1).
  * Use TEST_WEB_DIST_DIR to reuse an existing build of the SPA.
  */
 
@@ -57,7 +58,7 @@ const ONLY = (process.env.MARKDOWN_BENCH_ONLY ?? "").split(",").filter(Boolean);
 /** MARKDOWN_BENCH_PROFILE=1: a CPU profile of opening from the list, its functions by self time printed. */
 const PROFILE = process.env.MARKDOWN_BENCH_PROFILE === "1";
 
-/** MARKDOWN_BENCH_TRACE=<file>: a Chromium trace of opening from the list (chrome://tracing, Perfetto). */
+/** MARKDOWN_BENCH_TRACE=<file>: a Chromium trace of opening from the list or of a reply (chrome://tracing, Perfetto). */
 const TRACE = process.env.MARKDOWN_BENCH_TRACE;
 const TRACE_CATEGORIES = [
   "devtools.timeline",
@@ -264,15 +265,19 @@ async function replyRun(bench: Bench, scenario: Scenario): Promise<RunResult> {
     await cdp.send("Emulation.setCPUThrottlingRate", { rate: scenario.cpuSlowdown });
     await page.getByRole("textbox", { name: "Type a message" }).fill("Tell me about the lighthouse");
     await page.waitForTimeout(500);
-    // A tap where the button is, as a user's: Playwright's `click()` would also run its own
-    // hit-target checks in the page, inside the task measured.
+    if (TRACE) await bench.browser.startTracing(page, { path: TRACE, categories: TRACE_CATEGORIES });
+    // A tap where the button is, as a phone user's: a touch, so no mouse pointer stays over the
+    // page (a pointer makes the browser hit-test it again after every frame, for its hover state).
+    // Playwright's `click()` would also run its own hit-target checks in the page, inside the task
+    // measured.
     const send = await page.getByRole("button", { name: "Send" }).boundingBox();
     if (send === null) throw new Error("no Send button");
-    await page.mouse.click(send.x + send.width / 2, send.y + send.height / 2);
+    await page.touchscreen.tap(send.x + send.width / 2, send.y + send.height / 2);
     const busy = page.locator('article[aria-busy="true"]');
     await busy.waitFor({ timeout: 60_000 });
     await busy.waitFor({ state: "detached", timeout: ((TOKENS / RATE) * 3 + 60) * 1000 });
     await page.waitForTimeout(SETTLE_MS);
+    if (TRACE) await bench.browser.stopTracing();
     const shown = await log.locator("article.message--reply").last().locator("pre").count();
     if (shown === 0 && process.env.MARKDOWN_BENCH_PLAIN !== "1")
       throw new Error("the reply shows no code block");
@@ -309,7 +314,7 @@ async function openRun(bench: Bench, scenario: Scenario): Promise<RunResult> {
       if (PROFILE) await startProfile(cdp);
       if (TRACE) await bench.browser.startTracing(page, { path: TRACE, categories: TRACE_CATEGORIES });
       // A tap where the link is (see the reply's Send).
-      await page.mouse.click(link.x + link.width / 2, link.y + link.height / 2);
+      await page.touchscreen.tap(link.x + link.width / 2, link.y + link.height / 2);
       profiled = cdp;
     } else await page.goto(`${bench.url}/character-select/${bench.characterId}`);
     const newest = page

@@ -2,8 +2,8 @@
 
 /**
  * What the page records (by its own clock, `performance.now()` ms): every long task (a main-thread
- * task of 50 ms or more, `longtask` entries) as [start, duration], the click that sent the
- * message, when the reply's bubble started streaming (an `article[aria-busy="true"]` appeared) and
+ * task of 50 ms or more, `longtask` entries) as [start, duration], the tap that sent the
+ * message (its first pointerdown), when the reply's bubble started streaming (an `article[aria-busy="true"]` appeared) and
  * when it stopped (no such article any more), and when the first message bubble showed.
  */
 export interface PageRecord {
@@ -25,8 +25,9 @@ export function recordLongTasks(): void {
   new PerformanceObserver((entries) => {
     for (const entry of entries.getEntries()) record.tasks.push([entry.startTime, entry.duration]);
   }).observe({ type: "longtask", buffered: true });
+  // The tap's first event (a touch's pointerdown comes before its click).
   document.addEventListener(
-    "click",
+    "pointerdown",
     () => {
       if (record.clickAt < 0) record.clickAt = performance.now();
     },

@@ -7,7 +7,8 @@ import { MarkdownText } from "./MarkdownText";
 const render = (text: string, streaming = false) =>
   renderToStaticMarkup(createElement(MarkdownText, { text, streaming }));
 /** The rendered blocks without the container. */
-const inner = (text: string) => render(text).replace(/^<div class="bubble__text markdown">|<\/div>$/g, "");
+const inner = (text: string) =>
+  render(text).replace(/^<div class="bubble__text markdown"><div class="markdown__blocks">|<\/div><\/div>$/g, "");
 
 /** A message's text as Markdown (product.md §2): formatting, and nothing from the text runs or loads. */
 describe("MarkdownText", () => {
@@ -71,6 +72,16 @@ describe("MarkdownText", () => {
   it("puts the streaming cursor after the last block", () => {
     expect(render("Hello", true)).toBe(
       '<div class="bubble__text markdown markdown--streaming"><p>Hello</p><span class="bubble__cursor" aria-hidden="true"></span></div>',
+    );
+  });
+
+  it("keeps a streaming reply's finished blocks in their own box and the growing one after it", () => {
+    expect(render("First.\n\nSecond", true)).toBe(
+      '<div class="bubble__text markdown markdown--streaming"><div class="markdown__blocks"><p>First.</p></div>' +
+        '<p>Second</p><span class="bubble__cursor" aria-hidden="true"></span></div>',
+    );
+    expect(render("First.\n\nSecond")).toBe(
+      '<div class="bubble__text markdown"><div class="markdown__blocks"><p>First.</p><p>Second</p></div></div>',
     );
   });
 });

@@ -91,7 +91,9 @@ const MarkdownBlock = memo(function MarkdownBlock({ text, keep }: { text: string
  * A message's text as formatted Markdown (product.md §2): bold, italics (single asterisks, the
  * role-play actions), lists, links, code, quotes, headings and tables; speech in quotes styled.
  * The text is split into blocks so a streaming reply re-parses only its last, growing block; the
- * finished blocks keep their rendering. A new text renders as a deferred (interruptible) update, so
+ * finished blocks keep their rendering, in a box of their own (`markdown__blocks`) that a streaming
+ * bubble contains (markdown.css), so the browser neither lays them out nor paints them again on
+ * each token. Finished messages keep the same box, so the end of a reply moves one block only. A new text renders as a deferred (interruptible) update, so
  * the page stays responsive while tokens arrive. `streaming` puts the blinking cursor after the text.
  */
 export const MarkdownText = memo(function MarkdownText({
@@ -103,12 +105,19 @@ export const MarkdownText = memo(function MarkdownText({
 }) {
   const shown = useDeferredValue(text);
   const blocks = useMemo(() => splitMarkdownBlocks(shown), [shown]);
+  // While a reply streams, its last block is still growing: it stays outside the finished ones.
+  const finished = streaming ? Math.max(0, blocks.length - 1) : blocks.length;
   return (
     <div className={streaming ? "bubble__text markdown markdown--streaming" : "bubble__text markdown"}>
-      {blocks.map((block, index) => (
-        // biome-ignore lint/suspicious/noArrayIndexKey: blocks only grow at the end while a reply streams
-        <MarkdownBlock key={index} text={block} keep={!streaming || index < blocks.length - 1} />
-      ))}
+      {finished > 0 && (
+        <div className="markdown__blocks">
+          {blocks.slice(0, finished).map((block, index) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: blocks only grow at the end while a reply streams
+            <MarkdownBlock key={index} text={block} keep />
+          ))}
+        </div>
+      )}
+      {finished < blocks.length && <MarkdownBlock text={blocks[finished]!} keep={false} />}
       {streaming && <span className="bubble__cursor" aria-hidden="true" />}
     </div>
   );

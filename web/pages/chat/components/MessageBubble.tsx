@@ -98,7 +98,10 @@ export function ReplyMessage({
   return (
     <article className="message message--reply" aria-label={chatTexts.replyFrom(name)} aria-busy={streaming}>
       <Avatar src={picture} alt="" size={36} title={name} />
-      <div className={onSwipe ? "bubble bubble--reply bubble--swipeable" : "bubble bubble--reply"} {...swipe}>
+      <div
+        className={`bubble bubble--reply${onSwipe ? " bubble--swipeable" : ""}${tools ? " bubble--tools" : ""}`}
+        {...swipe}
+      >
         <span className="bubble__name">{name}</span>
         {(image || imageLoading) && (
           <BubbleImage src={image ?? ""} loading={imageLoading} alt={imageTexts.picture} />
