@@ -8,7 +8,10 @@ const render = (text: string, streaming = false) =>
   renderToStaticMarkup(createElement(MarkdownText, { text, streaming }));
 /** The rendered blocks without the container. */
 const inner = (text: string) =>
-  render(text).replace(/^<div class="bubble__text markdown"><div class="markdown__blocks">|<\/div><\/div>$/g, "");
+  render(text).replace(
+    /^<div class="bubble__text markdown"><div class="markdown__blocks">|<\/div><\/div>$/g,
+    "",
+  );
 
 /** A message's text as Markdown (product.md §2): formatting, and nothing from the text runs or loads. */
 describe("MarkdownText", () => {
