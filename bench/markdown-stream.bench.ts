@@ -44,7 +44,7 @@ import {
  * unthrottled, and no task over 100 ms opening the long chat. Exit code 1 when one is missed.
  * MARKDOWN_BENCH_PLAIN=1 streams the same words with no Markdown marks (for comparison).
  * MARKDOWN_BENCH_TASKS=1 also prints every long task of each run (its start by the page's clock, and duration).
- * For finding where opening from the list spends its time: MARKDOWN_BENCH_PROFILE=1 prints the
+ * For finding where opening from the list or a reply spends its time: MARKDOWN_BENCH_PROFILE=1 prints the
  * functions with the most self time (V8's sampling profiler; MARKDOWN_BENCH_PROFILE_FILE=<file>
  * also writes the .cpuprofile), MARKDOWN_BENCH_TRACE=<file> writes a Chromium trace of it, and of a reply
  * from the tap to 3 s after its end (each run overwrites the file: use MARKDOWN_BENCH_RUNS=1).
@@ -55,7 +55,7 @@ const TOKENS = Number(process.env.MARKDOWN_BENCH_TOKENS ?? 2000);
 const RATE = Number(process.env.MARKDOWN_BENCH_RATE ?? 50);
 const RUNS = Number(process.env.MARKDOWN_BENCH_RUNS ?? 5);
 const ONLY = (process.env.MARKDOWN_BENCH_ONLY ?? "").split(",").filter(Boolean);
-/** MARKDOWN_BENCH_PROFILE=1: a CPU profile of opening from the list, its functions by self time printed. */
+/** MARKDOWN_BENCH_PROFILE=1: a CPU profile of opening from the list or of a reply, its functions by self time printed. */
 const PROFILE = process.env.MARKDOWN_BENCH_PROFILE === "1";
 
 /** MARKDOWN_BENCH_TRACE=<file>: a Chromium trace of opening from the list or of a reply (chrome://tracing, Perfetto). */
@@ -265,6 +265,7 @@ async function replyRun(bench: Bench, scenario: Scenario): Promise<RunResult> {
     await cdp.send("Emulation.setCPUThrottlingRate", { rate: scenario.cpuSlowdown });
     await page.getByRole("textbox", { name: "Type a message" }).fill("Tell me about the lighthouse");
     await page.waitForTimeout(500);
+    if (PROFILE) await startProfile(cdp);
     if (TRACE) await bench.browser.startTracing(page, { path: TRACE, categories: TRACE_CATEGORIES });
     // A tap where the button is, as a phone user's: a touch, so no mouse pointer stays over the
     // page (a pointer makes the browser hit-test it again after every frame, for its hover state).
@@ -273,11 +274,19 @@ async function replyRun(bench: Bench, scenario: Scenario): Promise<RunResult> {
     const send = await page.getByRole("button", { name: "Send" }).boundingBox();
     if (send === null) throw new Error("no Send button");
     await page.touchscreen.tap(send.x + send.width / 2, send.y + send.height / 2);
-    const busy = page.locator('article[aria-busy="true"]');
-    await busy.waitFor({ timeout: 60_000 });
-    await busy.waitFor({ state: "detached", timeout: ((TOKENS / RATE) * 3 + 60) * 1000 });
+    // The page's recorder marks the stream's start and end; it is asked four times a second, where a
+    // locator's wait would query the page on every frame, inside the frames measured.
+    const streamed = (phase: "streamStart" | "streamEnd", timeout: number) =>
+      page.waitForFunction(
+        (key) => (window as unknown as { __longTasks: PageRecord }).__longTasks[key] >= 0,
+        phase,
+        { polling: 250, timeout },
+      );
+    await streamed("streamStart", 60_000);
+    await streamed("streamEnd", ((TOKENS / RATE) * 3 + 60) * 1000);
     await page.waitForTimeout(SETTLE_MS);
     if (TRACE) await bench.browser.stopTracing();
+    if (PROFILE) await printProfile(cdp);
     const shown = await log.locator("article.message--reply").last().locator("pre").count();
     if (shown === 0 && process.env.MARKDOWN_BENCH_PLAIN !== "1")
       throw new Error("the reply shows no code block");

@@ -33,7 +33,19 @@ export function recordLongTasks(): void {
     },
     true,
   );
-  new MutationObserver(() => {
+  // Only a message added or removed, or its aria-busy changed, can change the record: a token's
+  // mutations inside a bubble are passed over without querying the page. (No named helper here:
+  // the function is sent to the page as its source, without the bundler's helpers.)
+  new MutationObserver((records) => {
+    const aboutMessages = records.some(
+      (r) =>
+        r.type === "attributes" ||
+        [...r.addedNodes, ...r.removedNodes].some(
+          (node) =>
+            node instanceof Element && (node.tagName === "ARTICLE" || node.querySelector("article") !== null),
+        ),
+    );
+    if (!aboutMessages) return;
     if (record.firstBubble < 0 && document.querySelector("article.message"))
       record.firstBubble = performance.now();
     if (record.clickAt < 0 || record.streamEnd >= 0) return;
