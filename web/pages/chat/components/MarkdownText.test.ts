@@ -74,14 +74,15 @@ describe("MarkdownText", () => {
 
   it("puts the streaming cursor after the last block", () => {
     expect(render("Hello", true)).toBe(
-      '<div class="bubble__text markdown markdown--streaming"><p>Hello</p><span class="bubble__cursor" aria-hidden="true"></span></div>',
+      '<div class="bubble__text markdown markdown--streaming"><div class="markdown__live"><p>Hello</p>' +
+        '<span class="bubble__cursor" aria-hidden="true"></span></div></div>',
     );
   });
 
   it("keeps a streaming reply's finished blocks in their own box and the growing one after it", () => {
     expect(render("First.\n\nSecond", true)).toBe(
       '<div class="bubble__text markdown markdown--streaming"><div class="markdown__blocks"><p>First.</p></div>' +
-        '<p>Second</p><span class="bubble__cursor" aria-hidden="true"></span></div>',
+        '<div class="markdown__live"><p>Second</p><span class="bubble__cursor" aria-hidden="true"></span></div></div>',
     );
     expect(render("First.\n\nSecond")).toBe(
       '<div class="bubble__text markdown"><div class="markdown__blocks"><p>First.</p><p>Second</p></div></div>',

@@ -93,7 +93,9 @@ const MarkdownBlock = memo(function MarkdownBlock({ text, keep }: { text: string
  * The text is split into blocks so a streaming reply re-parses only its last, growing block; the
  * finished blocks keep their rendering, in a box of their own (`markdown__blocks`) that a streaming
  * bubble contains (markdown.css), so the browser neither lays them out nor paints them again on
- * each token. Finished messages keep the same box, so the end of a reply moves one block only. A new text renders as a deferred (interruptible) update, so
+ * each token; the growing block and the cursor have a box of their own too (`markdown__live`), so
+ * that the rules which place the cursor touch no other block. Finished messages keep the same box
+ * of blocks, so the end of a reply moves one block only. A new text renders as a deferred (interruptible) update, so
  * the page stays responsive while tokens arrive. `streaming` puts the blinking cursor after the text.
  */
 export const MarkdownText = memo(function MarkdownText({
@@ -117,8 +119,12 @@ export const MarkdownText = memo(function MarkdownText({
           ))}
         </div>
       )}
-      {finished < blocks.length && <MarkdownBlock text={blocks[finished]!} keep={false} />}
-      {streaming && <span className="bubble__cursor" aria-hidden="true" />}
+      {streaming && (
+        <div className="markdown__live">
+          {finished < blocks.length && <MarkdownBlock text={blocks[finished]!} keep={false} />}
+          <span className="bubble__cursor" aria-hidden="true" />
+        </div>
+      )}
     </div>
   );
 });
