@@ -3,6 +3,7 @@ import type { RecallFound, RecallMatch, RecallMessage } from "../prompt/recall-p
 import { NEIGHBOURS_OF_BEST, packRecall } from "../prompt/recall-prompt";
 import { reciprocalRankFusion } from "./fusion";
 import { entrySides, type RankedSide, type RecallRepo } from "./recall.repo";
+import { categoryWords } from "./recall-lexicon";
 import { matchedTerms, namedPeriod, recallQuery } from "./recall-terms";
 
 /**
@@ -32,6 +33,36 @@ function favourPeriod(ranked: readonly RankedSide[], inPeriod: readonly RankedSi
   const merged = new Map(ranked.map((r) => [key(r), r]));
   for (const r of inPeriod) merged.set(key(r), { ...r, score: r.score * PERIOD_WEIGHT });
   return [...merged.values()].sort((a, b) => b.score - a.score).slice(0, RECALL_CANDIDATES);
+}
+
+/**
+ * Reciprocal rank fusion's constant for the category ranking (fusion.ts): 10 rather than the
+ * paper's 60, so the two rankings' best alternate at the top of the budget. Measured with
+ * bench/memory-recall.bench.ts (LoCoMo, SQLite): 60 recalled less; 5 to 30, or the category's
+ * ranking weighted 0.7 to 1.3, about the same as 10 with equal weights.
+ */
+const CATEGORY_FUSION_K = 10;
+/** The query's own best sides: a category item among them keeps its neighbours (it matched the question's words too). */
+const OWN_BEST = 5;
+
+/**
+ * The query's ranking fused with the category ranking (categoryWords), best first, at most
+ * RECALL_CANDIDATES; the sides found by the category words alone (not among the query's own
+ * OWN_BEST) go into `itemsOnly` (`${entryId}:${side}`): such a side is an item of the list asked
+ * for ("I'm doing kickboxing"), told in its own words, so it goes in without its neighbours and
+ * leaves their budget to more items.
+ */
+function fuseCategory(
+  own: readonly RankedSide[],
+  inCategory: readonly RankedSide[],
+  itemsOnly: Set<string>,
+): RankedSide[] {
+  const key = (r: RankedSide) => `${r.entryId}:${r.side}`;
+  const best = new Set(own.slice(0, OWN_BEST).map(key));
+  for (const r of inCategory) if (!best.has(key(r))) itemsOnly.add(key(r));
+  const sides = new Map([...own, ...inCategory].map((r) => [key(r), r]));
+  const fused = reciprocalRankFusion([own.map(key), inCategory.map(key)], CATEGORY_FUSION_K);
+  return fused.slice(0, RECALL_CANDIDATES).map((f) => sides.get(f.id)!);
 }
 
 /** Sides ranked by the search per reply: enough for the budget after the prompt's own history is left out. */
@@ -76,15 +107,28 @@ export class RecallService {
     if (query.length === 0 && !(enabled && this.meaning && input.newMessage.trim())) {
       return { enabled, query, matches: [], ms: this.now() - started };
     }
-    // The whole chat's ranking and the named period's run side by side (two connections on PostgreSQL).
-    const [all, inPeriod] = await Promise.all([
+    // A question asking for a category's members ("what sports…") also searches the members'
+    // words (recall-lexicon.ts), which its own words do not hold.
+    const members = categoryWords(input.newMessage).filter((word) => !query.includes(word));
+    // The whole chat's ranking, the named period's and the category's run side by side (separate
+    // connections on PostgreSQL).
+    const [all, inPeriod, inCategory] = await Promise.all([
       this.repo.rank(input.session.id, query, RECALL_CANDIDATES),
       period ? this.repo.rank(input.session.id, query, RECALL_CANDIDATES, period) : undefined,
+      members.length > 0 ? this.repo.rank(input.session.id, members, RECALL_CANDIDATES) : undefined,
     ]);
     let ranked = inPeriod ? favourPeriod(all, inPeriod) : all;
+    const itemsOnly = new Set<string>();
+    if (inCategory) ranked = fuseCategory(ranked, inCategory, itemsOnly);
     const byMeaning = new Set<string>();
     if (this.meaning) ranked = await this.fuseMeaning(input.session.id, input.newMessage, ranked, byMeaning);
-    const matches = await this.withNeighbours(input.session.id, ranked, query, byMeaning);
+    const matches = await this.withNeighbours(
+      input.session.id,
+      ranked,
+      [...query, ...members],
+      byMeaning,
+      itemsOnly,
+    );
     return { enabled, query, matches, ms: this.now() - started };
   }
 
@@ -112,12 +156,16 @@ export class RecallService {
     return fused.slice(0, RECALL_CANDIDATES).map((f) => sides.get(f.id)!);
   }
 
-  /** The ranked sides as messages with their neighbours (a side whose entry is gone meanwhile is left out). */
+  /**
+   * The ranked sides as messages with their neighbours (a side whose entry is gone meanwhile is
+   * left out); a side of `alone` (`${entryId}:${side}`) without them.
+   */
   private async withNeighbours(
     sessionId: string,
     ranked: RankedSide[],
     query: string[],
     byMeaning: ReadonlySet<string> = new Set(),
+    alone: ReadonlySet<string> = new Set(),
   ): Promise<RecallMatch[]> {
     const ids = [...new Set(ranked.map((r) => r.entryId))];
     // Only the best matches' neighbours can reach the prompt (packRecall), so only theirs are read.
@@ -137,8 +185,9 @@ export class RecallService {
       const own = entrySides(row);
       const message: RecallMessage | undefined = own[side];
       if (!message) continue;
-      const before = side === "reply" ? own.user : sides(row.prev_id).reply;
-      const after = side === "user" ? own.reply : sides(row.next_id).user;
+      const single = alone.has(`${entryId}:${side}`);
+      const before = single ? undefined : side === "reply" ? own.user : sides(row.prev_id).reply;
+      const after = single ? undefined : side === "user" ? own.reply : sides(row.next_id).user;
       const terms = matchedTerms(message.text, query);
       const by: RecallMatch["by"] = [];
       if (terms.length > 0) by.push("words");

@@ -98,6 +98,31 @@ describeEachDatabase("recall: earlier messages in a reply's prompt", (dialect) =
     expect(inspection.inspection!.parts.some((p) => p.kind === "recalled" && p.tokens > 0)).toBe(true);
   });
 
+  it("recalls an item of a category asked for by its head, without its neighbours", async () => {
+    const s = await demoWithCharacter(t.app);
+    await t.db.db.updateTable("users").set({ chat_limit: 1000 }).where("id", "=", s.userId).execute();
+    const entry = await say(s.token, s.characterId, "Lately I took up kickboxing at the club near Porto.");
+    for (let i = 0; i < 8; i++) await say(s.token, s.characterId, `Small talk ${i} about the rain today.`);
+    await say(s.token, s.characterId, "What sports do I practise these days?");
+    const prompt = lastPrompt();
+    expect(prompt.history).not.toContain("kickboxing");
+    expect(prompt.newest).toContain("Guest: Lately I took up kickboxing at the club near Porto.");
+    const newest = (
+      await call(t.app, "GET", `/api/chat/history/paginated?id=${s.characterId}&offset=0&limit=1`, {
+        token: s.token,
+      })
+    ).body.data as Array<{ chatHistoryUUID: string }>;
+    const inspection = (
+      await call(t.app, "GET", `/api/chat/prompt?id=${newest[0]!.chatHistoryUUID}`, { token: s.token })
+    ).body as unknown as PromptInspectionReply;
+    const recall = inspection.inspection!.recall!;
+    expect(recall.messages.find((m) => m.entryId === entry && m.side === "user")).toMatchObject({
+      why: "match",
+      terms: ["kickboxing"],
+    });
+    expect(recall.messages.some((m) => m.entryId === entry && m.side === "reply")).toBe(false);
+  });
+
   it("never recalls a deleted message", async () => {
     const word = unique();
     const s = await chatWith(word);
