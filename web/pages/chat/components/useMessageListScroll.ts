@@ -270,20 +270,15 @@ function useRenderWindow(
   useLayoutEffect(() => {
     const element = container.current;
     const saved = restore.current;
-    // Nothing to follow before the first page arrives (reading the height would lay out the
-    // freshly mounted screen inside its commit).
+    // Nothing to do before the first page, nor for it: useFollowBottom follows it at the next frame
+    // (reading the height here would lay the new bubbles out inside this commit's task).
     if (element === null || bubbleCount === 0) return;
-    const first = !opened.current;
-    opened.current = true;
+    if (!opened.current) {
+      opened.current = true;
+      return;
+    }
     if (saved === null) {
       if (!followBottom.current && !trimmed.current) return;
-      if (first) {
-        // The first page: at the next frame (see useFollowBottom), not inside the commit's task.
-        const frame = requestAnimationFrame(() => {
-          if (followBottom.current) element.scrollTop = element.scrollHeight;
-        });
-        return () => cancelAnimationFrame(frame);
-      }
       element.scrollTop = element.scrollHeight;
       if (trimmed.current) {
         // The browser's scroll anchoring may move the view once more after a trim: back down.
@@ -304,13 +299,7 @@ function useRenderWindow(
 
   const keepInView = useKeepInView(container);
 
-  // A first page too short to scroll could never reach "the top": fetch more right away.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: re-check whenever the content changes
-  useEffect(() => {
-    const element = container.current;
-    if (element === null || isLoading || !settled) return;
-    if (element.scrollHeight <= element.clientHeight + LOAD_EARLIER_PX) requestEarlier();
-  }, [bubbleCount, isLoading, settled, requestEarlier]);
+  useFillShortPage(container, { bubbleCount, ready: !isLoading && settled, requestEarlier });
 
   /**
    * Shows REVEAL_ROWS of the bubbles waiting below when the rendered end is within
@@ -361,6 +350,19 @@ function useRenderWindow(
   };
 
   return { hidden, below, end, requestEarlier, showLaterIfNear, trimIfAtBottom, jumpToNewest, showAround };
+}
+
+/** A first page too short to scroll could never reach "the top": fetches more right away. */
+function useFillShortPage(
+  container: RefObject<HTMLDivElement | null>,
+  { bubbleCount, ready, requestEarlier }: { bubbleCount: number; ready: boolean; requestEarlier: () => void },
+) {
+  // biome-ignore lint/correctness/useExhaustiveDependencies: re-check whenever the content changes
+  useEffect(() => {
+    const element = container.current;
+    if (element === null || !ready) return;
+    if (element.scrollHeight <= element.clientHeight + LOAD_EARLIER_PX) requestEarlier();
+  }, [bubbleCount, ready, requestEarlier]);
 }
 
 /**
