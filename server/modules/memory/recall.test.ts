@@ -68,6 +68,17 @@ describeEachDatabase("recall: earlier messages in a reply's prompt", (dialect) =
   };
   const unique = () => `zq${randomUUID().replaceAll("-", "").slice(0, 10)}`;
 
+  /** The prompt inspector's account of the chat's newest reply. */
+  async function newestInspection(s: { token: string; characterId: string }): Promise<PromptInspectionReply> {
+    const newest = (
+      await call(t.app, "GET", `/api/chat/history/paginated?id=${s.characterId}&offset=0&limit=1`, {
+        token: s.token,
+      })
+    ).body.data as Array<{ chatHistoryUUID: string }>;
+    return (await call(t.app, "GET", `/api/chat/prompt?id=${newest[0]!.chatHistoryUUID}`, { token: s.token }))
+      .body as unknown as PromptInspectionReply;
+  }
+
   it("brings back a message out of the window, by date and speaker, and tells the inspector why", async () => {
     const word = unique();
     const s = await chatWith(word);
@@ -76,14 +87,7 @@ describeEachDatabase("recall: earlier messages in a reply's prompt", (dialect) =
     expect(prompt.newest).toContain("[Earlier in this chat (recalled):");
     expect(prompt.newest).toMatch(/\n\d{1,2} [A-Z][a-z]{2} \d{4}:\n/);
     expect(prompt.newest).toContain(`\nGuest: My grandmother grew ${word} in her garden in Porto.\n`);
-    const newest = (
-      await call(t.app, "GET", `/api/chat/history/paginated?id=${s.characterId}&offset=0&limit=1`, {
-        token: s.token,
-      })
-    ).body.data as Array<{ chatHistoryUUID: string }>;
-    const inspection = (
-      await call(t.app, "GET", `/api/chat/prompt?id=${newest[0]!.chatHistoryUUID}`, { token: s.token })
-    ).body as unknown as PromptInspectionReply;
+    const inspection = await newestInspection(s);
     const recall = inspection.inspection!.recall!;
     expect(recall.enabled).toBe(true);
     expect(recall.query).toContain(word);
@@ -107,14 +111,7 @@ describeEachDatabase("recall: earlier messages in a reply's prompt", (dialect) =
     const prompt = lastPrompt();
     expect(prompt.history).not.toContain("kickboxing");
     expect(prompt.newest).toContain("Guest: Lately I took up kickboxing at the club near Porto.");
-    const newest = (
-      await call(t.app, "GET", `/api/chat/history/paginated?id=${s.characterId}&offset=0&limit=1`, {
-        token: s.token,
-      })
-    ).body.data as Array<{ chatHistoryUUID: string }>;
-    const inspection = (
-      await call(t.app, "GET", `/api/chat/prompt?id=${newest[0]!.chatHistoryUUID}`, { token: s.token })
-    ).body as unknown as PromptInspectionReply;
+    const inspection = await newestInspection(s);
     const recall = inspection.inspection!.recall!;
     expect(recall.messages.find((m) => m.entryId === entry && m.side === "user")).toMatchObject({
       why: "match",
