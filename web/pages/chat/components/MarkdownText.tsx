@@ -95,8 +95,9 @@ const MarkdownBlock = memo(function MarkdownBlock({ text, keep }: { text: string
  * bubble contains (markdown.css), so the browser neither lays them out nor paints them again on
  * each token; the growing block and the cursor have a box of their own too (`markdown__live`), so
  * that the rules which place the cursor touch no other block. Finished messages keep the same box
- * of blocks, so the end of a reply moves one block only. A new text renders as a deferred (interruptible) update, so
- * the page stays responsive while tokens arrive. `streaming` puts the blinking cursor after the text.
+ * of blocks, so the end of a reply moves one block only. A new text renders as a deferred
+ * (interruptible) update, so the page stays responsive while tokens arrive. `streaming` puts the
+ * blinking cursor after the text.
  */
 export const MarkdownText = memo(function MarkdownText({
   text,
