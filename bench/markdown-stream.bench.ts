@@ -267,10 +267,8 @@ async function replyRun(bench: Bench, scenario: Scenario): Promise<RunResult> {
     await page.waitForTimeout(500);
     if (PROFILE) await startProfile(cdp);
     if (TRACE) await bench.browser.startTracing(page, { path: TRACE, categories: TRACE_CATEGORIES });
-    // A tap where the button is, as a phone user's: a touch, so no mouse pointer stays over the
-    // page (a pointer makes the browser hit-test it again after every frame, for its hover state).
-    // Playwright's `click()` would also run its own hit-target checks in the page, inside the task
-    // measured.
+    // A tap where the button is, a touch as on a phone: Playwright's `click()` would also run its
+    // own hit-target checks in the page, inside the task measured.
     const send = await page.getByRole("button", { name: "Send" }).boundingBox();
     if (send === null) throw new Error("no Send button");
     await page.touchscreen.tap(send.x + send.width / 2, send.y + send.height / 2);
