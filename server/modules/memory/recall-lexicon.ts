@@ -1,4 +1,5 @@
 // Recall's category lexicon: the common kinds of thing a user asks about ("hobbies", "countries", "pets") and the words their members go by.
+import { lowerWords } from "./recall-terms";
 
 /**
  * Members of common categories a companion chat's questions name by their head ("what sports does
@@ -142,7 +143,7 @@ const KIND_OF = new Set(["kind", "kinds", "type", "types", "sort", "sorts", "sty
  * @returns member words (lower case, letters only); none when it names no category so.
  */
 export function categoryWords(text: string): string[] {
-  const words = text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  const words = lowerWords(text);
   const own = new Set(words);
   const found: string[] = [];
   words.forEach((word, i) => {

@@ -25,13 +25,18 @@ const STOP_WORDS = new Set(
   ).split(" "),
 );
 
+/** A text's words as recall reads them: runs of letters and digits, lower case, in order. */
+export function lowerWords(text: string): string[] {
+  return text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+}
+
 /**
  * The words of a text worth searching for: runs of letters and digits, lower case, without stop
  * words and one-letter words, each once, in order of appearance. Letters and digits only, so no
  * full-text query syntax of either database can reach a query.
  */
 export function contentWords(text: string): string[] {
-  const words = text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  const words = lowerWords(text);
   const seen = new Set<string>();
   for (const word of words) {
     if (word.length < 2 || STOP_WORDS.has(word) || seen.has(word)) continue;
@@ -73,7 +78,7 @@ export function recallQuery(
  * databases' stemmers would match "painting" for "painted" (approximate: display only).
  */
 export function matchedTerms(text: string, terms: readonly string[]): string[] {
-  const words = new Set(text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []);
+  const words = new Set(lowerWords(text));
   return terms.filter((term) => {
     const stem = term.length > 5 ? term.replace(/(ing|ed|es|s|ly)$/u, "") : term;
     for (const word of words) if (word.startsWith(stem)) return true;
@@ -117,7 +122,7 @@ export interface NamedPeriod {
  * @returns undefined when no such period is named.
  */
 export function namedPeriod(text: string): NamedPeriod | undefined {
-  const words = text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  const words = lowerWords(text);
   for (let i = 0; i < words.length; i++) {
     const month = MONTH_OF.get(words[i]!);
     if (month === undefined) continue;
