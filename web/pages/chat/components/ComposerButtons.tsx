@@ -26,10 +26,20 @@ export function EmojiMenu({ onSelect }: { onSelect: (emoji: string) => void }) {
   );
 }
 
-/** The Send button (a submit of the composer's form), off unless the message can go. */
+/**
+ * The Send button (a submit of the composer's form), off unless the message can go. A press keeps
+ * the focus in the message box, as messengers do: a phone's keyboard stays up for the next
+ * message, and the box's blur (with its restyle) is not part of the tap's task.
+ */
 export function SendButton({ ready }: { ready: boolean }) {
   return (
-    <button type="submit" className="composer__send" aria-label={chatTexts.send} disabled={!ready}>
+    <button
+      type="submit"
+      className="composer__send"
+      aria-label={chatTexts.send}
+      disabled={!ready}
+      onMouseDown={(event) => event.preventDefault()}
+    >
       <ChatIcon d="M3.4 20.4 21 12 3.4 3.6 3.4 10l12.6 2-12.6 2z" />
     </button>
   );

@@ -155,11 +155,12 @@ export function useChatSender(target: ChatTarget | null, live: LiveChat): ChatSe
   const run = useCallback(
     async (work: () => Promise<void>) => {
       busyRef.current = true;
-      dispatch({ type: "started" });
       try {
-        // The tap's own task ends here (the composer cleared, the send's state scheduled): the
-        // request is built and sent in the next task, so sending makes no long task on a phone.
+        // The tap's own task ends here with the composer cleared (busyRef already refuses a second
+        // send): the send's state, its bubble and the request come in the next task, so neither
+        // task is long on a phone (docs/benchmarks.md "Formatted reply streaming").
         await nextTask();
+        if (mounted.current) dispatch({ type: "started" });
         await work();
       } finally {
         busyRef.current = false;
