@@ -3,6 +3,7 @@ import type { RecallFound, RecallMatch, RecallMessage } from "../prompt/recall-p
 import { NEIGHBOURS_OF_BEST, packRecall } from "../prompt/recall-prompt";
 import { reciprocalRankFusion } from "./fusion";
 import { entrySides, type RankedSide, type RecallRepo } from "./recall.repo";
+import { favourNamedOwnWords } from "./recall-address";
 import { categoryWords } from "./recall-lexicon";
 import { matchedTerms, namedPeriod, recallQuery } from "./recall-terms";
 
@@ -122,13 +123,15 @@ export class RecallService {
     if (inCategory) ranked = fuseCategory(ranked, inCategory, itemsOnly);
     const byMeaning = new Set<string>();
     if (this.meaning) ranked = await this.fuseMeaning(input.session.id, input.newMessage, ranked, byMeaning);
-    const matches = await this.withNeighbours(
+    const found = await this.withNeighbours(
       input.session.id,
       ranked,
       [...query, ...members],
       byMeaning,
       itemsOnly,
     );
+    // A question about someone it names: their own words first (recall-address.ts).
+    const matches = favourNamedOwnWords(found, input.newMessage);
     return { enabled, query, matches, ms: this.now() - started };
   }
 
