@@ -34,11 +34,15 @@ import { multipartBody, StreamClient } from "./support/stream-client";
  * Each streamed chat request's messages are rendered as one string, `<|role|>\n{content}\n` per
  * message (as a chat template would), and compared with the previous turn's.
  * Printed: per turn, the rendered prompt's length in characters, the longest common prefix with
- * the previous turn's prompt, its share (common prefix / previous prompt length) and where the two
- * first differ (message index, role and offset in its content); then the median share, the turns
- * below 0.8, the memory jobs the double answered, and the targets:
+ * the previous turn's prompt, its share (common prefix / previous prompt length), the share of the
+ * previous prompt's part before its turn note (`beforeNote`) that is kept, and where the two first
+ * differ (message index, role and offset in its content); then the median share, the turns below
+ * 0.8, the memory jobs the double answered, and the targets:
  * - median share >= 0.95;
- * - at most one turn in 20 below 0.8 (`below <= turns / 20`, turns = the turns compared).
+ * - at most one turn in 20 whose share before the note is below 0.8 (`below <= turns / 20`, turns =
+ *   the turns compared): a change above the note, such as the summary's rewrite. The note itself is
+ *   new every turn by design, and recall's messages in it (up to 1 000 tokens) pull the whole
+ *   prompt's share of a turn below 0.8 with no prefix lost (docs/benchmarks.md "Prefix share").
  * Exits with code 1 when a target fails. BENCH_TURNS: turns (50); BENCH_PROMPTS=<file>: the
  * rendered prompts are written there, one after another, for a look at what changed.
  */
@@ -326,6 +330,20 @@ function commonPrefix(a: string, b: string): number {
   return i;
 }
 
+/**
+ * How much of the rendered `messages` comes before the turn's note: the note ("[...]", with the
+ * local time, the sender's fields and recall's messages) ends the newest user message after a blank
+ * line (server/modules/prompt/prompt-sections.ts `turnNote`), is rewritten every turn by design,
+ * and so is never part of a prefix the next turn can keep.
+ */
+function beforeNote(messages: ChatMessage[]): number {
+  const rendered = render(messages);
+  const last = messages.at(-1);
+  if (last?.role !== "user") return rendered.length;
+  const note = last.content.lastIndexOf("\n\n[");
+  return note < 0 ? rendered.length : rendered.length - (last.content.length - note) - 1;
+}
+
 /** Where character `at` of the rendered `messages` lies: "#index role +offset in its content". */
 function locate(messages: ChatMessage[], at: number): string {
   let start = 0;
@@ -410,29 +428,37 @@ try {
     `Prompt prefix share: ${TURNS} streamed turns, one user and the first preset character, memory on (facts, summary)`,
   );
   if (prompts.length !== TURNS) console.log(`note: the double saw ${prompts.length} chat requests`);
-  console.log("turn | prompt chars | common prefix | share | first difference (message, role, offset)");
+  console.log(
+    "turn | prompt chars | common prefix | share | before the note | first difference (message, role, offset)",
+  );
   const shares: number[] = [];
+  const stableShares: number[] = [];
   for (const [i, prompt] of prompts.entries()) {
     const previous = prompts[i - 1];
     if (previous === undefined) {
       console.log(
-        `${String(i + 1).padStart(4)} | ${String(prompt.length).padStart(12)} |             - |     - | -`,
+        `${String(i + 1).padStart(4)} | ${String(prompt.length).padStart(12)} |             - |     - |               - | -`,
       );
       continue;
     }
     const common = commonPrefix(previous, prompt);
     const share = common / previous.length;
     shares.push(share);
+    const stable = beforeNote(model.chats[i - 1]!);
+    const stableShare = Math.min(common, stable) / stable;
+    stableShares.push(stableShare);
     const where = common === previous.length ? "none (previous kept whole)" : locate(model.chats[i]!, common);
     console.log(
-      `${String(i + 1).padStart(4)} | ${String(prompt.length).padStart(12)} | ${String(common).padStart(13)} | ${share.toFixed(3)} | ${where}`,
+      `${String(i + 1).padStart(4)} | ${String(prompt.length).padStart(12)} | ${String(common).padStart(13)} | ${share.toFixed(3)} | ${stableShare.toFixed(3).padStart(15)} | ${where}`,
     );
   }
   const mid = median(shares);
-  const below = shares.filter((s) => s < TARGETS.low).length;
+  const below = stableShares.filter((s) => s < TARGETS.low).length;
   const allowed = shares.length * TARGETS.lowPerTurns;
   console.log(`\nmedian share: ${mid.toFixed(3)}`);
-  console.log(`turns below ${TARGETS.low}: ${below} of ${shares.length}`);
+  console.log(
+    `turns below ${TARGETS.low}: ${below} of ${shares.length} before the note (${shares.filter((s) => s < TARGETS.low).length} of the whole prompt)`,
+  );
   console.log(
     `memory jobs answered by the double: ${model.counts.facts} fact extractions (${model.counts.factsReturned} facts), ${model.counts.summaries} summaries, ${model.counts.other} other; facts stored: ${stored}`,
   );
@@ -440,7 +466,7 @@ try {
   const belowOk = below <= allowed;
   console.log(`median share >= ${TARGETS.median}: ${medianOk ? "PASS" : "FAIL"}`);
   console.log(
-    `turns below ${TARGETS.low} <= ${shares.length}/20 (${Math.floor(allowed)}): ${belowOk ? "PASS" : "FAIL"}`,
+    `turns below ${TARGETS.low} before the note <= ${shares.length}/20 (${Math.floor(allowed)}): ${belowOk ? "PASS" : "FAIL"}`,
   );
   failed = !medianOk || !belowOk;
 } finally {
