@@ -331,13 +331,12 @@ function commonPrefix(a: string, b: string): number {
 }
 
 /**
- * How much of the rendered `messages` comes before the turn's note: the note ("[...]", with the
+ * How much of `rendered` (the `messages` as `render` writes them) comes before the turn's note: the note ("[...]", with the
  * local time, the sender's fields and recall's messages) ends the newest user message after a blank
  * line (server/modules/prompt/prompt-sections.ts `turnNote`), is rewritten every turn by design,
  * and so is never part of a prefix the next turn can keep.
  */
-function beforeNote(messages: ChatMessage[]): number {
-  const rendered = render(messages);
+function beforeNote(messages: ChatMessage[], rendered: string): number {
   const last = messages.at(-1);
   if (last?.role !== "user") return rendered.length;
   const note = last.content.lastIndexOf("\n\n[");
@@ -444,7 +443,7 @@ try {
     const common = commonPrefix(previous, prompt);
     const share = common / previous.length;
     shares.push(share);
-    const stable = beforeNote(model.chats[i - 1]!);
+    const stable = beforeNote(model.chats[i - 1]!, previous);
     const stableShare = Math.min(common, stable) / stable;
     stableShares.push(stableShare);
     const where = common === previous.length ? "none (previous kept whole)" : locate(model.chats[i]!, common);

@@ -1,4 +1,6 @@
 // Translating the server's English sentences with a language's catalogue: literal and pattern keys with placeholders, bounded in length.
+import { escapeRegExp } from "../regex";
+
 /**
  * The translation mechanism, shared by the server (server/i18n/translate.ts: its
  * messages by Accept-Language) and the SPA (web/lib/validationText.ts: the browser's own
@@ -44,8 +46,6 @@ export interface Compiled {
   patterns: Pattern[];
 }
 
-const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-
 /**
  * The placeholders of a key or translation, in order of appearance: `{#n}` and `{n}` both give
  * "n".
@@ -62,13 +62,13 @@ function patternOf(key: string, translation: string): Pattern {
   const names: string[] = [];
   for (const m of key.matchAll(PLACEHOLDER)) {
     const part = key.slice(last, m.index);
-    source += escapeRegex(part);
+    source += escapeRegExp(part);
     literal += part.length;
     source += m[1] === "#" ? "(-?\\d[\\d.,]*)" : "(.+?)";
     names.push(m[2] as string);
     last = (m.index ?? 0) + m[0].length;
   }
-  source += escapeRegex(key.slice(last));
+  source += escapeRegExp(key.slice(last));
   literal += key.length - last;
   return { key, regex: new RegExp(`^${source}$`, "s"), names, translation, weight: literal };
 }

@@ -1,4 +1,6 @@
 // Group chat turn order: who answers a user message (named first, then by talkativeness), at most 3 speakers.
+import { escapeRegExp } from "../../../common/regex";
+
 /** A group member as the turn order sees it. */
 export interface TurnCandidate {
   id: string;
@@ -9,8 +11,6 @@ export interface TurnCandidate {
 
 /** spec/at most 3 characters answer one user message. */
 export const MAX_SPEAKERS_PER_MESSAGE = 3;
-
-const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /**
  * Chooses who answers a user message in a group chat, in order (the turn order):

@@ -1,4 +1,5 @@
 // Recall for a question about a named person ("How many tournaments has Nate won?"): what that person said first, not what was said to them.
+import { escapeRegExp } from "../../../common/regex";
 import type { RecallMatch, RecallMessage } from "../prompt/recall-port";
 
 /**
@@ -34,7 +35,7 @@ export function namesIn(text: string): string[] {
  */
 function addressing(names: readonly string[]): RegExp | undefined {
   if (names.length === 0) return undefined;
-  const name = `(?:${names.map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|")})`;
+  const name = `(?:${names.map(escapeRegExp).join("|")})`;
   return new RegExp(`(^|[,.!?]\\s*|\\b(${CALLING})\\s*,?\\s*)${name}\\b|\\b${name}\\s*[,!?]`, "iu");
 }
 
