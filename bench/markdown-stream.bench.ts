@@ -46,7 +46,7 @@ import {
  * MARKDOWN_BENCH_TASKS=1 also prints every long task of each run (its start by the page's clock, and duration).
  * For finding where opening from the list or a reply spends its time: MARKDOWN_BENCH_PROFILE=1 prints the
  * functions with the most self time (V8's sampling profiler; MARKDOWN_BENCH_PROFILE_FILE=<file>
- * also writes the .cpuprofile), MARKDOWN_BENCH_TRACE=<file> writes a Chromium trace of it, and of a reply
+ * also writes the .cpuprofile), MARKDOWN_BENCH_TRACE=<file> writes a Chromium trace of it, of loading afresh, and of a reply
  * from the tap to 3 s after its end (each run overwrites the file: use MARKDOWN_BENCH_RUNS=1).
  * Use TEST_WEB_DIST_DIR to reuse an existing build of the SPA.
  */
@@ -58,7 +58,7 @@ const ONLY = (process.env.MARKDOWN_BENCH_ONLY ?? "").split(",").filter(Boolean);
 /** MARKDOWN_BENCH_PROFILE=1: a CPU profile of opening from the list or of a reply, its functions by self time printed. */
 const PROFILE = process.env.MARKDOWN_BENCH_PROFILE === "1";
 
-/** MARKDOWN_BENCH_TRACE=<file>: a Chromium trace of opening from the list or of a reply (chrome://tracing, Perfetto). */
+/** MARKDOWN_BENCH_TRACE=<file>: a Chromium trace of opening the chat (from the list or afresh) or of a reply (chrome://tracing, Perfetto). */
 const TRACE = process.env.MARKDOWN_BENCH_TRACE;
 const TRACE_CATEGORIES = [
   "devtools.timeline",
@@ -323,14 +323,21 @@ async function openRun(bench: Bench, scenario: Scenario): Promise<RunResult> {
       // A tap where the link is (see the reply's Send).
       await page.touchscreen.tap(link.x + link.width / 2, link.y + link.height / 2);
       profiled = cdp;
-    } else await page.goto(`${bench.url}/character-select/${bench.characterId}`);
+    } else {
+      if (PROFILE) {
+        profiled = await page.context().newCDPSession(page);
+        await startProfile(profiled);
+      }
+      if (TRACE) await bench.browser.startTracing(page, { path: TRACE, categories: TRACE_CATEGORIES });
+      await page.goto(`${bench.url}/character-select/${bench.characterId}`);
+    }
     const newest = page
       .getByRole("log", { name: "Messages" })
       .getByText(`question ${scenario.history - 1}`, { exact: true });
     await newest.waitFor();
     await page.waitForTimeout(SETTLE_MS);
     if (PROFILE && profiled) await printProfile(profiled);
-    if (TRACE && fromList) await bench.browser.stopTracing();
+    if (TRACE) await bench.browser.stopTracing();
     const measured = await record(page);
     const from = fromList ? measured.clickAt : 0;
     const until = measured.firstBubble + SETTLE_MS;

@@ -5,7 +5,7 @@ import { type RouteObject, useNavigate, useRoutes } from "react-router";
 import { PublicLayout } from "./components/public/PublicLayout";
 import { RequireSession } from "./components/RequireSession";
 import { Spinner } from "./components/Spinner";
-import { readStoredDarkMode } from "./lib/chatSettingsStorage";
+import { isChatPath, SIGNED_IN_FRAME } from "./lib/appPaths";
 import { setNavigator } from "./lib/navigation";
 import { loadChatPage, withAppTexts, withTexts } from "./pageChunks";
 import { CharacterSelectRedirect } from "./pages/characters/CharacterSelectRedirect";
@@ -68,9 +68,6 @@ const loadSignedInLayout = () => withAppTexts(import("./components/SignedInLayou
 const SignedInLayout = lazy(() => loadSignedInLayout().then((m) => ({ default: m.SignedInLayout })));
 const ChatPage = lazy(() => loadChatPage().then((m) => ({ default: m.ChatPage })));
 
-/** Paths of the pages inside the signed-in frame (`SignedInLayout`). */
-const SIGNED_IN_FRAME = /^\/(characters|user)\/|^\/admin$/i;
-
 /**
  * Starts downloading the chat screen's code before the first render when the page opened is a
  * chat (`/chat`, `/character-select/:id`), so it arrives while the entry chunk runs instead of
@@ -79,15 +76,8 @@ const SIGNED_IN_FRAME = /^\/(characters|user)\/|^\/admin$/i;
  * @returns what the first render waits for: the landing page's chunk on / and /home, else nothing.
  */
 export function preloadRoute(pathname: string): Promise<unknown> {
-  const chat = pathname === "/chat" || pathname.startsWith("/character-select/");
-  if (chat) void loadChatPage();
+  if (isChatPath(pathname)) void loadChatPage();
   else if (SIGNED_IN_FRAME.test(pathname)) void loadSignedInLayout();
-  // The stored dark mode (product.md §2) at once, not after the lazy frame arrives (no light flash);
-  // useDarkMode keeps it in step from then on. A light read: the settings module stays out of the
-  // entry chunk the public pages load.
-  if (chat || SIGNED_IN_FRAME.test(pathname)) {
-    document.documentElement.classList.toggle("theme-dark", readStoredDarkMode());
-  }
   // The landing page's chunk is fetched beside the catalogues; the first render waits for it, so
   // the page shows without a loading frame (a failed fetch leaves it to the lazy path).
   if (/^\/(home)?$/i.test(pathname)) return loadHomePage().catch(() => undefined);

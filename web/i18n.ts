@@ -159,7 +159,7 @@ const lazyCatalogues: BackendModule = {
 
 /**
  * Resolves once the current language's public catalogues are in (English at once: it is
- * bundled). web/main.tsx renders after it, so the first screen is never shown in the wrong
+ * bundled). web/root.tsx renders after it, so the first screen is never shown in the wrong
  * language. Never rejects: a catalogue that failed to load leaves its texts in English.
  */
 export const i18nReady: Promise<void> = i18n

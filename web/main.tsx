@@ -1,56 +1,43 @@
-// The SPA's entry point: the startup version check, the query client, the router, the toasts, rendered once the texts are loaded.
-import { QueryClientProvider } from "@tanstack/react-query";
-import { lazy, StrictMode, Suspense } from "react";
-import { createRoot } from "react-dom/client";
-import { useTranslation } from "react-i18next";
-import { BrowserRouter } from "react-router";
+// The SPA's entry point: the page's title and dark mode at once, then the app in steps of one task each (texts, React DOM, the app).
 import { PRODUCT_NAME } from "../common/constants";
 import "./styles/base.css";
-import { AppRoutes, preloadRoute } from "./App";
-import { fetchDeployedVersion } from "./api/meta";
-import { queryClient } from "./api/queryClient";
-import { i18nReady } from "./i18n";
-import { runStartupChecks } from "./lib/appUpdate";
+import { applyStoredDarkMode } from "./lib/chatSettingsStorage";
 
 document.title = PRODUCT_NAME;
-const firstPage = preloadRoute(window.location.pathname);
-// product.md §4: unregister service workers and reload once when a newer version is deployed.
-runStartupChecks(fetchDeployedVersion);
-
-// The toaster (sonner) loads after the first page; toasts shown meanwhile appear once it is there.
-const Toaster = lazy(() => import("sonner").then((m) => ({ default: m.Toaster })));
-
-/** The toaster with its labels in the current language (sonner's own are English). */
-function Toasts() {
-  const { t } = useTranslation("common");
-  return (
-    <Toaster
-      theme="dark"
-      richColors
-      closeButton
-      containerAriaLabel={t("toast.notifications")}
-      toastOptions={{ closeButtonAriaLabel: t("toast.close") }}
-    />
-  );
-}
+applyStoredDarkMode(window.location.pathname);
 
 const container = document.getElementById("root");
 if (container === null) throw new Error("#root is missing from index.html");
 
-// the first render waits for the current language's catalogues (English is bundled;
-// another language is one chunk per catalogue, fetched from our server) and, on the landing page,
-// for its chunk (fetched meanwhile).
-void Promise.all([i18nReady, firstPage]).then(() =>
-  createRoot(container).render(
-    <StrictMode>
-      <QueryClientProvider client={queryClient}>
-        <BrowserRouter>
-          <AppRoutes />
-        </BrowserRouter>
-        <Suspense fallback={null}>
-          <Toasts />
-        </Suspense>
-      </QueryClientProvider>
-    </StrictMode>,
-  ),
-);
+/**
+ * The app's code is evaluated in three steps, each a task of its own: the texts (i18next and the
+ * English catalogues, then the current language's), React DOM, then the app (router, queries,
+ * pages) with its first render. Evaluated at once, the entry's module graph was one task of about
+ * 200 ms on a phone (docs/benchmarks.md, the page loaded afresh); each step is well under that.
+ * The chunks of all three are fetched at once (modulepreload links in index.html, vite.config.ts).
+ */
+async function boot(root: HTMLElement): Promise<void> {
+  const { i18nReady } = await import("./i18n");
+  await nextTask();
+  const [{ createRoot }] = await Promise.all([import("react-dom/client"), i18nReady]);
+  await nextTask();
+  const { startApp } = await import("./root");
+  await startApp(root, createRoot);
+}
+
+/**
+ * Resolves in a later task, so the browser can paint and handle input between two steps. A
+ * message, not a timer: a timer can be throttled or, under a test's fake clock, never fire.
+ */
+function nextTask(): Promise<void> {
+  return new Promise((resolve) => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => {
+      channel.port1.close();
+      resolve();
+    };
+    channel.port2.postMessage(null);
+  });
+}
+
+void boot(container);

@@ -1,4 +1,5 @@
 // Where the chat settings are kept (one local storage key) and a light read of their 'dark mode', for the entry chunk.
+import { isChatPath, SIGNED_IN_FRAME } from "./appPaths";
 
 /** The local storage key of the chat settings (product.md §3 "Settings"): one JSON object. */
 export const CHAT_SETTINGS_KEY = "chatSettings";
@@ -18,5 +19,16 @@ export function readStoredDarkMode(): boolean {
     );
   } catch {
     return false;
+  }
+}
+
+/**
+ * Applies the stored dark mode (product.md §2) to the page at once when `pathname` is the chat or
+ * a page of the signed-in frame, before the app's code arrives (no light flash); useDarkMode keeps
+ * it in step from then on. Public pages stay light.
+ */
+export function applyStoredDarkMode(pathname: string): void {
+  if (isChatPath(pathname) || SIGNED_IN_FRAME.test(pathname)) {
+    document.documentElement.classList.toggle("theme-dark", readStoredDarkMode());
   }
 }

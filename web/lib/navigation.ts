@@ -7,7 +7,7 @@ type Navigate = (path: string) => void;
 
 let navigator: Navigate = (path) => window.location.assign(path);
 
-/** Registers the router's navigate function (called once from main.tsx). */
+/** Registers the router's navigate function (called once from App.tsx). */
 export function setNavigator(navigate: Navigate): void {
   navigator = navigate;
 }

@@ -1,7 +1,7 @@
 // Toasts with the spec's placement and durations (product.md §8): warnings bottom-right, successes top-right.
 import { TOAST_PUBLIC_MS, TOAST_SIGNED_IN_MS } from "../../common/constants";
 
-/** sonner is fetched after the first page (main.tsx renders its Toaster lazily, too). */
+/** sonner is fetched after the first page (root.tsx renders its Toaster lazily, too). */
 function withToast(show: (toast: typeof import("sonner")["toast"]) => void): void {
   import("sonner").then(({ toast }) => show(toast)).catch((error: unknown) => console.error("toast", error));
 }
