@@ -2,6 +2,7 @@
 import { PRODUCT_NAME } from "../common/constants";
 import "./styles/base.css";
 import { applyStoredDarkMode } from "./lib/chatSettingsStorage";
+import { nextTask } from "./lib/nextTask";
 
 document.title = PRODUCT_NAME;
 applyStoredDarkMode(window.location.pathname);
@@ -23,21 +24,6 @@ async function boot(root: HTMLElement): Promise<void> {
   await nextTask();
   const { startApp } = await import("./root");
   await startApp(root, createRoot);
-}
-
-/**
- * Resolves in a later task, so the browser can paint and handle input between two steps. A
- * message, not a timer: a timer can be throttled or, under a test's fake clock, never fire.
- */
-function nextTask(): Promise<void> {
-  return new Promise((resolve) => {
-    const channel = new MessageChannel();
-    channel.port1.onmessage = () => {
-      channel.port1.close();
-      resolve();
-    };
-    channel.port2.postMessage(null);
-  });
 }
 
 void boot(container);

@@ -8,6 +8,7 @@ import { AppRoutes, preloadRoute } from "./App";
 import { fetchDeployedVersion } from "./api/meta";
 import { queryClient } from "./api/queryClient";
 import { runStartupChecks } from "./lib/appUpdate";
+import { nextTask } from "./lib/nextTask";
 
 // The toaster (sonner) loads after the first page; toasts shown meanwhile appear once it is there.
 const Toaster = lazy(() => import("sonner").then((m) => ({ default: m.Toaster })));
@@ -38,6 +39,9 @@ export async function startApp(container: HTMLElement, makeRoot: typeof createRo
   // product.md §4: unregister service workers and reload once when a newer version is deployed.
   runStartupChecks(fetchDeployedVersion);
   await preloadRoute(window.location.pathname);
+  // The root (React's listeners for every event) in a task of its own, apart from this module's
+  // evaluation and the page chunk's preload links.
+  await nextTask();
   const root = makeRoot(container);
   startTransition(() =>
     root.render(

@@ -2,6 +2,7 @@
 import { type Dispatch, startTransition, useCallback, useEffect, useReducer, useRef, useState } from "react";
 import type { ChatHistoryEntry } from "../../../../common/api";
 import { stopReply } from "../../../api/chat";
+import { nextTask } from "../../../lib/nextTask";
 import {
   initialLiveChat,
   type LiveChatAction,
@@ -86,21 +87,6 @@ function newClientMessageId(): string {
   if (typeof crypto.randomUUID === "function") return crypto.randomUUID();
   localCounter += 1;
   return `m-${Date.now().toString(36)}-${localCounter}-${Math.random().toString(36).slice(2, 10)}`;
-}
-
-/**
- * Resolves in a new task: a MessageChannel message, which no timer clamps and no paused test clock
- * holds back (a `setTimeout(0)` would be both).
- */
-function nextTask(): Promise<void> {
-  return new Promise((resolve) => {
-    const channel = new MessageChannel();
-    channel.port1.onmessage = () => {
-      channel.port1.close();
-      resolve();
-    };
-    channel.port2.postMessage(null);
-  });
 }
 
 /** The state a plan sees: busy while a send is in flight here or a followed reply streams. */
