@@ -38,11 +38,13 @@ function Toasts() {
 export async function startApp(container: HTMLElement, makeRoot: typeof createRoot): Promise<void> {
   // product.md §4: unregister service workers and reload once when a newer version is deployed.
   runStartupChecks(fetchDeployedVersion);
-  await preloadRoute(window.location.pathname);
-  // The root (React's listeners for every event) in a task of its own, apart from this module's
-  // evaluation and the page chunk's preload links.
+  // The page chunk's preload links, then the root (React's listeners for every event), each in a
+  // task of its own, apart from this module's evaluation.
+  await nextTask();
+  const firstPage = preloadRoute(window.location.pathname);
   await nextTask();
   const root = makeRoot(container);
+  await firstPage;
   startTransition(() =>
     root.render(
       <StrictMode>
