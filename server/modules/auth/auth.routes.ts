@@ -58,7 +58,7 @@ export async function authRoutes(
     { ...loginLimits, schema: { ...authDoc(SIGN_IN, "§7"), body: LoginBody, response: SIGN_IN_ANSWER } },
     async (request) => {
       const { email, password } = request.body;
-      return presentSignIn(await auth.login(email, password), "Login successful.");
+      return presentSignIn(await auth.login(email, password), msg("auth.loginSuccessful"));
     },
   );
 
@@ -70,7 +70,7 @@ export async function authRoutes(
   api.post(
     "/api/auth/device-login",
     { config: rateLimit(20, 15 * minute), schema: deviceLogin },
-    async (request) => presentSignIn(await auth.deviceLogin(request.body.id), "Login successful."),
+    async (request) => presentSignIn(await auth.deviceLogin(request.body.id), msg("auth.loginSuccessful")),
   );
 
   api.post(
@@ -79,7 +79,7 @@ export async function authRoutes(
       config: rateLimit(60, 10 * minute),
       schema: { ...authDoc(DEMO, "§7"), body: DemoBody, response: SIGN_IN_ANSWER },
     },
-    async (request) => presentSignIn(await auth.demoLogin(request.body.id), "Welcome! Enjoy your demo."),
+    async (request) => presentSignIn(await auth.demoLogin(request.body.id), msg("auth.welcomeDemo")),
   );
 
   const extend = {

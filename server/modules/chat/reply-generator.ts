@@ -65,7 +65,7 @@ export interface ReplyMemory {
 }
 
 /** 400 sentence past REPLY_SWIPES_MAX. */
-export const tooManySwipes = () => `This reply has ${REPLY_SWIPES_MAX} versions already: choose one of them.`;
+export const tooManySwipes = () => msg("chat.tooManySwipes", { n: REPLY_SWIPES_MAX });
 
 /** The abort reason of the Stop button (others are timeouts or failures). */
 const STOP_REASON = "stop";

@@ -88,7 +88,7 @@ export async function membersRoutes(
     async (request) => {
       const { body } = request;
       const signIn = await setup.complete(body.token, body);
-      return presentSignIn(signIn, "Welcome! Your owner account is ready.");
+      return presentSignIn(signIn, msg("members.welcomeOwnerAccountReady"));
     },
   );
 
@@ -128,7 +128,7 @@ export async function membersRoutes(
       ...limitPerAddressAndEmail(app, ...CREDENTIAL_LIMITS.signupFinish),
       schema: finishSchema,
     },
-    async (request) => presentSignIn(await signup.finish(request.body), "Welcome! Your account is ready."),
+    async (request) => presentSignIn(await signup.finish(request.body), msg("members.welcomeAccountReady")),
   );
 
   await adminAccountsRoutes(app, services, auth);

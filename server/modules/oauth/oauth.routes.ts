@@ -92,7 +92,7 @@ export function oauthRoutes(app: FastifyInstance, oauth: OAuthService): void {
         { code: body.code, state: body.state, iss: body.iss },
         binding,
       );
-      return presentSignIn(result, "Login successful.");
+      return presentSignIn(result, msg("auth.loginSuccessful"));
     },
   );
 }

@@ -2,7 +2,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { AppConfig } from "../../env";
-import { carry, msg } from "../../i18n/messages";
+import { carry, english, msg } from "../../i18n/messages";
 import { LlamaProvider } from "./llama";
 import {
   downloadProgress,
@@ -299,7 +299,7 @@ async function findOrDownloadDefaultModel(
     noModel("the default model could not be downloaded (offline?). ");
     return undefined;
   }
-  unavailable.setMessage(DOWNLOADING_MESSAGE);
+  unavailable.setMessage(DOWNLOADING);
   unavailable.setProgress(downloadProgress(0, null));
   try {
     const modelPath = await fetcher.download({
@@ -320,8 +320,9 @@ async function findOrDownloadDefaultModel(
 }
 
 /** What the chat says while the default model downloads (the banner adds the progress). */
-export const DOWNLOADING_MESSAGE =
-  "The default language model is being downloaded; please try again in a few minutes.";
+const DOWNLOADING = msg("llm.defaultModelDownloading");
+/** DOWNLOADING in English, as the API sends it. */
+export const DOWNLOADING_MESSAGE = english(DOWNLOADING);
 /** What the chat says between the download's end and the model's load. */
 const LOADING_MESSAGE = msg("llm.languageModelStillLoadingTry");
 
