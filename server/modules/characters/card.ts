@@ -61,9 +61,7 @@ export function cardLorebook(data: CardData): Lorebook | null {
   if (data.character_book === undefined || data.character_book === null) return null;
   const parsed = parseLorebook(data.character_book);
   if (!parsed.ok)
-    throw badRequest(
-      msg("characters.cardSLorebookWasRefused", { message: carried(parsed) ?? parsed.message }),
-    );
+    throw badRequest(msg("characters.cardLorebookRefused", { message: carried(parsed) ?? parsed.message }));
   return parsed.book.entries.length > 0 ? parsed.book : null;
 }
 

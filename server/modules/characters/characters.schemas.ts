@@ -20,8 +20,8 @@ import { textField, uuidField } from "../../http/validate";
 
 const MAX_TOKENS_SENTENCE = zodText(msg("characters.replyLengthMustWholeNumber"));
 const TEMPERATURE_SENTENCE = zodText(msg("models.temperatureMustNumberFrom0"));
-const AUTHORS_NOTE_SENTENCE = zodText(msg("characters.authorSNoteMustMost"));
-const DEPTH_SENTENCE = zodText(msg("characters.authorSNoteDepthMust"));
+const AUTHORS_NOTE_SENTENCE = zodText(msg("characters.authorsNoteTooLong"));
+const DEPTH_SENTENCE = zodText(msg("characters.authorsNoteDepthInvalid"));
 
 /**
  * An optional number of the form (common/generation.ts bounds) checked by `rule`: absent gives

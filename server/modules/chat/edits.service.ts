@@ -94,7 +94,7 @@ export class EditsService {
     if (newest?.id !== entry.id) {
       throw badRequest(
         chat.groupId
-          ? msg("chat.onlySNewestReplyRegenerated", { name: character.name })
+          ? msg("chat.onlyNamedNewestReplyRegenerated", { name: character.name })
           : msg("chat.onlyNewestReplyRegenerated"),
       );
     }

@@ -70,7 +70,7 @@ export async function checkinsRoutes(
         body.enabled === "1",
         body.timeZone,
       );
-      return ok(data.enabled ? msg("checkins.checkIns2") : msg("checkins.checkInsOff"), { data });
+      return ok(data.enabled ? msg("checkins.checkInsOn") : msg("checkins.checkInsOff"), { data });
     });
 
     const unread = checkinsDoc("`data`: `UnreadCheckins[]`", envelopeOf(UnreadCheckins.array()));

@@ -70,7 +70,7 @@ export async function membersRoutes(
     { config: rateLimit(30, 15 * minute), schema: linkSchema },
     async (request) => {
       const valid = await setup.isValid(request.params.token);
-      return ok(valid ? msg("members.setUpLinkValid") : msg("members.setUpLinkInvalidExpired2"), {
+      return ok(valid ? msg("members.setUpLinkValid") : msg("members.setUpLinkInvalidExpiredShort"), {
         data: { valid },
       });
     },

@@ -140,7 +140,7 @@ function parseEntry(raw: unknown, index: number): LoreEntry | Message {
 export function parseLorebook(value: unknown): LorebookParse {
   if (!isObject(value)) return refused(msg("prompt.lorebookMustObjectEntries"));
   const rawEntries = value.entries ?? [];
-  if (!Array.isArray(rawEntries)) return refused(msg("prompt.lorebookSEntriesMustList"));
+  if (!Array.isArray(rawEntries)) return refused(msg("prompt.lorebookEntriesMustBeList"));
   if (rawEntries.length > LOREBOOK_LIMITS.entries)
     return refused(msg("prompt.lorebookHaveMostEntries", { entries: LOREBOOK_LIMITS.entries }));
   const entries: LoreEntry[] = [];

@@ -167,7 +167,7 @@ export const NOT_CONFIGURED_MESSAGE: string = NOT_CONFIGURED_STATUS.message;
  * What an admin reads instead of NOT_CONFIGURED_MESSAGE on the chat's banner: they are the one
  * who connects a model, in Admin → Models (`/admin#models`, which the banner links to).
  */
-export const NOT_CONFIGURED_ADMIN_STATUS: ProviderStatus = statusOf(msg("llm.noLanguageModelConnectedYet2"));
+export const NOT_CONFIGURED_ADMIN_STATUS: ProviderStatus = statusOf(msg("llm.noLanguageModelConnectedAdmin"));
 
 /** Where the site stands at start, for the operator's instruction while no model is configured. */
 export interface FirstRunState {

@@ -41,10 +41,7 @@ export class OpenAiStt implements SttProvider {
       throw new AppError("stt_failed", msg("stt.speechCouldNotTranscribedRight", { String: String(cause) }));
     }
     if (!response.ok) {
-      throw new AppError(
-        "stt_failed",
-        msg("stt.speechCouldNotTranscribedRight2", { status: response.status }),
-      );
+      throw new AppError("stt_failed", msg("stt.speechCouldNotTranscribedHttp", { status: response.status }));
     }
     const body = (await response.json()) as { text?: unknown };
     if (typeof body.text !== "string")
