@@ -7,7 +7,9 @@ import { english, type Message, msg } from "./i18n/messages";
  * it, and the message the user is shown. The error handler (server/http/setup.ts) turns it into
  * the spec's envelope through `failBody`. The message is a message value (`msg(id, params)`,
  * server/i18n/messages.ts), kept as `text` so the answer can be rendered in the request's
- * language; `message` is its English text. Plain text is still accepted from older call sites.
+ * language; `message` is its English text. The helpers below take message values only; plain text
+ * is accepted here for texts no catalogue holds (a framework's or a zod default's sentence), which
+ * stay English.
  */
 export class AppError extends Error {
   /** The HTTP status of this code (`ERROR_STATUS`). */
@@ -29,20 +31,18 @@ export class AppError extends Error {
 }
 
 /** 400: the request is malformed or a field breaks a rule. */
-export const badRequest = (message: string | Message, code: ErrorCode = "bad_request") =>
-  new AppError(code, message);
+export const badRequest = (message: Message, code: ErrorCode = "bad_request") => new AppError(code, message);
 /** 401: no valid session; the SPA logs out (product.md §8). */
-export const unauthorized = (message: string | Message = msg("server.sessionExpiredLoginAgain")) =>
+export const unauthorized = (message: Message = msg("server.sessionExpiredLoginAgain")) =>
   new AppError("unauthorized", message);
 /** 403: signed in but not allowed (e.g. a plan flag). */
-export const forbidden = (message: string | Message, code: ErrorCode = "forbidden") =>
-  new AppError(code, message);
+export const forbidden = (message: Message, code: ErrorCode = "forbidden") => new AppError(code, message);
 /**
  * 404: unknown id, or an id that belongs to someone else. Both answer the same so that ids of
  * other users cannot be probed.
  */
-export const notFound = (message: string | Message = msg("server.notFound"), code: ErrorCode = "not_found") =>
+export const notFound = (message: Message = msg("server.notFound"), code: ErrorCode = "not_found") =>
   new AppError(code, message);
 /** 429: a quota or rate limit is reached. */
-export const tooMany = (message: string | Message, code: ErrorCode = "rate_limit", page?: string) =>
+export const tooMany = (message: Message, code: ErrorCode = "rate_limit", page?: string) =>
   new AppError(code, message, page);

@@ -1,7 +1,7 @@
 // Checking request input with zod: text fields by common/validation.ts rules, e-mails, uuids, and the 400 with the first broken rule's sentence.
 import { z } from "zod";
 import { RULES, type TextRule } from "../../common/validation";
-import { type AppError, badRequest } from "../errors";
+import { AppError } from "../errors";
 import { english, fromZodText, type Message, msg, zodText } from "../i18n/messages";
 
 /**
@@ -180,5 +180,5 @@ export function checkInput<S extends z.ZodType>(
   const result = schema.safeParse(input ?? {}, { error: fallbackSentence });
   if (result.success) return { value: result.data };
   const issue = result.error.issues[0];
-  return { error: badRequest(issue ? asSentence(issue) : msg("http.requestNotValid")) };
+  return { error: new AppError("bad_request", issue ? asSentence(issue) : msg("http.requestNotValid")) };
 }

@@ -2,7 +2,7 @@
 import { randomUUID } from "node:crypto";
 import { renderAvatarJpeg, renderDefaultPictureJpeg } from "../../db/avatars";
 import type { Character, CharacterProfile, User } from "../../db/schema";
-import { badRequest, forbidden, notFound } from "../../errors";
+import { AppError, badRequest, forbidden, notFound } from "../../errors";
 import { carried, msg } from "../../i18n/messages";
 import { loadSharp, normalisePicture } from "../../media/picture";
 import type { LlmProvider } from "../../providers/llm/llm";
@@ -63,7 +63,7 @@ function lorebookColumn(book: Lorebook | null): string | null {
 function formLorebook(json: string): string | null {
   const parsed = parseLorebookJson(json);
   if (parsed === null) return null;
-  if (!parsed.ok) throw badRequest(carried(parsed) ?? parsed.message);
+  if (!parsed.ok) throw new AppError("bad_request", carried(parsed) ?? parsed.message);
   return lorebookColumn(parsed.book);
 }
 
