@@ -2,6 +2,7 @@ import type { Locator, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import type { Envelope, LoginData } from "../common/api";
 import { RULES } from "../common/validation";
+import { english } from "../server/i18n/messages";
 import { closePage, demoSession, hasChromium, openPage, toastWith } from "./support/browser";
 import { useBrowserSuite } from "./support/suite";
 
@@ -62,7 +63,7 @@ describe.skipIf(!hasChromium)("forms refuse bad input before sending", () => {
         await field(page, "New Password").fill("short");
         await field(page, "ReTyped Password").fill("short");
         await page.getByRole("button", { name: "Change" }).click();
-        const sentence = RULES.newPassword.messages.tooShort;
+        const sentence = english(RULES.newPassword.messages.tooShort);
         expect(sentence).toBe("The new password must be at least 8 characters.");
         await expectWarning(page, sentence);
         expect(sent.count).toBe(0);

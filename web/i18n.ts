@@ -95,36 +95,33 @@ const LAZY_FILES = import.meta.glob<Catalogue>(
 );
 
 /**
- * The validation sentences' catalogues (common/i18n/validation/<lng>.json, shared with the
- * server): each its own chunk, fetched with the language's `common` namespace (English needs
- * none: the sentences are English). Read through `validationCatalogue`.
+ * The validation sentences' catalogues (common/i18n/validation/<lng>.json, id -> text, shared with
+ * the server), the `validation` namespace: each its own chunk, English's fetched at start (it is
+ * every language's fallback) and a language's with its `common` namespace. web/lib/validationText.ts
+ * renders the sentences of common/validation.ts by id with them.
  */
 const VALIDATION_FILES = import.meta.glob<Record<string, string>>("../common/i18n/validation/*.json", {
   import: "default",
 });
 
-/** The validation catalogues loaded so far, by language. */
-const validationCatalogues = new Map<string, Readonly<Record<string, string>>>();
+/** The i18next namespace of the validation catalogues. */
+export const VALIDATION_NAMESPACE = "validation";
 
-/** Loads `lng`'s validation catalogue (once); never rejects (a failure leaves English sentences). */
+/** Loads `lng`'s validation catalogue into i18next (once); never rejects (a failure leaves English). */
 function loadValidationCatalogue(lng: string): Promise<void> {
   const load = VALIDATION_FILES[`../common/i18n/validation/${lng}.json`];
-  if (load === undefined || validationCatalogues.has(lng)) return Promise.resolve();
+  if (load === undefined || i18n.hasResourceBundle(lng, VALIDATION_NAMESPACE)) return Promise.resolve();
   return load().then(
     (catalogue) => {
-      validationCatalogues.set(lng, catalogue);
+      i18n.addResourceBundle(lng, VALIDATION_NAMESPACE, catalogue, true, true);
     },
     () => undefined,
   );
 }
 
-/**
- * The validation sentences' catalogue of `lng` (English key -> translation), once it
- * has loaded with the language's `common` namespace; undefined for English and before then.
- * web/lib/validationText.ts translates with it.
- */
-export function validationCatalogue(lng: string): Readonly<Record<string, string>> | undefined {
-  return validationCatalogues.get(lng);
+/** Whether `lng`'s validation catalogue has loaded (English: the sentences' own texts). */
+export function hasValidationCatalogue(lng: string): boolean {
+  return i18n.hasResourceBundle(lng, VALIDATION_NAMESPACE);
 }
 
 const FILE_NAME = /\.\/locales\/([^/]+)\/([^/]+)\.json$/;
@@ -142,7 +139,7 @@ function bundledResources(): Resource {
 /**
  * The i18next backend of the catalogues not bundled: `read(lng, ns)` imports
  * `./locales/<lng>/<ns>.json` (one chunk per catalogue), and with `common` the language's
- * validation catalogue (`validationCatalogue`). An unknown pair rejects, which i18next treats as a
+ * validation catalogue and English's (`loadValidationCatalogue`). An unknown pair rejects, which i18next treats as a
  * failed load (the texts then fall back to English).
  */
 const lazyCatalogues: BackendModule = {
@@ -153,7 +150,9 @@ const lazyCatalogues: BackendModule = {
     const load = LAZY_FILES[`./locales/${lng}/${ns}.json`];
     if (load === undefined) return Promise.reject(new Error(`no catalogue ${lng}/${ns}`));
     if (ns !== "common") return load();
-    return Promise.all([load(), loadValidationCatalogue(lng)]).then(([catalogue]) => catalogue);
+    return Promise.all([load(), loadValidationCatalogue(lng), loadValidationCatalogue("en")]).then(
+      ([catalogue]) => catalogue,
+    );
   },
 } as unknown as BackendModule;
 
@@ -181,6 +180,10 @@ export const i18nReady: Promise<void> = i18n
     () => undefined,
     () => undefined,
   );
+
+// English's validation texts: every language's fallback, and English's own (bundled catalogues do
+// not pass through the backend). A small chunk of its own, not waited for.
+void loadValidationCatalogue("en");
 
 /**
  * Loads `namespaces` in the current language (and English, the fallback) and resolves when they

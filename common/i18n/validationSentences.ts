@@ -6,14 +6,14 @@ import {
   RULES,
   SEX_INVALID,
 } from "../validation";
+import type { Message, ValidationId } from "./message";
 
 /**
- * Every sentence common/validation.ts can produce: each rule's sentences (required,
- * too short, too long, format, not text) and its constants. The catalogue key checks
- * (server/i18n/catalogue.test.ts, web/i18n.test.ts) require each to be translated whole by
- * common/i18n/validation/<lng>.json in every language.
+ * Every sentence common/validation.ts can produce, as message values: each rule's sentences
+ * (required, too short, too long, format, not text) and its constants. web/i18n.test.ts renders
+ * each in every language with common/i18n/validation/<lng>.json alone.
  */
-export const VALIDATION_SENTENCES: readonly string[] = [
+export const VALIDATION_SENTENCES: readonly Message<ValidationId>[] = [
   ...Object.values(RULES).flatMap((rule) => Object.values(rule.messages)),
   FILL_REQUIRED_FIELDS,
   RETYPED_PASSWORD_MISMATCH,

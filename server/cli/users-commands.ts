@@ -1,17 +1,24 @@
 // The commands of `npm run users` (server/cli/users.ts): add, list, admin, password, setup-link, invite.
-import { checkText, RULES } from "../../common/validation";
+import { checkText, RULES, type TextRule } from "../../common/validation";
 import { buildAuth, buildMembers } from "../container/people";
 import { openDatabase } from "../db/index";
 import { migrateToLatest } from "../db/migrations";
 import { seed } from "../db/seed";
 import type { AppConfig } from "../env";
 import { AppError } from "../errors";
+import { english } from "../i18n/messages";
 import { INVITATION_DAYS, type InvitationsService, type Inviter } from "../modules/members/invitations";
 import type { MembersService } from "../modules/members/members.service";
 import type { SetupService } from "../modules/members/setup.service";
 import { createMailer } from "../providers/mail/index";
 import { createStorage } from "../providers/storage/index";
 import { reachableOrigins } from "../startup-lines";
+
+/** `checkText` with its sentence in English (the operator's console), or null when the value is fine. */
+function englishCheck(rule: TextRule, value: string): string | null {
+  const problem = checkText(rule, value);
+  return problem === null ? null : english(problem);
+}
 
 /** Exit codes: done, not found or conflict, wrong usage. */
 export const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
@@ -66,7 +73,7 @@ function parse(args: string[]): Parsed {
 /** The e-mail argument, normalised, or the sentence saying what is wrong with it. */
 function emailArg(parsed: Parsed): { email: string } | { problem: string } {
   const email = (parsed.positional[0] ?? "").trim().toLowerCase();
-  const problem = checkText(RULES.email, email);
+  const problem = englishCheck(RULES.email, email);
   return problem ? { problem } : { email };
 }
 
@@ -81,7 +88,7 @@ async function invite(parsed: Parsed, services: Services, io: Output): Promise<n
   const daysText = parsed.flags.get("--days") ?? "7";
   const days = typeof daysText === "string" && /^\d+$/.test(daysText) ? Number(daysText) : Number.NaN;
   const emailProblem =
-    given === true ? "--email needs a value." : email === undefined ? null : checkText(RULES.email, email);
+    given === true ? "--email needs a value." : email === undefined ? null : englishCheck(RULES.email, email);
   const problem =
     emailProblem ??
     (days >= INVITATION_DAYS.min && days <= INVITATION_DAYS.max
@@ -133,7 +140,7 @@ async function run(parsed: Parsed, services: Services, io: Output): Promise<numb
   if (command === "add") {
     const password = flags.get("--password");
     const name = flags.get("--name");
-    const problem = typeof password === "string" ? checkText(RULES.newPassword, password) : null;
+    const problem = typeof password === "string" ? englishCheck(RULES.newPassword, password) : null;
     if (problem || password === true || name === true) {
       io.err(`${problem ?? "--name and --password need a value."}\n${USAGE}`);
       return EXIT.usage;

@@ -9,6 +9,7 @@ import type {
 } from "fastify";
 import type { User } from "../db/schema";
 import { forbidden, notFound, unauthorized } from "../errors";
+import { msg } from "../i18n/messages";
 import { type ZodApp, zodApp } from "./route-schemas";
 
 declare module "fastify" {
@@ -57,7 +58,7 @@ export function currentUser(request: FastifyRequest): User {
  * calls). Answers 404 so that other users' ids cannot be probed.
  */
 export function assertSelf(userId: string, id: string | undefined): void {
-  if (id && id !== userId) throw notFound("User not found.");
+  if (id && id !== userId) throw notFound(msg("admin.userNotFound"));
 }
 
 /**
@@ -103,7 +104,7 @@ export const ADMIN_ROUTES: ReadonlyArray<AdminRoute> = adminRoutes;
 /** Refuses a signed-in user who is not an admin (product.md §9: the admin console). */
 async function requireAdmin(request: FastifyRequest): Promise<void> {
   if (currentUser(request).role !== "admin") {
-    throw forbidden("This area is for administrators only.", "not_admin");
+    throw forbidden(msg("http.areaAdministratorsOnly"), "not_admin");
   }
 }
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { codeForStatus, ERROR_STATUS, isErrorCode } from "../../common/errors";
 import { AppError, badRequest, forbidden, notFound, tooMany, unauthorized } from "../errors";
+import { msg } from "../i18n/messages";
 import { failBody, failStatus, ok } from "./envelope";
 
 describe("error contract", () => {
@@ -18,21 +19,31 @@ describe("error contract", () => {
   });
 
   it("keeps the helpers' statuses and default codes", () => {
-    expect(badRequest("m")).toMatchObject({ code: "bad_request", status: 400, message: "m" });
+    expect(badRequest(msg("validation.messageEmpty"))).toMatchObject({
+      code: "bad_request",
+      status: 400,
+      message: "The message is empty.",
+    });
     expect(unauthorized()).toMatchObject({ code: "unauthorized", status: 401 });
-    expect(forbidden("m", "plan_images")).toMatchObject({ code: "plan_images", status: 403 });
+    expect(forbidden(msg("server.notFound"), "plan_images")).toMatchObject({
+      code: "plan_images",
+      status: 403,
+    });
     expect(notFound()).toMatchObject({ code: "not_found", status: 404, message: "Not found." });
-    expect(tooMany("m", "quota_reached", "/pricing")).toMatchObject({ status: 429, page: "/pricing" });
+    expect(tooMany(msg("server.notFound"), "quota_reached", "/pricing")).toMatchObject({
+      status: 429,
+      page: "/pricing",
+    });
   });
 
   it("builds the failure envelope of any thrown value", () => {
-    expect(failBody(tooMany("Limit.", "quota_reached", "/pricing"))).toEqual({
+    expect(failBody(new AppError("quota_reached", "Limit.", "/pricing"))).toEqual({
       success: 0,
       message: "Limit.",
       code: "quota_reached",
       page: "/pricing",
     });
-    expect(failBody(badRequest("The message is empty."))).toEqual({
+    expect(failBody(badRequest(msg("validation.messageEmpty")))).toEqual({
       success: 0,
       message: "The message is empty.",
       code: "bad_request",

@@ -2,23 +2,46 @@
 import type { Envelope, FailBody } from "../../common/api";
 import { codeForStatus, ERROR_STATUS, type ErrorCode } from "../../common/errors";
 import { AppError } from "../errors";
+import { carry, english, type Message, msg } from "../i18n/messages";
 import { classifyOutage, outageBody } from "./outages";
 
-/** Builds the spec's success envelope `{ success: 1, message, page?, data? }` (product.md §3). */
-export function ok<T>(message: string, extra: { data?: T; page?: string } = {}): Envelope<T> {
-  return { success: 1, message, ...extra };
+/**
+ * Builds the spec's success envelope `{ success: 1, message, page?, data? }` (product.md §3): the
+ * message's English text, the message value carried along for the request's language
+ * (server/i18n/messages.ts `carry`).
+ */
+export function ok<T>(message: string | Message, extra: { data?: T; page?: string } = {}): Envelope<T> {
+  return carry({ success: 1, message: english(message), ...extra }, message);
+}
+
+/**
+ * `ok` with fields of its own beside `success` and `message` (`{ success: 1, message, ...fields }`,
+ * e.g. `history` of an edit), the message value carried like `ok`'s.
+ */
+export function okWith<F extends object>(
+  message: string | Message,
+  fields: F,
+): { success: 1; message: string } & F {
+  return carry({ success: 1 as const, message: english(message), ...fields }, message);
 }
 
 /** The failure envelope (product.md §3): what every refusal answers, stream errors included. */
 export type { FailBody } from "../../common/api";
 
-/** Builds the failure envelope `{ success: 0, message, code, page? }` (product.md §3). */
-export function fail(message: string, code: ErrorCode, page?: string): FailBody {
-  return page ? { success: 0, message, code, page } : { success: 0, message, code };
+/**
+ * Builds the failure envelope `{ success: 0, message, code, page? }` (product.md §3): the message's
+ * English text, the message value carried along for the request's language.
+ */
+export function fail(message: string | Message, code: ErrorCode, page?: string): FailBody {
+  const text = english(message);
+  return carry(
+    page ? { success: 0, message: text, code, page } : { success: 0, message: text, code },
+    message,
+  );
 }
 
 /** What users are shown for an error of ours that is not theirs to fix. */
-export const INTERNAL_MESSAGE = "Something went wrong on our side. Please try again.";
+export const INTERNAL_MESSAGE = msg("http.somethingWentWrongOurSide");
 
 /**
  * The HTTP status a thrown value answers: an AppError's own (derived from its code), a framework
@@ -41,12 +64,12 @@ export function failStatus(error: unknown): number {
  * Used by the error handler and by the `error` event of reply streams.
  */
 export function failBody(error: unknown): FailBody {
-  if (error instanceof AppError) return fail(error.message, error.code, error.page);
+  if (error instanceof AppError) return fail(error.text, error.code, error.page);
   const status = failStatus(error);
   if (status >= 500) {
     const outage = classifyOutage(error);
     return outage ? outageBody(outage) : fail(INTERNAL_MESSAGE, "internal");
   }
-  const message = error instanceof Error && error.message ? error.message : "Invalid request.";
+  const message = error instanceof Error && error.message ? error.message : msg("http.invalidRequest");
   return fail(message, codeForStatus(status));
 }

@@ -4,6 +4,7 @@ import type { FailBody } from "../../common/api";
 import { ERROR_STATUS, type OutageCode } from "../../common/errors";
 import { isConnectionLost } from "../db/connection-errors";
 import { AppError } from "../errors";
+import { carry, english, msg } from "../i18n/messages";
 import { ProviderError } from "../providers/http";
 import { StorageTimeoutError } from "../providers/storage/storage";
 
@@ -21,7 +22,9 @@ import { StorageTimeoutError } from "../providers/storage/storage";
 export type OutageEngine = "database" | "redis" | "storage";
 
 /** What the user is shown during an outage (translated like every server message). */
-export const OUTAGE_MESSAGE = "The service is briefly unavailable. Please try again in a few seconds.";
+export const OUTAGE = msg("http.serviceBrieflyUnavailableTryAgain");
+/** OUTAGE's English text. */
+export const OUTAGE_MESSAGE = english(OUTAGE);
 
 /** The `Retry-After` of an outage answer, seconds: the wait "a few seconds" stands for. */
 export const OUTAGE_RETRY_AFTER_SECONDS = 5;
@@ -218,7 +221,7 @@ function outage(engine: OutageEngine, error: ErrorFields): Outage {
 
 /** The failure envelope of an outage: `{ success: 0, message: OUTAGE_MESSAGE, code }`. */
 export function outageBody(outage: Outage): FailBody {
-  return { success: 0, message: OUTAGE_MESSAGE, code: outage.code };
+  return carry({ success: 0, message: OUTAGE_MESSAGE, code: outage.code }, OUTAGE);
 }
 
 /**
@@ -244,5 +247,5 @@ export function outageEventData(
   const outage = classifyOutage(error);
   if (!outage) return undefined;
   logOutage(log, outage);
-  return { ...outageBody(outage), status: ERROR_STATUS[outage.code] };
+  return carry({ ...outageBody(outage), status: ERROR_STATUS[outage.code] }, OUTAGE);
 }

@@ -3,6 +3,7 @@ import type { FastifyRateLimitStore, FastifyRateLimitStoreCtor } from "@fastify/
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
 import { AppError } from "../errors";
+import { type Message, msg } from "../i18n/messages";
 import { lazyModule } from "../lazy-module";
 import type { RedisHandle } from "../providers/redis/redis";
 import { OutageError } from "./outages";
@@ -26,7 +27,7 @@ export function rateLimit(max: number, windowMs: number, key?: (request: Fastify
 
 /** Builds the 429 error of the rate limiter (registered once in server/app.ts). */
 export function rateLimitError(_request: FastifyRequest, context: { after: string }): AppError {
-  return new AppError("rate_limit", `Too many attempts. Please wait ${context.after} and try again.`);
+  return new AppError("rate_limit", msg("http.tooManyAttemptsWaitTry", { after: waitOf(context.after) }));
 }
 
 /** Key: client IP plus the e-mail in the body, so one attacker cannot lock out an address for everyone. */
@@ -40,11 +41,24 @@ export function emailOf(request: FastifyRequest): string {
   return typeof body?.email === "string" ? body.email.trim().toLowerCase() : "";
 }
 
-/** "5 minutes", "1 minute", "40 seconds": the wait of a 429 message. */
-function wait(seconds: number): string {
-  if (seconds < 60) return `${seconds} second${seconds === 1 ? "" : "s"}`;
+/** "5 minutes", "1 minute", "40 seconds": the wait of a 429 message, a term of the catalogue. */
+function wait(seconds: number): Message {
+  if (seconds < 60) return msg(seconds === 1 ? "wait.second" : "wait.seconds", { n: seconds });
   const minutes = Math.ceil(seconds / 60);
-  return `${minutes} minute${minutes === 1 ? "" : "s"}`;
+  return msg(minutes === 1 ? "wait.minute" : "wait.minutes", { n: minutes });
+}
+
+/** The wait @fastify/rate-limit writes ("1 minute", "30 seconds", "2 hours") as a term; other text as it is. */
+function waitOf(after: string): Message | string {
+  const match = /^(\d+) (second|minute|hour)(s?)$/.exec(after);
+  if (!match) return after;
+  const ids = {
+    second: ["wait.second", "wait.seconds"],
+    minute: ["wait.minute", "wait.minutes"],
+    hour: ["wait.hour", "wait.hours"],
+  } as const;
+  const [one, many] = ids[match[2] as keyof typeof ids];
+  return msg(match[3] === "s" ? many : one, { n: Number(match[1]) });
 }
 
 /**
@@ -68,7 +82,7 @@ export function limitBy(
     max: number;
     windowMs: number;
     key: (request: FastifyRequest) => string;
-    message: string;
+    message: Message;
   },
 ): Array<(request: FastifyRequest, reply: FastifyReply) => Promise<void>> {
   if (!app.hasDecorator("createRateLimit")) return [];
@@ -85,7 +99,7 @@ export function limitBy(
       reply.header("retry-after", limit.ttlInSeconds);
       throw new AppError(
         "rate_limit",
-        `${options.message} Please wait ${wait(limit.ttlInSeconds)} and try again.`,
+        msg("http.waitTryAgain", { message: options.message, wait: wait(limit.ttlInSeconds) }),
       );
     },
   ];

@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyServerOptions } from "fastify";
 import helmet, { type HelmetOptions } from "helmet";
 import type { AppConfig } from "../env";
 import { AppError, badRequest } from "../errors";
+import { msg } from "../i18n/messages";
 
 /** Largest JSON or form body, bytes (uploads are multipart and bounded below). */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -127,14 +128,14 @@ function uploadRefusal(headers: IncomingHttpHeaders): AppError | undefined {
   if (declared > limit) {
     return new AppError(
       "payload_too_large",
-      `The request is too large (at most ${Math.round(limit / 1024 / 1024)} MB).`,
+      msg("http.requestTooLargeMostMb", { n: Math.round(limit / 1024 / 1024) }),
     );
   }
   if (multipart) {
     const boundary = /boundary=(?:"([^"]*)"|([^;\s]*))/i.exec(headers["content-type"] ?? "");
     const value = boundary?.[1] ?? boundary?.[2] ?? "";
     if (!value || value.length > MAX_BOUNDARY_LENGTH) {
-      return badRequest("The upload is malformed (bad multipart boundary).", "bad_multipart");
+      return badRequest(msg("http.uploadMalformedBadMultipartBoundary"), "bad_multipart");
     }
   }
   return undefined;
@@ -167,7 +168,7 @@ export function helmetHeaders(options: HelmetOptions): Record<string, string> {
 }
 
 /** The refusal of a field holding a NUL character (400 `bad_input`), here and in a route's validator. */
-export const nulRefusal = () => badRequest("The request contains a NUL character.", "bad_input");
+export const nulRefusal = () => badRequest(msg("http.requestContainsNulCharacter"), "bad_input");
 
 /** Whether a parsed query, params or body (strings, arrays, objects; files skipped) holds "\u0000". */
 export function hasNul(value: unknown, depth = 0): boolean {

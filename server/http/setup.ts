@@ -16,6 +16,7 @@ import pino from "pino";
 import type { AppConfig } from "../env";
 import { AppError } from "../errors";
 import { requestLanguage } from "../i18n/language";
+import { msg } from "../i18n/messages";
 import { isEnvelope, localiseEnvelope } from "../i18n/translate";
 import { observeRequest } from "../observability/metrics";
 import type { RedisHandle } from "../providers/redis/redis";
@@ -242,12 +243,14 @@ export async function registerSpa(
   app.setNotFoundHandler((request, reply) => {
     const url = request.url.split("?")[0] ?? "";
     if (url.startsWith("/api/") || url === "/api") {
-      return reply.status(404).send(fail(`Unknown API path: ${request.method} ${url}`, "not_found"));
+      return reply
+        .status(404)
+        .send(fail(msg("http.unknownApiPath", { method: request.method, url }), "not_found"));
     }
     if (url.startsWith("/content/")) return missingContent(request, reply);
     if ((request.method === "GET" || request.method === "HEAD") && hasWeb && !path.extname(url)) {
       return reply.sendFile("index.html", webRoot);
     }
-    return reply.status(404).send(fail("Not found.", "not_found"));
+    return reply.status(404).send(fail(msg("server.notFound"), "not_found"));
   });
 }

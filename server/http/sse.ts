@@ -2,6 +2,7 @@
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from "fastify";
 import type { StreamFailure } from "../../common/stream-events";
 import { requestLanguage } from "../i18n/language";
+import { carried, carry } from "../i18n/messages";
 import { localiseEnvelope } from "../i18n/translate";
 import { observeRequest, streamOpened } from "../observability/metrics";
 import { failBody, failStatus } from "./envelope";
@@ -53,7 +54,9 @@ export function errorEventData(error: unknown, log: FastifyBaseLogger): StreamFa
   if (outage) return { ...outage };
   const status = failStatus(error);
   if (status >= 500) log.error(error);
-  return { ...failBody(error), status: Math.min(status, 500) };
+  const body = failBody(error);
+  // The copy keeps the message value, so the event is rendered in the stream's language.
+  return carry({ ...body, status: Math.min(status, 500) }, carried(body) ?? body.message);
 }
 
 /**

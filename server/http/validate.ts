@@ -1,7 +1,8 @@
 // Checking request input with zod: text fields by common/validation.ts rules, e-mails, uuids, and the 400 with the first broken rule's sentence.
 import { z } from "zod";
-import { capitalize, RULES, type TextRule } from "../../common/validation";
-import { type AppError, badRequest } from "../errors";
+import { RULES, type TextRule } from "../../common/validation";
+import { AppError } from "../errors";
+import { english, fromZodText, type Message, msg, zodText } from "../i18n/messages";
 
 /**
  * A string field checked by a rule of common/validation.ts, so the server refuses
@@ -11,15 +12,15 @@ import { type AppError, badRequest } from "../errors";
  */
 export function textField(rule: TextRule) {
   const base = z.string({
-    error: (issue) => (issue.input === undefined ? rule.messages.required : rule.messages.notText),
+    error: (issue) => zodText(issue.input === undefined ? rule.messages.required : rule.messages.notText),
   });
   const trimmed = rule.trim ? base.trim() : base;
   let field = trimmed;
-  if (rule.required) field = field.min(1, rule.messages.required);
-  if (rule.min !== undefined) field = field.min(rule.min, rule.messages.tooShort);
-  field = field.max(rule.max, rule.messages.tooLong);
+  if (rule.required) field = field.min(1, zodText(rule.messages.required));
+  if (rule.min !== undefined) field = field.min(rule.min, zodText(rule.messages.tooShort));
+  field = field.max(rule.max, zodText(rule.messages.tooLong));
   const pattern = rule.pattern;
-  if (pattern) field = field.refine((v) => v === "" || pattern.test(v), rule.messages.format);
+  if (pattern) field = field.refine((v) => v === "" || pattern.test(v), zodText(rule.messages.format));
   return field;
 }
 
@@ -31,118 +32,126 @@ export const EmailField = textField(RULES.email).toLowerCase();
 
 /**
  * A uuid field whose failure reads "<The field in words> is not valid." (e.g. "The message id is
- * not valid.").
+ * not valid."); `label` is the field in words, a term (`msg("field.characterId")`).
  */
-export function uuidField(label: string) {
-  const sentence = `${capitalize(label)} is not valid.`;
-  return z.uuid({
-    error: (issue) => (issue.input === undefined ? `${capitalize(label)} is required.` : sentence),
-  });
+export function uuidField(label: Message) {
+  const invalid = zodText(msg("http.notValid", { Field: label }));
+  const required = zodText(msg("http.required", { Field: label }));
+  return z.uuid({ error: (issue) => (issue.input === undefined ? required : invalid) });
 }
 
 /**
  * Field names of the API edge in words, for issues no schema gave a sentence to (ids, paging,
  * flags, or a wrong type sent by a non-browser client).
  */
-const FIELD_WORDS: Record<string, string> = {
-  id: "the id",
-  uid: "the user id",
-  uId: "the user id",
-  cId: "the character id",
-  cid: "the character id",
-  gId: "the group id",
-  gid: "the group id",
-  characterId: "the character id",
-  clientMessageId: "the client message id",
-  offset: "the offset",
-  limit: "the page size",
-  after: "the event id",
-  message: "the message",
-  description: "the description",
-  reply: "the reply",
-  ratio: "the picture ratio",
-  type: "the picture type",
-  mute: "the mute flag",
-  stream: "the stream flag",
-  time: "the time",
-  is_greeting: "the greeting flag",
-  photo: "the photo",
-  old_photo: "the old photo",
-  image: "the image",
-  card: "the character card",
-  audio: "the recording",
-  name: "the name",
-  sex: "the sex",
-  voice: "the voice",
-  v: "the voice",
-  language: "the language",
-  languageId: "the language",
-  greeting: "the greeting",
-  appearance: "the appearance",
-  email: "the e-mail address",
-  password: "the password",
-  code: "the code",
-  state: "the state",
-  token: "the token",
-  plan: "the plan",
-  q: "the search text",
-  confirm: "the confirmation",
-  blocked: "the blocked flag",
-  cl: "the character limit",
-  vl: "the voice limit",
-  pl: "the photo flag",
-  il: "the image flag",
-  messageLimit: "the message limit",
-  quotaPeriod: "the quota period",
-  uncensored: "the uncensored flag",
-  chatLimit: "the chat limit",
-  extraMessages: "the number of extra messages",
-  price: "the price",
-  url: "the URL",
-  stripePriceId: "the Stripe price id",
-  fname: "the full name",
-  cpassword: "the current password",
-  npassword: "the new password",
-  rtpassword: "the retyped password",
+const FIELD_WORDS: Record<string, Message> = {
+  id: msg("field.id"),
+  uid: msg("field.userId"),
+  uId: msg("field.userId"),
+  cId: msg("field.characterId"),
+  cid: msg("field.characterId"),
+  gId: msg("field.groupId"),
+  gid: msg("field.groupId"),
+  characterId: msg("field.characterId"),
+  clientMessageId: msg("field.clientMessageId"),
+  offset: msg("field.offset"),
+  limit: msg("field.pageSize"),
+  after: msg("field.eventId"),
+  message: msg("validation.field.message"),
+  description: msg("field.description"),
+  reply: msg("validation.field.reply"),
+  ratio: msg("field.pictureRatio"),
+  type: msg("field.pictureType"),
+  mute: msg("field.muteFlag"),
+  stream: msg("field.streamFlag"),
+  time: msg("field.time"),
+  is_greeting: msg("field.greetingFlag"),
+  photo: msg("field.photo"),
+  old_photo: msg("field.oldPhoto"),
+  image: msg("field.image"),
+  card: msg("field.characterCard"),
+  audio: msg("field.recording"),
+  name: msg("validation.field.name"),
+  sex: msg("field.sex"),
+  voice: msg("validation.field.voice"),
+  v: msg("validation.field.voice"),
+  language: msg("validation.field.language"),
+  languageId: msg("validation.field.language"),
+  greeting: msg("validation.field.greeting"),
+  appearance: msg("validation.field.appearance"),
+  email: msg("validation.field.eMailAddress"),
+  password: msg("validation.field.password"),
+  code: msg("field.code"),
+  state: msg("field.state"),
+  token: msg("field.token"),
+  plan: msg("field.plan"),
+  q: msg("field.searchText"),
+  confirm: msg("field.confirmation"),
+  blocked: msg("field.blockedFlag"),
+  cl: msg("field.characterLimit"),
+  vl: msg("field.voiceLimit"),
+  pl: msg("field.photoFlag"),
+  il: msg("field.imageFlag"),
+  messageLimit: msg("field.messageLimit"),
+  quotaPeriod: msg("field.quotaPeriod"),
+  uncensored: msg("field.uncensoredFlag"),
+  chatLimit: msg("field.chatLimit"),
+  extraMessages: msg("field.numberExtraMessages"),
+  price: msg("validation.field.price"),
+  url: msg("field.url"),
+  stripePriceId: msg("validation.field.stripePriceId"),
+  fname: msg("validation.field.fullName"),
+  cpassword: msg("validation.field.currentPassword"),
+  npassword: msg("validation.field.newPassword"),
+  rtpassword: msg("validation.field.retypedPassword"),
 };
 
-/** The field of an issue path in words: "the character id", or "the field 'x.y'". */
-function fieldWords(path: ReadonlyArray<PropertyKey>): string {
+/** The field of an issue path in words, a term: "the character id", or "the field 'x.y'". */
+function fieldWords(path: ReadonlyArray<PropertyKey>): Message {
   const last = path[path.length - 1];
   const known = typeof last === "string" ? FIELD_WORDS[last] : undefined;
-  return known ?? `the field '${path.map(String).join(".")}'`;
+  return known ?? msg("field.named", { join: path.map(String).join(".") });
 }
 
 /** The sentence of an issue no schema worded: names the field in words and the broken rule. */
-function fallbackSentence(issue: z.core.$ZodRawIssue): string {
-  if (issue.path === undefined || issue.path.length === 0) return "The request is not valid.";
-  const Field = capitalize(fieldWords(issue.path));
+function fallbackMessage(issue: z.core.$ZodRawIssue): Message {
+  if (issue.path === undefined || issue.path.length === 0) return msg("http.requestNotValid");
+  const Field = fieldWords(issue.path);
   switch (issue.code) {
     case "invalid_type":
-      return issue.input === undefined ? `${Field} is required.` : `${Field} is not valid.`;
+      return msg(issue.input === undefined ? "http.required" : "http.notValid", { Field });
     case "too_small":
-      return issue.origin === "string"
-        ? `${Field} must be at least ${issue.minimum} characters.`
-        : `${Field} must be at least ${issue.minimum}.`;
+      return msg(issue.origin === "string" ? "http.mustLeastCharacters" : "http.mustLeast", {
+        Field,
+        minimum: String(issue.minimum),
+      });
     case "too_big":
-      return issue.origin === "string"
-        ? `${Field} must be at most ${issue.maximum} characters.`
-        : `${Field} must be at most ${issue.maximum}.`;
+      return msg(issue.origin === "string" ? "http.mustMostCharacters" : "http.mustMost", {
+        Field,
+        maximum: String(issue.maximum),
+      });
     case "invalid_value":
-      return `${Field} must be one of ${issue.values.map((v) => `'${String(v)}'`).join(", ")}.`;
+      return msg("http.mustOne", { Field, join: issue.values.map((v) => `'${String(v)}'`).join(", ") });
     default:
-      return `${Field} is not valid.`;
+      return msg("http.notValid", { Field });
   }
 }
 
+/** `fallbackMessage` as zod's error map wants it: the message value as an issue text (`zodText`). */
+const fallbackSentence = (issue: z.core.$ZodRawIssue) => zodText(fallbackMessage(issue));
+
 /**
- * Makes any issue message a sentence: a message a schema wrote as a sentence is kept; an old-style
- * fragment ("is required (a recording)") is prefixed with the field in words and ends with a period.
+ * The message of an issue: the message value a schema gave (`zodText`); any other text is made a
+ * sentence: kept when it starts with a capital, otherwise (an old-style fragment such as "is
+ * required (a recording)") prefixed with the field in words and ended with a period.
  */
-function asSentence(issue: z.core.$ZodIssue): string {
+function asSentence(issue: z.core.$ZodIssue): Message | string {
+  const value = fromZodText(issue.message);
+  if (value) return value;
   const message = issue.message.trim();
   if (/^[A-Z]/.test(message)) return /[.!?]$/.test(message) ? message : `${message}.`;
-  const Field = issue.path.length ? capitalize(fieldWords(issue.path)) : "The request";
+  const field = issue.path.length ? fieldWords(issue.path) : undefined;
+  const Field = field === undefined ? "The request" : english(field).replace(/^./, (c) => c.toUpperCase());
   return `${Field} ${message.replace(/[.!?]$/, "")}.`;
 }
 
@@ -171,5 +180,5 @@ export function checkInput<S extends z.ZodType>(
   const result = schema.safeParse(input ?? {}, { error: fallbackSentence });
   if (result.success) return { value: result.data };
   const issue = result.error.issues[0];
-  return { error: badRequest(issue ? asSentence(issue) : "The request is not valid.") };
+  return { error: new AppError("bad_request", issue ? asSentence(issue) : msg("http.requestNotValid")) };
 }

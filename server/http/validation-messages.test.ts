@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { FILL_REQUIRED_FIELDS, RULES } from "../../common/validation";
+import { english } from "../i18n/messages";
 import {
   type CallResult,
   call,
@@ -89,7 +90,7 @@ describeEachDatabase("validation messages are sentences", (dialect) => {
     );
     expectSentence(
       await call(t.app, "POST", "/api/auth/forgot-password", { form: { email: "x@" } }),
-      RULES.email.messages.format,
+      english(RULES.email.messages.format),
       "forgot",
     );
     expectSentence(
@@ -107,7 +108,7 @@ describeEachDatabase("validation messages are sentences", (dialect) => {
         token: user.token,
         fields: { fname: "Ann", name: "ann", ...fields },
       });
-    expectSentence(await update({ fname: " " }), FILL_REQUIRED_FIELDS, "full name");
+    expectSentence(await update({ fname: " " }), english(FILL_REQUIRED_FIELDS), "full name");
     expectSentence(
       await update({ name: "n".repeat(51) }),
       "The user name must be at most 50 characters.",

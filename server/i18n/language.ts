@@ -1,6 +1,6 @@
 // The language of a request's messages: the best match of Accept-Language, else the user's chosen language, else English.
 import type { FastifyRequest } from "fastify";
-import { LANGUAGES, type Language } from "./translate";
+import { LANGUAGES, type Language } from "./messages";
 
 /**
  * Longest `Accept-Language` read, characters: a browser sends a few dozen; the rest

@@ -1,6 +1,9 @@
 import { describe, expect, it } from "vitest";
+import { RULES } from "../../common/validation";
+import { fail } from "../http/envelope";
 import { ACCEPT_LANGUAGE_MAX_LENGTH, pickLanguage } from "./language";
-import { explain, localiseEnvelope, TRANSLATE_MAX_LENGTH, translate } from "./translate";
+import { carry, english, msg, render } from "./messages";
+import { localiseEnvelope } from "./translate";
 
 describe("pickLanguage (Accept-Language)", () => {
   it("takes the highest q-value, regions stripped, ties in header order", () => {
@@ -29,39 +32,42 @@ describe("pickLanguage (Accept-Language)", () => {
   });
 });
 
-describe("translate", () => {
-  it("translates a literal and a pattern whose placeholder is a term", () => {
-    expect(translate("Not found.", "de")).toBe("Nicht gefunden.");
-    expect(translate("The new password must be at least 8 characters.", "fr")).toBe(
+describe("messages by id", () => {
+  it("renders a message, and a message whose parameter is a term, in the language", () => {
+    expect(render(msg("server.notFound"), "de")).toBe("Nicht gefunden.");
+    expect(render(RULES.newPassword.messages.tooShort, "fr")).toBe(
       "Le nouveau mot de passe doit contenir au moins 8 caractères.",
     );
-    expect(translate("Too many attempts. Please wait 1 minute and try again.", "it")).toBe(
-      "Troppi tentativi. Attendi 1 minuto e riprova.",
-    );
+    const wait = msg("http.tooManyAttemptsWaitTry", { after: msg("wait.minute", { n: 1 }) });
+    expect(render(wait, "it")).toBe("Troppi tentativi. Attendi 1 minuto e riprova.");
+    expect(english(wait)).toBe("Too many attempts. Please wait 1 minute and try again.");
   });
 
-  it("keeps English, unknown messages and over-long messages as they are", () => {
-    expect(translate("Not found.", "en")).toBe("Not found.");
-    expect(translate("Something nobody wrote.", "de")).toBe("Something nobody wrote.");
-    const long = `${"a".repeat(TRANSLATE_MAX_LENGTH)} has been created.`;
-    expect(translate(long, "de")).toBe(long);
+  it("capitalises a term given to a capitalised placeholder, as English writes it", () => {
+    const required = msg("http.required", { Field: msg("field.characterId") });
+    expect(english(required)).toBe("The character id is required.");
+    expect(render(RULES.email.messages.required, "de")).toBe("Die E-Mail-Adresse ist erforderlich.");
   });
 
-  it("treats user text inside a message as text: regex characters and braces are not patterns", () => {
-    expect(translate("Ma.*ria (x) has been created.", "de")).toBe("Ma.*ria (x) wurde erstellt.");
-    expect(translate("{name} has been created.", "de")).toBe("{name} wurde erstellt.");
-    // A key's "." is a dot, not "any character".
-    expect(explain("Not foundX", "de").matched).toBe(false);
-    // A number placeholder takes digits only.
-    expect(
-      explain("You have reached your limit of many messages for today. Upgrade your plan to chat more.", "de")
-        .matched,
-    ).toBe(false);
+  it("keeps English as the code's sentence; an unknown id reads as itself", () => {
+    expect(render(msg("server.notFound"))).toBe("Not found.");
+    expect(render({ id: "nobody.wroteThis" }, "de")).toBe("nobody.wroteThis");
   });
 
-  it("localises only an envelope's message", () => {
-    const body = { success: 0, message: "Not found.", code: "not_found", data: { message: "Not found." } };
-    expect(localiseEnvelope(body, "es")).toEqual({ ...body, message: "No encontrado." });
+  it("treats user text inside a message as text: regex characters, braces and nesting stay as written", () => {
+    const created = (name: string) => render(msg("characters.beenCreated", { name }), "de");
+    expect(created("Ma.*ria (x)")).toBe("Ma.*ria (x) wurde erstellt.");
+    expect(created("{name}")).toBe("{name} wurde erstellt.");
+    expect(created("{{name}}")).toBe("{{name}} wurde erstellt.");
+    expect(created("$t(server.notFound)")).toBe("$t(server.notFound) wurde erstellt.");
+  });
+
+  it("localises only an envelope's message, by the message value it carries", () => {
+    const body = { ...fail(msg("server.notFound"), "not_found"), data: { message: "Not found." } };
+    const carriedBody = carry(body, msg("server.notFound"));
+    expect(localiseEnvelope(carriedBody, "es")).toEqual({ ...body, message: "No encontrado." });
+    expect(localiseEnvelope(fail(msg("server.notFound"), "not_found"), "es").message).toBe("No encontrado.");
+    expect(localiseEnvelope(carriedBody, "en")).toBe(carriedBody);
     const token = { text: "Not found." };
     expect(localiseEnvelope(token, "es")).toBe(token);
     expect(localiseEnvelope("Not found.", "es")).toBe("Not found.");

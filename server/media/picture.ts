@@ -1,6 +1,7 @@
 // Uploaded pictures made safe: JPEG or PNG only, bounded size checked before decoding, re-encoded and scaled (sharp loaded on first use).
 import type { Metadata } from "sharp";
 import { AppError, badRequest } from "../errors";
+import { msg } from "../i18n/messages";
 import { lazyModule } from "../lazy-module";
 
 const loadSharpModule = lazyModule<typeof import("sharp").default>("sharp");
@@ -38,21 +39,20 @@ const isPng = (b: Buffer) =>
  * @throws AppError 400 "bad_image" for anything else, 413 "image_too_large" for too many pixels.
  */
 export async function normalisePicture(bytes: Buffer): Promise<Buffer> {
-  if (!isJpeg(bytes) && !isPng(bytes))
-    throw badRequest("photo: only JPEG and PNG images are accepted.", "bad_image");
+  if (!isJpeg(bytes) && !isPng(bytes)) throw badRequest(msg("server.photoOnlyJpegPngImages"), "bad_image");
   let meta: Metadata;
   try {
     meta = await loadSharp()(bytes, { limitInputPixels: false }).metadata();
   } catch {
-    throw badRequest("photo: the image could not be read.", "bad_image");
+    throw badRequest(msg("server.photoImageCouldNotRead"), "bad_image");
   }
   if (meta.format !== "jpeg" && meta.format !== "png") {
-    throw badRequest("photo: only JPEG and PNG images are accepted.", "bad_image");
+    throw badRequest(msg("server.photoOnlyJpegPngImages"), "bad_image");
   }
   const pixels = (meta.width ?? 0) * (meta.height ?? 0);
-  if (!pixels) throw badRequest("photo: the image could not be read.", "bad_image");
+  if (!pixels) throw badRequest(msg("server.photoImageCouldNotRead"), "bad_image");
   if (pixels > MAX_INPUT_PIXELS) {
-    throw new AppError("image_too_large", "photo: the image is too large (at most 40 megapixels).");
+    throw new AppError("image_too_large", msg("server.photoImageTooLargeMost"));
   }
   try {
     return await loadSharp()(bytes, { limitInputPixels: MAX_INPUT_PIXELS })
@@ -62,6 +62,6 @@ export async function normalisePicture(bytes: Buffer): Promise<Buffer> {
       .jpeg({ quality: 85, mozjpeg: true })
       .toBuffer();
   } catch {
-    throw badRequest("photo: the image could not be read.", "bad_image");
+    throw badRequest(msg("server.photoImageCouldNotRead"), "bad_image");
   }
 }

@@ -24,7 +24,7 @@ describe("formReady (product.md §5: required fields, then the server's rules, t
     const warn = vi.fn();
     const match = { values: ["a-new-Secret-42", "another"], sentence: CONFIRM_PASSWORD_MISMATCH } as const;
     expect(formReady(required(true), [], { warn, match })).toBe(false);
-    expect(warn).toHaveBeenCalledWith(CONFIRM_PASSWORD_MISMATCH);
+    expect(warn).toHaveBeenCalledWith("New and Confirm password do not match.");
   });
 
   it("lets a filled, valid, matching form be sent", () => {

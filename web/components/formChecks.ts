@@ -1,4 +1,5 @@
 // The checks every form runs in the browser before it sends: required fields, the server's rules, matching passwords.
+import type { Message } from "../../common/i18n/message";
 import { CONFIRM_PASSWORD_MISMATCH, RULES, type TextRule } from "../../common/validation";
 import { warnPublic } from "../lib/notify";
 import { firstLocalProblem, localValidation } from "../lib/validationText";
@@ -10,7 +11,7 @@ export interface FormCheckOptions {
   /** Runs when a required field is blank (the signed-in forms' 'Oops...' modal, product.md §5). */
   onBlank?: () => void;
   /** A new password and its confirmation, and the sentence (common/validation.ts) when they differ. */
-  match?: { values: readonly [string, string]; sentence: string };
+  match?: { values: readonly [string, string]; sentence: Message };
 }
 
 /**

@@ -1,28 +1,29 @@
-// The browser's validation sentences (common/validation.ts) in the current language, from the server's catalogues.
-import { type Compiled, compileCatalogue, translateWith } from "../../common/i18n/translate";
+// The browser's validation sentences (common/validation.ts) in the current language, rendered by id through the SPA's i18next.
+import { type Message, renderMessage } from "../../common/i18n/message";
 import { checkText, firstProblem, type TextRule } from "../../common/validation";
-import { currentLanguage, validationCatalogue } from "../i18n";
-
-/** Each loaded validation catalogue compiled once (keyed by the catalogue object). */
-const compiled = new WeakMap<Readonly<Record<string, string>>, Compiled>();
+import i18n, { currentLanguage, VALIDATION_NAMESPACE } from "../i18n";
 
 /**
- * An English sentence of the browser's own checks (common/validation.ts: `checkText`,
- * `firstProblem`, FILL_REQUIRED_FIELDS, RETYPED_PASSWORD_MISMATCH, CONFIRM_PASSWORD_MISMATCH,
- * SEX_INVALID) in the current language, translated by common/i18n/translate.ts with the
- * language's validation catalogue, the same one the server uses (common/i18n/validation). English
- * comes back unchanged, as does a sentence while the catalogue has not loaded or that it does not
- * know. Never throws.
+ * A sentence of the browser's own checks (common/validation.ts: `checkText`, `firstProblem`,
+ * FILL_REQUIRED_FIELDS, RETYPED_PASSWORD_MISMATCH, CONFIRM_PASSWORD_MISMATCH, SEX_INVALID), a
+ * message value, in the current language: its id looked up in the validation catalogue
+ * (common/i18n/validation/<lng>.json, the same one the server uses, loaded by web/i18n.ts as the
+ * `validation` namespace), English when the language's catalogue lacks it; its term parameters
+ * (the field in words) rendered the same way. Never throws; before any catalogue has loaded the
+ * id itself is shown.
  */
-export function localValidation(sentence: string): string {
-  const catalogue = validationCatalogue(currentLanguage());
-  if (catalogue === undefined) return sentence;
-  let table = compiled.get(catalogue);
-  if (table === undefined) {
-    table = compileCatalogue(catalogue);
-    compiled.set(catalogue, table);
-  }
-  return translateWith(sentence, table);
+export function localValidation(message: Message): string {
+  const lng = currentLanguage();
+  return renderMessage(message, (id, values) =>
+    i18n.t(id, {
+      ns: VALIDATION_NAMESPACE,
+      lng,
+      keySeparator: false,
+      nsSeparator: false,
+      replace: values,
+      defaultValue: id,
+    }),
+  );
 }
 
 /**

@@ -5,6 +5,7 @@ import { currentUser, requireUser } from "../../http/auth";
 import { ok } from "../../http/envelope";
 import { rateLimit } from "../../http/rate-limit";
 import { answers, zodApp } from "../../http/route-schemas";
+import { msg } from "../../i18n/messages";
 import { CREDENTIAL_LIMITS } from "../auth/credential-limit-table";
 import { limitPerAddressAndEmail } from "../auth/credential-limits";
 import { accountDoc, EraseBody, ForgotBody, ResetBody, sessionDoc } from "./account.schemas";
@@ -46,7 +47,7 @@ export function accountRoutes(app: FastifyInstance, account: AccountService): vo
     async (request) => {
       const { body } = request;
       await account.resetPassword(body.code, body.npassword, body.rtpassword);
-      return ok("Your password has been changed. Please sign in with the new password.", { page: "/login" });
+      return ok(msg("account.passwordBeenChangedSignNew"), { page: "/login" });
     },
   );
 
@@ -66,7 +67,7 @@ export function accountRoutes(app: FastifyInstance, account: AccountService): vo
     },
     async (request) => {
       await account.erase(currentUser(request), request.bearer ?? "", request.body);
-      return ok("Your account has been deleted.", { page: "/" });
+      return ok(msg("account.accountBeenDeleted"), { page: "/" });
     },
   );
 

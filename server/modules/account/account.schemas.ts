@@ -2,13 +2,18 @@
 import { z } from "zod";
 import { RULES } from "../../../common/validation";
 import { EmailField, textField } from "../../http/validate";
+import { msg, zodText } from "../../i18n/messages";
 
 /** the password (accounts with one) or the typed e-mail / user name (accounts without). */
 export const EraseBody = z.object({
-  password: z.string().max(200, "The password is too long.").optional().describe("accounts with one"),
+  password: z
+    .string()
+    .max(200, zodText(msg("account.passwordTooLong")))
+    .optional()
+    .describe("accounts with one"),
   confirm: z
     .string()
-    .max(320, "The confirmation is too long.")
+    .max(320, zodText(msg("account.confirmationTooLong")))
     .optional()
     .describe("the typed e-mail or user name"),
 });
@@ -21,8 +26,8 @@ export const ResetBody = z.object({
   code: z
     .string()
     .trim()
-    .min(20, "The reset link is not valid; please ask for a new one.")
-    .max(200, "The reset link is not valid; please ask for a new one."),
+    .min(20, zodText(msg("account.resetLinkNotValidAsk")))
+    .max(200, zodText(msg("account.resetLinkNotValidAsk"))),
 });
 
 /** An export id as the server makes them (a lower-case uuid). */

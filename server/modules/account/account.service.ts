@@ -1,8 +1,11 @@
 // Password recovery by e-mail (product.md §8's same answer for unknown addresses) and erasing an account after its confirmation.
+
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import argon2 from "argon2";
+import { CONFIRM_PASSWORD_MISMATCH } from "../../../common/validation";
 import type { User } from "../../db/schema";
 import { badRequest, forbidden } from "../../errors";
+import { msg } from "../../i18n/messages";
 import type { JobQueue } from "../../jobs/queue";
 import type { Mailer } from "../../providers/mail/mail";
 import type { FileStorage } from "../../providers/storage/storage";
@@ -14,8 +17,7 @@ import { type ExportService, exportFolder } from "./export.service";
 const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
 
 /** product.md §8: the generic answer of forgot-password, the same for known and unknown addresses. */
-export const FORGOT_PASSWORD_ANSWER =
-  "If an account exists for this e-mail, we have sent it a link to reset the password.";
+export const FORGOT_PASSWORD_ANSWER = msg("account.ifAccountExistsEMail");
 
 /** The reset mail's job: retried while the mail server is away (each try makes a new code). */
 const RESET_MAIL_JOB = { attempts: 5, backoffMs: 5000 };
@@ -120,9 +122,7 @@ export class AccountService {
   async erase(user: User, token: string, input: EraseConfirmation): Promise<void> {
     await this.checkConfirmation(user, token, input);
     if (this.erasure.payments.enabled && user.stripe_subscription_id && user.plan_ends_at == null)
-      throw forbidden(
-        "Your subscription still renews. Please cancel it under Manage subscription first, then delete the account.",
-      );
+      throw forbidden(msg("account.subscriptionStillRenewsCancelUnder"));
     const content = await this.repo.eraseUser(user, { id: randomUUID(), createdAt: this.now() });
     // Its tokens are gone: no cached session of it may answer (server/db/short-cache.ts).
     this.auth.userChanged(user.id);
@@ -139,24 +139,20 @@ export class AccountService {
   private async checkConfirmation(user: User, token: string, input: EraseConfirmation): Promise<void> {
     if (user.password_hash) {
       const valid = await argon2.verify(user.password_hash, input.password ?? "").catch(() => false);
-      if (!valid) throw badRequest("The password is not correct.", "wrong_password");
+      if (!valid) throw badRequest(msg("account.passwordNotCorrect"), "wrong_password");
       return;
     }
     const typed = (input.confirm ?? "").trim().toLowerCase();
     const expected = (user.is_demo ? user.user_name : user.email).trim().toLowerCase();
     if (!typed || typed !== expected)
       throw badRequest(
-        user.is_demo
-          ? "Please type your user name exactly as shown to confirm."
-          : "Please type your e-mail exactly as shown to confirm.",
+        user.is_demo ? msg("account.typeUserNameExactlyAs") : msg("account.typeEMailExactlyAs"),
         "wrong_password",
       );
     if (user.is_demo) return;
     const startedAt = await this.repo.sessionStartedAt(secretHash(token));
     if (startedAt === undefined || this.now() - startedAt > FRESH_SIGN_IN_MS)
-      throw forbidden(
-        "For your safety, please sign out and sign in again, then delete the account within 10 minutes.",
-      );
+      throw forbidden(msg("account.safetySignOutSignAgain"));
   }
 
   /**
@@ -249,10 +245,9 @@ export class AccountService {
    * used or expired.
    */
   async resetPassword(code: string, password: string, retyped: string): Promise<void> {
-    if (password !== retyped) throw badRequest("New and Confirm password do not match.");
+    if (password !== retyped) throw badRequest(CONFIRM_PASSWORD_MISMATCH);
     const userId = await this.repo.consumeReset(sha256(code), this.now());
-    if (!userId)
-      throw badRequest("This reset link is invalid or has expired. Please ask for a new one.", "reset_code");
+    if (!userId) throw badRequest(msg("account.resetLinkInvalidExpiredAsk"), "reset_code");
     await this.auth.setPasswordAndRevokeSessions(userId, password);
   }
 }

@@ -3,9 +3,10 @@ import type { FastifyInstance } from "fastify";
 import { DataExportAnswer } from "../../../common/api";
 import type { User } from "../../db/schema";
 import { currentUser, requireUser } from "../../http/auth";
-import { ok } from "../../http/envelope";
+import { okWith } from "../../http/envelope";
 import { rateLimit } from "../../http/rate-limit";
 import { answers, zodApp } from "../../http/route-schemas";
+import { msg } from "../../i18n/messages";
 import { ExportParams, sessionDoc } from "./account.schemas";
 import type { ExportService } from "./export.service";
 
@@ -30,12 +31,9 @@ export function exportRoutes(
     { onRequest, config: rateLimit(10, 60 * 60_000), schema: start },
     async (request) => {
       const started = await exports.start(currentUser(request));
-      const answer: DataExportAnswer = {
-        ...ok(
-          "We are preparing your data. The download link appears here, and we e-mail you, when it is ready.",
-        ),
+      const answer: DataExportAnswer = okWith(msg("account.wePreparingDataDownloadLink"), {
         export: started,
-      };
+      });
       return answer;
     },
   );
@@ -43,10 +41,9 @@ export function exportRoutes(
   const latestSchema = { ...sessionDoc("`export`: the newest `DataExport` or null"), response: exportAnswer };
   api.get("/api/account/export", { onRequest, schema: latestSchema }, async (request) => {
     const latest = await exports.latest(currentUser(request));
-    const answer: DataExportAnswer = {
-      ...ok(latest ? "Your data export." : "No export yet."),
+    const answer: DataExportAnswer = okWith(latest ? msg("account.dataExport") : msg("account.noExportYet"), {
       export: latest,
-    };
+    });
     return answer;
   });
 

@@ -4,6 +4,7 @@ import type { Readable } from "node:stream";
 import type { DataExport } from "../../../common/api";
 import type { User } from "../../db/schema";
 import { notFound, tooMany } from "../../errors";
+import { msg } from "../../i18n/messages";
 import type { JobQueue } from "../../jobs/queue";
 import type { Mailer } from "../../providers/mail/mail";
 import type { FileStorage } from "../../providers/storage/storage";
@@ -82,11 +83,9 @@ export class ExportService {
     const now = this.now();
     const recent = await this.repo.listForUser(user.id, EXPORTS_PER_WINDOW + 1);
     if (recent.some((e) => e.status === "queued" || e.status === "running"))
-      throw tooMany("Your data is already being prepared. You will find the link here when it is ready.");
+      throw tooMany(msg("account.dataAlreadyBeingPreparedWill"));
     if (recent.filter((e) => e.created_at > now - EXPORT_WINDOW_MS).length >= EXPORTS_PER_WINDOW)
-      throw tooMany(
-        `You can download your data ${EXPORTS_PER_WINDOW} times a day. Please use the last link or try again tomorrow.`,
-      );
+      throw tooMany(msg("account.downloadDataTimesDayUse", { EXPORTS_PER_WINDOW }));
     const row: DataExportRow = {
       id: randomUUID(),
       user_id: user.id,
@@ -105,7 +104,7 @@ export class ExportService {
     );
     if (active.length > 1 && active.at(-1)?.id !== row.id) {
       await this.repo.delete(row.id);
-      throw tooMany("Your data is already being prepared. You will find the link here when it is ready.");
+      throw tooMany(msg("account.dataAlreadyBeingPreparedWill"));
     }
     await this.deps.jobs.enqueue("account.export", { id: row.id });
     return view(row, now);
@@ -124,9 +123,9 @@ export class ExportService {
   async download(user: User, id: string): Promise<{ stream: Readable; size: number; fileName: string }> {
     const row = await this.repo.findForUser(user.id, id);
     if (row?.status !== "ready" || !row.file_key || (row.expires_at ?? 0) <= this.now())
-      throw notFound("This download is not available. Please prepare your data again.");
+      throw notFound(msg("account.downloadNotAvailablePrepareData"));
     const stream = await this.deps.storage.stream(row.file_key);
-    if (!stream) throw notFound("This download is not available. Please prepare your data again.");
+    if (!stream) throw notFound(msg("account.downloadNotAvailablePrepareData"));
     return {
       stream,
       size: row.size_bytes,

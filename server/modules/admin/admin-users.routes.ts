@@ -2,6 +2,7 @@
 import { currentUser } from "../../http/auth";
 import { ok } from "../../http/envelope";
 import type { ZodApp } from "../../http/route-schemas";
+import { msg } from "../../i18n/messages";
 import { presentAdminUser } from "./admin.presenter";
 import {
   AdminAnswer,
@@ -23,7 +24,7 @@ export function adminUserRoutes(scope: ZodApp, admin: AdminService): void {
     "/users",
     { schema: { ...adminDoc("`data`: users", AdminAnswer.users), querystring: SearchQuery } },
     async (request) =>
-      ok("Users.", { data: (await admin.searchUsers(request.query.q)).map(presentAdminUser) }),
+      ok(msg("admin.users"), { data: (await admin.searchUsers(request.query.q)).map(presentAdminUser) }),
   );
 
   scope.post(
@@ -31,7 +32,7 @@ export function adminUserRoutes(scope: ZodApp, admin: AdminService): void {
     { schema: { ...adminDoc("–", AdminAnswer.done), params: IdParams, body: UserPlanBody } },
     async (request) => {
       await admin.setUserPlan(currentUser(request), request.params.id, request.body.plan);
-      return ok("Plan changed.");
+      return ok(msg("admin.planChanged"));
     },
   );
 
@@ -46,7 +47,7 @@ export function adminUserRoutes(scope: ZodApp, admin: AdminService): void {
       chatLimit: body.chatLimit,
       extraMessages: body.extraMessages,
     });
-    return ok("Limits saved.");
+    return ok(msg("admin.limitsSaved"));
   });
 
   scope.post(
@@ -55,13 +56,13 @@ export function adminUserRoutes(scope: ZodApp, admin: AdminService): void {
     async (request) => {
       const { blocked } = request.body;
       await admin.setBlocked(currentUser(request), request.params.id, blocked);
-      return ok(blocked ? "User blocked." : "User unblocked.");
+      return ok(blocked ? msg("admin.userBlocked") : msg("admin.userUnblocked"));
     },
   );
 
   const resetSchema = { ...adminDoc("resets the message count", AdminAnswer.done), params: IdParams };
   scope.post("/users/:id/reset-count", { schema: resetSchema }, async (request) => {
     await admin.resetCount(currentUser(request), request.params.id);
-    return ok("Message count reset.");
+    return ok(msg("admin.messageCountReset"));
   });
 }

@@ -2,6 +2,7 @@
 import type { FastifyInstance, onRequestAsyncHookHandler } from "fastify";
 import { adminScope, currentUser } from "../../http/auth";
 import { ok } from "../../http/envelope";
+import { msg } from "../../i18n/messages";
 import {
   presentAudit,
   presentContact,
@@ -30,13 +31,13 @@ export async function adminRoutes(
   await adminScope(app, auth, "/api/admin", (scope) => {
     scope.get("/me", { schema: adminDoc("`data: { id, email, name }`", AdminAnswer.me) }, async (request) => {
       const user = currentUser(request);
-      return ok("Admin.", { data: { id: user.id, email: user.email, name: user.full_name } });
+      return ok(msg("admin.admin"), { data: { id: user.id, email: user.email, name: user.full_name } });
     });
 
     scope.get(
       "/plans",
       { schema: adminDoc("`data`: plans with their user counts", AdminAnswer.plans) },
-      async () => ok("Plans.", { data: (await admin.plansList()).map(presentPlan) }),
+      async () => ok(msg("admin.plans"), { data: (await admin.plansList()).map(presentPlan) }),
     );
     const planSchema = {
       ...adminDoc("`data`: the plan", AdminAnswer.plan),
@@ -59,7 +60,7 @@ export async function adminRoutes(
         quotaPeriod: body.quotaPeriod,
         uncensored: body.uncensored,
       });
-      return ok("Plan saved.", { data: presentPlan({ ...plan, user_count: 0 }) });
+      return ok(msg("admin.planSaved"), { data: presentPlan({ ...plan, user_count: 0 }) });
     });
 
     // the plan's picture on the pricing page (multipart field `image`, JPEG or PNG).
@@ -71,18 +72,18 @@ export async function adminRoutes(
     };
     scope.post("/plans/:id/image", { schema: imageSchema }, async (request) => {
       const plan = await admin.setPlanImage(currentUser(request), request.params.id, request.body.image);
-      return ok("Plan picture saved.", { data: presentPlan({ ...plan, user_count: 0 }) });
+      return ok(msg("admin.planPictureSaved"), { data: presentPlan({ ...plan, user_count: 0 }) });
     });
 
     scope.get("/presets", { schema: adminDoc("`data`: preset characters", AdminAnswer.presets) }, async () =>
-      ok("Presets.", { data: (await admin.presetsList()).map(presentPreset) }),
+      ok(msg("admin.presets"), { data: (await admin.presetsList()).map(presentPreset) }),
     );
     scope.post(
       "/presets",
       { schema: { ...adminDoc("`data`: the preset", AdminAnswer.preset), body: PresetBody } },
       async (request) => {
         const preset = await admin.createPreset(currentUser(request), request.body);
-        return ok("Preset character created.", { data: preset ? presentPreset(preset) : undefined });
+        return ok(msg("admin.presetCharacterCreated"), { data: preset ? presentPreset(preset) : undefined });
       },
     );
     const presetSchema = {
@@ -92,7 +93,7 @@ export async function adminRoutes(
     };
     scope.post("/presets/:id", { schema: presetSchema }, async (request) => {
       const preset = await admin.updatePreset(currentUser(request), request.params.id, request.body);
-      return ok("Preset character saved.", { data: preset ? presentPreset(preset) : undefined });
+      return ok(msg("admin.presetCharacterSaved"), { data: preset ? presentPreset(preset) : undefined });
     });
 
     adminUserRoutes(scope, admin);
@@ -102,14 +103,17 @@ export async function adminRoutes(
       {
         schema: adminDoc("`data`: messages sent with `/api/contact`", AdminAnswer.contactMessages),
       },
-      async () => ok("Contact messages.", { data: (await admin.contactMessages()).map(presentContact) }),
+      async () =>
+        ok(msg("admin.contactMessages"), { data: (await admin.contactMessages()).map(presentContact) }),
     );
 
     scope.get(
       "/free-subscriptions",
       { schema: adminDoc("`data`: requests", AdminAnswer.freeSubscriptions) },
       async () =>
-        ok("Free subscriptions.", { data: (await admin.freeSubscriptions()).map(presentFreeSubscription) }),
+        ok(msg("admin.freeSubscriptions"), {
+          data: (await admin.freeSubscriptions()).map(presentFreeSubscription),
+        }),
     );
     const approveSchema = {
       ...adminDoc("creates the account, mails the login", AdminAnswer.done),
@@ -117,11 +121,11 @@ export async function adminRoutes(
     };
     scope.post("/free-subscriptions/:id/approve", { schema: approveSchema }, async (request) => {
       await admin.approveFreeSubscription(currentUser(request), request.params.id);
-      return ok("Approved: the account was created and the login details sent.");
+      return ok(msg("admin.approvedAccountWasCreatedLogin"));
     });
 
     scope.get("/audit", { schema: adminDoc("`data`: the audit log", AdminAnswer.audit) }, async () =>
-      ok("Audit log.", { data: (await admin.auditLog()).map(presentAudit) }),
+      ok(msg("admin.auditLog"), { data: (await admin.auditLog()).map(presentAudit) }),
     );
   });
 }

@@ -15,13 +15,14 @@ import { RULES, SEX_INVALID, SEX_VALUES } from "../../../common/validation";
 import { answers } from "../../http/route-schemas";
 import { optionalUpload } from "../../http/uploads";
 import { textField, uuidField } from "../../http/validate";
+import { msg, zodText } from "../../i18n/messages";
 
 /**
  * Request shapes of the admin console's API; rules and sentences from
  * common/validation.ts, limits from the product.md §9.
  */
 
-export const IdParams = z.object({ id: uuidField("the id") });
+export const IdParams = z.object({ id: uuidField(msg("field.id")) });
 /** A whole number 0..1,000,000 (limits and counters); failures read "The chat limit must be ...". */
 const count = z.coerce.number().int().min(0).max(1_000_000);
 /** "0" or "1"; failures read "The photo flag must be one of '0', '1'." (parseInput's fallback). */
@@ -46,7 +47,7 @@ export const PlanBody = z.object({
 });
 export const PresetBody = z.object({
   name: textField(RULES.characterName).optional(),
-  sex: z.enum(SEX_VALUES, SEX_INVALID).optional(),
+  sex: z.enum(SEX_VALUES, zodText(SEX_INVALID)).optional(),
   voice: textField(RULES.characterVoice).optional(),
   languageId: textField(RULES.characterLanguage).optional(),
   description: textField(RULES.backstory).optional(),
@@ -59,13 +60,13 @@ export const PlanImageBody = z.object({
   image: optionalUpload
     .transform((bytes, context) => {
       if (bytes) return bytes;
-      context.issues.push({ code: "custom", message: "The image is required.", input: bytes });
+      context.issues.push({ code: "custom", message: zodText(msg("admin.imageRequired")), input: bytes });
       return z.NEVER;
     })
     .describe("JPEG or PNG"),
 });
 export const SearchQuery = z.object({ q: z.string().max(200).default("").describe("search") });
-export const UserPlanBody = z.object({ plan: uuidField("the plan").describe("plan id") });
+export const UserPlanBody = z.object({ plan: uuidField(msg("field.plan")).describe("plan id") });
 export const LimitsBody = z.object({
   cl: count.optional(),
   vl: count.optional(),

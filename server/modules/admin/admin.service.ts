@@ -3,6 +3,7 @@ import { randomUUID } from "node:crypto";
 import type { Updateable } from "kysely";
 import type { PlansTable, PresetCharactersTable, User, UsersTable } from "../../db/schema";
 import { badRequest, forbidden, notFound } from "../../errors";
+import { msg } from "../../i18n/messages";
 import { normalisePicture } from "../../media/picture";
 import type { FileStorage } from "../../providers/storage/storage";
 import type { SessionDrops } from "../auth/auth.service";
@@ -111,10 +112,11 @@ export class AdminService {
    */
   async updatePlan(admin: User, id: string, changes: PlanChanges) {
     const plan = await this.plans.findById(id);
-    if (!plan) throw notFound("This plan does not exist.");
+    if (!plan) throw notFound(msg("models.planDoesNotExist"));
     if (changes.stripePriceId) {
       const other = await this.plans.findByStripePrice(changes.stripePriceId);
-      if (other && other.id !== id) throw badRequest(`This Stripe price is already used by ${other.name}.`);
+      if (other && other.id !== id)
+        throw badRequest(msg("admin.stripePriceAlreadyUsedBy", { name: other.name }));
     }
     const fields: Updateable<PlansTable> = defined({
       name: changes.name,
@@ -132,7 +134,7 @@ export class AdminService {
     });
     await this.repo.updatePlan(id, fields);
     const updated = await this.plans.findById(id);
-    if (!updated) throw notFound("This plan does not exist.");
+    if (!updated) throw notFound(msg("models.planDoesNotExist"));
     const users = await this.plans.syncUsersOfPlan(updated);
     if (users > 0) this.sessions.everyUserChanged();
     await this.audit(admin, "plan.update", id, { ...changes, usersUpdated: users });
@@ -147,7 +149,7 @@ export class AdminService {
    */
   async setPlanImage(admin: User, id: string, image: Buffer) {
     const plan = await this.plans.findById(id);
-    if (!plan) throw notFound("This plan does not exist.");
+    if (!plan) throw notFound(msg("models.planDoesNotExist"));
     const jpeg = await normalisePicture(image);
     const name = `${randomUUID()}.jpg`;
     await this.storage.put(`pricing/${name}`, jpeg);
@@ -155,7 +157,7 @@ export class AdminService {
     if (plan.image && plan.image !== name) await this.storage.remove(`pricing/${plan.image}`);
     await this.audit(admin, "plan.image", id, { image: name });
     const updated = await this.plans.findById(id);
-    if (!updated) throw notFound("This plan does not exist.");
+    if (!updated) throw notFound(msg("models.planDoesNotExist"));
     return updated;
   }
 
@@ -165,10 +167,10 @@ export class AdminService {
 
   private async checkPresetRefs(input: PresetInput): Promise<void> {
     if (input.languageId && !(await this.repo.languageExists(input.languageId))) {
-      throw badRequest("The language is not known.");
+      throw badRequest(msg("admin.languageNotKnown"));
     }
     if (input.voice && !(await this.repo.voiceExists(input.voice)))
-      throw badRequest("The voice is not known.");
+      throw badRequest(msg("admin.voiceNotKnown"));
   }
 
   /** Stores an uploaded photo (re-encoded, safe name) under predefined-characters/. */
@@ -186,7 +188,7 @@ export class AdminService {
   async createPreset(admin: User, input: PresetInput) {
     const { name, sex, voice, languageId, description } = input;
     if (!name || !sex || !voice || !languageId || !description) {
-      throw badRequest("name, sex, voice, languageId and description are required.");
+      throw badRequest(msg("admin.nameSexVoiceLanguageidDescription"));
     }
     await this.checkPresetRefs(input);
     const id = randomUUID();
@@ -213,7 +215,7 @@ export class AdminService {
    */
   async updatePreset(admin: User, id: string, input: PresetInput) {
     const preset = await this.repo.findPreset(id);
-    if (!preset) throw notFound("This preset character does not exist.");
+    if (!preset) throw notFound(msg("characters.presetCharacterDoesNotExist"));
     await this.checkPresetRefs(input);
     const photo = input.photo ? await this.storePhoto(input.photo) : undefined;
     const fields: Updateable<PresetCharactersTable> = defined({
@@ -238,7 +240,7 @@ export class AdminService {
 
   private async user(id: string): Promise<User> {
     const user = await this.repo.findUser(id);
-    if (!user) throw notFound("User not found.");
+    if (!user) throw notFound(msg("admin.userNotFound"));
     return user;
   }
 
@@ -250,7 +252,7 @@ export class AdminService {
   async setUserPlan(admin: User, userId: string, planId: string) {
     const user = await this.user(userId);
     const plan = await this.plans.findById(planId);
-    if (!plan) throw notFound("This plan does not exist.");
+    if (!plan) throw notFound(msg("models.planDoesNotExist"));
     await this.plans.setUserPlan(user.id, plan, this.now(), { plan_ends_at: null });
     this.sessions.userChanged(user.id);
     await this.audit(admin, "user.plan", user.id, { plan: plan.name, from: user.plan_id });
@@ -284,7 +286,7 @@ export class AdminService {
    */
   async setBlocked(admin: User, userId: string, blocked: boolean) {
     const user = await this.user(userId);
-    if (user.id === admin.id && blocked) throw forbidden("You cannot block your own account.");
+    if (user.id === admin.id && blocked) throw forbidden(msg("admin.cannotBlockOwnAccount"));
     await this.repo.updateUser(user.id, { blocked: blocked ? 1 : 0 });
     if (blocked) {
       await this.repo.revokeAccessOfUser(user.id);
@@ -319,7 +321,7 @@ export class AdminService {
    */
   async approveFreeSubscription(admin: User, id: string): Promise<void> {
     const email = await this.subscribe.approve(id);
-    if (!email) throw notFound("No pending request with this id.");
+    if (!email) throw notFound(msg("admin.noPendingRequestId"));
     await this.audit(admin, "free_subscription.approve", id, { email });
   }
 

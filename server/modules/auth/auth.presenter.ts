@@ -1,7 +1,9 @@
 // How sign-in answers look (product.md §3, §7): the session user, the sign-in answer with token and landing page, a device, the admin role.
+
 import type { SessionUser, SignedInDevice, SignInReply } from "../../../common/api";
 import type { Device, User } from "../../db/schema";
 import { ok } from "../../http/envelope";
+import type { Message } from "../../i18n/messages";
 import type { SignIn } from "./auth.service";
 
 /** Whether the account has the admin role, as its database row says. */
@@ -28,7 +30,7 @@ export function presentSessionUser(user: User): SessionUser {
 }
 
 /** The answer of every sign-in route (product.md §7): token, expiry (epoch ms), session user, landing page. */
-export function presentSignIn(result: SignIn, message: string): SignInReply {
+export function presentSignIn(result: SignIn, message: Message): SignInReply {
   return ok(message, {
     page: result.page,
     data: { token: result.token, expirationTime: result.expiresAt, user: presentSessionUser(result.user) },

@@ -6,6 +6,7 @@ import { ok } from "../../http/envelope";
 import { rateLimit } from "../../http/rate-limit";
 import { type ZodApp, zodApp } from "../../http/route-schemas";
 import { hasNul } from "../../http/security";
+import { msg } from "../../i18n/messages";
 import { presentDevice, presentSessionUser, presentSignIn } from "./auth.presenter";
 import {
   authDoc,
@@ -57,7 +58,7 @@ export async function authRoutes(
     { ...loginLimits, schema: { ...authDoc(SIGN_IN, "§7"), body: LoginBody, response: SIGN_IN_ANSWER } },
     async (request) => {
       const { email, password } = request.body;
-      return presentSignIn(await auth.login(email, password), "Login successful.");
+      return presentSignIn(await auth.login(email, password), msg("auth.loginSuccessful"));
     },
   );
 
@@ -69,7 +70,7 @@ export async function authRoutes(
   api.post(
     "/api/auth/device-login",
     { config: rateLimit(20, 15 * minute), schema: deviceLogin },
-    async (request) => presentSignIn(await auth.deviceLogin(request.body.id), "Login successful."),
+    async (request) => presentSignIn(await auth.deviceLogin(request.body.id), msg("auth.loginSuccessful")),
   );
 
   api.post(
@@ -78,7 +79,7 @@ export async function authRoutes(
       config: rateLimit(60, 10 * minute),
       schema: { ...authDoc(DEMO, "§7"), body: DemoBody, response: SIGN_IN_ANSWER },
     },
-    async (request) => presentSignIn(await auth.demoLogin(request.body.id), "Welcome! Enjoy your demo."),
+    async (request) => presentSignIn(await auth.demoLogin(request.body.id), msg("auth.welcomeDemo")),
   );
 
   const extend = {
@@ -91,7 +92,7 @@ export async function authRoutes(
     if (!token) throw unauthorized();
     const { expiresAt, user } = await auth.extend(token);
     // the fresh session user, so flags follow a plan change without signing out.
-    return ok("Session extended.", {
+    return ok(msg("auth.sessionExtended"), {
       data: { token, expirationTime: expiresAt, user: presentSessionUser(user) },
     });
   });
@@ -100,7 +101,7 @@ export async function authRoutes(
   api.post("/api/auth/logout", { preValidation: bearerIntoBody, schema: logout }, async (request) => {
     const { token } = request.body;
     if (token) await auth.logout(token);
-    return ok("Logged out.", { page: "/" });
+    return ok(msg("auth.loggedOut"), { page: "/" });
   });
 
   await signedIn(app, requireAuth, (scope) => deviceRoutes(scope, auth));
@@ -116,7 +117,7 @@ function deviceRoutes(app: ZodApp, auth: AuthService): void {
   };
   app.post("/api/auth/devices", { schema: register }, async (request) => {
     const device = await auth.registerDevice(currentUser(request), request.body.name);
-    return ok("Device registered.", {
+    return ok(msg("auth.deviceRegistered"), {
       data: { deviceId: device.secret, userAgentMarker: `CompanionDevice/${device.secret}` },
     });
   });
@@ -128,7 +129,7 @@ function deviceRoutes(app: ZodApp, auth: AuthService): void {
   };
   app.get("/api/auth/devices", { schema: list }, async (request) => {
     const devices = await auth.listDevices(currentUser(request));
-    return ok("Devices.", { data: devices.map(presentDevice) });
+    return ok(msg("auth.devices"), { data: devices.map(presentDevice) });
   });
 
   /** Ours: revokes one device (`?id=`) and the sessions it started; 404 for others' ids. */
@@ -139,6 +140,6 @@ function deviceRoutes(app: ZodApp, auth: AuthService): void {
   };
   app.delete("/api/auth/devices", { schema: revoke }, async (request) => {
     await auth.revokeDevice(currentUser(request), request.query.id);
-    return ok("Device revoked.");
+    return ok(msg("auth.deviceRevoked"));
   });
 }

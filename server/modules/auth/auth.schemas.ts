@@ -11,6 +11,7 @@ import {
 import { RULES } from "../../../common/validation";
 import { answers } from "../../http/route-schemas";
 import { textField } from "../../http/validate";
+import { msg, zodText } from "../../i18n/messages";
 
 /** POST /api/auth/login: the e-mail, the password and, from a device, its id (product.md §5 "Login"). */
 export const LoginBody = z.object({
@@ -24,8 +25,8 @@ export const DeviceBody = z.object({
   id: z
     .string()
     .trim()
-    .min(20, "The device id is not valid.")
-    .max(200, "The device id is not valid.")
+    .min(20, zodText(msg("auth.deviceIdNotValid")))
+    .max(200, zodText(msg("auth.deviceIdNotValid")))
     .describe("the device secret"),
 });
 /** POST /api/auth/devices: the name the user gives the device. */
@@ -33,21 +34,25 @@ export const DeviceRegisterBody = z.object({
   name: z
     .string()
     .trim()
-    .max(100, "The device name must be at most 100 characters.")
+    .max(100, zodText(msg("auth.deviceNameMustMost100")))
     .default("My device")
     .describe('default "My device"'),
 });
 /** DELETE /api/auth/devices?id=: the device to revoke. */
 export const DeviceIdQuery = z.object({
-  id: z.string().trim().min(1, "The device id is required.").max(100, "The device id is not valid."),
+  id: z
+    .string()
+    .trim()
+    .min(1, zodText(msg("auth.deviceIdRequired")))
+    .max(100, zodText(msg("auth.deviceIdNotValid"))),
 });
 /** POST /api/auth/demo-login: the browser's demo id. */
 export const DemoBody = z.object({
   id: z
     .string()
     .trim()
-    .min(1, "The demo id is required.")
-    .max(100, "The demo id is not valid.")
+    .min(1, zodText(msg("auth.demoIdRequired")))
+    .max(100, zodText(msg("auth.demoIdNotValid")))
     .describe("must equal `DEMO_LOGIN_ID`"),
 });
 /**

@@ -5,6 +5,7 @@ import { TOKEN_LIFETIME_MS } from "../../../common/constants";
 import type { Device, User } from "../../db/schema";
 import type { ShortCache } from "../../db/short-cache";
 import { AppError, forbidden, notFound, unauthorized } from "../../errors";
+import { msg } from "../../i18n/messages";
 import type { FileStorage } from "../../providers/storage/storage";
 import { secretHash } from "../../security/secret-hash";
 import { quotaPeriodKey } from "../quota/quota.service";
@@ -20,16 +21,12 @@ export interface SignIn {
 }
 
 /** a blocked account cannot sign in (its tokens are refused too, see AuthRepo). */
-const blockedAccount = () => new AppError("account_blocked", "This account is blocked. Please contact us.");
+const blockedAccount = () => new AppError("account_blocked", msg("auth.accountBlockedContactUs"));
 
 const hashToken = secretHash;
 
 /** The refusal of a demo sign-in while the owner has the guest demo turned off. */
-const demoOff = () =>
-  forbidden(
-    "The guest demo is turned off on this site. Sign in, or ask the site's owner for an account.",
-    "demo_off",
-  );
+const demoOff = () => forbidden(msg("auth.guestDemoTurnedOffSite"), "demo_off");
 
 /** A bearer session as the per-process cache keeps it. */
 export interface CachedSession {
@@ -90,7 +87,7 @@ export class AuthService {
     const hash = user?.password_hash ?? (await this.dummyHash);
     const valid = await argon2.verify(hash, password).catch(() => false);
     if (!user?.password_hash || !valid) {
-      throw new AppError("invalid_credentials", "Invalid email or password.");
+      throw new AppError("invalid_credentials", msg("auth.invalidEmailPassword"));
     }
     return this.signInAs(user);
   }
@@ -104,7 +101,7 @@ export class AuthService {
    */
   async demoLogin(id: string): Promise<SignIn> {
     if (!(await this.options.demoOpen())) throw demoOff();
-    if (id !== this.options.demoLoginId) throw notFound("This demo link is not valid.", "demo_unknown");
+    if (id !== this.options.demoLoginId) throw notFound(msg("auth.demoLinkNotValid"), "demo_unknown");
     const userId = randomUUID();
     const user = await this.insertUserOnPlan("Free", {
       id: userId,
@@ -197,11 +194,7 @@ export class AuthService {
    * has no password to fall back on, so it gets no long-lived device.
    */
   async registerDevice(user: User, name: string): Promise<{ id: string; secret: string }> {
-    if (user.is_demo)
-      throw forbidden(
-        "Guest accounts cannot register devices. Please create an account first.",
-        "demo_device",
-      );
+    if (user.is_demo) throw forbidden(msg("auth.guestAccountsCannotRegisterDevices"), "demo_device");
     const secret = randomBytes(32).toString("base64url");
     const id = randomUUID();
     await this.repo.insertDevice({
@@ -221,11 +214,7 @@ export class AuthService {
    */
   async deviceLogin(secret: string): Promise<SignIn> {
     const device = await this.repo.findDeviceBySecretHash(hashToken(secret), this.now());
-    if (!device)
-      throw new AppError(
-        "invalid_device",
-        "This device is not registered. Please sign in with your e-mail and password.",
-      );
+    if (!device) throw new AppError("invalid_device", msg("auth.deviceNotRegisteredSignE"));
     return this.signInAs(device.user, { deviceId: device.deviceId });
   }
 
@@ -241,7 +230,7 @@ export class AuthService {
   async revokeDevice(user: User, id: string): Promise<void> {
     const deleted = await this.repo.deleteDeviceOfUser(user.id, id);
     this.options.cache?.forgetUser(user.id);
-    if (!deleted) throw notFound("Device not found.", "device_unknown");
+    if (!deleted) throw notFound(msg("auth.deviceNotFound"), "device_unknown");
   }
 
   /**

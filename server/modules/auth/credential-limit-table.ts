@@ -1,9 +1,10 @@
 // The limits of every route that takes an e-mail with a secret or sends mail to one (README, Security).
+import { type Message, msg } from "../../i18n/messages";
 
 /** A route's two limits, as `limitPerAddressAndEmail` (credential-limits.ts) takes them. */
 type CredentialLimits = readonly [
   perAddress: { max: number; windowMs: number },
-  perEmail: { name: string; max: number; windowMs: number; message: string },
+  perEmail: { name: string; max: number; windowMs: number; message: Message },
 ];
 
 const MINUTE = 60_000;
@@ -14,7 +15,7 @@ const MINUTE = 60_000;
  */
 function limits(
   [perAddress, addressMinutes]: [number, number],
-  perEmail: { name: string; max: number; minutes: number; message: string },
+  perEmail: { name: string; max: number; minutes: number; message: Message },
 ): CredentialLimits {
   return [
     { max: perAddress, windowMs: addressMinutes * MINUTE },
@@ -38,34 +39,34 @@ export const CREDENTIAL_LIMITS = {
     name: "login-email",
     max: 10,
     minutes: 5,
-    message: "Too many sign-in attempts for this account.",
+    message: msg("auth.tooManySignAttemptsAccount"),
   }),
   /** POST /api/auth/forgot-password */
   resetMail: limits([10, 15], {
     name: "forgot-email",
     max: 5,
     minutes: 15,
-    message: "Too many reset requests for this e-mail.",
+    message: msg("auth.tooManyResetRequestsE"),
   }),
   /** POST /api/setup */
   setup: limits([30, 15], {
     name: "setup-email",
     max: 10,
     minutes: 15,
-    message: "Too many set-up attempts.",
+    message: msg("auth.tooManySetUpAttempts"),
   }),
   /** POST /api/auth/signup/start */
   signupStart: limits([30, 15], {
     name: "signup-start-email",
     max: 5,
     minutes: 15,
-    message: "Too many sign-up codes asked for this e-mail.",
+    message: msg("auth.tooManySignUpCodes"),
   }),
   /** POST /api/auth/signup/finish */
   signupFinish: limits([30, 15], {
     name: "signup-finish-email",
     max: 10,
     minutes: 15,
-    message: "Too many sign-up attempts for this e-mail.",
+    message: msg("auth.tooManySignUpAttempts"),
   }),
 } as const;

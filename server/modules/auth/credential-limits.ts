@@ -2,6 +2,7 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { emailOf, limitBy, rateLimit } from "../../http/rate-limit";
 import { hasNul, nulRefusal } from "../../http/security";
+import type { Message } from "../../i18n/messages";
 
 /** A NUL character anywhere in the request: 400 `bad_input` (as security.ts refuses it). */
 async function refuseNul(request: FastifyRequest): Promise<void> {
@@ -22,7 +23,7 @@ async function refuseNul(request: FastifyRequest): Promise<void> {
 export function limitPerAddressAndEmail(
   app: FastifyInstance,
   perAddress: { max: number; windowMs: number },
-  perEmail: { name: string; max: number; windowMs: number; message: string },
+  perEmail: { name: string; max: number; windowMs: number; message: Message },
 ) {
   return {
     config: rateLimit(perAddress.max, perAddress.windowMs),

@@ -6,6 +6,7 @@ import { AppError, notFound } from "../../errors";
 import { adminScope, currentUser } from "../../http/auth";
 import { ok } from "../../http/envelope";
 import { GET_WRITES } from "../../http/route-writes";
+import { msg } from "../../i18n/messages";
 import { BackupParams, backupDoc, backupsAnswer } from "./backups.schemas";
 import { BackupRunningError, type BackupsService } from "./backups.service";
 
@@ -28,7 +29,7 @@ export async function backupRoutes(
       "`data: { backups: [{ name, createdAt, size, version, encrypted }], running, lastSuccessAt, lastFailure: { at, message } | null, schedule, keep, dir }`",
     );
     scope.get("/", { schema: { ...list, response: backupsAnswer } }, async () =>
-      ok("Backups.", { data: backups.status() }),
+      ok(msg("backups.backups"), { data: backups.status() }),
     );
 
     const start = backupDoc(
@@ -42,7 +43,7 @@ export async function backupRoutes(
         throw error;
       }
       await audit(currentUser(request), "backup.create", "", {});
-      return ok("Backup started.", { data: backups.status() });
+      return ok(msg("backups.backupStarted"), { data: backups.status() });
     });
 
     // Writes the audit row of the download (declared: GET_WRITES).
@@ -57,7 +58,7 @@ export async function backupRoutes(
     };
     scope.get("/:name/download", download, async (request, reply) => {
       const archive = backups.archive(request.params.name);
-      if (!archive) throw notFound("No such backup.");
+      if (!archive) throw notFound(msg("backups.noSuchBackup"));
       await audit(currentUser(request), "backup.download", request.params.name, { size: archive.size });
       reply.header("Content-Type", "application/octet-stream");
       reply.header("Content-Length", archive.size);

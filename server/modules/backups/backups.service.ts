@@ -3,6 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { CronExpressionParser } from "cron-parser";
 import type { AdminBackup, AdminBackups } from "../../../common/api";
+import { english, msg } from "../../i18n/messages";
 import { watchBackups } from "../../observability/metrics";
 import { type BackupOptions, type BackupResult, type BackupSource, createBackup } from "./create-backup";
 import { parseArchiveName } from "./manifest";
@@ -36,12 +37,12 @@ export class BackupRunningError extends Error {
 /** The sentence an admin reads for a failed backup. */
 export function plainFailure(error: unknown, dir: string): string {
   const code = (error as NodeJS.ErrnoException)?.code;
-  if (code === "ENOSPC")
-    return `The disk is full: the backup could not be written to ${dir}. Free some space or set BACKUP_DIR to a larger disk.`;
-  if (code === "EACCES" || code === "EPERM")
-    return `The server may not write to ${dir}: give it write access or set BACKUP_DIR.`;
+  if (code === "ENOSPC") return english(msg("backups.diskFullBackupCouldNot", { dir }));
+  if (code === "EACCES" || code === "EPERM") return english(msg("backups.serverMayNotWriteGive", { dir }));
   if (error instanceof PgToolMissingError) return error.message;
-  return `The backup failed: ${error instanceof Error ? error.message : String(error)}`;
+  return english(
+    msg("backups.backupFailed", { value: error instanceof Error ? error.message : String(error) }),
+  );
 }
 
 /**

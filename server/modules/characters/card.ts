@@ -6,6 +6,7 @@ import {
   REPLY_SWIPES_MAX,
 } from "../../../common/constants";
 import { badRequest } from "../../errors";
+import { carried, msg } from "../../i18n/messages";
 import { type Lorebook, parseLorebook, toCharacterBook } from "../prompt/lorebook";
 import { type GenerationColumns, withCardGeneration } from "./generation";
 import { readPngTextChunks } from "./png-chunks";
@@ -59,7 +60,8 @@ export interface ImportedCard {
 export function cardLorebook(data: CardData): Lorebook | null {
   if (data.character_book === undefined || data.character_book === null) return null;
   const parsed = parseLorebook(data.character_book);
-  if (!parsed.ok) throw badRequest(`The card's lorebook was refused: ${parsed.message}`);
+  if (!parsed.ok)
+    throw badRequest(msg("characters.cardLorebookRefused", { message: carried(parsed) ?? parsed.message }));
   return parsed.book.entries.length > 0 ? parsed.book : null;
 }
 
@@ -69,18 +71,18 @@ export function cardLorebook(data: CardData): Lorebook | null {
  * @throws AppError 400 naming the problem.
  */
 export function parseCardJson(text: string): unknown {
-  if (Buffer.byteLength(text) > MAX_CARD_JSON_BYTES) throw badRequest("The card data is larger than 4 MB.");
+  if (Buffer.byteLength(text) > MAX_CARD_JSON_BYTES) throw badRequest(msg("characters.cardDataLargerThan4"));
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
-    throw badRequest("The card data is not valid JSON.");
+    throw badRequest(msg("characters.cardDataNotValidJson"));
   }
   const check = (node: unknown, depth: number): void => {
-    if (depth > MAX_DEPTH) throw badRequest("The card data is nested too deeply.");
+    if (depth > MAX_DEPTH) throw badRequest(msg("characters.cardDataNestedTooDeeply"));
     if (node && typeof node === "object") {
       for (const key of Object.keys(node)) {
-        if (FORBIDDEN_KEYS.has(key)) throw badRequest(`The key "${key}" is not allowed.`);
+        if (FORBIDDEN_KEYS.has(key)) throw badRequest(msg("characters.keyNotAllowed", { key }));
         check((node as Record<string, unknown>)[key], depth + 1);
       }
     }
@@ -92,7 +94,7 @@ export function parseCardJson(text: string): unknown {
 function decodeBase64Json(payload: string): unknown {
   const clean = payload.trim();
   if (!/^[A-Za-z0-9+/=\s]*$/.test(clean) || clean.length === 0) {
-    throw badRequest("The metadata is not valid base64.");
+    throw badRequest(msg("characters.metadataNotValidBase64"));
   }
   return parseCardJson(Buffer.from(clean, "base64").toString("utf8"));
 }
@@ -103,13 +105,13 @@ const strings = (v: unknown) => (Array.isArray(v) ? v.filter((x): x is string =>
 /** Normalises a V1, V2 or V3 card object into `data` with every field present. */
 function cardData(card: unknown): CardData {
   if (!card || typeof card !== "object" || Array.isArray(card))
-    throw badRequest("The card data is not an object.");
+    throw badRequest(msg("characters.cardDataNotObject"));
   const root = card as Record<string, unknown>;
   const isWrapped = root.spec === "chara_card_v2" || root.spec === "chara_card_v3";
   const raw = (isWrapped ? root.data : root) as Record<string, unknown> | undefined;
-  if (!raw || typeof raw !== "object") throw badRequest("The card has no data.");
+  if (!raw || typeof raw !== "object") throw badRequest(msg("characters.cardNoData"));
   const name = str(raw.name).trim();
-  if (!name) throw badRequest("The card has no name.");
+  if (!name) throw badRequest(msg("characters.cardNoName"));
   return {
     ...raw,
     name,
@@ -173,7 +175,7 @@ export function readCard(bytes: Buffer): ImportedCard {
   if (first === "{") return importCardData(cardData(parseCardJson(bytes.toString("utf8"))));
   const texts = readPngTextChunks(bytes);
   const payload = texts.get("ccv3") ?? texts.get("chara");
-  if (!payload) throw badRequest("The PNG carries no character card (no chara or ccv3 chunk).");
+  if (!payload) throw badRequest(msg("characters.pngCarriesNoCharacterCard"));
   return importCardData(cardData(decodeBase64Json(payload)));
 }
 

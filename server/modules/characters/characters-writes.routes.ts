@@ -3,6 +3,7 @@ import { CharacterListItem, Envelope, envelopeOf } from "../../../common/api";
 import { currentUser } from "../../http/auth";
 import { ok } from "../../http/envelope";
 import { answers, type ZodApp } from "../../http/route-schemas";
+import { msg } from "../../i18n/messages";
 import { presentCharacterListItem } from "./characters.presenter";
 import {
   CardBody,
@@ -43,7 +44,7 @@ export function characterWriteRoutes(app: ZodApp, characters: CharactersService)
   };
   app.post("/api/characters/create-preselect", { schema: presetSchema }, async (request) => {
     const character = await characters.createFromPreset(currentUser(request), request.body.id);
-    return ok(`${character.name} is ready to chat with you!`, backToList(character));
+    return ok(msg("characters.readyChat", { name: character.name }), backToList(character));
   });
 
   const from = "§7 (lorebook, alternate greetings ours)";
@@ -55,7 +56,7 @@ export function characterWriteRoutes(app: ZodApp, characters: CharactersService)
   };
   app.post("/api/characters/create", { schema: createSchema }, async (request) => {
     const character = await characters.create(currentUser(request), request.body);
-    return ok(`${character.name} has been created.`, backToList(character));
+    return ok(msg("characters.beenCreated", { name: character.name }), backToList(character));
   });
 
   const updateSchema = {
@@ -67,7 +68,7 @@ export function characterWriteRoutes(app: ZodApp, characters: CharactersService)
   app.post("/api/characters/update", { schema: updateSchema }, async (request) => {
     const { body } = request;
     const character = await characters.update(currentUser(request), body.id, body);
-    return ok(`${character.name} has been updated.`, backToList(character));
+    return ok(msg("characters.beenUpdated", { name: character.name }), backToList(character));
   });
 
   const deleteSchema = {
@@ -77,19 +78,21 @@ export function characterWriteRoutes(app: ZodApp, characters: CharactersService)
   };
   app.delete("/api/characters/delete/", { schema: deleteSchema }, async (request) => {
     await characters.delete(currentUser(request), request.query.id);
-    return ok("Character deleted.");
+    return ok(msg("characters.characterDeleted"));
   });
 
   const groupDeleteSchema = { ...characterDoc("–"), querystring: GroupIdQuery, response: answers(Envelope) };
   app.delete("/api/characters/group/delete/", { schema: groupDeleteSchema }, async (request) => {
     await characters.deleteGroup(currentUser(request), request.query.id);
-    return ok("Group deleted.");
+    return ok(msg("characters.groupDeleted"));
   });
 
   const randomSchema = { ...characterDoc("`data`: the new character"), response: CHARACTER_ANSWER };
   app.post("/api/characters/create-random", { schema: randomSchema }, async (request) => {
     const character = await characters.createRandom(currentUser(request));
-    return ok(`Meet ${character.name}, your new companion!`, { data: presentCharacterListItem(character) });
+    return ok(msg("characters.meetNewCompanion", { name: character.name }), {
+      data: presentCharacterListItem(character),
+    });
   });
 
   const importSchema = {
@@ -100,6 +103,6 @@ export function characterWriteRoutes(app: ZodApp, characters: CharactersService)
   };
   app.post("/api/characters/import", { schema: importSchema }, async (request) => {
     const character = await characters.importCard(currentUser(request), request.body.card);
-    return ok(`${character.name} has been imported.`, backToList(character));
+    return ok(msg("characters.beenImported", { name: character.name }), backToList(character));
   });
 }

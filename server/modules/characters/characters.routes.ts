@@ -12,9 +12,10 @@ import {
   VoicesReply,
 } from "../../../common/api";
 import { assertSelf, currentUser, signedIn } from "../../http/auth";
-import { ok } from "../../http/envelope";
+import { ok, okWith } from "../../http/envelope";
 import { answers, type ZodApp } from "../../http/route-schemas";
 import { GET_WRITES } from "../../http/route-writes";
+import { msg } from "../../i18n/messages";
 import { displayName } from "../conversation/chats.service";
 import {
   presentCharacterDetail,
@@ -50,7 +51,7 @@ function characterReadRoutes(app: ZodApp, characters: CharactersService): void {
     const user = currentUser(request);
     assertSelf(user.id, request.query.id);
     const list = await characters.list(user);
-    return ok("Characters.", { data: list.map(presentCharacterListItem) });
+    return ok(msg("characters.characters"), { data: list.map(presentCharacterListItem) });
   });
 
   app.get(
@@ -59,7 +60,9 @@ function characterReadRoutes(app: ZodApp, characters: CharactersService): void {
     async (request) => {
       const user = currentUser(request);
       const list = await characters.list(user);
-      return { ...ok("Characters."), characters: list.map((c) => presentChatListItem(c, displayName(user))) };
+      return okWith(msg("characters.characters"), {
+        characters: list.map((c) => presentChatListItem(c, displayName(user))),
+      });
     },
   );
 
@@ -72,7 +75,7 @@ function characterReadRoutes(app: ZodApp, characters: CharactersService): void {
     const user = currentUser(request);
     assertSelf(user.id, request.query.id);
     const groups = await characters.listGroups(user);
-    return ok("Groups.", { data: groups.map(presentGroup) });
+    return ok(msg("characters.groups"), { data: groups.map(presentGroup) });
   });
 
   const presetsSchema = {
@@ -81,7 +84,7 @@ function characterReadRoutes(app: ZodApp, characters: CharactersService): void {
   };
   app.get("/api/characters/selection", { schema: presetsSchema }, async () => {
     const presets = await characters.listPresets();
-    return ok("Preset characters.", { data: presets.map(presentPreset) });
+    return ok(msg("characters.presetCharacters"), { data: presets.map(presentPreset) });
   });
 
   const languagesSchema = {
@@ -90,18 +93,16 @@ function characterReadRoutes(app: ZodApp, characters: CharactersService): void {
   };
   app.get("/api/characters/languages", { schema: languagesSchema }, async () => {
     const languages = await characters.languages();
-    return {
-      ...ok("Languages."),
+    return okWith(msg("characters.languages"), {
       languages: languages.map((l) => ({ languageUUID: l.id, languageName: l.name })),
-    };
+    });
   });
 
   const voicesHandler = async () => {
     const voices = await characters.voices();
-    return {
-      ...ok("Voices."),
+    return okWith(msg("characters.voices"), {
       voices: voices.map((v) => ({ voiceName: v.name, voiceSex: v.sex, languageCode: v.language_code })),
-    };
+    });
   };
   const voicesSchema = {
     ...characterDoc("`voices`: `[{ voiceName, voiceSex, languageCode }]`"),
@@ -120,7 +121,7 @@ function characterReadRoutes(app: ZodApp, characters: CharactersService): void {
     { config: GET_WRITES, schema: previewSchema },
     async (request) => {
       const audioUrl = await characters.previewVoice(request.query.v);
-      return { ...ok("Voice preview."), audioUrl };
+      return okWith(msg("characters.voicePreview"), { audioUrl });
     },
   );
 
@@ -131,7 +132,7 @@ function characterReadRoutes(app: ZodApp, characters: CharactersService): void {
   };
   app.get("/api/characters/", { schema: characterSchema }, async (request) => {
     const character = await characters.get(currentUser(request), request.query.id);
-    return ok("Character.", { data: presentCharacterDetail(character) });
+    return ok(msg("characters.character"), { data: presentCharacterDetail(character) });
   });
 
   const exportSchema = {

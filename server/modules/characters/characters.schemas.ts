@@ -10,17 +10,18 @@ import {
   TEMPERATURE_MIN,
 } from "../../../common/generation";
 import { FILL_REQUIRED_FIELDS, RULES, SEX_INVALID, SEX_VALUES } from "../../../common/validation";
+import { msg, zodText } from "../../i18n/messages";
 
 /** The sentence for alternate greetings that are not a list of texts. */
-const ALTERNATE_GREETINGS_INVALID = "The alternate greetings must be a JSON array of texts.";
+const ALTERNATE_GREETINGS_INVALID = zodText(msg("characters.alternateGreetingsMustJsonArray"));
 
 import { optionalUpload } from "../../http/uploads";
 import { textField, uuidField } from "../../http/validate";
 
-const MAX_TOKENS_SENTENCE = "The reply length must be a whole number from 16 to 4096 tokens.";
-const TEMPERATURE_SENTENCE = "The temperature must be a number from 0 to 2.";
-const AUTHORS_NOTE_SENTENCE = "The author's note must be at most 2000 characters.";
-const DEPTH_SENTENCE = "The author's note depth must be a whole number from 0 to 100.";
+const MAX_TOKENS_SENTENCE = zodText(msg("characters.replyLengthMustWholeNumber"));
+const TEMPERATURE_SENTENCE = zodText(msg("models.temperatureMustNumberFrom0"));
+const AUTHORS_NOTE_SENTENCE = zodText(msg("characters.authorsNoteTooLong"));
+const DEPTH_SENTENCE = zodText(msg("characters.authorsNoteDepthInvalid"));
 
 /**
  * An optional number of the form (common/generation.ts bounds) checked by `rule`: absent gives
@@ -37,16 +38,16 @@ const optionalNumber = (rule: z.ZodNumber) =>
  * from common/validation.ts.
  */
 export const UserIdQuery = z.object({ id: z.string().max(100).optional().describe("own user id") });
-export const IdQuery = z.object({ id: uuidField("the character id").describe("character") });
+export const IdQuery = z.object({ id: uuidField(msg("field.characterId")).describe("character") });
 /** `?id` of a group (its refusal names "the character id", as it always did). */
-export const GroupIdQuery = z.object({ id: uuidField("the character id").describe("group") });
+export const GroupIdQuery = z.object({ id: uuidField(msg("field.characterId")).describe("group") });
 /** Ours: the voice preview names a voice. */
 export const VoiceQuery = z.object({
   v: z
     .string()
     .trim()
-    .min(1, "The voice is required.")
-    .max(100, "The voice must be at most 100 characters.")
+    .min(1, zodText(msg("characters.voiceRequired")))
+    .max(100, zodText(msg("validation.voiceMustMost100Characters")))
     .describe("voice name"),
 });
 /** Alternate greetings as sent: a JSON array text, or an array (a JSON body). */
@@ -69,14 +70,14 @@ const AlternateGreetings = z
     if (greetings.length > REPLY_SWIPES_MAX - 1) {
       ctx.addIssue({
         code: "custom",
-        message: `A character has at most ${REPLY_SWIPES_MAX - 1} alternate greetings.`,
+        message: zodText(msg("characters.characterMostAlternateGreetings", { n: REPLY_SWIPES_MAX - 1 })),
       });
       return z.NEVER;
     }
     if (greetings.some((g) => g.length > GREETING_MAX_LENGTH)) {
       ctx.addIssue({
         code: "custom",
-        message: `Each alternate greeting must be at most ${GREETING_MAX_LENGTH} characters.`,
+        message: zodText(msg("characters.eachAlternateGreetingMustMost", { GREETING_MAX_LENGTH })),
       });
       return z.NEVER;
     }
@@ -91,7 +92,8 @@ const AlternateGreetings = z
 export const CharacterBody = z.object({
   name: textField(RULES.characterName),
   sex: z.enum(SEX_VALUES, {
-    error: (issue) => (issue.input === undefined || issue.input === "" ? FILL_REQUIRED_FIELDS : SEX_INVALID),
+    error: (issue) =>
+      zodText(issue.input === undefined || issue.input === "" ? FILL_REQUIRED_FIELDS : SEX_INVALID),
   }),
   voice: textField(RULES.characterVoice),
   language: textField(RULES.characterLanguage),
@@ -105,7 +107,7 @@ export const CharacterBody = z.object({
    * sends a file: multipart text fields are capped at 64 KB); checked by the service.
    */
   lorebook: z
-    .union([z.string(), z.instanceof(Buffer)], { error: "The lorebook must be JSON text." })
+    .union([z.string(), z.instanceof(Buffer)], { error: zodText(msg("characters.lorebookMustJsonText")) })
     .optional()
     .transform((v) => (typeof v === "string" || v === undefined ? v : v.toString("utf8"))),
   /**
@@ -144,13 +146,15 @@ export const CharacterBody = z.object({
       .max(AUTHORS_NOTE_DEPTH_MAX, DEPTH_SENTENCE),
   ),
 });
-export const UpdateBody = CharacterBody.extend({ id: uuidField("the character id") });
+export const UpdateBody = CharacterBody.extend({ id: uuidField(msg("field.characterId")) });
 export const CardBody = z.object({
   card: z
-    .instanceof(Buffer, { message: "The character card is required (a PNG or JSON file)." })
+    .instanceof(Buffer, { message: zodText(msg("characters.characterCardRequiredPngJson")) })
     .describe("Character Card PNG or JSON"),
 });
-export const PresetBody = z.object({ id: uuidField("the preset character id").describe("preset") });
+export const PresetBody = z.object({
+  id: uuidField(msg("characters.term.presetCharacterId")).describe("preset"),
+});
 
 /**
  * The documentation of a characters route in its schema (the OpenAPI document): the "Characters"

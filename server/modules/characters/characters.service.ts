@@ -2,7 +2,8 @@
 import { randomUUID } from "node:crypto";
 import { renderAvatarJpeg, renderDefaultPictureJpeg } from "../../db/avatars";
 import type { Character, CharacterProfile, User } from "../../db/schema";
-import { badRequest, forbidden, notFound } from "../../errors";
+import { AppError, badRequest, forbidden, notFound } from "../../errors";
+import { carried, msg } from "../../i18n/messages";
 import { loadSharp, normalisePicture } from "../../media/picture";
 import type { LlmProvider } from "../../providers/llm/llm";
 import type { FileStorage } from "../../providers/storage/storage";
@@ -49,7 +50,7 @@ export interface CharacterInput extends GenerationInput {
 function lorebookColumn(book: Lorebook | null): string | null {
   if (!book || book.entries.length === 0) return null;
   assertAllowedContent(
-    "Lorebook",
+    msg("characters.term.lorebook"),
     ...book.entries.flatMap((e) => [e.content, ...e.keys, ...e.secondary_keys]),
   );
   return JSON.stringify(toCharacterBook(book));
@@ -62,7 +63,7 @@ function lorebookColumn(book: Lorebook | null): string | null {
 function formLorebook(json: string): string | null {
   const parsed = parseLorebookJson(json);
   if (parsed === null) return null;
-  if (!parsed.ok) throw badRequest(parsed.message);
+  if (!parsed.ok) throw new AppError("bad_request", carried(parsed) ?? parsed.message);
   return lorebookColumn(parsed.book);
 }
 
@@ -119,7 +120,7 @@ export class CharactersService {
   /** @throws AppError 404 when the character is not the user's. */
   async get(user: User, id: string): Promise<Character> {
     const character = await this.repo.findOwned(user.id, id);
-    if (!character) throw notFound("Character not found.");
+    if (!character) throw notFound(msg("characters.characterNotFound"));
     return character;
   }
 
@@ -130,7 +131,7 @@ export class CharactersService {
    */
   async createFromPreset(user: User, presetId: string): Promise<Character> {
     const preset = await this.repo.findPreset(presetId);
-    if (!preset) throw notFound("This preset character does not exist.");
+    if (!preset) throw notFound(msg("characters.presetCharacterDoesNotExist"));
     const photo = `${randomUUID()}.jpg`;
     await this.storage.copy(`predefined-characters/${preset.photo}`, `characters/${photo}`);
     return this.insert(user, {
@@ -201,8 +202,8 @@ export class CharactersService {
   async delete(user: User, id: string): Promise<void> {
     const character = await this.get(user, id);
     const result = await this.repo.deleteOwnedUnlessLast(user.id, id);
-    if (result === "missing") throw notFound("Character not found.");
-    if (result === "last") throw forbidden("You cannot delete your only character.", "last_character");
+    if (result === "missing") throw notFound(msg("characters.characterNotFound"));
+    if (result === "last") throw forbidden(msg("characters.cannotDeleteOnlyCharacter"), "last_character");
     this.cached.chatRemoved(user.id, id);
     await this.storage.remove(`characters/${character.photo}`);
     // Its chat's pictures and the user's photos (product.md §3: under {character id}/).
@@ -211,7 +212,7 @@ export class CharactersService {
 
   /** Deletes a group of the user with its chat. @throws AppError 404 when not the user's. */
   async deleteGroup(user: User, id: string): Promise<void> {
-    if (!(await this.repo.deleteOwnedGroup(user.id, id))) throw notFound("Group not found.");
+    if (!(await this.repo.deleteOwnedGroup(user.id, id))) throw notFound(msg("characters.groupNotFound"));
     this.cached.chatRemoved(user.id, id);
     await this.storage.removeFolder(id);
   }
@@ -265,7 +266,7 @@ export class CharactersService {
     const lorebook = lorebookColumn(cardLorebook(card.data));
     const generation = cardGeneration(card.data.extensions);
     assertAllowedContent(
-      "Card",
+      msg("characters.term.card"),
       card.name,
       card.backstory,
       card.greeting,
@@ -323,7 +324,7 @@ export class CharactersService {
   /** Plan and list rules of the form; `storedAppearance` is the edited character's (kept without il). */
   private async checkInput(user: User, input: CharacterInput, storedAppearance = ""): Promise<void> {
     assertAllowedContent(
-      "Character",
+      msg("characters.term.character"),
       input.name,
       input.description,
       input.greeting,
@@ -331,20 +332,14 @@ export class CharactersService {
       ...(input.alternate_greetings ?? []),
       input.authors_note ?? "",
     );
-    if (!(await this.repo.findVoice(input.voice))) throw badRequest("Please choose a voice from the list.");
+    if (!(await this.repo.findVoice(input.voice))) throw badRequest(msg("characters.chooseVoiceFromList"));
     if (!(await this.repo.findLanguage(input.language)))
-      throw badRequest("Please choose a language from the list.");
+      throw badRequest(msg("characters.chooseLanguageFromList"));
     if (input.photo && !user.photo_upload) {
-      throw forbidden(
-        "Your plan does not include photo upload. Upgrade to the Basic Plan or above.",
-        "plan_photo",
-      );
+      throw forbidden(msg("characters.planDoesNotIncludePhoto"), "plan_photo");
     }
     if (input.appearance && input.appearance !== storedAppearance && !user.image_generation) {
-      throw forbidden(
-        "Your plan does not include the appearance field. Upgrade to Premium Plus.",
-        "plan_appearance",
-      );
+      throw forbidden(msg("characters.planDoesNotIncludeAppearance"), "plan_appearance");
     }
   }
 
@@ -374,7 +369,7 @@ export class CharactersService {
     if (!created) {
       await this.storage.remove(`characters/${fields.photo}`);
       throw forbidden(
-        `You have reached your limit of ${user.character_limit} characters. Upgrade your plan to create more.`,
+        msg("characters.haveReachedLimitCharactersUpgrade", { character_limit: user.character_limit }),
         "character_limit",
       );
     }

@@ -1,6 +1,7 @@
 // Reading and writing a PNG's tEXt chunks, where character cards keep their JSON (checked signature, lengths, CRCs).
 import { crc32 } from "node:zlib";
 import { badRequest } from "../../errors";
+import { msg } from "../../i18n/messages";
 
 const SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 /** Largest metadata chunk we read from a card, bytes ("a metadata chunk over a few MB"). */
@@ -14,19 +15,19 @@ export const MAX_TEXT_CHUNK_BYTES = 4 * 1024 * 1024;
  */
 export function readPngTextChunks(png: Buffer): Map<string, string> {
   if (png.length < 8 || !png.subarray(0, 8).equals(SIGNATURE))
-    throw badRequest("The file is not a PNG image.");
+    throw badRequest(msg("characters.fileNotPngImage"));
   const texts = new Map<string, string>();
   let offset = 8;
   while (offset + 12 <= png.length) {
     const length = png.readUInt32BE(offset);
     const type = png.toString("latin1", offset + 4, offset + 8);
     const end = offset + 12 + length;
-    if (end > png.length) throw badRequest("The PNG is truncated.");
+    if (end > png.length) throw badRequest(msg("characters.pngTruncated"));
     if (type === "tEXt") {
-      if (length > MAX_TEXT_CHUNK_BYTES) throw badRequest("A metadata chunk is larger than 4 MB.");
+      if (length > MAX_TEXT_CHUNK_BYTES) throw badRequest(msg("characters.metadataChunkLargerThan4"));
       const body = png.subarray(offset + 8, offset + 8 + length);
       if (crc32(png.subarray(offset + 4, offset + 8 + length)) !== png.readUInt32BE(offset + 8 + length)) {
-        throw badRequest("A PNG chunk is corrupt (bad checksum).");
+        throw badRequest(msg("characters.pngChunkCorruptBadChecksum"));
       }
       const zero = body.indexOf(0);
       if (zero > 0) texts.set(body.toString("latin1", 0, zero), body.toString("latin1", zero + 1));

@@ -1,6 +1,7 @@
 // The chat's answers (product.md §3): chat profile characters, message replies (live or stored), pictures, group replies.
 import type { ChatProfileCharacter, GroupReply, MessageReply } from "../../../common/api";
 import type { Character, ChatHistoryRow } from "../../db/schema";
+import { carried, carry, english, type Message, msg } from "../../i18n/messages";
 import { presentHistoryEntry } from "../conversation/conversation.presenter";
 import { splitReply } from "../conversation/split-reply";
 
@@ -21,7 +22,7 @@ export function presentProfileCharacter(c: Character, groupId: string): ChatProf
 export interface ReplyOutcome {
   success: boolean;
   /** The user-facing message (the reason when success is false). */
-  message: string;
+  message: string | Message;
   /** The stored entry, present whenever the user's message was stored. */
   entry?: ChatHistoryRow;
   /** The entry's replies when it has two or more (swipes). */
@@ -37,23 +38,26 @@ export function presentReply(result: ReplyOutcome, audioUrl = ""): MessageReply 
   const text = result.entry?.reply_message ?? "";
   // A stopped or cut-short reply is one unfinished message that Continue extends: never split.
   const parts = result.entry?.status === "replied" ? splitReply(text) : text ? [text] : [];
-  return {
-    success: result.success ? 1 : 0,
-    message: result.message,
-    text,
-    history,
-    audioUrl,
-    genimage: 0,
-    options: { splitCount: parts.length, splitMessages: parts, picDesc: "" },
-  };
+  return carry(
+    {
+      success: result.success ? 1 : 0,
+      message: english(result.message),
+      text,
+      history,
+      audioUrl,
+      genimage: 0,
+      options: { splitCount: parts.length, splitMessages: parts, picDesc: "" },
+    },
+    result.message,
+  );
 }
 
 /** What a stored entry's status says to a client who was not there when it was answered. */
-const STORED_OUTCOMES: Record<string, { success: boolean; message: string }> = {
-  replied: { success: true, message: "Reply." },
-  stopped: { success: true, message: "Stopped." },
-  partial: { success: true, message: "The reply was cut short." },
-  pending: { success: false, message: "This message is still being answered." },
+const STORED_OUTCOMES: Record<string, { success: boolean; message: Message }> = {
+  replied: { success: true, message: msg("chat.reply") },
+  stopped: { success: true, message: msg("chat.stopped") },
+  partial: { success: true, message: msg("chat.replyWasCutShort") },
+  pending: { success: false, message: msg("chat.messageStillBeingAnswered") },
 };
 
 /**
@@ -63,7 +67,7 @@ const STORED_OUTCOMES: Record<string, { success: boolean; message: string }> = {
 export function presentStoredReply(entry: ChatHistoryRow): MessageReply {
   const outcome = STORED_OUTCOMES[entry.status] ?? {
     success: false,
-    message: "This message could not be answered. Please send it again.",
+    message: msg("chat.messageCouldNotAnsweredSend"),
   };
   return presentReply({ ...outcome, entry }, entry.reply_audio_url);
 }
@@ -77,25 +81,29 @@ export function withPicture(
   picture: { picDesc: string; entry: ChatHistoryRow } | undefined,
 ): MessageReply {
   if (!picture) return reply;
-  return {
+  const withIt = {
     ...reply,
-    genimage: 1,
+    genimage: 1 as const,
     history: [presentHistoryEntry(picture.entry)],
     options: { ...(reply.options ?? { splitCount: 0, splitMessages: [] }), picDesc: picture.picDesc },
   };
+  return carry(withIt, carried(reply) ?? reply.message);
 }
 
 /** product.md §7 `chat/group/reply`: who answered, in order, and their entries. */
 export function presentGroupReply(result: {
   success: boolean;
-  message: string;
+  message: string | Message;
   whoReplies: string[];
   entries: ChatHistoryRow[];
 }): GroupReply {
-  return {
-    success: result.success ? 1 : 0,
-    message: result.message,
-    whoReplies: result.whoReplies,
-    history: result.entries.map((entry) => presentHistoryEntry(entry)),
-  };
+  return carry(
+    {
+      success: result.success ? 1 : 0,
+      message: english(result.message),
+      whoReplies: result.whoReplies,
+      history: result.entries.map((entry) => presentHistoryEntry(entry)),
+    },
+    result.message,
+  );
 }

@@ -5,6 +5,7 @@ import { assertSelf, currentUser, signedIn } from "../../http/auth";
 import { ok } from "../../http/envelope";
 import { answerPlainOrStreamed, type StreamableTurn, type TurnResult } from "../../http/plain-or-streamed";
 import { GET_WRITES } from "../../http/route-writes";
+import { msg } from "../../i18n/messages";
 import { localTimeText } from "../prompt/prompt";
 import {
   AudioMessageRoute,
@@ -62,7 +63,7 @@ export async function chatRoutes(
 
     app.post("/api/chat/stop", { schema: StopRoute }, async (request) => {
       const stopped = await chat.stop(currentUser(request), request.body.id);
-      return ok(stopped ? "Stopped." : "Nothing is being generated for this message.");
+      return ok(stopped ? msg("chat.stopped") : msg("chat.nothingBeingGeneratedMessage"));
     });
 
     // A GET by the spec that deletes the chat's history (it declares so: GET_WRITES).
@@ -71,7 +72,7 @@ export async function chatRoutes(
       const { query } = request;
       assertSelf(user.id, query.uid);
       const page = await chat.newChat(user, query.id);
-      return ok("Your chat history has been deleted.", { page });
+      return ok(msg("chat.chatHistoryBeenDeleted"), { page });
     });
 
     /** product.md §7 audio-message (path ours): the message-reply shape of `chat/message` with `audioUrl`. */

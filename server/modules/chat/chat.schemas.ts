@@ -14,6 +14,7 @@ import { HISTORY_PAGE_SIZE, MESSAGE_MAX_LENGTH, REPLY_SWIPES_MAX } from "../../.
 import { RULES } from "../../../common/validation";
 import { answers } from "../../http/route-schemas";
 import { textField, uuidField } from "../../http/validate";
+import { msg, zodText } from "../../i18n/messages";
 import { ClientMessageId } from "../conversation/inputs";
 
 /** Request shapes of product.md §7 "Chat" (validated by the routes before any service is called). */
@@ -42,29 +43,32 @@ export const MessageBody = z.object({
   /** Ours: the user's words about themself for this reply. */
   ptext: textField(RULES.senderAbout).optional(),
   /** The user's local time when sending, ISO 8601 with its UTC offset (malformed or far off: ignored). */
-  time: z.string().max(40, "The time must be an ISO 8601 time.").optional(),
+  time: z
+    .string()
+    .max(40, zodText(msg("chat.timeMustIso8601Time")))
+    .optional(),
   /** Ours: "1" asks for server-sent events (tokens as they are generated). */
   stream: z.string().optional(),
   clientMessageId: ClientMessageId,
 });
 /** Ours: `chat/continue-message` and `chat/stop` name the entry (chatHistoryUUID). */
 export const EntryBody = z.object({
-  id: uuidField("the message id").describe("chatHistoryUUID"),
+  id: uuidField(msg("chat.term.messageId")).describe("chatHistoryUUID"),
   stream: z.string().optional(),
 });
 /** `Chat/regenerate` names the entry; `stream` and `mute` as `chat/message`'s. */
 export const RegenerateBody = EntryBody.extend({
-  id: uuidField("the message id"),
+  id: uuidField(msg("chat.term.messageId")),
   mute: z.string().optional(),
 });
 /** `Chat/swipe` chooses the entry's swipe `index` (0-based). */
 export const SwipeBody = z.object({
-  id: uuidField("the message id"),
+  id: uuidField(msg("chat.term.messageId")),
   index: z.coerce
-    .number({ error: "The version is not valid." })
-    .int("The version is not valid.")
-    .min(0, "The version is not valid.")
-    .max(REPLY_SWIPES_MAX - 1, "The version is not valid.")
+    .number({ error: zodText(msg("chat.versionNotValid")) })
+    .int(zodText(msg("chat.versionNotValid")))
+    .min(0, zodText(msg("chat.versionNotValid")))
+    .max(REPLY_SWIPES_MAX - 1, zodText(msg("chat.versionNotValid")))
     .describe("0-based"),
 });
 /**
@@ -79,11 +83,11 @@ const EditReplyText = z.object({ text: textField(RULES.replyEdit) });
  */
 export const EditBody = z
   .object({
-    id: uuidField("the message id"),
+    id: uuidField(msg("chat.term.messageId")),
     part: z
-      .enum(["message", "reply"], { error: 'The part must be "message" or "reply".' })
+      .enum(["message", "reply"], { error: zodText(msg("chat.partMustMessageReply")) })
       .describe("`message` or `reply`"),
-    text: z.string({ error: "The text must be text." }),
+    text: z.string({ error: zodText(msg("chat.textMustText")) }),
   })
   .transform((body, context) => {
     const checked = (body.part === "message" ? EditMessageText : EditReplyText).safeParse({
@@ -96,7 +100,7 @@ export const EditBody = z
     return z.NEVER;
   });
 /** `Chat/delete` and `chat/rewind` name the entry. */
-export const RemoveBody = z.object({ id: uuidField("the message id") });
+export const RemoveBody = z.object({ id: uuidField(msg("chat.term.messageId")) });
 /** product.md §7 `chat/group/reply`: message, id (the group), plus our client message id. */
 export const GroupReplyBody = MessageBody.pick({
   message: true,
@@ -110,7 +114,7 @@ export const GroupReplyBody = MessageBody.pick({
  * (the `Last-Event-ID` header, when sent, is read into `after` by the route's preValidation hook).
  */
 export const ReplyStreamQuery = z.object({
-  id: uuidField("the message id").describe("chatHistoryUUID"),
+  id: uuidField(msg("chat.term.messageId")).describe("chatHistoryUUID"),
   after: z.coerce
     .number()
     .int("The event id is not valid.")
@@ -123,14 +127,14 @@ export const NewChatQuery = z.object({
   id: z.string().max(100).default("").describe("chat"),
   uid: z.string().max(100).optional(),
 });
-export const GroupNewQuery = z.object({ cId: uuidField("the character id").describe("a character") });
+export const GroupNewQuery = z.object({ cId: uuidField(msg("field.characterId")).describe("a character") });
 export const GroupMemberQuery = z.object({
-  gId: uuidField("the group id"),
-  cId: uuidField("the character id"),
+  gId: uuidField(msg("field.groupId")),
+  cId: uuidField(msg("field.characterId")),
 });
 /** product.md §7 audio-message call: message, id, characterId, is_greeting, mute. */
 export const AudioMessageBody = z.object({
-  message: z.string().trim().max(MESSAGE_MAX_LENGTH, RULES.chatMessage.messages.tooLong).default(""),
+  message: z.string().trim().max(MESSAGE_MAX_LENGTH, zodText(RULES.chatMessage.messages.tooLong)).default(""),
   id: z.string().max(100).default(""),
   characterId: z.string().max(100).default(""),
   is_greeting: z.string().optional(),

@@ -2,6 +2,7 @@
 import { CONTINUE_MAX_PER_REPLY, FIRST_MESSAGE_MARKER } from "../../../common/constants";
 import type { ChatHistoryRow, User } from "../../db/schema";
 import { badRequest, notFound } from "../../errors";
+import { type Message, msg } from "../../i18n/messages";
 import type { LlmProvider } from "../../providers/llm/llm";
 import type { RedisHandle } from "../../providers/redis/redis";
 import type { FileStorage } from "../../providers/storage/storage";
@@ -37,7 +38,7 @@ export interface SendInput {
 /** A group turn's outcome (product.md §7 `chat/group/reply`). */
 export interface GroupResult {
   success: boolean;
-  message: string;
+  message: string | Message;
   /** Character ids in the order they answered. */
   whoReplies: string[];
   entries: ChatHistoryRow[];
@@ -111,7 +112,7 @@ export class ChatService {
     const character = input.characterId
       ? chat.members.find((m) => m.id === input.characterId)
       : chat.members[0];
-    if (!character) throw notFound("This character is not in this chat.");
+    if (!character) throw notFound(msg("chat.characterNotChat"));
     const stored = await this.conversation.history.appendUserEntry(
       user,
       chat,
@@ -148,8 +149,8 @@ export class ChatService {
     } = {},
   ): Promise<GroupResult> {
     const chat = await this.conversation.chats.resolveChat(user, input.chatId);
-    if (!chat.groupId) throw notFound("Group not found.");
-    if (chat.members.length === 0) throw badRequest("This group has no members yet.");
+    if (!chat.groupId) throw notFound(msg("characters.groupNotFound"));
+    if (chat.members.length === 0) throw badRequest(msg("chat.groupNoMembersYet"));
     const lastSpeaker = await this.repo.lastReplyCharacterId(chat.chatKey, user.id);
     const whoReplies = chooseSpeakers(
       input.message,
@@ -200,7 +201,7 @@ export class ChatService {
         };
       }
     }
-    return { success: true, message: "Replies.", whoReplies, entries, modelMs };
+    return { success: true, message: msg("chat.replies"), whoReplies, entries, modelMs };
   }
 
   /**
@@ -222,7 +223,7 @@ export class ChatService {
    */
   async stop(user: User, entryId: string): Promise<boolean> {
     const entry = await this.conversation.history.findOwnedEntry(user, entryId);
-    if (!entry) throw notFound("Message not found.");
+    if (!entry) throw notFound(msg("chat.messageNotFound"));
     return this.live.stop(entryId);
   }
 
@@ -232,7 +233,7 @@ export class ChatService {
    */
   async ownedEntry(user: User, entryId: string): Promise<ChatHistoryRow> {
     const entry = await this.conversation.history.findOwnedEntry(user, entryId);
-    if (!entry) throw notFound("Message not found.");
+    if (!entry) throw notFound(msg("chat.messageNotFound"));
     return entry;
   }
 
@@ -254,16 +255,16 @@ export class ChatService {
     stream: { onStart?: (entry: ChatHistoryRow) => Promise<void>; onToken?: (text: string) => void } = {},
   ): Promise<SendResult> {
     const entry = await this.conversation.history.findOwnedEntry(user, entryId);
-    if (!entry) throw notFound("Message not found.");
-    if (entry.message === FIRST_MESSAGE_MARKER) throw badRequest("A greeting is not continued.");
-    if (isPictureReply(entry)) throw badRequest("A picture is not continued.");
+    if (!entry) throw notFound(msg("chat.messageNotFound"));
+    if (entry.message === FIRST_MESSAGE_MARKER) throw badRequest(msg("chat.greetingNotContinued"));
+    if (isPictureReply(entry)) throw badRequest(msg("chat.pictureNotContinued"));
     if (!entry.reply_message) throw nothingToContinue();
     const session = await this.conversation.chats.sessionById(entry.session_id);
     const newest = await this.conversation.history.newestEntry(entry.session_id);
-    if (!session || newest?.id !== entry.id) throw badRequest("Only the newest reply can be continued.");
+    if (!session || newest?.id !== entry.id) throw badRequest(msg("chat.onlyNewestReplyContinued"));
     const chat = await this.conversation.chats.resolveChat(user, session.chat_key);
     const character = chat.members.find((m) => m.id === entry.character_id);
-    if (!character) throw notFound("This character is no longer in this chat.");
+    if (!character) throw notFound(msg("chat.characterNoLongerChat"));
     if (entry.continue_count >= CONTINUE_MAX_PER_REPLY) throw continuedEnough();
     const { hold, charge } = await this.replies.claim(user, entry.id, nothingToContinue, async () => {
       if (!(await this.repo.claimContinuation(entry.id, CONTINUE_MAX_PER_REPLY))) throw continuedEnough();
@@ -311,13 +312,13 @@ export class ChatService {
 
 /** The answer to a send whose client id was seen before: the entry as it stands, no new work. */
 function repeated(entry: ChatHistoryRow): SendResult {
-  if (entry.status === "replied") return { success: true, message: "Reply.", entry, modelMs: 0 };
+  if (entry.status === "replied") return { success: true, message: msg("chat.reply"), entry, modelMs: 0 };
   if (entry.status === "pending") {
-    return { success: false, message: "This message is still being answered.", entry, modelMs: 0 };
+    return { success: false, message: msg("chat.messageStillBeingAnswered"), entry, modelMs: 0 };
   }
   return {
     success: false,
-    message: "This message could not be answered. Please send it again.",
+    message: msg("chat.messageCouldNotAnsweredSend"),
     entry,
     modelMs: 0,
   };
@@ -332,7 +333,7 @@ export function isPictureReply(entry: Pick<ChatHistoryRow, "reply_image" | "imag
 }
 
 /** 400 for a reply that is not finished (none yet, or still being generated). */
-const nothingToContinue = () => badRequest("There is no finished reply to continue.");
+const nothingToContinue = () => badRequest(msg("chat.thereNoFinishedReplyContinue"));
 
 /** 400 past the bound of continuations of one reply. */
-const continuedEnough = () => badRequest("This reply cannot be continued any more.", "continue_limit");
+const continuedEnough = () => badRequest(msg("chat.replyCannotContinuedAnyMore"), "continue_limit");

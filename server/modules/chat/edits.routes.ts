@@ -2,8 +2,9 @@
 import type { FastifyInstance, onRequestAsyncHookHandler } from "fastify";
 import type { RemovedEntries, SwipeReply } from "../../../common/api";
 import { currentUser, signedIn } from "../../http/auth";
-import { ok } from "../../http/envelope";
+import { okWith } from "../../http/envelope";
 import { answerPlainOrStreamed } from "../../http/plain-or-streamed";
+import { msg } from "../../i18n/messages";
 import { oneToOneTurn } from "./chat.routes";
 import { DeleteRoute, EditRoute, isMuted, RegenerateRoute, RewindRoute, SwipeRoute } from "./chat.schemas";
 import type { EditsService } from "./edits.service";
@@ -33,25 +34,27 @@ export async function editsRoutes(
     app.post("/api/chat/swipe", { schema: SwipeRoute }, async (request): Promise<SwipeReply> => {
       const { body } = request;
       const entry = await edits.swipe(currentUser(request), body.id, body.index);
-      return { ...ok("Reply chosen."), history: [entry] };
+      return okWith(msg("chat.replyChosen"), { history: [entry] });
     });
 
     app.post("/api/chat/edit", { schema: EditRoute }, async (request): Promise<SwipeReply> => {
       const { body } = request;
       const entry = await edits.edit(currentUser(request), body.id, body.part, body.text);
-      return { ...ok(body.part === "message" ? "Message edited." : "Reply edited."), history: [entry] };
+      return okWith(body.part === "message" ? msg("chat.messageEdited") : msg("chat.replyEdited"), {
+        history: [entry],
+      });
     });
 
     app.post("/api/chat/delete", { schema: DeleteRoute }, async (request): Promise<RemovedEntries> => {
       const { body } = request;
       const removed = await edits.remove(currentUser(request), body.id);
-      return { ...ok("Message deleted."), removed };
+      return okWith(msg("chat.messageDeleted"), { removed });
     });
 
     app.post("/api/chat/rewind", { schema: RewindRoute }, async (request): Promise<RemovedEntries> => {
       const { body } = request;
       const removed = await edits.rewind(currentUser(request), body.id);
-      return { ...ok("Chat rewound."), removed };
+      return okWith(msg("chat.chatRewound"), { removed });
     });
   });
 }

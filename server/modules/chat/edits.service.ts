@@ -3,6 +3,7 @@ import type { ChatHistoryEntry } from "../../../common/api";
 import { FIRST_MESSAGE_MARKER, REPLY_SWIPES_MAX } from "../../../common/constants";
 import type { ChatHistoryRow, User } from "../../db/schema";
 import { badRequest, notFound } from "../../errors";
+import { msg } from "../../i18n/messages";
 import type { FileStorage } from "../../providers/storage/storage";
 import { displayName } from "../conversation/chats.service";
 import type { Conversation } from "../conversation/conversation";
@@ -33,7 +34,7 @@ export interface EditMemory {
 }
 
 /** 400 while an entry's reply is being generated (nothing is changed under a generation). */
-const stillGenerating = () => badRequest("This reply is still being generated.");
+const stillGenerating = () => badRequest(msg("chat.replyStillBeingGenerated"));
 
 /**
  * Swipes, edits, deletes and rewinds (routes in edits.routes.ts, contract in
@@ -74,27 +75,27 @@ export class EditsService {
   ): Promise<TurnAnswer> {
     const entry = await this.owned(user, entryId);
     if (entry.message === FIRST_MESSAGE_MARKER) {
-      throw badRequest("A greeting is not regenerated: swipe between the character's greetings.");
+      throw badRequest(msg("chat.greetingNotRegeneratedSwipeBetween"));
     }
     const found = await this.conversation.chats.chatOfEntry(user, entry);
-    if (!found) throw notFound("Message not found.");
+    if (!found) throw notFound(msg("chat.messageNotFound"));
     const { chat, session } = found;
     // A photo's reply was written from what the vision model saw, a check-in (no message, one
     // character) from the memory: this path writes neither.
-    if (entry.message_image) throw badRequest("A reply to a photo is not regenerated.");
+    if (entry.message_image) throw badRequest(msg("chat.replyPhotoNotRegenerated"));
     // A picture (made or being made) stays with the words it came with: a new text would sit under it.
-    if (isPictureReply(entry)) throw badRequest("A picture is not regenerated.");
-    if (!chat.groupId && !entry.message) throw badRequest("A check-in is not regenerated.");
+    if (isPictureReply(entry)) throw badRequest(msg("chat.pictureNotRegenerated"));
+    if (!chat.groupId && !entry.message) throw badRequest(msg("chat.checkNotRegenerated"));
     const character = chat.members.find((m) => m.id === entry.character_id);
-    if (!character) throw notFound("This character is no longer in this chat.");
+    if (!character) throw notFound(msg("chat.characterNoLongerChat"));
     const newest = chat.groupId
       ? await this.conversation.history.newestEntryOf(session.id, character.id)
       : await this.conversation.history.newestEntry(session.id);
     if (newest?.id !== entry.id) {
       throw badRequest(
         chat.groupId
-          ? `Only ${character.name}'s newest reply can be regenerated.`
-          : "Only the newest reply can be regenerated.",
+          ? msg("chat.onlyNamedNewestReplyRegenerated", { name: character.name })
+          : msg("chat.onlyNewestReplyRegenerated"),
       );
     }
     if (entry.status === "pending") throw stillGenerating();
@@ -149,7 +150,7 @@ export class EditsService {
   async swipe(user: User, entryId: string, index: number): Promise<ChatHistoryEntry> {
     const entry = await this.idle(user, entryId);
     const chosen = await this.conversation.history.chooseSwipe(entry, index);
-    if (!chosen) throw badRequest("This reply has no such version.");
+    if (!chosen) throw badRequest(msg("chat.replyNoSuchVersion"));
     await this.forget(user, chosen, chosen.seq, false);
     return this.present(chosen);
   }
@@ -170,11 +171,11 @@ export class EditsService {
     const entry = await this.idle(user, entryId);
     if (part === "message") {
       if (!entry.message || entry.message === FIRST_MESSAGE_MARKER) {
-        throw badRequest("This entry has no message of yours to edit.");
+        throw badRequest(msg("chat.entryNoMessageYoursEdit"));
       }
-      assertAllowedContent("Message", text);
+      assertAllowedContent(msg("conversation.term.message"), text);
     } else {
-      assertAllowedContent("Reply", text);
+      assertAllowedContent(msg("chat.term.reply"), text);
     }
     const edited = await this.conversation.history.editEntry(
       entry,
@@ -208,7 +209,7 @@ export class EditsService {
   private async removeEntries(user: User, sessionId: string, entries: ChatHistoryRow[]): Promise<string[]> {
     if (entries.length === 0) return [];
     const session = await this.conversation.chats.sessionById(sessionId);
-    if (!session || session.user_id !== user.id) throw notFound("Message not found.");
+    if (!session || session.user_id !== user.id) throw notFound(msg("chat.messageNotFound"));
     // A generation runs on a pending entry, or (a regeneration, a continuation) on a member's
     // newest: those are stopped before they go.
     const newestOfEach = new Map(entries.map((e) => [e.character_id, e.id]));
@@ -233,7 +234,7 @@ export class EditsService {
   /** The user's entry. @throws AppError 404 "Message not found." */
   private async owned(user: User, entryId: string): Promise<ChatHistoryRow> {
     const entry = await this.conversation.history.findOwnedEntry(user, entryId);
-    if (!entry) throw notFound("Message not found.");
+    if (!entry) throw notFound(msg("chat.messageNotFound"));
     return entry;
   }
 

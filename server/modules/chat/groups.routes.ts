@@ -4,6 +4,7 @@ import { currentUser, signedIn } from "../../http/auth";
 import { ok } from "../../http/envelope";
 import { answerPlainOrStreamed } from "../../http/plain-or-streamed";
 import { GET_WRITES } from "../../http/route-writes";
+import { msg } from "../../i18n/messages";
 import { turnInput } from "./chat.routes";
 import { GroupMemberAddRoute, GroupMemberRemoveRoute, GroupNewRoute, GroupReplyRoute } from "./chat.schemas";
 import type { ChatService } from "./chat.service";
@@ -27,7 +28,7 @@ export async function groupsRoutes(
     // GETs by the spec that change a group (they declare so: GET_WRITES).
     app.get("/api/chat/group/new", { config: GET_WRITES, schema: GroupNewRoute }, async (request) => {
       const page = await groups.newGroup(currentUser(request), request.query.cId);
-      return ok("Group created.", { page });
+      return ok(msg("chat.groupCreated"), { page });
     });
 
     app.get(
@@ -36,7 +37,7 @@ export async function groupsRoutes(
       async (request) => {
         const { query } = request;
         const page = await groups.addMember(currentUser(request), query.gId, query.cId);
-        return ok("Member added.", { page });
+        return ok(msg("chat.memberAdded"), { page });
       },
     );
 
@@ -46,7 +47,7 @@ export async function groupsRoutes(
       async (request) => {
         const { query } = request;
         const page = await groups.removeMember(currentUser(request), query.gId, query.cId);
-        return ok("Member removed.", { page });
+        return ok(msg("chat.memberRemoved"), { page });
       },
     );
 

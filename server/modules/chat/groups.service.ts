@@ -3,6 +3,7 @@ import { randomUUID } from "node:crypto";
 import { GROUP_MAX_MEMBERS } from "../../../common/constants";
 import type { User } from "../../db/schema";
 import { badRequest, forbidden, notFound } from "../../errors";
+import { msg } from "../../i18n/messages";
 import type { Conversation } from "../conversation/conversation";
 import type { ChatRepo } from "./chat.repo";
 
@@ -23,7 +24,7 @@ export class GroupsService {
    */
   async newGroup(user: User, characterId: string): Promise<string> {
     if (!(await this.conversation.chats.findOwnedCharacter(user, characterId)))
-      throw notFound("Character not found.");
+      throw notFound(msg("characters.characterNotFound"));
     const groupId = randomUUID();
     await this.repo.createGroup(user.id, groupId, characterId, this.now());
     return `/character-select/${groupId}`;
@@ -35,21 +36,22 @@ export class GroupsService {
    * @throws AppError 404 for a group or character that is not the user's; 403 when full; 400 when already in.
    */
   async addMember(user: User, groupId: string, characterId: string): Promise<string> {
-    if (!(await this.conversation.chats.findOwnedGroup(user, groupId))) throw notFound("Group not found.");
+    if (!(await this.conversation.chats.findOwnedGroup(user, groupId)))
+      throw notFound(msg("characters.groupNotFound"));
     if (!(await this.conversation.chats.findOwnedCharacter(user, characterId)))
-      throw notFound("Character not found.");
+      throw notFound(msg("characters.characterNotFound"));
     const result = await this.repo.addMember(groupId, characterId, GROUP_MAX_MEMBERS, this.now());
     if (result === "full")
-      throw forbidden(`A group chat holds at most ${GROUP_MAX_MEMBERS} members.`, "group_full");
-    if (result === "already") throw badRequest("This character is already in the group.");
+      throw forbidden(msg("chat.groupChatHoldsMostMembers", { GROUP_MAX_MEMBERS }), "group_full");
+    if (result === "already") throw badRequest(msg("chat.characterAlreadyGroup"));
     return `/character-select/${groupId}`;
   }
 
   /** Removes a member from one of the user's groups. @throws AppError 404 when not the user's or not a member. */
   async removeMember(user: User, groupId: string, characterId: string): Promise<string> {
-    if (!(await this.conversation.chats.findOwnedGroup(user, groupId))) throw notFound("Group not found.");
-    if (!(await this.repo.removeMember(groupId, characterId)))
-      throw notFound("This character is not in the group.");
+    if (!(await this.conversation.chats.findOwnedGroup(user, groupId)))
+      throw notFound(msg("characters.groupNotFound"));
+    if (!(await this.repo.removeMember(groupId, characterId))) throw notFound(msg("chat.characterNotGroup"));
     return `/character-select/${groupId}`;
   }
 }

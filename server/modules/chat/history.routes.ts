@@ -7,8 +7,9 @@ import type {
   ChatProfileReply,
 } from "../../../common/api";
 import { assertSelf, currentUser, signedIn } from "../../http/auth";
-import { ok } from "../../http/envelope";
+import { ok, okWith } from "../../http/envelope";
 import { GET_WRITES } from "../../http/route-writes";
+import { msg } from "../../i18n/messages";
 import { displayName } from "../conversation/chats.service";
 import type { Conversation } from "../conversation/conversation";
 import { presentHistoryEntry } from "../conversation/conversation.presenter";
@@ -38,7 +39,7 @@ export async function historyRoutes(
           greeting: fillPlaceholders(m.greeting, m.name, displayName(user)),
         })),
       };
-      return { ...ok("Chat profile."), info };
+      return okWith(msg("chat.chatProfile"), { info });
     });
 
     // The history's reads store the greeting of a new chat and clear its unread check-ins (GET_WRITES).
@@ -52,7 +53,9 @@ export async function historyRoutes(
         const rows = await conversation.history.historyPage(user, query.id, query.offset, query.limit);
         // The page's swipes in one query.
         const swipes = await conversation.history.swipesOf(rows);
-        return ok("History.", { data: rows.map((row) => presentHistoryEntry(row, swipes.get(row.id))) });
+        return ok(msg("chat.history"), {
+          data: rows.map((row) => presentHistoryEntry(row, swipes.get(row.id))),
+        });
       },
     );
 
@@ -74,7 +77,7 @@ export async function historyRoutes(
         const shown = more ? rows.slice(1) : rows;
         const swipes = await conversation.history.swipesOf(shown);
         const data = shown.map((row) => presentHistoryEntry(row, swipes.get(row.id)));
-        return ok("History.", { data: { data, more: more ? 1 : 0 } });
+        return ok(msg("chat.history"), { data: { data, more: more ? 1 : 0 } });
       },
     );
   });

@@ -4,6 +4,7 @@ import type { ChatImportReply } from "../../../common/api";
 import { CHAT_IMPORT_MAX_BYTES } from "../../../common/constants";
 import { currentUser, signedIn } from "../../http/auth";
 import { ok } from "../../http/envelope";
+import { msg } from "../../i18n/messages";
 import { ImportChatRoute } from "./import.schemas";
 import type { ChatImportService } from "./import.service";
 
@@ -31,7 +32,7 @@ export async function importRoutes(
       async (request): Promise<ChatImportReply> => {
         const { body } = request;
         const result = await imports.importSillyTavern(currentUser(request), body.id, body.file);
-        return ok(`The chat has been imported: ${result.imported} messages.`, { data: result });
+        return ok(msg("chat.chatBeenImportedMessages", { imported: result.imported }), { data: result });
       },
     );
   });

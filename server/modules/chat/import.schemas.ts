@@ -2,17 +2,18 @@
 import { z } from "zod";
 import { ChatImportReply } from "../../../common/api";
 import { answers } from "../../http/route-schemas";
+import { msg, zodText } from "../../i18n/messages";
 
 /** POST /api/chat/import (multipart): `id`, one of the user's characters; `file`, a SillyTavern chat (.jsonl). */
 export const ImportChatBody = z.object({
   id: z
     .string()
     .trim()
-    .min(1, "Choose the character whose chat to import.")
+    .min(1, zodText(msg("chat.chooseCharacterWhoseChatImport")))
     .max(100)
     .describe("one of the user's characters"),
   file: z
-    .instanceof(Buffer, { message: "Choose a SillyTavern chat file (.jsonl) to import." })
+    .instanceof(Buffer, { message: zodText(msg("chat.chooseSillytavernChatFileJsonl")) })
     .describe("a SillyTavern `.jsonl`, ≤ 20 MB, ≤ 20 000 messages, each ≤ 20 000 characters"),
 });
 

@@ -2,6 +2,7 @@
 import { CHAT_IMPORT_MAX_BYTES, FIRST_MESSAGE_MARKER } from "../../../common/constants";
 import type { ChatHistoryRow, User } from "../../db/schema";
 import { AppError, notFound } from "../../errors";
+import { msg } from "../../i18n/messages";
 import type { FileStorage } from "../../providers/storage/storage";
 import { displayName } from "../conversation/chats.service";
 import type { Conversation } from "../conversation/conversation";
@@ -69,12 +70,9 @@ export class ChatImportService {
    */
   async importSillyTavern(user: User, characterId: string, file: Buffer): Promise<ImportResult> {
     const character = await this.conversation.chats.findOwnedCharacter(user, characterId);
-    if (!character) throw notFound("Character not found.");
+    if (!character) throw notFound(msg("characters.characterNotFound"));
     if (file.length > CHAT_IMPORT_MAX_BYTES) {
-      throw new AppError(
-        "chat_file_too_large",
-        `The chat file is too large: at most ${IMPORT_MAX_MEGABYTES} MB can be imported.`,
-      );
+      throw new AppError("chat_file_too_large", msg("chat.chatFileTooLargeMost", { IMPORT_MAX_MEGABYTES }));
     }
     const now = this.now();
     const messages = parseSillyTavernChat(file, now);

@@ -3,7 +3,8 @@ import type { FastifyInstance, onRequestAsyncHookHandler } from "fastify";
 import type { PromptInspectionReply } from "../../../common/prompt-inspection";
 import { notFound } from "../../errors";
 import { currentUser, signedIn } from "../../http/auth";
-import { ok } from "../../http/envelope";
+import { okWith } from "../../http/envelope";
+import { msg } from "../../i18n/messages";
 import type { Conversation } from "../conversation/conversation";
 import type { InspectionsRepo } from "./inspections.repo";
 import { PromptRoute } from "./inspections.schemas";
@@ -24,9 +25,9 @@ export async function inspectionsRoutes(
       const user = currentUser(request);
       const { query } = request;
       const entry = await services.conversation.history.findOwnedEntry(user, query.id);
-      if (!entry) throw notFound("Message not found.");
+      if (!entry) throw notFound(msg("chat.messageNotFound"));
       const inspection = await services.inspections.find(entry.id, query.index ?? entry.swipe_index);
-      return { ...ok("Prompt."), inspection };
+      return okWith(msg("chat.prompt"), { inspection });
     });
   });
 }

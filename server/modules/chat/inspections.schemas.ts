@@ -4,15 +4,16 @@ import { PromptInspectionReply } from "../../../common/api";
 import { REPLY_SWIPES_MAX } from "../../../common/constants";
 import { answers } from "../../http/route-schemas";
 import { uuidField } from "../../http/validate";
+import { msg, zodText } from "../../i18n/messages";
 
 /** GET /api/chat/prompt: the entry's id and, optionally, its reply version (default: the chosen one). */
 export const PromptQuery = z.object({
-  id: uuidField("the message id"),
+  id: uuidField(msg("chat.term.messageId")),
   index: z.coerce
-    .number({ error: "The version is not valid." })
-    .int("The version is not valid.")
-    .min(0, "The version is not valid.")
-    .max(REPLY_SWIPES_MAX - 1, "The version is not valid.")
+    .number({ error: zodText(msg("chat.versionNotValid")) })
+    .int(zodText(msg("chat.versionNotValid")))
+    .min(0, zodText(msg("chat.versionNotValid")))
+    .max(REPLY_SWIPES_MAX - 1, zodText(msg("chat.versionNotValid")))
     .optional()
     .describe("0-based; default the chosen version"),
 });

@@ -3,6 +3,7 @@ import { REPLY_SWIPES_MAX } from "../../../common/constants";
 import { storedTemperature } from "../../../common/generation";
 import type { PromptInspection } from "../../../common/prompt-inspection";
 import type { Character, ChatHistoryRow, ChatSession, User } from "../../db/schema";
+import { msg } from "../../i18n/messages";
 import * as metrics from "../../observability/metrics";
 import { type LlmProvider, LlmUnavailableError, routedModel } from "../../providers/llm/llm";
 import { displayName, type ResolvedChat } from "../conversation/chats.service";
@@ -64,7 +65,7 @@ export interface ReplyMemory {
 }
 
 /** 400 sentence past REPLY_SWIPES_MAX. */
-export const tooManySwipes = () => `This reply has ${REPLY_SWIPES_MAX} versions already: choose one of them.`;
+export const tooManySwipes = () => msg("chat.tooManySwipes", { n: REPLY_SWIPES_MAX });
 
 /** The abort reason of the Stop button (others are timeouts or failures). */
 const STOP_REASON = "stop";
@@ -326,7 +327,7 @@ export class ReplyGenerator {
       if (typeof index !== "number") {
         await this.giveBack(state);
         metrics.replyFinished("cannot_continue");
-        const message = index === "full" ? tooManySwipes() : "This message was deleted.";
+        const message = index === "full" ? tooManySwipes() : msg("chat.messageWasDeleted");
         return { success: false, message, entry, modelMs };
       }
       Object.assign(done, { reply_audio_url: "", swipe_index: index, continue_count: 0 });
@@ -340,8 +341,9 @@ export class ReplyGenerator {
         .save(entry.id, done.swipe_index, state.inspection, done.reply_time)
         .catch(() => undefined);
     }
-    const message =
-      status === "replied" ? "Reply." : status === "stopped" ? "Stopped." : "The reply was cut short.";
+    const id =
+      status === "replied" ? "chat.reply" : status === "stopped" ? "chat.stopped" : "chat.replyWasCutShort";
+    const message = msg(id);
     metrics.replyFinished(status);
     return { success: true, message, entry: done, modelMs };
   }
@@ -368,10 +370,8 @@ export class ReplyGenerator {
       await this.giveBack(state);
       return this.cannotContinue(state, modelMs);
     }
-    const message =
-      error instanceof LlmUnavailableError
-        ? error.message
-        : `${character.name} could not reply right now. Please try again.`;
+    const unavailable = error instanceof LlmUnavailableError;
+    const message = unavailable ? error.text : msg("chat.couldNotReplyRightNow", { name: character.name });
     const failed = { status: "failed" as const, error: String(error).slice(0, 500) };
     // The user is not charged for a message no character could answer: given back once, by
     // this run or by the settlement of stalled replies when it took this run for dead.
@@ -389,9 +389,8 @@ export class ReplyGenerator {
   /** The outcome of a continuation or regeneration that gave nothing: the reply stays as it was. */
   private cannotContinue(state: RunState, modelMs: number): SendResult {
     metrics.replyFinished("cannot_continue");
-    const message = state.stream.regenerate
-      ? `${state.character.name} could not reply right now. Please try again.`
-      : `${state.character.name} could not continue right now.`;
+    const id = state.stream.regenerate ? "chat.couldNotReplyRightNow" : "chat.couldNotContinueRightNow";
+    const message = msg(id, { name: state.character.name });
     return { success: false, message, entry: state.entry, modelMs };
   }
 }

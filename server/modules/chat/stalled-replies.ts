@@ -1,5 +1,6 @@
 // Settling the replies a dead instance left pending ("never stuck replying"): partial or failed, message given back.
 import type { User } from "../../db/schema";
+import { english, msg } from "../../i18n/messages";
 import * as metrics from "../../observability/metrics";
 import { displayName } from "../conversation/chats.service";
 import { cleanReply } from "../prompt/prompt";
@@ -28,7 +29,7 @@ export const STALL_MARGIN_MS = 30_000;
 const SETTLE_BATCH = 200;
 
 /** Recorded on a settled entry. */
-const STALLED_ERROR = "The server generating this reply stopped before the reply was finished.";
+const STALLED_ERROR = english(msg("chat.serverGeneratingReplyStoppedBefore"));
 
 /**
  * Settles the replies a dead instance left pending ("never stuck replying"). A pending

@@ -5,6 +5,7 @@ import { LISTENING_PLACEHOLDER } from "../../../common/speech";
 import type { SentenceAudio, StreamEmit } from "../../../common/stream-events";
 import type { ChatHistoryRow, User } from "../../db/schema";
 import { AppError } from "../../errors";
+import { carried, carry, msg } from "../../i18n/messages";
 import type { Conversation } from "../conversation/conversation";
 import { presentHistoryEntry } from "../conversation/conversation.presenter";
 import { presentGroupReply, presentReply, withPicture } from "./chat.presenter";
@@ -203,7 +204,8 @@ export class TurnService {
       if (picture) genimage = 1;
       entries.push(picture?.entry ?? entry);
     }
-    return { reply: { ...presentGroupReply({ ...result, entries }), genimage }, modelMs: result.modelMs };
+    const reply = presentGroupReply({ ...result, entries });
+    return { reply: carry({ ...reply, genimage }, carried(reply) ?? reply.message), modelMs: result.modelMs };
   }
 
   /**
@@ -221,8 +223,8 @@ export class TurnService {
     let result: SendResult;
     if (input.isGreeting) {
       const greeting = await this.newestGreeting(user, input.chatId, input.characterId);
-      if (!greeting) throw new AppError("not_found", "This chat has no greeting.");
-      result = { success: true, message: "Greeting.", entry: greeting, modelMs: 0 };
+      if (!greeting) throw new AppError("not_found", msg("chat.chatNoGreeting"));
+      result = { success: true, message: msg("chat.greeting"), entry: greeting, modelMs: 0 };
     } else {
       result = await this.chat.sendMessage(user, {
         message: input.message.trim() || LISTENING_PLACEHOLDER,
@@ -271,7 +273,7 @@ export class TurnService {
     if (!voice || !options || options.splitCount < 2 || !reply.audioUrl) return reply;
     const urls = await voice.partsAudio(user, entry, options.splitMessages);
     return urls.length === options.splitMessages.length
-      ? { ...reply, options: { ...options, splitAudioUrls: urls } }
+      ? carry({ ...reply, options: { ...options, splitAudioUrls: urls } }, carried(reply) ?? reply.message)
       : reply;
   }
 

@@ -3,6 +3,7 @@ import type { FastifyInstance, onRequestAsyncHookHandler } from "fastify";
 import { CheckinStatus, envelopeOf, UnreadCheckins } from "../../../common/api";
 import { currentUser, signedIn } from "../../http/auth";
 import { ok } from "../../http/envelope";
+import { msg } from "../../i18n/messages";
 import { ChooseBody, checkinsDoc, OpeningReadQuery, StateQuery } from "./checkins.schemas";
 import type { CheckinsService } from "./checkins.service";
 
@@ -51,7 +52,7 @@ export async function checkinsRoutes(
     };
     app.get("/api/chat/checkins", { schema: state }, async (request) => {
       const data: CheckinStatus = await checkins.state(currentUser(request), request.query.id);
-      return ok("Check-ins.", { data });
+      return ok(msg("checkins.checkIns"), { data });
     });
 
     const choose = {
@@ -69,12 +70,12 @@ export async function checkinsRoutes(
         body.enabled === "1",
         body.timeZone,
       );
-      return ok(data.enabled ? "Check-ins on." : "Check-ins off.", { data });
+      return ok(data.enabled ? msg("checkins.checkInsOn") : msg("checkins.checkInsOff"), { data });
     });
 
     const unread = checkinsDoc("`data`: `UnreadCheckins[]`", envelopeOf(UnreadCheckins.array()));
     app.get("/api/chat/checkins/unread", { schema: unread }, async (request) => {
-      return ok("Unread check-ins.", { data: await checkins.unread(currentUser(request)) });
+      return ok(msg("checkins.unreadCheckIns"), { data: await checkins.unread(currentUser(request)) });
     });
   });
 }

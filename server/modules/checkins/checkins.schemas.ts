@@ -1,20 +1,19 @@
 // Request shapes of the check-in routes (a character's state, choosing it), checked with zod, the answers they declare, and the query read when a chat is opened.
 import { z } from "zod";
 import { answers } from "../../http/route-schemas";
+import { msg, zodText } from "../../i18n/messages";
 
 const CharacterId = z
   .string()
   .trim()
-  .min(1, "The character is required.")
-  .max(100, "The character id is not valid.");
+  .min(1, zodText(msg("checkins.characterRequired")))
+  .max(100, zodText(msg("checkins.characterIdNotValid")));
 /** GET /api/chat/checkins?id=: the character whose check-ins are asked. */
 export const StateQuery = z.object({ id: CharacterId.describe("character") });
 /** POST /api/chat/checkins: the character, "1" (on) or "0" (off), and the browser's IANA time zone. */
 export const ChooseBody = z.object({
   id: CharacterId,
-  enabled: z
-    .enum(["0", "1"], { message: "Check-ins are turned on with 1 and off with 0." })
-    .describe("`0`/`1`"),
+  enabled: z.enum(["0", "1"], { message: zodText(msg("checkins.checkInsTurned1Off")) }).describe("`0`/`1`"),
   timeZone: z.string().trim().max(64).default("").describe("IANA"),
 });
 

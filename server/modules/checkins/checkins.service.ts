@@ -2,6 +2,7 @@
 import type { UnreadCheckins } from "../../../common/api";
 import type { Character, User } from "../../db/schema";
 import { AppError, badRequest, notFound } from "../../errors";
+import { msg } from "../../i18n/messages";
 import type { LlmProvider } from "../../providers/llm/llm";
 import type { ChatsService } from "../conversation/chats.service";
 import { newHistoryEntry } from "../conversation/history.repo";
@@ -122,12 +123,9 @@ export class CheckinsService {
    */
   async choose(user: User, characterId: string, enabled: boolean, timeZone: string): Promise<CheckinState> {
     const character = await this.ownCharacter(user, characterId);
-    if (!isTimeZone(timeZone)) throw badRequest("timeZone: an IANA time zone name, e.g. Europe/Berlin.");
+    if (!isTimeZone(timeZone)) throw badRequest(msg("checkins.timezoneIanaTimeZoneName"));
     if (enabled && !this.llm.status().ready) {
-      throw new AppError(
-        "checkins_no_model",
-        "Characters cannot write first while no language model is connected.",
-      );
+      throw new AppError("checkins_no_model", msg("checkins.charactersCannotWriteFirstWhile"));
     }
     await this.repo.save(user.id, characterId, enabled, timeZone, this.now());
     return { enabled, timeZone, characterName: character.name };
@@ -231,7 +229,7 @@ export class CheckinsService {
 
   private async ownCharacter(user: User, characterId: string): Promise<Character> {
     const character = characterId ? await this.conversation.findOwnedCharacter(user, characterId) : undefined;
-    if (!character) throw notFound("Character not found.");
+    if (!character) throw notFound(msg("characters.characterNotFound"));
     return character;
   }
 }

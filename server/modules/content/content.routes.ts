@@ -2,6 +2,7 @@
 import path from "node:path";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { fail } from "../../http/envelope";
+import { msg } from "../../i18n/messages";
 import type { FileStorage } from "../../providers/storage/storage";
 import { CONTENT_COOKIE, type ContentAccess } from "./content-access";
 import { type ContentPath, FALLBACK_PICTURE, resolveContentPath } from "./content-path";
@@ -89,7 +90,10 @@ export function inlineDisposition(name: string): string {
 function notFound(reply: FastifyReply): FastifyReply {
   // Headers of a file that vanished while being answered.
   for (const name of FILE_HEADERS) reply.removeHeader(name);
-  return reply.status(404).header("cache-control", "no-store").send(fail("Not found.", "not_found"));
+  return reply
+    .status(404)
+    .header("cache-control", "no-store")
+    .send(fail(msg("server.notFound"), "not_found"));
 }
 
 /**

@@ -3,6 +3,7 @@ import { REPLY_SWIPES_MAX } from "../../../common/constants";
 import type { Character, ChatHistoryRow, ChatSession, User } from "../../db/schema";
 import { CACHE_TTL_MS, type CacheGroup, ShortCache } from "../../db/short-cache";
 import { AppError, notFound } from "../../errors";
+import { msg } from "../../i18n/messages";
 import type { ChatsRepo } from "./chats.repo";
 
 /** A chat as the client names it: one character, or a group of them. */
@@ -145,10 +146,10 @@ export class ChatsService {
       const group = await this.repo.findOwnedGroup(user.id, key);
       if (group)
         return { chatKey: group.id, groupId: group.id, members: group.members, memberSince: group.joinedAt };
-      if (id) throw notFound("Chat not found.");
+      if (id) throw notFound(msg("conversation.chatNotFound"));
     }
     const first = await this.repo.firstCharacter(user.id);
-    if (!first) throw new AppError("no_character", "Choose a character first.");
+    if (!first) throw new AppError("no_character", msg("conversation.chooseCharacterFirst"));
     return { chatKey: first.id, groupId: "", members: [first] };
   }
 

@@ -4,6 +4,7 @@ import type { Db } from "../../db/index";
 import type { ChatHistoryRow, ChatSession, User } from "../../db/schema";
 import type { CacheGroup } from "../../db/short-cache";
 import { badRequest } from "../../errors";
+import { type Message, msg } from "../../i18n/messages";
 import { fillPlaceholders } from "../prompt/prompt";
 import { assertAdultConfirmed, assertAllowedContent } from "../safety/content-rules";
 import { alternateGreetings, type ChatsService, displayName, type ResolvedChat } from "./chats.service";
@@ -149,7 +150,7 @@ export class HistoryService {
       characterId: string;
       message: string;
       clientMessageId?: string;
-      contentLabel?: string;
+      contentLabel?: Message;
       fields?: Partial<ChatHistoryRow>;
       store?: (entry: ChatHistoryRow, charge: C) => Promise<void>;
     },
@@ -157,8 +158,8 @@ export class HistoryService {
   ): Promise<AppendResult<C>> {
     const clientMessageId = input.clientMessageId ?? "";
     assertAdultConfirmed(user);
-    if (input.message === FIRST_MESSAGE_MARKER) throw badRequest("message: this text is reserved.");
-    assertAllowedContent(input.contentLabel ?? "Message", input.message);
+    if (input.message === FIRST_MESSAGE_MARKER) throw badRequest(msg("conversation.messageTextReserved"));
+    assertAllowedContent(input.contentLabel ?? msg("conversation.term.message"), input.message);
     const now = this.now();
     const session = await this.chats.ensureSession(user.id, chat.chatKey, Boolean(chat.groupId), now);
     const touch = this.chats.touchDue(user.id, session, now);

@@ -7,6 +7,7 @@ import {
 } from "../../../common/constants";
 import type { ChatHistoryRow } from "../../db/schema";
 import { badRequest } from "../../errors";
+import { msg } from "../../i18n/messages";
 import { assertAllowedContent } from "../safety/content-rules";
 import { newHistoryEntry, seqAfter } from "./history.repo";
 
@@ -172,10 +173,11 @@ export function parseSillyTavernChat(bytes: Buffer, now: number): ImportedMessag
   try {
     text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes);
   } catch {
-    throw badRequest("This file is not a SillyTavern chat: it is not text.", "bad_chat_file");
+    throw badRequest(msg("conversation.fileNotSillytavernChatNot"), "bad_chat_file");
   }
   const lines = text.split(/\r?\n/);
-  if (lines.every((line) => line.trim() === "")) throw badRequest("The file is empty.", "bad_chat_file");
+  if (lines.every((line) => line.trim() === ""))
+    throw badRequest(msg("conversation.fileEmpty"), "bad_chat_file");
   const messages: ImportedMessage[] = [];
   let seen = 0;
   let header = false;
@@ -187,10 +189,10 @@ export function parseSillyTavernChat(bytes: Buffer, now: number): ImportedMessag
     try {
       value = JSON.parse(raw);
     } catch {
-      throw badRequest(`Line ${line} is not valid JSON.`, "bad_chat_file");
+      throw badRequest(msg("conversation.lineNotValidJson", { line }), "bad_chat_file");
     }
     if (value === null || typeof value !== "object" || Array.isArray(value)) {
-      throw badRequest(`Line ${line} is not a SillyTavern chat line (a JSON object).`, "bad_chat_file");
+      throw badRequest(msg("conversation.lineNotSillytavernChatLine", { line }), "bad_chat_file");
     }
     if (!header) {
       // The first line is the header; a file that starts with a message has none.
@@ -200,14 +202,14 @@ export function parseSillyTavernChat(bytes: Buffer, now: number): ImportedMessag
     seen += 1;
     if (seen > CHAT_IMPORT_MAX_MESSAGES) {
       throw badRequest(
-        `The file has more than ${CHAT_IMPORT_MAX_MESSAGES} messages; import a shorter chat.`,
+        msg("conversation.fileMoreThanMessagesImport", { CHAT_IMPORT_MAX_MESSAGES }),
         "bad_chat_file",
       );
     }
     const message = readMessage(value as Record<string, unknown>, line, now);
     if (message) messages.push(message);
   }
-  if (messages.length === 0) throw badRequest("The file has no messages to import.", "bad_chat_file");
+  if (messages.length === 0) throw badRequest(msg("conversation.fileNoMessagesImport"), "bad_chat_file");
   return messages;
 }
 
@@ -215,18 +217,18 @@ export function parseSillyTavernChat(bytes: Buffer, now: number): ImportedMessag
 function readMessage(value: Record<string, unknown>, line: number, now: number): ImportedMessage | undefined {
   const { mes } = value;
   if (typeof mes !== "string")
-    throw badRequest(`Line ${line} has no message text: its mes must be a string.`, "bad_chat_file");
+    throw badRequest(msg("conversation.lineNoMessageTextMes", { line }), "bad_chat_file");
   const tooLong = (text: string) => text.length > CHAT_IMPORT_MESSAGE_MAX_LENGTH;
   if (tooLong(mes)) {
     throw badRequest(
-      `Line ${line} is longer than ${CHAT_IMPORT_MESSAGE_MAX_LENGTH} characters.`,
+      msg("conversation.lineLongerThanCharacters", { line, CHAT_IMPORT_MESSAGE_MAX_LENGTH }),
       "bad_chat_file",
     );
   }
   if (value.is_system === true || mes.trim() === "") return undefined;
   if (mes === FIRST_MESSAGE_MARKER)
-    throw badRequest(`Line ${line} holds a text that is reserved.`, "bad_chat_file");
-  assertAllowedContent("Imported message", mes);
+    throw badRequest(msg("conversation.lineHoldsTextThatReserved", { line }), "bad_chat_file");
+  assertAllowedContent(msg("conversation.term.importedMessage"), mes);
   const isUser = value.is_user === true;
   let swipes: string[] = [];
   let swipeIndex = 0;
@@ -234,11 +236,11 @@ function readMessage(value: Record<string, unknown>, line: number, now: number):
     const all = value.swipes.map((s) => (typeof s === "string" ? s : ""));
     if (all.some(tooLong)) {
       throw badRequest(
-        `Line ${line} has a swipe longer than ${CHAT_IMPORT_MESSAGE_MAX_LENGTH} characters.`,
+        msg("conversation.lineSwipeLongerThanCharacters", { line, CHAT_IMPORT_MESSAGE_MAX_LENGTH }),
         "bad_chat_file",
       );
     }
-    assertAllowedContent("Imported message", ...all);
+    assertAllowedContent(msg("conversation.term.importedMessage"), ...all);
     const id = Number.isInteger(value.swipe_id) ? (value.swipe_id as number) : -1;
     swipeIndex = id >= 0 && id < all.length ? id : all.indexOf(mes);
     if (swipeIndex < 0) swipeIndex = 0;

@@ -1,6 +1,7 @@
 // How picture answers look (product.md §3): the reply to a picture request and a photo history entry.
 import type { MessageReply, PhotoHistoryEntry } from "../../../common/api";
 import type { ChatHistoryRow } from "../../db/schema";
+import { carry, english, type Message } from "../../i18n/messages";
 import { presentHistoryEntry } from "../conversation/conversation.presenter";
 import { splitReply } from "../conversation/split-reply";
 
@@ -11,20 +12,21 @@ import { splitReply } from "../conversation/split-reply";
 export function presentPictureReply(
   entry: ChatHistoryRow,
   picDesc: string,
-  message: string,
+  message: Message,
   audioUrl = "",
 ): MessageReply {
   const text = entry.reply_message;
   const parts = splitReply(text);
-  return {
+  const reply: MessageReply = {
     success: 1,
-    message,
+    message: english(message),
     text,
     history: [presentHistoryEntry({ ...entry, reply_audio_url: audioUrl || entry.reply_audio_url })],
     audioUrl,
     genimage: 1,
     options: { splitCount: parts.length, splitMessages: parts, picDesc },
   };
+  return carry(reply, message);
 }
 
 /**

@@ -3,8 +3,9 @@ import type { FastifyInstance, onRequestAsyncHookHandler } from "fastify";
 import { envelopeOf, ImageReply, MessageReply, PhotoHistoryEntry, PhotoReply } from "../../../common/api";
 import type { ChatHistoryRow, User } from "../../db/schema";
 import { assertSelf, currentUser, signedIn } from "../../http/auth";
-import { ok } from "../../http/envelope";
+import { ok, okWith } from "../../http/envelope";
 import { GET_WRITES } from "../../http/route-writes";
+import { carry, english, msg } from "../../i18n/messages";
 import type { Conversation } from "../conversation/conversation";
 import { presentHistoryEntry } from "../conversation/conversation.presenter";
 import { isMuted } from "../conversation/inputs";
@@ -39,7 +40,7 @@ export async function imagesRoutes(
       });
       // a picture reply is spoken like any reply unless muted (product.md §7 `mute`).
       const audioUrl = speech && !isMuted(body.mute) ? await speech.replyAudio(user, entry) : "";
-      return presentPictureReply(entry, picDesc, "The picture is on its way.", audioUrl);
+      return presentPictureReply(entry, picDesc, msg("images.pictureWay"), audioUrl);
     });
 
     app.post(
@@ -52,11 +53,10 @@ export async function imagesRoutes(
           description: body.description || body.message || "",
           type: photoType(body.ratio),
         });
-        const answer: ImageReply = {
-          ...ok(entry.reply_image ? "Picture." : "The picture is on its way."),
-          image: entry.reply_image,
-          history: [presentHistoryEntry(entry)],
-        };
+        const answer: ImageReply = okWith(
+          entry.reply_image ? msg("images.picture") : msg("images.pictureWay"),
+          { image: entry.reply_image, history: [presentHistoryEntry(entry)] },
+        );
         return answer;
       },
     );
@@ -75,13 +75,16 @@ export async function imagesRoutes(
         message: body.message,
         clientMessageId: body.clientMessageId,
       });
-      const answer: PhotoReply = {
-        success: result.success ? 1 : 0,
-        message: result.message,
-        photo: result.entry.message_image,
-        text: result.entry.reply_message,
-        history: [presentHistoryEntry(result.entry)],
-      };
+      const answer: PhotoReply = carry(
+        {
+          success: result.success ? 1 : 0,
+          message: english(result.message),
+          photo: result.entry.message_image,
+          text: result.entry.reply_message,
+          history: [presentHistoryEntry(result.entry)],
+        },
+        result.message,
+      );
       return answer;
     });
 
@@ -95,7 +98,7 @@ export async function imagesRoutes(
       const { query } = request;
       assertSelf(user.id, query.uId);
       const { chat, rows } = await conversation.history.photoHistory(user, query.id);
-      return ok("Photos.", {
+      return ok(msg("images.photos"), {
         data: rows.map((row) => presentPhoto(row, chat.chatKey, Boolean(chat.groupId))),
       });
     });

@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { answers } from "../../http/route-schemas";
 import { uuidField } from "../../http/validate";
+import { msg, zodText } from "../../i18n/messages";
 import { ClientMessageId } from "../conversation/inputs";
 
 const Id = z.string().max(100).default("");
@@ -17,7 +18,7 @@ export const RequestPhotoBody = z.object({
 });
 /** product.md §7 chat/image: id (the entry), message, description, gid, cid, reply, ratio. */
 export const ImageBody = z.object({
-  id: uuidField("the message id").describe("entry"),
+  id: uuidField(msg("chat.term.messageId")).describe("entry"),
   message: z.string().max(1000).optional(),
   description: z.string().max(1000).default(""),
   gid: z.string().max(100).optional(),
@@ -28,7 +29,7 @@ export const ImageBody = z.object({
 /** product.md §7 chat/photo-process (multipart): id, photo; ours: message (the words sent with it), cid. */
 export const PhotoBody = z.object({
   id: Id,
-  photo: z.instanceof(Buffer, { message: "The photo is required (a JPEG or PNG image)." }),
+  photo: z.instanceof(Buffer, { message: zodText(msg("images.photoRequiredJpegPngImage")) }),
   message: z.string().max(1000).default(""),
   cid: Id.describe("or cId"),
   cId: Id,

@@ -5,6 +5,7 @@ import { MESSAGE_MAX_LENGTH, type PhotoType } from "../../../common/constants";
 import { RULES } from "../../../common/validation";
 import type { Character, ChatHistoryRow, ImageJob, User } from "../../db/schema";
 import { AppError, badRequest, forbidden, notFound } from "../../errors";
+import { carried, english, type Message, msg } from "../../i18n/messages";
 import { normalisePicture } from "../../media/picture";
 import type { ImageProvider } from "../../providers/image/image";
 import { type LlmProvider, LlmUnavailableError } from "../../providers/llm/llm";
@@ -41,9 +42,9 @@ export interface ImagesOptions {
   timeoutMs: number;
 }
 
-const NO_PLAN_PICTURES = "Your plan does not include pictures. Premium Plus does.";
-const NO_PLAN_PHOTOS = "Your plan does not include sending photos. Premium Plus does.";
-const UNCENSORED_ONLY = "Uncensored pictures are part of Premium Plus.";
+const NO_PLAN_PICTURES = msg("images.planDoesNotIncludePictures");
+const NO_PLAN_PHOTOS = msg("images.planDoesNotIncludeSending");
+const UNCENSORED_ONLY = msg("images.uncensoredPicturesPartPremiumPlus");
 
 /**
  * Pictures on request and photos from the user (product.md §2, 3, 4 "Image generation",
@@ -72,13 +73,13 @@ export class ImagesService {
     const status = this.provider.status();
     return {
       imageRequests: !user.image_generation
-        ? { enabled: false, reason: NO_PLAN_PICTURES }
+        ? { enabled: false, reason: english(NO_PLAN_PICTURES) }
         : status.ready
           ? { enabled: true, reason: "" }
           : { enabled: false, reason: status.message },
       photoUpload: user.image_generation
         ? { enabled: true, reason: "" }
-        : { enabled: false, reason: NO_PLAN_PHOTOS },
+        : { enabled: false, reason: english(NO_PLAN_PHOTOS) },
     };
   }
 
@@ -87,12 +88,12 @@ export class ImagesService {
     if (!user.image_generation) throw forbidden(NO_PLAN_PICTURES, "plan_images");
     assertAdultConfirmed(user);
     const status = this.provider.status();
-    if (!status.ready) throw new AppError("images_unavailable", status.message);
+    if (!status.ready) throw new AppError("images_unavailable", carried(status) ?? status.message);
   }
 
   /** Content rules of every plan, then the plan's own: explicit pictures only when uncensored. */
   private assertPictureContent(user: User, text: string): void {
-    assertAllowedContent("Picture request", text);
+    assertAllowedContent(msg("images.term.pictureRequest"), text);
     if (!user.uncensored && mentionsSexualContent(text)) throw forbidden(UNCENSORED_ONLY, "plan_uncensored");
   }
 
@@ -136,7 +137,7 @@ export class ImagesService {
   private member(chat: ResolvedChat, characterId: string): Character {
     if (!characterId) return chat.members[0]!;
     const found = chat.members.find((m) => m.id === characterId);
-    if (!found) throw notFound("Character not found.");
+    if (!found) throw notFound(msg("characters.characterNotFound"));
     return found;
   }
 
@@ -160,7 +161,7 @@ export class ImagesService {
   ): Promise<{ entry: ChatHistoryRow; picDesc: string }> {
     this.assertPictures(user);
     const chat = await this.conversation.chats.resolveChat(user, input.chatId);
-    if (chat.members.length === 0) throw badRequest("This group has no members yet.");
+    if (chat.members.length === 0) throw badRequest(msg("chat.groupNoMembersYet"));
     const character = this.member(chat, input.characterId);
     const message = input.message.trim();
     if (!message) throw badRequest(RULES.chatMessage.messages.required);
@@ -174,7 +175,7 @@ export class ImagesService {
         characterId: character.id,
         message,
         clientMessageId: input.clientMessageId,
-        contentLabel: "Picture request",
+        contentLabel: msg("images.term.pictureRequest"),
         fields: {
           reply_message: IMAGE_PENDING_TEXT,
           reply_time: this.now(),
@@ -206,16 +207,16 @@ export class ImagesService {
     input: { entryId: string; description: string; type: PhotoType },
   ): Promise<{ entry: ChatHistoryRow; job: ImageJob }> {
     const owned = await this.conversation.history.findOwnedEntry(user, input.entryId);
-    if (!owned) throw notFound("Message not found.");
+    if (!owned) throw notFound(msg("chat.messageNotFound"));
     this.assertPictures(user);
     const existing = await this.repo.jobForEntry(owned.id);
     if (existing && existing.status !== "failed") return { entry: owned, job: existing };
     const description = input.description.trim().slice(0, 300);
     this.assertPictureContent(user, description);
     const { chat } = (await this.conversation.chats.chatOfEntry(user, owned)) ?? {};
-    if (!chat) throw notFound("Message not found.");
+    if (!chat) throw notFound(msg("chat.messageNotFound"));
     const character = chat.members.find((m) => m.id === owned.character_id) ?? chat.members[0];
-    if (!character) throw notFound("Character not found.");
+    if (!character) throw notFound(msg("characters.characterNotFound"));
     const charge = await this.quota.chargeMessage(user, this.now());
     const job = this.newJob(user, owned.id, chat.chatKey, character, description, input.type, charge);
     try {
@@ -274,12 +275,12 @@ export class ImagesService {
   async photoProcess(
     user: User,
     input: { chatId: string; characterId: string; photo: Buffer; message: string; clientMessageId?: string },
-  ): Promise<{ success: boolean; message: string; entry: ChatHistoryRow }> {
+  ): Promise<{ success: boolean; message: string | Message; entry: ChatHistoryRow }> {
     if (!user.image_generation) throw forbidden(NO_PLAN_PHOTOS, "plan_photos");
     assertAdultConfirmed(user);
     const jpeg = await normalisePicture(input.photo);
     const chat = await this.conversation.chats.resolveChat(user, input.chatId);
-    if (chat.members.length === 0) throw badRequest("This group has no members yet.");
+    if (chat.members.length === 0) throw badRequest(msg("chat.groupNoMembersYet"));
     const character = this.member(chat, input.characterId);
     const words = input.message.trim();
     if (words.length > MESSAGE_MAX_LENGTH) throw badRequest(RULES.chatMessage.messages.tooLong);
@@ -304,7 +305,7 @@ export class ImagesService {
       const answered = earlier.status === "replied";
       return {
         success: answered,
-        message: answered ? "Photo sent." : "This photo was sent before.",
+        message: answered ? msg("images.photoSent") : msg("images.photoWasSentBefore"),
         entry: earlier,
       };
     }
@@ -319,7 +320,7 @@ export class ImagesService {
         reply_time: done.reply_time,
         status: "replied",
       });
-      return { success: true, message: "Photo sent.", entry: done };
+      return { success: true, message: msg("images.photoSent"), entry: done };
     } catch (error) {
       await this.conversation.history.updateEntry(entry.id, {
         status: "failed",
@@ -328,8 +329,8 @@ export class ImagesService {
       await this.quota.refundMessage(user.id, charge);
       const message =
         error instanceof LlmUnavailableError
-          ? error.message
-          : `${character.name} could not reply right now. Please try again.`;
+          ? error.text
+          : msg("chat.couldNotReplyRightNow", { name: character.name });
       return { success: false, message, entry: { ...entry, status: "failed" } };
     }
   }

@@ -3,6 +3,7 @@ import { createHmac, randomUUID, timingSafeEqual } from "node:crypto";
 import type { Invitation as InvitationView } from "../../../common/api";
 import type { User } from "../../db/schema";
 import { AppError, badRequest, notFound } from "../../errors";
+import { msg } from "../../i18n/messages";
 import type { JobQueue } from "../../jobs/queue";
 import type { Mailer } from "../../providers/mail/mail";
 import type { Invitation, MembersRepo } from "./members.repo";
@@ -26,7 +27,7 @@ const INVITATION_MAIL_JOB = { attempts: 5, backoffMs: 5000 };
 
 /** The refusal of an unknown, used, revoked or expired invitation. */
 export const invalidInvitation = () =>
-  new AppError("invitation_invalid", "This invitation link is invalid, used, revoked or expired.");
+  new AppError("invitation_invalid", msg("members.invitationLinkInvalidUsedRevoked"));
 
 /**
  * Invitations to sign up (`/signup?invite=<token>`). The token is `<id>.<mac>`, the mac an
@@ -89,7 +90,7 @@ export class InvitationsService {
   ): Promise<InvitationView> {
     const { min, max } = INVITATION_DAYS;
     if (!Number.isInteger(input.days) || input.days < min || input.days > max)
-      throw badRequest(`An invitation lasts from ${min} to ${max} days.`);
+      throw badRequest(msg("members.invitationLastsFromDays", { min, max }));
     const now = this.now();
     const invitation: Invitation = {
       id: randomUUID(),
@@ -152,7 +153,8 @@ export class InvitationsService {
 
   /** Revokes an open invitation (audit "invitation.revoke"). @throws AppError 404 when there is no open one with this id. */
   async revoke(admin: Inviter, id: string): Promise<void> {
-    if (!(await this.repo.revokeInvitation(id, this.now()))) throw notFound("Invitation not found.");
+    if (!(await this.repo.revokeInvitation(id, this.now())))
+      throw notFound(msg("members.invitationNotFound"));
     await this.repo.audit(admin, "invitation.revoke", id, {});
   }
 
@@ -171,7 +173,7 @@ export class InvitationsService {
     if (!invitation || invitation.used_at || invitation.revoked_at || invitation.expires_at <= this.now())
       throw invalidInvitation();
     if (email !== undefined && invitation.email && invitation.email !== email)
-      throw new AppError("invitation_invalid", "This invitation is for another e-mail address.");
+      throw new AppError("invitation_invalid", msg("members.invitationAnotherEMailAddress"));
     return invitation;
   }
 

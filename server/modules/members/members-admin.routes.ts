@@ -3,6 +3,7 @@ import type { FastifyInstance, onRequestAsyncHookHandler } from "fastify";
 import { adminScope, currentUser } from "../../http/auth";
 import { ok } from "../../http/envelope";
 import { requestOrigin } from "../../http/origin";
+import { msg } from "../../i18n/messages";
 import type { InvitationsService } from "./invitations";
 import {
   ADDED_USER_ANSWER,
@@ -36,14 +37,14 @@ export async function adminAccountsRoutes(
         { ...body, admin: body.admin === "1" },
         currentUser(request),
       );
-      return ok("User created.", {
+      return ok(msg("members.userCreated"), {
         data: { id: user.id, email: user.email, name: user.full_name, password: generatedPassword },
       });
     });
     // Links start with PUBLIC_URL, else with the origin this browser used (so they open there).
     const openSchema = { ...membersDoc("Admin", OPEN_ANSWERS), response: INVITATIONS_ANSWER };
     scope.get("/invitations", { schema: openSchema }, async (request) =>
-      ok("Invitations.", { data: await invitations.listOpen(requestOrigin(request)) }),
+      ok(msg("members.invitations"), { data: await invitations.listOpen(requestOrigin(request)) }),
     );
     const inviteSchema = {
       ...membersDoc("Admin", INVITE_ANSWERS),
@@ -52,12 +53,12 @@ export async function adminAccountsRoutes(
     };
     scope.post("/invitations", { schema: inviteSchema }, async (request) => {
       const view = await invitations.create(currentUser(request), request.body, requestOrigin(request));
-      return ok("Invitation created.", { data: view });
+      return ok(msg("members.invitationCreated"), { data: view });
     });
     const revokeSchema = { ...membersDoc("Admin", "–"), params: InvitationParams, response: BARE_ANSWER };
     scope.post("/invitations/:id/revoke", { schema: revokeSchema }, async (request) => {
       await invitations.revoke(currentUser(request), request.params.id);
-      return ok("Invitation revoked.");
+      return ok(msg("members.invitationRevoked"));
     });
   });
 }

@@ -4,6 +4,7 @@ import { envelopeOf, RegistrationStatus, SetupLinkStatus } from "../../../common
 import { ok } from "../../http/envelope";
 import { rateLimit } from "../../http/rate-limit";
 import { answers, zodApp } from "../../http/route-schemas";
+import { msg } from "../../i18n/messages";
 import { presentSignIn } from "../auth/auth.presenter";
 import { CREDENTIAL_LIMITS } from "../auth/credential-limit-table";
 import { limitPerAddressAndEmail } from "../auth/credential-limits";
@@ -69,7 +70,7 @@ export async function membersRoutes(
     { config: rateLimit(30, 15 * minute), schema: linkSchema },
     async (request) => {
       const valid = await setup.isValid(request.params.token);
-      return ok(valid ? "The set-up link is valid." : "This set-up link is invalid or has expired.", {
+      return ok(valid ? msg("members.setUpLinkValid") : msg("members.setUpLinkInvalidExpiredShort"), {
         data: { valid },
       });
     },
@@ -87,7 +88,7 @@ export async function membersRoutes(
     async (request) => {
       const { body } = request;
       const signIn = await setup.complete(body.token, body);
-      return presentSignIn(signIn, "Welcome! Your owner account is ready.");
+      return presentSignIn(signIn, msg("members.welcomeOwnerAccountReady"));
     },
   );
 
@@ -96,7 +97,7 @@ export async function membersRoutes(
     response: answers(envelopeOf(RegistrationStatus)),
   };
   api.get("/api/auth/registration", { schema: registrationSchema }, async () =>
-    ok("Registration.", { data: { mode: signup.mode } }),
+    ok(msg("members.registration"), { data: { mode: signup.mode } }),
   );
 
   const startSchema = {
@@ -127,7 +128,7 @@ export async function membersRoutes(
       ...limitPerAddressAndEmail(app, ...CREDENTIAL_LIMITS.signupFinish),
       schema: finishSchema,
     },
-    async (request) => presentSignIn(await signup.finish(request.body), "Welcome! Your account is ready."),
+    async (request) => presentSignIn(await signup.finish(request.body), msg("members.welcomeAccountReady")),
   );
 
   await adminAccountsRoutes(app, services, auth);

@@ -4,12 +4,21 @@ import { AddedUser, Envelope, envelopeOf, Invitation, LoginData } from "../../..
 import { RULES } from "../../../common/validation";
 import { answers } from "../../http/route-schemas";
 import { EmailField, textField, uuidField } from "../../http/validate";
+import { msg, zodText } from "../../i18n/messages";
 import { INVITATION_DAYS } from "./invitations";
 
 /** "" (a form's empty field) as absent. */
 const blankAsAbsent = (value: unknown) => (value === "" ? undefined : value);
-const Token = z.string().trim().min(1, "The link is not valid.").max(300, "The link is not valid.");
-const OptionalName = z.string().trim().max(100, "The name must be at most 100 characters.").default("");
+const Token = z
+  .string()
+  .trim()
+  .min(1, zodText(msg("members.linkNotValid")))
+  .max(300, zodText(msg("members.linkNotValid")));
+const OptionalName = z
+  .string()
+  .trim()
+  .max(100, zodText(msg("members.nameMustMost100Characters")))
+  .default("");
 const OptionalInvite = z.preprocess(blankAsAbsent, Token.optional());
 /** POST /api/setup: the one-time token and the owner's e-mail, password and optional name. */
 export const SetupBody = z.object({
@@ -28,7 +37,7 @@ export const SignupFinishBody = z.object({
   code: z
     .string()
     .trim()
-    .regex(/^\d{6}$/, "The code is the 6 digits of the e-mail."),
+    .regex(/^\d{6}$/, zodText(msg("members.code6DigitsEMail"))),
   password: textField(RULES.newPassword),
   name: textField(RULES.fullName),
   invite: OptionalInvite,
@@ -46,12 +55,12 @@ export const InvitationBody = z.object({
   days: z.coerce
     .number()
     .int()
-    .min(INVITATION_DAYS.min, "An invitation lasts from 1 to 30 days.")
-    .max(INVITATION_DAYS.max, "An invitation lasts from 1 to 30 days.")
+    .min(INVITATION_DAYS.min, zodText(msg("members.invitationLastsFrom130")))
+    .max(INVITATION_DAYS.max, zodText(msg("members.invitationLastsFrom130")))
     .describe("1–30"),
 });
 /** POST /api/admin/invitations/:id/revoke: the invitation's id. */
-export const InvitationParams = z.object({ id: uuidField("the id") });
+export const InvitationParams = z.object({ id: uuidField(msg("field.id")) });
 
 /** The "From" of the accounts routes in docs/api.md: ours, listed in product.md §7. */
 const LISTED_OURS = "ours (listed in §7)";

@@ -2,6 +2,7 @@
 import { randomBytes } from "node:crypto";
 import type { User } from "../../db/schema";
 import { AppError, notFound } from "../../errors";
+import { msg } from "../../i18n/messages";
 import type { AuthService, SignIn } from "../auth/auth.service";
 import type { AccountSummary, MembersRepo } from "./members.repo";
 
@@ -14,7 +15,7 @@ export function randomPassword(): string {
 }
 
 /** The refusal of an e-mail that already has an account. */
-export const emailTaken = () => new AppError("email_taken", "An account with this e-mail already exists.");
+export const emailTaken = () => new AppError("email_taken", msg("members.accountEMailAlreadyExists"));
 
 /**
  * Accounts the owner makes and manages outside the sign-in flows: the admin console's
@@ -81,7 +82,7 @@ export class MembersService {
    */
   async setAdmin(email: string, admin: boolean): Promise<void> {
     const user = await this.repo.findMember(email);
-    if (!user) throw notFound(`No account with the e-mail ${email}.`);
+    if (!user) throw notFound(msg("members.noAccountEMail", { email }));
     await this.repo.setRole(user.id, admin ? "admin" : "user");
     // The role is in the cached sessions' user row (server/db/short-cache.ts).
     this.auth.userChanged(user.id);
@@ -93,7 +94,7 @@ export class MembersService {
    */
   async newPassword(email: string): Promise<string> {
     const user = await this.repo.findMember(email);
-    if (!user) throw notFound(`No account with the e-mail ${email}.`);
+    if (!user) throw notFound(msg("members.noAccountEMail", { email }));
     const password = randomPassword();
     await this.auth.setPasswordAndRevokeSessions(user.id, password);
     return password;

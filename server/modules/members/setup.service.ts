@@ -1,6 +1,7 @@
 // The owner set-up on first run: one-time links that create the first admin account.
 import { randomBytes } from "node:crypto";
 import { AppError } from "../../errors";
+import { msg } from "../../i18n/messages";
 import { secretHash } from "../../security/secret-hash";
 import type { SignIn } from "../auth/auth.service";
 import type { MembersRepo } from "./members.repo";
@@ -10,11 +11,7 @@ import type { MembersService } from "./members.service";
 export const SETUP_TOKEN_TTL_MS = 24 * 3_600_000;
 
 /** The refusal of an unknown, used or expired set-up link (and of every link once an admin exists). */
-const invalidSetupLink = () =>
-  new AppError(
-    "setup_token",
-    "This set-up link is invalid or has expired. Restart the server for a new one.",
-  );
+const invalidSetupLink = () => new AppError("setup_token", msg("members.setUpLinkInvalidExpired"));
 
 /**
  * product.md §2 "Owner set-up": while no admin account exists the server prints a link at start

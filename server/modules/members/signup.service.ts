@@ -1,6 +1,7 @@
 // Sign-up by e-mail code (REGISTRATION=closed|invite|open) and its mails.
 import { createHash, randomInt, timingSafeEqual } from "node:crypto";
 import { AppError, forbidden } from "../../errors";
+import { msg } from "../../i18n/messages";
 import type { JobQueue } from "../../jobs/queue";
 import type { Mailer } from "../../providers/mail/mail";
 import type { SignIn } from "../auth/auth.service";
@@ -17,12 +18,10 @@ export const SIGNUP_CODE_TTL_MS = 15 * 60_000;
 export const SIGNUP_CODE_TRIES = 5;
 
 /** The answer of sign-up/start, the same whether the e-mail has an account or not. */
-export const SIGNUP_START_ANSWER =
-  "We have sent a 6-digit code to this e-mail. Please enter it below within 15 minutes.";
+export const SIGNUP_START_ANSWER = msg("members.weHaveSent6Digit");
 
 /** The refusal of a wrong, used, expired or worn-out code. */
-const invalidCode = () =>
-  new AppError("signup_code", "This code is not valid or has expired. Please ask for a new one.");
+const invalidCode = () => new AppError("signup_code", msg("members.codeNotValidExpiredAsk"));
 
 /** The mail job: retried while the mail server is away (each try makes a new code). */
 const SIGNUP_MAIL_JOB = { attempts: 5, backoffMs: 5000 };
@@ -70,14 +69,8 @@ export class SignupService {
     if (invite) return (await this.invitations.check(invite, email)).id;
     if (this.options.mode === "open") return undefined;
     if (this.options.mode === "invite")
-      throw forbidden(
-        "Sign-up on this server needs an invitation. Please ask its owner for one.",
-        "registration_closed",
-      );
-    throw forbidden(
-      "Sign-up is closed on this server. Please ask its owner for an account.",
-      "registration_closed",
-    );
+      throw forbidden(msg("members.signUpServerNeedsInvitation"), "registration_closed");
+    throw forbidden(msg("members.signUpClosedServerAsk"), "registration_closed");
   }
 
   /**

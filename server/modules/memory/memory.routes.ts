@@ -5,6 +5,7 @@ import { notFound } from "../../errors";
 import { currentUser, signedIn } from "../../http/auth";
 import { ok } from "../../http/envelope";
 import { GET_WRITES } from "../../http/route-writes";
+import { msg } from "../../i18n/messages";
 import type { Conversation } from "../conversation/conversation";
 import { DeleteQuery, ListQuery, memoryDoc, RecallBody, RecallQuery } from "./memory.schemas";
 import type { MemoryService } from "./memory.service";
@@ -41,7 +42,7 @@ export async function memoryRoutes(
           });
         }
       }
-      return ok("Memories.", { data });
+      return ok(msg("memory.memories"), { data });
     });
 
     // Recall (docs/features.md "Memory"): whether a chat's replies may be given its earlier messages.
@@ -58,7 +59,7 @@ export async function memoryRoutes(
       const chat = await conversation.chats.resolveChat(user, request.query.id);
       const session = await conversation.chats.session(user, chat);
       const enabled = await memory.recallEnabled(session.id);
-      return ok(enabled ? "Recall is on for this chat." : "Recall is off for this chat.", {
+      return ok(enabled ? msg("memory.recallChat") : msg("memory.recallOffChat"), {
         data: { enabled },
       });
     });
@@ -73,15 +74,16 @@ export async function memoryRoutes(
       const chat = await conversation.chats.resolveChat(user, body.id);
       const session = await conversation.chats.session(user, chat);
       await memory.setRecall(session.id, body.enabled);
-      const message = body.enabled ? "Recall is on for this chat." : "Recall is off for this chat.";
+      const message = body.enabled ? msg("memory.recallChat") : msg("memory.recallOffChat");
       return ok(message, { data: { enabled: body.enabled } });
     });
 
     const forget = { ...memoryDoc('"Forgotten."', Envelope), querystring: DeleteQuery };
     app.delete("/api/chat/memories/", { schema: forget }, async (request) => {
       const { query } = request;
-      if (!(await memory.deleteFact(currentUser(request).id, query.id))) throw notFound("Memory not found.");
-      return ok("Forgotten.");
+      if (!(await memory.deleteFact(currentUser(request).id, query.id)))
+        throw notFound(msg("memory.memoryNotFound"));
+      return ok(msg("memory.forgotten"));
     });
   });
 }

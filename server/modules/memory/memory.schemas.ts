@@ -2,11 +2,12 @@
 import { z } from "zod";
 import { answers } from "../../http/route-schemas";
 import { uuidField } from "../../http/validate";
+import { msg, zodText } from "../../i18n/messages";
 
 /** GET /api/chat/memories?id=: the chat whose memories are listed. */
 export const ListQuery = z.object({ id: z.string().max(100).default("").describe("chat") });
 /** DELETE /api/chat/memories/?id=: the memory to delete. */
-export const DeleteQuery = z.object({ id: uuidField("the memory id").describe("memoryUUID") });
+export const DeleteQuery = z.object({ id: uuidField(msg("memory.term.memoryId")).describe("memoryUUID") });
 /** GET /api/chat/recall?id=: the chat (a character or group id) whose recall setting is read. */
 export const RecallQuery = z.object({
   id: z.string().max(100).default("").describe("chat: a character or group of the user"),
@@ -19,7 +20,7 @@ export const RecallBody = z.object({
   id: z.string().max(100).default(""),
   enabled: z
     .union([z.boolean(), z.enum(["1", "0", "true", "false"]).transform((v) => v === "1" || v === "true")], {
-      error: "Choose on or off.",
+      error: zodText(msg("memory.chooseOff")),
     })
     .describe('true or false; in a form body "1" or "0"; else 400 "Choose on or off."'),
 });

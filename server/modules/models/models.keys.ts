@@ -3,6 +3,7 @@ import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:cr
 import fs from "node:fs";
 import path from "node:path";
 import { badRequest } from "../../errors";
+import { english, msg } from "../../i18n/messages";
 
 /** The stored form's version prefix (a later format can be told apart). */
 const PREFIX = "v1:";
@@ -10,11 +11,13 @@ const IV_BYTES = 12;
 const TAG_BYTES = 16;
 
 /** Said when a key would be stored where other instances could not read it back. */
-export const SECRET_NEEDED =
-  "API keys can be stored only when MODEL_KEYS_SECRET is set (the same value on every instance).";
+const SECRET_NEEDED_MESSAGE = msg("models.apiKeysStoredOnlyWhen");
+/** SECRET_NEEDED_MESSAGE in English, as the API sends it. */
+export const SECRET_NEEDED = english(SECRET_NEEDED_MESSAGE);
 /** Said when a stored key no longer decrypts (MODEL_KEYS_SECRET or the data directory changed). */
-export const KEY_UNREADABLE =
-  "The stored API key cannot be read (MODEL_KEYS_SECRET has changed): enter the key again.";
+const KEY_UNREADABLE_MESSAGE = msg("models.storedApiKeyCannotRead");
+/** KEY_UNREADABLE_MESSAGE in English, as the API sends it. */
+export const KEY_UNREADABLE = english(KEY_UNREADABLE_MESSAGE);
 
 /**
  * Encrypts and decrypts the connections' API keys (AES-256-GCM, a fresh IV per key, the tag
@@ -37,7 +40,7 @@ export class KeyBox {
    */
   encrypt(plain: string): string {
     if (!plain) return "";
-    if (!this.shared) throw badRequest(SECRET_NEEDED);
+    if (!this.shared) throw badRequest(SECRET_NEEDED_MESSAGE);
     const iv = randomBytes(IV_BYTES);
     const cipher = createCipheriv("aes-256-gcm", this.key, iv);
     const body = Buffer.concat([cipher.update(plain, "utf8"), cipher.final()]);
@@ -59,7 +62,7 @@ export class KeyBox {
         "utf8",
       );
     } catch {
-      throw badRequest(KEY_UNREADABLE);
+      throw badRequest(KEY_UNREADABLE_MESSAGE);
     }
   }
 }

@@ -3,6 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { ModelPresetInfo, ModelTestResult } from "../../../common/models-api";
 import { badRequest } from "../../errors";
+import { english, msg } from "../../i18n/messages";
 import type { LlmProvider } from "../../providers/llm/llm";
 
 /** The servers the form knows, with their usual address and whether they want a key. */
@@ -27,11 +28,11 @@ const TEST_TEXT_CHARS = 300;
 /** Streamed text past this many characters ends a test (a reply is cut to TEST_TEXT_CHARS anyway). */
 const TEST_MAX_CHARS = 16_384;
 
-export const LIST_FAILED = "The server did not answer with a list of models.";
-export const LIST_UNREACHABLE = "The server could not be reached within 10 seconds.";
-export const TEST_TIMED_OUT = "The model did not answer within 60 seconds.";
-export const TEST_FAILED = "The model could not be reached or refused the request.";
-export const TEST_EMPTY = "The model answered with no text.";
+export const LIST_FAILED = msg("models.serverDidNotAnswerList");
+export const LIST_UNREACHABLE = msg("models.serverCouldNotReachedWithin");
+export const TEST_TIMED_OUT = english(msg("models.modelDidNotAnswerWithin"));
+export const TEST_FAILED = english(msg("models.modelCouldNotReachedRefused"));
+export const TEST_EMPTY = english(msg("models.modelAnsweredNoText"));
 
 /**
  * The GGUF files this server may load (absolute paths, sorted): `<dataDir>/models/*.gguf` and

@@ -3,7 +3,7 @@ import path from "node:path";
 import type { AppConfig } from "../../env";
 import { type LlmRouter, promptCacheFields, type RoutedProvider } from "../../providers/llm/index";
 import { LlamaProvider } from "../../providers/llm/llama";
-import { type LlmProvider, type LlmRoute, NOT_CONFIGURED_MESSAGE } from "../../providers/llm/llm";
+import { type LlmProvider, type LlmRoute, NOT_CONFIGURED_STATUS, reasonOf } from "../../providers/llm/llm";
 import { UnavailableProvider } from "../../providers/llm/none";
 import { OpenAiProvider } from "../../providers/llm/openai";
 import type { KeyBox } from "./models.keys";
@@ -53,7 +53,7 @@ export class ModelRegistry implements LlmRouter {
   private version = -1;
   private reloading: Promise<void> = Promise.resolve();
   private timer: NodeJS.Timeout | undefined;
-  private readonly notConfigured = new UnavailableProvider(NOT_CONFIGURED_MESSAGE);
+  private readonly notConfigured = new UnavailableProvider(reasonOf(NOT_CONFIGURED_STATUS));
 
   constructor(
     private readonly repo: ModelsRepo,
@@ -120,7 +120,7 @@ export class ModelRegistry implements LlmRouter {
       apiKey = keys.decrypt(row.api_key_encrypted);
     } catch (error) {
       logError(error);
-      return { provider: new UnavailableProvider(NOT_CONFIGURED_MESSAGE), owned: true };
+      return { provider: new UnavailableProvider(reasonOf(NOT_CONFIGURED_STATUS)), owned: true };
     }
     const provider = new OpenAiProvider({
       baseUrl: row.base_url,

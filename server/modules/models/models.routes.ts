@@ -13,6 +13,7 @@ import { MODEL_ROUTES } from "../../../common/models-api";
 import { adminScope, currentUser } from "../../http/auth";
 import { ok } from "../../http/envelope";
 import { answers } from "../../http/route-schemas";
+import { msg } from "../../i18n/messages";
 import { AssignBody, ConnectionBody, IdBody, ListBody, modelsDoc, UpdateBody } from "./models.schemas";
 import type { ModelsService } from "./models.service";
 
@@ -42,19 +43,21 @@ export async function modelsRoutes(
       response: answers(envelopeOf(ModelsOverview)),
     };
     scope.get("/", { schema: overview }, async () =>
-      ok("Model connections.", { data: await models.overview() }),
+      ok(msg("models.modelConnections"), { data: await models.overview() }),
     );
 
     const saved = answers(envelopeOf(ModelConnection));
     const create = { ...modelsDoc("`data`: `ModelConnection`"), body: ConnectionBody, response: saved };
     scope.post("/create", { schema: create }, async (request) =>
-      ok("Connection saved.", { data: await models.create(currentUser(request), request.body) }),
+      ok(msg("models.connectionSaved"), { data: await models.create(currentUser(request), request.body) }),
     );
 
     const update = { ...modelsDoc("`data`: `ModelConnection`"), body: UpdateBody, response: saved };
     scope.post("/update", { schema: update }, async (request) => {
       const { id, ...input } = request.body;
-      return ok("Connection saved.", { data: await models.update(currentUser(request), id, input) });
+      return ok(msg("models.connectionSaved"), {
+        data: await models.update(currentUser(request), id, input),
+      });
     });
 
     const remove = {
@@ -64,7 +67,7 @@ export async function modelsRoutes(
     };
     scope.post("/delete", { schema: remove }, async (request) => {
       await models.remove(currentUser(request), request.body.id);
-      return ok("Connection deleted.", { data: null });
+      return ok(msg("models.connectionDeleted"), { data: null });
     });
 
     const list = {
@@ -73,7 +76,7 @@ export async function modelsRoutes(
       response: answers(envelopeOf(ModelList)),
     };
     scope.post("/list", { schema: list }, async (request) =>
-      ok("Models listed.", { data: await models.listModels(request.body) }),
+      ok(msg("models.modelsListed"), { data: await models.listModels(request.body) }),
     );
 
     const test = {
@@ -82,7 +85,7 @@ export async function modelsRoutes(
       response: answers(envelopeOf(ModelTestResult)),
     };
     scope.post("/test", { schema: test }, async (request) =>
-      ok("Connection tested.", { data: await models.test(request.body.id) }),
+      ok(msg("models.connectionTested"), { data: await models.test(request.body.id) }),
     );
 
     const assign = {
@@ -93,7 +96,7 @@ export async function modelsRoutes(
     scope.post("/assign", { schema: assign }, async (request) => {
       const { body } = request;
       const data = await models.assign(currentUser(request), body.scope, body.targetId, body.connectionId);
-      return ok("Assignment saved.", { data });
+      return ok(msg("models.assignmentSaved"), { data });
     });
   });
 }

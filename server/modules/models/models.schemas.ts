@@ -1,18 +1,19 @@
 // Request shapes of the model connections' API (common/models-api.ts), each rule with its sentence.
 import { z } from "zod";
+import { msg, zodText } from "../../i18n/messages";
 
 const PRESETS = ["ollama", "llamacpp", "lmstudio", "vllm", "openrouter", "openai", "custom"] as const;
 
-const NAME = "The name must be 1 to 60 characters.";
-const MODEL = "The model must be 1 to 200 characters.";
+const NAME = zodText(msg("models.nameMust160Characters"));
+const MODEL = zodText(msg("models.modelMust1200Characters"));
 /** Said for a base URL that is not an http(s) address of at most 500 characters. */
-export const BASE_URL = "The base URL must be an http:// or https:// address of at most 500 characters.";
-const MAX_TOKENS = "The longest reply must be a whole number from 1 to 8192 tokens.";
-const TEMPERATURE = "The temperature must be a number from 0 to 2.";
-const CONTEXT = "The context size must be a whole number from 512 to 262144 tokens.";
-const API_KEY = "The API key must be at most 1000 characters.";
-const KIND = "The kind must be 'openai' or 'embedded'.";
-const ID = "The connection id is not valid.";
+export const BASE_URL = msg("models.baseUrlMustHttpHttps");
+const MAX_TOKENS = zodText(msg("models.longestReplyMustWholeNumber"));
+const TEMPERATURE = zodText(msg("models.temperatureMustNumberFrom0"));
+const CONTEXT = zodText(msg("models.contextSizeMustWholeNumber"));
+const API_KEY = zodText(msg("models.apiKeyMustMost1000"));
+const KIND = zodText(msg("models.kindMustOpenaiEmbedded"));
+const ID = zodText(msg("models.connectionIdNotValid"));
 
 /** A number from a JSON body or a form field. */
 const numberField = (sentence: string) =>
@@ -27,8 +28,12 @@ const kind = z.enum(["openai", "embedded"], { error: KIND });
 export const ConnectionBody = z.object({
   name: z.string({ error: NAME }).trim().min(1, NAME).max(60, NAME),
   kind,
-  preset: z.enum(PRESETS, { error: "The preset is not one of the offered ones." }),
-  baseUrl: z.string({ error: BASE_URL }).trim().max(500, BASE_URL).default(""),
+  preset: z.enum(PRESETS, { error: zodText(msg("models.presetNotOneOfferedOnes")) }),
+  baseUrl: z
+    .string({ error: zodText(BASE_URL) })
+    .trim()
+    .max(500, zodText(BASE_URL))
+    .default(""),
   model: z.string({ error: MODEL }).trim().min(1, MODEL).max(200, MODEL),
   maxTokens: numberField(MAX_TOKENS).pipe(
     z.number().int(MAX_TOKENS).min(1, MAX_TOKENS).max(8192, MAX_TOKENS),
@@ -51,7 +56,11 @@ export const UpdateBody = ConnectionBody.extend({ id: connectionId });
 export const ListBody = z.object({
   id: connectionId.optional(),
   kind: kind.default("openai"),
-  baseUrl: z.string({ error: BASE_URL }).trim().max(500, BASE_URL).default(""),
+  baseUrl: z
+    .string({ error: zodText(BASE_URL) })
+    .trim()
+    .max(500, zodText(BASE_URL))
+    .default(""),
   apiKey: z.string({ error: API_KEY }).trim().max(1000, API_KEY).optional(),
 });
 
@@ -59,12 +68,12 @@ export const ListBody = z.object({
 export const AssignBody = z.object({
   scope: z
     .enum(["default", "plan", "character"], {
-      error: "The scope must be 'default', 'plan' or 'character'.",
+      error: zodText(msg("models.scopeMustDefaultPlanCharacter")),
     })
     .describe("`default`, `plan`, `character`"),
   targetId: z
-    .string({ error: "The target id is not valid." })
-    .max(100, "The target id is not valid.")
+    .string({ error: zodText(msg("models.targetIdNotValid")) })
+    .max(100, zodText(msg("models.targetIdNotValid")))
     .default(""),
   connectionId: connectionId.nullable().describe("null clears"),
 });

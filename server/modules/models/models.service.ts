@@ -12,17 +12,18 @@ import type { User } from "../../db/schema";
 import { auditEntry } from "../../db/user-queries";
 import type { AppConfig } from "../../env";
 import { badRequest, notFound } from "../../errors";
+import { msg } from "../../i18n/messages";
 import type { KeyBox } from "./models.keys";
 import { ggufFiles, listRemoteModels, MODEL_PRESETS, testGeneration } from "./models.probe";
 import type { ModelRegistry } from "./models.registry";
 import type { ConnectionRow, ModelsRepo } from "./models.repo";
 import { BASE_URL, type ConnectionInput } from "./models.schemas";
 
-export const CONNECTION_NOT_FOUND = "This connection does not exist.";
-const PLAN_NOT_FOUND = "This plan does not exist.";
-const PRESET_NOT_FOUND = "This preset character does not exist.";
-const NOT_A_FILE = "The model file must be one of the server's GGUF files.";
-const TARGET_NEEDED = "The target id is required for a plan or a character.";
+export const CONNECTION_NOT_FOUND = msg("models.connectionDoesNotExist");
+const PLAN_NOT_FOUND = msg("models.planDoesNotExist");
+const PRESET_NOT_FOUND = msg("characters.presetCharacterDoesNotExist");
+const NOT_A_FILE = msg("models.modelFileMustOneServer");
+const TARGET_NEEDED = msg("models.targetIdRequiredPlanCharacter");
 
 /** A stored connection as the API shows it: never its key, only whether it has one. */
 export function presentConnection(row: ConnectionRow): ModelConnection {

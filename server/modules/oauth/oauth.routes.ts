@@ -6,6 +6,7 @@ import { ok } from "../../http/envelope";
 import { rateLimit } from "../../http/rate-limit";
 import { answers, zodApp } from "../../http/route-schemas";
 import { GET_WRITES } from "../../http/route-writes";
+import { msg } from "../../i18n/messages";
 import { presentSignIn } from "../auth/auth.presenter";
 import { SIGN_IN_ANSWER } from "../auth/auth.schemas";
 import { CallbackBody, oauthDoc, PlatformParams } from "./oauth.schemas";
@@ -56,7 +57,7 @@ export function oauthRoutes(app: FastifyInstance, oauth: OAuthService): void {
     response: answers(envelopeOf(OAuthPlatforms)),
   };
   api.get("/api/auth/oauth/platforms", { config: rateLimit(120, 60_000), schema: platforms }, async () =>
-    ok("Sign-in platforms.", { data: { platforms: oauth.configuredPlatforms() } }),
+    ok(msg("oauth.signPlatforms"), { data: { platforms: oauth.configuredPlatforms() } }),
   );
 
   // A redirect (302 with a Location), no JSON: no response schema.
@@ -91,7 +92,7 @@ export function oauthRoutes(app: FastifyInstance, oauth: OAuthService): void {
         { code: body.code, state: body.state, iss: body.iss },
         binding,
       );
-      return presentSignIn(result, "Login successful.");
+      return presentSignIn(result, msg("auth.loginSuccessful"));
     },
   );
 }

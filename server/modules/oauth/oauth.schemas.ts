@@ -1,22 +1,27 @@
 // Request shapes of the OAuth sign-in routes (the start and the provider's callback), checked with zod, and their documentation.
 import { z } from "zod";
+import { msg, zodText } from "../../i18n/messages";
 
 /** The platform named in the path (`:platform`); the service refuses one it does not offer. */
 export const PlatformParams = z.object({ platform: z.string() });
 
 /** POST /api/:platform/callback: the provider's code, the state of the started sign-in and its `iss`. */
 export const CallbackBody = z.object({
-  code: z.string().trim().min(1, "The sign-in code is missing.").max(2000, "The sign-in code is not valid."),
+  code: z
+    .string()
+    .trim()
+    .min(1, zodText(msg("oauth.signCodeMissing")))
+    .max(2000, zodText(msg("oauth.signCodeNotValid"))),
   state: z
     .string()
     .trim()
-    .min(1, "The sign-in state is missing.")
-    .max(200, "The sign-in state is not valid."),
+    .min(1, zodText(msg("oauth.signStateMissing")))
+    .max(200, zodText(msg("oauth.signStateNotValid"))),
   /** The issuer the provider named in its answer (RFC 9207), forwarded when the provider sent one. */
   iss: z
     .string()
     .trim()
-    .max(2000, "The sign-in issuer is not valid.")
+    .max(2000, zodText(msg("oauth.signIssuerNotValid")))
     .optional()
     .describe("when the provider sent one"),
 });

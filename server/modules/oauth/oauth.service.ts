@@ -2,6 +2,7 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import type { User } from "../../db/schema";
 import { AppError, badRequest } from "../../errors";
+import { msg } from "../../i18n/messages";
 import {
   createPkce,
   createState,
@@ -16,11 +17,7 @@ const sha256 = (text: string) => createHash("sha256").update(text).digest("hex")
 /** How long a started sign-in (its state and its browser binding cookie) stays valid, ms. */
 export const OAUTH_STATE_TTL_MS = 10 * 60_000;
 
-const otherBrowser = () =>
-  badRequest(
-    "This sign-in was started in another browser or has expired. Please start again.",
-    "oauth_binding",
-  );
+const otherBrowser = () => badRequest(msg("oauth.signWasStartedAnotherBrowser"), "oauth_binding");
 
 /** Compares two hex digests in constant time; false when either is empty. */
 function sameDigest(stored: string, given: string): boolean {
@@ -96,18 +93,14 @@ export class OAuthService {
     const client = this.client(platform);
     if (!binding) throw otherBrowser();
     const row = await this.repo.takeState(sha256(params.state), platform, this.now());
-    if (!row)
-      throw badRequest(
-        "This sign-in attempt has expired or was already used. Please try again.",
-        "oauth_state",
-      );
+    if (!row) throw badRequest(msg("oauth.signAttemptExpiredWasAlready"), "oauth_state");
     if (!sameDigest(row.binding_hash, sha256(binding))) throw otherBrowser();
     let identity: OAuthIdentity;
     try {
       identity = await client.identify(params, row.code_verifier);
     } catch (error) {
       this.log(error);
-      throw badRequest("The sign-in was refused by the provider. Please try again.", "oauth_code");
+      throw badRequest(msg("oauth.signWasRefusedByProvider"), "oauth_code");
     }
     const user = await this.findOrCreateUser(platform, identity);
     return this.auth.signInAs(user);
@@ -129,9 +122,9 @@ export class OAuthService {
 
   private client(platform: string): OAuthClient {
     const client = this.clients[platform];
-    if (!client) throw new AppError("not_found", `Unknown sign-in platform: ${platform}`);
+    if (!client) throw new AppError("not_found", msg("oauth.unknownSignPlatform", { platform }));
     if (!client.configured) {
-      throw badRequest(`Sign-in with ${platform} is not configured on this server.`, "oauth_unconfigured");
+      throw badRequest(msg("oauth.signNotConfiguredServer", { platform }), "oauth_unconfigured");
     }
     return client;
   }

@@ -12,6 +12,7 @@ import type { User } from "../../db/schema";
 import { bearerToken, currentUser, signedIn } from "../../http/auth";
 import { ok } from "../../http/envelope";
 import { answers, zodApp } from "../../http/route-schemas";
+import { msg } from "../../i18n/messages";
 import { CheckoutBody, PRICING_ANSWERS, paymentsDoc } from "./payments.schemas";
 import type { PaymentsService, PricedPlan } from "./payments.service";
 
@@ -54,7 +55,7 @@ export async function paymentsRoutes(
     const token = bearerToken(request);
     const user = token ? await authenticate(token) : undefined;
     const plans = await payments.pricing(user);
-    return ok("Plans.", { data: plans.map(presentPricingPlan) });
+    return ok(msg("admin.plans"), { data: plans.map(presentPricingPlan) });
   });
 
   await signedIn(app, auth, (scope) => {
@@ -66,7 +67,7 @@ export async function paymentsRoutes(
     };
     scope.get("/api/payment/options", { schema: optionsSchema }, async (request) => {
       const options = payments.paymentOptions(currentUser(request));
-      return ok<PaymentOptions>("Payment options.", {
+      return ok<PaymentOptions>(msg("payments.paymentOptions"), {
         data: {
           payments: options.payments ? 1 : 0,
           addOn: options.addOn ? 1 : 0,
@@ -84,7 +85,7 @@ export async function paymentsRoutes(
     };
     scope.post("/api/payment/checkout", { schema: checkout }, async (request) => {
       const url = await payments.checkout(currentUser(request), request.body.plan);
-      return ok("Redirecting to the payment page.", { data: { url } });
+      return ok(msg("payments.redirectingPaymentPage"), { data: { url } });
     });
 
     scope.post(
@@ -92,14 +93,14 @@ export async function paymentsRoutes(
       { schema: { ...paymentsDoc("`data.url`"), response: redirect } },
       async (request) => {
         const url = await payments.addOn(currentUser(request));
-        return ok("Redirecting to the payment page.", { data: { url } });
+        return ok(msg("payments.redirectingPaymentPage"), { data: { url } });
       },
     );
 
     const portal = { ...paymentsDoc("`data.url`: manage the subscription"), response: redirect };
     scope.post("/api/payment/portal", { schema: portal }, async (request) => {
       const url = await payments.portal(currentUser(request));
-      return ok("Redirecting to your subscription.", { data: { url } });
+      return ok(msg("payments.redirectingSubscription"), { data: { url } });
     });
   });
 
@@ -119,7 +120,9 @@ export async function paymentsRoutes(
         const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
         const signature = request.headers["stripe-signature"];
         const result = await payments.handleWebhook(raw, typeof signature === "string" ? signature : "");
-        return ok(result.duplicate ? "Already received." : "Received.", { data: result });
+        return ok(result.duplicate ? msg("payments.alreadyReceived") : msg("payments.received"), {
+          data: result,
+        });
       },
     );
   });

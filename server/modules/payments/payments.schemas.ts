@@ -1,13 +1,14 @@
 // Request shapes of the payment routes (checkout), checked with zod, and their documentation.
 import { z } from "zod";
+import { msg, zodText } from "../../i18n/messages";
 
 /** POST /api/payment/checkout: the plan to buy. */
 export const CheckoutBody = z.object({
   plan: z
     .string()
     .trim()
-    .min(1, "The plan is required.")
-    .max(100, "The plan is not valid.")
+    .min(1, zodText(msg("payments.planRequired")))
+    .max(100, zodText(msg("payments.planNotValid")))
     .describe("plan id"),
 });
 

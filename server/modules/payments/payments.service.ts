@@ -2,6 +2,7 @@
 import { ADDON_MESSAGES, ADDON_PRICE_CENTS } from "../../../common/constants";
 import type { Plan, User } from "../../db/schema";
 import { AppError, badRequest, notFound } from "../../errors";
+import { english, msg } from "../../i18n/messages";
 import {
   type PaymentEvent,
   type PaymentsProvider,
@@ -12,8 +13,9 @@ import { FREE_PLAN_NAME, type PlansRepo } from "../plans/plans.repo";
 import type { PaymentsRepo, Tx } from "./payments.repo";
 
 /** product.md §9 "Payments": answered (success 0) when no payment provider is configured. */
-export const PAYMENTS_OFF_MESSAGE =
-  "Online payments are not available at the moment. Please contact us to change your plan.";
+export const PAYMENTS_OFF = msg("payments.onlinePaymentsNotAvailableMoment");
+/** PAYMENTS_OFF in English, as the API sends it. */
+export const PAYMENTS_OFF_MESSAGE = english(PAYMENTS_OFF);
 
 /** Subscription states in which the plan is paid for (Stripe's `status`). */
 const PAID_STATUSES = new Set(["active", "trialing", "past_due"]);
@@ -114,16 +116,12 @@ export class PaymentsService {
   }
 
   private requireEnabled(): void {
-    if (!this.provider.enabled) throw new AppError("payments_off", PAYMENTS_OFF_MESSAGE);
+    if (!this.provider.enabled) throw new AppError("payments_off", PAYMENTS_OFF);
   }
 
   private requireMember(user: User): void {
     if (user.is_demo) {
-      throw new AppError(
-        "demo_account",
-        "Guest accounts cannot buy plans. Please sign in with your own account first.",
-        "/login",
-      );
+      throw new AppError("demo_account", msg("payments.guestAccountsCannotBuyPlans"), "/login");
     }
   }
 
@@ -142,11 +140,11 @@ export class PaymentsService {
     this.requireEnabled();
     this.requireMember(user);
     const plan = await this.plans.findById(planId);
-    if (!plan) throw notFound("This plan does not exist.");
+    if (!plan) throw notFound(msg("models.planDoesNotExist"));
     if (!plan.stripe_price_id) {
       throw new AppError(
         "not_sold_online",
-        `${plan.name} is not sold here: see its page, or contact us to have it granted.`,
+        msg("payments.notSoldHereSeePage", { name: plan.name }),
         plan.url,
       );
     }
@@ -155,8 +153,8 @@ export class PaymentsService {
       throw new AppError(
         "already_subscribed",
         plan.id === user.plan_id
-          ? `You are already on ${plan.name}.`
-          : "You already have a subscription: change or cancel it with Manage subscription on your profile.",
+          ? msg("payments.already", { name: plan.name })
+          : msg("payments.alreadyHaveSubscriptionChangeCancel"),
         "/user/profile",
       );
     }
@@ -196,7 +194,7 @@ export class PaymentsService {
   async portal(user: User): Promise<string> {
     this.requireEnabled();
     if (!user.stripe_customer_id) {
-      throw new AppError("no_subscription", "You have no online subscription to manage.", "/pricing");
+      throw new AppError("no_subscription", msg("payments.haveNoOnlineSubscriptionManage"), "/pricing");
     }
     const page = await this.provider.createPortalSession({
       customerId: user.stripe_customer_id,
@@ -212,13 +210,13 @@ export class PaymentsService {
    *   is not stored); 400 when payments are off.
    */
   async handleWebhook(rawBody: Buffer, signature: string): Promise<WebhookResult> {
-    if (!this.provider.enabled) throw badRequest(PAYMENTS_OFF_MESSAGE, "webhook_off");
+    if (!this.provider.enabled) throw badRequest(PAYMENTS_OFF, "webhook_off");
     let event: PaymentEvent;
     try {
       event = this.provider.verifyWebhook(rawBody, signature);
     } catch (error) {
       if (error instanceof WebhookSignatureError) {
-        throw badRequest(`Webhook refused: ${error.message}`, "bad_signature");
+        throw badRequest(msg("payments.webhookRefused", { message: error.message }), "bad_signature");
       }
       throw error;
     }

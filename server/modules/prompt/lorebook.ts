@@ -1,6 +1,7 @@
 // Lorebooks (world info): a card's character_book parsed defensively, and which entries a reply's prompt gets (SillyTavern semantics).
 import type { CharacterBook, CharacterBookEntry } from "../../../common/api";
 import { LOREBOOK_LIMITS } from "../../../common/constants";
+import { carry, english, isMessage, type Message, msg } from "../../i18n/messages";
 
 /**
  * Lorebooks (world info): the Character Card V2/V3 `character_book`, parsed defensively,
@@ -62,7 +63,11 @@ export interface Lorebook {
 }
 
 /** What `parseLorebook` answers: the book, or a sentence saying what is wrong. */
+/** A book, or why it is refused: the sentence in English, its message value carried (`refused`). */
 export type LorebookParse = { ok: true; book: Lorebook } | { ok: false; message: string };
+
+/** A refusal of `parseLorebook`: `{ ok: false, message }` carrying the message value (`carry`). */
+const refused = (message: Message): LorebookParse => carry({ ok: false, message: english(message) }, message);
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === "object" && v !== null && !Array.isArray(v);
@@ -71,31 +76,42 @@ function nonNegativeInt(v: unknown): number | null {
   return typeof v === "number" && Number.isFinite(v) && v >= 0 ? Math.floor(v) : null;
 }
 
-function keyList(v: unknown, label: string, index: number): string[] | string {
+function keyList(v: unknown, label: Message, index: number): string[] | Message {
   if (v === undefined || v === null) return [];
   if (!Array.isArray(v) || v.some((k) => typeof k !== "string"))
-    return `The ${label} of lorebook entry ${index + 1} must be a list of words.`;
+    return msg("prompt.lorebookEntryMustListWords", { label, n: index + 1 });
   const keys = (v as string[]).map((k) => k.trim()).filter(Boolean);
   if (keys.length > LOREBOOK_LIMITS.keysPerEntry)
-    return `Lorebook entry ${index + 1} has more than ${LOREBOOK_LIMITS.keysPerEntry} ${label}.`;
+    return msg("prompt.lorebookEntryMoreThan", {
+      n: index + 1,
+      keysPerEntry: LOREBOOK_LIMITS.keysPerEntry,
+      label,
+    });
   if (keys.some((k) => k.length > LOREBOOK_LIMITS.keyChars))
-    return `The ${label} of lorebook entry ${index + 1} must be at most ${LOREBOOK_LIMITS.keyChars} characters each.`;
+    return msg("prompt.lorebookEntryMustMostCharacters", {
+      label,
+      n: index + 1,
+      keyChars: LOREBOOK_LIMITS.keyChars,
+    });
   return keys;
 }
 
 const text = (v: unknown, max: number) => (typeof v === "string" ? v.slice(0, max) : "");
 
-function parseEntry(raw: unknown, index: number): LoreEntry | string {
-  if (!isObject(raw)) return `Lorebook entry ${index + 1} is not an object.`;
-  const keys = keyList(raw.keys, "keys", index);
-  if (typeof keys === "string") return keys;
-  const secondary = keyList(raw.secondary_keys, "secondary keys", index);
-  if (typeof secondary === "string") return secondary;
+function parseEntry(raw: unknown, index: number): LoreEntry | Message {
+  if (!isObject(raw)) return msg("prompt.lorebookEntryNotObject", { n: index + 1 });
+  const keys = keyList(raw.keys, msg("prompt.term.keys"), index);
+  if (!Array.isArray(keys)) return keys;
+  const secondary = keyList(raw.secondary_keys, msg("prompt.term.secondaryKeys"), index);
+  if (!Array.isArray(secondary)) return secondary;
   if (raw.content !== undefined && typeof raw.content !== "string")
-    return `The content of lorebook entry ${index + 1} must be text.`;
+    return msg("prompt.contentLorebookEntryMustText", { n: index + 1 });
   const content = typeof raw.content === "string" ? raw.content : "";
   if (content.length > LOREBOOK_LIMITS.contentChars)
-    return `The content of lorebook entry ${index + 1} must be at most ${LOREBOOK_LIMITS.contentChars} characters.`;
+    return msg("prompt.contentLorebookEntryMustMost", {
+      n: index + 1,
+      contentChars: LOREBOOK_LIMITS.contentChars,
+    });
   const order = typeof raw.insertion_order === "number" && Number.isFinite(raw.insertion_order);
   return {
     id: typeof raw.id === "number" && Number.isFinite(raw.id) ? raw.id : null,
@@ -122,15 +138,15 @@ function parseEntry(raw: unknown, index: number): LoreEntry | string {
  *   that are not words.
  */
 export function parseLorebook(value: unknown): LorebookParse {
-  if (!isObject(value)) return { ok: false, message: "The lorebook must be an object with entries." };
+  if (!isObject(value)) return refused(msg("prompt.lorebookMustObjectEntries"));
   const rawEntries = value.entries ?? [];
-  if (!Array.isArray(rawEntries)) return { ok: false, message: "The lorebook's entries must be a list." };
+  if (!Array.isArray(rawEntries)) return refused(msg("prompt.lorebookEntriesMustBeList"));
   if (rawEntries.length > LOREBOOK_LIMITS.entries)
-    return { ok: false, message: `A lorebook can have at most ${LOREBOOK_LIMITS.entries} entries.` };
+    return refused(msg("prompt.lorebookHaveMostEntries", { entries: LOREBOOK_LIMITS.entries }));
   const entries: LoreEntry[] = [];
   for (const [index, raw] of rawEntries.entries()) {
     const entry = parseEntry(raw, index);
-    if (typeof entry === "string") return { ok: false, message: entry };
+    if (isMessage(entry)) return refused(entry);
     entries.push(entry);
   }
   const scanDepth = nonNegativeInt(value.scan_depth);
@@ -153,13 +169,12 @@ export function parseLorebook(value: unknown): LorebookParse {
  */
 export function parseLorebookJson(json: string): LorebookParse | null {
   if (json.trim() === "") return null;
-  if (json.length > LOREBOOK_LIMITS.jsonChars)
-    return { ok: false, message: "The lorebook is too large (at most 600,000 characters)." };
+  if (json.length > LOREBOOK_LIMITS.jsonChars) return refused(msg("prompt.lorebookTooLargeMost600"));
   let value: unknown;
   try {
     value = JSON.parse(json);
   } catch {
-    return { ok: false, message: "The lorebook is not valid JSON." };
+    return refused(msg("prompt.lorebookNotValidJson"));
   }
   return parseLorebook(value);
 }

@@ -3,6 +3,7 @@ import { ADDON_MESSAGES, ADDON_PRICE_CENTS, dollars } from "../../../common/cons
 import type { Db } from "../../db/index";
 import type { User } from "../../db/schema";
 import { type AppError, tooMany } from "../../errors";
+import { msg } from "../../i18n/messages";
 import { quotaRefused } from "../../observability/metrics";
 import type { QuotaBucket, QuotaRepo, Reservation } from "./quota.repo";
 
@@ -25,8 +26,8 @@ export function quotaLimitError(user: User): AppError {
   const price = `$${dollars(ADDON_PRICE_CENTS)}`;
   return tooMany(
     user.quota_period === "month"
-      ? `You have reached your limit of ${user.chat_limit} messages for this month. Add ${ADDON_MESSAGES} messages for ${price} or upgrade your plan.`
-      : `You have reached your limit of ${user.chat_limit} messages for today. Upgrade your plan to chat more.`,
+      ? msg("quota.haveReachedLimitMessagesMonth", { chat_limit: user.chat_limit, ADDON_MESSAGES, price })
+      : msg("quota.haveReachedLimitMessagesToday", { chat_limit: user.chat_limit }),
     "quota_reached",
     "/pricing",
   );

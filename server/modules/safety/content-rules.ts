@@ -1,5 +1,6 @@
 // Content rules: spotting sexual content, refusing any pairing it with minors, and requiring an 18+ confirmation before chatting.
 import { badRequest, forbidden } from "../../errors";
+import { type Message, msg } from "../../i18n/messages";
 
 /**
  * Content rules that hold on every plan: sexual content involving minors is refused,
@@ -73,16 +74,17 @@ export function involvesMinorSexualContent(text: string): boolean {
 
 /**
  * Refuses texts that pair sexual content with a minor.
+ * @param what what the text is, a term (`msg("images.term.pictureRequest")`: "Picture request").
  * @throws AppError 400 "content_minors" naming what was refused.
  */
-export function assertAllowedContent(what: string, ...texts: string[]): void {
+export function assertAllowedContent(what: Message, ...texts: string[]): void {
   if (texts.some((t) => involvesMinorSexualContent(t))) {
-    throw badRequest(`${what} refused: sexual content involving minors is not allowed.`, "content_minors");
+    throw badRequest(msg("safety.refusedSexualContentInvolvingMinors", { what }), "content_minors");
   }
 }
 
 /** The message the SPA shows (and answers with a confirmation dialog) until the person confirms. */
-export const AGE_UNCONFIRMED_MESSAGE = "Please confirm that you are 18 or older to chat.";
+export const AGE_UNCONFIRMED_MESSAGE = msg("safety.confirmThat18OlderChat");
 
 /**
  * Chat is for adults: an account chats only after the person confirmed being 18 or older

@@ -3,6 +3,7 @@ import type { FastifyInstance, onRequestAsyncHookHandler } from "fastify";
 import { currentUser, signedIn } from "../../http/auth";
 import { ok } from "../../http/envelope";
 import { rateLimit } from "../../http/rate-limit";
+import { msg } from "../../i18n/messages";
 import { SearchDoc, SearchQuery } from "./search.schemas";
 import type { SearchService } from "./search.service";
 
@@ -22,7 +23,7 @@ export async function searchRoutes(
     app.get("/api/search", { config: rateLimit(60, 60_000), schema }, async (request) => {
       const { query } = request;
       const data = await search.search(currentUser(request).id, query.q, query.chat);
-      return ok("Search.", { data });
+      return ok(msg("search.search"), { data });
     });
   });
 }

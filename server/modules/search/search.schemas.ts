@@ -3,6 +3,7 @@ import { z } from "zod";
 import { envelopeOf, SearchHit } from "../../../common/api";
 import { SEARCH_QUERY_MAX } from "../../../common/search";
 import { answers } from "../../http/route-schemas";
+import { msg, zodText } from "../../i18n/messages";
 
 /**
  * GET /api/search?q=&chat=: `q` the words, trimmed, 1..SEARCH_QUERY_MAX characters; `chat`
@@ -10,15 +11,15 @@ import { answers } from "../../http/route-schemas";
  */
 export const SearchQuery = z.object({
   q: z
-    .string({ error: "The search text is required." })
+    .string({ error: zodText(msg("search.searchTextRequired")) })
     .trim()
-    .min(1, "The search text is required.")
-    .max(SEARCH_QUERY_MAX, `The search text must be at most ${SEARCH_QUERY_MAX} characters.`)
+    .min(1, zodText(msg("search.searchTextRequired")))
+    .max(SEARCH_QUERY_MAX, zodText(msg("search.searchTextMustMostCharacters", { SEARCH_QUERY_MAX })))
     .describe("1-200 characters"),
   chat: z
     .string()
     .trim()
-    .max(100, "The chat id is not valid.")
+    .max(100, zodText(msg("search.chatIdNotValid")))
     .optional()
     .transform((value) => (value === "" ? undefined : value))
     .describe("optional: a character or group id of the user; another's: 404"),

@@ -2,6 +2,7 @@
 import { FIRST_MESSAGE_MARKER } from "../../../common/constants";
 import { SEARCH_RESULTS_MAX, type SearchHit } from "../../../common/search";
 import { notFound } from "../../errors";
+import { msg } from "../../i18n/messages";
 import { parseMarked, searchTerms } from "./search.query";
 import type { MatchRow, SearchRepo } from "./search.repo";
 
@@ -21,7 +22,7 @@ export class SearchService {
    */
   async search(userId: string, query: string, chatKey?: string): Promise<SearchHit[]> {
     if (chatKey !== undefined && !(await this.repo.ownsChat(userId, chatKey))) {
-      throw notFound("Chat not found.");
+      throw notFound(msg("conversation.chatNotFound"));
     }
     const terms = searchTerms(query);
     if (terms.length === 0) return [];

@@ -6,6 +6,7 @@ import { ok } from "../../http/envelope";
 import { requestOrigin } from "../../http/origin";
 import { rateLimit } from "../../http/rate-limit";
 import { answers, zodApp } from "../../http/route-schemas";
+import { msg } from "../../i18n/messages";
 import type { SiteSettingsService } from "./settings.service";
 import { ContactBody, SiteSettingsBody, siteDoc } from "./site.schemas";
 import type { SiteService } from "./site.service";
@@ -36,13 +37,13 @@ export async function siteRoutes(
   };
   api.post("/api/contact", { config: rateLimit(5, 10 * 60_000), schema: contact }, async (request) => {
     await site.contact(request.body);
-    return ok("Thank you! Your message has been sent; we will get back to you soon.");
+    return ok(msg("site.thankMessageBeenSentWe"));
   });
 
   api.get(
     "/api/site",
     { schema: { ...siteDoc("Site and public files", SITE_INFO), response: answers(envelopeOf(SiteInfo)) } },
-    async () => ok("Site.", { data: await settings.info() }),
+    async () => ok(msg("site.site"), { data: await settings.info() }),
   );
 
   const settingsAnswer = answers(envelopeOf(AdminSiteSettings));
@@ -50,7 +51,7 @@ export async function siteRoutes(
     scope.get(
       "/site",
       { schema: { ...siteDoc("Admin", SETTINGS), response: settingsAnswer } },
-      async (request) => ok("Site settings.", { data: await settings.view(requestOrigin(request)) }),
+      async (request) => ok(msg("site.siteSettings"), { data: await settings.view(requestOrigin(request)) }),
     );
     scope.post(
       "/site",
@@ -58,7 +59,7 @@ export async function siteRoutes(
       async (request) => {
         const { demo } = request.body;
         const view = await settings.setDemo(currentUser(request), demo, requestOrigin(request));
-        return ok(demo ? "The guest demo is on." : "The guest demo is off.", { data: view });
+        return ok(demo ? msg("site.guestDemo") : msg("site.guestDemoOff"), { data: view });
       },
     );
   });

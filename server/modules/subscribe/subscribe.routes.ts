@@ -5,11 +5,12 @@ import { AppError } from "../../errors";
 import { ok } from "../../http/envelope";
 import { ipAndEmail, rateLimit } from "../../http/rate-limit";
 import { answers, zodApp } from "../../http/route-schemas";
+import { msg } from "../../i18n/messages";
 import { SubscribeBody, subscribeDoc } from "./subscribe.schemas";
 import { SUBSCRIBE_ANSWER, type SubscribeService } from "./subscribe.service";
 
 /** The refusal while no video is configured: nothing is stored or mailed. */
-const NOT_OFFERED = "The free subscription is not offered on this server.";
+const NOT_OFFERED = msg("subscribe.freeSubscriptionNotOfferedServer");
 
 /**
  * product.md §7: POST /users/free/subscribe/process (email), refused with `free_subscribe_off` while no
@@ -27,7 +28,7 @@ export function subscribeRoutes(app: FastifyInstance, subscribe: SubscribeServic
         response: answers(envelopeOf(FreeSubscribeOffer)),
       },
     },
-    async () => ok("Free subscription.", { data: { offered: subscribe.offered } }),
+    async () => ok(msg("subscribe.freeSubscription"), { data: { offered: subscribe.offered } }),
   );
 
   /** While not offered, any request is refused before its body is checked (as the handler did). */

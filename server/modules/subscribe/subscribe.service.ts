@@ -1,5 +1,6 @@
 // Free subscription (product.md §1, §7): a code mailed to the person, commented on the video, checked by a periodic job.
 import { randomBytes, randomInt, randomUUID } from "node:crypto";
+import { msg } from "../../i18n/messages";
 import type { JobQueue } from "../../jobs/queue";
 import type { Mailer } from "../../providers/mail/mail";
 import type { YouTubeComments } from "../../providers/video/youtube";
@@ -7,8 +8,7 @@ import type { AuthService } from "../auth/auth.service";
 import type { SubscribeRepo } from "./subscribe.repo";
 
 /** The same answer whatever the address, so the call cannot tell who has an account. */
-export const SUBSCRIBE_ANSWER =
-  "Check your e-mail: we have sent you a code and the video to comment it on. Your login details follow once the code is found.";
+export const SUBSCRIBE_ANSWER = msg("subscribe.checkEMailWeHave");
 
 export interface SubscribeOptions {
   videoId: string;

@@ -1,4 +1,5 @@
 // The readiness checks of GET /api/ready: database, storage and language model, each bounded by a timeout.
+
 import { sql } from "kysely";
 import type { Db } from "../../db/index";
 import type { LlmProvider } from "../../providers/llm/llm";

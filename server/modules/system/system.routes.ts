@@ -6,6 +6,7 @@ import type { Db } from "../../db/index";
 import type { User } from "../../db/schema";
 import { currentUser, signedIn } from "../../http/auth";
 import { fail, ok } from "../../http/envelope";
+import { carry, english, msg } from "../../i18n/messages";
 import { renderMetrics } from "../../observability/metrics";
 import {
   type LlmProvider,
@@ -69,7 +70,11 @@ export async function systemRoutes(
   app.get("/api/ready", { schema: ReadyDoc }, async (request, reply) => {
     reply.header("Cache-Control", "no-store");
     if (lifecycle.shuttingDown) {
-      const stopping: ReadyReply = { success: 0, message: "Shutting down.", data: { shuttingDown: true } };
+      const shuttingDown = msg("system.shuttingDown");
+      const stopping: ReadyReply = carry(
+        { success: 0, message: english(shuttingDown), data: { shuttingDown: true } },
+        shuttingDown,
+      );
       return reply.status(503).send(stopping);
     }
     const result = await runChecks(checks, deps.readyTimeoutMs);
@@ -82,9 +87,10 @@ export async function systemRoutes(
         Object.entries(result.checks).map(([name, { ok, ms, failure }]) => [name, { ok, ms, failure }]),
       ),
     };
-    if (result.ready) return ok("Ready.", { data });
+    if (result.ready) return ok(msg("system.ready"), { data });
     const names = failed.map(([name, check]) => (check.failure === "timeout" ? `${name} (timed out)` : name));
-    const notReady: ReadyReply = { success: 0, message: `Not ready: ${names.join(", ")}.`, data };
+    const why = msg("system.notReady", { join: names.join(", ") });
+    const notReady: ReadyReply = carry({ success: 0, message: english(why), data }, why);
     return reply.status(503).send(notReady);
   });
 
@@ -93,7 +99,7 @@ export async function systemRoutes(
     app.get("/metrics", { schema: MetricsDoc }, async (request, reply) => {
       reply.header("Cache-Control", "no-store");
       if (!mayReadMetrics(request, metrics)) {
-        return reply.status(403).send(fail("The metrics are not available to this client.", "forbidden"));
+        return reply.status(403).send(fail(msg("system.metricsNotAvailableClient"), "forbidden"));
       }
       const { contentType, body } = await renderMetrics();
       return reply.type(contentType).send(body);
@@ -123,7 +129,7 @@ function capabilityRoutes(app: FastifyInstance, deps: SystemDeps): void {
       user.role === "admin" && status.message === NOT_CONFIGURED_MESSAGE
         ? { ...status, message: NOT_CONFIGURED_ADMIN_STATUS.message }
         : status;
-    return ok("Capabilities.", {
+    return ok(msg("system.capabilities"), {
       data: presentCapabilities({
         llm,
         speaks: deps.tts.name !== "none",

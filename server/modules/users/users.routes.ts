@@ -4,6 +4,7 @@ import { Envelope, envelopeOf, SessionUser, UserProfile } from "../../../common/
 import { assertSelf, currentUser, signedIn } from "../../http/auth";
 import { ok } from "../../http/envelope";
 import { answers, type ZodApp } from "../../http/route-schemas";
+import { msg } from "../../i18n/messages";
 import { presentSessionUser } from "../auth/auth.presenter";
 import { presentProfile } from "./users.presenter";
 import {
@@ -43,7 +44,7 @@ function userRoutes(app: ZodApp, users: UsersService): void {
     async (request) => {
       const user = currentUser(request);
       assertSelf(user.id, request.query.id);
-      return ok("Profile.", { data: presentProfile(user, await users.profile(user)) });
+      return ok(msg("users.profile"), { data: presentProfile(user, await users.profile(user)) });
     },
   );
 
@@ -55,7 +56,7 @@ function userRoutes(app: ZodApp, users: UsersService): void {
   };
   app.post("/api/users/confirm-age", { schema: confirmAge }, async (request) => {
     const updated = await users.confirmAdult(currentUser(request));
-    return ok("Thank you.", { data: presentSessionUser(updated) });
+    return ok(msg("users.thank"), { data: presentSessionUser(updated) });
   });
 
   /** Ours: keeps the UI language with the account; answers the fresh session user. */
@@ -66,7 +67,7 @@ function userRoutes(app: ZodApp, users: UsersService): void {
   };
   app.post("/api/users/ui-language", { schema: uiLanguage }, async (request) => {
     const updated = await users.setUiLanguage(currentUser(request), request.body.language);
-    return ok("Language saved.", { data: presentSessionUser(updated) });
+    return ok(msg("users.languageSaved"), { data: presentSessionUser(updated) });
   });
 
   const update = {
@@ -84,7 +85,7 @@ function userRoutes(app: ZodApp, users: UsersService): void {
       userName: body.name,
       photo: body.photo,
     });
-    return ok("Profile updated.", { page: "/characters/list", data: presentSessionUser(updated) });
+    return ok(msg("users.profileUpdated"), { page: "/characters/list", data: presentSessionUser(updated) });
   });
 
   const password = {
@@ -97,6 +98,6 @@ function userRoutes(app: ZodApp, users: UsersService): void {
     const { body } = request;
     assertSelf(user.id, body.id);
     await users.changePassword(user, body.cpassword, body.npassword, body.rtpassword, request.bearer ?? "");
-    return ok("Your password has been changed.", { page: "/characters/list" });
+    return ok(msg("users.passwordBeenChanged"), { page: "/characters/list" });
   });
 }

@@ -1,8 +1,11 @@
 // The signed-in user's profile and password (product.md §2 Profile, Change password), their UI language and 18+ confirmation.
+
 import { randomUUID } from "node:crypto";
 import argon2 from "argon2";
+import { RETYPED_PASSWORD_MISMATCH } from "../../../common/validation";
 import type { User } from "../../db/schema";
 import { badRequest, notFound } from "../../errors";
+import { msg } from "../../i18n/messages";
 import { normalisePicture } from "../../media/picture";
 import type { FileStorage } from "../../providers/storage/storage";
 import type { AuthService } from "../auth/auth.service";
@@ -50,7 +53,7 @@ export class UsersService {
     });
     this.auth.userChanged(user.id);
     if (picture !== user.picture && user.picture) await this.storage.remove(`users/${user.picture}`);
-    if (!updated) throw notFound("User not found.");
+    if (!updated) throw notFound(msg("admin.userNotFound"));
     return updated;
   }
 
@@ -82,11 +85,11 @@ export class UsersService {
    * @throws AppError 400 for a mismatch or a wrong current password.
    */
   async changePassword(user: User, current: string, password: string, retyped: string, keepToken: string) {
-    if (password !== retyped) throw badRequest("New and ReTyped password do not match.");
+    if (password !== retyped) throw badRequest(RETYPED_PASSWORD_MISMATCH);
     const valid = user.password_hash
       ? await argon2.verify(user.password_hash, current).catch(() => false)
       : false;
-    if (!valid) throw badRequest("The current password is not correct.", "wrong_password");
+    if (!valid) throw badRequest(msg("users.currentPasswordNotCorrect"), "wrong_password");
     await this.auth.setPasswordAndRevokeSessions(user.id, password, keepToken);
   }
 }

@@ -2,7 +2,8 @@
 import type { FastifyInstance, onRequestAsyncHookHandler } from "fastify";
 import type { TranscribeReply } from "../../../common/api";
 import { signedIn } from "../../http/auth";
-import { ok } from "../../http/envelope";
+import { okWith } from "../../http/envelope";
+import { msg } from "../../i18n/messages";
 import { TranscribeBody, TranscribeDoc } from "./voice.schemas";
 import type { VoiceService } from "./voice.service";
 
@@ -24,7 +25,10 @@ export async function voiceRoutes(
       async (request) => {
         const { body } = request;
         const text = await voice.transcribe(body.audio, body.language || undefined);
-        const answer: TranscribeReply = { ...ok(text ? "Transcript." : "Nothing was heard."), text };
+        const answer: TranscribeReply = okWith(
+          text ? msg("voice.transcript") : msg("voice.nothingWasHeard"),
+          { text },
+        );
         return answer;
       },
     );

@@ -2,13 +2,19 @@
 import { z } from "zod";
 import { TranscribeReply } from "../../../common/api";
 import { answers } from "../../http/route-schemas";
+import { msg, zodText } from "../../i18n/messages";
 
 /** POST /api/chat/transcribe: multipart `audio` (a recording), optional `language` ("en"). */
 export const TranscribeBody = z.object({
-  audio: z.instanceof(Buffer, { message: "is required (a recording)" }),
+  audio: z.instanceof(Buffer, {
+    message: zodText(msg("voice.requiredRecording", { Field: msg("field.recording") })),
+  }),
   language: z
     .string()
-    .regex(/^[a-z]{2}(-[A-Za-z]{2})?$/, "must be a language code such as en")
+    .regex(
+      /^[a-z]{2}(-[A-Za-z]{2})?$/,
+      zodText(msg("voice.mustLanguageCodeSuchAs", { Field: msg("validation.field.language") })),
+    )
     .optional()
     .or(z.literal("")),
 });

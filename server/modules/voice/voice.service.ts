@@ -4,6 +4,7 @@ import { SentenceStream, speechSentences, uncensorTranscript } from "../../../co
 import type { SentenceAudio } from "../../../common/stream-events";
 import type { ChatHistoryRow, User } from "../../db/schema";
 import { AppError, badRequest } from "../../errors";
+import { msg } from "../../i18n/messages";
 import type { FileStorage } from "../../providers/storage/storage";
 import type { SpeechAudio, SttProvider } from "../../providers/stt/stt";
 import type { TtsProvider, VoiceEntry } from "../../providers/tts/tts";
@@ -102,7 +103,7 @@ export class VoiceService {
    */
   async preview(voiceName: string): Promise<string> {
     const voice = await this.repo.findVoice(voiceName);
-    if (!voice) throw new AppError("not_found", "Unknown voice.");
+    if (!voice) throw new AppError("not_found", msg("voice.unknownVoice"));
     return this.speak(voice, PREVIEW_TEXT[voice.language_code] ?? PREVIEW_TEXT.en!);
   }
 
@@ -201,11 +202,11 @@ export class VoiceService {
     if (bytes.length > this.options.maxRecordingBytes) {
       throw new AppError(
         "recording_too_large",
-        `The recording is too long (at most ${Math.floor(this.options.maxRecordingBytes / 1024)} KB).`,
+        msg("voice.recordingTooLongMostKb", { n: Math.floor(this.options.maxRecordingBytes / 1024) }),
       );
     }
     const kind = sniffAudio(bytes);
-    if (!kind) throw badRequest("audio: not a recording this server understands (webm, ogg, wav, mp4, mp3).");
+    if (!kind) throw badRequest(msg("voice.audioNotRecordingServerUnderstands"));
     const audio: SpeechAudio = { bytes, type: kind.type, filename: `speech.${kind.ext}` };
     return uncensorTranscript(await this.stt.transcribe(audio, language));
   }

@@ -1,4 +1,5 @@
 // Image generation behind one interface: the request and reference photo, the result, the `none` provider and provider errors.
+import { carry, english, msg } from "../../i18n/messages";
 import { ProviderError, ProviderHttpError } from "../http";
 
 /**
@@ -83,17 +84,16 @@ export class ImageProviderError extends ProviderError {
   }
 }
 
-export const IMAGE_NOT_CONFIGURED =
-  "Pictures are not available on this server: no image generator is configured.";
+export const IMAGE_NOT_CONFIGURED = msg("image.picturesNotAvailableServerNo");
 
 /** The `none` provider: capability off, every request refused with the reason. */
 export class NoImageProvider implements ImageProvider {
   readonly name = "none";
   status() {
-    return { ready: false, message: IMAGE_NOT_CONFIGURED };
+    return carry({ ready: false, message: english(IMAGE_NOT_CONFIGURED) }, IMAGE_NOT_CONFIGURED);
   }
   async generate(): Promise<GeneratedImage> {
-    throw new ImageProviderError(IMAGE_NOT_CONFIGURED);
+    throw new ImageProviderError(english(IMAGE_NOT_CONFIGURED));
   }
 }
 

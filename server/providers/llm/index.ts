@@ -2,6 +2,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { AppConfig } from "../../env";
+import { carry, english, msg } from "../../i18n/messages";
 import { LlamaProvider } from "./llama";
 import {
   downloadProgress,
@@ -11,10 +12,11 @@ import {
   type LlmProvider,
   type LlmRoute,
   type ModelDownloadProgress,
-  NOT_CONFIGURED_MESSAGE,
+  NOT_CONFIGURED_STATUS,
   notConfiguredInstruction,
   type ProviderStatus,
   type RoutedLlm,
+  reasonOf,
 } from "./llm";
 import { UnavailableProvider } from "./none";
 import { OpenAiProvider, type PromptCacheField } from "./openai";
@@ -91,7 +93,7 @@ export class DownloadingProvider extends UnavailableProvider {
   }
   override status(): ProviderStatus {
     const status = super.status();
-    return this.progress ? { ...status, download: { ...this.progress } } : status;
+    return this.progress ? carry({ ...status, download: { ...this.progress } }, reasonOf(status)) : status;
   }
 }
 
@@ -242,7 +244,7 @@ export function createLlm(
     );
     return { llm: new ManagedLlm(provider), ready };
   }
-  const unavailable = new DownloadingProvider(NOT_CONFIGURED_MESSAGE);
+  const unavailable = new DownloadingProvider(reasonOf(NOT_CONFIGURED_STATUS));
   const llm = new ManagedLlm(unavailable);
   const firstRun = options.firstRun ?? { adminExists: true, modelConnected: false };
   // One line saying how to connect a model; none when an admin has connected one already.
@@ -263,7 +265,7 @@ export function createLlm(
       llm.use(provider);
       log(`Language model loaded: ${modelPath} (${where(provider)})`);
     } catch (error) {
-      unavailable.setMessage(provider.status().message);
+      unavailable.setMessage(reasonOf(provider.status()));
       log(`Language model failed to load from ${modelPath}: ${String(error)}`);
     }
   });
@@ -297,7 +299,7 @@ async function findOrDownloadDefaultModel(
     noModel("the default model could not be downloaded (offline?). ");
     return undefined;
   }
-  unavailable.setMessage(DOWNLOADING_MESSAGE);
+  unavailable.setMessage(DOWNLOADING);
   unavailable.setProgress(downloadProgress(0, null));
   try {
     const modelPath = await fetcher.download({
@@ -311,17 +313,18 @@ async function findOrDownloadDefaultModel(
     return modelPath;
   } catch (error) {
     unavailable.setProgress(null);
-    unavailable.setMessage(NOT_CONFIGURED_MESSAGE);
+    unavailable.setMessage(reasonOf(NOT_CONFIGURED_STATUS));
     noModel(`downloading ${config.LLM_DEFAULT_MODEL_URI} failed (${String(error)}). `);
     return undefined;
   }
 }
 
 /** What the chat says while the default model downloads (the banner adds the progress). */
-export const DOWNLOADING_MESSAGE =
-  "The default language model is being downloaded; please try again in a few minutes.";
+const DOWNLOADING = msg("llm.defaultModelDownloading");
+/** DOWNLOADING in English, as the API sends it. */
+export const DOWNLOADING_MESSAGE = english(DOWNLOADING);
 /** What the chat says between the download's end and the model's load. */
-const LOADING_MESSAGE = "The language model is still loading, please try again in a moment.";
+const LOADING_MESSAGE = msg("llm.languageModelStillLoadingTry");
 
 /**
  * The prompt-cache fields sent to an OpenAI-wire endpoint (LLM_PROMPT_CACHE), each only where it

@@ -6,6 +6,7 @@ import type {
   LlamaContextSequence,
   LlamaModel,
 } from "node-llama-cpp";
+import { msg } from "../../i18n/messages";
 import { backgroundCut, backgroundWaited } from "../../observability/metrics";
 import {
   type ChatMessage,
@@ -14,6 +15,8 @@ import {
   type LlmProvider,
   LlmUnavailableError,
   type ProviderStatus,
+  reasonOf,
+  statusOf,
 } from "./llm";
 import { ReplyFirst, type ReplyFirstOptions } from "./reply-first";
 import { SlotPool } from "./semaphore";
@@ -165,7 +168,7 @@ export class LlamaProvider implements LlmProvider {
   status(): ProviderStatus {
     if (this.model) return { ready: true, message: "ready" };
     if (this.failure) return { ready: false, message: this.failure };
-    return { ready: false, message: "The language model is still loading, please try again in a moment." };
+    return statusOf(msg("llm.languageModelStillLoadingTry"));
   }
 
   countTokens(text: string): number {
@@ -206,7 +209,7 @@ export class LlamaProvider implements LlmProvider {
     try {
       await this.load();
     } catch {
-      throw new LlmUnavailableError(this.status().message);
+      throw new LlmUnavailableError(reasonOf(this.status()));
     }
     if (!request.background) {
       return this.replyFirst.reply(() => this.run(this.pool!, request, request.signal, started));

@@ -1,6 +1,7 @@
 // The language model behind one interface: prompt messages, generation requests and results, routes, status and the unavailable error.
 import type { ModelDownloadProgress } from "../../../common/api";
 import { AppError } from "../../errors";
+import { carried, carry, english, type Message, msg } from "../../i18n/messages";
 
 export type { ModelDownloadProgress };
 
@@ -91,6 +92,7 @@ export interface GenerateResult {
 /** Whether the provider can answer now, and if not, a sentence for the user saying why. */
 export interface ProviderStatus {
   ready: boolean;
+  /** Why it is not ready, or "ready"; ours carry their message value (server/i18n/messages.ts `carry`). */
   message: string;
   /** while the model is being downloaded, how far it has come (absent otherwise). */
   download?: ModelDownloadProgress;
@@ -130,9 +132,19 @@ export interface LlmProvider {
 
 /** The model is not configured, still loading or downloading: the chat answers success 0. */
 export class LlmUnavailableError extends AppError {
-  constructor(message: string) {
+  constructor(message: string | Message) {
     super("llm_unavailable", message);
   }
+}
+
+/** A "not ready" status saying `message`: its English text, the message value carried along. */
+export function statusOf(message: string | Message): ProviderStatus {
+  return carry({ ready: false, message: english(message) }, message);
+}
+
+/** The message of a status or error: the carried message value, else its text. */
+export function reasonOf(status: { message: string }): string | Message {
+  return carried(status) ?? status.message;
 }
 
 /** Rough token estimate for providers without a local tokenizer: ~4 characters a token. */
@@ -142,14 +154,11 @@ export function estimateTokens(text: string): number {
 
 /**
  * The status while no model is configured. Its message is what users read: someone else (the
- * site's administrator) has to connect one; translated like every server sentence (a `message`
- * property, so the catalogues' key check finds it). The operator's instruction is
+ * site's administrator) has to connect one; a message value, translated like every server
+ * message. The operator's instruction is
  * `notConfiguredInstruction`, logged at start.
  */
-export const NOT_CONFIGURED_STATUS = {
-  ready: false,
-  message: "No language model is connected yet. Please ask the site's administrator to connect one.",
-} as const satisfies ProviderStatus;
+export const NOT_CONFIGURED_STATUS: ProviderStatus = statusOf(msg("llm.noLanguageModelConnectedYet"));
 
 /** What users read while no model is configured (`NOT_CONFIGURED_STATUS`'s message). */
 export const NOT_CONFIGURED_MESSAGE: string = NOT_CONFIGURED_STATUS.message;
@@ -158,10 +167,7 @@ export const NOT_CONFIGURED_MESSAGE: string = NOT_CONFIGURED_STATUS.message;
  * What an admin reads instead of NOT_CONFIGURED_MESSAGE on the chat's banner: they are the one
  * who connects a model, in Admin → Models (`/admin#models`, which the banner links to).
  */
-export const NOT_CONFIGURED_ADMIN_STATUS = {
-  ready: false,
-  message: "No language model is connected yet. As an administrator, connect one in Admin → Models.",
-} as const satisfies ProviderStatus;
+export const NOT_CONFIGURED_ADMIN_STATUS: ProviderStatus = statusOf(msg("llm.noLanguageModelConnectedAdmin"));
 
 /** Where the site stands at start, for the operator's instruction while no model is configured. */
 export interface FirstRunState {

@@ -1,5 +1,6 @@
 // Speech to text through any OpenAI-compatible transcription endpoint (OpenAI, whisper.cpp server, faster-whisper-server).
 import { AppError } from "../../errors";
+import { msg } from "../../i18n/messages";
 import { bearer, fetchWithTimeout, joinUrl, type ModelEndpointOptions, ProviderHttpError } from "../http";
 import type { SpeechAudio, SttProvider } from "./stt";
 
@@ -37,17 +38,14 @@ export class OpenAiStt implements SttProvider {
       });
     } catch (error) {
       const cause = error instanceof ProviderHttpError ? error.cause : error;
-      throw new AppError("stt_failed", `Speech could not be transcribed right now (${String(cause)}).`);
+      throw new AppError("stt_failed", msg("stt.speechCouldNotTranscribedRight", { String: String(cause) }));
     }
     if (!response.ok) {
-      throw new AppError(
-        "stt_failed",
-        `Speech could not be transcribed right now (HTTP ${response.status}).`,
-      );
+      throw new AppError("stt_failed", msg("stt.speechCouldNotTranscribedHttp", { status: response.status }));
     }
     const body = (await response.json()) as { text?: unknown };
     if (typeof body.text !== "string")
-      throw new AppError("stt_failed", "The transcription answer had no text.");
+      throw new AppError("stt_failed", msg("stt.transcriptionAnswerHadNoText"));
     return body.text.trim();
   }
 }

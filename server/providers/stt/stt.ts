@@ -1,5 +1,6 @@
 // Speech to text behind one interface: recorded audio, the provider, and none when no endpoint is configured.
 import { AppError } from "../../errors";
+import { msg } from "../../i18n/messages";
 
 /** Audio recorded in the browser (MediaRecorder: webm/opus, ogg, mp4) or any file to transcribe. */
 export interface SpeechAudio {
@@ -26,10 +27,7 @@ export interface SttProvider {
 /** No transcription endpoint is configured. */
 export class SttUnavailableError extends AppError {
   constructor() {
-    super(
-      "stt_unavailable",
-      "Speech input through the server is not available: no transcription endpoint is configured (STT_BASE_URL).",
-    );
+    super("stt_unavailable", msg("stt.speechInputThroughServerNot"));
   }
 }
 

@@ -1,5 +1,6 @@
 // Text to speech behind one interface (product.md §3 voices): the seeded voices, the provider, its errors, and none.
 import { AppError } from "../../errors";
+import { msg } from "../../i18n/messages";
 
 /** A voice of the seeded list (voices table) as the providers see it. */
 export interface VoiceEntry {
@@ -35,9 +36,7 @@ export interface TtsProvider {
 
 /** No text-to-speech engine is configured: voice calls answer success 0 with this message. */
 export class TtsUnavailableError extends AppError {
-  constructor(
-    message = "Voices are not available yet: no text-to-speech engine is configured on this server.",
-  ) {
+  constructor(message = msg("tts.voicesNotAvailableYetNo")) {
     super("tts_unavailable", message);
   }
 }
@@ -45,7 +44,7 @@ export class TtsUnavailableError extends AppError {
 /** A remote speech engine answered with an error or could not be reached. */
 export class TtsFailedError extends AppError {
   constructor(provider: string, detail: string) {
-    super("tts_failed", `The voice could not be made right now (${provider}: ${detail}).`);
+    super("tts_failed", msg("tts.voiceCouldNotMadeRight", { provider, detail }));
   }
 }
 
