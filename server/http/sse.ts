@@ -51,7 +51,8 @@ export interface EventStream {
  */
 export function errorEventData(error: unknown, log: FastifyBaseLogger): StreamFailure {
   const outage = outageEventData(error, log);
-  if (outage) return { ...outage };
+  // Returned as it is: a copy would lose the message value it carries (the stream's language).
+  if (outage) return outage;
   const status = failStatus(error);
   if (status >= 500) log.error(error);
   const body = failBody(error);
