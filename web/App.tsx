@@ -70,8 +70,8 @@ const ChatPage = lazy(() => loadChatPage().then((m) => ({ default: m.ChatPage })
 
 /**
  * Starts downloading the chat screen's code before the first render when the page opened is a
- * chat (`/chat`, `/character-select/:id`), so it arrives while the entry chunk runs instead of
- * after (the chat-paint benchmark's critical path); likewise the signed-in frame for the pages
+ * chat (`/chat`, `/character-select/:id`), so it arrives while React's root is made and the first
+ * render runs instead of after (the chat-paint benchmark's critical path); likewise the signed-in frame for the pages
  * inside it, so it does not wait for the first render. Other paths load their page as they render.
  * @returns what the first render waits for: the landing page's chunk on / and /home, else nothing.
  */

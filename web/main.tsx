@@ -14,7 +14,7 @@ if (container === null) throw new Error("#root is missing from index.html");
  * The app's code is evaluated in three steps, each a task of its own: the texts (i18next and the
  * English catalogues, then the current language's), React DOM, then the app (router, queries,
  * pages) with its first render. Evaluated at once, the entry's module graph was one task of about
- * 200 ms on a phone (docs/benchmarks.md, the page loaded afresh); each step is well under that.
+ * 200 ms on a phone (docs/benchmarks.md, the page loaded afresh); in steps, its longest task halved.
  * The chunks of all three are fetched at once (modulepreload links in index.html, vite.config.ts).
  */
 async function boot(root: HTMLElement): Promise<void> {
