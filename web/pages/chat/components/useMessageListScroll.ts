@@ -1,6 +1,7 @@
 // The message list's scrolling (product.md §9): following the newest bubble, paging up, the scroll-to-bottom button and bounded rendering.
-import { type RefObject, useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
+import { type RefObject, startTransition, useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
 import { SCROLL_BUTTON_THRESHOLD_PX } from "../../../../common/constants";
+import { nextTask } from "../../../lib/nextTask";
 import type { StreamingText } from "../streamingText";
 
 /** Within this many pixels of the bottom the list follows new messages. */
@@ -16,6 +17,13 @@ const MAX_RENDERED_AT_BOTTOM = 60;
 const REVEAL_ROWS = 20;
 /** While older messages are read, at most this many bubbles are rendered; newer ones wait below. */
 const MAX_RENDERED = 200;
+/**
+ * Opening a chat, its first page (product.md §9: 10 entries, up to 20 bubbles) is shown newest
+ * first: this many bubbles in the first frame (more than a phone's view holds), then this many more
+ * a frame, so no one frame lays out and paints the whole page (measured: one frame of 100-200 ms
+ * at a phone's speed for 20 bubbles, bench/markdown-stream.bench.ts `open`).
+ */
+const FIRST_FRAME_ROWS = 6;
 /** Within this many pixels of the rendered end, bubbles waiting below are shown again. */
 const SHOW_LATER_PX = 200;
 /** product.md §9: scroll to the bottom 100 ms after a change, 300 ms after the box gains focus. */
@@ -244,7 +252,8 @@ function useRenderWindow(
   const trimmed = useRef(false);
   // Whether the list has shown its first page (see the layout effect below).
   const opened = useRef(false);
-  const hidden = Math.min(hiddenAbove, rows.length);
+  const staging = useFirstPageStages(rows.length);
+  const hidden = Math.min(Math.max(hiddenAbove, rows.length - staging.newest), rows.length);
   // Rows from `end` on are loaded but not rendered either (while reading far up).
   const [hiddenBelow, setHiddenBelow] = useState(0);
   const below = Math.min(hiddenBelow, rows.length - hidden);
@@ -254,7 +263,8 @@ function useRenderWindow(
 
   const requestEarlier = useCallback(() => {
     const element = container.current;
-    if (element === null) return;
+    // The first page is still being shown (a frame at a time): the rest of it comes first.
+    if (element === null || staging.active) return;
     if (hidden > 0) {
       restore.current = { height: element.scrollHeight, top: element.scrollTop };
       setHiddenAbove(Math.max(0, hidden - REVEAL_ROWS));
@@ -263,7 +273,7 @@ function useRenderWindow(
     if (!hasEarlier || isLoadingEarlier) return;
     restore.current = { height: element.scrollHeight, top: element.scrollTop };
     onLoadEarlier();
-  }, [container, hidden, hasEarlier, isLoadingEarlier, onLoadEarlier]);
+  }, [container, hidden, hasEarlier, isLoadingEarlier, onLoadEarlier, staging.active]);
 
   // Keep the view still when older entries are prepended (or shown again); at the bottom, stay there.
   // biome-ignore lint/correctness/useExhaustiveDependencies: firstKey changes when a page is prepended
@@ -279,6 +289,13 @@ function useRenderWindow(
     }
     if (saved === null) {
       if (!followBottom.current && !trimmed.current) return;
+      if (staging.active) {
+        // More of the first page: follow at the next frame, where the browser lays it out anyway.
+        requestAnimationFrame(() => {
+          if (followBottom.current) element.scrollTop = element.scrollHeight;
+        });
+        return;
+      }
       element.scrollTop = element.scrollHeight;
       if (trimmed.current) {
         // The browser's scroll anchoring may move the view once more after a trim: back down.
@@ -299,7 +316,7 @@ function useRenderWindow(
 
   const keepInView = useKeepInView(container);
 
-  useFillShortPage(container, { bubbleCount, ready: !isLoading && settled, requestEarlier });
+  useFillShortPage(container, { bubbleCount, ready: !isLoading && settled && !staging.active, requestEarlier });
 
   /**
    * Shows REVEAL_ROWS of the bubbles waiting below when the rendered end is within
@@ -338,6 +355,7 @@ function useRenderWindow(
 
   /** Renders the bubbles around `index` (a jump to it), at most MAX_RENDERED. */
   const showAround = (index: number) => {
+    staging.finish();
     setHiddenAbove(Math.max(0, index - REVEAL_ROWS));
     setHiddenBelow(Math.max(0, rows.length - index - (MAX_RENDERED - REVEAL_ROWS)));
   };
@@ -350,6 +368,38 @@ function useRenderWindow(
   };
 
   return { hidden, below, end, requestEarlier, showLaterIfNear, trimIfAtBottom, jumpToNewest, showAround };
+}
+
+/**
+ * The first page shown in stages (see FIRST_FRAME_ROWS): `newest` is how many of the newest
+ * bubbles to render, growing by FIRST_FRAME_ROWS once each stage has been painted (an animation
+ * frame, then a task of its own, rendered as a transition), unbounded once every loaded bubble
+ * shows; `active` while it grows; `finish()` shows them all at once (a jump to a message).
+ */
+function useFirstPageStages(bubbleCount: number) {
+  const [newest, setNewest] = useState(FIRST_FRAME_ROWS);
+  const active = newest !== Number.POSITIVE_INFINITY;
+
+  useEffect(() => {
+    if (!active || bubbleCount === 0) return;
+    if (bubbleCount <= newest) {
+      setNewest(Number.POSITIVE_INFINITY);
+      return;
+    }
+    let cancelled = false;
+    const frame = requestAnimationFrame(() => {
+      void nextTask().then(() => {
+        if (!cancelled) startTransition(() => setNewest((shown) => shown + FIRST_FRAME_ROWS));
+      });
+    });
+    return () => {
+      cancelled = true;
+      cancelAnimationFrame(frame);
+    };
+  }, [active, bubbleCount, newest]);
+
+  const finish = useCallback(() => setNewest(Number.POSITIVE_INFINITY), []);
+  return { newest, active, finish };
 }
 
 /** A first page too short to scroll could never reach "the top": fetches more right away. */
