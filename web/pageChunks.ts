@@ -25,10 +25,16 @@ export function withAppTexts<T>(load: Promise<T>): Promise<T> {
 export const loadChatPage = () => withAppTexts(import("./pages/chat/ChatPage"));
 
 /**
- * Fetches and evaluates the chat screen's chunk once the page is idle: a page whose next step is a
- * chat (the chat list with a character to start) calls it, so the tap does not wait for that code
+ * Fetches and evaluates the chat screen's chunk once the page is idle, then, idle again, lays out
+ * the bubbles' text styles (`warmTextStyles`): a page whose next step is a chat (the chat list with
+ * a character to start) calls it, so the tap waits neither for that code nor for the fonts
  * (docs/benchmarks.md: opening a long chat).
  */
 export function preloadChatPage(): void {
-  whenIdle(() => void loadChatPage().catch(() => undefined));
+  whenIdle(
+    () =>
+      void loadChatPage()
+        .then((chat) => whenIdle(() => void chat.warmTextStyles()))
+        .catch(() => undefined),
+  );
 }

@@ -4,7 +4,8 @@
  * What the page records (by its own clock, `performance.now()` ms): every long task (a main-thread
  * task of 50 ms or more, `longtask` entries) as [start, duration], the tap that sent the
  * message (its first pointerdown), when the reply's bubble started streaming (an `article[aria-busy="true"]` appeared) and
- * when it stopped (no such article any more), and when the first message bubble showed.
+ * when it stopped (no such article any more), and when the first message bubble showed in the
+ * message list.
  */
 export interface PageRecord {
   tasks: Array<[number, number]>;
@@ -46,7 +47,8 @@ export function recordLongTasks(): void {
         ),
     );
     if (!aboutMessages) return;
-    if (record.firstBubble < 0 && document.querySelector("article.message"))
+    // A bubble in the message list (the chat's hidden font warm-up has bubbles of its own, off the list).
+    if (record.firstBubble < 0 && document.querySelector('[role="log"] article.message'))
       record.firstBubble = performance.now();
     if (record.clickAt < 0 || record.streamEnd >= 0) return;
     const busy = document.querySelector('article[aria-busy="true"]') !== null;

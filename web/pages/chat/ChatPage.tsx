@@ -1,18 +1,22 @@
 // The /chat screen (product.md §2, §4 "Chat loading"): the session id from navigation state, the chat profile, one-to-one or group.
-import { useDeferredValue } from "react";
+import { useDeferredValue, useEffect } from "react";
 import { Link, useLocation } from "react-router";
 import { Spinner } from "../../components/Spinner";
 import { useDarkMode } from "../../hooks/useDarkMode";
 import { useSessionUser } from "../../hooks/useSessionUser";
+import { whenIdle } from "../../pageChunks";
 import { ChatConversation } from "./ChatConversation";
 import { useChatProfile } from "./hooks/useChatProfile";
 import { jumpFrom } from "./hooks/useMessageJump";
 import { chatTexts } from "./texts";
+import { warmTextStyles } from "./warmTextStyles";
 import "../../styles/signed-in.css";
 import "./chat.css";
 import "./chat-panels.css";
 import "./images.css";
 import "./voice.css";
+
+export { warmTextStyles };
 
 /** The chat session id from the navigation state (product.md §2: empty when none was given). */
 function sessionIdFrom(state: unknown): string {
@@ -38,6 +42,8 @@ export function ChatPage() {
   // thread for a long task (docs/benchmarks.md: opening a long chat). The spinner stays meanwhile.
   const info = useDeferredValue(profile.data);
   useDarkMode();
+  // The bubbles' fonts, loaded while the profile and history load (a no-op when the chat list did it).
+  useEffect(() => whenIdle(() => void warmTextStyles()), []);
 
   if (profile.isLoading || (profile.data !== undefined && info === undefined)) {
     return (

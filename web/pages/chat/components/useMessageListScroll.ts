@@ -1,5 +1,13 @@
 // The message list's scrolling (product.md §9): following the newest bubble, paging up, the scroll-to-bottom button and bounded rendering.
-import { type RefObject, startTransition, useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
+import {
+  type RefObject,
+  startTransition,
+  useCallback,
+  useEffect,
+  useLayoutEffect,
+  useRef,
+  useState,
+} from "react";
 import { SCROLL_BUTTON_THRESHOLD_PX } from "../../../../common/constants";
 import { nextTask } from "../../../lib/nextTask";
 import type { StreamingText } from "../streamingText";
@@ -316,7 +324,11 @@ function useRenderWindow(
 
   const keepInView = useKeepInView(container);
 
-  useFillShortPage(container, { bubbleCount, ready: !isLoading && settled && !staging.active, requestEarlier });
+  useFillShortPage(container, {
+    bubbleCount,
+    ready: !isLoading && settled && !staging.active,
+    requestEarlier,
+  });
 
   /**
    * Shows REVEAL_ROWS of the bubbles waiting below when the rendered end is within
