@@ -46,11 +46,20 @@ function vadAssets(): Plugin {
   };
 }
 
+/** The chat screen's module (its chunk and the chunks it imports are listed for the SPA). */
+const CHAT_PAGE_MODULE = /[\\/]web[\\/]pages[\\/]chat[\\/]ChatPage\.tsx$/;
+
 /**
  * The entry loads the app in steps (web/main.tsx: texts, React DOM, the app), each a dynamic
  * import so that each is evaluated in a task of its own. This adds `modulepreload` links for the
  * steps' chunks (and what they import) to index.html, so all are fetched and compiled at once,
  * with the entry, instead of one after the other.
+ *
+ * It also lists the chat screen's chunks that index.html does not preload, in a `chat-modules`
+ * meta element: the SPA preloads them a few links a task (web/pageChunks.ts) instead of Vite's
+ * helper appending them all in one task when the chat's chunk is imported (about 14 links, one
+ * task of 50-130 ms at a phone's speed, docs/benchmarks.md); that helper's list for the chat is
+ * cut to its style sheets (`chatModulesPreloadedBySpa`).
  */
 function preloadStartupSteps(): Plugin {
   return {
@@ -60,23 +69,48 @@ function preloadStartupSteps(): Plugin {
       order: "post",
       handler(_html, { bundle, chunk }) {
         if (bundle === undefined || chunk === undefined) return [];
-        const files = new Set<string>();
-        const visit = (file: string) => {
-          const next = bundle[file];
-          if (files.has(file) || next?.type !== "chunk") return;
-          files.add(file);
-          for (const imported of next.imports) visit(imported);
+        const closure = (starts: Iterable<string>, skip: ReadonlySet<string> = new Set()) => {
+          const files = new Set<string>();
+          const visit = (file: string) => {
+            const next = bundle[file];
+            if (files.has(file) || skip.has(file) || next?.type !== "chunk") return;
+            files.add(file);
+            for (const imported of next.imports) visit(imported);
+          };
+          for (const start of starts) visit(start);
+          return files;
         };
-        for (const step of chunk.dynamicImports) visit(step);
-        for (const file of [chunk.fileName, ...chunk.imports]) files.delete(file);
-        return [...files].map((file) => ({
-          tag: "link",
-          attrs: { rel: "modulepreload", crossorigin: true, href: `/${file}` },
-          injectTo: "head" as const,
-        }));
+        const startup = closure(chunk.dynamicImports);
+        for (const file of [chunk.fileName, ...chunk.imports]) startup.delete(file);
+        const inPage = new Set([chunk.fileName, ...chunk.imports, ...startup]);
+        const chat = Object.values(bundle).find(
+          (output) => output.type === "chunk" && CHAT_PAGE_MODULE.test(output.facadeModuleId ?? ""),
+        );
+        const chatFiles = chat === undefined ? [] : [...closure([chat.fileName], inPage)];
+        return [
+          ...[...startup].map((file) => ({
+            tag: "link",
+            attrs: { rel: "modulepreload", crossorigin: true, href: `/${file}` },
+            injectTo: "head" as const,
+          })),
+          {
+            tag: "meta",
+            attrs: { name: "chat-modules", content: chatFiles.map((file) => `/${file}`).join(" ") },
+            injectTo: "head" as const,
+          },
+        ];
       },
     },
   };
+}
+
+/**
+ * Vite's preload list for a dynamic import (`build.modulePreload.resolveDependencies`): the chat
+ * screen's chunk keeps only its style sheets, since the SPA preloads its modules itself from the
+ * `chat-modules` list (see `preloadStartupSteps`).
+ */
+function chatModulesPreloadedBySpa(filename: string, deps: string[]): string[] {
+  return /(^|\/)ChatPage-[\w-]+\.js$/.test(filename) ? deps.filter((dep) => dep.endsWith(".css")) : deps;
 }
 
 /**
@@ -93,7 +127,7 @@ export default defineConfig({
     manifest: true,
     // Every browser the app supports preloads modules natively (modulepreload: Chrome 66,
     // Firefox 115, Safari 17); one that does not just fetches them as they are imported.
-    modulePreload: { polyfill: false },
+    modulePreload: { polyfill: false, resolveDependencies: chatModulesPreloadedBySpa },
     rolldownOptions: {
       output: {
         codeSplitting: {

@@ -1,5 +1,7 @@
 // Loading the pages' chunks with their catalogues, and the chat screen's chunk ahead of a tap.
 import { APP_NAMESPACES, loadNamespaces } from "./i18n";
+import { nextTask } from "./lib/nextTask";
+import { whenIdle } from "./lib/whenIdle";
 
 /**
  * `load` (a page's chunk) together with the catalogues `namespaces` in the current language, so
@@ -10,19 +12,47 @@ export function withTexts<T>(load: Promise<T>, namespaces: readonly string[]): P
   return Promise.all([load, loadNamespaces(namespaces)]).then(([module]) => module);
 }
 
-/** Runs `task` once the page is idle (at most 3 s later; 1 s later where the browser has no idle callback). */
-export function whenIdle(task: () => void): void {
-  if (typeof requestIdleCallback === "function") requestIdleCallback(task, { timeout: 3000 });
-  else setTimeout(task, 1000);
-}
-
 /** `load` (a signed-in page's chunk) with the catalogues of the signed-in pages (characters, chat, profile, admin). */
 export function withAppTexts<T>(load: Promise<T>): Promise<T> {
   return withTexts(load, APP_NAMESPACES);
 }
 
-/** The chat screen's chunk with the signed-in pages' catalogues (one download, however often asked). */
-export const loadChatPage = () => withAppTexts(import("./pages/chat/ChatPage"));
+/** Links appended a task: each costs about 3.5 ms of main thread at a phone's speed (CPU 4x). */
+const PRELOAD_LINKS_PER_TASK = 4;
+
+let chatModules: Promise<void> | undefined;
+
+/**
+ * Preloads the chat screen's chunk and the chunks it imports (index.html's `chat-modules` list,
+ * written by vite.config.ts), PRELOAD_LINKS_PER_TASK `modulepreload` links a task, so their fetch
+ * starts at once without one long task of appending (docs/benchmarks.md: the page loaded
+ * afresh). Skips a link already in the page; resolves once all are appended (once per page).
+ */
+function preloadChatModules(): Promise<void> {
+  chatModules ??= (async () => {
+    const list = document.querySelector<HTMLMetaElement>('meta[name="chat-modules"]')?.content ?? "";
+    const hrefs = list.split(" ").filter((href) => href !== "");
+    for (let at = 0; at < hrefs.length; at += PRELOAD_LINKS_PER_TASK) {
+      for (const href of hrefs.slice(at, at + PRELOAD_LINKS_PER_TASK)) {
+        if (document.querySelector(`link[href="${CSS.escape(href)}"]`) !== null) continue;
+        const link = document.createElement("link");
+        link.rel = "modulepreload";
+        link.crossOrigin = "";
+        link.href = href;
+        document.head.append(link);
+      }
+      await nextTask();
+    }
+  })();
+  return chatModules;
+}
+
+/**
+ * The chat screen's chunk with the signed-in pages' catalogues (one download, however often
+ * asked): its modules are preloaded first, a few links a task (`preloadChatModules`).
+ */
+export const loadChatPage = () =>
+  withAppTexts(preloadChatModules().then(() => import("./pages/chat/ChatPage")));
 
 /**
  * Fetches and evaluates the chat screen's chunk once the page is idle, then, idle again, lays out

@@ -1,16 +1,8 @@
 // The message list's scrolling (product.md §9): following the newest bubble, paging up, the scroll-to-bottom button and bounded rendering.
-import {
-  type RefObject,
-  startTransition,
-  useCallback,
-  useEffect,
-  useLayoutEffect,
-  useRef,
-  useState,
-} from "react";
+import { type RefObject, useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
 import { SCROLL_BUTTON_THRESHOLD_PX } from "../../../../common/constants";
-import { nextTask } from "../../../lib/nextTask";
 import type { StreamingText } from "../streamingText";
+import { useFirstPageStages } from "./firstPageStages";
 
 /** Within this many pixels of the bottom the list follows new messages. */
 const STICK_TO_BOTTOM_PX = 80;
@@ -25,13 +17,6 @@ const MAX_RENDERED_AT_BOTTOM = 60;
 const REVEAL_ROWS = 20;
 /** While older messages are read, at most this many bubbles are rendered; newer ones wait below. */
 const MAX_RENDERED = 200;
-/**
- * Opening a chat, its first page (product.md §9: 10 entries, up to 20 bubbles) is shown newest
- * first: this many bubbles in the first frame (more than a phone's view holds), then this many more
- * a frame, so no one frame lays out and paints the whole page (measured: one frame of 100-200 ms
- * at a phone's speed for 20 bubbles, bench/markdown-stream.bench.ts `open`).
- */
-const FIRST_FRAME_ROWS = 6;
 /** Within this many pixels of the rendered end, bubbles waiting below are shown again. */
 const SHOW_LATER_PX = 200;
 /** product.md §9: scroll to the bottom 100 ms after a change, 300 ms after the box gains focus. */
@@ -271,16 +256,10 @@ function useRenderWindow(
 
   const requestEarlier = useCallback(() => {
     const element = container.current;
-    // The first page is still being shown (a frame at a time): the rest of it comes first.
-    if (element === null || staging.active) return;
-    if (hidden > 0) {
-      restore.current = { height: element.scrollHeight, top: element.scrollTop };
-      setHiddenAbove(Math.max(0, hidden - REVEAL_ROWS));
-      return;
-    }
-    if (!hasEarlier || isLoadingEarlier) return;
+    if (element === null || staging.active || (hidden === 0 && (!hasEarlier || isLoadingEarlier))) return;
     restore.current = { height: element.scrollHeight, top: element.scrollTop };
-    onLoadEarlier();
+    if (hidden > 0) setHiddenAbove(Math.max(0, hidden - REVEAL_ROWS));
+    else onLoadEarlier();
   }, [container, hidden, hasEarlier, isLoadingEarlier, onLoadEarlier, staging.active]);
 
   // Keep the view still when older entries are prepended (or shown again); at the bottom, stay there.
@@ -297,13 +276,7 @@ function useRenderWindow(
     }
     if (saved === null) {
       if (!followBottom.current && !trimmed.current) return;
-      if (staging.active) {
-        // More of the first page: follow at the next frame, where the browser lays it out anyway.
-        requestAnimationFrame(() => {
-          if (followBottom.current) element.scrollTop = element.scrollHeight;
-        });
-        return;
-      }
+      if (staging.active) return staging.followAtNextFrame(element, followBottom);
       element.scrollTop = element.scrollHeight;
       if (trimmed.current) {
         // The browser's scroll anchoring may move the view once more after a trim: back down.
@@ -380,38 +353,6 @@ function useRenderWindow(
   };
 
   return { hidden, below, end, requestEarlier, showLaterIfNear, trimIfAtBottom, jumpToNewest, showAround };
-}
-
-/**
- * The first page shown in stages (see FIRST_FRAME_ROWS): `newest` is how many of the newest
- * bubbles to render, growing by FIRST_FRAME_ROWS once each stage has been painted (an animation
- * frame, then a task of its own, rendered as a transition), unbounded once every loaded bubble
- * shows; `active` while it grows; `finish()` shows them all at once (a jump to a message).
- */
-function useFirstPageStages(bubbleCount: number) {
-  const [newest, setNewest] = useState(FIRST_FRAME_ROWS);
-  const active = newest !== Number.POSITIVE_INFINITY;
-
-  useEffect(() => {
-    if (!active || bubbleCount === 0) return;
-    if (bubbleCount <= newest) {
-      setNewest(Number.POSITIVE_INFINITY);
-      return;
-    }
-    let cancelled = false;
-    const frame = requestAnimationFrame(() => {
-      void nextTask().then(() => {
-        if (!cancelled) startTransition(() => setNewest((shown) => shown + FIRST_FRAME_ROWS));
-      });
-    });
-    return () => {
-      cancelled = true;
-      cancelAnimationFrame(frame);
-    };
-  }, [active, bubbleCount, newest]);
-
-  const finish = useCallback(() => setNewest(Number.POSITIVE_INFINITY), []);
-  return { newest, active, finish };
 }
 
 /** A first page too short to scroll could never reach "the top": fetches more right away. */
