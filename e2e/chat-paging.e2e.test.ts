@@ -274,4 +274,42 @@ describe.skipIf(!hasChromium)("chat history paging in Chromium", () => {
       await closePage(page);
     }, 180_000);
   }
+
+  it("phone: scrolled to the top while the first page still shows in stages, the earlier page loads", async () => {
+    const { server, browser } = suite;
+    const { url, db } = server;
+    const { page, session } = await signedInPage(browser, url, PHONE);
+    const [character] = await ensureCharacters(page, 1);
+    if (!character) throw new Error("no character");
+    await openChat(page, url, character.characterUUID);
+    const log = page.getByRole("log", { name: "Messages" });
+    await log.getByRole("article").first().waitFor();
+    await storeHistory(
+      db,
+      session.user.id,
+      character.characterUUID,
+      Array.from({ length: STORED }, (_unused, i) => ({ message: `question ${i}`, reply: `answer ${i}` })),
+    );
+    // A person flicking to the top as the chat opens: from the frame its first bubble shows, the
+    // list is set to its top on every frame for a second (a scroll event only when it moved).
+    await page.addInitScript(() => {
+      new MutationObserver((_records, observer) => {
+        const list = document.querySelector('[role="log"]');
+        if (list?.querySelector("article") == null) return;
+        observer.disconnect();
+        const until = performance.now() + 1000;
+        const toTop = () => {
+          list.scrollTop = 0;
+          if (performance.now() < until) requestAnimationFrame(toTop);
+        };
+        toTop();
+      }).observe(document, { childList: true, subtree: true });
+    });
+    await page.reload();
+    // The page before the newest one loads (its oldest entry is question 75 of 95).
+    await log
+      .getByText(`question ${STORED - 2 * HISTORY_PAGE_SIZE}`, { exact: true })
+      .waitFor({ state: "attached", timeout: 10_000 });
+    await closePage(page);
+  });
 });

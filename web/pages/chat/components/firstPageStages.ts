@@ -16,7 +16,7 @@ export interface FirstPageStages {
   newest: number;
   /** The first page is still being shown, a stage a frame. */
   active: boolean;
-  /** Shows every loaded bubble at once (a jump to a message). */
+  /** Shows every loaded bubble at once (a jump to a message, or the list scrolled to its top meanwhile). */
   finish: () => void;
   /** Keeps `list` at its bottom, if it follows the bottom, at the next frame (where the browser lays the stage out anyway). */
   followAtNextFrame: (list: HTMLElement, followBottom: RefObject<boolean>) => void;

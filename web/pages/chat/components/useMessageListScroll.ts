@@ -252,15 +252,15 @@ function useRenderWindow(
   const below = Math.min(hiddenBelow, rows.length - hidden);
   const end = rows.length - below;
   const firstKey = rows[hidden]?.key;
-  const bubbleCount = rows.length;
 
   const requestEarlier = useCallback(() => {
     const element = container.current;
-    if (element === null || staging.active || (hidden === 0 && (!hasEarlier || isLoadingEarlier))) return;
+    if (element === null || (hidden === 0 && (!hasEarlier || isLoadingEarlier))) return;
     restore.current = { height: element.scrollHeight, top: element.scrollTop };
-    if (hidden > 0) setHiddenAbove(Math.max(0, hidden - REVEAL_ROWS));
-    else onLoadEarlier();
-  }, [container, hidden, hasEarlier, isLoadingEarlier, onLoadEarlier, staging.active]);
+    if (hidden === 0) onLoadEarlier();
+    else if (staging.active) staging.finish();
+    else setHiddenAbove(Math.max(0, hidden - REVEAL_ROWS));
+  }, [container, hidden, hasEarlier, isLoadingEarlier, onLoadEarlier, staging.active, staging.finish]);
 
   // Keep the view still when older entries are prepended (or shown again); at the bottom, stay there.
   // biome-ignore lint/correctness/useExhaustiveDependencies: firstKey changes when a page is prepended
@@ -269,7 +269,7 @@ function useRenderWindow(
     const saved = restore.current;
     // Nothing to do before the first page, nor for it: useFollowBottom follows it at the next frame
     // (reading the height here would lay the new bubbles out inside this commit's task).
-    if (element === null || bubbleCount === 0) return;
+    if (element === null || rows.length === 0) return;
     if (!opened.current) {
       opened.current = true;
       return;
@@ -297,11 +297,8 @@ function useRenderWindow(
 
   const keepInView = useKeepInView(container);
 
-  useFillShortPage(container, {
-    bubbleCount,
-    ready: !isLoading && settled && !staging.active,
-    requestEarlier,
-  });
+  const ready = !isLoading && settled && !staging.active;
+  useFillShortPage(container, { bubbleCount: rows.length, ready, requestEarlier });
 
   /**
    * Shows REVEAL_ROWS of the bubbles waiting below when the rendered end is within
