@@ -1,7 +1,6 @@
 // Loading the pages' chunks with their catalogues, and the chat screen's chunk ahead of a tap.
 import { APP_NAMESPACES, loadNamespaces } from "./i18n";
-import { nextTask } from "./lib/nextTask";
-import { whenIdle } from "./lib/whenIdle";
+import { nextTask, whenIdle } from "./lib/nextTask";
 
 /**
  * `load` (a page's chunk) together with the catalogues `namespaces` in the current language, so

@@ -1,4 +1,4 @@
-// Yielding to the browser: a promise that resolves in a new task.
+// Yielding to the browser: a promise that resolves in a new task, and work run once the page is idle.
 
 /**
  * Resolves in a new task, so the browser can paint and handle input before what follows: a
@@ -15,4 +15,10 @@ export function nextTask(): Promise<void> {
     };
     channel.port2.postMessage(null);
   });
+}
+
+/** Runs `task` once the page is idle (at most 3 s later; 1 s later where the browser has no idle callback). */
+export function whenIdle(task: () => void): void {
+  if (typeof requestIdleCallback === "function") requestIdleCallback(task, { timeout: 3000 });
+  else setTimeout(task, 1000);
 }

@@ -4,7 +4,7 @@ import { Link, useLocation } from "react-router";
 import { Spinner } from "../../components/Spinner";
 import { useDarkMode } from "../../hooks/useDarkMode";
 import { useSessionUser } from "../../hooks/useSessionUser";
-import { whenIdle } from "../../lib/whenIdle";
+import { whenIdle } from "../../lib/nextTask";
 import { ChatConversation } from "./ChatConversation";
 import { useChatProfile } from "./hooks/useChatProfile";
 import { jumpFrom } from "./hooks/useMessageJump";
