@@ -46,8 +46,8 @@ function vadAssets(): Plugin {
   };
 }
 
-/** The chat screen's module (its chunk and the chunks it imports are listed for the SPA). */
-const CHAT_PAGE_MODULE = /[\\/]web[\\/]pages[\\/]chat[\\/]ChatPage\.tsx$/;
+/** Whether `fileName` is the chat screen's chunk (its modules are preloaded by the SPA, see below). */
+const isChatPageChunk = (fileName: string) => /(^|\/)ChatPage-[\w-]+\.js$/.test(fileName);
 
 /**
  * The entry loads the app in steps (web/main.tsx: texts, React DOM, the app), each a dynamic
@@ -84,7 +84,7 @@ function preloadStartupSteps(): Plugin {
         for (const file of [chunk.fileName, ...chunk.imports]) startup.delete(file);
         const inPage = new Set([chunk.fileName, ...chunk.imports, ...startup]);
         const chat = Object.values(bundle).find(
-          (output) => output.type === "chunk" && CHAT_PAGE_MODULE.test(output.facadeModuleId ?? ""),
+          (output) => output.type === "chunk" && isChatPageChunk(output.fileName),
         );
         const chatFiles = chat === undefined ? [] : [...closure([chat.fileName], inPage)];
         return [
@@ -110,7 +110,7 @@ function preloadStartupSteps(): Plugin {
  * `chat-modules` list (see `preloadStartupSteps`).
  */
 function chatModulesPreloadedBySpa(filename: string, deps: string[]): string[] {
-  return /(^|\/)ChatPage-[\w-]+\.js$/.test(filename) ? deps.filter((dep) => dep.endsWith(".css")) : deps;
+  return isChatPageChunk(filename) ? deps.filter((dep) => dep.endsWith(".css")) : deps;
 }
 
 /**

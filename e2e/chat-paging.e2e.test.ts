@@ -21,6 +21,27 @@ const STORED = 95;
 describe.skipIf(!hasChromium)("chat history paging in Chromium", () => {
   const suite = useBrowserSuite();
 
+  /**
+   * A signed-in page on a chat with its greeting shown, then `count` exchanges stored behind it
+   * ("question i" / "answer i", oldest first): the page shows them once reloaded.
+   */
+  async function chatWithStoredHistory(viewport: typeof PHONE, count: number) {
+    const { server, browser } = suite;
+    const { page, session } = await signedInPage(browser, server.url, viewport);
+    const [character] = await ensureCharacters(page, 1);
+    if (!character) throw new Error("no character");
+    await openChat(page, server.url, character.characterUUID);
+    const log = page.getByRole("log", { name: "Messages" });
+    await log.getByRole("article").first().waitFor();
+    await storeHistory(
+      server.db,
+      session.user.id,
+      character.characterUUID,
+      Array.from({ length: count }, (_unused, i) => ({ message: `question ${i}`, reply: `answer ${i}` })),
+    );
+    return { page, log };
+  }
+
   beforeAll(() => {
     mkdirSync("test-results/screenshots", { recursive: true });
   });
@@ -30,20 +51,7 @@ describe.skipIf(!hasChromium)("chat history paging in Chromium", () => {
     ["desktop", DESKTOP],
   ] as const) {
     it(`${label}: scrolling up loads pages of 10 until the first of ${STORED} messages, no duplicate, no jump`, async () => {
-      const { server, browser } = suite;
-      const { url, db } = server;
-      const { page, session } = await signedInPage(browser, url, viewport);
-      const [character] = await ensureCharacters(page, 1);
-      if (!character) throw new Error("no character");
-      await openChat(page, url, character.characterUUID);
-      const log = page.getByRole("log", { name: "Messages" });
-      await log.getByRole("article").first().waitFor();
-      await storeHistory(
-        db,
-        session.user.id,
-        character.characterUUID,
-        Array.from({ length: STORED }, (_unused, i) => ({ message: `question ${i}`, reply: `answer ${i}` })),
-      );
+      const { page, log } = await chatWithStoredHistory(viewport, STORED);
 
       const requests: Array<{ offset: number; limit: number }> = [];
       const held: Array<() => void> = [];
@@ -160,21 +168,8 @@ describe.skipIf(!hasChromium)("chat history paging in Chromium", () => {
     }, 90_000);
 
     it(`${label}: reading up and down through 300 exchanges keeps at most 200 bubbles in the page`, async () => {
-      const { server, browser } = suite;
-      const { url, db } = server;
-      const { page, session } = await signedInPage(browser, url, viewport);
-      const [character] = await ensureCharacters(page, 1);
-      if (!character) throw new Error("no character");
-      await openChat(page, url, character.characterUUID);
-      const log = page.getByRole("log", { name: "Messages" });
-      await log.getByRole("article").first().waitFor();
       const total = 300;
-      await storeHistory(
-        db,
-        session.user.id,
-        character.characterUUID,
-        Array.from({ length: total }, (_unused, i) => ({ message: `question ${i}`, reply: `answer ${i}` })),
-      );
+      const { page, log } = await chatWithStoredHistory(viewport, total);
       await page.reload();
       await log.getByText(`answer ${total - 1}`, { exact: true }).waitFor();
       const mine = log.getByRole("article", { name: "Your message" });
@@ -276,20 +271,7 @@ describe.skipIf(!hasChromium)("chat history paging in Chromium", () => {
   }
 
   it("phone: scrolled to the top while the first page still shows in stages, the earlier page loads", async () => {
-    const { server, browser } = suite;
-    const { url, db } = server;
-    const { page, session } = await signedInPage(browser, url, PHONE);
-    const [character] = await ensureCharacters(page, 1);
-    if (!character) throw new Error("no character");
-    await openChat(page, url, character.characterUUID);
-    const log = page.getByRole("log", { name: "Messages" });
-    await log.getByRole("article").first().waitFor();
-    await storeHistory(
-      db,
-      session.user.id,
-      character.characterUUID,
-      Array.from({ length: STORED }, (_unused, i) => ({ message: `question ${i}`, reply: `answer ${i}` })),
-    );
+    const { page, log } = await chatWithStoredHistory(PHONE, STORED);
     // A person flicking to the top as the chat opens: from the frame its first bubble shows, the
     // list is set to its top on every frame for a second (a scroll event only when it moved).
     await page.addInitScript(() => {
