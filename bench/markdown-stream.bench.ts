@@ -10,6 +10,7 @@ import { demoSession } from "../e2e/support/demo";
 import { storeHistory } from "../e2e/support/history";
 import { startScriptedCompletions } from "../server/testing/completions-server";
 import { startTestServer } from "../server/testing/server";
+import { withoutInspectorStackTraces } from "./support/inspector";
 import {
   median,
   type PageRecord,
@@ -202,6 +203,8 @@ interface Bench {
   store: (messages: number) => Promise<void>;
 }
 
+let warnedOfStackTraces = false;
+
 /** A phone's page, signed in, its CPU slowed `cpuSlowdown` times, recording long tasks. */
 async function phonePage(
   bench: Bench,
@@ -226,6 +229,12 @@ async function phonePage(
   });
   await context.addInitScript(recordLongTasks);
   const page = await context.newPage();
+  if (!(await withoutInspectorStackTraces(page)) && !warnedOfStackTraces) {
+    warnedOfStackTraces = true;
+    console.warn(
+      "  (Playwright's session could not be reached: every Error the page creates records its stack, as with DevTools open)",
+    );
+  }
   const cdp = await context.newCDPSession(page);
   await cdp.send("Emulation.setCPUThrottlingRate", { rate: cpuSlowdown });
   return { page, close: () => context.close() };
