@@ -47,6 +47,43 @@ function vadAssets(): Plugin {
 }
 
 /** Whether `fileName` is the chat screen's chunk (its modules are preloaded by the SPA, see below). */
+/** The packages of the Markdown stack (`npm ls` under react-markdown, remark-gfm and remark-breaks that reach the browser). */
+const MARKDOWN_STACK = new RegExp(
+  `node_modules[\\\\/](${[
+    "react-markdown",
+    "remark-[\\w-]+",
+    "micromark[\\w-]*",
+    "mdast-[\\w-]+",
+    "hast-[\\w-]+",
+    "unist-[\\w-]+",
+    "unified",
+    "vfile[\\w-]*",
+    "property-information",
+    "character-[\\w-]+",
+    "decode-named-character-reference",
+    "parse-entities",
+    "stringify-entities",
+    "is-(?:alphabetical|alphanumerical|decimal|hexadecimal|plain-obj)",
+    "(?:space|comma)-separated-tokens",
+    "html-url-attributes",
+    "style-to-object",
+    "inline-style-parser",
+    "estree-util-is-identifier-name",
+    "trim-lines",
+    "markdown-table",
+    "longest-streak",
+    "ccount",
+    "zwitch",
+    "bail",
+    "trough",
+    "devlop",
+    "extend",
+    "dequal",
+    "escape-string-regexp",
+    "@ungap[\\\\/]structured-clone",
+  ].join("|")})[\\\\/]`,
+);
+
 const isChatPageChunk = (fileName: string) => /(^|\/)ChatPage-[\w-]+\.js$/.test(fileName);
 
 /**
@@ -136,6 +173,10 @@ export default defineConfig({
             // step (web/main.tsx); split in four, they cost about 1 kB more on every page.
             { name: "react", test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/ },
             { name: "app", test: /node_modules[\\/](react-router|@tanstack)[\\/]/ },
+            // The Markdown stack of the chat's bubbles (react-markdown, remark-gfm, remark-breaks and
+            // their dependencies): evaluated in a step of its own before the chat screen's chunk
+            // (web/pageChunks.ts, evaluateMarkdownStack).
+            { name: "markdown", test: MARKDOWN_STACK },
           ],
         },
       },

@@ -47,11 +47,28 @@ function preloadChatModules(): Promise<void> {
 }
 
 /**
+ * The Markdown stack (react-markdown, its remark plugins and what they import: a chunk of its own,
+ * vite.config.ts), evaluated in a task before the chat screen's chunk: evaluating both at once was
+ * one task of 80-90 ms at a phone's speed, more than half of it the stack's own tables (HTML and
+ * SVG properties, named character references) built as its modules load (docs/benchmarks.md: the
+ * page loaded afresh).
+ */
+async function evaluateMarkdownStack(): Promise<void> {
+  await Promise.all([import("react-markdown"), import("remark-gfm"), import("remark-breaks")]);
+  await nextTask();
+}
+
+/**
  * The chat screen's chunk with the signed-in pages' catalogues (one download, however often
- * asked): its modules are preloaded first, a few links a task (`preloadChatModules`).
+ * asked): its modules are preloaded first, a few links a task (`preloadChatModules`), then the
+ * Markdown stack is evaluated in a task of its own (`evaluateMarkdownStack`).
  */
 export const loadChatPage = () =>
-  withAppTexts(preloadChatModules().then(() => import("./pages/chat/ChatPage")));
+  withAppTexts(
+    preloadChatModules()
+      .then(evaluateMarkdownStack)
+      .then(() => import("./pages/chat/ChatPage")),
+  );
 
 /**
  * Fetches and evaluates the chat screen's chunk once the page is idle, then, idle again, lays out
