@@ -18,9 +18,10 @@ interface PlaywrightInternals {
  *
  * Playwright enables the `Runtime` domain on its own session of each page; from then on V8 records,
  * for each `new Error()`, where every frame on the stack is, and finding a position in a function
- * compiled without its position table makes V8 parse that function again. React DOM builds three
- * Errors while its module function (about 180 kB) runs, so loading the app afresh paid one task of
- * 150-220 ms at 4x CPU for that parse alone, which a browser without DevTools attached never does
+ * compiled without its position table makes V8 parse that function again. React DOM builds its
+ * Errors (the Suspense signals) while its client module's function runs, most of React's 219 kB
+ * chunk, so loading the app afresh paid one task of 150-220 ms at 4x CPU for that parse alone,
+ * which a browser without DevTools attached never does
  * (docs/benchmarks.md, "The page loaded afresh, measured without DevTools' stack traces").
  * `Runtime.setMaxCallStackSizeToCapture` with size 0, sent on Playwright's session (V8 takes the
  * largest size any session asked for), turns the capture off.
