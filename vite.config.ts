@@ -46,7 +46,6 @@ function vadAssets(): Plugin {
   };
 }
 
-/** Whether `fileName` is the chat screen's chunk (its modules are preloaded by the SPA, see below). */
 /** The packages of the Markdown stack (`npm ls` under react-markdown, remark-gfm and remark-breaks that reach the browser). */
 const MARKDOWN_STACK = new RegExp(
   `node_modules[\\\\/](${[
@@ -84,6 +83,7 @@ const MARKDOWN_STACK = new RegExp(
   ].join("|")})[\\\\/]`,
 );
 
+/** Whether `fileName` is the chat screen's chunk (its modules are preloaded by the SPA, see below). */
 const isChatPageChunk = (fileName: string) => /(^|\/)ChatPage-[\w-]+\.js$/.test(fileName);
 
 /**
