@@ -48,7 +48,10 @@ import {
  * For finding where opening from the list or a reply spends its time: MARKDOWN_BENCH_PROFILE=1 prints the
  * functions with the most self time (V8's sampling profiler; MARKDOWN_BENCH_PROFILE_FILE=<file>
  * also writes the .cpuprofile), MARKDOWN_BENCH_TRACE=<file> writes a Chromium trace of it, of loading afresh, and of a reply
- * from the tap to 3 s after its end (each run overwrites the file: use MARKDOWN_BENCH_RUNS=1).
+ * from the tap to 3 s after its end (each run overwrites the file: use MARKDOWN_BENCH_RUNS=1);
+ * MARKDOWN_BENCH_TRACE_EXTRA=<categories> adds comma-separated trace categories to it (for example
+ * disabled-by-default-devtools.timeline.invalidationTracking: what made the browser restyle or lay out).
+ * MARKDOWN_BENCH_SCALE sets the phone's device pixel ratio (default 1; phones of 390x844 have 3).
  * Use TEST_WEB_DIST_DIR to reuse an existing build of the SPA.
  */
 
@@ -56,6 +59,8 @@ const TOKENS = Number(process.env.MARKDOWN_BENCH_TOKENS ?? 2000);
 const RATE = Number(process.env.MARKDOWN_BENCH_RATE ?? 50);
 const RUNS = Number(process.env.MARKDOWN_BENCH_RUNS ?? 5);
 const ONLY = (process.env.MARKDOWN_BENCH_ONLY ?? "").split(",").filter(Boolean);
+/** MARKDOWN_BENCH_SCALE: the phone page's device pixel ratio (default 1, as every run on record). */
+const SCALE = Number(process.env.MARKDOWN_BENCH_SCALE ?? 1);
 /** MARKDOWN_BENCH_PROFILE=1: a CPU profile of opening from the list or of a reply, its functions by self time printed. */
 const PROFILE = process.env.MARKDOWN_BENCH_PROFILE === "1";
 
@@ -66,6 +71,7 @@ const TRACE_CATEGORIES = [
   "disabled-by-default-devtools.timeline",
   "v8.execute",
   "blink.user_timing",
+  ...(process.env.MARKDOWN_BENCH_TRACE_EXTRA ?? "").split(",").filter(Boolean),
 ];
 
 /** Starts V8's sampling profiler in the page (1 ms samples). */
@@ -212,6 +218,7 @@ async function phonePage(
 ): Promise<{ page: Page; close: () => Promise<void> }> {
   const context = await bench.browser.newContext({
     viewport: { width: 390, height: 844 },
+    deviceScaleFactor: SCALE,
     isMobile: true,
     hasTouch: true,
   });

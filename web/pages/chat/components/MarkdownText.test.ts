@@ -6,10 +6,10 @@ import { MarkdownText } from "./MarkdownText";
 
 const render = (text: string, streaming = false) =>
   renderToStaticMarkup(createElement(MarkdownText, { text, streaming }));
-/** The rendered blocks without the container. */
+/** The rendered blocks of a one-block text, without their boxes. */
 const inner = (text: string) =>
   render(text).replace(
-    /^<div class="bubble__text markdown"><div class="markdown__blocks">|<\/div><\/div>$/g,
+    /^<div class="bubble__text markdown"><div class="markdown__last">|<\/div><\/div>$/g,
     "",
   );
 
@@ -61,9 +61,8 @@ describe("MarkdownText", () => {
   });
 
   it("renders lists, quotes, headings and tables; speech in quotes gets its own style", () => {
-    expect(inner("- one\n- two\n\n1. first")).toBe(
-      "<ul>\n<li>one</li>\n<li>two</li>\n</ul><ol>\n<li>first</li>\n</ol>",
-    );
+    expect(inner("- one\n- two")).toBe("<ul>\n<li>one</li>\n<li>two</li>\n</ul>");
+    expect(inner("1. first")).toBe("<ol>\n<li>first</li>\n</ol>");
     expect(inner("> quoted")).toBe("<blockquote>\n<p>quoted</p>\n</blockquote>");
     expect(inner("## Title")).toBe("<h2>Title</h2>");
     expect(inner("| a |\n| - |\n| 1 |")).toContain('<div class="markdown__table"><table>');
@@ -74,18 +73,20 @@ describe("MarkdownText", () => {
 
   it("puts the streaming cursor after the last block", () => {
     expect(render("Hello", true)).toBe(
-      '<div class="bubble__text markdown markdown--streaming"><div class="markdown__live"><p>Hello</p>' +
+      '<div class="bubble__text markdown"><div class="markdown__last"><p>Hello</p>' +
         '<span class="bubble__cursor" aria-hidden="true"></span></div></div>',
     );
   });
 
-  it("keeps a streaming reply's finished blocks in their own box and the growing one after it", () => {
+  it("keeps a reply's blocks in their own box and its last one after it, streaming or finished", () => {
     expect(render("First.\n\nSecond", true)).toBe(
-      '<div class="bubble__text markdown markdown--streaming"><div class="markdown__blocks"><p>First.</p></div>' +
-        '<div class="markdown__live"><p>Second</p><span class="bubble__cursor" aria-hidden="true"></span></div></div>',
+      '<div class="bubble__text markdown"><div class="markdown__blocks"><p>First.</p></div>' +
+        '<div class="markdown__last"><p>Second</p><span class="bubble__cursor" aria-hidden="true"></span></div></div>',
     );
+    // Finished, the same boxes: the end of a reply takes the cursor away and moves no block.
     expect(render("First.\n\nSecond")).toBe(
-      '<div class="bubble__text markdown"><div class="markdown__blocks"><p>First.</p><p>Second</p></div></div>',
+      '<div class="bubble__text markdown"><div class="markdown__blocks"><p>First.</p></div>' +
+        '<div class="markdown__last"><p>Second</p></div></div>',
     );
   });
 });

@@ -91,13 +91,14 @@ const MarkdownBlock = memo(function MarkdownBlock({ text, keep }: { text: string
  * A message's text as formatted Markdown (product.md §2): bold, italics (single asterisks, the
  * role-play actions), lists, links, code, quotes, headings and tables; speech in quotes styled.
  * The text is split into blocks so a streaming reply re-parses only its last, growing block; the
- * finished blocks keep their rendering, in a box of their own (`markdown__blocks`) that a streaming
- * bubble contains (markdown.css), so the browser neither lays them out nor paints them again on
- * each token; the growing block and the cursor have a box of their own too (`markdown__live`), so
- * that the rules which place the cursor touch no other block. Finished messages keep the same box
- * of blocks, so the end of a reply moves one block only. A new text renders as a deferred
- * (interruptible) update, so the page stays responsive while tokens arrive. `streaming` puts the
- * blinking cursor after the text.
+ * blocks before the last keep their rendering, in a box of their own (`markdown__blocks`) that the
+ * page contains (markdown.css), so the browser neither lays them out nor paints them again on each
+ * token. The last block has a box of its own (`markdown__last`), with the cursor after it while the
+ * reply streams, so that the rules which place the cursor touch no other block. A finished message
+ * has the same two boxes, so the end of a reply changes the last box alone (its cursor goes): no
+ * block moves and no rule about the other blocks changes whether it applies. A new text renders as
+ * a deferred (interruptible) update, so the page stays responsive while tokens arrive.
+ * `streaming` puts the cursor after the text.
  */
 export const MarkdownText = memo(function MarkdownText({
   text,
@@ -108,10 +109,10 @@ export const MarkdownText = memo(function MarkdownText({
 }) {
   const shown = useDeferredValue(text);
   const blocks = useMemo(() => splitMarkdownBlocks(shown), [shown]);
-  // While a reply streams, its last block is still growing: it stays outside the finished ones.
-  const finished = streaming ? Math.max(0, blocks.length - 1) : blocks.length;
+  const finished = Math.max(0, blocks.length - 1);
+  const last = blocks[finished];
   return (
-    <div className={streaming ? "bubble__text markdown markdown--streaming" : "bubble__text markdown"}>
+    <div className="bubble__text markdown">
       {finished > 0 && (
         <div className="markdown__blocks">
           {blocks.slice(0, finished).map((block, index) => (
@@ -120,10 +121,11 @@ export const MarkdownText = memo(function MarkdownText({
           ))}
         </div>
       )}
-      {streaming && (
-        <div className="markdown__live">
-          {finished < blocks.length && <MarkdownBlock text={blocks[finished]!} keep={false} />}
-          <span className="bubble__cursor" aria-hidden="true" />
+      {(last !== undefined || streaming) && (
+        <div className="markdown__last">
+          {/* While the reply streams the last block is still growing: its every prefix is not kept. */}
+          {last !== undefined && <MarkdownBlock text={last} keep={!streaming} />}
+          {streaming && <span className="bubble__cursor" aria-hidden="true" />}
         </div>
       )}
     </div>
