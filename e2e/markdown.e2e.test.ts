@@ -9,7 +9,8 @@ import { useBrowserSuite } from "./support/suite";
  * Formatted replies on the chat screen in Chromium, on a phone (touch) and a desktop, against the
  * real server with a scripted model that streams word by word: a reply with bold text, a list, a
  * link and a code block shows them formatted while it streams, at its end and after a reload; the
- * link opens in a new tab without access to the app; the code block has a Copy button; raw HTML
+ * link opens in a new tab without access to the app; the code block has a Copy button; the reply
+ * keeps its width at its end (its text is not wrapped again when its tools appear); raw HTML
  * (a script, an image with onerror) in a reply is shown as text and never runs.
  */
 
@@ -27,7 +28,8 @@ const FORMATTED = [
   "console.log(answer);",
   "```",
   "",
-  "That is all.",
+  // Long enough to fill the bubble's width on a phone and on a desktop.
+  "That is all for today, and this last line is long enough to fill the bubble from one side to the other.",
 ].join("\n");
 
 const UNSAFE = 'Look <script>alert("script")</script> and <img src=x onerror="alert(2)"> end.';
@@ -55,11 +57,16 @@ describe.skipIf(!hasChromium)("formatted replies in Chromium", () => {
     env: () => ({ LLM_PROVIDER: "openai", LLM_BASE_URL: `${llm?.baseUrl}`, LLM_MODEL: "scripted" }),
   });
 
-  /** Records in the page which formatted elements a streaming reply bubble (aria-busy) showed. */
+  /**
+   * Records in the page which formatted elements a streaming reply bubble (aria-busy) showed, and
+   * the widest that bubble was, px.
+   */
   async function watchStreaming(page: Page): Promise<void> {
     await page.evaluate(() => {
       const seen = new Set<string>();
-      (window as unknown as { __seen: Set<string> }).__seen = seen;
+      const watched = window as unknown as { __seen: Set<string>; __streamingWidth: number };
+      watched.__seen = seen;
+      watched.__streamingWidth = 0;
       const log = document.querySelector('[role="log"]');
       if (log === null) throw new Error("no message list");
       new MutationObserver(() => {
@@ -68,6 +75,9 @@ describe.skipIf(!hasChromium)("formatted replies in Chromium", () => {
         for (const selector of ["strong", "li", "a[target=_blank]", "pre code"]) {
           if (busy.querySelector(selector)) seen.add(selector);
         }
+        const bubble = busy.closest(".bubble");
+        if (bubble !== null)
+          watched.__streamingWidth = Math.max(watched.__streamingWidth, bubble.getBoundingClientRect().width);
       }).observe(log, { childList: true, subtree: true, characterData: true, attributes: true });
     });
   }
@@ -134,6 +144,13 @@ describe.skipIf(!hasChromium)("formatted replies in Chromium", () => {
       const formatted = replies.filter({ hasText: "bold news" });
       expect(await formatted.count()).toBe(1);
       await expectFormatted(formatted);
+      // The reply keeps its width when it ends and its tools appear: its text is not wrapped again.
+      const streamingWidth = await page.evaluate(
+        () => (window as unknown as { __streamingWidth: number }).__streamingWidth,
+      );
+      const finished = await formatted.locator(".bubble").boundingBox();
+      expect(streamingWidth).toBeGreaterThan(0);
+      expect(Math.abs((finished?.width ?? 0) - streamingWidth)).toBeLessThan(1);
       if (!phone) {
         await page.context().grantPermissions(["clipboard-read", "clipboard-write"], { origin: url });
         await formatted.getByRole("button", { name: "Copy code" }).click();

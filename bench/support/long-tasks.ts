@@ -73,13 +73,19 @@ export function phaseTasks(durations: number[]): PhaseTasks {
   };
 }
 
+/** How far before the stream's end mark a task may end and still be the task that made it, ms. */
+const END_SLACK_MS = 2;
+
 /**
  * A streamed reply's long tasks by phase:
  * - sending: from the click to the reply's bubble streaming (tasks that start before it);
  * - streaming: from then to its end (tasks that start after the bubble streams and end before
  *   it stops);
  * - the end: the task in which the bubble stopped streaming and every task after it (up to the
- *   settle time the caller waited).
+ *   settle time the caller waited). The recorder marks the stop in that task's own microtasks,
+ *   so the task ends at or after the mark; a long task's start and duration are whole
+ *   milliseconds in Chromium, so a task ending less than `END_SLACK_MS` before the mark is
+ *   that task.
  * A task that ended before the click (typing the message, opening the chat) counts in none.
  * @throws Error when the record lacks the click or the stream's start or end.
  */
@@ -93,8 +99,9 @@ export function replyPhases(record: PageRecord): {
     throw new Error(`incomplete record: click ${clickAt}, stream ${streamStart} to ${streamEnd}`);
   const after = record.tasks.filter(([start, duration]) => start + duration > clickAt);
   const sending = after.filter(([start]) => start < streamStart);
-  const streaming = after.filter(([start, duration]) => start >= streamStart && start + duration < streamEnd);
-  const end = after.filter(([start, duration]) => start >= streamStart && start + duration >= streamEnd);
+  const endsAtStop = (start: number, duration: number) => start + duration + END_SLACK_MS >= streamEnd;
+  const streaming = after.filter(([start, duration]) => start >= streamStart && !endsAtStop(start, duration));
+  const end = after.filter(([start, duration]) => start >= streamStart && endsAtStop(start, duration));
   const durations = (tasks: Array<[number, number]>) => tasks.map(([, duration]) => duration);
   return {
     sending: phaseTasks(durations(sending)),

@@ -95,11 +95,14 @@ export function ReplyMessage({
   onSwipe,
 }: ReplyMessageProps) {
   const swipe = useHorizontalSwipe(onSwipe);
+  // On a phone a reply with tools takes the row's width (edits.css); a streaming reply takes it from
+  // its first token, so that its tools arriving at the end do not wrap the whole reply's text again.
+  const wide = Boolean(tools) || streaming === true;
   return (
     <article className="message message--reply" aria-label={chatTexts.replyFrom(name)} aria-busy={streaming}>
       <Avatar src={picture} alt="" size={36} title={name} />
       <div
-        className={`bubble bubble--reply${onSwipe ? " bubble--swipeable" : ""}${tools ? " bubble--tools" : ""}`}
+        className={`bubble bubble--reply${onSwipe ? " bubble--swipeable" : ""}${wide ? " bubble--wide" : ""}`}
         {...swipe}
       >
         <span className="bubble__name">{name}</span>
