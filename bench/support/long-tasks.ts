@@ -83,9 +83,9 @@ const END_SLACK_MS = 2;
  *   it stops);
  * - the end: the task in which the bubble stopped streaming and every task after it (up to the
  *   settle time the caller waited). The recorder marks the stop in that task's own microtasks,
- *   so the task ends at or after the mark; a long task's start and duration are whole
- *   milliseconds in Chromium, so a task ending less than `END_SLACK_MS` before the mark is
- *   that task.
+ *   so the task ends at or after the mark; but a long task entry's times are coarser than the
+ *   page's clock (one run's end task of 72 ms ended 1 ms before the mark), so a task ending less
+ *   than `END_SLACK_MS` before the mark is that task.
  * A task that ended before the click (typing the message, opening the chat) counts in none.
  * @throws Error when the record lacks the click or the stream's start or end.
  */
