@@ -2,7 +2,7 @@ import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { beforeAll, describe, expect, it } from "vitest";
 import { loadNamespaces } from "../../../i18n";
-import { MarkdownText } from "./MarkdownText";
+import { BLOCKS_PER_GROUP, MarkdownText } from "./MarkdownText";
 
 const render = (text: string, streaming = false) =>
   renderToStaticMarkup(createElement(MarkdownText, { text, streaming }));
@@ -80,13 +80,26 @@ describe("MarkdownText", () => {
 
   it("keeps a reply's blocks in their own box and its last one after it, streaming or finished", () => {
     expect(render("First.\n\nSecond", true)).toBe(
-      '<div class="bubble__text markdown"><div class="markdown__blocks"><p>First.</p></div>' +
+      '<div class="bubble__text markdown"><div class="markdown__blocks"><div class="markdown__group"><p>First.</p></div></div>' +
         '<div class="markdown__last"><p>Second</p><span class="bubble__cursor" aria-hidden="true"></span></div></div>',
     );
     // Finished, the same boxes: the end of a reply takes the cursor away and moves no block.
     expect(render("First.\n\nSecond")).toBe(
-      '<div class="bubble__text markdown"><div class="markdown__blocks"><p>First.</p></div>' +
+      '<div class="bubble__text markdown"><div class="markdown__blocks"><div class="markdown__group"><p>First.</p></div></div>' +
         '<div class="markdown__last"><p>Second</p></div></div>',
     );
+  });
+
+  it("puts the finished blocks in groups of BLOCKS_PER_GROUP, in order, so a finishing block joins only the newest", () => {
+    const count = BLOCKS_PER_GROUP * 2 + 3;
+    const text = Array.from({ length: count }, (_, n) => `Block ${n}.`).join("\n\n");
+    const html = render(text, true);
+    const groups = [...html.matchAll(/<div class="markdown__group">(.*?)<\/div>/g)].map((match) =>
+      [...(match[1] ?? "").matchAll(/<p>Block (\d+)\.<\/p>/g)].map((block) => Number(block[1])),
+    );
+    // Every block but the last, in order: two full groups and the newest with the rest.
+    expect(groups.map((group) => group.length)).toEqual([BLOCKS_PER_GROUP, BLOCKS_PER_GROUP, 2]);
+    expect(groups.flat()).toEqual(Array.from({ length: count - 1 }, (_, n) => n));
+    expect(html).toContain(`<div class="markdown__last"><p>Block ${count - 1}.</p>`);
   });
 });
