@@ -642,7 +642,13 @@ describe.skipIf(!hasChromium)("public site in Chromium", () => {
           body: "self.addEventListener('fetch', () => {});",
         }),
       );
-      await page.goto(`${base()}/terms`);
+      // The worker is registered from a plain page of the same origin, not from the app: the app's
+      // own start-up unregisters workers, and on a loaded runner it could do so after this one
+      // registered.
+      await page.route("**/e2e-worker-host.html", (route) =>
+        route.fulfill({ status: 200, contentType: "text/html", body: "<!doctype html><title>host</title>" }),
+      );
+      await page.goto(`${base()}/e2e-worker-host.html`);
       const registered = await page.evaluate(async () => {
         try {
           await navigator.serviceWorker.register("/e2e-worker.js");
@@ -658,7 +664,7 @@ describe.skipIf(!hasChromium)("public site in Chromium", () => {
       page.on("load", () => {
         loads += 1;
       });
-      await page.reload();
+      await page.goto(`${base()}/terms`);
       await page.getByRole("heading", { name: "Terms of Service" }).waitFor();
       await expect
         .poll(() => page.evaluate(async () => (await navigator.serviceWorker.getRegistrations()).length))
