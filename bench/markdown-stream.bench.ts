@@ -47,7 +47,8 @@ import {
  * Targets, on the medians: under 50 ms for each phase of the throttled replies, no long task at all
  * unthrottled, and no task over 100 ms opening the long chat. Exit code 1 when one is missed.
  * MARKDOWN_BENCH_PLAIN=1 streams the same words with no Markdown marks (for comparison).
- * MARKDOWN_BENCH_TASKS=1 also prints every long task of each run (its start by the page's clock, and duration).
+ * MARKDOWN_BENCH_TASKS=1 also prints every long task of each run (its start by the page's clock, and duration)
+ * and, for a reply, its long animation frames with their scripts and forced layouts (`printFrames`).
  * For finding where opening from the list or a reply spends its time: MARKDOWN_BENCH_PROFILE=1 prints the
  * functions with the most self time (V8's sampling profiler; MARKDOWN_BENCH_PROFILE_FILE=<file>
  * also writes the .cpuprofile), MARKDOWN_BENCH_TRACE=<file> writes a Chromium trace of it, of loading afresh, and of a reply
@@ -100,6 +101,28 @@ async function printProfile(cdp: CDPSession): Promise<void> {
   });
   const top = [...self].sort((a, b) => b[1] - a[1]).slice(0, 25);
   for (const [where, ms] of top) console.log(`      ${ms.toFixed(0).padStart(6)} ms  ${where}`);
+}
+
+/**
+ * Prints the page's long animation frames from `from` on (ms by its clock): each frame's start and
+ * duration, its rendering (from its rAF callbacks on) and style and layout, and each script of
+ * 5 ms or more with its forced style and layout.
+ */
+function printFrames(measured: PageRecord, from: number): void {
+  for (const frame of measured.frames.filter((f) => f.start + f.duration >= from)) {
+    const end = frame.start + frame.duration;
+    const render = frame.renderStart > 0 ? end - frame.renderStart : 0;
+    const styleLayout = frame.styleAndLayoutStart > 0 ? end - frame.styleAndLayoutStart : 0;
+    const scripts = frame.scripts
+      .filter((script) => script.duration >= 5)
+      .map(
+        (script) =>
+          `${script.invoker} (${script.source}) at ${script.start.toFixed(0)}: ${script.duration.toFixed(0)} ms, forced layout ${script.forcedLayout.toFixed(0)}`,
+      );
+    console.log(
+      `      frame ${frame.start.toFixed(0)}: ${frame.duration.toFixed(0)} ms, rendering ${render.toFixed(0)} (style and layout and paint ${styleLayout.toFixed(0)}); ${scripts.join("; ")}`,
+    );
+  }
 }
 
 /** How long after the stream's end (or the first bubble) long tasks still count. */
@@ -314,6 +337,7 @@ async function replyRun(bench: Bench, scenario: Scenario): Promise<RunResult> {
       console.log(
         `    click ${measured.clickAt.toFixed(0)}, streaming ${measured.streamStart.toFixed(0)} to ${measured.streamEnd.toFixed(0)} ms; long tasks (start: duration): ${measured.tasks.map(([at, ms]) => `${at.toFixed(0)}: ${ms.toFixed(0)}`).join(", ")}`,
       );
+    if (process.env.MARKDOWN_BENCH_TASKS === "1") printFrames(measured, measured.clickAt - 100);
     return replyPhases(measured);
   } finally {
     await close();

@@ -3,7 +3,7 @@
 /**
  * What the page records (by its own clock, `performance.now()` ms): every long task (a main-thread
  * task of 50 ms or more, `longtask` entries) as [start, duration], the tap that sent the
- * message (its first pointerdown), when the reply's bubble started streaming (an `article[aria-busy="true"]` appeared) and
+ * message (its pointerdown: the latest one before the reply's bubble streamed), when the reply's bubble started streaming (an `article[aria-busy="true"]` appeared) and
  * when it stopped (no such article any more), and when the first message bubble showed in the
  * message list.
  */
@@ -13,6 +13,21 @@ export interface PageRecord {
   streamStart: number;
   streamEnd: number;
   firstBubble: number;
+  /**
+   * Every long animation frame (`long-animation-frame` entries, frames of 50 ms or more), where
+   * the browser supports them: its start and duration, when its rendering (rAF callbacks, then
+   * style and layout) started, and its scripts with their own durations and forced style and layout.
+   */
+  frames: LongFrame[];
+}
+
+/** One long animation frame (ms by the page's clock); see `PageRecord.frames`. */
+export interface LongFrame {
+  start: number;
+  duration: number;
+  renderStart: number;
+  styleAndLayoutStart: number;
+  scripts: Array<{ invoker: string; source: string; start: number; duration: number; forcedLayout: number }>;
 }
 
 /**
@@ -21,16 +36,56 @@ export interface PageRecord {
  * nodes), so that it adds little to the tasks it measures.
  */
 export function recordLongTasks(): void {
-  const record: PageRecord = { tasks: [], clickAt: -1, streamStart: -1, streamEnd: -1, firstBubble: -1 };
+  const record: PageRecord = {
+    tasks: [],
+    clickAt: -1,
+    streamStart: -1,
+    streamEnd: -1,
+    firstBubble: -1,
+    frames: [],
+  };
   (window as unknown as { __longTasks: PageRecord }).__longTasks = record;
   new PerformanceObserver((entries) => {
     for (const entry of entries.getEntries()) record.tasks.push([entry.startTime, entry.duration]);
   }).observe({ type: "longtask", buffered: true });
-  // The tap's first event (a touch's pointerdown comes before its click).
+  if (PerformanceObserver.supportedEntryTypes.includes("long-animation-frame"))
+    new PerformanceObserver((entries) => {
+      for (const entry of entries.getEntries()) {
+        const frame = entry as PerformanceEntry & {
+          renderStart: number;
+          styleAndLayoutStart: number;
+          scripts: Array<{
+            invoker: string;
+            sourceFunctionName: string;
+            sourceURL: string;
+            sourceCharPosition: number;
+            startTime: number;
+            duration: number;
+            forcedStyleAndLayoutDuration: number;
+          }>;
+        };
+        record.frames.push({
+          start: frame.startTime,
+          duration: frame.duration,
+          renderStart: frame.renderStart,
+          styleAndLayoutStart: frame.styleAndLayoutStart,
+          scripts: frame.scripts.map((script) => ({
+            invoker: script.invoker,
+            source: `${script.sourceFunctionName} ${script.sourceURL.split("/").pop()}:${script.sourceCharPosition}`,
+            start: script.startTime,
+            duration: script.duration,
+            forcedLayout: script.forcedStyleAndLayoutDuration,
+          })),
+        });
+      }
+    }).observe({ type: "long-animation-frame", buffered: true });
+  // The tap's first event (a touch's pointerdown comes before its click). The latest one before the
+  // reply streams: a reply's run reads up through a long chat first and taps 'Scroll to bottom',
+  // unthrottled, and that tap's task (the newest bubbles rendered anew) is not the send's.
   document.addEventListener(
     "pointerdown",
     () => {
-      if (record.clickAt < 0) record.clickAt = performance.now();
+      if (record.streamStart < 0) record.clickAt = performance.now();
     },
     true,
   );

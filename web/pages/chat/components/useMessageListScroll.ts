@@ -180,18 +180,14 @@ function useFollowBottom(
     },
     [container, followBottom],
   );
-  const hadBubbles = useRef(false);
-
   // Follow new messages and streaming text unless the user scrolled up (an empty list has nothing
-  // to follow: reading its height would lay the freshly mounted screen out inside its commit). The
-  // first page follows at the next frame, where the browser lays the new bubbles out anyway, so
-  // their layout is not added to the task that commits them.
+  // to follow). At the next frame, before it paints, where the browser lays the new bubbles out
+  // anyway: reading the list's height in the commit would lay it out inside the task that commits
+  // them (on a chat of 200 messages, a phone's send took 50-60 ms so, half of it that layout).
   // biome-ignore lint/correctness/useExhaustiveDependencies: bubbleCount, lastLength and showTyping are the triggers
   useLayoutEffect(() => {
     if (triggers.bubbleCount === 0 && !triggers.showTyping) return;
-    const first = !hadBubbles.current;
-    hadBubbles.current = true;
-    return stickToBottom(SCROLL_DELAY_MS, first);
+    return stickToBottom(SCROLL_DELAY_MS, true);
   }, [triggers.bubbleCount, triggers.lastLength, triggers.showTyping, stickToBottom]);
 
   useEffect(() => {
@@ -277,15 +273,14 @@ function useRenderWindow(
     if (saved === null) {
       if (!followBottom.current && !trimmed.current) return;
       if (staging.active) return staging.followAtNextFrame(element, followBottom);
-      element.scrollTop = element.scrollHeight;
-      if (trimmed.current) {
-        // The browser's scroll anchoring may move the view once more after a trim: back down.
-        trimmed.current = false;
-        requestAnimationFrame(() => {
-          followBottom.current = true;
-          element.scrollTop = element.scrollHeight;
-        });
-      }
+      // Down at the next frame, before it paints (see useFollowBottom); after a trim also past the
+      // browser's scroll anchoring, which may have moved the view.
+      const afterTrim = trimmed.current;
+      trimmed.current = false;
+      requestAnimationFrame(() => {
+        if (afterTrim) followBottom.current = true;
+        if (followBottom.current) element.scrollTop = element.scrollHeight;
+      });
       return;
     }
     restore.current = null;
