@@ -255,7 +255,8 @@ describe.skipIf(!hasChromium)("chat rules, in Chromium", () => {
       // The focus scroll's own follow-up (a 0 ms timer) runs 1 ms later: let it pass first.
       await page.clock.runFor(50);
 
-      // A new message: scrolled at once, then again 100 ms later (content that grew meanwhile).
+      // A new message: scrolled at its next frame (before it paints), then again 100 ms later
+      // (content that grew meanwhile).
       await box.fill("scroll check");
       await box.press("Enter");
       await log.getByRole("article", { name: "Your message" }).filter({ hasText: "scroll check" }).waitFor();
@@ -263,7 +264,11 @@ describe.skipIf(!hasChromium)("chat rules, in Chromium", () => {
       await expect.poll(hold.held, { timeout: 10_000 }).toBe(1);
       await grow();
       expect(await atBottom()).toBe(false);
-      await page.clock.runFor(99);
+      await page.clock.runFor(20);
+      await expect.poll(atBottom).toBe(true);
+      await grow();
+      expect(await atBottom()).toBe(false);
+      await page.clock.runFor(79);
       await page.waitForTimeout(100);
       expect(await atBottom()).toBe(false);
       await page.clock.runFor(1);
