@@ -272,14 +272,13 @@ function useRenderWindow(
     }
     if (saved === null) {
       if (!followBottom.current && !trimmed.current) return;
-      if (staging.active) return staging.followAtNextFrame(element, followBottom);
-      // Down at the next frame, before it paints (see useFollowBottom); after a trim also past the
-      // browser's scroll anchoring, which may have moved the view.
-      const afterTrim = trimmed.current;
+      // Down at the next frame, before it paints (see useFollowBottom).
+      if (staging.active || !trimmed.current) return staging.followAtNextFrame(element, followBottom);
+      // After a trim, also past the browser's scroll anchoring, which may have moved the view.
       trimmed.current = false;
       requestAnimationFrame(() => {
-        if (afterTrim) followBottom.current = true;
-        if (followBottom.current) element.scrollTop = element.scrollHeight;
+        followBottom.current = true;
+        element.scrollTop = element.scrollHeight;
       });
       return;
     }
