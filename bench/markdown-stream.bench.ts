@@ -35,6 +35,8 @@ import {
  * - `unthrottled`: the `new` scenario at the machine's own speed;
  * - `open`: opening a chat of 500 messages from the chat list (/characters/list, its 'Start
  *   Chatting'), CPU slowed 4x, from the click to 3 s after the newest message shows;
+ * - `jump`: on the chat of 200 messages read up through (unthrottled), a tap on 'Scroll to bottom',
+ *   CPU slowed 4x, from the tap to 3 s after (the newest bubbles rendered anew);
  * - `reload`: loading the page of that chat afresh (the app's scripts evaluated too), CPU slowed
  *   4x, from the navigation to 3 s after the newest message shows. The new browser context's
  *   tab first shows about:blank for BROWSER_SETTLE_MS, so that the browser's own work for a new
@@ -45,7 +47,8 @@ import {
  * the click to the reply's bubble streaming; streaming: until the bubble stops; the end: the task
  * in which it stops and the 3 s after) and the median of the runs.
  * Targets, on the medians: under 50 ms for each phase of the throttled replies, no long task at all
- * unthrottled, and no task over 100 ms opening the long chat. Exit code 1 when one is missed.
+ * unthrottled, and no task over 100 ms opening the long chat or jumping back to its newest
+ * messages. Exit code 1 when one is missed.
  * MARKDOWN_BENCH_PLAIN=1 streams the same words with no Markdown marks (for comparison).
  * MARKDOWN_BENCH_TASKS=1 also prints every long task of each run (its start by the page's clock, and duration)
  * and, for a reply, its long animation frames with their scripts and forced layouts (`printFrames`).
@@ -133,8 +136,8 @@ const BROWSER_SETTLE_MS = 2000;
 interface Scenario {
   id: string;
   title: string;
-  /** A reply streamed; the chat opened from the chat list in the app; the chat's page loaded afresh. */
-  kind: "reply" | "open" | "reload";
+  /** A reply streamed; the chat opened from the chat list in the app; back to the newest from far up; the chat's page loaded afresh. */
+  kind: "reply" | "open" | "jump" | "reload";
   /** Messages (history entries: a user's message and its reply) in the chat before the run. */
   history: number;
   cpuSlowdown: number;
@@ -172,6 +175,14 @@ const SCENARIOS: Scenario[] = [
     title: "opening a chat of 500 messages from the chat list, CPU 4x",
     kind: "open",
     history: 500,
+    cpuSlowdown: 4,
+    limitMs: 100,
+  },
+  {
+    id: "jump",
+    title: "back to the newest of 200 messages read up through ('Scroll to bottom'), CPU 4x",
+    kind: "jump",
+    history: 200,
     cpuSlowdown: 4,
     limitMs: 100,
   },
@@ -278,8 +289,8 @@ async function phonePage(
 const record = (page: Page) =>
   page.evaluate(() => (window as unknown as { __longTasks: PageRecord }).__longTasks);
 
-/** Scrolls the list to its top until the oldest stored message shows (every page loaded), then back down. */
-async function readUpThrough(page: Page): Promise<void> {
+/** Scrolls the list to its top until the oldest stored message shows (every page loaded). */
+async function readUp(page: Page): Promise<void> {
   const log = page.getByRole("log", { name: "Messages" });
   const oldest = log.getByText("question 0", { exact: true });
   for (let step = 0; step < 200 && !(await oldest.isVisible()); step += 1) {
@@ -289,21 +300,43 @@ async function readUpThrough(page: Page): Promise<void> {
     await page.waitForTimeout(150);
   }
   if (!(await oldest.isVisible())) throw new Error("the oldest message never showed");
+}
+
+/** Reads up through the chat (`readUp`), then back down with 'Scroll to bottom'. */
+async function readUpThrough(page: Page): Promise<void> {
+  await readUp(page);
   const jump = page.getByRole("button", { name: "Scroll to bottom" });
   await jump.click();
   await jump.waitFor({ state: "hidden" });
   await page.waitForTimeout(1000);
 }
 
+/**
+ * The chat of `scenario.history` messages stored afresh and opened on a phone's page at the
+ * machine's own speed (the opening is not what is measured), its newest bubble shown.
+ */
+async function openedChat(
+  bench: Bench,
+  scenario: Scenario,
+): Promise<{ page: Page; close: () => Promise<void> }> {
+  await bench.store(scenario.history);
+  const opened = await phonePage(bench, 1);
+  try {
+    await opened.page.goto(`${bench.url}/character-select/${bench.characterId}`);
+    await opened.page.getByRole("log", { name: "Messages" }).getByRole("article").last().waitFor();
+    return opened;
+  } catch (error) {
+    await opened.close();
+    throw error;
+  }
+}
+
 /** One run of a reply scenario: the longest task at sending, while streaming and at the end. */
 async function replyRun(bench: Bench, scenario: Scenario): Promise<RunResult> {
-  await bench.store(scenario.history);
   // Unthrottled while the chat opens and is read up through: only the reply is measured.
-  const { page, close } = await phonePage(bench, 1);
+  const { page, close } = await openedChat(bench, scenario);
   try {
-    await page.goto(`${bench.url}/character-select/${bench.characterId}`);
     const log = page.getByRole("log", { name: "Messages" });
-    await log.getByRole("article").last().waitFor();
     if (scenario.history > 0) await readUpThrough(page);
     const cdp = await page.context().newCDPSession(page);
     await cdp.send("Emulation.setCPUThrottlingRate", { rate: scenario.cpuSlowdown });
@@ -339,6 +372,51 @@ async function replyRun(bench: Bench, scenario: Scenario): Promise<RunResult> {
       );
     if (process.env.MARKDOWN_BENCH_TASKS === "1") printFrames(measured, measured.clickAt - 100);
     return replyPhases(measured);
+  } finally {
+    await close();
+  }
+}
+
+/**
+ * One run of `jump`: the chat of `scenario.history` messages read up through at the machine's own
+ * speed, then, slowed, a tap on 'Scroll to bottom'. @returns the longest task from the tap to
+ * 3 s after the list rests at its newest message.
+ */
+async function jumpRun(bench: Bench, scenario: Scenario): Promise<RunResult> {
+  const { page, close } = await openedChat(bench, scenario);
+  try {
+    await readUp(page);
+    const jump = await page.getByRole("button", { name: "Scroll to bottom" }).boundingBox();
+    if (jump === null) throw new Error("no Scroll to bottom button");
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send("Emulation.setCPUThrottlingRate", { rate: scenario.cpuSlowdown });
+    await page.waitForTimeout(1000);
+    if (PROFILE) await startProfile(cdp);
+    if (TRACE) await bench.browser.startTracing(page, { path: TRACE, categories: TRACE_CATEGORIES });
+    await page.touchscreen.tap(jump.x + jump.width / 2, jump.y + jump.height / 2);
+    // At the newest message, asked four times a second (see the reply's wait).
+    const newest = `question ${scenario.history - 1}`;
+    await page.waitForFunction(
+      (text) => {
+        const list = document.querySelector('[role="log"]');
+        if (list === null || list.scrollHeight - list.scrollTop - list.clientHeight > 2) return false;
+        return [...list.querySelectorAll(".bubble__text")].some((part) => part.textContent === text);
+      },
+      newest,
+      { polling: 250, timeout: 30_000 },
+    );
+    await page.waitForTimeout(SETTLE_MS);
+    if (TRACE) await bench.browser.stopTracing();
+    if (PROFILE) await printProfile(cdp);
+    const measured = await record(page);
+    const tasks = measured.tasks.filter(([start, ms]) => start + ms > measured.clickAt);
+    if (process.env.MARKDOWN_BENCH_TASKS === "1") {
+      console.log(
+        `    tap ${measured.clickAt.toFixed(0)}; long tasks (start: duration): ${tasks.map(([at, ms]) => `${at.toFixed(0)}: ${ms.toFixed(0)}`).join(", ")}`,
+      );
+      printFrames(measured, measured.clickAt - 100);
+    }
+    return { tap: phaseTasks(tasks.map(([, ms]) => ms)) };
   } finally {
     await close();
   }
@@ -498,7 +576,11 @@ async function main(): Promise<void> {
       const runs: RunResult[] = [];
       for (let run = 0; run < RUNS; run += 1) {
         const result =
-          scenario.kind === "reply" ? await replyRun(bench, scenario) : await openRun(bench, scenario);
+          scenario.kind === "reply"
+            ? await replyRun(bench, scenario)
+            : scenario.kind === "jump"
+              ? await jumpRun(bench, scenario)
+              : await openRun(bench, scenario);
         runs.push(result);
         const shown = Object.entries(result).map(
           ([phase, tasks]) => `${phase} ${tasks.maxMs.toFixed(0)} (${tasks.count} long)`,
