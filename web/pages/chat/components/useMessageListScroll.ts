@@ -263,7 +263,6 @@ function useRenderWindow(
   // biome-ignore lint/correctness/useExhaustiveDependencies: firstKey changes when a page is prepended
   useLayoutEffect(() => {
     const element = container.current;
-    const saved = restore.current;
     // Nothing to do before the first page, nor for it: useFollowBottom follows it at the next frame
     // (reading the height here would lay the new bubbles out inside this commit's task).
     if (element === null || rows.length === 0) return;
@@ -271,30 +270,24 @@ function useRenderWindow(
       opened.current = true;
       return;
     }
-    if (saved === null) {
-      if (!followBottom.current && !trimmed.current) return;
-      // Down at the next frame, before it paints (see useFollowBottom).
-      if (!trimmed.current) {
-        requestAnimationFrame(() => keepAtBottom(element, followBottom));
-        return;
-      }
-      // After a trim, also past the browser's scroll anchoring, which may have moved the view.
-      trimmed.current = false;
-      requestAnimationFrame(() => {
-        followBottom.current = true;
-        element.scrollTop = element.scrollHeight;
-      });
-      return;
-    }
+    const saved = restore.current;
     restore.current = null;
-    // Shown above a list that follows its bottom (a short one, or staged bubbles shown at once): stay there.
-    if (followBottom.current) {
-      requestAnimationFrame(() => keepAtBottom(element, followBottom));
+    if (saved !== null && !followBottom.current) {
+      element.scrollTop = element.scrollHeight - saved.height + saved.top;
+      // Far below the view now: stop rendering what exceeds MAX_RENDERED (it stays loaded).
+      if (end - hidden > MAX_RENDERED) setHiddenBelow(rows.length - hidden - MAX_RENDERED);
       return;
     }
-    element.scrollTop = element.scrollHeight - saved.height + saved.top;
-    // Far below the view now: stop rendering what exceeds MAX_RENDERED (it stays loaded).
-    if (end - hidden > MAX_RENDERED) setHiddenBelow(rows.length - hidden - MAX_RENDERED);
+    // At the bottom (bubbles shown above a list that follows it, or just trimmed to it): down at
+    // the next frame, before it paints (see useFollowBottom); after a trim, also past the browser's
+    // scroll anchoring, which may have moved the view.
+    const trim = trimmed.current;
+    trimmed.current = false;
+    if (!followBottom.current && !trim) return;
+    requestAnimationFrame(() => {
+      if (trim) followBottom.current = true;
+      keepAtBottom(element, followBottom);
+    });
   }, [firstKey]);
 
   const keepInView = useKeepInView(container);
