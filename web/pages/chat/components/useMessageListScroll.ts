@@ -76,6 +76,8 @@ function keepAtBottom(list: HTMLElement | null, followBottom: RefObject<boolean>
 export function useMessageListScroll(input: ScrollInput): MessageListScroll {
   const container = useRef<HTMLDivElement>(null);
   const followBottom = useRef(true);
+  // The list's scrollTop at the last scroll event (see onScroll).
+  const lastTop = useRef(0);
   const [showJump, setShowJump] = useState(false);
   const view = useRenderWindow(container, followBottom, input);
   const { rows } = input;
@@ -92,7 +94,13 @@ export function useMessageListScroll(input: ScrollInput): MessageListScroll {
     const element = container.current;
     if (element === null) return;
     const fromBottom = view.showLaterIfNear(element);
-    followBottom.current = fromBottom < STICK_TO_BOTTOM_PX && view.below === 0;
+    // Only a view moved up stops the following: a scroll event that did not move it (Chromium
+    // sends one when a new bubble has made the list taller, before the next frame follows it)
+    // leaves the following as it was.
+    const movedUp = element.scrollTop < lastTop.current;
+    lastTop.current = element.scrollTop;
+    const following = fromBottom < STICK_TO_BOTTOM_PX || (!movedUp && followBottom.current);
+    followBottom.current = following && view.below === 0;
     setShowJump(fromBottom > SCROLL_BUTTON_THRESHOLD_PX || view.below > 0);
     view.trimIfAtBottom(fromBottom);
     if (element.scrollTop < LOAD_EARLIER_PX) view.requestEarlier();
